@@ -1,0 +1,80 @@
+// createApp(deps) → the Express app (no listen): the product API, the admin REST API, files, and the built admin UI.
+import fs from 'node:fs';
+import path from 'node:path';
+import express, { Router } from 'express';
+import helmet from 'helmet';
+import { pinoHttp } from 'pino-http';
+import type { Deps } from './deps';
+import { attachActor } from './http/auth';
+import { ok } from './http/envelope';
+import { errorHandler, notFoundHandler } from './http/errorHandler';
+import { adminRoutes } from './modules/admin/routes';
+import { generalDataRoutes } from './modules/general-data/routes';
+import { sitesRoutes } from './modules/sites/routes';
+import { fileRoutes, uploadGrantRoutes } from './modules/uploads/routes';
+import { usersRoutes } from './modules/users/routes';
+import { createServices, type Services } from './services';
+
+export const ADMIN_DIST = path.resolve(import.meta.dirname, '../../dist/admin');
+
+export function createApp(deps: Deps, services: Services = createServices(deps)) {
+  const { config, log } = deps;
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', 'loopback');
+  app.use(
+    helmet({
+      contentSecurityPolicy: {
+        directives: {
+          'default-src': ["'self'"],
+          'img-src': ["'self'", 'data:', 'blob:', 'https:'],
+          'style-src': ["'self'", "'unsafe-inline'"],
+          'font-src': ["'self'", 'data:'],
+          'frame-src': ["'self'"],
+          'connect-src': ["'self'"],
+          'frame-ancestors': ["'self'"],
+          'upgrade-insecure-requests': null,
+        },
+      },
+      crossOriginEmbedderPolicy: false,
+      crossOriginResourcePolicy: { policy: 'cross-origin' },
+    }),
+  );
+  if (config.logLevel !== 'silent') app.use(pinoHttp({ logger: log, autoLogging: { ignore: (req) => !req.url?.startsWith('/api') } }));
+
+  // Files: the signed upload target and the stored files (outside /api: no JSON body parsing, no session).
+  app.use(fileRoutes(services.uploads, config));
+
+  const api = Router();
+  api.use(express.json({ limit: config.bodyLimit }));
+  api.use(attachActor(services.users));
+  api.get('/', (_req, res) => ok(res, { name: 'Presswork', status: 'ok' }));
+  api.use('/users', uploadGrantRoutes(services.uploads, config));
+  api.use('/users', usersRoutes(services.users));
+  api.use('/sites', sitesRoutes(services.sites));
+  api.use('/general-data', generalDataRoutes(services.generalData));
+  api.use('/admin', adminRoutes(services));
+  api.use(notFoundHandler());
+  app.use('/api', api);
+
+  // The spec's sign-out path outside /api.
+  app.post('/users/logout', express.json({ limit: config.bodyLimit }), attachActor(services.users), async (req, res) => {
+    if (req.actor && req.token) await services.users.logout(req.token.jti, req.token.expiresAt);
+    ok(res, null);
+  });
+
+  // The admin UI: built files, and index.html for every other page path (client-side routes).
+  const index = path.join(ADMIN_DIST, 'index.html');
+  app.use(express.static(ADMIN_DIST, { index: false, maxAge: '1h', setHeaders: (res, file) => file.includes(`${path.sep}assets${path.sep}`) && res.set('Cache-Control', 'public, max-age=31536000, immutable') }));
+  app.get('/*path', (req, res, next) => {
+    if (!req.accepts('html')) return next();
+    if (!fs.existsSync(index)) {
+      res.status(503).type('text/plain').send('The admin UI is not built yet: run `npm run build` (npm start does it for you).');
+      return;
+    }
+    res.set('Cache-Control', 'no-cache').sendFile(index);
+  });
+  app.use(notFoundHandler());
+  app.use(errorHandler(log));
+  return { app, services };
+}

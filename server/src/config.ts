@@ -1,0 +1,123 @@
+// Every setting Presswork reads, parsed once from the environment and validated.
+// Nothing else in the code base reads process.env.
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+
+const bool = z
+  .enum(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off', ''])
+  .transform((v) => ['1', 'true', 'yes', 'on'].includes(v));
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().default('0.0.0.0'),
+  PUBLIC_URL: z.string().url().optional(),
+  DATA_DIR: z.string().default('./data'),
+  DATABASE_URL: z.string().optional(),
+  JWT_SECRET: z.string().min(1).optional(),
+  JWT_EXPIRES_IN: z.string().regex(/^\d+[smhd]$/, 'like 30m, 12h or 7d').default('12h'),
+  ADMIN_EMAIL: z.string().email().optional(),
+  ADMIN_PASSWORD: z.string().min(8).optional(),
+  SEED_DEMO: bool.optional(),
+  SIMULATORS: bool.optional(),
+  DEFAULT_SITE: z.string().optional(),
+  BODY_LIMIT: z.string().regex(/^\d+(b|kb|mb)$/i).default('1mb'),
+  UPLOAD_MAX_BYTES: z.coerce.number().int().positive().default(25 * 1024 * 1024),
+  UPLOAD_URL_TTL_SECONDS: z.coerce.number().int().positive().default(900),
+  LOGIN_MAX_FAILURES: z.coerce.number().int().positive().default(5),
+  LOGIN_WINDOW_SECONDS: z.coerce.number().int().positive().default(60),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+export interface Config {
+  env: Env['NODE_ENV'];
+  isProduction: boolean;
+  port: number;
+  host: string;
+  publicUrl: string | undefined;
+  dataDir: string;
+  database: { client: 'sqlite'; filename: string } | { client: 'pg'; url: string };
+  jwt: { secret: string; expiresIn: string; secretIsGenerated: boolean };
+  firstAdmin: { email: string; password: string } | undefined;
+  seedDemo: boolean;
+  simulators: boolean;
+  defaultSite: string | undefined;
+  bodyLimit: string;
+  uploads: { maxBytes: number; urlTtlSeconds: number };
+  login: { maxFailures: number; windowSeconds: number };
+  logLevel: Env['LOG_LEVEL'];
+}
+
+export class ConfigError extends Error {}
+
+/** The demo sign-in used outside production when ADMIN_EMAIL / ADMIN_PASSWORD are not set. */
+export const DEMO_ADMIN = { email: 'admin@presswork.local', password: 'presswork' };
+
+function databaseFrom(env: Env, dataDir: string): Config['database'] {
+  const url = env.DATABASE_URL;
+  if (!url) return { client: 'sqlite', filename: path.join(dataDir, 'presswork.sqlite') };
+  if (/^postgres(ql)?:\/\//.test(url)) return { client: 'pg', url };
+  if (url.startsWith('sqlite:')) return { client: 'sqlite', filename: url.slice('sqlite:'.length) || ':memory:' };
+  throw new ConfigError('DATABASE_URL must start with postgres:// or sqlite:');
+}
+
+function jwtSecretFrom(env: Env, dataDir: string, isProduction: boolean) {
+  if (env.JWT_SECRET) {
+    if (isProduction && (env.JWT_SECRET.length < 32 || /change|secret|default/i.test(env.JWT_SECRET))) {
+      throw new ConfigError('JWT_SECRET must be a real secret of at least 32 characters in production');
+    }
+    return { secret: env.JWT_SECRET, secretIsGenerated: false };
+  }
+  if (isProduction) throw new ConfigError('JWT_SECRET is required when NODE_ENV=production');
+  // Outside production a secret is generated once and kept, so sign-ins survive restarts.
+  const file = path.join(dataDir, 'jwt-secret');
+  if (dataDir !== ':memory:') {
+    fs.mkdirSync(dataDir, { recursive: true });
+    if (fs.existsSync(file)) return { secret: fs.readFileSync(file, 'utf8').trim(), secretIsGenerated: true };
+  }
+  const secret = crypto.randomBytes(48).toString('base64url');
+  if (dataDir !== ':memory:') fs.writeFileSync(file, secret, { mode: 0o600 });
+  return { secret, secretIsGenerated: true };
+}
+
+export function loadConfig(source: Record<string, string | undefined> = process.env): Config {
+  const parsed = envSchema.safeParse(source);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid settings:\n  ${lines.join('\n  ')}`);
+  }
+  const env = parsed.data;
+  const isProduction = env.NODE_ENV === 'production';
+  const dataDir = env.DATA_DIR === ':memory:' ? ':memory:' : path.resolve(env.DATA_DIR);
+  const simulators = env.SIMULATORS ?? !isProduction;
+  if (isProduction && simulators) throw new ConfigError('SIMULATORS cannot be enabled when NODE_ENV=production');
+  // Production never falls back to the demo admin; an existing database keeps its users.
+  const firstAdmin =
+    env.ADMIN_EMAIL && env.ADMIN_PASSWORD
+      ? { email: env.ADMIN_EMAIL.toLowerCase(), password: env.ADMIN_PASSWORD }
+      : isProduction
+        ? undefined
+        : DEMO_ADMIN;
+  return {
+    env: env.NODE_ENV,
+    isProduction,
+    port: env.PORT,
+    host: env.HOST,
+    publicUrl: env.PUBLIC_URL?.replace(/\/$/, ''),
+    dataDir,
+    database: databaseFrom(env, dataDir),
+    jwt: { ...jwtSecretFrom(env, dataDir, isProduction), expiresIn: env.JWT_EXPIRES_IN },
+    firstAdmin,
+    seedDemo: env.SEED_DEMO ?? !isProduction,
+    simulators,
+    defaultSite: env.DEFAULT_SITE,
+    bodyLimit: env.BODY_LIMIT,
+    uploads: { maxBytes: env.UPLOAD_MAX_BYTES, urlTtlSeconds: env.UPLOAD_URL_TTL_SECONDS },
+    login: { maxFailures: env.LOGIN_MAX_FAILURES, windowSeconds: env.LOGIN_WINDOW_SECONDS },
+    logLevel: env.LOG_LEVEL,
+  };
+}

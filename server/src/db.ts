@@ -1,0 +1,66 @@
+// The database handle: SQLite (WAL, foreign keys on) by default, PostgreSQL when configured.
+// JSON columns go through toJson/fromJson so both engines behave the same.
+import fs from 'node:fs';
+import path from 'node:path';
+import knexFactory, { type Knex } from 'knex';
+import type { Config } from './config';
+import { migrationSource } from '../../migrations';
+
+export type Db = Knex;
+
+export function createDb(database: Config['database']): Db {
+  if (database.client === 'pg') {
+    return knexFactory({ client: 'pg', connection: database.url, pool: { min: 0, max: 10 } });
+  }
+  const { filename } = database;
+  if (filename !== ':memory:') fs.mkdirSync(path.dirname(filename), { recursive: true });
+  return knexFactory({
+    client: 'better-sqlite3',
+    connection: { filename },
+    useNullAsDefault: true,
+    // One connection: SQLite has a single writer, and an in-memory database lives in its connection.
+    pool: {
+      min: 1,
+      max: 1,
+      afterCreate(conn: { pragma(sql: string): unknown }, done: (err: Error | null, conn: unknown) => void) {
+        conn.pragma('journal_mode = WAL');
+        conn.pragma('foreign_keys = ON');
+        conn.pragma('busy_timeout = 5000');
+        conn.pragma('synchronous = NORMAL');
+        done(null, conn);
+      },
+    },
+  });
+}
+
+export async function migrate(db: Db): Promise<void> {
+  await db.migrate.latest({ migrationSource });
+}
+
+export function isPostgres(db: Db): boolean {
+  return db.client.config.client === 'pg';
+}
+
+/** JSON value → column value (text in SQLite, jsonb in PostgreSQL; both accept a JSON string). */
+export function toJson(value: unknown): string {
+  return JSON.stringify(value ?? null);
+}
+
+/** Column value → JSON value (SQLite returns text, PostgreSQL returns the parsed value). */
+export function fromJson<T>(value: unknown, fallback: T): T {
+  if (value === null || value === undefined) return fallback;
+  if (typeof value === 'string') {
+    try {
+      return JSON.parse(value) as T;
+    } catch {
+      return fallback;
+    }
+  }
+  return value as T;
+}
+
+/** Count rows of a query builder portably (PostgreSQL answers counts as strings). */
+export async function countOf(query: Knex.QueryBuilder): Promise<number> {
+  const row = (await query.clone().clearSelect().clearOrder().count({ n: '*' }).first()) as { n: number | string } | undefined;
+  return Number(row?.n ?? 0);
+}

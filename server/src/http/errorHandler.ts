@@ -1,0 +1,29 @@
+// Turns anything thrown into the spec's envelope. No stack trace ever reaches a client.
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import type { Logger } from 'pino';
+import { HttpError } from './errors';
+import { fail } from './envelope';
+
+export function notFoundHandler(): RequestHandler {
+  return (req, res) => fail(res, 404, `No such call: ${req.method} ${req.originalUrl.split("?")[0]}`);
+}
+
+export function errorHandler(log: Logger): ErrorRequestHandler {
+  return (err, req, res, _next) => {
+    if (res.headersSent) {
+      req.socket.destroy();
+      return;
+    }
+    if (err instanceof HttpError) {
+      if (err.headers) res.set(err.headers);
+      return fail(res, err.status, err.message, err.details);
+    }
+    // body-parser and friends mark client errors with status/type.
+    const status = typeof err?.status === 'number' ? err.status : typeof err?.statusCode === 'number' ? err.statusCode : 500;
+    if (err?.type === 'entity.parse.failed') return fail(res, 400, 'The request body is not valid JSON');
+    if (err?.type === 'entity.too.large') return fail(res, 413, 'The request body is too large');
+    if (status >= 400 && status < 500) return fail(res, status, typeof err?.expose === 'boolean' && err.expose ? String(err.message) : 'Bad request');
+    log.error({ err, method: req.method, path: req.path }, 'unhandled error');
+    return fail(res, 500, 'Something went wrong on our side; it has been logged');
+  };
+}

@@ -1,0 +1,120 @@
+// The admin REST surface in the exact protocol of ra-data-simple-rest:
+// GET /res?sort=["field","ASC"]&range=[0,24]&filter={...} → JSON array + Content-Range;
+// GET /res/:id, POST /res, PUT /res/:id, DELETE /res/:id → plain records.
+import { Router, type Request } from 'express';
+import { z } from 'zod';
+import { badRequest } from './errors';
+import { actorOf, requireUser } from './auth';
+import type { Actor } from './types';
+import { idParam } from './validate';
+
+export interface ListParams<F extends string> {
+  filter: Record<string, unknown>;
+  sort: { field: F; order: 'asc' | 'desc' };
+  limit: number;
+  offset: number;
+}
+
+export interface RestResource<F extends string, R extends { id: number }> {
+  sortFields: readonly F[];
+  defaultSort: { field: F; order: 'asc' | 'desc' };
+  list(actor: Actor, params: ListParams<F>): Promise<{ rows: R[]; total: number }>;
+  getOne(actor: Actor, id: number): Promise<R>;
+  create?(actor: Actor, body: unknown): Promise<R>;
+  update?(actor: Actor, id: number, body: unknown): Promise<R>;
+  remove?(actor: Actor, id: number): Promise<R>;
+}
+
+export const MAX_PAGE = 500;
+
+function jsonQuery(req: Request, name: string): unknown {
+  const raw = req.query[name];
+  if (raw === undefined) return undefined;
+  if (typeof raw !== 'string') throw badRequest(`${name}: must be given once, as JSON`);
+  try {
+    return JSON.parse(raw);
+  } catch {
+    throw badRequest(`${name}: is not valid JSON`);
+  }
+}
+
+const sortSchema = z.tuple([z.string(), z.string().transform((s) => s.toLowerCase()).pipe(z.enum(['asc', 'desc']))]);
+const rangeSchema = z.tuple([z.number().int().min(0), z.number().int().min(0)]).refine(([a, b]) => b >= a, 'end before start');
+
+export function parseListQuery<F extends string>(req: Request, resource: Pick<RestResource<F, never>, 'sortFields' | 'defaultSort'>): ListParams<F> {
+  const sortRaw = jsonQuery(req, 'sort');
+  const rangeRaw = jsonQuery(req, 'range');
+  const filterRaw = jsonQuery(req, 'filter') ?? {};
+  let sort = resource.defaultSort;
+  if (sortRaw !== undefined) {
+    const s = sortSchema.safeParse(sortRaw);
+    if (!s.success) throw badRequest('sort: must be ["field","ASC"|"DESC"]');
+    if (!resource.sortFields.includes(s.data[0] as F)) throw badRequest(`sort: cannot sort by ${s.data[0]}`);
+    sort = { field: s.data[0] as F, order: s.data[1] };
+  }
+  let limit = 25;
+  let offset = 0;
+  if (rangeRaw !== undefined) {
+    const r = rangeSchema.safeParse(rangeRaw);
+    if (!r.success) throw badRequest('range: must be [start, end] with whole numbers');
+    offset = r.data[0];
+    limit = Math.min(r.data[1] - r.data[0] + 1, MAX_PAGE);
+  }
+  if (typeof filterRaw !== 'object' || filterRaw === null || Array.isArray(filterRaw)) throw badRequest('filter: must be a JSON object');
+  return { filter: filterRaw as Record<string, unknown>, sort, limit, offset };
+}
+
+export function simpleRestRouter<F extends string, R extends { id: number }>(name: string, resource: RestResource<F, R>): Router {
+  const router = Router();
+  router.use(requireUser);
+  router.get('/', async (req, res) => {
+    const params = parseListQuery(req, resource);
+    const { rows, total } = await resource.list(actorOf(req), params);
+    const end = rows.length ? params.offset + rows.length - 1 : params.offset;
+    res.set('Content-Range', `${name} ${params.offset}-${end}/${total}`).json(rows);
+  });
+  router.get('/:id', async (req, res) => {
+    res.json(await resource.getOne(actorOf(req), idParam(req.params.id)));
+  });
+  if (resource.create) {
+    const create = resource.create;
+    router.post('/', async (req, res) => {
+      res.status(201).json(await create(actorOf(req), req.body));
+    });
+  }
+  if (resource.update) {
+    const update = resource.update;
+    router.put('/:id', async (req, res) => {
+      res.json(await update(actorOf(req), idParam(req.params.id), req.body));
+    });
+  }
+  if (resource.remove) {
+    const remove = resource.remove;
+    router.delete('/:id', async (req, res) => {
+      res.json(await remove(actorOf(req), idParam(req.params.id)));
+    });
+  }
+  return router;
+}
+
+/** filter.id may be one id or a list (getMany). */
+export function idsFilter(value: unknown): number[] | undefined {
+  if (value === undefined) return undefined;
+  const list = Array.isArray(value) ? value : [value];
+  const ids = list.map(Number).filter((n) => Number.isSafeInteger(n) && n > 0);
+  if (ids.length !== list.length) throw badRequest('filter.id: must be whole numbers');
+  return ids;
+}
+
+export function optionalNumber(value: unknown, field: string): number | undefined {
+  if (value === undefined || value === null || value === '') return undefined;
+  const n = Number(value);
+  if (!Number.isSafeInteger(n) || n <= 0) throw badRequest(`filter.${field}: must be a whole number`);
+  return n;
+}
+
+export function optionalString(value: unknown, field: string): string | undefined {
+  if (value === undefined || value === null || value === '') return undefined;
+  if (typeof value !== 'string' && typeof value !== 'number') throw badRequest(`filter.${field}: must be text`);
+  return String(value);
+}

@@ -1,0 +1,23 @@
+// What the auth middleware attaches to a request.
+export type Role = 'admin' | 'user';
+
+export interface Actor {
+  id: number;
+  firstName: string;
+  lastName: string;
+  email: string;
+  role: Role;
+  siteId: number;
+}
+
+export interface TokenInfo {
+  jti: string;
+  expiresAt: Date;
+}
+
+declare module 'express-serve-static-core' {
+  interface Request {
+    actor?: Actor;
+    token?: TokenInfo;
+  }
+}

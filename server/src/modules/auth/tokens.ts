@@ -1,0 +1,39 @@
+// JWTs: HS256 only (pinned on verify), with an expiry and a random id so sign-out can revoke one.
+import crypto from 'node:crypto';
+import jwt from 'jsonwebtoken';
+import type { TokenInfo } from '../../http/types';
+
+export interface TokenSettings {
+  secret: string;
+  expiresIn: string;
+}
+
+export function signToken(settings: TokenSettings, userId: number): string {
+  return jwt.sign({}, settings.secret, {
+    algorithm: 'HS256',
+    subject: String(userId),
+    jwtid: crypto.randomBytes(16).toString('hex'),
+    expiresIn: settings.expiresIn as jwt.SignOptions['expiresIn'],
+  });
+}
+
+export type Verified = { userId: number } & TokenInfo;
+
+/** The token's user and id, or null for anything not a valid, unexpired HS256 token of ours. */
+export function verifyToken(settings: TokenSettings, token: string, now: Date): Verified | null {
+  try {
+    const payload = jwt.verify(token, settings.secret, { algorithms: ['HS256'], clockTimestamp: Math.floor(now.getTime() / 1000) });
+    if (typeof payload !== 'object' || !payload.sub || !payload.jti || !payload.exp) return null;
+    const userId = Number(payload.sub);
+    if (!Number.isSafeInteger(userId) || userId <= 0) return null;
+    return { userId, jti: payload.jti, expiresAt: new Date(payload.exp * 1000) };
+  } catch {
+    return null;
+  }
+}
+
+export function bearerToken(header: string | undefined): string | undefined {
+  if (!header) return undefined;
+  const m = /^Bearer\s+(\S+)$/i.exec(header.trim());
+  return m?.[1];
+}

@@ -1,0 +1,134 @@
+import type { Knex } from 'knex';
+import type { Db } from '../../db';
+import { countOf, fromJson, toJson } from '../../db';
+import type { Permission } from '../auth/permissions';
+
+/** The spec's generic data record. */
+export interface DataRecord<D = Record<string, unknown>> {
+  id: number;
+  type: string;
+  field1: string | null;
+  field2: string | null;
+  name: string | null;
+  data: D;
+  siteId: number;
+  userId: number | null;
+  publicPermission: Permission;
+  createdAt: string;
+  updatedAt: string;
+}
+
+interface Row {
+  id: number;
+  type: string;
+  field1: string | null;
+  field2: string | null;
+  name: string | null;
+  data: unknown;
+  site_id: number;
+  user_id: number | null;
+  perm_create: boolean | number;
+  perm_read: boolean | number;
+  perm_update: boolean | number;
+  perm_delete: boolean | number;
+  created_at: string;
+  updated_at: string;
+}
+
+const fromRow = (r: Row): DataRecord => ({
+  id: r.id,
+  type: r.type,
+  field1: r.field1,
+  field2: r.field2,
+  name: r.name,
+  data: fromJson(r.data, {}),
+  siteId: r.site_id,
+  userId: r.user_id,
+  publicPermission: { create: Boolean(r.perm_create), read: Boolean(r.perm_read), update: Boolean(r.perm_update), delete: Boolean(r.perm_delete) },
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+});
+
+const toRow = (r: Partial<DataRecord>) => {
+  const row: Record<string, unknown> = {};
+  if (r.type !== undefined) row.type = r.type;
+  if (r.field1 !== undefined) row.field1 = r.field1;
+  if (r.field2 !== undefined) row.field2 = r.field2;
+  if (r.name !== undefined) row.name = r.name;
+  if (r.data !== undefined) row.data = toJson(r.data);
+  if (r.siteId !== undefined) row.site_id = r.siteId;
+  if (r.userId !== undefined) row.user_id = r.userId;
+  if (r.publicPermission) {
+    row.perm_create = r.publicPermission.create;
+    row.perm_read = r.publicPermission.read;
+    row.perm_update = r.publicPermission.update;
+    row.perm_delete = r.publicPermission.delete;
+  }
+  if (r.createdAt !== undefined) row.created_at = r.createdAt;
+  if (r.updatedAt !== undefined) row.updated_at = r.updatedAt;
+  return row;
+};
+
+export interface RecordFilter {
+  type?: string;
+  ids?: number[];
+  field1?: string;
+  field2?: string;
+  name?: string;
+  userId?: number;
+  siteId?: number;
+  /** A non-admin reader: own records, or records their site may read. */
+  readableBy?: { userId: number };
+}
+
+export type RecordSortField = 'id' | 'createdAt' | 'updatedAt' | 'type' | 'name' | 'field1' | 'field2' | 'siteId';
+const COLUMN: Record<RecordSortField, string> = {
+  id: 'id',
+  createdAt: 'created_at',
+  updatedAt: 'updated_at',
+  type: 'type',
+  name: 'name',
+  field1: 'field1',
+  field2: 'field2',
+  siteId: 'site_id',
+};
+
+export function generalDataRepo(db: Db | Knex.Transaction) {
+  const filtered = (f: RecordFilter) => {
+    const q = db<Row>('general_data');
+    if (f.type !== undefined) q.where('type', f.type);
+    if (f.ids) q.whereIn('id', f.ids);
+    if (f.siteId !== undefined) q.where('site_id', f.siteId);
+    if (f.field1 !== undefined) q.where('field1', f.field1);
+    if (f.field2 !== undefined) q.where('field2', f.field2);
+    if (f.name !== undefined) q.where('name', f.name);
+    if (f.userId !== undefined) q.where('user_id', f.userId);
+    if (f.readableBy) {
+      const { userId } = f.readableBy;
+      q.where((w) => w.where('user_id', userId).orWhere('perm_read', true));
+    }
+    return q;
+  };
+  return {
+    async byId(id: number) {
+      const r = await db<Row>('general_data').where({ id }).first();
+      return r ? fromRow(r) : undefined;
+    },
+    async list(f: RecordFilter, sort: { field: RecordSortField; order: 'asc' | 'desc' }, limit: number, offset: number) {
+      const q = filtered(f);
+      const [rows, total] = await Promise.all([
+        q.clone().select('*').orderBy(COLUMN[sort.field], sort.order).orderBy('id', sort.order).limit(limit).offset(offset),
+        countOf(q),
+      ]);
+      return { rows: (rows as Row[]).map(fromRow), total };
+    },
+    async insert(r: Omit<DataRecord, 'id'>): Promise<number> {
+      const [res] = await db('general_data').insert(toRow(r)).returning('id');
+      return typeof res === 'object' ? res.id : res;
+    },
+    update: (id: number, r: Partial<DataRecord>) => db('general_data').where({ id }).update(toRow(r)),
+    delete: (id: number) => db('general_data').where({ id }).delete(),
+  };
+}
+
+export type GeneralDataRepo = ReturnType<typeof generalDataRepo>;

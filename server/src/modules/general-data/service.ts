@@ -1,0 +1,104 @@
+// The spec's generic data records (production notes, order logs, provider events, sync logs and
+// configs…): scoped to a site, readable and writable per publicPermission.
+import type { Deps } from '../../deps';
+import { badRequest, forbidden, notFound } from '../../http/errors';
+import type { Actor } from '../../http/types';
+import { isoNow } from '../../lib/clock';
+import { pageWindow } from '../../lib/paging';
+import { DEFAULT_PERMISSION, canOnRecord, isAdmin, type Permission } from '../auth/permissions';
+import { generalDataRepo, type DataRecord, type RecordFilter, type RecordSortField } from './repo';
+import type { ListQuery, UpsertRecord } from './schema';
+
+/** Types written by Presswork itself (webhooks, provider events, sync runs): only an admin may write them by hand. */
+export const SYSTEM_TYPES = new Set(['shopify-order-log', 'hp-log', 'shopify-hp-log', 're-sync']);
+
+export function generalDataService({ db, clock }: Deps) {
+  const repo = generalDataRepo(db);
+
+  function check(actor: Actor, record: DataRecord | undefined, action: 'read' | 'update' | 'delete'): DataRecord {
+    if (!record) throw notFound('Record not found');
+    const verdict = canOnRecord(actor, record, action);
+    if (verdict === 'not-found') throw notFound('Record not found');
+    if (verdict === 'forbidden') throw forbidden(`You may not ${action} this record`);
+    return record;
+  }
+
+  async function get(actor: Actor, type: string, id: number) {
+    const record = await repo.byId(id);
+    return check(actor, record && record.type === type ? record : undefined, 'read');
+  }
+
+  /** The spec's list call: one page of a type, newest first, in the caller's site unless allClients (admin). */
+  async function list(actor: Actor, type: string, q: ListQuery) {
+    if (q.allClients && !isAdmin(actor)) throw forbidden('Only an admin can list all clients');
+    const w = pageWindow(q.page, q.pageSize);
+    const filter: RecordFilter = { type, field1: q.field1, field2: q.field2, name: q.name, userId: q.userId };
+    if (isAdmin(actor)) {
+      if (!q.allClients) filter.siteId = q.siteId ?? actor.siteId;
+    } else {
+      filter.siteId = actor.siteId;
+      filter.readableBy = { userId: actor.id };
+    }
+    const { rows, total } = await repo.list(filter, { field: 'createdAt', order: 'desc' }, w.limit, w.offset);
+    return { data: rows, hasNext: w.offset + rows.length < total, total, page: w.page };
+  }
+
+  async function adminList(actor: Actor, filter: RecordFilter, sort: { field: RecordSortField; order: 'asc' | 'desc' }, limit: number, offset: number) {
+    const scoped: RecordFilter = isAdmin(actor) ? filter : { ...filter, siteId: actor.siteId, readableBy: { userId: actor.id } };
+    return repo.list(scoped, sort, limit, offset);
+  }
+
+  /** Create (no id) or update a record of `type`. */
+  async function upsert(actor: Actor, type: string, input: UpsertRecord): Promise<DataRecord> {
+    if (SYSTEM_TYPES.has(type) && !isAdmin(actor)) throw forbidden(`Records of type ${type} are written by Presswork itself`);
+    const now = isoNow(clock);
+    if (input.id) {
+      const existing = await repo.byId(input.id);
+      const record = check(actor, existing && existing.type === type ? existing : undefined, 'update');
+      const isOwnerOrAdmin = isAdmin(actor) || record.userId === actor.id;
+      if (input.publicPermission && !isOwnerOrAdmin) throw forbidden('Only the creator or an admin can change who may use this record');
+      if (input.siteId !== undefined && input.siteId !== record.siteId && !isAdmin(actor)) throw forbidden('You cannot move a record to another site');
+      await repo.update(record.id, {
+        field1: input.field1,
+        field2: input.field2,
+        name: input.name,
+        data: input.data,
+        siteId: isAdmin(actor) ? input.siteId : undefined,
+        publicPermission: input.publicPermission ? { ...record.publicPermission, ...stripUndefined(input.publicPermission) } : undefined,
+        updatedAt: now,
+      });
+      return (await repo.byId(record.id))!;
+    }
+    const siteId = input.siteId ?? actor.siteId;
+    if (siteId !== actor.siteId && !isAdmin(actor)) throw forbidden('You cannot create records for another site');
+    if (!(await db('sites').where({ id: siteId }).first('id'))) throw badRequest('siteId: no such site');
+    const id = await repo.insert({
+      type,
+      field1: input.field1 ?? null,
+      field2: input.field2 ?? null,
+      name: input.name ?? null,
+      data: input.data ?? {},
+      siteId,
+      userId: actor.id,
+      publicPermission: { ...DEFAULT_PERMISSION, ...stripUndefined(input.publicPermission ?? {}) },
+      createdAt: now,
+      updatedAt: now,
+    });
+    return (await repo.byId(id))!;
+  }
+
+  async function remove(actor: Actor, id: number): Promise<DataRecord> {
+    const record = check(actor, await repo.byId(id), 'delete');
+    if (SYSTEM_TYPES.has(record.type) && !isAdmin(actor)) throw forbidden(`Records of type ${record.type} are kept by Presswork itself`);
+    await repo.delete(id);
+    return record;
+  }
+
+  return { get, list, adminList, upsert, remove, repo };
+}
+
+function stripUndefined(p: Partial<Permission>): Partial<Permission> {
+  return Object.fromEntries(Object.entries(p).filter(([, v]) => v !== undefined));
+}
+
+export type GeneralDataService = ReturnType<typeof generalDataService>;

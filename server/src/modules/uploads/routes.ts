@@ -1,0 +1,57 @@
+import express, { Router, type Request } from 'express';
+import { z } from 'zod';
+import { actorOf, requireUser } from '../../http/auth';
+import { ok } from '../../http/envelope';
+import { notFound } from '../../http/errors';
+import { parse } from '../../http/validate';
+import type { Config } from '../../config';
+import { ALLOWED_TYPES } from './sniff';
+import type { UploadsService } from './service';
+
+const grantBody = z.object({
+  serverSidePath: z.string().trim().min(1, 'is required').max(300),
+  contentType: z.enum(ALLOWED_TYPES, { error: `must be one of ${ALLOWED_TYPES.join(', ')}` }),
+});
+
+export function baseUrlOf(req: Request, config: Config): string {
+  return config.publicUrl ?? `${req.protocol}://${req.get('host')}`;
+}
+
+const keyOf = (req: Request) => {
+  const parts = (req.params as { key?: string[] }).key ?? [];
+  const key = parts.join('/');
+  if (!key || parts.some((p) => p === '..' || p === '.' || p === '')) throw notFound('File not found');
+  return key;
+};
+
+/** POST /api/users/me/get-upload-url → data is the signed URL (spec §7). */
+export function uploadGrantRoutes(uploads: UploadsService, config: Config): Router {
+  const r = Router();
+  r.post('/me/get-upload-url', requireUser, async (req, res) => {
+    const grant = uploads.grantUpload(actorOf(req), parse(grantBody, req.body), baseUrlOf(req, config));
+    res.set('X-File-Url', grant.fileUrl);
+    ok(res, grant.url);
+  });
+  return r;
+}
+
+/** PUT /uploads/<key>?… (the signed URL) and GET /files/<key>. */
+export function fileRoutes(uploads: UploadsService, config: Config): Router {
+  const r = Router();
+  r.put('/uploads/*key', express.raw({ type: () => true, limit: config.uploads.maxBytes }), async (req, res) => {
+    const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+    ok(res, await uploads.receive(keyOf(req), req.query as Record<string, unknown>, req.get('content-type'), body));
+  });
+  r.get('/files/*key', async (req, res) => {
+    const file = await uploads.open(keyOf(req));
+    res.set({
+      'Content-Type': file.contentType,
+      'Content-Length': String(file.size),
+      'Cache-Control': 'private, max-age=86400, immutable',
+      'Content-Security-Policy': "default-src 'none'; sandbox",
+      'X-Content-Type-Options': 'nosniff',
+    });
+    file.stream.pipe(res);
+  });
+  return r;
+}
