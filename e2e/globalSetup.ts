@@ -1,0 +1,59 @@
+// Starts the built app on a free port with a fresh data folder; tests read its address via inject('baseUrl').
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import type { TestProject } from 'vitest/node';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    baseUrl: string;
+  }
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const port = (srv.address() as net.AddressInfo).port;
+      srv.close(() => resolve(port));
+    });
+    srv.on('error', reject);
+  });
+}
+
+let child: ChildProcess | undefined;
+let dataDir: string | undefined;
+
+export default async function setup(project: TestProject) {
+  const port = await freePort();
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'presswork-e2e-'));
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const log = fs.createWriteStream(path.join(dataDir, 'server.log'));
+  child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, PUBLIC_URL: baseUrl, NODE_ENV: 'test', SEED_DEMO: '1', LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout?.pipe(log);
+  child.stderr?.pipe(log);
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    try {
+      const r = await fetch(`${baseUrl}/api`);
+      if (r.ok) break;
+    } catch {
+      /* not up yet */
+    }
+    if (child.exitCode !== null || Date.now() > deadline) {
+      throw new Error(`the app did not start:\n${fs.readFileSync(path.join(dataDir, 'server.log'), 'utf8')}`);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  project.provide('baseUrl', baseUrl);
+  return async () => {
+    child?.kill('SIGTERM');
+    await new Promise((r) => setTimeout(r, 300));
+    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+  };
+}
