@@ -66,7 +66,7 @@ export function createApp(deps: Deps, services: Services = createServices(deps))
   // The admin UI: built files, and index.html for every other page path (client-side routes).
   const index = path.join(ADMIN_DIST, 'index.html');
   app.use(express.static(ADMIN_DIST, { index: false, maxAge: '1h', setHeaders: (res, file) => file.includes(`${path.sep}assets${path.sep}`) && res.set('Cache-Control', 'public, max-age=31536000, immutable') }));
-  app.get('/*path', (req, res, next) => {
+  app.get(['/', '/*path'], (req, res, next) => {
     if (!req.accepts('html')) return next();
     if (!fs.existsSync(index)) {
       res.status(503).type('text/plain').send('The admin UI is not built yet: run `npm run build` (npm start does it for you).');

@@ -1,0 +1,91 @@
+import { AppBar as RaAppBar, LoadingIndicator, TitlePortal, useGetIdentity, useLogout, type AppBarProps } from 'react-admin';
+import { Box, IconButton, InputBase, Tooltip, Typography } from '@mui/material';
+import { alpha } from '@mui/material/styles';
+import LogoutIcon from '@mui/icons-material/Logout';
+import SearchIcon from '@mui/icons-material/Search';
+import { APP_BAR_HEIGHT } from './theme';
+import { useSiteInfo } from './SiteInfoContext';
+
+/** The site's logo when it has one, else its name (white label, spec §1). */
+function SiteBrand() {
+  const { site } = useSiteInfo();
+  if (!site) return null;
+  return (
+    <Box sx={{ display: 'flex', alignItems: 'center', mr: 2, height: '100%' }}>
+      {site.logo ? (
+        <Box component="img" src={site.logo} alt={site.name} sx={{ maxHeight: 36, maxWidth: 140, objectFit: 'contain' }} />
+      ) : (
+        <Typography variant="h6" component="span" sx={{ fontWeight: 700, whiteSpace: 'nowrap' }}>
+          {site.name}
+        </Typography>
+      )}
+    </Box>
+  );
+}
+
+/** Search box of the header; it has no behaviour yet (spec §2). */
+function SearchBox() {
+  return (
+    <Box
+      sx={(theme) => ({
+        display: { xs: 'none', sm: 'flex' },
+        alignItems: 'center',
+        gap: 1,
+        px: 1.5,
+        mr: 2,
+        height: 34,
+        borderRadius: 1,
+        width: 240,
+        backgroundColor: alpha(theme.palette.common.white, 0.18),
+        '&:hover': { backgroundColor: alpha(theme.palette.common.white, 0.25) },
+      })}
+    >
+      <SearchIcon fontSize="small" />
+      <InputBase placeholder="Search…" inputProps={{ 'aria-label': 'Search' }} sx={{ color: 'inherit', flex: 1, fontSize: 14 }} />
+    </Box>
+  );
+}
+
+function SignedInUser() {
+  const { identity } = useGetIdentity();
+  const logout = useLogout();
+  return (
+    <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.5 }}>
+      {identity?.fullName ? (
+        <Typography variant="body2" sx={{ fontWeight: 600, whiteSpace: 'nowrap' }} data-testid="appbar-user-name">
+          {identity.fullName}
+        </Typography>
+      ) : null}
+      <Tooltip title="Logout">
+        <IconButton color="inherit" aria-label="Logout" onClick={() => logout()}>
+          <LogoutIcon />
+        </IconButton>
+      </Tooltip>
+    </Box>
+  );
+}
+
+export function AppBar(props: AppBarProps) {
+  return (
+    <RaAppBar
+      {...props}
+      color="primary"
+      userMenu={false}
+      toolbar={
+        <>
+          <LoadingIndicator />
+          <SignedInUser />
+        </>
+      }
+      sx={{
+        '& .RaAppBar-toolbar': { minHeight: APP_BAR_HEIGHT, height: APP_BAR_HEIGHT },
+      }}
+    >
+      <SiteBrand />
+      <TitlePortal />
+      <SearchBox />
+    </RaAppBar>
+  );
+}
+
+export default AppBar;

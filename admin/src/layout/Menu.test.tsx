@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { screen, waitFor } from '@testing-library/react';
+import { ADMIN, renderInAdmin, signIn, stubFetch, jsonResponse, USER } from '../test/helpers';
+import { Menu } from './Menu';
+import { MENU, menuEntriesFor } from './menuConfig';
+
+describe('menuEntriesFor', () => {
+  const allReady = MENU.map((entry) => ({ ...entry, ready: true }));
+
+  it('gives the admin menu in the spec order', () => {
+    expect(menuEntriesFor('admin', { entries: allReady }).map((e) => e.label)).toEqual([
+      'List Sites',
+      'All list Orders',
+      'Data from HP',
+      'Product Designs',
+      'RE & Adestra Sync',
+      'Hood Send HP Manually',
+    ]);
+  });
+
+  it('gives the non-admin menu: List Orders, Product Designs, then client-specific items of their site only', () => {
+    const entries = [
+      ...allReady,
+      { ...allReady[0], label: 'Hood extras', to: '/hood', resource: 'hood', menus: ['user' as const], siteSlug: 'hood' },
+      { ...allReady[0], label: 'Other client', to: '/other', resource: 'other', menus: ['user' as const], siteSlug: 'other' },
+    ];
+    expect(menuEntriesFor('user', { entries, siteSlug: 'hood' }).map((e) => e.label)).toEqual([
+      'List Orders',
+      'Product Designs',
+      'Hood extras',
+    ]);
+  });
+
+  it('shows only screens that exist', () => {
+    expect(menuEntriesFor('admin').map((e) => e.label)).toEqual(['List Sites']);
+    expect(menuEntriesFor('user').some((e) => e.label === 'List Sites')).toBe(false);
+  });
+});
+
+describe('Menu', () => {
+  it('shows List Sites to an admin', async () => {
+    signIn(ADMIN);
+    stubFetch(() => jsonResponse({ success: true, data: ADMIN }));
+    renderInAdmin(<Menu />, { path: '/menu' });
+    expect(await screen.findByRole('menuitem', { name: /List Sites/ })).toHaveAttribute('href', '/sites');
+  });
+
+  it('never shows List Sites to a non-admin', async () => {
+    signIn(USER);
+    stubFetch(() => jsonResponse({ success: true, data: USER }));
+    renderInAdmin(<Menu />, { path: '/menu' });
+    expect(await screen.findByRole('menuitem', { name: /Home/ })).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByText('List Sites')).not.toBeInTheDocument());
+    // Give permissions time to resolve, then check again.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(screen.queryByText('List Sites')).not.toBeInTheDocument();
+  });
+});

@@ -1,0 +1,60 @@
+// Calls to the product API (spec §7): envelope {success, data, error}, token in the Authorization header.
+import { authHeaders } from './session';
+
+export class ApiError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly body?: unknown,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+interface Envelope<T> {
+  success?: boolean;
+  data?: T;
+  error?: string;
+  errorMes?: string;
+}
+
+export interface ApiOptions {
+  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  body?: unknown;
+  signal?: AbortSignal;
+}
+
+async function parseBody(res: Response): Promise<unknown> {
+  const text = await res.text();
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/** Returns `data` of a successful envelope; throws ApiError carrying the server's `error` text as-is. */
+export async function api<T>(path: string, options: ApiOptions = {}): Promise<T> {
+  const { method = 'GET', body, signal } = options;
+  const headers: Record<string, string> = { Accept: 'application/json', ...authHeaders() };
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  const res = await fetch(path, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+    signal,
+  });
+  const parsed = await parseBody(res);
+  const envelope = (parsed && typeof parsed === 'object' ? parsed : {}) as Envelope<T>;
+  const serverError = envelope.error ?? envelope.errorMes;
+  if (!res.ok || envelope.success === false) {
+    const message =
+      serverError ||
+      (typeof parsed === 'string' && parsed) ||
+      `Request failed (${res.status}${res.statusText ? ` ${res.statusText}` : ''})`;
+    throw new ApiError(message, res.status, parsed);
+  }
+  return envelope.data as T;
+}

@@ -1,0 +1,149 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { useDataProvider, useNotify } from 'react-admin';
+import {
+  Button,
+  CircularProgress,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  MenuItem,
+  TextField,
+} from '@mui/material';
+import type { AppDataProvider, UpsertUserInput, UserRecord } from '../../providers/dataProvider';
+
+export const CONFIRM_PASSWORD_MESSAGE = 'Confirm password not match ';
+
+interface UserFormValues {
+  firstName: string;
+  lastName: string;
+  email: string;
+  role: 'admin' | 'user';
+  password: string;
+  confirmPassword: string;
+}
+
+function initialValues(user: UserRecord | null | undefined): UserFormValues {
+  return {
+    firstName: user?.firstName ?? '',
+    lastName: user?.lastName ?? '',
+    email: user?.email ?? '',
+    role: user?.role === 'admin' ? 'admin' : 'user',
+    password: '',
+    confirmPassword: '',
+  };
+}
+
+/** Spec §5: a typed password needs an identical, non-empty confirmation. */
+export function passwordConfirmationMatches(password: string, confirmPassword: string): boolean {
+  if (!password) return true;
+  return confirmPassword !== '' && confirmPassword === password;
+}
+
+export interface UsersModalProps {
+  open: boolean;
+  siteId: number | string;
+  /** The user being edited; null/undefined to create one. */
+  user?: UserRecord | null;
+  onClose: () => void;
+  onSaved: (user: UserRecord) => void;
+}
+
+export function UsersModal({ open, siteId, user, onClose, onSaved }: UsersModalProps) {
+  const dataProvider = useDataProvider<AppDataProvider>();
+  const notify = useNotify();
+  const [values, setValues] = useState<UserFormValues>(() => initialValues(user));
+  const [saving, setSaving] = useState(false);
+
+  useEffect(() => {
+    if (open) setValues(initialValues(user));
+  }, [open, user]);
+
+  const set = (name: keyof UserFormValues) => (event: { target: { value: string } }) =>
+    setValues((current) => ({ ...current, [name]: event.target.value }));
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (saving) return;
+    if (!passwordConfirmationMatches(values.password, values.confirmPassword)) {
+      notify(CONFIRM_PASSWORD_MESSAGE, { type: 'error' });
+      return;
+    }
+    const payload: UpsertUserInput = {
+      firstName: values.firstName.trim(),
+      lastName: values.lastName.trim(),
+      email: values.email.trim(),
+      role: values.role,
+      siteId,
+    };
+    if (user?.id !== undefined && user?.id !== null) payload.id = user.id;
+    if (values.password) payload.password = values.password;
+    setSaving(true);
+    try {
+      const saved = await dataProvider.upsertUser(payload);
+      notify(user ? 'User updated' : 'User created', { type: 'success' });
+      onSaved(saved);
+      onClose();
+    } catch (error) {
+      notify(error instanceof Error ? error.message : String(error), { type: 'error' });
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <Dialog open={open} onClose={saving ? undefined : onClose} fullWidth maxWidth="sm" aria-labelledby="users-modal-title">
+      <form onSubmit={submit} noValidate>
+        <DialogTitle id="users-modal-title">{user ? 'Edit user' : 'Add user'}</DialogTitle>
+        <DialogContent sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' }, columnGap: 2 }}>
+          <TextField label="First name" name="firstName" value={values.firstName} onChange={set('firstName')} autoFocus />
+          <TextField label="Last name" name="lastName" value={values.lastName} onChange={set('lastName')} />
+          <TextField
+            label="Email"
+            name="email"
+            type="email"
+            value={values.email}
+            onChange={set('email')}
+            sx={{ gridColumn: '1 / -1' }}
+          />
+          <TextField select label="Role" name="role" value={values.role} onChange={set('role')} sx={{ gridColumn: '1 / -1' }}>
+            <MenuItem value="admin">admin</MenuItem>
+            <MenuItem value="user">user</MenuItem>
+          </TextField>
+          <TextField
+            label="Password"
+            name="password"
+            type="password"
+            autoComplete="new-password"
+            value={values.password}
+            onChange={set('password')}
+            helperText={user ? 'Leave empty to keep the current password' : undefined}
+          />
+          <TextField
+            label="Confirm password"
+            name="confirmPassword"
+            type="password"
+            autoComplete="new-password"
+            value={values.confirmPassword}
+            onChange={set('confirmPassword')}
+          />
+        </DialogContent>
+        <DialogActions sx={{ px: 3, pb: 2 }}>
+          <Button onClick={onClose} disabled={saving}>
+            Cancel
+          </Button>
+          <Button
+            type="submit"
+            variant="contained"
+            disabled={saving}
+            startIcon={saving ? <CircularProgress size={16} color="inherit" /> : undefined}
+          >
+            Save
+          </Button>
+        </DialogActions>
+      </form>
+    </Dialog>
+  );
+}
+
+export default UsersModal;
