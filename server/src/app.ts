@@ -21,7 +21,8 @@ export function createApp(deps: Deps, services: Services = createServices(deps))
   const { config, log } = deps;
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', 'loopback');
+  // Which proxies may tell us the client's address (sign-in throttling counts per address).
+  app.set('trust proxy', /^\d+$/.test(config.trustProxy) ? Number(config.trustProxy) : config.trustProxy);
   app.use(
     helmet({
       contentSecurityPolicy: {

@@ -14,6 +14,7 @@ const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HOST: z.string().default('0.0.0.0'),
   PUBLIC_URL: z.string().url().optional(),
+  TRUST_PROXY: z.string().default('loopback'),
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: z.string().optional(),
   JWT_SECRET: z.string().min(1).optional(),
@@ -39,6 +40,7 @@ export interface Config {
   port: number;
   host: string;
   publicUrl: string | undefined;
+  trustProxy: string;
   dataDir: string;
   database: { client: 'sqlite'; filename: string } | { client: 'pg'; url: string };
   jwt: { secret: string; expiresIn: string; secretIsGenerated: boolean };
@@ -108,6 +110,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     port: env.PORT,
     host: env.HOST,
     publicUrl: env.PUBLIC_URL?.replace(/\/$/, ''),
+    trustProxy: env.TRUST_PROXY,
     dataDir,
     database: databaseFrom(env, dataDir),
     jwt: { ...jwtSecretFrom(env, dataDir, isProduction), expiresIn: env.JWT_EXPIRES_IN },

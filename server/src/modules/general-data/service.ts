@@ -56,15 +56,21 @@ export function generalDataService({ db, clock }: Deps) {
       const existing = await repo.byId(input.id);
       const record = check(actor, existing && existing.type === type ? existing : undefined, 'update');
       const isOwnerOrAdmin = isAdmin(actor) || record.userId === actor.id;
-      if (input.publicPermission && !isOwnerOrAdmin) throw forbidden('Only the creator or an admin can change who may use this record');
-      if (input.siteId !== undefined && input.siteId !== record.siteId && !isAdmin(actor)) throw forbidden('You cannot move a record to another site');
+      const permission = input.publicPermission ? { ...record.publicPermission, ...stripUndefined(input.publicPermission) } : undefined;
+      // The spec's upsert payload carries publicPermission: sending it back unchanged is not a change.
+      const permissionChanges = permission !== undefined && (Object.keys(permission) as Array<keyof Permission>).some((k) => permission[k] !== record.publicPermission[k]);
+      if (permissionChanges && !isOwnerOrAdmin) throw forbidden('Only the creator or an admin can change who may use this record');
+      if (input.siteId !== undefined && input.siteId !== record.siteId) {
+        if (!isAdmin(actor)) throw forbidden('You cannot move a record to another site');
+        if (!(await db('sites').where({ id: input.siteId }).first('id'))) throw badRequest('siteId: no such site');
+      }
       await repo.update(record.id, {
         field1: input.field1,
         field2: input.field2,
         name: input.name,
         data: input.data,
         siteId: isAdmin(actor) ? input.siteId : undefined,
-        publicPermission: input.publicPermission ? { ...record.publicPermission, ...stripUndefined(input.publicPermission) } : undefined,
+        publicPermission: permission,
         updatedAt: now,
       });
       return (await repo.byId(record.id))!;

@@ -38,7 +38,8 @@ export const siteBody = z.object({
         .array(envVar)
         .max(200)
         .refine((list) => new Set(list.map((v) => v.key)).size === list.length, 'has the same key twice')
-        .default([]),
+        // Absent means "keep the stored variables" (the service falls back to them), not "delete them all".
+        .optional(),
     })
     .loose()
     .optional(),

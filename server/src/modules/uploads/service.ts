@@ -52,9 +52,19 @@ export function uploadsService({ db, clock, config }: Deps, store: FileStore) {
     if (sentType !== grant.contentType) throw badRequest(`Content-Type must be ${grant.contentType}, as the upload link was made for`);
     if (!body.length) throw badRequest('The file is empty');
     if (!matchesType(grant.contentType as AllowedType, body.subarray(0, 16))) throw badRequest(`The file is not a valid ${grant.contentType}`);
-    if (await db('uploads').where({ key }).first('id')) throw new HttpError(409, 'This upload link has already been used');
-    const size = await store.put(key, Readable.from(body));
-    await db('uploads').insert({ key, content_type: grant.contentType, size, user_id: grant.userId, site_id: grant.siteId, created_at: isoNow(clock) });
+    // Claim the key first (unique): of two uploads racing on one link, exactly one writes the file, the other gets 409.
+    const claimed = await db('uploads')
+      .insert({ key, content_type: grant.contentType, size: body.length, user_id: grant.userId, site_id: grant.siteId, created_at: isoNow(clock) })
+      .onConflict('key')
+      .ignore()
+      .returning('id');
+    if (!claimed.length) throw new HttpError(409, 'This upload link has already been used');
+    try {
+      await store.put(key, Readable.from(body));
+    } catch (err) {
+      await db('uploads').where({ key }).delete();
+      throw err;
+    }
     return { key, url: `/files/${key.split('/').map(encodeURIComponent).join('/')}` };
   }
 

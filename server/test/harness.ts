@@ -1,0 +1,108 @@
+// A fresh Presswork for one test file: its own database (in-memory SQLite, or a new PostgreSQL
+// database when TEST_DATABASE_URL is set), migrated, with two sites and a user of each role.
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import knexFactory from 'knex';
+import supertest from 'supertest';
+import { afterAll } from 'vitest';
+import { createApp } from '../src/app';
+import { loadConfig, type Config } from '../src/config';
+import { createDb, migrate, type Db } from '../src/db';
+import type { Clock } from '../src/lib/clock';
+import { createLogger } from '../src/lib/logger';
+import { signToken } from '../src/modules/auth/tokens';
+import { createServices, fileStoreFor } from '../src/services';
+
+export const PASSWORD = 'correct horse battery';
+
+/** A clock tests can move. */
+export function testClock(start = new Date()): Clock & { advance(ms: number): void; set(d: Date): void } {
+  let now = start.getTime();
+  return { now: () => new Date(now), advance: (ms) => void (now += ms), set: (d) => void (now = d.getTime()) };
+}
+
+async function freshDatabase(): Promise<{ database: Config['database']; drop: () => Promise<void> }> {
+  const url = process.env.TEST_DATABASE_URL;
+  if (!url) return { database: { client: 'sqlite', filename: ':memory:' }, drop: async () => {} };
+  const name = `pw_test_${crypto.randomBytes(6).toString('hex')}`;
+  const admin = knexFactory({ client: 'pg', connection: url, pool: { min: 0, max: 1 } });
+  await admin.raw(`create database ${name}`);
+  await admin.destroy();
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  return {
+    database: { client: 'pg', url: u.toString() },
+    drop: async () => {
+      const a = knexFactory({ client: 'pg', connection: url, pool: { min: 0, max: 1 } });
+      await a.raw(`drop database if exists ${name} with (force)`);
+      await a.destroy();
+    },
+  };
+}
+
+export interface TestWorld {
+  db: Db;
+  config: Config;
+  clock: ReturnType<typeof testClock>;
+  app: ReturnType<typeof createApp>['app'];
+  services: ReturnType<typeof createServices>;
+  request: () => supertest.Agent;
+  sites: { a: number; b: number };
+  users: { adminA: number; userA: number; userA2: number; adminB: number; userB: number };
+  tokens: { adminA: string; userA: string; userA2: string; adminB: string; userB: string };
+  tokenFor(userId: number): string;
+  dataDir: string;
+}
+
+/** Build a world; torn down after the file's tests. `env` overrides settings. */
+export async function createWorld(env: Record<string, string> = {}): Promise<TestWorld> {
+  const { database, drop } = await freshDatabase();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'presswork-test-'));
+  const config: Config = {
+    ...loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, JWT_SECRET: 'test-secret-that-is-long-enough-0123456789', LOG_LEVEL: 'silent', SEED_DEMO: '0', ...env }),
+    database,
+  };
+  const db = createDb(database);
+  await migrate(db);
+  const clock = testClock();
+  const deps = { db, clock, config, log: createLogger('silent') };
+  const services = createServices(deps, fileStoreFor(dataDir));
+  const { app } = createApp(deps, services);
+
+  const now = clock.now().toISOString();
+  const site = async (name: string, slug: string) => {
+    const [r] = await db('sites')
+      .insert({ name, slug, logo: null, theme: JSON.stringify({ mainColor: '#e91e63' }), settings: JSON.stringify({ env: [] }), created_at: now, updated_at: now })
+      .returning('id');
+    return typeof r === 'object' ? r.id : r;
+  };
+  const a = await site('Site A', 'site-a');
+  const b = await site('Site B', 'site-b');
+  const user = async (email: string, role: 'admin' | 'user', siteId: number) =>
+    (await services.users.createUser({ firstName: email.split('@')[0], lastName: 'Tester', email, password: PASSWORD, role, siteId })).id;
+  const users = {
+    adminA: await user('admin-a@example.com', 'admin', a),
+    userA: await user('user-a@example.com', 'user', a),
+    userA2: await user('user-a2@example.com', 'user', a),
+    adminB: await user('admin-b@example.com', 'admin', b),
+    userB: await user('user-b@example.com', 'user', b),
+  };
+  const tokenFor = (id: number) => signToken(config.jwt, id);
+  const tokens = {
+    adminA: tokenFor(users.adminA),
+    userA: tokenFor(users.userA),
+    userA2: tokenFor(users.userA2),
+    adminB: tokenFor(users.adminB),
+    userB: tokenFor(users.userB),
+  };
+  afterAll(async () => {
+    await db.destroy();
+    await drop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+  return { db, config, clock, app, services, request: () => supertest.agent(app), sites: { a, b }, users, tokens, tokenFor, dataDir };
+}
+
+export const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });

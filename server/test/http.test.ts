@@ -1,0 +1,118 @@
+// The HTTP shell: envelopes for every failure, limits, headers, no leaked internals.
+import { describe, expect, it } from 'vitest';
+import type { Response } from 'supertest';
+import { bearer, createWorld } from './harness';
+
+/** An answer that gives nothing away: no stack lines, no source paths. */
+function expectNoInternals(res: Response) {
+  const text = res.text ?? '';
+  expect(text).not.toMatch(/\n\s*at\s/);
+  expect(text).not.toMatch(/\bat [\w.<>]+ \(/);
+  expect(text).not.toMatch(/\/(work|home|usr|tmp|node_modules|server\/src)\//);
+  expect(text).not.toMatch(/\.(ts|js|mjs):\d+/);
+  expect(text).not.toMatch(/SQLITE_|syntax error|relation "|knex/i);
+}
+
+describe('http', async () => {
+  const w = await createWorld();
+
+  it('GET /api → health', async () => {
+    const res = await w.request().get('/api');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/application\/json/);
+    expect(res.body).toEqual({ success: true, data: { name: 'Presswork', status: 'ok' } });
+  });
+
+  it('a malformed JSON body → 400 envelope', async () => {
+    const res = await w.request().post('/api/users/login').set('Content-Type', 'application/json').send('{"email": "a@b.c", "password": ');
+    expect(res.status).toBe(400);
+    expect(res.headers['content-type']).toMatch(/application\/json/);
+    expect(res.body).toEqual({ success: false, error: 'The request body is not valid JSON' });
+    expectNoInternals(res);
+    const signedIn = await w.request().post('/api/general-data/note').set(bearer(w.tokens.userA)).set('Content-Type', 'application/json').send('{nope');
+    expect(signedIn.status).toBe(400);
+    expect(signedIn.body.success).toBe(false);
+    const outside = await w.request().post('/users/logout').set('Content-Type', 'application/json').send('{nope');
+    expect(outside.status).toBe(400);
+    expect(outside.body.success).toBe(false);
+  });
+
+  it.each([
+    ['GET', '/api/nope'],
+    ['POST', '/api/nope/deeper'],
+    ['DELETE', '/api/users/me'],
+    ['PUT', '/api/sites'],
+    ['GET', '/api/admin/nothing'],
+  ])('unknown call %s %s → 404 JSON envelope', async (method, path) => {
+    const res = await w.request()[method.toLowerCase() as 'get'](path).set(bearer(w.tokens.adminA));
+    expect(res.status).toBe(404);
+    expect(res.headers['content-type']).toMatch(/application\/json/);
+    expect(res.body).toEqual({ success: false, error: expect.any(String) });
+    expectNoInternals(res);
+  });
+
+  it('an unknown non-page path asked for as JSON → 404 envelope', async () => {
+    const res = await w.request().get('/no-such-thing.json').set('Accept', 'application/json');
+    expect(res.status).toBe(404);
+    expect(res.body.success).toBe(false);
+  });
+
+  it('a validation error → 400 with the field first and details', async () => {
+    const res = await w.request().post('/api/users/register').set(bearer(w.tokens.adminA)).send({ firstName: 'A', email: 'bad', password: 'short', siteId: w.sites.a });
+    expect(res.status).toBe(400);
+    expect(res.body.success).toBe(false);
+    expect(res.body.error).toMatch(/^email: /);
+    expect(res.body.details).toEqual(expect.arrayContaining([expect.objectContaining({ field: 'email' }), expect.objectContaining({ field: 'password' })]));
+    expectNoInternals(res);
+  });
+
+  it('security headers on API answers', async () => {
+    const res = await w.request().get('/api');
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['x-frame-options']).toBe('SAMEORIGIN');
+    expect(res.headers['content-security-policy']).toContain("default-src 'self'");
+    expect(res.headers['content-security-policy']).toContain("frame-ancestors 'self'");
+    expect(res.headers['x-powered-by']).toBeUndefined();
+    expect(res.headers['referrer-policy']).toBe('no-referrer');
+  });
+
+  it('error answers carry no stack trace or file path', async () => {
+    const answers = [
+      await w.request().get('/api/users/me'),
+      await w.request().get('/api/users/me').set(bearer('a.b.c')),
+      await w.request().get('/api/sites').set(bearer(w.tokens.userA)),
+      await w.request().get('/api/users/999999').set(bearer(w.tokens.adminA)),
+      await w.request().get('/api/admin/sites?sort=[').set(bearer(w.tokens.adminA)),
+      await w.request().post('/api/sites').set(bearer(w.tokens.adminA)).send({ name: 'A', slug: 'site-b' }),
+      await w.request().post('/api/users/login').send({ email: 'x@example.com', password: 'wrong-password' }),
+      await w.request().get('/api/general-data/Bad_Type!').set(bearer(w.tokens.userA)),
+    ];
+    for (const res of answers) {
+      expect(res.status).toBeGreaterThanOrEqual(400);
+      expect(res.body).toMatchObject({ success: false, error: expect.any(String) });
+      expectNoInternals(res);
+    }
+  });
+
+  describe('limits and failures (BODY_LIMIT=1kb)', async () => {
+    const small = await createWorld({ BODY_LIMIT: '1kb' });
+
+    it('a body over BODY_LIMIT → 413 envelope; under it is fine', async () => {
+      const big = await small.request().post('/api/general-data/note').set(bearer(small.tokens.userA)).send({ data: { text: 'x'.repeat(2000) } });
+      expect(big.status).toBe(413);
+      expect(big.body).toEqual({ success: false, error: 'The request body is too large' });
+      expect(await small.db('general_data').first()).toBeUndefined();
+      const fine = await small.request().post('/api/general-data/note').set(bearer(small.tokens.userA)).send({ data: { text: 'x'.repeat(500) } });
+      expect(fine.status).toBe(200);
+    });
+
+    it('an unexpected failure → 500 with a generic message and nothing internal', async () => {
+      await small.db.schema.dropTable('revoked_tokens');
+      const res = await small.request().post('/api/users/logout').set(bearer(small.tokens.userA));
+      expect(res.status).toBe(500);
+      expect(res.body).toEqual({ success: false, error: expect.any(String) });
+      expect(res.body.error).not.toMatch(/revoked_tokens/);
+      expectNoInternals(res);
+    });
+  });
+});
