@@ -29,6 +29,11 @@ const envSchema = z.object({
   UPLOAD_URL_TTL_SECONDS: z.coerce.number().int().positive().default(900),
   LOGIN_MAX_FAILURES: z.coerce.number().int().positive().default(5),
   LOGIN_WINDOW_SECONDS: z.coerce.number().int().positive().default(60),
+  EDITOR_URL: z.string().default('/editor'),
+  EDITOR_ALLOWED_PARENT_ORIGINS: z.string().default(''),
+  SAMPLE_EDITOR_URL: z.string().default('/sample-editor-embed'),
+  ARTWORK_ALLOWED_HOSTS: z.string().default(''),
+  PDF_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -52,7 +57,11 @@ export interface Config {
   uploads: { maxBytes: number; urlTtlSeconds: number };
   login: { maxFailures: number; windowSeconds: number };
   logLevel: Env['LOG_LEVEL'];
+  editor: { url: string; allowedParentOrigins: string[]; sampleUrl: string };
+  artwork: { allowedHosts: string[]; pdfTimeoutMs: number };
 }
+
+const list = (v: string) => v.split(',').map((s) => s.trim()).filter(Boolean);
 
 export class ConfigError extends Error {}
 
@@ -122,5 +131,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     uploads: { maxBytes: env.UPLOAD_MAX_BYTES, urlTtlSeconds: env.UPLOAD_URL_TTL_SECONDS },
     login: { maxFailures: env.LOGIN_MAX_FAILURES, windowSeconds: env.LOGIN_WINDOW_SECONDS },
     logLevel: env.LOG_LEVEL,
+    editor: { url: env.EDITOR_URL, allowedParentOrigins: list(env.EDITOR_ALLOWED_PARENT_ORIGINS), sampleUrl: env.SAMPLE_EDITOR_URL },
+    artwork: { allowedHosts: list(env.ARTWORK_ALLOWED_HOSTS).map((h) => h.toLowerCase()), pdfTimeoutMs: env.PDF_TIMEOUT_MS },
   };
 }
