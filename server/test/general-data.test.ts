@@ -307,3 +307,35 @@ describe('general data', async () => {
     });
   });
 });
+
+describe('status and search columns (orders and provider events)', async () => {
+  const w = await createWorld();
+  const now = new Date().toISOString();
+  const add = (name: string, status: string, searchText: string) =>
+    w.services.generalData.repo.insert({
+      type: 'shopify-order-log', field1: name, field2: name, name: 'order-log', data: {}, siteId: w.sites.a, userId: null,
+      publicPermission: { create: false, read: true, update: false, delete: false }, createdAt: now, updatedAt: now, status, searchText,
+    });
+  await add('1001', 'shipped', '#1001 Ada Lovelace ada@example.com');
+  await add('1002', 'received', '#1002 Grace Hopper grace@example.com');
+  await add('1003', 'received', '#1003 100%_off Promo');
+
+  const list = (query: string) => w.request().get(`/api/general-data/shopify-order-log?${query}`).set(bearer(w.tokens.adminA));
+
+  it('filters by status', async () => {
+    const r = await list('status=received');
+    expect(r.body.data.data.map((d: { field1: string }) => d.field1).sort()).toEqual(['1002', '1003']);
+    expect(r.body.data.data[0].status).toBe('received');
+  });
+
+  it('searches order name and customer, case-insensitively, every word', async () => {
+    expect((await list('q=GRACE')).body.data.data.map((d: { field1: string }) => d.field1)).toEqual(['1002']);
+    expect((await list('q=ada%20lovelace')).body.data.data.map((d: { field1: string }) => d.field1)).toEqual(['1001']);
+    expect((await list('q=ada%20hopper')).body.data.total).toBe(0);
+  });
+
+  it('treats % and _ in a search as plain characters', async () => {
+    expect((await list('q=100%25_')).body.data.data.map((d: { field1: string }) => d.field1)).toEqual(['1003']);
+    expect((await list('q=%25')).body.data.data.map((d: { field1: string }) => d.field1)).toEqual(['1003']);
+  });
+});

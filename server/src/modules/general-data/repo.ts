@@ -10,6 +10,8 @@ export interface DataRecord<D = Record<string, unknown>> {
   field1: string | null;
   field2: string | null;
   name: string | null;
+  /** Lifecycle status where the type has one (orders, provider events); indexed. */
+  status: string | null;
   data: D;
   siteId: number;
   userId: number | null;
@@ -24,6 +26,8 @@ interface Row {
   field1: string | null;
   field2: string | null;
   name: string | null;
+  status: string | null;
+  search_text: string | null;
   data: unknown;
   site_id: number;
   user_id: number | null;
@@ -41,6 +45,7 @@ const fromRow = (r: Row): DataRecord => ({
   field1: r.field1,
   field2: r.field2,
   name: r.name,
+  status: r.status ?? null,
   data: fromJson(r.data, {}),
   siteId: r.site_id,
   userId: r.user_id,
@@ -49,8 +54,11 @@ const fromRow = (r: Row): DataRecord => ({
   updatedAt: r.updated_at,
 });
 
-const toRow = (r: Partial<DataRecord>) => {
+/** searchText: lower-case words a list may search (order name, customer…); written, never returned. */
+const toRow = (r: Partial<DataRecord> & { searchText?: string | null }) => {
   const row: Record<string, unknown> = {};
+  if (r.status !== undefined) row.status = r.status;
+  if (r.searchText !== undefined) row.search_text = r.searchText === null ? null : r.searchText.toLowerCase();
   if (r.type !== undefined) row.type = r.type;
   if (r.field1 !== undefined) row.field1 = r.field1;
   if (r.field2 !== undefined) row.field2 = r.field2;
@@ -77,6 +85,9 @@ export interface RecordFilter {
   name?: string;
   userId?: number;
   siteId?: number;
+  status?: string | string[];
+  /** Words that must all appear in search_text. */
+  search?: string;
   /** A non-admin reader: own records, or records their site may read. */
   readableBy?: { userId: number };
 }
@@ -103,6 +114,10 @@ export function generalDataRepo(db: Db | Knex.Transaction) {
     if (f.field2 !== undefined) q.where('field2', f.field2);
     if (f.name !== undefined) q.where('name', f.name);
     if (f.userId !== undefined) q.where('user_id', f.userId);
+    if (f.status !== undefined) Array.isArray(f.status) ? q.whereIn('status', f.status) : q.where('status', f.status);
+    for (const word of (f.search ?? '').toLowerCase().split(/\s+/).filter(Boolean).slice(0, 5)) {
+      q.whereRaw("search_text like ? escape '!'", [`%${word.replace(/[!%_]/g, (c) => `!${c}`)}%`]);
+    }
     if (f.readableBy) {
       const { userId } = f.readableBy;
       q.where((w) => w.where('user_id', userId).orWhere('perm_read', true));
@@ -122,11 +137,11 @@ export function generalDataRepo(db: Db | Knex.Transaction) {
       ]);
       return { rows: (rows as Row[]).map(fromRow), total };
     },
-    async insert(r: Omit<DataRecord, 'id'>): Promise<number> {
+    async insert(r: Omit<DataRecord, 'id' | 'status'> & { status?: string | null; searchText?: string | null }): Promise<number> {
       const [res] = await db('general_data').insert(toRow(r)).returning('id');
       return typeof res === 'object' ? res.id : res;
     },
-    update: (id: number, r: Partial<DataRecord>) => db('general_data').where({ id }).update(toRow(r)),
+    update: (id: number, r: Partial<DataRecord> & { searchText?: string | null }) => db('general_data').where({ id }).update(toRow(r)),
     delete: (id: number) => db('general_data').where({ id }).delete(),
   };
 }

@@ -31,6 +31,8 @@ export const listQuery = z.object({
   page: z.coerce.number().int().min(1, 'must be 1 or more').max(100_000).optional(),
   pageSize: z.coerce.number().int().min(1).max(100).optional(),
   allClients: zeroOne.optional(),
+  status: z.string().max(32).optional(),
+  q: z.string().max(100).optional(),
 });
 
 export type UpsertRecord = z.infer<typeof upsertBody>;

@@ -32,7 +32,7 @@ export function generalDataService({ db, clock }: Deps) {
   async function list(actor: Actor, type: string, q: ListQuery) {
     if (q.allClients && !isAdmin(actor)) throw forbidden('Only an admin can list all clients');
     const w = pageWindow(q.page, q.pageSize);
-    const filter: RecordFilter = { type, field1: q.field1, field2: q.field2, name: q.name, userId: q.userId };
+    const filter: RecordFilter = { type, field1: q.field1, field2: q.field2, name: q.name, userId: q.userId, status: q.status, search: q.q };
     if (isAdmin(actor)) {
       if (!q.allClients) filter.siteId = q.siteId ?? actor.siteId;
     } else {
