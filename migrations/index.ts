@@ -1,11 +1,17 @@
 // Knex migrations, listed explicitly so they load the same under tsx, vitest and any bundler.
 import type { Knex } from 'knex';
 import * as foundation from './20261121_001_foundation';
+import * as printProduction from './20261122_002_print_production';
+import * as generalDataStatusSearch from './20261122_003_general_data_status_search';
+import * as syncJobs from './20261123_010_sync_jobs';
 
 type Migration = { up(knex: Knex): Promise<void>; down(knex: Knex): Promise<void> };
 
 const migrations: Record<string, Migration> = {
   '20261121_001_foundation': foundation,
+  '20261122_002_print_production': printProduction,
+  '20261122_003_general_data_status_search': generalDataStatusSearch,
+  '20261123_010_sync_jobs': syncJobs,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -1,8 +1,13 @@
 // The demo world, seeded on first start outside production: two sites (one the charity client
 // with the CRM ↔ email-platform sync), an admin and a non-admin user on each.
+import crypto from 'node:crypto';
 import type { Deps } from '../server/src/deps';
 import type { Services } from '../server/src/services';
 import { isoNow } from '../server/src/lib/clock';
+import { seedPrintProduction } from './printProduction';
+import { demoSyncEnv } from '../server/simulators/syncDemo';
+
+export { seedPrintProduction };
 
 export const DEMO_PASSWORD = 'presswork';
 
@@ -17,6 +22,20 @@ export const DEMO_USERS = [
   { site: 'hope-harbour', firstName: 'Harriet', lastName: 'Admin', email: 'admin@hopeharbour.local', role: 'admin' },
   { site: 'hope-harbour', firstName: 'Charlie', lastName: 'Staff', email: 'staff@hopeharbour.local', role: 'user' },
 ] as const;
+
+/** The demo site's provider settings: the HP simulator that main.ts mounts at /__simulators/hp (fresh secrets per install). */
+export function demoHpEnv(base: string) {
+  const secret = () => crypto.randomBytes(24).toString('base64url');
+  return [
+    { key: 'HP_BASE_URL', value: `${base}/__simulators/hp` },
+    { key: 'HP_API_KEY', value: `demo-${crypto.randomBytes(6).toString('hex')}` },
+    { key: 'HP_API_SECRET', value: secret() },
+    { key: 'HP_DESTINATION', value: 'presswork-demo' },
+    { key: 'HP_CARRIER_ALIAS', value: 'royalmail' },
+    { key: 'HP_POSTBACK_TOKEN', value: secret() },
+    { key: 'HP_AUTO_SEND', value: '0' },
+  ];
+}
 
 /** Seeds only an empty database. Returns true when it seeded. */
 export async function seedDemo(deps: Deps, services: Services): Promise<boolean> {
@@ -35,11 +54,14 @@ export async function seedDemo(deps: Deps, services: Services): Promise<boolean>
         settings: JSON.stringify({
           env:
             s.slug === 'hope-harbour'
-              ? [
-                  { key: 'RE_BASE_URL', value: `${base}/__simulators/raisers-edge` },
-                  { key: 'ADESTRA_BASE_URL', value: `${base}/__simulators/adestra/api/rest/1` },
-                ]
-              : [{ key: 'SHOPIFY_SHOP_DOMAIN', value: 'presswork-demo.myshopify.com' }],
+              ? // The CRM and email-platform simulators (server/simulators/syncDemo.ts), fresh secrets per install.
+                demoSyncEnv(base)
+              : [
+                  { key: 'SHOPIFY_SHOP_DOMAIN', value: 'presswork-demo.myshopify.com' },
+                  // The demo store (server/simulators/shopifyDemo.ts) signs its order webhooks with this.
+                  { key: 'SHOPIFY_WEBHOOK_SECRET', value: crypto.randomBytes(24).toString('base64url') },
+                  ...demoHpEnv(base),
+                ],
         }),
         created_at: now,
         updated_at: now,
@@ -52,6 +74,12 @@ export async function seedDemo(deps: Deps, services: Services): Promise<boolean>
     const email = isFirstAdmin && config.firstAdmin ? config.firstAdmin.email : u.email;
     const password = isFirstAdmin && config.firstAdmin ? config.firstAdmin.password : DEMO_PASSWORD;
     await services.users.createUser({ firstName: u.firstName, lastName: u.lastName, email, password, role: u.role, siteId: siteIds[u.site] });
+  }
+  // Designs with artwork and print jobs in every state; the demo still starts if this part fails.
+  try {
+    await seedPrintProduction(deps, services, siteIds);
+  } catch (err) {
+    deps.log.warn({ err }, 'demo print production could not be seeded');
   }
   return true;
 }

@@ -9,8 +9,18 @@ import { attachActor } from './http/auth';
 import { ok } from './http/envelope';
 import { errorHandler, notFoundHandler } from './http/errorHandler';
 import { adminRoutes } from './modules/admin/routes';
+import { designsRoutes } from './modules/designs/routes';
+import { hpDataRoutes, hpLogsAdminRoutes, onlineStoresFulfilmentRoutes } from './modules/fulfilment/routes';
 import { generalDataRoutes } from './modules/general-data/routes';
+import { imagesRoutes } from './modules/images/routes';
+import { ordersAdminRoutes } from './modules/orders/adminResources';
+import { onlineStoresRoutes, shopifyWebhookRoutes } from './modules/orders/routes';
+import { pdfRoutes } from './modules/pdf/routes';
+import { printJobPdfRoutes } from './modules/print-jobs/pdfRoute';
+import { printJobsRoutes } from './modules/print-jobs/routes';
 import { sitesRoutes } from './modules/sites/routes';
+import { syncRoutes } from './modules/sync/routes';
+import { syncTestRoutes } from './modules/sync/testRoutes';
 import { fileRoutes, uploadGrantRoutes } from './modules/uploads/routes';
 import { usersRoutes } from './modules/users/routes';
 import { createServices, type Services } from './services';
@@ -45,6 +55,8 @@ export function createApp(deps: Deps, services: Services = createServices(deps))
 
   // Files: the signed upload target and the stored files (outside /api: no JSON body parsing, no session).
   app.use(fileRoutes(services.uploads, config));
+  // The store's order webhook: before /api's JSON parser, the signature is over the raw bytes.
+  app.use(shopifyWebhookRoutes(services.orders, config));
 
   const api = Router();
   api.use(express.json({ limit: config.bodyLimit }));
@@ -55,10 +67,27 @@ export function createApp(deps: Deps, services: Services = createServices(deps))
   api.use('/users', uploadGrantRoutes(services.uploads, config));
   api.use('/users', usersRoutes(services.users));
   api.use('/sites', sitesRoutes(services.sites));
+  // The CRM ↔ email-platform sync calls of a site, and the connectivity tests (issue 5).
+  api.use('/sites/:site', syncRoutes(services.sync));
+  api.use('/test', syncTestRoutes(services.sync));
   api.use('/general-data', generalDataRoutes(services.generalData));
+  api.use('/pdf', pdfRoutes(services.artwork, config));
+  api.use('/images', imagesRoutes(services.artwork, config));
+  api.use('/print-jobs', printJobsRoutes(services.printJobs));
+  api.use('/designs', designsRoutes(services.designs, config));
+  api.use('/pdf', printJobPdfRoutes(services.printJobs, services.artwork, config));
+  // Provider calls first: their postback route takes no session, whatever else /online-stores requires.
+  api.use('/online-stores', onlineStoresFulfilmentRoutes(services.fulfilment));
+  api.use('/hp-data', hpDataRoutes(services.fulfilment));
+  api.use('/admin/hp-logs', hpLogsAdminRoutes(services.fulfilment));
+  api.use('/online-stores', onlineStoresRoutes(services.orders, config));
+  api.use('/admin', ordersAdminRoutes(services, deps.db, config));
   api.use('/admin', adminRoutes(services));
   api.use(notFoundHandler());
   app.use('/api', api);
+
+  // The same sync calls under the external sync service's base path (SYNC_SERVICE_PATH).
+  app.use(config.sync.servicePath, express.json({ limit: config.bodyLimit }), attachActor(services.users), syncRoutes(services.sync, 'sync-service'), notFoundHandler());
 
   // The spec's sign-out path outside /api.
   app.post('/users/logout', express.json({ limit: config.bodyLimit }), attachActor(services.users), async (req, res) => {

@@ -35,6 +35,28 @@ const envSchema = z.object({
   ARTWORK_ALLOWED_HOSTS: z.string().default(''),
   PDF_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  // CRM ↔ email-platform sync (issue 5).
+  SYNC_SERVICE_PATH: z
+    .string()
+    .regex(/^\/[A-Za-z0-9/_-]*:site(\/[A-Za-z0-9_-]*)*$/, 'must be a path holding :site, like /sync-service/:site')
+    .default('/sync-service/:site'),
+  SYNC_SCHEDULER: bool.optional(),
+  SYNC_TIMEZONE: z
+    .string()
+    .refine((tz) => {
+      try {
+        new Intl.DateTimeFormat('en-GB', { timeZone: tz });
+        return true;
+      } catch {
+        return false;
+      }
+    }, 'is not a known time zone')
+    .default('UTC'),
+  SYNC_LEASE_SECONDS: z.coerce.number().int().min(5).max(3600).default(120),
+  SYNC_HTTP_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000),
+  SYNC_MAX_RETRY_AFTER_SECONDS: z.coerce.number().int().min(0).max(3600).default(120),
+  SYNC_SIM_EXPORT_EVERY_MINUTES: z.coerce.number().int().min(0).default(60),
+  SMTP_URL: z.string().regex(/^smtps?:\/\/[^\s]+$/, 'must be smtp://host:port or smtps://host:port').optional(),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -59,6 +81,16 @@ export interface Config {
   logLevel: Env['LOG_LEVEL'];
   editor: { url: string; allowedParentOrigins: string[]; sampleUrl: string };
   artwork: { allowedHosts: string[]; pdfTimeoutMs: number };
+  sync: {
+    servicePath: string;
+    scheduler: boolean;
+    timezone: string;
+    leaseSeconds: number;
+    httpTimeoutMs: number;
+    maxRetryAfterSeconds: number;
+    simExportEveryMinutes: number;
+    smtpUrl: string | undefined;
+  };
 }
 
 const list = (v: string) => v.split(',').map((s) => s.trim()).filter(Boolean);
@@ -133,5 +165,15 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     logLevel: env.LOG_LEVEL,
     editor: { url: env.EDITOR_URL, allowedParentOrigins: list(env.EDITOR_ALLOWED_PARENT_ORIGINS), sampleUrl: env.SAMPLE_EDITOR_URL },
     artwork: { allowedHosts: list(env.ARTWORK_ALLOWED_HOSTS).map((h) => h.toLowerCase()), pdfTimeoutMs: env.PDF_TIMEOUT_MS },
+    sync: {
+      servicePath: env.SYNC_SERVICE_PATH.replace(/\/$/, ''),
+      scheduler: env.SYNC_SCHEDULER ?? true,
+      timezone: env.SYNC_TIMEZONE,
+      leaseSeconds: env.SYNC_LEASE_SECONDS,
+      httpTimeoutMs: env.SYNC_HTTP_TIMEOUT_MS,
+      maxRetryAfterSeconds: env.SYNC_MAX_RETRY_AFTER_SECONDS,
+      simExportEveryMinutes: env.SYNC_SIM_EXPORT_EVERY_MINUTES,
+      smtpUrl: env.SMTP_URL,
+    },
   };
 }

@@ -64,3 +64,9 @@ export async function countOf(query: Knex.QueryBuilder): Promise<number> {
   const row = (await query.clone().clearSelect().clearOrder().count({ n: '*' }).first()) as { n: number | string } | undefined;
   return Number(row?.n ?? 0);
 }
+
+/** A unique index refused the write (SQLite or PostgreSQL): the caller answers 409. */
+export function isUniqueViolation(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE';
+}

@@ -5,6 +5,12 @@ import { createApp } from './app';
 import { createLogger } from './lib/logger';
 import { systemClock } from './lib/clock';
 import { createServices } from './services';
+import express from 'express';
+import { startOutboxWorker } from './modules/fulfilment/service';
+import { demoHpSimulator, HP_SIMULATOR_PATH } from '../simulators/hpDemo';
+import { startShopifyDemo } from '../simulators/shopifyDemo';
+import { demoSyncSimulators } from '../simulators/syncDemo';
+import { createScheduler } from './jobs/scheduler';
 import { DEMO_PASSWORD, DEMO_USERS, ensureFirstSite, seedDemo } from '../../seeds/demo';
 
 async function main() {
@@ -26,8 +32,23 @@ async function main() {
   const seeded = config.seedDemo ? await seedDemo(deps, services) : false;
   await services.users.ensureFirstAdmin(await ensureFirstSite(deps));
   const { app } = createApp(deps, services);
+  // Outside production the HP simulator is mounted in front of the app (the demo site points at it).
+  let root = app;
+  if (config.simulators) {
+    const hp = await demoHpSimulator(db, config.publicUrl ?? `http://localhost:${config.port}`);
+    if (hp) root = express().use(HP_SIMULATOR_PATH, hp.app).use(app);
+  }
+  // Outside production the CRM and email-platform simulators too (the charity demo site points at them).
+  const syncSims = config.simulators ? await demoSyncSimulators(deps, config.publicUrl ?? `http://localhost:${config.port}`) : undefined;
+  if (syncSims) root = express().use(syncSims.router).use(root);
+  // The scheduled CRM ↔ email-platform sync jobs (started once the server listens: the demo reaches its simulators through it).
+  const scheduler = createScheduler(deps, services.sync);
+  const outboxWorker = startOutboxWorker(services.fulfilment, { log });
+  // Store webhooks answered but not processed (a crash, a failure) are processed again now and every minute.
+  const stopWebhookRecovery = services.orders.startRecovery();
+  let stopShopifyDemo = () => {};
 
-  const server = app.listen(config.port, config.host, () => {
+  const server = root.listen(config.port, config.host, () => {
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
     const url = config.publicUrl ?? `http://localhost:${port}`;
@@ -38,6 +59,9 @@ async function main() {
     }
     if (seeded) console.log('The demo world was seeded on this first start.');
     console.log('');
+    if (config.sync.scheduler) void scheduler.start().catch((err) => log.error({ err }, 'the sync scheduler could not start'));
+    // The demo store sends an order now and then (a few at once on a fresh demo) through the real webhook.
+    if (config.simulators) stopShopifyDemo = startShopifyDemo({ db, baseUrl: `http://127.0.0.1:${port}`, log, initialOrders: seeded ? 6 : 0 });
   });
   server.keepAliveTimeout = 65_000;
 
@@ -46,6 +70,11 @@ async function main() {
     if (closing) return;
     closing = true;
     log.info({ signal }, 'shutting down');
+    outboxWorker.stop();
+    stopWebhookRecovery();
+    stopShopifyDemo();
+    syncSims?.stop();
+    void scheduler.stop();
     server.close(() => void db.destroy().finally(() => process.exit(0)));
     setTimeout(() => process.exit(0), 10_000).unref();
   };

@@ -2,8 +2,15 @@
 import path from 'node:path';
 import os from 'node:os';
 import type { Deps } from './deps';
+import { designsService } from './modules/designs/service';
+import { fulfilmentService } from './modules/fulfilment/service';
 import { generalDataService } from './modules/general-data/service';
+import { ordersService } from './modules/orders/service';
+import { storesService } from './modules/orders/stores';
+import { createArtworkFetcher } from './modules/pdf/artwork';
+import { printJobsService } from './modules/print-jobs/service';
 import { sitesService } from './modules/sites/service';
+import { syncService } from './modules/sync/service';
 import { uploadsService } from './modules/uploads/service';
 import { diskStore, type FileStore } from './modules/uploads/storage';
 import { usersService } from './modules/users/service';
@@ -13,12 +20,24 @@ export function fileStoreFor(dataDir: string): FileStore {
 }
 
 export function createServices(deps: Deps, store: FileStore = fileStoreFor(deps.config.dataDir)) {
+  const artwork = createArtworkFetcher(deps, store);
+  const sites = sitesService(deps);
+  const printJobs = printJobsService(deps);
+  const fulfilment = fulfilmentService(deps, store, artwork);
+  const orders = ordersService(deps, { sites, printJobs, artwork, send: fulfilment });
   return {
     users: usersService(deps),
-    sites: sitesService(deps),
+    sites,
     generalData: generalDataService(deps),
     uploads: uploadsService(deps, store),
+    printJobs,
+    designs: designsService(deps, store, artwork),
+    artwork,
+    fulfilment,
+    orders,
+    stores: storesService(sites, orders.invalidateSites),
     store,
+    sync: syncService(deps),
   };
 }
 

@@ -280,3 +280,17 @@ describe('sites', async () => {
     });
   });
 });
+
+describe('deleting a site that has production data', async () => {
+  const w = await createWorld();
+  it('is refused with 409 while designs or print jobs belong to it, and the site stays', async () => {
+    const created = await w.request().post('/api/sites').set(bearer(w.tokens.adminA)).send({ name: 'Short lived', slug: 'short-lived' });
+    const siteId = created.body.data.id;
+    const now = new Date().toISOString();
+    await w.db('designs').insert({ site_id: siteId, name: 'Card', is_customizable: true, hp_addition_data: '{}', data: '{}', created_at: now, updated_at: now });
+    const res = await w.request().delete(`/api/admin/sites/${siteId}`).set(bearer(w.tokens.adminA));
+    expect(res.status).toBe(409);
+    expect(res.body.error).toMatch(/1 records/);
+    expect(await w.db('sites').where({ id: siteId }).first()).toBeTruthy();
+  });
+});

@@ -4,11 +4,15 @@ import { ADMIN, renderInAdmin, signIn, stubFetch, jsonResponse, USER } from '../
 import { Menu } from './Menu';
 import { MENU, menuEntriesFor } from './menuConfig';
 
+// Print production screens are our addition to the spec's menus (spec §2 lists the others).
+const ADDED = new Set(['Jobs', 'Print History', 'Print Reports', 'Sample Upload']);
+const specOnly = (labels: string[]) => labels.filter((label) => !ADDED.has(label));
+
 describe('menuEntriesFor', () => {
   const allReady = MENU.map((entry) => ({ ...entry, ready: true }));
 
   it('gives the admin menu in the spec order', () => {
-    expect(menuEntriesFor('admin', { entries: allReady }).map((e) => e.label)).toEqual([
+    expect(specOnly(menuEntriesFor('admin', { entries: allReady }).map((e) => e.label))).toEqual([
       'List Sites',
       'All list Orders',
       'Data from HP',
@@ -24,16 +28,46 @@ describe('menuEntriesFor', () => {
       { ...allReady[0], label: 'Hood extras', to: '/hood', resource: 'hood', menus: ['user' as const], siteSlug: 'hood' },
       { ...allReady[0], label: 'Other client', to: '/other', resource: 'other', menus: ['user' as const], siteSlug: 'other' },
     ];
-    expect(menuEntriesFor('user', { entries, siteSlug: 'hood' }).map((e) => e.label)).toEqual([
+    expect(specOnly(menuEntriesFor('user', { entries, siteSlug: 'hood' }).map((e) => e.label))).toEqual([
       'List Orders',
       'Product Designs',
       'Hood extras',
     ]);
   });
 
+  it('puts the print screens after List Sites and the sample upload low in the menu, for both roles', () => {
+    expect(menuEntriesFor('admin', { entries: allReady }).map((e) => e.label)).toEqual([
+      'List Sites',
+      'Jobs',
+      'Print History',
+      'Print Reports',
+      'All list Orders',
+      'Data from HP',
+      'Product Designs',
+      'RE & Adestra Sync',
+      'Hood Send HP Manually',
+      'Sample Upload',
+    ]);
+    expect(menuEntriesFor('user', { entries: allReady }).map((e) => e.label)).toEqual([
+      'Jobs',
+      'Print History',
+      'Print Reports',
+      'List Orders',
+      'Product Designs',
+      'Sample Upload',
+    ]);
+  });
+
   it('shows only screens that exist', () => {
-    expect(menuEntriesFor('admin').map((e) => e.label)).toEqual(['List Sites']);
-    expect(menuEntriesFor('user').some((e) => e.label === 'List Sites')).toBe(false);
+    expect(menuEntriesFor('admin').map((e) => e.label)).toEqual([
+      'List Sites',
+      'Jobs',
+      'Print History',
+      'Print Reports',
+      'Product Designs',
+      'Sample Upload',
+    ]);
+    expect(menuEntriesFor('user').map((e) => e.label)).toEqual(['Jobs', 'Print History', 'Print Reports', 'Product Designs', 'Sample Upload']);
   });
 });
 

@@ -1,7 +1,11 @@
 import type { ComponentType } from 'react';
+import AssessmentIcon from '@mui/icons-material/Assessment';
 import BrushIcon from '@mui/icons-material/Brush';
+import CloudUploadIcon from '@mui/icons-material/CloudUpload';
 import DnsIcon from '@mui/icons-material/Dns';
+import HistoryIcon from '@mui/icons-material/History';
 import ListAltIcon from '@mui/icons-material/ListAlt';
+import PrintIcon from '@mui/icons-material/Print';
 import ReceiptLongIcon from '@mui/icons-material/ReceiptLong';
 import SendIcon from '@mui/icons-material/Send';
 import StorefrontIcon from '@mui/icons-material/Storefront';
@@ -22,15 +26,23 @@ export interface MenuEntry {
   siteSlug?: string;
 }
 
-/** One list, in the admin menu's order; the non-admin menu keeps the same relative order. */
+/**
+ * One list, in the admin menu's order; the non-admin menu keeps the same relative order.
+ * The spec's items keep the spec's order; the print screens (our addition, what operators use
+ * most) come right after List Sites, and the sample demo sits at the bottom.
+ */
 export const MENU: readonly MenuEntry[] = [
   { label: 'List Sites', to: '/sites', resource: 'sites', menus: ['admin'], icon: StorefrontIcon, ready: true },
+  { label: 'Jobs', to: '/print-jobs', resource: 'print-jobs', menus: ['admin', 'user'], icon: PrintIcon, ready: true },
+  { label: 'Print History', to: '/print-history', resource: 'print-history', menus: ['admin', 'user'], icon: HistoryIcon, ready: true },
+  { label: 'Print Reports', to: '/reports', resource: 'reports', menus: ['admin', 'user'], icon: AssessmentIcon, ready: true },
   { label: 'All list Orders', to: '/all-orders', resource: 'all-orders', menus: ['admin'], icon: ReceiptLongIcon, ready: false },
   { label: 'List Orders', to: '/orders', resource: 'orders', menus: ['user'], icon: ListAltIcon, ready: false },
   { label: 'Data from HP', to: '/hp-data', resource: 'hp-data', menus: ['admin'], icon: DnsIcon, ready: false },
-  { label: 'Product Designs', to: '/designs', resource: 'designs', menus: ['admin', 'user'], icon: BrushIcon, ready: false },
+  { label: 'Product Designs', to: '/designs', resource: 'designs', menus: ['admin', 'user'], icon: BrushIcon, ready: true },
   { label: 'RE & Adestra Sync', to: '/re-n-adestra-sync', resource: 're-n-adestra-sync', menus: ['admin'], icon: SyncIcon, ready: false },
   { label: 'Hood Send HP Manually', to: '/send-hp-manually', resource: 'send-hp-manually', menus: ['admin'], icon: SendIcon, ready: false },
+  { label: 'Sample Upload', to: '/sample-uploading', resource: 'sample-uploading', menus: ['admin', 'user'], icon: CloudUploadIcon, ready: true },
 ];
 
 /** The entries of one role's menu, in order; `siteSlug` is the signed-in user's site. */

@@ -8,6 +8,14 @@ export function formatDate(value: string | number | Date | null | undefined): st
   return `${dd}/${mm}/${date.getFullYear()}`;
 }
 
+/** DD/MM/YYYY HH:mm in the viewer's time zone (order timestamps); empty for missing or unparseable dates. */
+export function formatDateTime(value: string | number | Date | null | undefined): string {
+  const day = formatDate(value);
+  if (!day) return '';
+  const date = value instanceof Date ? value : new Date(value as string | number);
+  return `${day} ${String(date.getHours()).padStart(2, '0')}:${String(date.getMinutes()).padStart(2, '0')}`;
+}
+
 const HEX_COLOUR = /^#(?:[0-9a-f]{3}|[0-9a-f]{6})$/i;
 
 export function isHexColour(value: unknown): value is string {
@@ -22,4 +30,44 @@ export function toColourInputValue(value: unknown, fallback = '#000000'): string
     return `#${r}${r}${g}${g}${b}${b}`.toLowerCase();
   }
   return value.toLowerCase();
+}
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+/** Time since an order, e.g. "12 min", "3 h", "2 d 4 h" (whole units, rounded down). */
+export function formatTimeSince(value: string | number | Date | null | undefined, now: Date | number = Date.now()): string {
+  if (value === null || value === undefined || value === '') return '';
+  const from = value instanceof Date ? value.getTime() : new Date(value).getTime();
+  if (Number.isNaN(from)) return '';
+  const elapsed = Math.max(0, (now instanceof Date ? now.getTime() : now) - from);
+  if (elapsed < HOUR) return `${Math.floor(elapsed / MINUTE)} min`;
+  if (elapsed < DAY) return `${Math.floor(elapsed / HOUR)} h`;
+  const days = Math.floor(elapsed / DAY);
+  const hours = Math.floor((elapsed % DAY) / HOUR);
+  return hours ? `${days} d ${hours} h` : `${days} d`;
+}
+
+/** YYYY-MM-DD of a local date (what `<input type="date">` and the reports call use). */
+export function toDayString(date: Date): string {
+  const mm = String(date.getMonth() + 1).padStart(2, '0');
+  const dd = String(date.getDate()).padStart(2, '0');
+  return `${date.getFullYear()}-${mm}-${dd}`;
+}
+
+/** The local date `days` after `day` (YYYY-MM-DD in, YYYY-MM-DD out). */
+export function addDays(day: string, days: number): string {
+  const [y, m, d] = day.split('-').map(Number);
+  return toDayString(new Date(y, m - 1, d + days));
+}
+
+/** DD/MM/YYYY of a YYYY-MM-DD day, without any time-zone shift. */
+export function formatDay(day: string): string {
+  const [y, m, d] = day.split('-');
+  return y && m && d ? `${d}/${m}/${y}` : day;
+}
+
+export function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }

@@ -58,3 +58,28 @@ export async function api<T>(path: string, options: ApiOptions = {}): Promise<T>
   }
   return envelope.data as T;
 }
+
+/**
+ * POST returning a file (the print PDF). The server answers the file itself, or JSON
+ * `{success:false, error}` ("PDF Empty", "Only support 4 pages A5", …), thrown as ApiError.
+ */
+export async function apiFile(path: string, body: unknown, signal?: AbortSignal): Promise<Blob> {
+  const res = await fetch(path, {
+    method: 'POST',
+    headers: { Accept: 'application/pdf, application/json', 'Content-Type': 'application/json', ...authHeaders() },
+    body: JSON.stringify(body),
+    signal,
+  });
+  const contentType = res.headers.get('Content-Type') ?? '';
+  if (!res.ok || contentType.includes('json')) {
+    const parsed = await parseBody(res);
+    const envelope = (parsed && typeof parsed === 'object' ? parsed : {}) as Envelope<unknown>;
+    const message =
+      envelope.error ||
+      envelope.errorMes ||
+      (typeof parsed === 'string' && parsed) ||
+      `Request failed (${res.status}${res.statusText ? ` ${res.statusText}` : ''})`;
+    throw new ApiError(message, res.ok ? 400 : res.status, parsed);
+  }
+  return res.blob();
+}

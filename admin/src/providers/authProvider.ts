@@ -92,7 +92,8 @@ export const authProvider: AuthProvider = {
     return getUser()?.role ?? null;
   },
 
-  async canAccess({ resource, action }) {
-    return canAccess(getUser()?.role, { resource, action });
+  async canAccess({ resource, action, record }) {
+    const user = getUser();
+    return canAccess(user?.role, { resource, action, record }, user?.id);
   },
 };

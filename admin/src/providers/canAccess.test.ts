@@ -27,4 +27,21 @@ describe('canAccess', () => {
     expect(canAccess(null, { resource: 'designs', action: 'list' })).toBe(false);
     expect(canAccess(undefined, { resource: 'orders', action: 'list' })).toBe(false);
   });
+
+  it('lets only an admin or the creator save or delete a design', () => {
+    const design = { createdByUserId: 2 };
+    expect(canAccess('user', { resource: 'designs', action: 'edit', record: design }, 2)).toBe(true);
+    expect(canAccess('user', { resource: 'designs', action: 'delete', record: design }, 2)).toBe(true);
+    expect(canAccess('user', { resource: 'designs', action: 'edit', record: design }, 3)).toBe(false);
+    expect(canAccess('user', { resource: 'designs', action: 'delete', record: design }, 3)).toBe(false);
+    expect(canAccess('user', { resource: 'designs', action: 'edit', record: { createdByUserId: null } }, 3)).toBe(false);
+    expect(canAccess('admin', { resource: 'designs', action: 'delete', record: design }, 9)).toBe(true);
+    expect(canAccess('user', { resource: 'designs', action: 'show', record: design }, 3)).toBe(true);
+  });
+
+  it('lets a non-admin use the print screens', () => {
+    for (const resource of ['print-jobs', 'print-history', 'reports', 'sample-uploading']) {
+      expect(canAccess('user', { resource, action: 'list' })).toBe(true);
+    }
+  });
 });

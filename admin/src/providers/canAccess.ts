@@ -4,7 +4,14 @@ import type { Role } from './session';
 export interface AccessRequest {
   resource: string;
   action: string;
+  /** The record acted on, when the rule depends on it (a design's creator). */
+  record?: { createdByUserId?: number | string | null } | null;
 }
+
+/** Changes only an admin or the record's creator may make (spec §6: save or delete a design). */
+const CREATOR_ONLY: Readonly<Record<string, ReadonlySet<string>>> = {
+  designs: new Set(['edit', 'delete']),
+};
 
 /** Screens/resources only an admin may see or change: tenants, their users, cross-client views. */
 export const ADMIN_ONLY_RESOURCES: ReadonlySet<string> = new Set([
@@ -16,8 +23,17 @@ export const ADMIN_ONLY_RESOURCES: ReadonlySet<string> = new Set([
   'send-hp-manually',
 ]);
 
-export function canAccess(role: Role | null | undefined, { resource }: AccessRequest): boolean {
+/** `userId` is the signed-in user's id, compared with the record's creator. */
+export function canAccess(
+  role: Role | null | undefined,
+  { resource, action, record }: AccessRequest,
+  userId?: number | string | null,
+): boolean {
   if (role === 'admin') return true;
   if (!role) return false;
-  return !ADMIN_ONLY_RESOURCES.has(resource);
+  if (ADMIN_ONLY_RESOURCES.has(resource)) return false;
+  if (record && CREATOR_ONLY[resource]?.has(action)) {
+    return userId !== null && userId !== undefined && String(record.createdByUserId ?? '') === String(userId);
+  }
+  return true;
 }

@@ -1,6 +1,30 @@
 import { fetchUtils, HttpError, type DataProvider } from 'react-admin';
 import simpleRestProvider from 'ra-data-simple-rest';
-import { api } from './api';
+import { api, apiFile, ApiError } from './api';
+import type {
+  DataPage,
+  ManualSubmission,
+  OrderListQuery,
+  OrderRecord,
+  ProductTypeOfSku,
+  ProviderEventRecord,
+  ProviderOrderDetail,
+  RerunFlags,
+  RerunResult,
+  SendOutcome,
+} from './orders';
+import type {
+  AppConfig,
+  Design,
+  DesignInput,
+  Id,
+  ListPage,
+  NewPrintJob,
+  PrintJob,
+  PrintJobChange,
+  PrintReports,
+  ProductionNote,
+} from './printProduction';
 import { authHeaders } from './session';
 
 /** Admin REST (ra-data-simple-rest protocol) with the token, and the server's `error` text as the message. */
@@ -47,6 +71,25 @@ interface UploadAnswer {
 
 const restProvider = simpleRestProvider('/api/admin', httpClient);
 
+const enc = encodeURIComponent;
+
+function query(params: Record<string, string | number | undefined>): string {
+  const q = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) if (value !== undefined) q.set(key, String(value));
+  return q.toString();
+}
+
+export interface PrintJobQuery {
+  page: number;
+  /** Jobs queue: false; print history: true. Both lists are of jobs ready for print. */
+  isPrinted: boolean;
+}
+
+interface NoteRecord {
+  id: Id;
+  data?: { note?: string } | null;
+}
+
 export const dataProvider = {
   ...restProvider,
 
@@ -57,10 +100,10 @@ export const dataProvider = {
 
   /**
    * Presigned upload (spec §7): ask for a signed URL, PUT the file there, get back its public path.
-   * Keys are `<folder>/<file name>`; the server adds the timestamp.
+   * Keys are `<folder>/<file name>`; the server adds the timestamp. `contentType` overrides the
+   * browser's guess (empty for some files), and must match the file's content.
    */
-  async uploadFile(file: File, folder: string): Promise<string> {
-    const contentType = file.type || 'application/octet-stream';
+  async uploadFile(file: File, folder: string, contentType = file.type || 'application/octet-stream'): Promise<string> {
     const signedUrl = await api<string>('/api/users/me/get-upload-url', {
       method: 'POST',
       body: { serverSidePath: `${folder}/${file.name}`, contentType },
@@ -71,6 +114,125 @@ export const dataProvider = {
       throw new Error(answer.error || `Upload failed (${res.status})`);
     }
     return answer.data.url;
+  },
+
+  /** GET /api/app-config: where the editor frames live. */
+  getAppConfig(): Promise<AppConfig> {
+    return api<AppConfig>('/api/app-config');
+  },
+
+  // --- Print jobs (docs/print-production.md) ---
+
+  getPrintJobs({ page, isPrinted }: PrintJobQuery): Promise<ListPage<PrintJob>> {
+    return api<ListPage<PrintJob>>(`/api/print-jobs?${query({ page, readyForPrint: 1, isPrinted: isPrinted ? 1 : 0 })}`);
+  },
+
+  /** A flag change of one job (mark printed, not printed, reprint); the server applies the state rules. */
+  changePrintJob(id: Id, change: PrintJobChange): Promise<PrintJob> {
+    return api<PrintJob>('/api/print-jobs', { method: 'POST', body: { id, ...change } });
+  },
+
+  createPrintJob(input: NewPrintJob): Promise<PrintJob> {
+    return api<PrintJob>('/api/print-jobs', { method: 'POST', body: input });
+  },
+
+  deletePrintJob(id: Id): Promise<PrintJob> {
+    return api<PrintJob>(`/api/print-jobs/${enc(String(id))}`, { method: 'DELETE' });
+  },
+
+  /** The job's print PDF; serving it marks the job downloaded. */
+  downloadPrintPdf(id: Id): Promise<Blob> {
+    return apiFile('/api/pdf/from-print-job', { id });
+  },
+
+  getPrintReports({ from, to }: { from: string; to: string }): Promise<PrintReports> {
+    return api<PrintReports>(`/api/print-jobs/reports?${query({ from, to })}`);
+  },
+
+  /** General-data record of type production-note, field1 = the job id as text. */
+  async saveProductionNote({ id, jobId, note }: { id?: Id; jobId: Id; note: string }): Promise<ProductionNote> {
+    const body: Record<string, unknown> = { field1: String(jobId), data: { note } };
+    if (id !== undefined) body.id = id;
+    const saved = await api<NoteRecord>('/api/general-data/production-note', { method: 'POST', body });
+    return { id: saved.id, note: saved.data?.note ?? note };
+  },
+
+  // --- Designs ---
+
+  getDesigns({ page }: { page: number }): Promise<ListPage<Design>> {
+    return api<ListPage<Design>>(`/api/designs?${query({ page })}`);
+  },
+
+  getDesign(id: Id): Promise<Design> {
+    return api<Design>(`/api/designs/${enc(String(id))}`);
+  },
+
+  saveDesign(input: DesignInput): Promise<Design> {
+    return api<Design>('/api/designs', { method: 'POST', body: input });
+  },
+
+  deleteDesign(id: Id): Promise<Design> {
+    return api<Design>(`/api/designs/${enc(String(id))}`, { method: 'DELETE' });
+  },
+
+  // --- Orders and fulfilment (docs/orders-fulfilment.md) ---
+
+  /** The order log (spec §7: general data of type shopify-order-log); all sites with allClients (admin). */
+  getOrders({ page, allClients, q, status }: OrderListQuery): Promise<DataPage<OrderRecord>> {
+    const params = {
+      name: 'order-log',
+      userId: 1,
+      page,
+      ...(allClients ? { allClients: 1, field2: '' } : {}),
+      q: q || undefined,
+      status: status || undefined,
+    };
+    return api<DataPage<OrderRecord>>(`/api/general-data/shopify-order-log?${query(params)}`);
+  },
+
+  /** SKU → product type of the known designs (spec §3, product type record). */
+  async getProductTypes(): Promise<ProductTypeOfSku[]> {
+    const answer = await api<{ data?: ProductTypeOfSku[] }>('/api/designs/all-with-product-type');
+    return answer?.data ?? [];
+  },
+
+  /** The print PDF of one line item (print-file.pdf); a refusal carries its text in data.error. */
+  async downloadOrderLinePdf(id: Id, lineId: Id): Promise<Blob> {
+    try {
+      return await apiFile('/api/online-stores/shopify-webhook/hood-download-pdf', { id: String(id), lineId: String(lineId) });
+    } catch (error) {
+      const dataError = error instanceof ApiError ? (error.body as { data?: { error?: unknown } } | undefined)?.data?.error : undefined;
+      if (typeof dataError === 'string' && dataError && error instanceof ApiError) throw new ApiError(dataError, error.status, error.body);
+      throw error;
+    }
+  },
+
+  /** Sends a whole order to the provider; failures throw ApiError whose body carries errorMes. */
+  sendOrderToProvider(id: Id): Promise<SendOutcome> {
+    return api<SendOutcome>('/api/online-stores/shopify-webhook/send-hp', { method: 'POST', body: { id: String(id) } });
+  },
+
+  /** The order's logs (order, provider events, sends), newest first. */
+  checkOrder({ id, name }: { id?: string; name?: string }): Promise<OrderRecord[]> {
+    return api<OrderRecord[]>('/api/online-stores/check-order', { method: 'POST', body: { id: id || undefined, name: name || undefined } });
+  },
+
+  rerunOrder(id: Id, flags: RerunFlags): Promise<RerunResult> {
+    return api<RerunResult>('/api/online-stores/rerun-order', { method: 'POST', body: { id: String(id), flags } });
+  },
+
+  /** Provider events (hp-log records), newest first. */
+  getProviderEvents({ page }: { page: number }): Promise<ListPage<ProviderEventRecord>> {
+    return api<ListPage<ProviderEventRecord>>(`/api/hp-data?${query({ page })}`);
+  },
+
+  getProviderOrderDetail(orderId: Id): Promise<ProviderOrderDetail> {
+    return api<ProviderOrderDetail>(`/api/hp-data/order/${enc(String(orderId))}`);
+  },
+
+  /** The manual form; answers the provider's answer. A refusal (422) throws with it in the error body's data. */
+  sendToProviderManually(submission: ManualSubmission): Promise<unknown> {
+    return api<unknown>('/api/online-stores/manually-send-hp', { method: 'POST', body: submission });
   },
 } satisfies DataProvider;
 

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
-import { AdminContext, Notification, type AuthProvider, type DataProvider } from 'react-admin';
+import { AdminContext, defaultI18nProvider, Notification, type AuthProvider, type DataProvider } from 'react-admin';
 import { render } from '@testing-library/react';
 import { vi } from 'vitest';
 import { authProvider as realAuthProvider } from '../providers/authProvider';
@@ -80,7 +80,7 @@ export function renderInAdmin(
 ) {
   return render(
     <MemoryRouter initialEntries={[path]}>
-      <AdminContext authProvider={authProvider} dataProvider={dataProvider}>
+      <AdminContext authProvider={authProvider} dataProvider={dataProvider} i18nProvider={defaultI18nProvider}>
         <Routes>
           <Route path={routePath} element={ui} />
           <Route path="/after/*" element={<LocationDisplay />} />

@@ -6,6 +6,10 @@ import { badRequest } from '../../http/errors';
 import type { DataRecord, RecordSortField } from '../general-data/repo';
 import { recordType, upsertBody as recordBody } from '../general-data/schema';
 import type { GeneralDataService } from '../general-data/service';
+import { designsResource } from '../designs/adminResource';
+import type { DesignsService } from '../designs/service';
+import { printJobsResource } from '../print-jobs/adminResource';
+import type { PrintJobsService } from '../print-jobs/service';
 import type { SiteSortField } from '../sites/repo';
 import { siteBody } from '../sites/schema';
 import type { MaskedSite, SitesService } from '../sites/service';
@@ -17,6 +21,8 @@ export interface AdminServices {
   sites: SitesService;
   users: UsersService;
   generalData: GeneralDataService;
+  printJobs: PrintJobsService;
+  designs: DesignsService;
 }
 
 function sitesResource(sites: SitesService): RestResource<SiteSortField, MaskedSite> {
@@ -92,5 +98,7 @@ export function adminRoutes(s: AdminServices): Router {
   r.use('/sites', simpleRestRouter('sites', sitesResource(s.sites)));
   r.use('/users', simpleRestRouter('users', usersResource(s.users)));
   r.use('/general-data', simpleRestRouter('general-data', generalDataResource(s.generalData)));
+  r.use('/print-jobs', simpleRestRouter('print-jobs', printJobsResource(s.printJobs)));
+  r.use('/designs', simpleRestRouter('designs', designsResource(s.designs)));
   return r;
 }

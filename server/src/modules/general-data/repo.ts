@@ -86,6 +86,10 @@ export interface RecordFilter {
   userId?: number;
   siteId?: number;
   status?: string | string[];
+  /** Statuses left out (rows without a status stay in). */
+  excludeStatus?: string[];
+  /** Any of these types (with `type` unset). */
+  types?: string[];
   /** Words that must all appear in search_text. */
   search?: string;
   /** A non-admin reader: own records, or records their site may read. */
@@ -114,7 +118,13 @@ export function generalDataRepo(db: Db | Knex.Transaction) {
     if (f.field2 !== undefined) q.where('field2', f.field2);
     if (f.name !== undefined) q.where('name', f.name);
     if (f.userId !== undefined) q.where('user_id', f.userId);
-    if (f.status !== undefined) Array.isArray(f.status) ? q.whereIn('status', f.status) : q.where('status', f.status);
+    if (Array.isArray(f.status)) q.whereIn('status', f.status);
+    else if (f.status !== undefined) q.where('status', f.status);
+    if (f.types) q.whereIn('type', f.types);
+    if (f.excludeStatus?.length) {
+      const excluded = f.excludeStatus;
+      q.where((w) => w.whereNull('status').orWhereNotIn('status', excluded));
+    }
     for (const word of (f.search ?? '').toLowerCase().split(/\s+/).filter(Boolean).slice(0, 5)) {
       q.whereRaw("search_text like ? escape '!'", [`%${word.replace(/[!%_]/g, (c) => `!${c}`)}%`]);
     }

@@ -22,17 +22,22 @@ export const upsertBody = z.object({
 
 const zeroOne = z.enum(['0', '1', 'true', 'false']).transform((v) => v === '1' || v === 'true');
 
+// An empty query value (`field2=`) means "no filter": the spec's orders screen sends field2 empty for all clients.
+const filterText = (max: number) => z.preprocess((v) => (v === '' ? undefined : v), z.string().max(max).optional());
+
 export const listQuery = z.object({
-  field1: z.string().max(255).optional(),
-  field2: z.string().max(255).optional(),
-  name: z.string().max(255).optional(),
+  field1: filterText(255),
+  field2: filterText(255),
+  name: filterText(255),
   userId: z.coerce.number().int().positive().optional(),
   siteId: z.coerce.number().int().positive().optional(),
   page: z.coerce.number().int().min(1, 'must be 1 or more').max(100_000).optional(),
   pageSize: z.coerce.number().int().min(1).max(100).optional(),
   allClients: zeroOne.optional(),
-  status: z.string().max(32).optional(),
-  q: z.string().max(100).optional(),
+  status: filterText(32),
+  /** Statuses to leave out, comma-separated (order logs leave out `no-lines` unless a status is asked for). */
+  excludeStatus: filterText(200).transform((v) => (v === undefined ? undefined : v.split(',').map((s) => s.trim()).filter(Boolean))),
+  q: filterText(100),
 });
 
 export type UpsertRecord = z.infer<typeof upsertBody>;

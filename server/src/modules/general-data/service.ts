@@ -10,7 +10,10 @@ import { generalDataRepo, type DataRecord, type RecordFilter, type RecordSortFie
 import type { ListQuery, UpsertRecord } from './schema';
 
 /** Types written by Presswork itself (webhooks, provider events, sync runs): only an admin may write them by hand. */
-export const SYSTEM_TYPES = new Set(['shopify-order-log', 'hp-log', 'shopify-hp-log', 're-sync']);
+export const SYSTEM_TYPES = new Set(['shopify-order-log', 'hp-log', 'shopify-hp-log', 're-sync', 'adestra-unsubscribe-sync-file', 'adestra-export80-sync-file', 'adestra-export92-sync-file']);
+
+/** Statuses a list leaves out unless asked for: orders without line items (nothing to print) are hidden (spec §2). */
+export const HIDDEN_STATUSES: Record<string, string[]> = { 'shopify-order-log': ['no-lines'] };
 
 export function generalDataService({ db, clock }: Deps) {
   const repo = generalDataRepo(db);
@@ -32,7 +35,17 @@ export function generalDataService({ db, clock }: Deps) {
   async function list(actor: Actor, type: string, q: ListQuery) {
     if (q.allClients && !isAdmin(actor)) throw forbidden('Only an admin can list all clients');
     const w = pageWindow(q.page, q.pageSize);
-    const filter: RecordFilter = { type, field1: q.field1, field2: q.field2, name: q.name, userId: q.userId, status: q.status, search: q.q };
+    const filter: RecordFilter = {
+      type,
+      field1: q.field1,
+      field2: q.field2,
+      name: q.name,
+      // Records Presswork writes itself have no creator: the spec's orders screen sends userId anyway.
+      userId: SYSTEM_TYPES.has(type) ? undefined : q.userId,
+      status: q.status,
+      excludeStatus: q.status === undefined ? (q.excludeStatus ?? HIDDEN_STATUSES[type]) : undefined,
+      search: q.q,
+    };
     if (isAdmin(actor)) {
       if (!q.allClients) filter.siteId = q.siteId ?? actor.siteId;
     } else {

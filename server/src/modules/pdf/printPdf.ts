@@ -1,10 +1,24 @@
 // The print PDF: exactly 4 artwork pages on A5 (148 × 210 mm = 419.53 × 595.28 pt).
-import { PDFDocument } from 'pdf-lib';
-import { badRequest } from '../../http/errors';
+//
+// Fast path: nothing is decoded or recompressed. JPEG DCT data and opaque non-interlaced ≤8-bit PNG
+// zlib data (gray, RGB, palette) go into the PDF as they are (PNG rows keep their filters as PDF
+// PNG predictors). PNGs with alpha/tRNS, 16 bits or interlacing are decoded by sharp (flattened on
+// white) and stored as native-zlib Flate streams. Every image is checked first: header and pixel
+// bound here (cheap), sharp's metadata, then the full structure (PNG chunk CRCs + IEND + inflated
+// size; JPEG segments to EOI) in the worker. The work runs in a worker thread under
+// PDF_TIMEOUT_MS; identical inputs hit an in-memory LRU of finished PDFs.
+import crypto from 'node:crypto';
+import sharp, { type Metadata } from 'sharp';
+import { HttpError, badRequest } from '../../http/errors';
+import { ImageError, MAX_PIXELS, sniffImage, type ImageHeader } from '../images/inspect';
+import { LruBytes } from './lru';
+import { createWorkerPool, TOO_LONG, type WorkerPool } from './pool';
+import { A5 as A5_SIZE, type PageInput, type RenderInput } from './tasks';
 
-export const A5 = { width: (148 / 25.4) * 72, height: (210 / 25.4) * 72 };
+export const A5 = A5_SIZE;
 export const PDF_EMPTY = 'PDF Empty';
 export const ONLY_4_PAGES = 'Only support 4 pages A5';
+export { TOO_LONG };
 
 /** The page-count rule of spec §5. */
 export function assertFourPages(count: number): void {
@@ -12,16 +26,188 @@ export function assertFourPages(count: number): void {
   if (count !== 4) throw badRequest(ONLY_4_PAGES);
 }
 
-/** Four PNG or JPEG images → one A5 PDF, each image filling its page. */
-export async function buildPrintPdf(pages: Buffer[]): Promise<Uint8Array> {
-  assertFourPages(pages.length);
-  const doc = await PDFDocument.create();
-  for (const [i, bytes] of pages.entries()) {
-    const isPng = bytes.subarray(0, 4).toString('latin1') === '\x89PNG';
-    const isJpeg = bytes[0] === 0xff && bytes[1] === 0xd8;
-    if (!isPng && !isJpeg) throw badRequest(`page ${i + 1}: artwork must be a PNG or JPEG image`);
-    const image = isPng ? await doc.embedPng(bytes) : await doc.embedJpg(bytes);
-    doc.addPage([A5.width, A5.height]).drawImage(image, { x: 0, y: 0, width: A5.width, height: A5.height });
+export interface PdfSettings {
+  /** Time limit of one PDF (fetching artwork excluded). */
+  timeoutMs: number;
+  /** Bytes of finished PDFs kept in memory; 0 disables the cache. */
+  cacheMaxBytes: number;
+}
+
+const settings: PdfSettings = { timeoutMs: 30_000, cacheMaxBytes: 128 * 1024 * 1024 };
+let pool: WorkerPool | null = null;
+let cache = new LruBytes(settings.cacheMaxBytes);
+const inFlight = new Map<string, Promise<Uint8Array>>();
+const stats = { hits: 0, misses: 0 };
+
+/** Called once by the app with config.artwork.pdfTimeoutMs; tests and the benchmark change it too. */
+export function configurePdf(next: Partial<PdfSettings>): void {
+  Object.assign(settings, next);
+  if (next.cacheMaxBytes !== undefined) cache = new LruBytes(settings.cacheMaxBytes);
+}
+
+export function pdfCacheStats() {
+  return { ...stats, entries: cache.size, bytes: cache.bytes };
+}
+
+export function clearPdfCache(): void {
+  cache = new LruBytes(settings.cacheMaxBytes);
+}
+
+function workers(): WorkerPool {
+  pool ??= createWorkerPool();
+  return pool;
+}
+
+/** Starts the PDF worker threads ahead of the first request. */
+export function warmPdfWorkers(): void {
+  workers().warm();
+}
+
+export async function closePdfWorkers(): Promise<void> {
+  const p = pool;
+  pool = null;
+  await p?.close();
+}
+
+const remaining = (deadline: number) => deadline - Date.now();
+
+function tooLong(): HttpError {
+  return new HttpError(503, TOO_LONG);
+}
+
+/** Races a promise against the deadline. */
+async function withDeadline<T>(p: Promise<T>, deadline: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([p, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(tooLong()), Math.max(1, remaining(deadline)))))]);
+  } finally {
+    clearTimeout(timer);
   }
-  return doc.save();
+}
+
+const pageError = (i: number, message: string) => badRequest(`page ${i + 1}: ${message}`);
+
+/** PNGs whose zlib data can go into the PDF as it is (tRNS is checked in the worker's full walk too). */
+function passesThrough(h: ImageHeader, hasTrns: boolean): boolean {
+  return h.kind === 'png' && !h.interlaced && h.bitDepth <= 8 && (h.colorType === 0 || h.colorType === 2 || h.colorType === 3) && !hasTrns;
+}
+
+/** Walks PNG chunk headers (no data) up to the first IDAT: is there a tRNS chunk? */
+function pngHasTrns(b: Buffer): boolean {
+  let pos = 8;
+  while (pos + 8 <= b.length) {
+    const len = b.readUInt32BE(pos);
+    const type = b.toString('latin1', pos + 4, pos + 8);
+    if (type === 'tRNS') return true;
+    if (type === 'IDAT' || type === 'IEND') return false;
+    pos += 12 + len;
+  }
+  return false;
+}
+
+async function preparePage(bytes: Buffer, i: number, deadline: number): Promise<PageInput> {
+  if (!Buffer.isBuffer(bytes) || !bytes.length) throw pageError(i, 'the artwork file is empty');
+  let header: ImageHeader;
+  try {
+    header = sniffImage(bytes);
+  } catch (err) {
+    if (err instanceof ImageError) throw pageError(i, err.message);
+    throw err;
+  }
+  const seconds = Math.max(1, Math.ceil(remaining(deadline) / 1000));
+  const open = () => sharp(bytes, { limitInputPixels: MAX_PIXELS, failOn: 'warning', sequentialRead: true }).timeout({ seconds });
+  // libvips must agree on what the image is.
+  let meta: Metadata;
+  try {
+    meta = await open().metadata();
+  } catch (err) {
+    throw pageError(i, `the image could not be read (${(err as Error).message.split('\n')[0]})`);
+  }
+  if (meta.format !== header.kind || meta.width !== header.width || meta.height !== header.height) {
+    throw pageError(i, 'the image header is inconsistent');
+  }
+  if (header.kind === 'jpeg') return { kind: 'jpeg', bytes };
+  if (passesThrough(header, pngHasTrns(bytes))) return { kind: 'png', bytes };
+  // Alpha, tRNS, 16-bit or interlaced: decode (flattened on white) and embed the pixels.
+  try {
+    const gray = header.colorType === 0 || header.colorType === 4;
+    let img = open().flatten({ background: '#ffffff' });
+    if (!gray) img = img.toColourspace('srgb');
+    const { data, info } = await img.raw({ depth: 'uchar' }).toBuffer({ resolveWithObject: true });
+    let pixels = data;
+    let channels = info.channels;
+    if (channels !== 1 && channels !== 3) {
+      // Unusual band layouts: normalise to RGB.
+      const rgb = await sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } }).removeAlpha().toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
+      pixels = rgb.data;
+      channels = rgb.info.channels;
+    }
+    if (channels !== 1 && channels !== 3) throw new Error(`${channels} channels`);
+    return { kind: 'raw', width: info.width, height: info.height, channels, pixels };
+  } catch (err) {
+    if (/timeout/i.test((err as Error).message)) throw tooLong();
+    throw pageError(i, `the image could not be decoded (${(err as Error).message.split('\n')[0]})`);
+  }
+}
+
+export function artworkKey(pages: Buffer[]): string {
+  const h = crypto.createHash('sha256').update('presswork-a5-v1\n');
+  for (const p of pages) {
+    const len = Buffer.alloc(8);
+    len.writeBigUInt64BE(BigInt(p.length));
+    h.update(len).update(p);
+  }
+  return h.digest('hex');
+}
+
+export interface BuildOptions {
+  /** Use the LRU of finished PDFs (default true). */
+  cache?: boolean;
+  timeoutMs?: number;
+}
+
+/** Images → one PDF with one A5 page per image, each image filling its page. */
+export async function buildA5Pdf(pages: Buffer[], options: BuildOptions = {}): Promise<Uint8Array> {
+  if (!pages.length) throw badRequest(PDF_EMPTY);
+  const useCache = options.cache !== false && settings.cacheMaxBytes > 0;
+  const key = useCache ? artworkKey(pages) : '';
+  if (useCache) {
+    const hit = cache.get(key);
+    if (hit) {
+      stats.hits++;
+      return hit;
+    }
+    const running = inFlight.get(key);
+    if (running) return running;
+  }
+  stats.misses++;
+  const work = (async () => {
+    const deadline = Date.now() + (options.timeoutMs ?? settings.timeoutMs);
+    const prepared = await withDeadline(Promise.all(pages.map((p, i) => preparePage(p, i, deadline))), deadline);
+    if (remaining(deadline) <= 0) throw tooLong();
+    const pdf = (await workers().run({ type: 'build', pages: prepared }, remaining(deadline))) as Uint8Array;
+    if (useCache) cache.set(key, pdf);
+    return pdf;
+  })();
+  if (!useCache) return work;
+  inFlight.set(key, work);
+  try {
+    return await work;
+  } finally {
+    inFlight.delete(key);
+  }
+}
+
+/** Four PNG or JPEG images → one A5 print PDF (spec §5, §9). */
+export async function buildPrintPdf(pages: Buffer[], options?: BuildOptions): Promise<Uint8Array> {
+  assertFourPages(pages.length);
+  return buildA5Pdf(pages, options);
+}
+
+/** Page 1 of a PDF → PNG, the bleed cut off (worker thread, same time limit). */
+export async function renderFrontPagePng(pdf: Buffer, bleedMm: number, dpi = 150, options: { timeoutMs?: number } = {}): Promise<Buffer> {
+  if (pdf.subarray(0, 5).toString('latin1') !== '%PDF-') throw badRequest('The file is not a PDF');
+  const input: RenderInput = { pdf: new Uint8Array(pdf), dpi, bleedMm, maxPixels: 40_000_000 };
+  const out = (await workers().run({ type: 'render', input }, options.timeoutMs ?? settings.timeoutMs)) as { png: Uint8Array };
+  return Buffer.from(out.png.buffer, out.png.byteOffset, out.png.byteLength);
 }

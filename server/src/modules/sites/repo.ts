@@ -77,8 +77,13 @@ export function sitesRepo(db: Db) {
         .update({ name: s.name, slug: s.slug, logo: s.logo, theme: toJson(s.theme), settings: toJson(s.settings), updated_at: s.updatedAt }),
     delete: (id: number) => db('sites').where({ id }).delete(),
     async dependents(id: number) {
-      const [users, records] = await Promise.all([countOf(db('users').where({ site_id: id })), countOf(db('general_data').where({ site_id: id }))]);
-      return { users, records };
+      const [users, records, designs, printJobs] = await Promise.all([
+        countOf(db('users').where({ site_id: id })),
+        countOf(db('general_data').where({ site_id: id })),
+        countOf(db('designs').where({ site_id: id })),
+        countOf(db('print_jobs').where({ client_id: id })),
+      ]);
+      return { users, records: records + designs + printJobs };
     },
   };
 }

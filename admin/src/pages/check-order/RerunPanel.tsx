@@ -1,0 +1,79 @@
+import { useState } from 'react';
+import { useDataProvider, useNotify } from 'react-admin';
+import { useMutation } from '@tanstack/react-query';
+import { Alert, Box, Button, Checkbox, CircularProgress, FormControlLabel, FormGroup, Typography } from '@mui/material';
+import ReplayIcon from '@mui/icons-material/Replay';
+import { ErrorDataPanel } from '../../components/ErrorDataPanel';
+import { errorMessage } from '../../lib/format';
+import type { AppDataProvider } from '../../providers/dataProvider';
+import { errorDataOf, type RerunFlags, type RerunResult } from '../../providers/orders';
+
+export const RESUBMIT_SUCCESS = 'Re-submit successfully';
+
+const FLAGS: ReadonlyArray<[keyof RerunFlags, string]> = [
+  ['addToAdestra', 'Add to Adestra'],
+  ['addToRaisersEdge', "Add to Raiser's Edge"],
+  ['sendEcard', 'Send e-card'],
+  ['sendToHP', 'Send to HP'],
+];
+
+const NONE: RerunFlags = { addToAdestra: false, addToRaisersEdge: false, sendEcard: false, sendToHP: false };
+
+/** Re-runs chosen steps of an order (email platform, CRM, e-card, provider). */
+export function RerunPanel({ orderId, onDone }: { orderId: string; onDone: () => void }) {
+  const dataProvider = useDataProvider<AppDataProvider>();
+  const notify = useNotify();
+  const [flags, setFlags] = useState<RerunFlags>(NONE);
+  const [errorData, setErrorData] = useState<unknown>(undefined);
+  const rerun = useMutation({
+    mutationFn: () => dataProvider.rerunOrder(orderId, flags),
+    onMutate: () => setErrorData(undefined),
+    onSuccess: (result) => {
+      if (!result) return; // signed out meanwhile (401)
+      notify(RESUBMIT_SUCCESS, { type: 'success' });
+      onDone();
+    },
+    onError: (error) => {
+      notify(errorMessage(error), { type: 'error', autoHideDuration: 10_000 });
+      setErrorData(errorDataOf(error));
+    },
+  });
+  const result: RerunResult | undefined = rerun.data;
+  const chosen = Object.values(flags).some(Boolean);
+  return (
+    <Box component="section" aria-label="Re-run order" sx={{ border: 1, borderColor: 'divider', borderRadius: 1, p: 2 }}>
+      <Typography variant="subtitle1" component="h2">
+        Re-run this order
+      </Typography>
+      <FormGroup row>
+        {FLAGS.map(([key, label]) => (
+          <FormControlLabel
+            key={key}
+            label={label}
+            control={<Checkbox checked={flags[key]} onChange={(e) => setFlags((f) => ({ ...f, [key]: e.target.checked }))} />}
+          />
+        ))}
+      </FormGroup>
+      <Button
+        variant="contained"
+        startIcon={rerun.isPending ? <CircularProgress size={16} /> : <ReplayIcon />}
+        disabled={!chosen || rerun.isPending}
+        onClick={() => rerun.mutate()}
+        sx={{ mt: 1 }}
+      >
+        Re-submit
+      </Button>
+      {result && (result.ran.length > 0 || result.skipped.length > 0) ? (
+        <Alert severity={result.skipped.length ? 'info' : 'success'} sx={{ mt: 2 }}>
+          {result.ran.length ? <div>Done: {result.ran.join(', ')}</div> : null}
+          {result.skipped.map((s) => (
+            <div key={s.step}>
+              Skipped {s.step}: {s.reason}
+            </div>
+          ))}
+        </Alert>
+      ) : null}
+      <ErrorDataPanel data={errorData} onClose={() => setErrorData(undefined)} />
+    </Box>
+  );
+}

@@ -1,0 +1,91 @@
+import { Box, Link, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, Typography } from '@mui/material';
+import { JsonBlock } from '../../components/JsonBlock';
+import { formatDateTime } from '../../lib/format';
+import { customerNameOf, lineItemsOf, orderStatusOf, storeOrderId, type OrderRecord } from '../../providers/orders';
+import { DetailList } from './DetailList';
+
+function addressOf(address: Record<string, unknown> | null | undefined): string {
+  if (!address) return '';
+  const keys = ['name', 'address1', 'address2', 'city', 'province', 'zip', 'country_code', 'country'];
+  return keys
+    .map((k) => address[k])
+    .filter((v) => typeof v === 'string' && v !== '')
+    .join(', ');
+}
+
+/** The online store's data of the order: its fields, line items and the raw record. */
+export function ShopifyDataTab({ order }: { order: OrderRecord }) {
+  const data = order.data ?? { id: storeOrderId(order) };
+  const tracking = data.tracking;
+  return (
+    <Box sx={{ display: 'flex', flexDirection: 'column', gap: 3 }}>
+      <DetailList
+        items={[
+          ['Order Id', storeOrderId(order)],
+          ['Order Number', data.order_number === null || data.order_number === undefined ? '' : String(data.order_number)],
+          ['Order Name', data.name ?? ''],
+          ['Created At', formatDateTime(data.created_at ?? order.createdAt)],
+          ['Status', orderStatusOf(order)],
+          ['Customer Name', customerNameOf(order)],
+          ['Email', data.email ?? data.customer?.email ?? ''],
+          ['Shipping Address', addressOf(data.shipping_address)],
+          ['HP Order Id', data.hpOrderId ?? ''],
+          [
+            'Tracking',
+            tracking?.number ? (
+              <>
+                {tracking.number}
+                {tracking.method ? ` (${tracking.method})` : ''}
+                {tracking.url ? (
+                  <>
+                    {' '}
+                    <Link href={tracking.url} target="_blank" rel="noopener noreferrer">
+                      track
+                    </Link>
+                  </>
+                ) : null}
+              </>
+            ) : (
+              ''
+            ),
+          ],
+        ]}
+      />
+      <Box>
+        <Typography variant="subtitle1" component="h3" sx={{ mb: 1 }}>
+          Line items
+        </Typography>
+        <TableContainer>
+          <Table size="small" aria-label="Line items">
+            <TableHead>
+              <TableRow>
+                <TableCell>Line Id</TableCell>
+                <TableCell>Name</TableCell>
+                <TableCell>Product Id</TableCell>
+                <TableCell>SKU</TableCell>
+                <TableCell align="right">Quantity</TableCell>
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {lineItemsOf(order).map((line) => (
+                <TableRow key={String(line.id)}>
+                  <TableCell>{String(line.id)}</TableCell>
+                  <TableCell>{line.name ?? line.title ?? ''}</TableCell>
+                  <TableCell>{line.product_id === null || line.product_id === undefined ? '' : String(line.product_id)}</TableCell>
+                  <TableCell>{line.sku ?? ''}</TableCell>
+                  <TableCell align="right">{line.quantity ?? ''}</TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        </TableContainer>
+      </Box>
+      <Box>
+        <Typography variant="subtitle1" component="h3" sx={{ mb: 1 }}>
+          Raw data
+        </Typography>
+        <JsonBlock value={order.data} label="Shopify raw data" />
+      </Box>
+    </Box>
+  );
+}

@@ -1,0 +1,63 @@
+import {
+  NEW_DESIGN_NAME,
+  PRODUCT_TYPES,
+  type Design,
+  type DesignAttribute,
+  type DesignInput,
+  type DesignStockItem,
+  type Id,
+  type ProductType,
+} from '../../providers/printProduction';
+
+/** What the Design Info form edits. */
+export interface DesignFormValues {
+  name: string;
+  sku: string;
+  productType: ProductType | '' | null;
+  isCustomizable: boolean;
+  productPdf: string;
+  hpSKU: string;
+  hpAdditionData: {
+    attributes: Partial<DesignAttribute>[];
+    stockItems: { code?: string; name?: string; quantity?: number | string | null }[];
+  };
+}
+
+/** A new design is "Untitled design" and customizable (spec §9). */
+export function designFormValues(design: Design | null | undefined): DesignFormValues {
+  return {
+    name: design?.name ?? NEW_DESIGN_NAME,
+    sku: design?.sku ?? '',
+    productType: design?.productType ?? '',
+    isCustomizable: design ? Boolean(design.isCustomizable) : true,
+    productPdf: design?.productPdf ?? '',
+    hpSKU: design?.hpSKU ?? '',
+    hpAdditionData: {
+      attributes: design?.hpAdditionData?.attributes?.map((a) => ({ ...a })) ?? [],
+      stockItems: design?.hpAdditionData?.stockItems?.map((s) => ({ ...s })) ?? [],
+    },
+  };
+}
+
+const trimmed = (value: unknown) => (typeof value === 'string' ? value.trim() : value === null || value === undefined ? '' : String(value));
+
+/** The `POST /api/designs` body for the form's values; `id` is absent for a new design. */
+export function toDesignInput(values: DesignFormValues, id?: Id): DesignInput {
+  const productType = PRODUCT_TYPES.includes(values.productType as ProductType) ? (values.productType as ProductType) : null;
+  const attributes: DesignAttribute[] = (values.hpAdditionData?.attributes ?? [])
+    .map((a) => ({ name: trimmed(a?.name), value: trimmed(a?.value) }))
+    .filter((a) => a.name || a.value);
+  const stockItems: DesignStockItem[] = (values.hpAdditionData?.stockItems ?? [])
+    .map((s) => ({ code: trimmed(s?.code), name: trimmed(s?.name), quantity: Number(s?.quantity ?? 0) || 0 }))
+    .filter((s) => s.code || s.name);
+  return {
+    ...(id !== undefined ? { id } : {}),
+    name: trimmed(values.name) || NEW_DESIGN_NAME,
+    isCustomizable: Boolean(values.isCustomizable),
+    sku: trimmed(values.sku),
+    productPdf: trimmed(values.productPdf),
+    productType,
+    hpSKU: trimmed(values.hpSKU),
+    hpAdditionData: { attributes, stockItems },
+  };
+}

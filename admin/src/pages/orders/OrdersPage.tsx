@@ -1,0 +1,187 @@
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { Link } from 'react-router-dom';
+import { Title, useDataProvider, useGetList } from 'react-admin';
+import { useQuery } from '@tanstack/react-query';
+import {
+  Box,
+  Button,
+  Card,
+  CircularProgress,
+  InputAdornment,
+  MenuItem,
+  TextField,
+  Typography,
+} from '@mui/material';
+import ManageSearchIcon from '@mui/icons-material/ManageSearch';
+import SearchIcon from '@mui/icons-material/Search';
+import { ErrorDataPanel } from '../../components/ErrorDataPanel';
+import { RequireAccess } from '../../components/RequireAccess';
+import { useWindowFocus } from '../../lib/useViewport';
+import { usePageTitle } from '../../layout/usePageTitle';
+import type { AppDataProvider } from '../../providers/dataProvider';
+import { ORDER_STATUSES, storeOrderId, type OrderRecord, type SendOutcome } from '../../providers/orders';
+import { OrderTable, visibleOrders } from './OrderTable';
+import { useOrderLog } from './useOrderLog';
+
+export const SEARCH_DELAY_MS = 400;
+
+function useDebounced<T>(value: T, delayMs: number): T {
+  const [debounced, setDebounced] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setDebounced(value), delayMs);
+    return () => clearTimeout(timer);
+  }, [value, delayMs]);
+  return debounced;
+}
+
+function useProductTypes(): Map<string, string> {
+  const dataProvider = useDataProvider<AppDataProvider>();
+  const { data } = useQuery({
+    queryKey: ['designs', 'all-with-product-type'],
+    queryFn: () => dataProvider.getProductTypes(),
+    staleTime: 5 * 60_000,
+  });
+  return useMemo(() => {
+    const bySku = new Map<string, string>();
+    for (const { sku, productType } of data ?? []) if (sku && productType && !bySku.has(sku)) bySku.set(sku, productType);
+    return bySku;
+  }, [data]);
+}
+
+function useSiteNames(enabled: boolean): Map<string, string> | undefined {
+  const { data } = useGetList<{ id: number | string; name: string }>(
+    'sites',
+    { pagination: { page: 1, perPage: 500 }, sort: { field: 'name', order: 'ASC' } },
+    { enabled },
+  );
+  return useMemo(() => (enabled ? new Map((data ?? []).map((site) => [String(site.id), site.name])) : undefined), [data, enabled]);
+}
+
+interface ErrorData {
+  orderName: string;
+  data: unknown;
+}
+
+function OrdersView({ allClients }: { allClients: boolean }) {
+  usePageTitle('List Orders');
+  const dataProvider = useDataProvider<AppDataProvider>();
+  const [search, setSearch] = useState('');
+  const [status, setStatus] = useState('');
+  const q = useDebounced(search.trim(), SEARCH_DELAY_MS);
+  const fetchPage = useCallback(
+    (page: number) => dataProvider.getOrders({ page, allClients, q, status }),
+    [dataProvider, allClients, q, status],
+  );
+  const log = useOrderLog(fetchPage);
+  // Orders arrive and change all the time: show the current list whenever the user comes back.
+  useWindowFocus(log.reload);
+  const productTypes = useProductTypes();
+  const siteNames = useSiteNames(allClients);
+  const [sentIds, setSentIds] = useState<ReadonlySet<string>>(new Set());
+  const [errorData, setErrorData] = useState<ErrorData | null>(null);
+  const orders = visibleOrders(log.orders);
+
+  const onSent = useCallback((order: OrderRecord, outcome: SendOutcome) => {
+    if (outcome.status !== 'queued') setSentIds((ids) => new Set(ids).add(storeOrderId(order)));
+  }, []);
+  const onErrorData = useCallback((order: OrderRecord, data: unknown) => {
+    setErrorData(data === undefined ? null : { orderName: order.data?.name || storeOrderId(order), data });
+  }, []);
+
+  return (
+    <Card sx={{ mt: 2, mb: 4 }}>
+      <Title title="List Orders" />
+      <Box sx={{ display: 'flex', alignItems: 'center', flexWrap: 'wrap', gap: 2, p: 2, pb: 1 }}>
+        <Typography variant="h6" component="h1" sx={{ flexGrow: 1 }}>
+          List Orders
+        </Typography>
+        <TextField
+          size="small"
+          label="Search"
+          placeholder="Order name or customer"
+          value={search}
+          onChange={(e) => setSearch(e.target.value)}
+          slotProps={{ input: { startAdornment: <InputAdornment position="start"><SearchIcon fontSize="small" /></InputAdornment> } }}
+          sx={{ minWidth: 240 }}
+        />
+        <TextField select size="small" label="Status" value={status} onChange={(e) => setStatus(e.target.value)} sx={{ minWidth: 150 }}>
+          <MenuItem value="">All statuses</MenuItem>
+          {ORDER_STATUSES.map((s) => (
+            <MenuItem key={s} value={s}>
+              {s}
+            </MenuItem>
+          ))}
+        </TextField>
+        <Button variant="contained" color="secondary" component={Link} to="/check-order" startIcon={<ManageSearchIcon />}>
+          Check order
+        </Button>
+      </Box>
+      <Box sx={{ px: 2 }}>
+        {errorData ? <ErrorDataPanel data={errorData.data} title={errorData.orderName} onClose={() => setErrorData(null)} /> : null}
+        {log.error ? (
+          <Typography color="error" role="alert" sx={{ py: 1 }}>
+            {log.error}
+          </Typography>
+        ) : null}
+      </Box>
+      {orders.length > 0 ? (
+        <OrderTable
+          orders={orders}
+          siteNames={siteNames}
+          productTypes={productTypes}
+          sentIds={sentIds}
+          onSent={onSent}
+          onErrorData={onErrorData}
+        />
+      ) : null}
+      <OrdersFooter log={log} empty={orders.length === 0} />
+    </Card>
+  );
+}
+
+function OrdersFooter({ log, empty }: { log: ReturnType<typeof useOrderLog>; empty: boolean }) {
+  if (log.loading && empty) {
+    return (
+      <Box role="status" sx={{ display: 'flex', justifyContent: 'center', alignItems: 'center', gap: 1, py: 4 }}>
+        <CircularProgress size={20} />
+        <Typography color="text.secondary">Loading...</Typography>
+      </Box>
+    );
+  }
+  return (
+    <>
+      {empty && !log.loading && !log.error && log.exhausted ? (
+        <Typography color="text.secondary" sx={{ textAlign: 'center', py: 4 }}>
+          No orders found
+        </Typography>
+      ) : null}
+      {log.canLoadMore ? (
+        <Box sx={{ display: 'flex', justifyContent: 'center', py: 2 }}>
+          <Button variant="outlined" onClick={log.loadMore} disabled={log.loadingMore}>
+            {log.loadingMore ? 'Loading more...' : 'Load more'}
+          </Button>
+        </Box>
+      ) : null}
+    </>
+  );
+}
+
+/** /orders: the signed-in user's site. */
+export function OrdersPage() {
+  return (
+    <RequireAccess resource="orders" action="list">
+      <OrdersView allClients={false} />
+    </RequireAccess>
+  );
+}
+
+/** /all-orders: every client's orders (admin), with a Client column; titled "List Orders". */
+export function AllOrdersPage() {
+  return (
+    <RequireAccess resource="all-orders" action="list">
+      <OrdersView allClients />
+    </RequireAccess>
+  );
+}
+
+export default OrdersPage;

@@ -1,0 +1,61 @@
+import { useDataProvider, useNotify } from 'react-admin';
+import { useMutation } from '@tanstack/react-query';
+import { Button, CircularProgress, Tooltip } from '@mui/material';
+import MarkEmailReadIcon from '@mui/icons-material/MarkEmailRead';
+import SendIcon from '@mui/icons-material/Send';
+import { errorMessage, formatDateTime } from '../../lib/format';
+import type { AppDataProvider } from '../../providers/dataProvider';
+import { errorDataOf, type SendOutcome } from '../../providers/orders';
+
+export const SEND_HP_SUCCESS = 'Send HP successfully';
+
+function queuedMessage(outcome: SendOutcome): string {
+  const why = outcome.error ? `: ${outcome.error}` : '';
+  const when = outcome.nextAttemptAt ? `, next attempt at ${formatDateTime(outcome.nextAttemptAt)}` : '';
+  return `HP did not take the order yet${why}. It is queued and will be sent again${when}.`;
+}
+
+interface SendHpButtonProps {
+  orderId: string;
+  /** Provider items exist already (sent before): a different icon (spec §2). */
+  alreadySent: boolean;
+  onSent: (outcome: SendOutcome) => void;
+  /** The failure's errorMes, for the Error Data panel; undefined clears it. */
+  onErrorData: (data: unknown) => void;
+}
+
+/** "Send HP": the whole order to the provider; the server makes a second click harmless. */
+export function SendHpButton({ orderId, alreadySent, onSent, onErrorData }: SendHpButtonProps) {
+  const dataProvider = useDataProvider<AppDataProvider>();
+  const notify = useNotify();
+  const send = useMutation({
+    mutationFn: () => dataProvider.sendOrderToProvider(orderId),
+    onMutate: () => onErrorData(undefined),
+    onSuccess: (outcome) => {
+      if (!outcome) return; // signed out meanwhile (401)
+      if (outcome.status === 'queued') notify(queuedMessage(outcome), { type: 'warning', autoHideDuration: 10_000 });
+      else notify(SEND_HP_SUCCESS, { type: 'success' });
+      onSent(outcome);
+    },
+    onError: (error) => {
+      notify(errorMessage(error), { type: 'error', autoHideDuration: 10_000 });
+      onErrorData(errorDataOf(error));
+    },
+  });
+  const icon = send.isPending ? (
+    <CircularProgress size={16} />
+  ) : alreadySent ? (
+    <MarkEmailReadIcon fontSize="small" />
+  ) : (
+    <SendIcon fontSize="small" />
+  );
+  return (
+    <Tooltip title={alreadySent ? 'Already sent to HP: send again' : 'Send this order to HP'}>
+      <span>
+        <Button size="small" variant="contained" startIcon={icon} disabled={send.isPending} onClick={() => send.mutate()} sx={{ whiteSpace: 'nowrap' }}>
+          Send HP
+        </Button>
+      </span>
+    </Tooltip>
+  );
+}

@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { renderInAdmin, signIn, stubFetch, USER } from '../../test/helpers';
+import { fail, ok, printJob, router } from '../../test/printProduction';
+import { PrintHistoryPage } from './PrintHistoryPage';
+
+const PRINTED = printJob({ id: 11, productName: 'Robin card', isPrinted: true, isPDFDownloaded: true });
+
+function renderHistory() {
+  renderInAdmin(<PrintHistoryPage />, { path: '/print-history', routePath: '/print-history' });
+}
+
+describe('Print History (/print-history)', () => {
+  it('lists printed jobs with Reprint as the last column', async () => {
+    signIn(USER);
+    const { calls } = stubFetch(router({ 'GET /api/print-jobs': () => ok({ list: [PRINTED], hasNext: false, total: 1 }) }, USER));
+    renderHistory();
+    await screen.findByTestId('print-job-11');
+    expect(calls.find((c) => c.url.startsWith('/api/print-jobs'))?.url).toBe('/api/print-jobs?page=1&readyForPrint=1&isPrinted=1');
+    const headers = screen.getAllByRole('columnheader').map((h) => h.textContent);
+    expect(headers).toEqual(['Product', 'Preview', 'QTY', 'Created At', 'Time Since Order', 'Production Notes', 'Reprint']);
+    expect(document.title).toBe('Print History | Presswork');
+  });
+
+  it('Reprint sends the job back to the queue and fades the row out', async () => {
+    signIn(USER);
+    const user = userEvent.setup();
+    const { calls } = stubFetch(
+      router(
+        {
+          'GET /api/print-jobs': () => ok({ list: [PRINTED], hasNext: false, total: 1 }),
+          'POST /api/print-jobs': (call) => ok({ ...PRINTED, ...(call.body as object) }),
+        },
+        USER,
+      ),
+    );
+    renderHistory();
+    const row = await screen.findByTestId('print-job-11');
+    await user.click(within(row).getByRole('button', { name: 'Reprint' }));
+    await waitFor(() => expect(row).toHaveStyle({ opacity: '0' }));
+    await waitFor(() => expect(screen.queryByTestId('print-job-11')).not.toBeInTheDocument());
+    expect(calls.filter((c) => c.method === 'POST').map((c) => c.body)).toEqual([
+      { id: 11, isPDFDownloaded: false, isPrinted: false, isRePrinted: true },
+    ]);
+  });
+
+  it('keeps the row and shows the server error when the reprint is refused', async () => {
+    signIn(USER);
+    const user = userEvent.setup();
+    stubFetch(
+      router(
+        {
+          'GET /api/print-jobs': () => ok({ list: [PRINTED], hasNext: false, total: 1 }),
+          'POST /api/print-jobs': () => fail('This job is not printed', 409),
+        },
+        USER,
+      ),
+    );
+    renderHistory();
+    const row = await screen.findByTestId('print-job-11');
+    await user.click(within(row).getByRole('button', { name: 'Reprint' }));
+    expect(await screen.findByText('This job is not printed')).toBeInTheDocument();
+    expect(screen.getByTestId('print-job-11')).toBeInTheDocument();
+  });
+});

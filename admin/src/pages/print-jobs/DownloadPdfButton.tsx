@@ -1,0 +1,109 @@
+import { useEffect, useState } from 'react';
+import { useDataProvider, useNotify } from 'react-admin';
+import { useMutation } from '@tanstack/react-query';
+import { Box, Button, CircularProgress, IconButton, Tooltip, Typography } from '@mui/material';
+import CheckIcon from '@mui/icons-material/Check';
+import CloseIcon from '@mui/icons-material/Close';
+import PictureAsPdfIcon from '@mui/icons-material/PictureAsPdf';
+import { saveBlob } from '../../lib/download';
+import { errorMessage } from '../../lib/format';
+import type { AppDataProvider } from '../../providers/dataProvider';
+import { MARK_NOT_PRINTED, MARK_PRINTED } from '../../providers/printProduction';
+import type { PrintJobActionProps } from './PrintJobTable';
+
+export const PRINT_FILE_NAME = 'print-file.pdf';
+/** The tick after a download shows this long before "Have you printed?" (spec §4, §9). */
+export const DOWNLOADED_TICK_MS = 2000;
+
+/** idle → downloading → downloaded (tick) → asking → answering → gone (✓) or idle (✗). */
+type Step = 'idle' | 'downloading' | 'downloaded' | 'asking' | 'answering';
+
+export function DownloadPdfButton({ job, leave }: PrintJobActionProps) {
+  const dataProvider = useDataProvider<AppDataProvider>();
+  const notify = useNotify();
+  // A job downloaded earlier (another tab, a reload) still waits for the answer.
+  const [step, setStep] = useState<Step>(job.isPDFDownloaded ? 'asking' : 'idle');
+
+  useEffect(() => {
+    if (step !== 'downloaded') return;
+    const timer = setTimeout(() => setStep('asking'), DOWNLOADED_TICK_MS);
+    return () => clearTimeout(timer);
+  }, [step]);
+
+  const download = useMutation({
+    mutationFn: () => dataProvider.downloadPrintPdf(job.id),
+    onMutate: () => setStep('downloading'),
+    onSuccess: (blob) => {
+      if (typeof blob?.size !== 'number') return setStep('idle'); // signed out meanwhile (401)
+      saveBlob(blob, PRINT_FILE_NAME);
+      setStep('downloaded');
+    },
+    onError: (error) => {
+      setStep('idle');
+      notify(errorMessage(error), { type: 'error' });
+    },
+  });
+
+  // Pessimistic: the row leaves (✓) or resets (✗) only once the server has recorded the answer.
+  const answer = useMutation({
+    mutationFn: (printed: boolean) => dataProvider.changePrintJob(job.id, printed ? MARK_PRINTED : MARK_NOT_PRINTED),
+    onMutate: () => setStep('answering'),
+    onSuccess: (_job, printed) => {
+      if (printed) {
+        notify('Marked as printed', { type: 'success' });
+        leave();
+      } else {
+        setStep('idle');
+      }
+    },
+    onError: (error) => {
+      setStep('asking');
+      notify(errorMessage(error), { type: 'error' });
+    },
+  });
+
+  if (step === 'downloading') {
+    return (
+      <Button variant="outlined" size="small" disabled startIcon={<CircularProgress size={16} />} aria-label="Downloading PDF">
+        PDF
+      </Button>
+    );
+  }
+  if (step === 'downloaded') {
+    return (
+      <Box role="status" sx={{ display: 'flex', alignItems: 'center', gap: 0.5, color: 'success.main' }}>
+        <CheckIcon aria-label="PDF downloaded" />
+        <Typography variant="body2">Downloaded</Typography>
+      </Box>
+    );
+  }
+  if (step === 'asking' || step === 'answering') {
+    const busy = step === 'answering';
+    return (
+      <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.5 }}>
+        <Typography variant="body2" sx={{ fontWeight: 600 }}>
+          Have you printed?
+        </Typography>
+        <Tooltip title="Yes, it is printed">
+          <span>
+            <IconButton size="small" color="success" aria-label="Yes, printed" disabled={busy} onClick={() => answer.mutate(true)}>
+              {busy && answer.variables === true ? <CircularProgress size={18} /> : <CheckIcon />}
+            </IconButton>
+          </span>
+        </Tooltip>
+        <Tooltip title="No, not printed">
+          <span>
+            <IconButton size="small" color="error" aria-label="No, not printed" disabled={busy} onClick={() => answer.mutate(false)}>
+              {busy && answer.variables === false ? <CircularProgress size={18} /> : <CloseIcon />}
+            </IconButton>
+          </span>
+        </Tooltip>
+      </Box>
+    );
+  }
+  return (
+    <Button variant="outlined" size="small" startIcon={<PictureAsPdfIcon />} onClick={() => download.mutate()}>
+      PDF
+    </Button>
+  );
+}

@@ -1,0 +1,233 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { ADMIN, renderInAdmin, signIn, stubFetch } from '../../test/helpers';
+import { fail, ok, pdfResponse, printJob, router } from '../../test/printProduction';
+import { PrintJobsPage } from './PrintJobsPage';
+
+const JOB = printJob({ id: 7, productName: 'Robin card', createdAt: '2025-03-07T10:00:00.000Z' });
+
+function renderJobs() {
+  renderInAdmin(<PrintJobsPage />, { path: '/print-jobs', routePath: '/print-jobs' });
+}
+
+let downloads: string[];
+
+beforeEach(() => {
+  signIn(ADMIN);
+  downloads = [];
+  URL.createObjectURL = vi.fn(() => 'blob:print-file');
+  URL.revokeObjectURL = vi.fn();
+  vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+    downloads.push(this.download);
+  });
+});
+
+afterEach(() => {
+  document.title = '';
+});
+
+describe('Jobs (/print-jobs)', () => {
+  it('lists jobs ready for print and not printed, with the columns of the spec', async () => {
+    const { calls } = stubFetch(router({ 'GET /api/print-jobs': () => ok({ list: [JOB], hasNext: false, total: 1 }) }, ADMIN));
+    renderJobs();
+    const row = await screen.findByTestId('print-job-7');
+    expect(calls.find((c) => c.url.startsWith('/api/print-jobs'))?.url).toBe('/api/print-jobs?page=1&readyForPrint=1&isPrinted=0');
+    const headers = screen.getAllByRole('columnheader').map((h) => h.textContent);
+    expect(headers).toEqual(['Product', 'Preview', 'QTY', 'Created At', 'Time Since Order', 'Production Notes', 'PDF', '']);
+    expect(within(row).getByText('Robin card')).toBeInTheDocument();
+    expect(within(row).getByText('07/03/2025')).toBeInTheDocument();
+    expect(within(row).getByText(/^\d+ d( \d+ h)?$/)).toBeInTheDocument();
+    expect(within(row).getByRole('img', { name: 'Preview of Robin card' })).toHaveAttribute('src', '/files/previews/1.png');
+    expect(document.title).toBe('Jobs | Presswork');
+  });
+
+  it('says "No jobs found" when the queue is empty', async () => {
+    stubFetch(router({ 'GET /api/print-jobs': () => ok({ list: [], hasNext: false, total: 0 }) }, ADMIN));
+    renderJobs();
+    expect(await screen.findByText('No jobs found')).toBeInTheDocument();
+  });
+
+  it('shows the server error text in red', async () => {
+    stubFetch(router({ 'GET /api/print-jobs': () => fail('Database is unavailable', 503) }, ADMIN));
+    renderJobs();
+    const error = await screen.findByRole('alert');
+    expect(error).toHaveTextContent('Database is unavailable');
+    expect(screen.queryByText('No jobs found')).not.toBeInTheDocument();
+  });
+
+  it('downloads print-file.pdf, ticks, asks "Have you printed?", and ✓ marks it printed and removes the row', async () => {
+    const user = userEvent.setup();
+    const { calls } = stubFetch(
+      router(
+        {
+          'GET /api/print-jobs': () => ok({ list: [JOB, printJob({ id: 8, productName: 'Mug' })], hasNext: false, total: 2 }),
+          'POST /api/pdf/from-print-job': () => pdfResponse(),
+          'POST /api/print-jobs': (call) => ok({ ...JOB, ...(call.body as object), isPDFDownloaded: true }),
+        },
+        ADMIN,
+      ),
+    );
+    renderJobs();
+    const row = await screen.findByTestId('print-job-7');
+    await user.click(within(row).getByRole('button', { name: 'PDF' }));
+
+    expect(await within(row).findByLabelText('PDF downloaded')).toBeInTheDocument();
+    expect(calls.find((c) => c.url === '/api/pdf/from-print-job')?.body).toEqual({ id: 7 });
+    expect(downloads).toEqual(['print-file.pdf']);
+    expect(within(row).queryByText('Have you printed?')).not.toBeInTheDocument();
+
+    expect(await within(row).findByText('Have you printed?', {}, { timeout: 3500 })).toBeInTheDocument();
+    await user.click(within(row).getByRole('button', { name: 'Yes, printed' }));
+
+    await waitFor(() => expect(screen.queryByTestId('print-job-7')).not.toBeInTheDocument());
+    expect(calls.filter((c) => c.method === 'POST' && c.url === '/api/print-jobs').map((c) => c.body)).toEqual([{ id: 7, isPrinted: true }]);
+    expect(screen.getByTestId('print-job-8')).toBeInTheDocument();
+  });
+
+  it('✗ resets the job (not downloaded, not printed) and keeps the row', async () => {
+    const user = userEvent.setup();
+    const { calls } = stubFetch(
+      router(
+        {
+          'GET /api/print-jobs': () => ok({ list: [{ ...JOB, isPDFDownloaded: true }], hasNext: false, total: 1 }),
+          'POST /api/print-jobs': (call) => ok({ ...JOB, ...(call.body as object) }),
+        },
+        ADMIN,
+      ),
+    );
+    renderJobs();
+    const row = await screen.findByTestId('print-job-7');
+    // Downloaded earlier and not answered yet: the question is waiting.
+    await user.click(within(row).getByRole('button', { name: 'No, not printed' }));
+    expect(await within(row).findByRole('button', { name: 'PDF' })).toBeInTheDocument();
+    expect(calls.filter((c) => c.method === 'POST').map((c) => c.body)).toEqual([{ id: 7, isPDFDownloaded: false, isPrinted: false }]);
+    expect(screen.getByTestId('print-job-7')).toBeInTheDocument();
+  });
+
+  it('shows the PDF error of the server ("Only support 4 pages A5") and offers the button again', async () => {
+    const user = userEvent.setup();
+    stubFetch(
+      router(
+        {
+          'GET /api/print-jobs': () => ok({ list: [JOB], hasNext: false, total: 1 }),
+          'POST /api/pdf/from-print-job': () => fail('Only support 4 pages A5'),
+        },
+        ADMIN,
+      ),
+    );
+    renderJobs();
+    const row = await screen.findByTestId('print-job-7');
+    await user.click(within(row).getByRole('button', { name: 'PDF' }));
+    expect(await screen.findByText('Only support 4 pages A5')).toBeInTheDocument();
+    expect(within(row).getByRole('button', { name: 'PDF' })).toBeEnabled();
+    expect(downloads).toEqual([]);
+  });
+
+  it('shows a server error of the ✓ answer and keeps asking', async () => {
+    const user = userEvent.setup();
+    stubFetch(
+      router(
+        {
+          'GET /api/print-jobs': () => ok({ list: [{ ...JOB, isPDFDownloaded: true }], hasNext: false, total: 1 }),
+          'POST /api/print-jobs': () => fail('Download the PDF before marking the job printed', 409),
+        },
+        ADMIN,
+      ),
+    );
+    renderJobs();
+    const row = await screen.findByTestId('print-job-7');
+    await user.click(within(row).getByRole('button', { name: 'Yes, printed' }));
+    expect(await screen.findByText('Download the PDF before marking the job printed')).toBeInTheDocument();
+    expect(within(row).getByText('Have you printed?')).toBeInTheDocument();
+  });
+
+  it('saves the production note on blur, then updates the same record on Enter', async () => {
+    const user = userEvent.setup();
+    const { calls } = stubFetch(
+      router(
+        {
+          'GET /api/print-jobs': () => ok({ list: [JOB], hasNext: false, total: 1 }),
+          'POST /api/general-data/production-note': (call) => ok({ id: 31, field1: '7', data: (call.body as { data: unknown }).data }),
+        },
+        ADMIN,
+      ),
+    );
+    renderJobs();
+    const note = await screen.findByRole('textbox', { name: 'Production note for Robin card' });
+    await user.type(note, 'Use the matt stock');
+    await user.tab();
+    expect(await screen.findByText('Saved')).toBeInTheDocument();
+    await user.type(note, ' please{Enter}');
+    await waitFor(() => expect(calls.filter((c) => c.url === '/api/general-data/production-note')).toHaveLength(2));
+    expect(calls.filter((c) => c.url === '/api/general-data/production-note').map((c) => c.body)).toEqual([
+      { field1: '7', data: { note: 'Use the matt stock' } },
+      { id: 31, field1: '7', data: { note: 'Use the matt stock please' } },
+    ]);
+  });
+
+  it('shows a production-note save error under the field', async () => {
+    const user = userEvent.setup();
+    stubFetch(
+      router(
+        {
+          'GET /api/print-jobs': () => ok({ list: [{ ...JOB, productionNote: { id: 31, note: 'old' } }], hasNext: false, total: 1 }),
+          'POST /api/general-data/production-note': () => fail('Note too long'),
+        },
+        ADMIN,
+      ),
+    );
+    renderJobs();
+    const note = await screen.findByRole('textbox', { name: 'Production note for Robin card' });
+    expect(note).toHaveValue('old');
+    await user.type(note, '!{Enter}');
+    expect(await screen.findByText('Note too long')).toBeInTheDocument();
+  });
+
+  it('deletes a job only after confirmation', async () => {
+    const user = userEvent.setup();
+    const { calls } = stubFetch(
+      router(
+        {
+          'GET /api/print-jobs': () => ok({ list: [JOB], hasNext: false, total: 1 }),
+          'DELETE /api/print-jobs/7': () => ok(JOB),
+        },
+        ADMIN,
+      ),
+    );
+    renderJobs();
+    await user.click(await screen.findByRole('button', { name: 'Delete Robin card' }));
+    expect(screen.getByText('Are you sure you want to delete?')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Cancel' }));
+    expect(calls.some((c) => c.method === 'DELETE')).toBe(false);
+    await user.click(await screen.findByRole('button', { name: 'Delete Robin card' }));
+    await user.click(await screen.findByRole('button', { name: 'Delete' }));
+    await waitFor(() => expect(screen.queryByTestId('print-job-7')).not.toBeInTheDocument());
+    expect(calls.filter((c) => c.method === 'DELETE').map((c) => c.url)).toEqual(['/api/print-jobs/7']);
+  });
+
+  it('loads more while the server has more, and reloads from page 1 when the window regains focus', async () => {
+    const user = userEvent.setup();
+    const { calls } = stubFetch(
+      router(
+        {
+          'GET /api/print-jobs?page=1': () => ok({ list: [JOB], hasNext: true, total: 2 }),
+          'GET /api/print-jobs?page=2': () => ok({ list: [printJob({ id: 9, productName: 'Poster' })], hasNext: false, total: 2 }),
+        },
+        ADMIN,
+      ),
+    );
+    renderJobs();
+    await screen.findByTestId('print-job-7');
+    await user.click(screen.getByRole('button', { name: 'Load more' }));
+    expect(await screen.findByTestId('print-job-9')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument();
+
+    act(() => {
+      fireEvent.focus(window);
+    });
+    await waitFor(() => expect(screen.queryByTestId('print-job-9')).not.toBeInTheDocument());
+    const pages = calls.filter((c) => c.url.startsWith('/api/print-jobs')).map((c) => new URL(c.url, 'http://x').searchParams.get('page'));
+    expect(pages).toEqual(['1', '2', '1']);
+  });
+});

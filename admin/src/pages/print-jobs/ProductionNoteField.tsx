@@ -1,0 +1,80 @@
+import { useState, type KeyboardEvent } from 'react';
+import { useDataProvider } from 'react-admin';
+import { useMutation } from '@tanstack/react-query';
+import { InputAdornment, TextField } from '@mui/material';
+import CheckIcon from '@mui/icons-material/Check';
+import { errorMessage } from '../../lib/format';
+import type { AppDataProvider } from '../../providers/dataProvider';
+import type { Id, PrintJob } from '../../providers/printProduction';
+
+/** The job's production note, edited in place; saved on blur or Enter when it changed. */
+export function ProductionNoteField({ job }: { job: PrintJob }) {
+  const dataProvider = useDataProvider<AppDataProvider>();
+  const serverNote = job.productionNote?.note ?? '';
+  const [value, setValue] = useState(serverNote);
+  const [saved, setSaved] = useState<{ id?: Id; note: string }>({ id: job.productionNote?.id, note: serverNote });
+  const [justSaved, setJustSaved] = useState(false);
+
+  // A reload brings the server's note; take it unless the user has typed something else.
+  const [lastServerNote, setLastServerNote] = useState(serverNote);
+  if (serverNote !== lastServerNote) {
+    setLastServerNote(serverNote);
+    if (value === saved.note) setValue(serverNote);
+    setSaved({ id: job.productionNote?.id ?? saved.id, note: serverNote });
+  }
+
+  const save = useMutation({
+    mutationFn: (note: string) => dataProvider.saveProductionNote({ id: saved.id, jobId: job.id, note }),
+    onSuccess: (note) => {
+      setSaved({ id: note.id, note: note.note });
+      setJustSaved(true);
+    },
+  });
+
+  const commit = () => {
+    if (save.isPending || value === saved.note) return;
+    setJustSaved(false);
+    save.mutate(value);
+  };
+
+  // Enter saves; Shift+Enter starts a new line.
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (event.key === 'Enter' && !event.shiftKey) {
+      event.preventDefault();
+      commit();
+    }
+  };
+
+  const helperText = save.isPending ? 'Saving…' : save.isError ? errorMessage(save.error) : justSaved && value === saved.note ? 'Saved' : ' ';
+
+  return (
+    <TextField
+      value={value}
+      onChange={(e) => {
+        setValue(e.target.value);
+        setJustSaved(false);
+      }}
+      onBlur={commit}
+      onKeyDown={onKeyDown}
+      size="small"
+      fullWidth
+      multiline
+      maxRows={4}
+      placeholder="Add a note"
+      error={save.isError}
+      helperText={helperText}
+      slotProps={{
+        htmlInput: { 'aria-label': `Production note for ${job.productName ?? `job ${job.id}`}`, maxLength: 2000 },
+        input: {
+          endAdornment:
+            justSaved && value === saved.note && !save.isPending ? (
+              <InputAdornment position="end">
+                <CheckIcon fontSize="small" color="success" aria-label="Note saved" />
+              </InputAdornment>
+            ) : undefined,
+        },
+        formHelperText: { sx: { mx: 0, color: save.isError ? 'error.main' : justSaved ? 'success.main' : undefined } },
+      }}
+    />
+  );
+}

@@ -1,0 +1,206 @@
+import { useState, type ReactNode } from 'react';
+import { Title, useDataProvider } from 'react-admin';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import {
+  Box,
+  Card,
+  CardContent,
+  CircularProgress,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableRow,
+  TextField,
+  Typography,
+} from '@mui/material';
+import { RequireAccess } from '../../components/RequireAccess';
+import { addDays, errorMessage, formatDate, formatTimeSince, toDayString } from '../../lib/format';
+import { useNow } from '../../lib/useViewport';
+import { usePageTitle } from '../../layout/usePageTitle';
+import type { AppDataProvider } from '../../providers/dataProvider';
+import type { PrintReports } from '../../providers/printProduction';
+import { PrintedPerDayChart } from './PrintedPerDayChart';
+import { fillDays, formatRate } from './reportDays';
+
+export const DEFAULT_PERIOD_DAYS = 30;
+
+/** The last 30 days, today included. */
+export function defaultPeriod(today = new Date()): { from: string; to: string } {
+  const to = toDayString(today);
+  return { from: addDays(to, -(DEFAULT_PERIOD_DAYS - 1)), to };
+}
+
+function Section({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <Card>
+      <CardContent>
+        <Typography variant="h6" component="h2" sx={{ mb: 1.5 }}>
+          {title}
+        </Typography>
+        {children}
+      </CardContent>
+    </Card>
+  );
+}
+
+function Figure({ label, value }: { label: string; value: ReactNode }) {
+  return (
+    <Box sx={{ minWidth: 140 }}>
+      <Typography variant="body2" color="text.secondary">
+        {label}
+      </Typography>
+      <Typography variant="h5" component="p" sx={{ fontWeight: 700 }}>
+        {value}
+      </Typography>
+    </Box>
+  );
+}
+
+function Report({ report, period }: { report: PrintReports; period: { from: string; to: string } }) {
+  const now = useNow();
+  const days = fillDays(period.from, period.to, report.printedPerDay ?? []);
+  const printedJobs = days.reduce((sum, d) => sum + d.jobs, 0);
+  const printedItems = days.reduce((sum, d) => sum + d.quantity, 0);
+  const { reprints } = report;
+  return (
+    <Box sx={{ display: 'grid', gap: 2 }}>
+      <Card>
+        <CardContent sx={{ display: 'flex', flexWrap: 'wrap', gap: 4 }}>
+          <Figure label="Jobs printed" value={printedJobs} />
+          <Figure label="Items printed" value={printedItems} />
+          <Figure label="Reprint rate" value={formatRate(reprints?.rate)} />
+          <Figure label="Reprints" value={`${reprints?.reprinted ?? 0} of ${reprints?.printed ?? 0}`} />
+        </CardContent>
+      </Card>
+      <Section title="Jobs printed per day">
+        <PrintedPerDayChart days={days} />
+      </Section>
+      <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', lg: '1fr 1fr' }, alignItems: 'start' }}>
+        <Section title="Per product">
+          {report.perProduct?.length ? (
+            <Table size="small" aria-label="Per product">
+              <TableHead>
+                <TableRow>
+                  <TableCell sx={{ fontWeight: 700 }}>Product</TableCell>
+                  <TableCell align="right" sx={{ fontWeight: 700 }}>
+                    Jobs
+                  </TableCell>
+                  <TableCell align="right" sx={{ fontWeight: 700 }}>
+                    QTY
+                  </TableCell>
+                </TableRow>
+              </TableHead>
+              <TableBody>
+                {report.perProduct.map((p, i) => (
+                  <TableRow key={`${p.productName ?? ''}-${i}`}>
+                    <TableCell>{p.productName || '(no name)'}</TableCell>
+                    <TableCell align="right">{p.jobs}</TableCell>
+                    <TableCell align="right">{p.quantity}</TableCell>
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+          ) : (
+            <Typography color="text.secondary">Nothing printed in this period</Typography>
+          )}
+        </Section>
+        <Section title="Oldest unprinted jobs">
+          {report.oldestUnprinted?.length ? (
+            <Table size="small" aria-label="Oldest unprinted jobs">
+              <TableHead>
+                <TableRow>
+                  <TableCell sx={{ fontWeight: 700 }}>Product</TableCell>
+                  <TableCell align="right" sx={{ fontWeight: 700 }}>
+                    QTY
+                  </TableCell>
+                  <TableCell sx={{ fontWeight: 700 }}>Created At</TableCell>
+                  <TableCell sx={{ fontWeight: 700 }}>Age</TableCell>
+                </TableRow>
+              </TableHead>
+              <TableBody>
+                {report.oldestUnprinted.map((job) => (
+                  <TableRow key={job.id}>
+                    <TableCell>{job.productName}</TableCell>
+                    <TableCell align="right">{job.quantity}</TableCell>
+                    <TableCell>{formatDate(job.createdAt)}</TableCell>
+                    <TableCell>{formatTimeSince(job.createdAt, now)}</TableCell>
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+          ) : (
+            <Typography color="text.secondary">No jobs found</Typography>
+          )}
+        </Section>
+      </Box>
+    </Box>
+  );
+}
+
+function PrintReportsView() {
+  usePageTitle('Print Reports');
+  const dataProvider = useDataProvider<AppDataProvider>();
+  const [period, setPeriod] = useState(defaultPeriod);
+  const valid = Boolean(period.from && period.to && period.from <= period.to);
+  const report = useQuery({
+    queryKey: ['print-jobs', 'reports', period],
+    queryFn: () => dataProvider.getPrintReports(period),
+    enabled: valid,
+    retry: false,
+    placeholderData: keepPreviousData,
+  });
+
+  return (
+    <Box sx={{ mt: 2, mb: 4, display: 'grid', gap: 2 }}>
+      <Title title="Print Reports" />
+      <Card>
+        <CardContent sx={{ display: 'flex', flexWrap: 'wrap', gap: 2, alignItems: 'center' }}>
+          <TextField
+            label="From"
+            type="date"
+            size="small"
+            fullWidth={false}
+            sx={{ width: 190 }}
+            value={period.from}
+            onChange={(e) => setPeriod((p) => ({ ...p, from: e.target.value }))}
+            slotProps={{ inputLabel: { shrink: true }, htmlInput: { max: period.to || undefined } }}
+          />
+          <TextField
+            label="To"
+            type="date"
+            size="small"
+            fullWidth={false}
+            sx={{ width: 190 }}
+            value={period.to}
+            onChange={(e) => setPeriod((p) => ({ ...p, to: e.target.value }))}
+            slotProps={{ inputLabel: { shrink: true }, htmlInput: { min: period.from || undefined } }}
+          />
+          {report.isFetching ? <CircularProgress size={20} aria-label="Loading report" /> : null}
+          {!valid ? (
+            <Typography color="error" role="alert">
+              Pick a start date on or before the end date
+            </Typography>
+          ) : null}
+        </CardContent>
+      </Card>
+      {valid && report.isError ? (
+        <Typography color="error" role="alert">
+          {errorMessage(report.error)}
+        </Typography>
+      ) : null}
+      {valid && report.data ? <Report report={report.data} period={period} /> : null}
+    </Box>
+  );
+}
+
+/** /reports: what was printed in a period, reprints and the oldest waiting jobs. */
+export function PrintReportsPage() {
+  return (
+    <RequireAccess resource="reports" action="list">
+      <PrintReportsView />
+    </RequireAccess>
+  );
+}
+
+export default PrintReportsPage;

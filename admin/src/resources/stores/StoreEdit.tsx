@@ -1,0 +1,67 @@
+import { BooleanInput, DeleteButton, Edit, Labeled, SaveButton, SimpleForm, TextField, TextInput, Toolbar, useRecordContext } from 'react-admin';
+import { useParams } from 'react-router-dom';
+import { Typography } from '@mui/material';
+import { RequireAccess } from '../../components/RequireAccess';
+import { usePageTitle } from '../../layout/usePageTitle';
+import { SECRET_MASK, storeChanges, type StoreRecord } from './types';
+import { WebhookUrlField } from './WebhookUrlField';
+
+function StoreTitle() {
+  const record = useRecordContext<StoreRecord>();
+  return <span>Store {record ? `of ${record.siteName}` : ''}</span>;
+}
+
+function StoreToolbar() {
+  return (
+    <Toolbar sx={{ justifyContent: 'space-between' }}>
+      <SaveButton />
+      <DeleteButton label="Disconnect" mutationMode="pessimistic" confirmTitle="Disconnect this store?" confirmContent="The shop domain and the webhook secrets are removed from the site." />
+    </Toolbar>
+  );
+}
+
+const secretHelp = `${SECRET_MASK} keeps the current secret; clear the field to remove it`;
+
+function StoreEditView({ id }: { id: string }) {
+  usePageTitle('Edit Store');
+  return (
+    <Edit<StoreRecord>
+      resource="stores"
+      id={id}
+      title={<StoreTitle />}
+      mutationMode="pessimistic"
+      redirect="list"
+      actions={false}
+      transform={(data: StoreRecord, options?: { previousData?: StoreRecord }) => storeChanges(data, options?.previousData)}
+    >
+      <SimpleForm toolbar={<StoreToolbar />} sx={{ maxWidth: 720 }}>
+        <Labeled label="Site">
+          <TextField source="siteName" />
+        </Labeled>
+        <Labeled label="Webhook URL (paste it into the store's webhook settings)">
+          <WebhookUrlField />
+        </Labeled>
+        <TextInput source="shopDomain" label="Shop domain" helperText="e.g. my-shop.myshopify.com" fullWidth />
+        <Typography variant="body2" color="text.secondary">
+          Secrets are shown as {SECRET_MASK} and kept unchanged unless you type a new one. A new webhook secret keeps the old one as the previous
+          secret, so the store's webhooks keep being accepted while you change it in Shopify.
+        </Typography>
+        <TextInput source="webhookSecret" label="Webhook secret" type="password" autoComplete="new-password" helperText={secretHelp} fullWidth />
+        <TextInput source="previousSecret" label="Previous secret" type="password" autoComplete="new-password" helperText={secretHelp} fullWidth />
+        <BooleanInput source="autoSendToHP" label="Send orders to HP automatically" helperText="When every line item maps to a design with an HP SKU" />
+      </SimpleForm>
+    </Edit>
+  );
+}
+
+/** /stores/:id (id = the site's id). */
+export function StoreEdit() {
+  const { id = '' } = useParams<{ id: string }>();
+  return (
+    <RequireAccess resource="stores" action="edit">
+      <StoreEditView key={id} id={id} />
+    </RequireAccess>
+  );
+}
+
+export default StoreEdit;

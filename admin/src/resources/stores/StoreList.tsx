@@ -1,0 +1,31 @@
+import { BooleanField, Datagrid, EditButton, List, TextField } from 'react-admin';
+import { ListError } from '../../components/ListError';
+import { RequireAccess } from '../../components/RequireAccess';
+import { usePageTitle } from '../../layout/usePageTitle';
+import { WebhookUrlField } from './WebhookUrlField';
+
+function StoreListView() {
+  usePageTitle('Stores');
+  return (
+    <List resource="stores" title="Stores" actions={false} error={<ListError />} sort={{ field: 'siteName', order: 'ASC' }} perPage={25}>
+      <Datagrid rowClick="edit" bulkActionButtons={false}>
+        <TextField source="siteName" label="Site" />
+        <TextField source="shopDomain" label="Shop domain" sortable={false} emptyText="not connected" />
+        <WebhookUrlField label="Webhook URL" sortable={false} />
+        <BooleanField source="autoSendToHP" label="Auto-send to HP" sortable={false} />
+        <EditButton />
+      </Datagrid>
+    </List>
+  );
+}
+
+/** /stores: each site's Shopify store (admin). */
+export function StoreList() {
+  return (
+    <RequireAccess resource="stores" action="list">
+      <StoreListView />
+    </RequireAccess>
+  );
+}
+
+export default StoreList;

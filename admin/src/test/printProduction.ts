@@ -1,0 +1,67 @@
+// Fixtures and a fetch router for the print-production screens' tests.
+import type { Design, PrintJob } from '../providers/printProduction';
+import { jsonResponse, type RecordedCall } from './helpers';
+
+export function printJob(overrides: Partial<PrintJob> = {}): PrintJob {
+  return {
+    id: 1,
+    productName: 'Birthday card',
+    previewUrl: '/files/previews/1.png',
+    quantity: 2,
+    createdAt: new Date(Date.now() - (2 * 24 + 4) * 3600_000).toISOString(),
+    isPrinted: false,
+    isPDFDownloaded: false,
+    isRePrinted: false,
+    readyForPrint: true,
+    clientId: 1,
+    artworkUrls: ['/files/a/1.png', '/files/a/2.png', '/files/a/3.png', '/files/a/4.png'],
+    productionNote: null,
+    ...overrides,
+  };
+}
+
+export function design(overrides: Partial<Design> = {}): Design {
+  return {
+    id: 5,
+    name: 'Robin card',
+    image: '/files/designs/robin.png',
+    sku: 'CARD-ROBIN',
+    isCustomizable: true,
+    productPdf: null,
+    createdByUserId: 1,
+    productId: 'P-5',
+    productType: 'Card',
+    hpSKU: 'HP-A5-CARD',
+    hpAdditionData: { attributes: [{ name: 'finish', value: 'matt' }], stockItems: [] },
+    data: { artworkUrls: [] },
+    updatedAt: '2025-06-01T10:00:00.000Z',
+    ...overrides,
+  };
+}
+
+export const ok = (data: unknown) => jsonResponse({ success: true, data });
+export const fail = (error: string, status = 400) => jsonResponse({ success: false, error }, status);
+
+export function pdfResponse() {
+  return new Response(new Blob(['%PDF-1.7 test']), {
+    status: 200,
+    headers: { 'Content-Type': 'application/pdf', 'Content-Disposition': 'attachment; filename="print-file.pdf"' },
+  });
+}
+
+type Handler = (call: RecordedCall) => Response | Promise<Response> | undefined;
+
+/** Routes stubbed fetch calls by "METHOD path-prefix"; /api/users/me answers the signed-in user by default. */
+export function router(routes: Record<string, Handler>, me: unknown) {
+  return (call: RecordedCall): Response | Promise<Response> => {
+    for (const [key, handler] of Object.entries(routes)) {
+      const [method, prefix] = key.split(' ');
+      if (call.method === method && call.url.startsWith(prefix)) {
+        const answer = handler(call);
+        if (answer) return answer;
+      }
+    }
+    if (call.url === '/api/users/me') return ok(me);
+    return fail(`No stub for ${call.method} ${call.url}`, 404);
+  };
+}

@@ -1,0 +1,202 @@
+// HP PrintOS Site Flow client (INTEGRATIONS.md §2): HMAC-SHA256 request signing, a time limit per
+// call, retries with exponential backoff and full jitter on network errors, timeouts, 429
+// (Retry-After honoured) and 5xx — never on another 4xx — and typed errors.
+import crypto from 'node:crypto';
+import type { Clock } from '../lib/clock';
+
+export interface HpValidation {
+  path: string;
+  message: string;
+}
+
+/** Any failed call: `status` 0 means no HTTP answer (network error or timeout). */
+export class HpError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly validations: HpValidation[];
+  /** The provider's answer body, when there was one. */
+  readonly body: unknown;
+  constructor(status: number, code: string, message: string, validations: HpValidation[] = [], body?: unknown) {
+    super(message);
+    this.name = 'HpError';
+    this.status = status;
+    this.code = code;
+    this.validations = validations;
+    this.body = body;
+  }
+
+  /** Worth another try later: no answer, 429 or 5xx. */
+  get retryable(): boolean {
+    return this.status === 0 || this.status === 429 || this.status >= 500;
+  }
+}
+
+/** 400 "Source Order ID already exists": the order was sent before — counts as sent. */
+export class HpDuplicateOrder extends HpError {
+  constructor(status: number, code: string, message: string, validations: HpValidation[] = [], body?: unknown) {
+    super(status, code, message, validations, body);
+    this.name = 'HpDuplicateOrder';
+  }
+}
+
+export const DUPLICATE_MESSAGE = /source order id already exists/i;
+
+export interface HpRetryOptions {
+  /** Retries after the first try (default 3). */
+  retries: number;
+  /** Backoff base: the n-th retry waits up to min(maxMs, baseMs · 2^(n-1)), uniformly (full jitter). */
+  baseMs: number;
+  maxMs: number;
+  /** A Retry-After longer than this is not waited for: the call fails (the outbox retries later). */
+  maxRetryAfterMs?: number;
+}
+
+export interface HpClientOptions {
+  baseUrl: string;
+  key: string;
+  secret: string;
+  fetchImpl?: typeof fetch;
+  clock?: Clock;
+  retry?: Partial<HpRetryOptions>;
+  /** Time limit of one HTTP call (default 15 s). */
+  timeoutMs?: number;
+  /** Injected for tests: waiting between tries, and the jitter's random source in [0, 1). */
+  sleep?: (ms: number) => Promise<void>;
+  random?: () => number;
+  /** Called before each retry (logging, tests). */
+  onRetry?: (info: { attempt: number; delayMs: number; error: HpError }) => void;
+}
+
+export const DEFAULT_RETRY: HpRetryOptions = { retries: 3, baseMs: 500, maxMs: 8_000, maxRetryAfterMs: 60_000 };
+
+/** `2026-11-21T10:00:00Z`: ISO-8601 UTC without milliseconds. */
+export function hpDate(d: Date): string {
+  return d.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/** hex HMAC-SHA256(secret, "<METHOD> <path><timestamp>"). */
+export function hpSignature(secret: string, method: string, path: string, timestamp: string): string {
+  return crypto.createHmac('sha256', secret).update(`${method.toUpperCase()} ${path}${timestamp}`).digest('hex');
+}
+
+export function hpAuthHeaders(o: { key: string; secret: string; method: string; path: string; date: Date }): Record<string, string> {
+  const timestamp = hpDate(o.date);
+  return {
+    'x-hp-hmac-authentication': `${o.key}:${hpSignature(o.secret, o.method, o.path, timestamp)}`,
+    'x-hp-hmac-date': timestamp,
+  };
+}
+
+/** Retry-After: seconds or an HTTP date → milliseconds from now (undefined when absent or unreadable). */
+export function parseRetryAfter(value: string | null, now: Date): number | undefined {
+  if (!value) return undefined;
+  const v = value.trim();
+  if (/^\d+(\.\d+)?$/.test(v)) return Math.round(Number(v) * 1000);
+  const at = Date.parse(v);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now.getTime());
+}
+
+/** Full jitter: uniform in [0, min(maxMs, baseMs · 2^(retry-1))]. */
+export function backoffDelay(retry: number, o: Pick<HpRetryOptions, 'baseMs' | 'maxMs'>, random: () => number = Math.random): number {
+  const cap = Math.min(o.maxMs, o.baseMs * 2 ** Math.max(0, retry - 1));
+  return Math.floor(random() * cap);
+}
+
+export interface HpOrderAnswer {
+  success: boolean;
+  order?: { _id: string; orderData?: { status?: string; sourceOrderId?: string; [k: string]: unknown }; [k: string]: unknown };
+  [k: string]: unknown;
+}
+
+export type HpClient = ReturnType<typeof createHpClient>;
+
+const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+function errorFromAnswer(status: number, body: unknown, text: string): HpError {
+  const e = (body as { error?: { message?: unknown; name?: unknown; code?: unknown; validations?: unknown } } | null)?.error;
+  const message = typeof e?.message === 'string' && e.message ? e.message : `HP Site Flow answered ${status}${text && !body ? `: ${text.slice(0, 200)}` : ''}`;
+  const code = typeof e?.code === 'string' || typeof e?.code === 'number' ? String(e.code) : typeof e?.name === 'string' ? e.name : `HTTP_${status}`;
+  const validations = Array.isArray(e?.validations)
+    ? (e.validations as Array<{ path?: unknown; message?: unknown }>).map((v) => ({ path: String(v?.path ?? ''), message: String(v?.message ?? '') }))
+    : [];
+  const duplicate = status === 400 && (DUPLICATE_MESSAGE.test(message) || validations.some((v) => DUPLICATE_MESSAGE.test(v.message)));
+  return duplicate ? new HpDuplicateOrder(status, code, message, validations, body) : new HpError(status, code, message, validations, body);
+}
+
+export function createHpClient(options: HpClientOptions) {
+  const fetchImpl = options.fetchImpl ?? fetch;
+  const now = () => options.clock?.now() ?? new Date();
+  const retry: HpRetryOptions = { ...DEFAULT_RETRY, ...options.retry };
+  const timeoutMs = options.timeoutMs ?? 15_000;
+  const sleep = options.sleep ?? realSleep;
+  const random = options.random ?? Math.random;
+  let base: URL;
+  try {
+    base = new URL(options.baseUrl);
+  } catch {
+    throw new HpError(0, 'CONFIG', `HP_BASE_URL is not a valid URL: ${options.baseUrl}`);
+  }
+  const prefix = base.pathname.replace(/\/+$/, '');
+
+  /** One HTTP call, no retries. */
+  async function once(method: string, path: string, body: unknown): Promise<unknown> {
+    const fullPath = `${prefix}${path}`;
+    const url = `${base.origin}${fullPath}`;
+    const headers: Record<string, string> = {
+      Accept: 'application/json',
+      ...hpAuthHeaders({ key: options.key, secret: options.secret, method, path: fullPath, date: now() }),
+    };
+    if (body !== undefined) headers['Content-Type'] = 'application/json';
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), timeoutMs);
+    let res: Response;
+    let text: string;
+    try {
+      res = await fetchImpl(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: controller.signal });
+      text = await res.text();
+    } catch (err) {
+      if (controller.signal.aborted) throw new HpError(0, 'TIMEOUT', `HP Site Flow did not answer within ${timeoutMs} ms`);
+      throw new HpError(0, 'NETWORK', `HP Site Flow could not be reached: ${(err as Error).message}`);
+    } finally {
+      clearTimeout(timer);
+    }
+    let parsed: unknown = undefined;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      parsed = undefined;
+    }
+    if (res.ok) {
+      if ((parsed as { success?: unknown } | undefined)?.success === false) throw errorFromAnswer(400, parsed, text);
+      return parsed ?? {};
+    }
+    const error = errorFromAnswer(res.status, parsed, text);
+    if (res.status === 429 || res.status === 503) (error as HpError & { retryAfterMs?: number }).retryAfterMs = parseRetryAfter(res.headers.get('retry-after'), now());
+    throw error;
+  }
+
+  /** The call with retries: network errors, timeouts, 429 and 5xx, `retries` times. */
+  async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return (await once(method, path, body)) as T;
+      } catch (err) {
+        if (!(err instanceof HpError) || !err.retryable || attempt >= retry.retries) throw err;
+        const retryAfter = (err as HpError & { retryAfterMs?: number }).retryAfterMs;
+        if (retryAfter !== undefined && retry.maxRetryAfterMs !== undefined && retryAfter > retry.maxRetryAfterMs) throw err;
+        const delayMs = retryAfter ?? backoffDelay(attempt + 1, retry, random);
+        options.onRetry?.({ attempt: attempt + 1, delayMs, error: err });
+        await sleep(delayMs);
+      }
+    }
+  }
+
+  const enc = encodeURIComponent;
+  return {
+    /** POST /api/order → `{success, order:{_id, orderData:{status, …}}}`. */
+    submitOrder: (order: unknown) => call<HpOrderAnswer>('POST', '/api/order', order),
+    validateOrder: (order: unknown) => call<HpOrderAnswer>('POST', '/api/order/validate', order),
+    getOrder: (id: string) => call<HpOrderAnswer>('GET', `/api/order/${enc(id)}`),
+    cancelOrder: (sourceAccount: string, sourceOrderId: string) => call<HpOrderAnswer>('PUT', `/api/order/${enc(sourceAccount)}/${enc(sourceOrderId)}/cancel`),
+  };
+}

@@ -1,0 +1,189 @@
+// Blackbaud Raiser's Edge NXT (SKY API) client: subscription key + bearer token on every call,
+// the OAuth refresh with a rotating refresh token (persisted through the token store the moment
+// it arrives), Retry-After honoured on 429 and on 403 "quota spent", 5xx retried with backoff.
+// Wire format: ../shared/INTEGRATIONS.md §3.
+import { answerError, createHttp, IntegrationError, type HttpAnswer, type HttpSettings } from './crmHttp';
+
+export interface RaisersEdgeSettings {
+  /** API base, e.g. https://api.sky.blackbaud.com (the /constituent/v1 paths are appended). */
+  baseUrl: string;
+  /** OAuth token endpoint (POST, form-encoded). */
+  tokenUrl: string;
+  clientId: string;
+  clientSecret: string;
+  subscriptionKey: string;
+}
+
+export interface ReEmail {
+  address?: string | null;
+  primary?: boolean;
+  inactive?: boolean;
+  do_not_email?: boolean;
+}
+
+export interface Constituent {
+  id: string;
+  type?: string;
+  first?: string;
+  last?: string;
+  name?: string;
+  lookup_id?: string;
+  inactive?: boolean;
+  deceased?: boolean;
+  requests_no_email?: boolean;
+  date_modified?: string;
+  email?: ReEmail | null;
+}
+
+export type ConsentResponse = 'OptIn' | 'OptOut' | 'NoResponse';
+
+export interface Consent {
+  id?: string;
+  constituent_id?: string;
+  channel: string;
+  category?: string;
+  source?: string;
+  consent_date?: string;
+  constituent_consent_response: ConsentResponse;
+  consent_statement?: string;
+  date_added?: string;
+}
+
+export interface ConstituentPage {
+  count: number;
+  value: Constituent[];
+  next_link?: string | null;
+}
+
+/** Where the rotating refresh token lives (the site's settings.env) and the access token cache. */
+export interface ReTokenStore {
+  getRefreshToken(): Promise<string | undefined>;
+  /** Must persist before resolving: the old refresh token is already dead. */
+  saveRefreshToken(token: string): Promise<void>;
+  access?: { token: string; expiresAt: number };
+  refreshing?: Promise<string>;
+}
+
+export function createRaisersEdgeClient(settings: RaisersEdgeSettings, store: ReTokenStore, httpSettings: HttpSettings) {
+  const http = createHttp('raisers-edge', httpSettings);
+  const now = () => (httpSettings.now ? httpSettings.now() : new Date()).getTime();
+  const base = settings.baseUrl.replace(/\/$/, '');
+  for (const [key, value] of Object.entries({ RE_BASE_URL: settings.baseUrl, RE_TOKEN_URL: settings.tokenUrl, RE_SUBSCRIPTION_KEY: settings.subscriptionKey, RE_CLIENT_ID: settings.clientId })) {
+    if (!value) throw new IntegrationError('raisers-edge', 'config', `${key} is not set for this site`);
+  }
+
+  async function refresh(): Promise<string> {
+    const used = await store.getRefreshToken();
+    if (!used) throw new IntegrationError('raisers-edge', 'config', 'RE_REFRESH_TOKEN is not set for this site: connect the CRM first');
+    const call = (refreshToken: string) =>
+      http.send({
+        method: 'POST',
+        url: settings.tokenUrl,
+        idempotent: false,
+        headers: {
+          'Content-Type': 'application/x-www-form-urlencoded',
+          Authorization: `Basic ${Buffer.from(`${settings.clientId}:${settings.clientSecret}`).toString('base64')}`,
+          Accept: 'application/json',
+        },
+        body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: refreshToken }).toString(),
+      });
+    let answer = await call(used);
+    if (answer.status === 400) {
+      // Another instance may have rotated the token a moment ago: take the stored one if it changed.
+      const latest = await store.getRefreshToken();
+      if (latest && latest !== used) answer = await call(latest);
+    }
+    if (answer.status !== 200) {
+      const err = answerError('raisers-edge', { method: 'POST', url: settings.tokenUrl }, answer, 'token refresh');
+      throw new IntegrationError('raisers-edge', 'auth', err.message, err.info);
+    }
+    const body = answer.json as { access_token?: string; expires_in?: number; refresh_token?: string };
+    if (!body?.access_token) throw new IntegrationError('raisers-edge', 'auth', 'The token endpoint answered without an access_token', { status: 200, url: settings.tokenUrl });
+    if (body.refresh_token) await store.saveRefreshToken(body.refresh_token);
+    store.access = { token: body.access_token, expiresAt: now() + Math.max(0, (body.expires_in ?? 3600) - 60) * 1000 };
+    return body.access_token;
+  }
+
+  async function accessToken(force = false): Promise<string> {
+    if (!force && store.access && store.access.expiresAt > now()) return store.access.token;
+    // One refresh at a time per site in this process: a second concurrent refresh would use a dead token.
+    store.refreshing ??= refresh().finally(() => {
+      store.refreshing = undefined;
+    });
+    return store.refreshing;
+  }
+
+  /** A SKY API call: key + bearer; a 401 refreshes the token once. */
+  async function call(method: 'GET' | 'POST', pathOrUrl: string, body?: unknown): Promise<HttpAnswer & { url: string }> {
+    const url = /^https?:\/\//.test(pathOrUrl) ? pathOrUrl : `${base}${pathOrUrl}`;
+    for (let attempt = 0; ; attempt++) {
+      const token = await accessToken(attempt > 0);
+      const headers: Record<string, string> = { 'Bb-Api-Subscription-Key': settings.subscriptionKey, Authorization: `Bearer ${token}`, Accept: 'application/json' };
+      if (body !== undefined) headers['Content-Type'] = 'application/json';
+      const answer = await http.send({ method, url, headers, body: body === undefined ? undefined : JSON.stringify(body), idempotent: method === 'GET', quota403: true });
+      if (answer.status === 401 && attempt === 0) {
+        store.access = undefined;
+        continue;
+      }
+      return { ...answer, url };
+    }
+  }
+
+  async function expectOk(method: 'GET' | 'POST', path: string, body?: unknown, what?: string) {
+    const answer = await call(method, path, body);
+    if (answer.status < 200 || answer.status >= 300) throw answerError('raisers-edge', { method, url: answer.url }, answer, what);
+    return answer.json;
+  }
+
+  return {
+    /** The constituent, or undefined when the CRM does not know the id. */
+    async getConstituent(id: string): Promise<Constituent | undefined> {
+      const answer = await call('GET', `/constituent/v1/constituents/${encodeURIComponent(id)}`);
+      if (answer.status === 404) return undefined;
+      if (answer.status !== 200) throw answerError('raisers-edge', { method: 'GET', url: answer.url }, answer, 'constituent');
+      return answer.json as Constituent;
+    },
+
+    /** Every page of constituents changed since `since`, following next_link until it is absent. */
+    async *changedSince(since: string, limit = 500): AsyncGenerator<ConstituentPage> {
+      let next: string | null | undefined = `/constituent/v1/constituents?${new URLSearchParams({ last_modified: since, limit: String(limit), offset: '0' })}`;
+      const seen = new Set<string>();
+      while (next) {
+        if (seen.has(next)) throw new IntegrationError('raisers-edge', 'http', `The CRM answered the same next_link twice (${next}); paging stopped`);
+        seen.add(next);
+        const page = (await expectOk('GET', next, undefined, 'constituents changed since')) as ConstituentPage;
+        yield { count: Number(page?.count ?? 0), value: Array.isArray(page?.value) ? page.value : [], next_link: page?.next_link };
+        next = page?.next_link;
+      }
+    },
+
+    async searchByEmail(email: string): Promise<Array<{ id: string; name?: string; email?: string }>> {
+      const q = new URLSearchParams({ search_text: email, search_field: 'email_address' });
+      const body = (await expectOk('GET', `/constituent/v1/constituents/search?${q}`, undefined, 'constituent search')) as { value?: Array<{ id: string; name?: string; email?: string }> };
+      return Array.isArray(body?.value) ? body.value : [];
+    },
+
+    /** The most recent Email consent(s) of a constituent. */
+    async emailConsents(id: string): Promise<Consent[]> {
+      const q = new URLSearchParams({ most_recent_only: 'true', channels: 'Email' });
+      const body = (await expectOk('GET', `/commpref/v1/constituents/${encodeURIComponent(id)}/consents?${q}`, undefined, 'consents')) as { value?: Consent[] };
+      return Array.isArray(body?.value) ? body.value : [];
+    },
+
+    async createConsent(consent: Consent & { constituent_id: string }): Promise<{ id?: string }> {
+      return ((await expectOk('POST', '/commpref/v1/consent/consents', consent, 'create consent')) ?? {}) as { id?: string };
+    },
+
+    /** A raw GET for the connectivity test call. */
+    rawGet: (path: string) => call('GET', path),
+    accessToken,
+  };
+}
+
+export type RaisersEdgeClient = ReturnType<typeof createRaisersEdgeClient>;
+
+/** The most recent consent of a list (by consent_date, then date_added). */
+export function mostRecentConsent(consents: Consent[]): Consent | undefined {
+  const key = (c: Consent) => `${c.consent_date ?? ''}|${c.date_added ?? ''}`;
+  return [...consents].filter((c) => (c.channel ?? 'Email').toLowerCase() === 'email').sort((a, b) => (key(a) < key(b) ? 1 : key(a) > key(b) ? -1 : 0))[0];
+}

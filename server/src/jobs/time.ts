@@ -1,0 +1,60 @@
+// Calendar arithmetic of the scheduled jobs: "the day before" in the sync time zone, the next and
+// the most recent run time of a job that runs daily at an hour (node-schedule's own rule, so the
+// times shown are the times it fires).
+import schedule from 'node-schedule';
+
+/** YYYY-MM-DD of an instant in a time zone. */
+export function dayIn(at: Date, timeZone: string): string {
+  const parts = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(at);
+  const get = (t: string) => parts.find((p) => p.type === t)?.value ?? '';
+  return `${get('year')}-${get('month')}-${get('day')}`;
+}
+
+/** A calendar day plus n days (pure date arithmetic, no time zone). */
+export function addDays(day: string, n: number): string {
+  const d = new Date(`${day}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + n);
+  return d.toISOString().slice(0, 10);
+}
+
+export const isDay = (s: string) => /^\d{4}-\d{2}-\d{2}$/.test(s) && !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().slice(0, 10) === s;
+
+/** A config's targetDate ('yesterday' — the default —, 'today' or a fixed YYYY-MM-DD) → the day. */
+export function resolveTargetDate(targetDate: string | undefined, now: Date, timeZone: string): string {
+  const today = dayIn(now, timeZone);
+  if (!targetDate || targetDate === 'yesterday') return addDays(today, -1);
+  if (targetDate === 'today') return today;
+  if (isDay(targetDate)) return targetDate;
+  return addDays(today, -1);
+}
+
+export function dailyRule(hour: number, timeZone: string): schedule.RecurrenceRule {
+  const rule = new schedule.RecurrenceRule();
+  rule.hour = hour;
+  rule.minute = 0;
+  rule.second = 0;
+  rule.tz = timeZone;
+  return rule;
+}
+
+/** The first run time strictly after `after`. */
+export function nextRunAt(hour: number, timeZone: string, after: Date): Date {
+  return new Date(dailyRule(hour, timeZone).nextInvocationDate(after).getTime());
+}
+
+/** The most recent run time at or before `at` (a daily job: look back two days and walk forward). */
+export function lastRunSlot(hour: number, timeZone: string, at: Date): Date {
+  const rule = dailyRule(hour, timeZone);
+  let slot = new Date(rule.nextInvocationDate(new Date(at.getTime() - 49 * 3600_000)).getTime());
+  for (;;) {
+    const next = new Date(rule.nextInvocationDate(slot).getTime());
+    if (next.getTime() > at.getTime()) return slot;
+    slot = next;
+  }
+}
+
+/** Bounds (as ISO instants) that surely cover a calendar day in any time zone: ±14 hours. */
+export function dayWindow(day: string): { from: string; to: string } {
+  const start = Date.parse(`${day}T00:00:00Z`);
+  return { from: new Date(start - 14 * 3600_000).toISOString(), to: new Date(start + 38 * 3600_000).toISOString() };
+}

@@ -1,0 +1,51 @@
+// Artwork the server makes itself (blank pages, demo artwork): PNGs stored like uploads, served at /files/….
+import { Readable } from 'node:stream';
+import sharp from 'sharp';
+import type { Db } from '../../db';
+import { badRequest } from '../../http/errors';
+import type { Clock } from '../../lib/clock';
+import { isoNow } from '../../lib/clock';
+import { buildKey } from '../uploads/signing';
+import type { FileStore } from '../uploads/storage';
+
+/** A5 (148 × 210 mm) at 300 dpi. */
+export const A5_300DPI = { width: Math.round((148 / 25.4) * 300), height: Math.round((210 / 25.4) * 300), dpi: 300 };
+
+/** A blank white A5 page at 300 dpi. */
+export function blankA5Png(): Promise<Buffer> {
+  return sharp({ create: { width: A5_300DPI.width, height: A5_300DPI.height, channels: 3, background: '#ffffff' } })
+    .withMetadata({ density: A5_300DPI.dpi })
+    .png()
+    .toBuffer();
+}
+
+/** The bytes are a PNG or JPEG image that decodes (not just the right first bytes). */
+export async function assertPngOrJpeg(bytes: Buffer, field: string): Promise<void> {
+  let format: string | undefined;
+  try {
+    format = (await sharp(bytes).metadata()).format;
+  } catch {
+    format = undefined;
+  }
+  if (format !== 'png' && format !== 'jpeg') throw badRequest(`${field}: must be a PNG or JPEG image`);
+}
+
+/** Stores a generated file under a fresh key, with its uploads row, and returns its /files/… address. */
+export async function storeGeneratedFile(
+  { db, clock }: { db: Db; clock: Clock },
+  store: FileStore,
+  owner: { userId: number | null; siteId: number | null },
+  serverSidePath: string,
+  contentType: 'image/png' | 'image/jpeg' | 'application/pdf',
+  bytes: Buffer,
+): Promise<string> {
+  const key = buildKey(serverSidePath, clock.now());
+  await db('uploads').insert({ key, content_type: contentType, size: bytes.length, user_id: owner.userId, site_id: owner.siteId, created_at: isoNow(clock) });
+  try {
+    await store.put(key, Readable.from(bytes));
+  } catch (err) {
+    await db('uploads').where({ key }).delete();
+    throw err;
+  }
+  return `/files/${key.split('/').map(encodeURIComponent).join('/')}`;
+}

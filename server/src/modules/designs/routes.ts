@@ -1,0 +1,44 @@
+import { Router } from 'express';
+import type { Config } from '../../config';
+import { actorOf, requireUser } from '../../http/auth';
+import { ok } from '../../http/envelope';
+import { idParam, parse } from '../../http/validate';
+import { baseUrlOf } from '../uploads/routes';
+import { frontImageBody, importBody, listQuery, upsertBody } from './schema';
+import type { DesignsService } from './service';
+
+export function designsRoutes(designs: DesignsService, config: Config): Router {
+  const r = Router();
+  r.use(requireUser);
+
+  r.get('/', async (req, res) => {
+    ok(res, await designs.list(actorOf(req), parse(listQuery, req.query)));
+  });
+
+  // data.data: [{sku, productType}] (spec §7).
+  r.get('/all-with-product-type', async (req, res) => {
+    ok(res, await designs.allWithProductType(actorOf(req)));
+  });
+
+  r.post('/', async (req, res) => {
+    ok(res, await designs.upsert(actorOf(req), parse(upsertBody, req.body)));
+  });
+
+  r.post('/import-from-json', async (req, res) => {
+    ok(res, await designs.importFromJson(actorOf(req), parse(importBody, req.body)));
+  });
+
+  r.post('/create-with-front-image', async (req, res) => {
+    ok(res, await designs.createWithFrontImage(actorOf(req), parse(frontImageBody, req.body), baseUrlOf(req, config)));
+  });
+
+  r.get('/:id', async (req, res) => {
+    ok(res, await designs.get(actorOf(req), idParam(req.params.id)));
+  });
+
+  r.delete('/:id', async (req, res) => {
+    ok(res, await designs.remove(actorOf(req), idParam(req.params.id)));
+  });
+
+  return r;
+}

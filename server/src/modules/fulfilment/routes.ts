@@ -1,0 +1,94 @@
+// The provider calls of the product API: send-hp, send-hp-single-line, manually-send-hp and the
+// hp-webhook postbacks under /api/online-stores; /api/hp-data; and /api/admin/hp-logs.
+import { Router, type Response } from 'express';
+import { actorOf, requireUser } from '../../http/auth';
+import { ok } from '../../http/envelope';
+import { badRequest } from '../../http/errors';
+import { idsFilter, optionalNumber, optionalString, simpleRestRouter, type RestResource } from '../../http/simpleRest';
+import { parse } from '../../http/validate';
+import type { DataRecord, RecordSortField } from '../general-data/repo';
+import { detailQuery, hpDataQuery, manualBody, postbackBody, sendHpBody, sendLineBody } from './schema';
+import type { FulfilmentService, SendOutcome } from './service';
+
+/** A send's answer (docs/orders-fulfilment.md): data {status, hpOrderId} or {success:false, error, errorMes}. */
+function answerSend(res: Response, outcome: SendOutcome) {
+  if (outcome.status === 'failed') {
+    res.status(422).json({ success: false, error: outcome.error, errorMes: outcome.errorMes ?? null });
+    return;
+  }
+  if (outcome.status === 'queued') {
+    res.status(202).json({ success: true, data: { status: 'queued', error: outcome.error ?? null, nextAttemptAt: outcome.nextAttemptAt ?? null } });
+    return;
+  }
+  ok(res, { status: outcome.status, hpOrderId: outcome.hpOrderId });
+}
+
+export function onlineStoresFulfilmentRoutes(fulfilment: FulfilmentService): Router {
+  const r = Router();
+
+  r.post('/shopify-webhook/send-hp', requireUser, async (req, res) => {
+    const body = parse(sendHpBody, req.body);
+    answerSend(res, await fulfilment.sendOrder(actorOf(req), { orderRef: (body.orderId ?? body.id)!, siteId: body.siteId }));
+  });
+
+  r.post('/shopify-webhook/send-hp-single-line', requireUser, async (req, res) => {
+    const body = parse(sendLineBody, req.body);
+    answerSend(res, await fulfilment.sendOrder(actorOf(req), { orderRef: body.orderId, lineId: body.lineId, siteId: body.siteId }));
+  });
+
+  r.post('/manually-send-hp', requireUser, async (req, res) => {
+    const body = parse(manualBody, req.body);
+    const result = await fulfilment.manualSend(actorOf(req), body);
+    if (result.ok) return ok(res, result.answer);
+    res.status(result.status).json({ success: false, data: result.answer, error: result.error, errorMes: result.errorMes });
+  });
+
+  // Postbacks: no session; the site's static token in x-postback-token.
+  r.post('/hp-webhook', async (req, res) => {
+    const slug = typeof req.query.site === 'string' ? req.query.site : undefined;
+    const site = await fulfilment.postbackSite(slug, req.get('x-postback-token'));
+    const body = parse(postbackBody, req.body);
+    ok(res, await fulfilment.receivePostback(site, body));
+  });
+
+  return r;
+}
+
+export function hpDataRoutes(fulfilment: FulfilmentService): Router {
+  const r = Router();
+  r.use(requireUser);
+  r.get('/', async (req, res) => {
+    ok(res, await fulfilment.listEvents(actorOf(req), parse(hpDataQuery, req.query)));
+  });
+  r.get('/order/:orderId', async (req, res) => {
+    const orderId = String(req.params.orderId ?? '').trim();
+    if (!orderId || orderId.length > 64) throw badRequest('orderId: is required (64 characters at most)');
+    ok(res, await fulfilment.orderDetail(actorOf(req), orderId, parse(detailQuery, req.query).siteId));
+  });
+  return r;
+}
+
+function hpLogsResource(fulfilment: FulfilmentService): RestResource<RecordSortField, DataRecord> {
+  return {
+    sortFields: ['id', 'createdAt', 'updatedAt', 'name', 'field1', 'field2', 'siteId'],
+    defaultSort: { field: 'createdAt', order: 'desc' },
+    list: (actor, p) =>
+      fulfilment.adminLogs(
+        actor,
+        {
+          ids: idsFilter(p.filter.id),
+          type: optionalString(p.filter.type, 'type'),
+          field1: optionalString(p.filter.orderId ?? p.filter.field1, 'orderId'),
+          field2: optionalString(p.filter.field2, 'field2'),
+          status: optionalString(p.filter.status, 'status'),
+          siteId: optionalNumber(p.filter.siteId, 'siteId'),
+        },
+        p.sort,
+        p.limit,
+        p.offset,
+      ),
+    getOne: (actor, id) => fulfilment.adminLog(actor, id),
+  };
+}
+
+export const hpLogsAdminRoutes = (fulfilment: FulfilmentService) => simpleRestRouter('hp-logs', hpLogsResource(fulfilment));

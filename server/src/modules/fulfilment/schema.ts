@@ -1,0 +1,81 @@
+import { z } from 'zod';
+
+/** A store id: text or a number, kept as text. */
+const ref = z
+  .union([z.string(), z.number()], { error: 'must be text or a number' })
+  .transform((v) => String(v).trim())
+  .pipe(z.string().min(1, 'is required').max(64, 'is too long (64 characters at most)'));
+
+const optionalSiteId = z.preprocess((v) => (v === '' || v === null ? undefined : v), z.coerce.number().int().positive().optional());
+
+export const sendHpBody = z
+  .object({ id: ref.optional(), orderId: ref.optional(), siteId: optionalSiteId })
+  .refine((b) => b.id !== undefined || b.orderId !== undefined, { message: 'id or orderId is required', path: ['orderId'] });
+
+export const sendLineBody = z.object({ orderId: ref, lineId: ref, siteId: optionalSiteId });
+
+/** The manual form: free text everywhere (spec §5), quantity made a number. */
+const free = z
+  .union([z.string(), z.number(), z.null()])
+  .optional()
+  .transform((v) => (v === null || v === undefined ? '' : String(v)));
+
+export const manualBody = z.object({
+  orderData: z.object({ sourceOrderId: free, customerName: free }).loose().default({ sourceOrderId: '', customerName: '' }),
+  items: z
+    .array(
+      z
+        .object({
+          pdfUrl: free,
+          sku: free,
+          quantity: z
+            .union([z.string(), z.number(), z.null()])
+            .optional()
+            .transform((v) => Number(v ?? 0)),
+          sourceItemId: free,
+        })
+        .loose(),
+    )
+    .max(500)
+    .default([]),
+  shipTo: z
+    .object({ name: free, address1: free, address2: free, town: free, isoCountry: free, postcode: free })
+    .loose()
+    .default({ name: '', address1: '', address2: '', town: '', isoCountry: '', postcode: '' }),
+  siteId: optionalSiteId,
+});
+
+const textish = z.union([z.string(), z.number()]).transform((v) => String(v));
+
+/** The (ours) default postback body of INTEGRATIONS.md §2. */
+export const postbackBody = z
+  .object({
+    event: z.string().min(1).max(200),
+    sourceOrderId: textish.pipe(z.string().min(1).max(200)),
+    orderId: textish.optional(),
+    status: z.string().min(1).max(32),
+    timestamp: z.string().min(1).max(64),
+    shipment: z
+      .object({
+        trackingNumber: textish.optional().nullable(),
+        trackingUrl: z.string().max(2048).optional().nullable(),
+        shippedDate: z.string().max(64).optional().nullable(),
+        carrier: z.object({ code: z.string().optional().nullable(), service: z.string().optional().nullable(), alias: z.string().optional().nullable() }).loose().optional().nullable(),
+      })
+      .loose()
+      .optional()
+      .nullable(),
+  })
+  .loose();
+
+export const hpDataQuery = z.object({
+  page: z.coerce.number().int().min(1, 'must be 1 or more').max(100_000).optional(),
+  pageSize: z.coerce.number().int().min(1).max(100).optional(),
+  siteId: optionalSiteId,
+  orderId: z.string().max(64).optional(),
+  status: z.string().max(32).optional(),
+});
+
+export const detailQuery = z.object({ siteId: optionalSiteId });
+
+export type PostbackBody = z.infer<typeof postbackBody>;

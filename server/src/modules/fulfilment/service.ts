@@ -1,0 +1,710 @@
+// Sending orders to the print-fulfilment provider (HP Site Flow) through the outbox, the manual
+// send, the provider's postbacks, and the provider-event screens.
+//
+// A send: enqueueOrderSend writes an outbox row in the caller's transaction; a worker (or sendNow)
+// claims it under a lease with one atomic UPDATE, builds the provider body (print PDF per line,
+// stored once under an unguessable /files key), calls the client and records the outcome. Success
+// and "Source Order ID already exists" → sent (+ shopify-hp-log + the order record, one
+// transaction); a provider 4xx → failed (visible, not retried); no answer, 429, 5xx → pending with
+// backoff, failed after maxAttempts.
+import crypto from 'node:crypto';
+import { Readable } from 'node:stream';
+import type { Knex } from 'knex';
+import { isPostgres, toJson, type Db } from '../../db';
+import type { Deps } from '../../deps';
+import type { Page } from '../../http/envelope';
+import { HttpError, badRequest, forbidden, notFound, unauthorized } from '../../http/errors';
+import type { Actor } from '../../http/types';
+import { isoNow } from '../../lib/clock';
+import { pageWindow } from '../../lib/paging';
+import { createHpClient, HpDuplicateOrder, HpError, type HpOrderAnswer, type HpRetryOptions } from '../../integrations/hpSiteflow';
+import { isAdmin } from '../auth/permissions';
+import { designsRepo, type Design } from '../designs/repo';
+import { generalDataRepo, type DataRecord, type RecordFilter, type RecordSortField } from '../general-data/repo';
+import type { ArtworkFetcher } from '../pdf/artwork';
+import { assertFourPages, buildPrintPdf } from '../pdf/printPdf';
+import { ORDER_LINE_TAKEN, printJobsService } from '../print-jobs/service';
+import type { PrintJob } from '../print-jobs/repo';
+import { sitesRepo, type Site } from '../sites/repo';
+import type { FileStore } from '../uploads/storage';
+import {
+  buildManualBody,
+  buildOrderBody,
+  shipToOf,
+  sourceOrderIdOf,
+  type HpOrderBody,
+  type ManualInput,
+  type MappedLine,
+  type PreGeneratedItem,
+  type StoreLineItem,
+  type StoreOrder,
+} from './orderBody';
+import { enqueueOrderSend, HP_ORDER_KIND, outboxFromRow, outboxRepo, type EnqueueOrderSend, type OutboxRow } from './outbox';
+import type { PostbackBody } from './schema';
+import { hpSettingsOf, type HpSettings } from './settings';
+import { highestProgress, nextOrderStatus } from './status';
+
+export const ORDER_TYPE = 'shopify-order-log';
+export const HP_LOG = 'hp-log';
+export const SEND_LOG = 'shopify-hp-log';
+export const PRODUCT_TYPE = 'product';
+
+export interface FulfilmentOptions {
+  /** HTTP for the provider client (tests inject one). */
+  fetchImpl?: typeof fetch;
+  retry?: Partial<HpRetryOptions>;
+  sleep?: (ms: number) => Promise<void>;
+  timeoutMs: number;
+  /** How long a claimed outbox row is ours; longer than one attempt can take. */
+  leaseMs: number;
+  /** Attempts of one outbox row before it is failed. */
+  maxAttempts: number;
+  /** Outbox backoff between attempts (full jitter). */
+  backoff: { baseMs: number; maxMs: number };
+  /** How long send-hp waits for a concurrent sender of the same row before answering "queued". */
+  waitForOtherMs: number;
+  batchSize: number;
+}
+
+export const DEFAULT_OPTIONS: FulfilmentOptions = {
+  timeoutMs: 15_000,
+  leaseMs: 5 * 60_000,
+  maxAttempts: 8,
+  backoff: { baseMs: 30_000, maxMs: 60 * 60_000 },
+  waitForOtherMs: 10_000,
+  batchSize: 10,
+};
+
+export type SendOutcome =
+  | { status: 'sent' | 'already-sent'; hpOrderId: string | null; outboxId: number }
+  | { status: 'queued'; outboxId: number; error?: string; nextAttemptAt?: string }
+  | { status: 'failed'; outboxId: number; error: string; errorMes?: unknown };
+
+/** A failure before or at the provider: `permanent` is not retried. */
+class SendFailure extends Error {
+  constructor(
+    message: string,
+    readonly permanent: boolean,
+    readonly details?: unknown,
+  ) {
+    super(message);
+  }
+}
+
+const text = (v: unknown) => (v === null || v === undefined ? '' : String(v));
+
+export function fulfilmentService(deps: Deps, store?: FileStore, fetchArtwork?: ArtworkFetcher, initial: Partial<FulfilmentOptions> = {}) {
+  const { db, clock, config, log } = deps;
+  const options: FulfilmentOptions = { ...DEFAULT_OPTIONS, ...initial };
+  const records = generalDataRepo(db);
+  const sites = sitesRepo(db);
+  const designs = designsRepo(db);
+  const outbox = outboxRepo(db);
+  const printJobs = printJobsService(deps);
+  const pdfKeySecret = crypto.createHmac('sha256', config.jwt.secret).update('presswork-hp-print-files').digest();
+
+  const nowIso = () => isoNow(clock);
+  const later = (ms: number) => new Date(clock.now().getTime() + ms).toISOString();
+  const publicBase = () => config.publicUrl ?? `http://localhost:${config.port}`;
+
+  function clientFor(settings: HpSettings) {
+    return createHpClient({
+      baseUrl: settings.baseUrl,
+      key: settings.key,
+      secret: settings.secret,
+      clock,
+      fetchImpl: options.fetchImpl,
+      retry: options.retry,
+      sleep: options.sleep,
+      timeoutMs: options.timeoutMs,
+      onRetry: ({ attempt, delayMs, error }) => log.warn({ attempt, delayMs, status: error.status, code: error.code }, 'HP Site Flow call failed; retrying'),
+    });
+  }
+
+  async function siteSettings(siteId: number): Promise<{ site: Site; settings: HpSettings }> {
+    const site = await sites.byId(siteId);
+    if (!site) throw new SendFailure('The site of this order no longer exists', true);
+    const { settings, missing } = hpSettingsOf(site.settings.env);
+    if (missing.length) throw new SendFailure(`HP Site Flow is not set up for site "${site.name}": set ${missing.join(', ')} in its settings`, true);
+    return { site, settings };
+  }
+
+  // --- orders ---------------------------------------------------------------------------
+
+  /** The order record of a store order id (newest when several), in one site or any. */
+  async function findOrder(orderId: string, siteId?: number, trx: Db | Knex.Transaction = db): Promise<DataRecord<StoreOrder> | undefined> {
+    const q = trx('general_data').where({ type: ORDER_TYPE, field1: orderId }).orderBy('id', 'desc').first('id');
+    if (siteId !== undefined) q.where('site_id', siteId);
+    const row = (await q) as { id: number } | undefined;
+    return row ? ((await generalDataRepo(trx).byId(row.id)) as DataRecord<StoreOrder>) : undefined;
+  }
+
+  /** send-hp's `id`/`orderId`: a store order id (or the order record's id), within what the actor may see. */
+  async function resolveOrder(actor: Actor, ref: string, siteId?: number): Promise<DataRecord<StoreOrder>> {
+    if (siteId !== undefined && !isAdmin(actor) && siteId !== actor.siteId) throw forbidden('You cannot send orders of another site');
+    const scope = isAdmin(actor) ? siteId : actor.siteId;
+    let order = await findOrder(ref, scope);
+    if (!order && /^[1-9]\d{0,9}$/.test(ref) && Number(ref) <= 2_147_483_647) {
+      const byId = await records.byId(Number(ref));
+      if (byId && byId.type === ORDER_TYPE && (scope === undefined || byId.siteId === scope)) order = byId as DataRecord<StoreOrder>;
+    }
+    if (!order) throw notFound('Order not found');
+    return order;
+  }
+
+  /** A line's design: the site's design with the line's SKU, else a `product` mapping of that SKU. */
+  async function designOfLine(siteId: number, line: StoreLineItem): Promise<Design | undefined> {
+    const sku = text(line.sku).trim();
+    if (!sku) return undefined;
+    const direct = await designs.bySku(siteId, sku);
+    if (direct) return direct;
+    const { rows } = await records.list({ type: PRODUCT_TYPE, siteId, field1: sku }, { field: 'id', order: 'desc' }, 1, 0);
+    const mapping = rows[0];
+    const designId = Number((mapping?.data as { designId?: unknown } | undefined)?.designId ?? mapping?.field2);
+    if (!Number.isSafeInteger(designId) || designId <= 0) return undefined;
+    const design = await designs.byId(designId);
+    return design && design.siteId === siteId ? design : undefined;
+  }
+
+  /** The line's print job: the existing one, else one made from the design (as order-to-artwork would). */
+  async function printJobOfLine(siteId: number, orderId: string, line: StoreLineItem, design: Design, actorId: number | null): Promise<PrintJob> {
+    const lineId = text(line.id);
+    const find = async () => (await printJobs.repo.list({ shopifyOrderId: orderId, clientId: siteId }, [{ field: 'id', order: 'asc' }], 1000, 0)).rows.find((j) => j.lineItemId === lineId);
+    const existing = await find();
+    if (existing) return existing;
+    const system: Actor = { id: actorId ?? 0, firstName: 'Presswork', lastName: '', email: '', role: 'admin', siteId };
+    const hasArtwork = Array.isArray(design.data.artworkUrls) && design.data.artworkUrls.length > 0;
+    try {
+      return await printJobs.create(system, {
+        clientId: siteId,
+        designId: design.id,
+        productName: text(line.name) || text(line.title) || design.name,
+        productId: text(line.product_id) || undefined,
+        quantity: Math.max(1, Number(line.quantity) || 1),
+        shopifyOrderId: orderId,
+        lineItemId: lineId,
+        data: { ...(line.product_id ? { storeProductId: String(line.product_id) } : {}), ...(!hasArtwork && design.productPdf ? { pregeneratedPDF: design.productPdf } : {}) },
+      });
+    } catch (err) {
+      // Made at the same moment by order-to-artwork or another send: use that one.
+      if (err instanceof HttpError && err.status === 409 && err.message === ORDER_LINE_TAKEN) {
+        const raced = await find();
+        if (raced) return raced;
+      }
+      throw err;
+    }
+  }
+
+  /** The job's print PDF, made once and kept under an unguessable key; answers its absolute URL. */
+  async function printPdfUrl(job: PrintJob, design: Design): Promise<string> {
+    if (!store || !fetchArtwork) throw new SendFailure('Print files cannot be made here (no file store)', true);
+    const token = crypto.createHmac('sha256', pdfKeySecret).update(`job:${job.id}`).digest('hex').slice(0, 40);
+    const key = `hp-print/${job.clientId}/${token}/print-file.pdf`;
+    const url = `${publicBase()}/files/${key}`;
+    const row = await db('uploads').where({ key }).first('id');
+    if (row && (await store.open(key).then((f) => (f?.stream.destroy(), Boolean(f))))) return url;
+    const ctx = { ownOrigin: publicBase() };
+    let pdf: Buffer;
+    const pregenerated = job.data.pregeneratedPDF || (!job.artworkUrls.length ? design.productPdf : null);
+    if (pregenerated) {
+      pdf = await fetchArtwork(pregenerated, ctx);
+      if (pdf.subarray(0, 5).toString('latin1') !== '%PDF-') throw badRequest('The pregenerated print file is not a PDF');
+    } else {
+      assertFourPages(job.artworkUrls.length);
+      const pages = await Promise.all(job.artworkUrls.map((u) => fetchArtwork(u, ctx)));
+      pdf = Buffer.from(await buildPrintPdf(pages));
+    }
+    await store.put(key, Readable.from(pdf));
+    await db('uploads')
+      .insert({ key, content_type: 'application/pdf', size: pdf.length, user_id: null, site_id: job.clientId, created_at: nowIso() })
+      .onConflict('key')
+      .ignore();
+    return url;
+  }
+
+  interface Prepared {
+    body: HpOrderBody;
+    items: PreGeneratedItem[];
+    skipped: Array<{ lineId: string; reason: string }>;
+    settings: HpSettings;
+  }
+
+  /** Everything before the provider call: settings, the order, its lines' designs and print files, the body. */
+  async function prepare(row: OutboxRow): Promise<Prepared> {
+    const { siteId, orderId, lineId, actorId } = row.payload;
+    const { settings } = await siteSettings(siteId);
+    const order = await findOrder(orderId, siteId);
+    if (!order) throw new SendFailure(`Order ${orderId} not found`, true);
+    const data = order.data;
+    if (!shipToOf(data)) throw new SendFailure('The order has no shipping address', true);
+    const allLines = Array.isArray(data.line_items) ? data.line_items : [];
+    const lines = lineId ? allLines.filter((l) => text(l.id) === lineId) : allLines;
+    if (lineId && !lines.length) throw new SendFailure(`Line ${lineId} is not in order ${orderId}`, true);
+    const sourceOrderId = sourceOrderIdOf(orderId, lineId);
+    const mapped: MappedLine[] = [];
+    const skipped: Array<{ lineId: string; reason: string }> = [];
+    const items: PreGeneratedItem[] = [];
+    for (const line of lines) {
+      const id = text(line.id);
+      const design = await designOfLine(siteId, line);
+      const reason = !text(line.sku) ? 'the line has no SKU' : !design ? `no design has SKU ${text(line.sku)}` : !design.hpSKU ? `design "${design.name}" has no HP SKU` : null;
+      if (reason || !design) {
+        skipped.push({ lineId: id, reason: reason ?? 'no design' });
+        continue;
+      }
+      const job = await printJobOfLine(siteId, orderId, line, design, actorId);
+      let pdfUrl: string;
+      try {
+        pdfUrl = await printPdfUrl(job, design);
+      } catch (err) {
+        if (err instanceof HttpError) throw new SendFailure(`Line ${id}: ${err.message}`, err.status < 500);
+        throw err;
+      }
+      const quantity = Math.max(1, Math.floor(Number(line.quantity) || 1));
+      mapped.push({ line, lineId: id, hpSKU: design.hpSKU!, quantity, pdfUrl, hpAdditionData: design.hpAdditionData });
+      items.push({ lineId: id, sourceOrderId, sourceItemId: id, sku: design.hpSKU!, quantity, path: pdfUrl, printJobId: job.id, hpOrderId: null, sentAt: '' });
+    }
+    if (!mapped.length) {
+      const why = skipped.map((s) => `line ${s.lineId}: ${s.reason}`).join('; ');
+      throw new SendFailure(lineId ? `This line cannot be sent to HP (${why})` : `No line of this order can be sent to HP${why ? ` (${why})` : ''}`, true, { skipped });
+    }
+    const body = buildOrderBody({ sourceOrderId, order: data, lines: mapped, settings });
+    return { body, items, skipped, settings };
+  }
+
+  // --- the outbox ----------------------------------------------------------------------
+
+  /**
+   * Claims a row: one atomic UPDATE that only succeeds while the row is pending and not leased
+   * (or its lease has run out). `force` ignores next_attempt_at (an explicit click).
+   */
+  async function claim(id: number, force: boolean): Promise<OutboxRow | undefined> {
+    const at = nowIso();
+    const q = db('outbox')
+      .where({ id, status: 'pending' })
+      .where((w) => w.whereNull('locked_until').orWhere('locked_until', '<', at));
+    if (!force) q.where('next_attempt_at', '<=', at);
+    const n = await q.update({ locked_until: later(options.leaseMs), attempts: db.raw('attempts + 1'), updated_at: at });
+    return n === 1 ? outbox.byId(id) : undefined;
+  }
+
+  /** Locks an order record for a read-modify-write of its JSON (PostgreSQL; SQLite has one writer). */
+  async function lockedOrder(trx: Knex.Transaction, id: number): Promise<DataRecord<StoreOrder> | undefined> {
+    const q = trx('general_data').where({ id }).first('id');
+    if (isPostgres(db)) q.forUpdate();
+    return (await q) ? ((await generalDataRepo(trx).byId(id)) as DataRecord<StoreOrder>) : undefined;
+  }
+
+  async function writeSendLog(trx: Knex | Knex.Transaction, r: { siteId: number; orderId: string; lineId: string | null; status: 'sent' | 'failed'; data: Record<string, unknown>; userId: number | null }) {
+    const at = nowIso();
+    await generalDataRepo(trx).insert({
+      type: SEND_LOG,
+      field1: r.orderId,
+      field2: r.lineId ?? '',
+      name: 'send',
+      status: r.status,
+      data: r.data,
+      siteId: r.siteId,
+      userId: r.userId,
+      publicPermission: { create: false, read: true, update: false, delete: false },
+      createdAt: at,
+      updatedAt: at,
+    });
+  }
+
+  async function markSent(row: OutboxRow, prepared: Prepared, answer: unknown, duplicate: boolean): Promise<SendOutcome> {
+    const { siteId, orderId, lineId, actorId } = row.payload;
+    const hpOrderId = duplicate ? null : text((answer as HpOrderAnswer)?.order?._id) || null;
+    const at = nowIso();
+    return db.transaction(async (trx) => {
+      const n = await trx('outbox')
+        .where({ id: row.id, status: 'pending' })
+        .update({ status: 'sent', result: toJson({ hpOrderId, duplicate, answer }), error: null, locked_until: null, updated_at: at });
+      if (n !== 1) return outcomeOf(outboxFromRow(await trx('outbox').where({ id: row.id }).first()));
+      await writeSendLog(trx, {
+        siteId,
+        orderId,
+        lineId,
+        status: 'sent',
+        data: { sentData: prepared.body, results: answer, attempts: row.attempts, duplicate, skipped: prepared.skipped, outboxId: row.id },
+        userId: actorId,
+      });
+      const order = await findOrder(orderId, siteId, trx);
+      const locked = order && (await lockedOrder(trx, order.id));
+      let knownId = hpOrderId;
+      if (locked) {
+        const data = { ...locked.data };
+        const previous = Array.isArray(data.preGeneratedHPItems) ? data.preGeneratedHPItems : [];
+        // A duplicate answer carries no provider id: keep the one we knew, if any.
+        knownId = hpOrderId ?? (text(data.hpOrderId) || null);
+        const items = prepared.items.map((i) => ({ ...i, hpOrderId: hpOrderId ?? previous.find((p) => p.lineId === i.lineId)?.hpOrderId ?? knownId, sentAt: at }));
+        data.preGeneratedHPItems = [...previous.filter((p) => !items.some((i) => i.lineId === p.lineId)), ...items];
+        if (hpOrderId) data.hpOrderId = hpOrderId;
+        const hpOrders = { ...((data.hpOrders as Record<string, unknown>) ?? {}) };
+        hpOrders[prepared.body.orderData.sourceOrderId] = { hpOrderId: knownId, lineId, sentAt: at };
+        data.hpOrders = hpOrders;
+        const next = nextOrderStatus(locked.status ?? text(data.status), 'sent', text(data.hpProgress) || null);
+        if (next) data.status = next;
+        data.hpProgress = highestProgress(text(data.hpProgress) || null, 'sent');
+        await generalDataRepo(trx).update(locked.id, { data, status: next ?? undefined, updatedAt: at });
+      }
+      return { status: duplicate ? 'already-sent' : 'sent', hpOrderId: knownId, outboxId: row.id } as SendOutcome;
+    });
+  }
+
+  async function markFailed(row: OutboxRow, error: string, details: unknown, sentData: unknown): Promise<SendOutcome> {
+    const { siteId, orderId, lineId, actorId } = row.payload;
+    const at = nowIso();
+    return db.transaction(async (trx) => {
+      const n = await trx('outbox')
+        .where({ id: row.id, status: 'pending' })
+        .update({ status: 'failed', result: toJson(details ?? null), error, locked_until: null, updated_at: at });
+      if (n !== 1) return outcomeOf(outboxFromRow(await trx('outbox').where({ id: row.id }).first()));
+      await writeSendLog(trx, { siteId, orderId, lineId, status: 'failed', data: { sentData: sentData ?? null, results: details ?? { error }, error, attempts: row.attempts, outboxId: row.id }, userId: actorId });
+      return { status: 'failed', error, errorMes: details, outboxId: row.id } as SendOutcome;
+    });
+  }
+
+  async function reschedule(row: OutboxRow, error: string, details: unknown, sentData: unknown): Promise<SendOutcome> {
+    if (row.attempts >= options.maxAttempts) return markFailed(row, `${error} (gave up after ${row.attempts} attempts)`, details, sentData);
+    const cap = Math.min(options.backoff.maxMs, options.backoff.baseMs * 2 ** Math.max(0, row.attempts - 1));
+    const delay = Math.floor(cap / 2 + (Math.random() * cap) / 2);
+    const next = later(delay);
+    await db('outbox')
+      .where({ id: row.id, status: 'pending' })
+      .update({ error, result: toJson(details ?? null), next_attempt_at: next, locked_until: null, updated_at: nowIso() });
+    return { status: 'queued', outboxId: row.id, error, nextAttemptAt: next };
+  }
+
+  /** One attempt of a claimed row. */
+  async function attempt(row: OutboxRow): Promise<SendOutcome> {
+    let prepared: Prepared | undefined;
+    try {
+      prepared = await prepare(row);
+      const answer = await clientFor(prepared.settings).submitOrder(prepared.body);
+      return await markSent(row, prepared, answer, false);
+    } catch (err) {
+      if (err instanceof HpDuplicateOrder && prepared) return markSent(row, prepared, { success: false, error: { message: err.message, code: err.code, validations: err.validations } }, true);
+      if (err instanceof HpError) {
+        const details = { status: err.status, code: err.code, message: err.message, validations: err.validations, answer: err.body ?? null };
+        if (err.retryable) return reschedule(row, err.message, details, prepared?.body);
+        return markFailed(row, err.message, details, prepared?.body);
+      }
+      if (err instanceof SendFailure) {
+        if (err.permanent) return markFailed(row, err.message, err.details ?? { message: err.message }, prepared?.body);
+        return reschedule(row, err.message, err.details ?? { message: err.message }, prepared?.body);
+      }
+      log.error({ err, outboxId: row.id }, 'HP send failed unexpectedly');
+      return reschedule(row, `Unexpected error: ${(err as Error).message}`, null, prepared?.body);
+    }
+  }
+
+  function outcomeOf(row: OutboxRow): SendOutcome {
+    if (row.status === 'sent') {
+      const r = row.result as { hpOrderId?: string | null } | null;
+      return { status: 'already-sent', hpOrderId: r?.hpOrderId ?? null, outboxId: row.id };
+    }
+    if (row.status === 'failed') return { status: 'failed', error: row.error ?? 'The send failed', errorMes: row.result ?? undefined, outboxId: row.id };
+    return { status: 'queued', outboxId: row.id, error: row.error ?? undefined, nextAttemptAt: row.nextAttemptAt };
+  }
+
+  /** One attempt now (an explicit send). Another sender holding the row: wait for it, then answer its outcome. */
+  async function sendNow(outboxId: number): Promise<SendOutcome> {
+    const claimed = await claim(outboxId, true);
+    if (claimed) return attempt(claimed);
+    const deadline = Date.now() + options.waitForOtherMs;
+    for (;;) {
+      const row = await outbox.byId(outboxId);
+      if (!row) throw notFound('Outbox entry not found');
+      if (row.status !== 'pending') return outcomeOf(row);
+      if (!row.lockedUntil || row.lockedUntil < nowIso()) {
+        const again = await claim(outboxId, true);
+        if (again) return attempt(again);
+      }
+      if (Date.now() >= deadline) return outcomeOf(row);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
+  /** The worker's pass: every due, unleased row, claimed one by one. */
+  async function processDue(): Promise<{ claimed: number; outcomes: SendOutcome[] }> {
+    const at = nowIso();
+    const due = (await db('outbox')
+      .where({ kind: HP_ORDER_KIND, status: 'pending' })
+      .where('next_attempt_at', '<=', at)
+      .where((w) => w.whereNull('locked_until').orWhere('locked_until', '<', at))
+      .orderBy('next_attempt_at')
+      .orderBy('id')
+      .limit(options.batchSize)
+      .select('id')) as Array<{ id: number }>;
+    const outcomes: SendOutcome[] = [];
+    for (const { id } of due) {
+      const row = await claim(Number(id), false);
+      if (row) outcomes.push(await attempt(row));
+    }
+    return { claimed: outcomes.length, outcomes };
+  }
+
+  // --- send-hp, send-hp-single-line ------------------------------------------------------
+
+  async function sendOrder(actor: Actor, input: { orderRef: string; lineId?: string; siteId?: number }): Promise<SendOutcome> {
+    const order = await resolveOrder(actor, input.orderRef, input.siteId);
+    const orderId = order.field1 ?? text(order.data.id);
+    if (input.lineId && !(order.data.line_items ?? []).some((l) => text(l.id) === input.lineId)) throw notFound('Line item not found in this order');
+    const [row] = await db.transaction((trx) => enqueueOrderSend(trx, { siteId: order.siteId, orderId, lineIds: input.lineId ? [input.lineId] : undefined }, actor.id, clock.now()));
+    if (row.status === 'failed') {
+      // A failed send is tried again when asked explicitly (after the design or settings were fixed).
+      await db('outbox').where({ id: row.id, status: 'failed' }).update({ status: 'pending', attempts: 0, locked_until: null, next_attempt_at: nowIso(), updated_at: nowIso() });
+    }
+    if (row.status === 'sent') return outcomeOf(row);
+    return sendNow(row.id);
+  }
+
+  // --- the manual send -------------------------------------------------------------------
+
+  async function manualSend(actor: Actor, input: ManualInput & { siteId?: number }): Promise<{ ok: boolean; status: number; answer: unknown; error?: string; errorMes?: unknown }> {
+    const siteId = input.siteId ?? actor.siteId;
+    if (siteId !== actor.siteId && !isAdmin(actor)) throw forbidden('You cannot send with the settings of another site');
+    let settings: HpSettings;
+    try {
+      ({ settings } = await siteSettings(siteId));
+    } catch (err) {
+      if (err instanceof SendFailure) throw badRequest(err.message);
+      throw err;
+    }
+    const body = buildManualBody(input, settings);
+    const orderId = text(input.orderData.sourceOrderId);
+    let result: { ok: boolean; status: number; answer: unknown; error?: string; errorMes?: unknown };
+    try {
+      const answer = await clientFor(settings).submitOrder(body);
+      result = { ok: true, status: 200, answer };
+    } catch (err) {
+      if (!(err instanceof HpError)) throw err;
+      const answer = err.body ?? { success: false, error: { message: err.message, code: err.code, validations: err.validations } };
+      result = { ok: false, status: err.status >= 400 && err.status < 500 && err.status !== 429 ? 422 : 502, answer, error: err.message, errorMes: { status: err.status, code: err.code, validations: err.validations } };
+    }
+    await writeSendLog(db, {
+      siteId,
+      orderId,
+      lineId: null,
+      status: result.ok ? 'sent' : 'failed',
+      data: { sentData: body, results: result.answer, attempts: 1, manual: true, ...(result.error ? { error: result.error } : {}) },
+      userId: actor.id,
+    });
+    return result;
+  }
+
+  // --- postbacks -------------------------------------------------------------------------
+
+  /** Is this caller the provider of `slug`? (the site's HP_POSTBACK_TOKEN, compared timing-safe) */
+  async function postbackSite(slug: string | undefined, token: string | undefined): Promise<Site> {
+    const site = slug ? await sites.bySlug(slug) : undefined;
+    const expected = site ? hpSettingsOf(site.settings.env).settings.postbackToken : '';
+    const a = crypto.createHash('sha256').update(`hp-postback\n${expected}`).digest();
+    const b = crypto.createHash('sha256').update(`hp-postback\n${token ?? ''}`).digest();
+    const same = crypto.timingSafeEqual(a, b);
+    if (!site || !expected || !token || !same) throw unauthorized('Invalid postback token');
+    return site;
+  }
+
+  /** Store order id (+ line id) of a provider sourceOrderId: `<order>` or `<order>-<line>`. */
+  async function orderOfSource(siteId: number, sourceOrderId: string, trx: Knex.Transaction) {
+    const whole = await findOrder(sourceOrderId, siteId, trx);
+    if (whole) return { order: whole, orderId: sourceOrderId, lineId: null as string | null };
+    const cut = sourceOrderId.lastIndexOf('-');
+    if (cut > 0) {
+      const orderId = sourceOrderId.slice(0, cut);
+      const order = await findOrder(orderId, siteId, trx);
+      if (order) return { order, orderId, lineId: sourceOrderId.slice(cut + 1) };
+    }
+    return { order: undefined, orderId: sourceOrderId, lineId: null };
+  }
+
+  async function receivePostback(site: Site, body: PostbackBody): Promise<{ duplicate: boolean; orderStatus: string | null; found: boolean }> {
+    const eventId = crypto.createHash('sha256').update(JSON.stringify([body.sourceOrderId, body.event, body.status, body.timestamp])).digest('hex');
+    const at = nowIso();
+    return db.transaction(async (trx) => {
+      const inserted = await trx('webhook_deliveries')
+        .insert({
+          source: 'hp',
+          event_id: eventId,
+          delivery_id: body.orderId ? text(body.orderId).slice(0, 128) : null,
+          site_id: site.id,
+          topic: text(body.event).slice(0, 64),
+          payload: toJson(body),
+          status: 'processed',
+          attempts: 1,
+          received_at: at,
+          processed_at: at,
+        })
+        .onConflict(['source', 'event_id'])
+        .ignore()
+        .returning('id');
+      if (!inserted.length) return { duplicate: true, orderStatus: null, found: false };
+      const { order, orderId, lineId } = await orderOfSource(site.id, body.sourceOrderId, trx);
+      const carrier = body.shipment?.carrier;
+      const trackingNumber = text(body.shipment?.trackingNumber) || null;
+      const shippingMethod = text(carrier?.service) || text(carrier?.alias) || text(carrier?.code) || null;
+      await generalDataRepo(trx).insert({
+        type: HP_LOG,
+        field1: orderId,
+        field2: text(body.orderId) || null,
+        name: text(body.event).slice(0, 255),
+        status: text(body.status).slice(0, 32),
+        data: {
+          timestamp: body.timestamp,
+          status: body.status,
+          shopifyOrderId: orderId,
+          trackingNumber,
+          shippingMethod,
+          event: body.event,
+          sourceOrderId: body.sourceOrderId,
+          lineId,
+          raw: body,
+        },
+        siteId: site.id,
+        userId: null,
+        publicPermission: { create: false, read: true, update: false, delete: false },
+        createdAt: at,
+        updatedAt: at,
+      });
+      if (!order) {
+        await trx('webhook_deliveries').where({ source: 'hp', event_id: eventId }).update({ error: `No order ${orderId} in site ${site.slug}` });
+        return { duplicate: false, orderStatus: null, found: false };
+      }
+      const locked = (await lockedOrder(trx, order.id))!;
+      const data = { ...locked.data };
+      const current = locked.status ?? (text(data.status) || null);
+      const next = nextOrderStatus(current, text(body.status), text(data.hpProgress) || null);
+      if (next) data.status = next;
+      data.hpProgress = highestProgress(text(data.hpProgress) || null, text(body.status));
+      // Tracking is kept: a later postback without it never erases it.
+      if (trackingNumber || body.shipment?.trackingUrl) {
+        const prev = data.tracking ?? {};
+        data.tracking = { number: trackingNumber ?? prev.number ?? null, method: shippingMethod ?? prev.method ?? null, url: text(body.shipment?.trackingUrl) || prev.url || null };
+      }
+      if (body.orderId && !data.hpOrderId) data.hpOrderId = text(body.orderId);
+      const hpOrders = { ...((data.hpOrders as Record<string, Record<string, unknown>>) ?? {}) };
+      const entry = hpOrders[body.sourceOrderId] ?? {};
+      const entryNext = nextOrderStatus(text(entry.status) || null, text(body.status), text(entry.progress) || null);
+      hpOrders[body.sourceOrderId] = {
+        ...entry,
+        hpOrderId: entry.hpOrderId ?? (text(body.orderId) || null),
+        lineId,
+        status: entryNext ?? entry.status ?? null,
+        progress: highestProgress(text(entry.progress) || null, text(body.status)),
+        ...(trackingNumber ? { trackingNumber } : {}),
+      };
+      data.hpOrders = hpOrders;
+      await generalDataRepo(trx).update(locked.id, { data, status: next ?? undefined, updatedAt: at });
+      return { duplicate: false, orderStatus: next ?? current, found: true };
+    });
+  }
+
+  // --- provider events screens --------------------------------------------------------------
+
+  function scopeOf(actor: Actor, siteId: number | undefined): number | undefined {
+    if (siteId !== undefined && !isAdmin(actor) && siteId !== actor.siteId) throw forbidden('You can only see the provider events of your own site');
+    return isAdmin(actor) ? siteId : actor.siteId;
+  }
+
+  async function listEvents(actor: Actor, q: { page?: number; pageSize?: number; siteId?: number; orderId?: string; status?: string }): Promise<Page<DataRecord>> {
+    const w = pageWindow(q.page, q.pageSize);
+    const filter: RecordFilter = { type: HP_LOG, siteId: scopeOf(actor, q.siteId), field1: q.orderId, status: q.status };
+    const { rows, total } = await records.list(filter, { field: 'createdAt', order: 'desc' }, w.limit, w.offset);
+    return { list: rows, hasNext: w.offset + rows.length < total, total };
+  }
+
+  async function orderDetail(actor: Actor, orderId: string, siteId?: number) {
+    const scope = scopeOf(actor, siteId);
+    const order = await findOrder(orderId, scope);
+    const site = order?.siteId ?? scope;
+    const all = async (type: string) =>
+      (await records.list({ type, field1: orderId, siteId: site }, { field: 'createdAt', order: 'desc' }, 500, 0)).rows;
+    const [events, sent] = await Promise.all([all(HP_LOG), all(SEND_LOG)]);
+    if (!order && !events.length && !sent.length) throw notFound('Order not found');
+    const preGenerated = Array.isArray(order?.data.preGeneratedHPItems) ? order!.data.preGeneratedHPItems : [];
+    const jobs = order ? (await printJobs.repo.list({ shopifyOrderId: orderId, clientId: order.siteId }, [{ field: 'id', order: 'asc' }], 1000, 0)).rows : [];
+    const lines = await Promise.all(
+      (order?.data.line_items ?? []).map(async (l) => {
+        const lineId = text(l.id);
+        const job = jobs.find((j) => j.lineItemId === lineId);
+        const design = order ? await designOfLine(order.siteId, l) : undefined;
+        return {
+          lineId,
+          sku: l.sku ?? null,
+          quantity: l.quantity ?? null,
+          productName: text(l.name) || text(l.title) || job?.productName || design?.name || '',
+          productId: l.product_id === undefined || l.product_id === null ? (job?.productId ?? null) : text(l.product_id),
+          previewUrl: job?.previewUrl ?? design?.image ?? null,
+          pdfUrl: preGenerated.find((p) => p.lineId === lineId)?.path ?? null,
+          printJobId: job?.id ?? null,
+          hpSKU: design?.hpSKU ?? null,
+        };
+      }),
+    );
+    return { order: order ?? null, lines, events, sent };
+  }
+
+  /** /api/admin/hp-logs: the provider events (hp-log; `filter.type` = shopify-hp-log lists the sends). */
+  async function adminLogs(actor: Actor, filter: RecordFilter, sort: { field: RecordSortField; order: 'asc' | 'desc' }, limit: number, offset: number) {
+    const type = filter.type === SEND_LOG ? SEND_LOG : HP_LOG;
+    return records.list({ ...filter, type, siteId: isAdmin(actor) ? filter.siteId : actor.siteId }, sort, limit, offset);
+  }
+
+  async function adminLog(actor: Actor, id: number) {
+    const r = await records.byId(id);
+    if (!r || (r.type !== HP_LOG && r.type !== SEND_LOG) || (!isAdmin(actor) && r.siteId !== actor.siteId)) throw notFound('Record not found');
+    return r;
+  }
+
+  return {
+    /** Queue the provider send in the caller's transaction (dedupe key hp:<siteId>:<orderId>[:<lineId>]); answers the rows (existing ones when already queued). */
+    enqueueOrderSend: (trx: Knex | Knex.Transaction, input: EnqueueOrderSend, actorId?: number | null): Promise<OutboxRow[]> => enqueueOrderSend(trx, input, actorId, clock.now()),
+    sendNow,
+    processDue,
+    sendOrder,
+    manualSend,
+    postbackSite,
+    receivePostback,
+    listEvents,
+    orderDetail,
+    adminLogs,
+    adminLog,
+    findOrder,
+    /** Tests and main.ts: change timing and the provider's HTTP. */
+    configure(next: Partial<FulfilmentOptions>) {
+      Object.assign(options, next);
+    },
+    options,
+  };
+}
+
+export type FulfilmentService = ReturnType<typeof fulfilmentService>;
+
+/** Runs processDue every intervalMs (no overlapping passes). */
+export function startOutboxWorker(service: Pick<FulfilmentService, 'processDue'>, opts: { intervalMs?: number; log?: Deps['log'] } = {}) {
+  let running = false;
+  let stopped = false;
+  const tick = async () => {
+    if (running || stopped) return;
+    running = true;
+    try {
+      await service.processDue();
+    } catch (err) {
+      opts.log?.error({ err }, 'outbox worker pass failed');
+    } finally {
+      running = false;
+    }
+  };
+  const timer = setInterval(() => void tick(), opts.intervalMs ?? 5_000);
+  timer.unref();
+  void tick();
+  return {
+    tick,
+    stop() {
+      stopped = true;
+      clearInterval(timer);
+    },
+  };
+}

@@ -1,0 +1,82 @@
+// /api/online-stores/…: the store's order webhook (raw body, HMAC) and the order screens' actions.
+import express, { Router } from 'express';
+import { z } from 'zod';
+import type { Config } from '../../config';
+import { actorOf, requireUser } from '../../http/auth';
+import { ok } from '../../http/envelope';
+import { HttpError } from '../../http/errors';
+import { parse } from '../../http/validate';
+import { baseUrlOf } from '../uploads/routes';
+import { checkOrderBody, orderLineBody, orderRefBody, rerunOrderBody } from './schema';
+import type { OrdersService } from './service';
+
+export const SHOPIFY_WEBHOOK_PATH = '/api/online-stores/shopify-webhook';
+const PRINT_FILE_NAME = 'print-file.pdf';
+
+/**
+ * POST /api/online-stores/shopify-webhook — mounted on the app before /api's JSON parser: the
+ * signature is over the raw bytes. 200 as soon as the delivery is stored; processing follows.
+ */
+export function shopifyWebhookRoutes(orders: OrdersService, config: Config): Router {
+  const r = Router();
+  r.post(SHOPIFY_WEBHOOK_PATH, express.raw({ type: () => true, limit: config.bodyLimit }), async (req, res) => {
+    const { site } = parse(z.object({ site: z.string().max(64).optional() }), req.query);
+    const answer = await orders.receiveWebhook({
+      rawBody: Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0),
+      header: (name) => req.get(name),
+      siteSlug: site || undefined,
+    });
+    ok(res, answer);
+    if ('received' in answer) orders.processSoon(answer.deliveryId);
+  });
+  return r;
+}
+
+/** Mounted at /api/online-stores (after the JSON parser). Each call signs in on its own: other modules share this prefix. */
+export function onlineStoresRoutes(orders: OrdersService, config: Config): Router {
+  const r = Router();
+
+  r.post('/check-order', requireUser, async (req, res) => {
+    ok(res, await orders.checkOrder(actorOf(req), parse(checkOrderBody, req.body)));
+  });
+
+  r.post('/rerun-order', requireUser, async (req, res) => {
+    const actor = actorOf(req);
+    const input = parse(rerunOrderBody, req.body);
+    try {
+      ok(res, await orders.rerunOrder(actor, input));
+    } catch (err) {
+      // The spec's re-submit failure: error, plus errorMes for the Error Data panel.
+      if (!(err instanceof HttpError)) throw err;
+      res.status(err.status).json({ success: false, error: err.message, errorMes: err.details ?? err.message });
+    }
+  });
+
+  r.post('/shopify-webhook/order-to-arwork', requireUser, async (req, res) => {
+    const { id, siteId } = parse(orderRefBody, req.body);
+    ok(res, await orders.orderToArtwork(actorOf(req), id, siteId));
+  });
+
+  r.post('/shopify-webhook/hood-download-pdf', requireUser, async (req, res) => {
+    try {
+      const pdf = await orders.linePdf(actorOf(req), parse(orderLineBody, req.body), baseUrlOf(req, config));
+      res
+        .status(200)
+        .set({ 'Content-Type': 'application/pdf', 'Content-Disposition': `attachment; filename="${PRINT_FILE_NAME}"`, 'Cache-Control': 'no-store' })
+        .send(pdf);
+    } catch (err) {
+      // The spec: "Download-pdf answers a file saved as print-file.pdf, or data.error".
+      if (!(err instanceof HttpError)) throw err;
+      res.status(err.status).json({ success: false, error: err.message, data: { error: err.message } });
+    }
+  });
+
+  // Issue 6 renders personalised pages; until then both answer the line's design artwork and preview.
+  for (const path of ['/shopify-webhook/hood-generate-image', '/shopify-webhook/hood-generate-page-content-image']) {
+    r.post(path, requireUser, async (req, res) => {
+      ok(res, await orders.lineImages(actorOf(req), parse(orderLineBody, req.body)));
+    });
+  }
+
+  return r;
+}

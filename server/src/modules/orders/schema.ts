@@ -1,0 +1,73 @@
+import { z } from 'zod';
+
+/** A store order id: text or a number, kept as text (int64). */
+const storeOrderId = z
+  .union([z.string(), z.number()], { error: 'must be text or a number' })
+  .transform((v) => String(v).trim())
+  .pipe(z.string().min(1, 'is required').max(64, 'is too long (64 characters at most)'));
+
+const optionalText = (max: number) => z.preprocess((v) => (v === '' || v === null ? undefined : v), z.union([z.string(), z.number()]).transform((v) => String(v).trim()).pipe(z.string().max(max)).optional());
+
+const siteId = z.preprocess((v) => (v === '' || v === null ? undefined : v), z.coerce.number().int().positive().optional());
+
+const flag = z
+  .union([z.boolean(), z.literal(0), z.literal(1), z.literal('0'), z.literal('1')], { error: 'must be true or false' })
+  .transform((v) => v === true || v === 1 || v === '1');
+
+export const checkOrderBody = z
+  .object({ id: optionalText(64), name: optionalText(64), siteId })
+  .refine((b) => Boolean(b.id || b.name), { message: 'Give the order id or the order name' });
+
+export const rerunOrderBody = z.object({
+  id: storeOrderId,
+  siteId,
+  flags: z
+    .object({ addToAdestra: flag.optional(), addToRaisersEdge: flag.optional(), sendEcard: flag.optional(), sendToHP: flag.optional() })
+    .default({}),
+});
+
+/** `{id}` or `{orderId}`: the store order id. */
+export const orderRefBody = z
+  .object({ id: optionalText(64), orderId: optionalText(64), siteId })
+  .refine((b) => Boolean(b.id || b.orderId), { message: 'id: is required' })
+  .transform((b) => ({ id: (b.id || b.orderId)!, siteId: b.siteId }));
+
+export const orderLineBody = z.object({ id: storeOrderId, lineId: storeOrderId, siteId });
+
+export type CheckOrderInput = z.infer<typeof checkOrderBody>;
+export type RerunOrderInput = z.infer<typeof rerunOrderBody>;
+export type OrderLineInput = z.infer<typeof orderLineBody>;
+
+// ---------------------------------------------------------------------------------------------
+// Admin REST bodies
+
+const secretValue = z.preprocess((v) => (v === null ? '' : v), z.string().trim().max(500).optional());
+
+export const storeBody = z.object({
+  shopDomain: z.preprocess(
+    (v) => (v === null ? '' : v),
+    z
+      .string()
+      .trim()
+      .toLowerCase()
+      .max(255)
+      .refine((d) => d === '' || /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+$/.test(d), 'must be a host name like my-shop.myshopify.com')
+      .optional(),
+  ),
+  webhookSecret: secretValue,
+  previousSecret: secretValue,
+  autoSendToHP: flag.optional(),
+});
+
+export type StoreInput = z.infer<typeof storeBody>;
+
+export const productBody = z.object({
+  storeSku: z.union([z.string(), z.number()]).transform((v) => String(v).trim()).pipe(z.string().min(1, 'is required').max(255)),
+  designId: z.coerce.number({ error: 'must be a design id' }).int().positive('must be a design id'),
+  productName: optionalText(255),
+  productType: z.preprocess((v) => (v === '' ? null : v), z.enum(['Card', 'Mug', 'Poster']).nullable().optional()),
+  storeProductId: optionalText(64),
+  siteId,
+});
+
+export type ProductInput = z.infer<typeof productBody>;

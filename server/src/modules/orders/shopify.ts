@@ -1,0 +1,238 @@
+// Shopify order webhooks: the pure rules (no database, no HTTP) — signature check, int64-safe
+// parsing, the order as we store it, and which of two versions of an order is newer.
+import crypto from 'node:crypto';
+
+export const ORDER_TOPICS = ['orders/create', 'orders/updated', 'orders/paid', 'orders/fulfilled'] as const;
+export type OrderTopic = (typeof ORDER_TOPICS)[number];
+export const isOrderTopic = (topic: string): topic is OrderTopic => (ORDER_TOPICS as readonly string[]).includes(topic);
+
+/** Header names (Node lower-cases incoming header names; `req.get` is case-insensitive anyway). */
+export const SHOPIFY_HEADERS = {
+  hmac: 'X-Shopify-Hmac-Sha256',
+  topic: 'X-Shopify-Topic',
+  shopDomain: 'X-Shopify-Shop-Domain',
+  apiVersion: 'X-Shopify-API-Version',
+  webhookId: 'X-Shopify-Webhook-Id',
+  eventId: 'X-Shopify-Event-Id',
+  triggeredAt: 'X-Shopify-Triggered-At',
+} as const;
+
+/** base64(HMAC-SHA256(secret, raw body)) — what Shopify sends in X-Shopify-Hmac-Sha256. */
+export function shopifySignature(secret: string, rawBody: Buffer | string): string {
+  return crypto.createHmac('sha256', secret).update(rawBody).digest('base64');
+}
+
+/** Timing-safe check of the signature against each secret that is set (current, then previous during a rotation). */
+export function verifyShopifySignature(rawBody: Buffer, header: string, secrets: Array<string | undefined>): boolean {
+  const given = Buffer.from(header.trim(), 'base64');
+  if (given.length !== 32) return false;
+  let ok = false;
+  for (const secret of secrets) {
+    if (!secret) continue;
+    const expected = crypto.createHmac('sha256', secret).update(rawBody).digest();
+    // No early exit: both secrets are always tried, so timing does not tell which one matched.
+    if (crypto.timingSafeEqual(expected, given)) ok = true;
+  }
+  return ok;
+}
+
+/**
+ * JSON.parse that keeps integers beyond 2^53 exact: such number literals become strings before
+ * parsing (Shopify ids are int64; Node 20's JSON.parse has no source-text access in revivers).
+ * A linear scan that skips string literals, so text that merely looks like a number is untouched.
+ */
+export function parseJsonInt64Safe(text: string): unknown {
+  let out = '';
+  let last = 0;
+  const n = text.length;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 34 /* " */) {
+      for (i++; i < n; i++) {
+        const d = text.charCodeAt(i);
+        if (d === 92 /* \ */) i++;
+        else if (d === 34) break;
+      }
+    } else if (c === 45 /* - */ || (c >= 48 && c <= 57)) {
+      const start = i;
+      while (i + 1 < n && /[-+0-9.eE]/.test(text[i + 1])) i++;
+      const token = text.slice(start, i + 1);
+      if (/^-?\d{16,}$/.test(token) && !Number.isSafeInteger(Number(token))) {
+        out += `${text.slice(last, start)}"${token}"`;
+        last = i + 1;
+      }
+    }
+  }
+  return JSON.parse(last === 0 ? text : out + text.slice(last));
+}
+
+// ---------------------------------------------------------------------------------------------
+// The order as stored in the shopify-order-log record's data (docs/orders-fulfilment.md)
+
+export interface OrderLine {
+  id: string;
+  name: string | null;
+  title: string | null;
+  product_id: string | null;
+  variant_id: string | null;
+  sku: string | null;
+  quantity: number;
+  properties: Array<{ name: string; value: string }>;
+}
+
+export interface OrderAddress {
+  name?: string | null;
+  first_name?: string | null;
+  last_name?: string | null;
+  address1?: string | null;
+  address2?: string | null;
+  city?: string | null;
+  zip?: string | null;
+  province?: string | null;
+  country?: string | null;
+  country_code?: string | null;
+  phone?: string | null;
+}
+
+/** The fields that come from the store: a newer webhook replaces all of them. */
+export interface ShopifyOrder {
+  id: string;
+  name: string;
+  order_number: number | string | null;
+  created_at: string | null;
+  updated_at: string | null;
+  email: string | null;
+  financial_status: string | null;
+  fulfillment_status: string | null;
+  customer: { id: string | null; first_name: string | null; last_name: string | null; email: string | null } | null;
+  line_items: OrderLine[];
+  shipping_address: OrderAddress | null;
+  shipping_lines: Array<{ title: string | null; code: string | null }>;
+}
+
+/** The fields the provider side keeps (status, what was sent, tracking): a store webhook never touches them. */
+export interface FulfilmentFields {
+  status: string;
+  preGeneratedHPItems: unknown[];
+  hpOrderId: string | null;
+  tracking: { number?: string | null; method?: string | null; url?: string | null } | null;
+}
+
+export type OrderData = ShopifyOrder & FulfilmentFields & { lastTopic: string; [k: string]: unknown };
+
+/** Order statuses of the contract, plus `no-lines` for orders the list hides (nothing to print). */
+export const NO_LINES = 'no-lines';
+export const RECEIVED = 'received';
+
+export class PayloadError extends Error {}
+
+const str = (v: unknown): string | null => (v === null || v === undefined || v === '' ? null : String(v));
+const idOf = (v: unknown): string | null => (typeof v === 'number' || typeof v === 'bigint' || (typeof v === 'string' && v !== '') ? String(v) : null);
+const obj = (v: unknown): Record<string, unknown> | null => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null);
+const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+
+function address(v: unknown): OrderAddress | null {
+  const a = obj(v);
+  if (!a) return null;
+  const keys = ['name', 'first_name', 'last_name', 'address1', 'address2', 'city', 'zip', 'province', 'country', 'country_code', 'phone'] as const;
+  return Object.fromEntries(keys.map((k) => [k, str(a[k])])) as OrderAddress;
+}
+
+/** A webhook payload → the store-side fields we keep, ids as strings. Throws PayloadError without an order id. */
+export function normaliseOrder(payload: unknown): ShopifyOrder {
+  const p = obj(payload);
+  const id = p ? idOf(p.id) : null;
+  if (!p || !id || !/^\d{1,20}$/.test(id)) throw new PayloadError('The payload has no order id');
+  const customer = obj(p.customer);
+  return {
+    id,
+    name: str(p.name) ?? `#${str(p.order_number) ?? id}`,
+    order_number: typeof p.order_number === 'number' || typeof p.order_number === 'string' ? p.order_number : null,
+    created_at: str(p.created_at),
+    updated_at: str(p.updated_at),
+    email: str(p.email) ?? str(p.contact_email),
+    financial_status: str(p.financial_status),
+    fulfillment_status: str(p.fulfillment_status),
+    customer: customer ? { id: idOf(customer.id), first_name: str(customer.first_name), last_name: str(customer.last_name), email: str(customer.email) } : null,
+    line_items: arr(p.line_items)
+      .map(obj)
+      .filter((l): l is Record<string, unknown> => l !== null && idOf(l.id) !== null)
+      .map((l) => ({
+        id: idOf(l.id)!,
+        name: str(l.name),
+        title: str(l.title),
+        product_id: idOf(l.product_id),
+        variant_id: idOf(l.variant_id),
+        sku: str(l.sku)?.trim() || null,
+        quantity: Number.isSafeInteger(Number(l.quantity)) && Number(l.quantity) > 0 ? Number(l.quantity) : 1,
+        properties: arr(l.properties)
+          .map(obj)
+          .filter((x): x is Record<string, unknown> => x !== null && str(x.name) !== null)
+          .map((x) => ({ name: String(x.name), value: x.value === null || x.value === undefined ? '' : String(x.value) })),
+      })),
+    shipping_address: address(p.shipping_address),
+    shipping_lines: arr(p.shipping_lines)
+      .map(obj)
+      .filter((x): x is Record<string, unknown> => x !== null)
+      .map((x) => ({ title: str(x.title), code: str(x.code) })),
+  };
+}
+
+const timeOf = (iso: string | null | undefined) => {
+  const t = iso ? Date.parse(iso) : NaN;
+  return Number.isNaN(t) ? undefined : t;
+};
+
+/** Newest updated_at wins; a version without a usable updated_at never replaces one that has it. */
+export function isOlder(incoming: Pick<ShopifyOrder, 'updated_at'>, stored: Pick<ShopifyOrder, 'updated_at'>): boolean {
+  const a = timeOf(incoming.updated_at);
+  const b = timeOf(stored.updated_at);
+  if (b === undefined) return false;
+  if (a === undefined) return true;
+  return a < b;
+}
+
+/** What the order list searches: "name order_number first last email id", lower-case. */
+export function orderSearchText(o: ShopifyOrder): string {
+  return [o.name, o.order_number, o.customer?.first_name, o.customer?.last_name, o.email ?? o.customer?.email, o.id]
+    .filter((v) => v !== null && v !== undefined && v !== '')
+    .join(' ')
+    .toLowerCase()
+    .slice(0, 2000);
+}
+
+/**
+ * The record's status: a new order is `received` (or `no-lines`, hidden from the list); later
+ * store updates keep whatever the provider side set, except that an order gaining or losing
+ * all its lines before it was sent moves between `received` and `no-lines`.
+ */
+export function nextStatus(current: string | null | undefined, order: ShopifyOrder): string {
+  const hasLines = order.line_items.length > 0;
+  if (!current || current === NO_LINES || current === RECEIVED) return hasLines ? RECEIVED : NO_LINES;
+  return current;
+}
+
+/** The stored data: the previous record's provider-side fields, the store's fields from this version. */
+export function mergeOrderData(previous: Partial<OrderData> | undefined, order: ShopifyOrder, topic: string, status: string): OrderData {
+  return {
+    ...previous,
+    ...order,
+    status,
+    preGeneratedHPItems: Array.isArray(previous?.preGeneratedHPItems) ? previous.preGeneratedHPItems : [],
+    hpOrderId: previous?.hpOrderId ?? null,
+    tracking: previous?.tracking ?? null,
+    lastTopic: topic,
+  };
+}
+
+/** The record's created_at: when the order was placed (UTC ISO, so it sorts as text), else now. */
+export function orderCreatedAt(order: ShopifyOrder, now: string): string {
+  const t = timeOf(order.created_at);
+  return t === undefined ? now : new Date(t).toISOString();
+}
+
+/** "#1001", "1001" or " #1001 " → "#1001" (order names as Shopify writes them). */
+export function orderNameOf(name: string): string {
+  const n = name.trim();
+  return n.startsWith('#') ? n : `#${n}`;
+}

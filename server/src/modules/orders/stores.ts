@@ -1,0 +1,118 @@
+// A store is a site's SHOPIFY_* settings plus the webhook URL to give Shopify. Read and written
+// through the sites service (admin only), secrets masked like every settings.env secret.
+import { conflict, notFound } from '../../http/errors';
+import type { Actor } from '../../http/types';
+import { parse } from '../../http/validate';
+import { MASK, envValue, type EnvVar } from '../../lib/secrets';
+import { assertAdmin } from '../auth/permissions';
+import type { Site } from '../sites/repo';
+import { siteBody } from '../sites/schema';
+import type { SitesService } from '../sites/service';
+import type { StoreInput } from './schema';
+import { STORE_KEYS } from './service';
+
+export interface Store {
+  id: number;
+  siteId: number;
+  siteName: string;
+  siteSlug: string;
+  shopDomain: string;
+  webhookSecret: string;
+  previousSecret: string;
+  webhookUrl: string;
+  autoSendToHP: boolean;
+}
+
+export type StoreSortField = 'id' | 'siteName';
+
+export const webhookUrlOf = (baseUrl: string, slug: string) => `${baseUrl.replace(/\/$/, '')}/api/online-stores/shopify-webhook?site=${encodeURIComponent(slug)}`;
+
+const masked = (v: string | undefined) => (v ? MASK : '');
+
+export function storeOf(site: Site, baseUrl: string): Store {
+  const env = site.settings.env;
+  return {
+    id: site.id,
+    siteId: site.id,
+    siteName: site.name,
+    siteSlug: site.slug,
+    shopDomain: envValue(env, STORE_KEYS.shopDomain) ?? '',
+    webhookSecret: masked(envValue(env, STORE_KEYS.secret)),
+    previousSecret: masked(envValue(env, STORE_KEYS.previousSecret)),
+    webhookUrl: webhookUrlOf(baseUrl, site.slug),
+    autoSendToHP: envValue(env, STORE_KEYS.autoSend) === '1',
+  };
+}
+
+/** The env with `key` set to `value` in place (or appended), or removed when value is empty. */
+export function setEnv(env: EnvVar[], key: string, value: string | undefined): EnvVar[] {
+  if (!value) return env.filter((v) => v.key !== key);
+  return env.some((v) => v.key === key) ? env.map((v) => (v.key === key ? { key, value } : v)) : [...env, { key, value }];
+}
+
+/**
+ * The settings after a store form is saved. A masked secret sent back means "unchanged"; an empty
+ * one removes it. A new secret with no previous one given starts a rotation: the old secret becomes
+ * the previous one, so webhooks Shopify still signs with it keep being accepted.
+ */
+export function applyStoreInput(env: EnvVar[], input: StoreInput): EnvVar[] {
+  let next = env;
+  if (input.shopDomain !== undefined) next = setEnv(next, STORE_KEYS.shopDomain, input.shopDomain);
+  const oldSecret = envValue(env, STORE_KEYS.secret);
+  if (input.webhookSecret !== undefined && input.webhookSecret !== MASK) {
+    next = setEnv(next, STORE_KEYS.secret, input.webhookSecret);
+    if (input.previousSecret === undefined && oldSecret && input.webhookSecret && input.webhookSecret !== oldSecret) {
+      next = setEnv(next, STORE_KEYS.previousSecret, oldSecret);
+    }
+  }
+  if (input.previousSecret !== undefined && input.previousSecret !== MASK) next = setEnv(next, STORE_KEYS.previousSecret, input.previousSecret);
+  if (input.autoSendToHP !== undefined) next = setEnv(next, STORE_KEYS.autoSend, input.autoSendToHP ? '1' : undefined);
+  return next;
+}
+
+export function storesService(sites: SitesService, onChange: () => void) {
+  async function siteOf(actor: Actor, id: number): Promise<Site> {
+    assertAdmin(actor, 'Only an admin can manage stores');
+    const site = await sites.repo.byId(id);
+    if (!site) throw notFound('Store not found');
+    return site;
+  }
+
+  async function list(actor: Actor, filter: { ids?: number[]; q?: string }, sort: { field: StoreSortField; order: 'asc' | 'desc' }, limit: number, offset: number, baseUrl: string) {
+    assertAdmin(actor, 'Only an admin can manage stores');
+    const { rows, total } = await sites.repo.list(filter, { field: sort.field === 'siteName' ? 'name' : 'id', order: sort.order }, limit, offset);
+    return { rows: rows.map((s) => storeOf(s, baseUrl)), total };
+  }
+
+  const get = async (actor: Actor, id: number, baseUrl: string) => storeOf(await siteOf(actor, id), baseUrl);
+
+  async function save(actor: Actor, site: Site, env: EnvVar[], baseUrl: string): Promise<Store> {
+    const domain = envValue(env, STORE_KEYS.shopDomain)?.toLowerCase();
+    if (domain) {
+      const { rows } = await sites.repo.list({}, { field: 'id', order: 'asc' }, 100_000, 0);
+      if (rows.some((s) => s.id !== site.id && envValue(s.settings.env, STORE_KEYS.shopDomain)?.trim().toLowerCase() === domain)) {
+        throw conflict('shopDomain: another site already receives this shop');
+      }
+    }
+    await sites.upsert(actor, parse(siteBody, { id: site.id, name: site.name, slug: site.slug, logo: site.logo, theme: site.theme, settings: { ...site.settings, env } }));
+    onChange();
+    return get(actor, site.id, baseUrl);
+  }
+
+  async function update(actor: Actor, id: number, input: StoreInput, baseUrl: string): Promise<Store> {
+    const site = await siteOf(actor, id);
+    return save(actor, site, applyStoreInput(site.settings.env, input), baseUrl);
+  }
+
+  /** Disconnects the store: its shop domain and secrets are removed from the site. */
+  async function remove(actor: Actor, id: number, baseUrl: string): Promise<Store> {
+    const site = await siteOf(actor, id);
+    const before = storeOf(site, baseUrl);
+    await save(actor, site, applyStoreInput(site.settings.env, { shopDomain: '', webhookSecret: '', previousSecret: '' }), baseUrl);
+    return before;
+  }
+
+  return { list, get, update, remove };
+}
+
+export type StoresService = ReturnType<typeof storesService>;

@@ -1,0 +1,71 @@
+// POST /api/pdf/from-image {url | urls[]} → a PDF with one A5 page per image (print-file.pdf).
+// POST /api/pdf/crop-bleed-pdf-to-front-page-image {url, bleedMm?=3} → PNG of page 1, bleed cut off.
+// (POST /api/pdf/from-print-job lives with the print jobs: modules/print-jobs/pdfRoute.ts.)
+import { Router } from 'express';
+import { z } from 'zod';
+import type { Config } from '../../config';
+import { requireUser } from '../../http/auth';
+import { HttpError, badRequest } from '../../http/errors';
+import { parse } from '../../http/validate';
+import { baseUrlOf } from '../uploads/routes';
+import type { ArtworkFetcher } from './artwork';
+import { PDF_EMPTY, buildA5Pdf, configurePdf, renderFrontPagePng } from './printPdf';
+
+export const PRINT_FILE_NAME = 'print-file.pdf';
+const MAX_IMAGES = 20;
+
+const url = z.string().trim().min(1, 'is required').max(4_000_000);
+
+const fromImageBody = z
+  .object({
+    url: url.optional(),
+    urls: z.array(url).max(MAX_IMAGES, `has too many images (${MAX_IMAGES} at most)`).optional(),
+  })
+  // Nothing to print: the spec's "PDF Empty".
+  .refine((b) => b.url !== undefined || (b.urls?.length ?? 0) > 0, { message: PDF_EMPTY });
+
+const cropBody = z.object({
+  url,
+  bleedMm: z.coerce.number().min(0, 'must be 0 or more').max(50, 'must be 50 or less').default(3),
+});
+
+/** Fetches artwork pages; a 400 names the page it belongs to. */
+export async function fetchPages(fetchArtwork: ArtworkFetcher, urls: string[], ownOrigin: string): Promise<Buffer[]> {
+  return Promise.all(
+    urls.map(async (u, i) => {
+      try {
+        return await fetchArtwork(u, { ownOrigin });
+      } catch (err) {
+        if (err instanceof HttpError && err.status === 400) throw badRequest(`page ${i + 1}: ${err.message}`);
+        throw err;
+      }
+    }),
+  );
+}
+
+export function pdfRoutes(fetchArtwork: ArtworkFetcher, config: Config): Router {
+  configurePdf({ timeoutMs: config.artwork.pdfTimeoutMs });
+  const r = Router();
+
+  r.post('/from-image', requireUser, async (req, res) => {
+    const body = parse(fromImageBody, req.body);
+    const urls = [...(body.url !== undefined ? [body.url] : []), ...(body.urls ?? [])];
+    if (urls.length > MAX_IMAGES) throw badRequest(`urls: has too many images (${MAX_IMAGES} at most)`);
+    const pages = await fetchPages(fetchArtwork, urls, baseUrlOf(req, config));
+    const pdf = await buildA5Pdf(pages);
+    res
+      .status(200)
+      .set({ 'Content-Type': 'application/pdf', 'Content-Disposition': `attachment; filename="${PRINT_FILE_NAME}"`, 'Cache-Control': 'no-store' })
+      .send(Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength));
+  });
+
+  r.post('/crop-bleed-pdf-to-front-page-image', requireUser, async (req, res) => {
+    const { url: pdfUrl, bleedMm } = parse(cropBody, req.body);
+    const pdf = await fetchArtwork(pdfUrl, { ownOrigin: baseUrlOf(req, config) });
+    if (pdf.subarray(0, 5).toString('latin1') !== '%PDF-') throw badRequest('url: the file is not a PDF');
+    const png = await renderFrontPagePng(pdf, bleedMm);
+    res.status(200).set({ 'Content-Type': 'image/png', 'Content-Disposition': 'inline; filename="front-page.png"', 'Cache-Control': 'no-store' }).send(png);
+  });
+
+  return r;
+}

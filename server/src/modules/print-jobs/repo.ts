@@ -1,0 +1,252 @@
+import type { Knex } from 'knex';
+import type { Db } from '../../db';
+import { countOf, fromJson, toJson } from '../../db';
+import type { PrintJobEventKind, PrintJobState } from './state';
+
+export interface PrintJobData {
+  pregeneratedPDF?: string | null;
+  product?: { physicalWidth?: number; physicalHeight?: number; [k: string]: unknown };
+  storeProductId?: string | number;
+  [k: string]: unknown;
+}
+
+export interface PrintJob extends PrintJobState {
+  id: number;
+  productName: string;
+  previewUrl: string | null;
+  quantity: number;
+  createdAt: string;
+  updatedAt: string;
+  readyForPrint: boolean;
+  clientId: number;
+  artworkUrls: string[];
+  productId: string | null;
+  designId: number | null;
+  shopifyOrderId: string | null;
+  lineItemId: string | null;
+  data: PrintJobData;
+  productionNote: { id: number; note: string } | null;
+}
+
+interface Row {
+  id: number;
+  client_id: number;
+  design_id: number | null;
+  product_name: string;
+  preview_url: string | null;
+  quantity: number;
+  product_id: string | null;
+  shopify_order_id: string | null;
+  line_item_id: string | null;
+  is_printed: boolean | number;
+  is_pdf_downloaded: boolean | number;
+  is_re_printed: boolean | number;
+  ready_for_print: boolean | number;
+  artwork_urls: unknown;
+  data: unknown;
+  downloaded_at: string | null;
+  downloaded_by_user_id: number | null;
+  printed_at: string | null;
+  printed_by_user_id: number | null;
+  reprint_count: number;
+  created_at: string;
+  updated_at: string;
+  note_id?: number | null;
+  note_data?: unknown;
+}
+
+const fromRow = (r: Row): PrintJob => {
+  const note = r.note_id ? fromJson<{ note?: unknown }>(r.note_data, {}) : null;
+  return {
+    id: r.id,
+    productName: r.product_name,
+    previewUrl: r.preview_url,
+    quantity: Number(r.quantity),
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+    isPrinted: Boolean(r.is_printed),
+    isPDFDownloaded: Boolean(r.is_pdf_downloaded),
+    isRePrinted: Boolean(r.is_re_printed),
+    readyForPrint: Boolean(r.ready_for_print),
+    clientId: r.client_id,
+    artworkUrls: fromJson<string[]>(r.artwork_urls, []),
+    productId: r.product_id,
+    designId: r.design_id,
+    shopifyOrderId: r.shopify_order_id,
+    lineItemId: r.line_item_id,
+    data: fromJson<PrintJobData>(r.data, {}),
+    downloadedAt: r.downloaded_at,
+    downloadedByUserId: r.downloaded_by_user_id,
+    printedAt: r.printed_at,
+    printedByUserId: r.printed_by_user_id,
+    reprintCount: Number(r.reprint_count),
+    productionNote: r.note_id && note ? { id: r.note_id, note: typeof note.note === 'string' ? note.note : '' } : null,
+  };
+};
+
+export type NewPrintJob = Omit<PrintJob, 'id' | 'productionNote'>;
+
+const toRow = (j: NewPrintJob) => ({
+  client_id: j.clientId,
+  design_id: j.designId,
+  product_name: j.productName,
+  preview_url: j.previewUrl,
+  quantity: j.quantity,
+  product_id: j.productId,
+  shopify_order_id: j.shopifyOrderId,
+  line_item_id: j.lineItemId,
+  is_printed: j.isPrinted,
+  is_pdf_downloaded: j.isPDFDownloaded,
+  is_re_printed: j.isRePrinted,
+  ready_for_print: j.readyForPrint,
+  artwork_urls: toJson(j.artworkUrls),
+  data: toJson(j.data),
+  downloaded_at: j.downloadedAt,
+  downloaded_by_user_id: j.downloadedByUserId,
+  printed_at: j.printedAt,
+  printed_by_user_id: j.printedByUserId,
+  reprint_count: j.reprintCount,
+  created_at: j.createdAt,
+  updated_at: j.updatedAt,
+});
+
+export interface PrintJobFilter {
+  ids?: number[];
+  clientId?: number;
+  isPrinted?: boolean;
+  readyForPrint?: boolean;
+  isPDFDownloaded?: boolean;
+  designId?: number;
+  shopifyOrderId?: string;
+  q?: string;
+}
+
+export type PrintJobSortField = 'id' | 'createdAt' | 'updatedAt' | 'printedAt' | 'productName' | 'quantity' | 'clientId' | 'reprintCount';
+const COLUMN: Record<PrintJobSortField, string> = {
+  id: 'j.id',
+  createdAt: 'j.created_at',
+  updatedAt: 'j.updated_at',
+  printedAt: 'j.printed_at',
+  productName: 'j.product_name',
+  quantity: 'j.quantity',
+  clientId: 'j.client_id',
+  reprintCount: 'j.reprint_count',
+};
+
+export const NOTE_TYPE = 'production-note';
+
+// The job's production note: the newest production-note record whose field1 is the job id, written in
+// the job's site or by an admin (a user of another site cannot pin a note on someone else's job).
+const NOTE_JOIN = `left join general_data n on n.id = (
+  select max(g.id) from general_data g
+  where g.type = ? and g.field1 = cast(j.id as text)
+    and (g.site_id = j.client_id or exists (select 1 from users u where u.id = g.user_id and u.role = 'admin')))`;
+
+export function printJobsRepo(db: Db | Knex.Transaction) {
+  const filtered = (f: PrintJobFilter) => {
+    const q = db('print_jobs as j');
+    if (f.ids) q.whereIn('j.id', f.ids);
+    if (f.clientId !== undefined) q.where('j.client_id', f.clientId);
+    if (f.isPrinted !== undefined) q.where('j.is_printed', f.isPrinted);
+    if (f.readyForPrint !== undefined) q.where('j.ready_for_print', f.readyForPrint);
+    if (f.isPDFDownloaded !== undefined) q.where('j.is_pdf_downloaded', f.isPDFDownloaded);
+    if (f.designId !== undefined) q.where('j.design_id', f.designId);
+    if (f.shopifyOrderId !== undefined) q.where('j.shopify_order_id', f.shopifyOrderId);
+    if (f.q) q.whereRaw('lower(j.product_name) like ?', [`%${f.q.toLowerCase()}%`]);
+    return q;
+  };
+  /** Jobs with their production note, in one query. */
+  const withNotes = (q: Knex.QueryBuilder) => q.clone().joinRaw(NOTE_JOIN, [NOTE_TYPE]).select('j.*', 'n.id as note_id', 'n.data as note_data');
+
+  return {
+    async byId(id: number) {
+      const r = (await withNotes(filtered({ ids: [id] })).first()) as Row | undefined;
+      return r ? fromRow(r) : undefined;
+    },
+    async list(f: PrintJobFilter, sort: Array<{ field: PrintJobSortField; order: 'asc' | 'desc' }>, limit: number, offset: number) {
+      const q = filtered(f);
+      const page = withNotes(q);
+      for (const s of sort) {
+        // Jobs never printed sort last either way, on both engines (knex's "nulls last" is not portable).
+        if (s.field === 'printedAt') page.orderByRaw('(j.printed_at is null) asc');
+        page.orderBy(COLUMN[s.field], s.order);
+      }
+      const [rows, total] = await Promise.all([page.limit(limit).offset(offset), countOf(q)]);
+      return { rows: (rows as Row[]).map(fromRow), total };
+    },
+    async insert(j: NewPrintJob): Promise<number> {
+      const [r] = await db('print_jobs').insert(toRow(j)).returning('id');
+      return typeof r === 'object' ? r.id : r;
+    },
+    /** Writes a new state only if the job is still in the state it was read in (two operators, one print). */
+    async changeState(id: number, from: PrintJobState, to: PrintJobState, now: string): Promise<boolean> {
+      const n = await db('print_jobs')
+        .where({ id, is_printed: from.isPrinted, is_pdf_downloaded: from.isPDFDownloaded, is_re_printed: from.isRePrinted, reprint_count: from.reprintCount })
+        .update({
+          is_printed: to.isPrinted,
+          is_pdf_downloaded: to.isPDFDownloaded,
+          is_re_printed: to.isRePrinted,
+          reprint_count: to.reprintCount,
+          downloaded_at: to.downloadedAt,
+          downloaded_by_user_id: to.downloadedByUserId,
+          printed_at: to.printedAt,
+          printed_by_user_id: to.printedByUserId,
+          updated_at: now,
+        });
+      return n === 1;
+    },
+    addEvent: (e: { jobId: number; kind: PrintJobEventKind; at: string; userId: number | null; siteId: number }) =>
+      db('print_job_events').insert({ job_id: e.jobId, kind: e.kind, at: e.at, user_id: e.userId, site_id: e.siteId }),
+    async orderLineTaken(shopifyOrderId: string, lineItemId: string) {
+      return Boolean(await db('print_jobs').where({ shopify_order_id: shopifyOrderId, line_item_id: lineItemId }).first('id'));
+    },
+    async delete(id: number) {
+      await db('general_data').where({ type: NOTE_TYPE, field1: String(id) }).delete();
+      await db('print_jobs').where({ id }).delete();
+    },
+    countUnprintedForDesign: (designId: number) => countOf(db('print_jobs').where({ design_id: designId, is_printed: false })),
+
+    /** The print reports of docs/print-production.md, computed by the database. */
+    async reports(range: { fromAt: string; toAt: string; clientId?: number }) {
+      const printed = () => {
+        const q = db('print_job_events as e').join('print_jobs as j', 'j.id', 'e.job_id').where('e.kind', 'printed').where('e.at', '>=', range.fromAt).where('e.at', '<', range.toAt);
+        if (range.clientId !== undefined) q.where('e.site_id', range.clientId);
+        return q;
+      };
+      const events = db('print_job_events').where('at', '>=', range.fromAt).where('at', '<', range.toAt).whereIn('kind', ['printed', 'reprinted']);
+      if (range.clientId !== undefined) events.where('site_id', range.clientId);
+      const [perDay, perProduct, counts] = await Promise.all([
+        printed()
+          .select(db.raw('substr(e.at, 1, 10) as day'))
+          .count({ jobs: '*' })
+          .sum({ quantity: 'j.quantity' })
+          .groupByRaw('substr(e.at, 1, 10)')
+          .orderBy('day', 'asc'),
+        printed()
+          .select('j.product_name as productName')
+          .count({ jobs: '*' })
+          .sum({ quantity: 'j.quantity' })
+          .groupBy('j.product_name')
+          .orderByRaw('count(*) desc, sum(j.quantity) desc, j.product_name asc'),
+        events.select('kind').count({ n: '*' }).groupBy('kind'),
+      ]);
+      const count = (kind: string) => Number((counts as Array<{ kind: string; n: number | string }>).find((c) => c.kind === kind)?.n ?? 0);
+      return {
+        printedPerDay: (perDay as Array<{ day: string; jobs: number | string; quantity: number | string | null }>).map((r) => ({
+          day: r.day,
+          jobs: Number(r.jobs),
+          quantity: Number(r.quantity ?? 0),
+        })),
+        perProduct: (perProduct as Array<{ productName: string; jobs: number | string; quantity: number | string | null }>).map((r) => ({
+          productName: r.productName,
+          jobs: Number(r.jobs),
+          quantity: Number(r.quantity ?? 0),
+        })),
+        printed: count('printed'),
+        reprinted: count('reprinted'),
+      };
+    },
+  };
+}
+
+export type PrintJobsRepo = ReturnType<typeof printJobsRepo>;

@@ -1,0 +1,95 @@
+import { z } from 'zod';
+
+/** 0/1 accepted beside booleans (docs/print-production.md). */
+export const flag = z
+  .union([z.boolean(), z.literal(0), z.literal(1), z.literal('0'), z.literal('1')], { error: 'must be true or false' })
+  .transform((v) => v === true || v === 1 || v === '1');
+
+/** Query-string boolean. */
+export const queryFlag = z.enum(['0', '1', 'true', 'false'], { error: 'must be 0 or 1' }).transform((v) => v === '1' || v === 'true');
+
+const isFileUrl = (v: string) => /^https?:\/\/[^\s]+$/i.test(v) || /^\/files\/[^\s]+$/.test(v);
+
+/** An artwork, preview or PDF address: our own /files/… storage or an http(s) URL. */
+export const fileUrl = z
+  .string({ error: 'must be a URL' })
+  .trim()
+  .max(2048, 'is too long (2048 characters at most)')
+  .refine(isFileUrl, 'must be an http(s) URL or an uploaded /files/… address');
+
+/** The same, where '' and null mean "none". */
+export const optionalFileUrl = z.preprocess((v) => (v === '' ? null : v), fileUrl.nullable()).optional();
+
+/** A store's id: given as text or a number, kept as text. */
+export const externalId = z
+  .union([z.string(), z.number()], { error: 'must be text or a number' })
+  .transform((v) => String(v).trim())
+  .pipe(z.string().min(1, 'must not be empty').max(64, 'is too long (64 characters at most)'));
+
+const optionalExternalId = z.preprocess((v) => (v === '' || v === null ? undefined : v), externalId.optional());
+
+const positiveId = z.coerce.number({ error: 'must be a whole number' }).int('must be a whole number').positive('must be a whole number');
+
+export const jobData = z
+  .object({
+    pregeneratedPDF: optionalFileUrl,
+    product: z
+      .object({ physicalWidth: z.number().positive().optional(), physicalHeight: z.number().positive().optional() })
+      .loose()
+      .optional(),
+    storeProductId: z.union([z.string().max(64), z.number()]).optional(),
+  })
+  .loose();
+
+export const createBody = z.object({
+  clientId: z.preprocess((v) => (v === '' || v === null ? undefined : v), positiveId.optional()),
+  artworkUrls: z.array(fileUrl).max(20, 'has too many pages (20 at most)').optional(),
+  previewUrl: optionalFileUrl,
+  productId: optionalExternalId,
+  productName: z.string().trim().min(1, 'is required').max(255, 'is too long (255 characters at most)').optional(),
+  designId: z.preprocess((v) => (v === '' ? null : v), positiveId.nullable()).optional(),
+  quantity: z.coerce.number({ error: 'must be a whole number' }).int('must be a whole number').min(1, 'must be at least 1').max(10_000, 'must be at most 10000').default(1),
+  flags: z.object({ readyForPrint: flag.optional() }).optional(),
+  shopifyOrderId: optionalExternalId,
+  lineItemId: optionalExternalId,
+  data: jobData.optional(),
+});
+
+export const changeBody = z.object({
+  id: positiveId,
+  isPrinted: flag.optional(),
+  isPDFDownloaded: flag.optional(),
+  isRePrinted: flag.optional(),
+});
+
+export const listQuery = z.object({
+  page: z.coerce.number({ error: 'must be a whole number' }).int('must be a whole number').min(1, 'must be 1 or more').max(100_000).optional(),
+  pageSize: z.coerce.number({ error: 'must be a whole number' }).int('must be a whole number').min(1, 'must be 1 or more').max(100, 'must be 100 at most').optional(),
+  isPrinted: queryFlag.optional(),
+  readyForPrint: queryFlag.optional(),
+  clientId: positiveId.optional(),
+});
+
+const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD').refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s), 'is not a real date');
+
+export const reportsQuery = z
+  .object({ from: day.optional(), to: day.optional(), clientId: positiveId.optional() })
+  .refine((q) => !q.from || !q.to || q.from <= q.to, { message: 'must not be after to', path: ['from'] });
+
+export const orderIdParam = z.string().trim().min(1, 'is required').max(64, 'is too long (64 characters at most)');
+
+/** Pages given with the PDF call may also be inline PNG/JPEG data URLs (they are not stored). */
+const pageImage = z
+  .string({ error: 'must be a URL' })
+  .trim()
+  .refine((v) => (isFileUrl(v) && v.length <= 2048) || /^data:image\/(png|jpe?g);base64,/i.test(v), 'must be an http(s) URL, an uploaded /files/… address or a PNG/JPEG data URL');
+
+export const pdfBody = z.object({
+  id: positiveId,
+  images: z.array(pageImage).max(20, 'has too many pages (20 at most)').optional(),
+});
+
+export type CreateInput = z.infer<typeof createBody>;
+export type ChangeInput = z.infer<typeof changeBody>;
+export type ListQuery = z.infer<typeof listQuery>;
+export type ReportsQuery = z.infer<typeof reportsQuery>;

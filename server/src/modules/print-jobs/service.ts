@@ -1,0 +1,173 @@
+// Print jobs: the queue, the history, the state rules of state.ts, tenancy, and the reports.
+import { isUniqueViolation } from '../../db';
+import type { Deps } from '../../deps';
+import type { Page } from '../../http/envelope';
+import { badRequest, conflict, forbidden, notFound } from '../../http/errors';
+import type { Actor } from '../../http/types';
+import { isoNow } from '../../lib/clock';
+import { pageWindow } from '../../lib/paging';
+import { isAdmin } from '../auth/permissions';
+import { designsRepo } from '../designs/repo';
+import { printJobsRepo, type PrintJob, type PrintJobFilter, type PrintJobSortField } from './repo';
+import type { ChangeInput, CreateInput, ListQuery, ReportsQuery } from './schema';
+import { applyPrintJobChange, type PrintJobChange } from './state';
+
+export const ORDER_LINE_TAKEN = 'This order line already has a print job';
+const JOB_NOT_FOUND = 'Print job not found';
+
+type Sort = Array<{ field: PrintJobSortField; order: 'asc' | 'desc' }>;
+
+/** Jobs queue: oldest first. Print history: most recently printed first. Otherwise newest first. */
+export function defaultSort(isPrinted: boolean | undefined): Sort {
+  if (isPrinted === false) return [{ field: 'createdAt', order: 'asc' }, { field: 'id', order: 'asc' }];
+  if (isPrinted === true) return [{ field: 'printedAt', order: 'desc' }, { field: 'id', order: 'desc' }];
+  return [{ field: 'createdAt', order: 'desc' }, { field: 'id', order: 'desc' }];
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const dayOf = (d: Date) => d.toISOString().slice(0, 10);
+const nextDay = (day: string) => dayOf(new Date(Date.parse(`${day}T00:00:00Z`) + DAY_MS));
+
+export function printJobsService({ db, clock }: Deps) {
+  const repo = printJobsRepo(db);
+  const designs = designsRepo(db);
+
+  /** A non-admin sees only their site's jobs; another site's job is "not found". */
+  function scope(actor: Actor, clientId?: number): number | undefined {
+    return isAdmin(actor) ? clientId : actor.siteId;
+  }
+
+  async function get(actor: Actor, id: number): Promise<PrintJob> {
+    const job = await repo.byId(id);
+    if (!job || (!isAdmin(actor) && job.clientId !== actor.siteId)) throw notFound(JOB_NOT_FOUND);
+    return job;
+  }
+
+  /** GET /api/print-jobs: the queue (isPrinted=0), the history (isPrinted=1) or everything, a page at a time. */
+  async function list(actor: Actor, q: ListQuery): Promise<Page<PrintJob>> {
+    const w = pageWindow(q.page, q.pageSize);
+    const filter: PrintJobFilter = { clientId: scope(actor, q.clientId), isPrinted: q.isPrinted, readyForPrint: q.readyForPrint };
+    const { rows, total } = await repo.list(filter, defaultSort(q.isPrinted), w.limit, w.offset);
+    return { list: rows, hasNext: w.offset + rows.length < total, total };
+  }
+
+  async function adminList(actor: Actor, filter: PrintJobFilter, sort: { field: PrintJobSortField; order: 'asc' | 'desc' }, limit: number, offset: number) {
+    return repo.list({ ...filter, clientId: scope(actor, filter.clientId) }, [sort, { field: 'id', order: sort.order }], limit, offset);
+  }
+
+  async function fromShopifyOrder(actor: Actor, orderId: string): Promise<Page<PrintJob>> {
+    const { rows, total } = await repo.list({ shopifyOrderId: orderId, clientId: scope(actor) }, [{ field: 'id', order: 'asc' }], 1000, 0);
+    return { list: rows, hasNext: false, total };
+  }
+
+  async function create(actor: Actor, input: CreateInput): Promise<PrintJob> {
+    const clientId = input.clientId ?? actor.siteId;
+    if (clientId !== actor.siteId && !isAdmin(actor)) throw forbidden('You cannot create print jobs for another site');
+    if (!(await db('sites').where({ id: clientId }).first('id'))) throw badRequest('clientId: no such site');
+    if ((input.shopifyOrderId === undefined) !== (input.lineItemId === undefined)) {
+      throw badRequest(input.shopifyOrderId === undefined ? 'shopifyOrderId: is required with lineItemId' : 'lineItemId: is required with shopifyOrderId');
+    }
+    // A job made from a design takes its artwork, picture, name and product when not given.
+    const design = input.designId ? await designs.byId(input.designId) : undefined;
+    if (input.designId && (!design || (!isAdmin(actor) && design.siteId !== actor.siteId))) throw badRequest('designId: no such design');
+    const artworkUrls = input.artworkUrls ?? design?.data.artworkUrls ?? [];
+    const productName = input.productName ?? design?.name;
+    if (!productName) throw badRequest('productName: is required');
+    const data = input.data ?? {};
+    if (input.shopifyOrderId && input.lineItemId && (await repo.orderLineTaken(input.shopifyOrderId, input.lineItemId))) throw conflict(ORDER_LINE_TAKEN);
+    const now = isoNow(clock);
+    let id: number;
+    try {
+      id = await repo.insert({
+        clientId,
+        designId: input.designId ?? null,
+        productName,
+        previewUrl: input.previewUrl ?? design?.image ?? null,
+        quantity: input.quantity,
+        productId: input.productId ?? design?.productId ?? null,
+        shopifyOrderId: input.shopifyOrderId ?? null,
+        lineItemId: input.lineItemId ?? null,
+        isPrinted: false,
+        isPDFDownloaded: false,
+        isRePrinted: false,
+        readyForPrint: input.flags?.readyForPrint ?? (artworkUrls.length > 0 || Boolean(data.pregeneratedPDF)),
+        artworkUrls,
+        data,
+        downloadedAt: null,
+        downloadedByUserId: null,
+        printedAt: null,
+        printedByUserId: null,
+        reprintCount: 0,
+        createdAt: now,
+        updatedAt: now,
+      });
+    } catch (err) {
+      // Two deliveries of the same order line racing: the database keeps exactly one.
+      if (isUniqueViolation(err)) throw conflict(ORDER_LINE_TAKEN);
+      throw err;
+    }
+    return (await repo.byId(id))!;
+  }
+
+  /** One state change and its event, in one transaction; a change raced by another operator is re-judged on the fresh row. */
+  async function applyChange(actor: Actor, id: number, change: PrintJobChange): Promise<PrintJob> {
+    await get(actor, id);
+    await db.transaction(async (trx) => {
+      const tx = printJobsRepo(trx);
+      for (let attempt = 0; ; attempt++) {
+        const job = await tx.byId(id);
+        if (!job) throw notFound(JOB_NOT_FOUND);
+        const now = isoNow(clock);
+        const { state, event } = applyPrintJobChange(job, change, now, actor.id);
+        if (!event) return;
+        if (await tx.changeState(id, job, state, now)) {
+          await tx.addEvent({ jobId: id, kind: event, at: now, userId: actor.id, siteId: job.clientId });
+          return;
+        }
+        if (attempt >= 3) throw conflict('This job was changed by someone else at the same time; reload and try again');
+      }
+    });
+    return (await repo.byId(id))!;
+  }
+
+  /** POST /api/print-jobs with id: the flag change of the contract table. */
+  const change = (actor: Actor, input: ChangeInput) =>
+    applyChange(actor, input.id, { isPrinted: input.isPrinted, isPDFDownloaded: input.isPDFDownloaded, isRePrinted: input.isRePrinted });
+
+  /** The PDF was served: the job counts as downloaded (a printed job stays printed). */
+  const markDownloaded = (actor: Actor, jobId: number) => applyChange(actor, jobId, 'pdf-served');
+
+  /** The job as the PDF route needs it (artworkUrls, data.pregeneratedPDF); tenancy as get. */
+  const getForPdf = (actor: Actor, id: number) => get(actor, id);
+
+  /** Deletes the job, its production notes and its history in one transaction. */
+  async function remove(actor: Actor, id: number): Promise<PrintJob> {
+    const job = await get(actor, id);
+    await db.transaction(async (trx) => printJobsRepo(trx).delete(id));
+    return job;
+  }
+
+  /** GET /api/print-jobs/reports: from..to (inclusive days, UTC), default the last 30 days. */
+  async function reports(actor: Actor, q: ReportsQuery) {
+    const to = q.to ?? (q.from && q.from > dayOf(clock.now()) ? q.from : dayOf(clock.now()));
+    const from = q.from ?? dayOf(new Date(Date.parse(`${to}T00:00:00Z`) - 29 * DAY_MS));
+    const clientId = scope(actor, q.clientId);
+    const [figures, oldest] = await Promise.all([
+      repo.reports({ fromAt: from, toAt: nextDay(to), clientId }),
+      repo.list({ clientId, readyForPrint: true, isPrinted: false }, defaultSort(false), 10, 0),
+    ]);
+    return {
+      from,
+      to,
+      clientId: clientId ?? null,
+      printedPerDay: figures.printedPerDay,
+      perProduct: figures.perProduct,
+      reprints: { printed: figures.printed, reprinted: figures.reprinted, rate: figures.printed ? Math.round((figures.reprinted / figures.printed) * 10_000) / 10_000 : 0 },
+      oldestUnprinted: oldest.rows,
+    };
+  }
+
+  return { list, adminList, get, getForPdf, create, change, markDownloaded, remove, fromShopifyOrder, reports, repo };
+}
+
+export type PrintJobsService = ReturnType<typeof printJobsService>;

@@ -1,0 +1,80 @@
+// The print job's life (docs/print-production.md): one pure function decides every change,
+// so the rules are tested without HTTP or a database.
+import { conflict } from '../../http/errors';
+
+export interface PrintJobState {
+  isPrinted: boolean;
+  isPDFDownloaded: boolean;
+  isRePrinted: boolean;
+  reprintCount: number;
+  downloadedAt: string | null;
+  downloadedByUserId: number | null;
+  printedAt: string | null;
+  printedByUserId: number | null;
+}
+
+/** The flags a client sends (POST /api/print-jobs with id), or the server serving the job's PDF. */
+export type PrintJobChange = { isPDFDownloaded?: boolean; isPrinted?: boolean; isRePrinted?: boolean } | 'pdf-served';
+
+export type PrintJobEventKind = 'downloaded' | 'printed' | 'reset' | 'reprinted';
+
+export const ALREADY_PRINTED = 'This job is already printed';
+export const DOWNLOAD_FIRST = 'Download the PDF before marking the job printed';
+export const RESET_PRINTED = 'This job is already printed; use Reprint to put it back in the queue';
+export const REPRINT_UNPRINTED = 'Only a printed job can be reprinted';
+export const UNKNOWN_CHANGE =
+  'This change is not possible: send {isPDFDownloaded:true} (downloaded), {isPrinted:true} (printed), ' +
+  '{isPDFDownloaded:false, isPrinted:false} (not printed) or {isPDFDownloaded:false, isPrinted:false, isRePrinted:true} (reprint)';
+
+type Kind = 'download' | 'print' | 'reset' | 'reprint';
+
+/** Which row of the table a set of flags asks for; undefined when the flags make no known change. */
+export function changeKind(change: PrintJobChange): Kind | 'served' | undefined {
+  if (change === 'pdf-served') return 'served';
+  const { isPDFDownloaded: d, isPrinted: p, isRePrinted: r } = change;
+  if (r === true) return p !== true && d !== true ? 'reprint' : undefined;
+  if (p === true) return d !== false ? 'print' : undefined;
+  if (d === true) return 'download';
+  if (d === false || p === false) return 'reset';
+  return undefined;
+}
+
+/**
+ * The state a change leads to, and the event to record (null: nothing to record).
+ * Throws 409 for every change the table does not allow, with the reason.
+ */
+export function applyPrintJobChange(
+  job: PrintJobState,
+  change: PrintJobChange,
+  now: string,
+  userId: number | null,
+): { state: PrintJobState; event: PrintJobEventKind | null } {
+  const kind = changeKind(change);
+  const downloaded = (): { state: PrintJobState; event: PrintJobEventKind } => ({
+    state: { ...job, isPDFDownloaded: true, downloadedAt: now, downloadedByUserId: userId },
+    event: 'downloaded',
+  });
+  switch (kind) {
+    case 'served':
+      // The PDF of a printed job can be fetched again from the history; it stays printed.
+      return job.isPrinted ? { state: job, event: null } : downloaded();
+    case 'download':
+      if (job.isPrinted) throw conflict(ALREADY_PRINTED);
+      return downloaded();
+    case 'print':
+      if (job.isPrinted) throw conflict(ALREADY_PRINTED);
+      if (!job.isPDFDownloaded) throw conflict(DOWNLOAD_FIRST);
+      return { state: { ...job, isPrinted: true, printedAt: now, printedByUserId: userId }, event: 'printed' };
+    case 'reset':
+      if (job.isPrinted) throw conflict(RESET_PRINTED);
+      return { state: { ...job, isPDFDownloaded: false, isPrinted: false }, event: 'reset' };
+    case 'reprint':
+      if (!job.isPrinted) throw conflict(REPRINT_UNPRINTED);
+      return {
+        state: { ...job, isPDFDownloaded: false, isPrinted: false, isRePrinted: true, reprintCount: job.reprintCount + 1 },
+        event: 'reprinted',
+      };
+    default:
+      throw conflict(UNKNOWN_CHANGE);
+  }
+}

@@ -1,0 +1,171 @@
+// What the sync keeps, as the spec's general-data records:
+//  - `re-sync`: one run log per run (spec §3 sync log);
+//  - `re-sync-config`, `adestra-unsubscribe-sync`, `adestra-export80-sync`, `adestra-export92-sync`:
+//    the four jobs' configs {hour, targetDate}, public permission read + update only;
+//  - `adestra-<kind>-sync-file`: one processed-file record per drop file, with its row checkpoint.
+import type { Db } from '../../db';
+import type { Clock } from '../../lib/clock';
+import { generalDataRepo, type DataRecord } from '../general-data/repo';
+import type { Permission } from '../auth/permissions';
+import type { FileKind } from './files';
+import { FILE_KINDS } from './files';
+import type { SyncResult } from './constituent';
+
+export const RUN_TYPE = 're-sync';
+export const SYSTEM_PERMISSION: Permission = { create: false, read: true, update: false, delete: false };
+export const CONFIG_PERMISSION: Permission = { create: false, read: true, update: true, delete: false };
+
+export type JobName = 're-sync' | FileKind;
+export const JOB_NAMES: JobName[] = ['re-sync', 'unsubscribe', 'export80', 'export92'];
+export const isJobName = (s: string): s is JobName => (JOB_NAMES as string[]).includes(s);
+
+export const JOBS: Record<JobName, { configType: string; defaultHour: number; label: string }> = {
+  're-sync': { configType: 're-sync-config', defaultHour: 19, label: 'RE to email platform' },
+  unsubscribe: { configType: 'adestra-unsubscribe-sync', defaultHour: 2, label: 'Unsubscribe sync' },
+  export80: { configType: 'adestra-export80-sync', defaultHour: 4, label: 'Sync Export 80' },
+  export92: { configType: 'adestra-export92-sync', defaultHour: 6, label: 'Sync Export 92' },
+};
+
+export type RunKind = 'one' | 'day' | 'webhook' | FileKind;
+export type RunTrigger = 'manual' | 'schedule' | 'catch-up' | 'webhook' | 'sync-service';
+export type RunStatus = 'running' | 'success' | 'partial' | 'failed';
+
+export interface RunError {
+  constituentId?: string;
+  file?: string;
+  row?: number;
+  email?: string;
+  kind?: string;
+  message: string;
+}
+
+export interface RunData {
+  kind: RunKind;
+  trigger: RunTrigger;
+  status: RunStatus;
+  startedAt: string;
+  finishedAt: string | null;
+  results: SyncResult[];
+  errors: RunError[];
+  optInList: string[];
+  optOutList: string[];
+  /** pages read, constituents seen, the CRM's count, those modified that day, synced, failed. */
+  progress: { pages: number; seen: number; total: number | null; matched: number; done: number; failed: number };
+  /** File jobs: the files this run processed, with their outcome. */
+  files?: Array<{ name: string; status: string; summary?: unknown }>;
+  [k: string]: unknown;
+}
+
+export interface JobConfig {
+  job: JobName;
+  type: string;
+  id: number | null;
+  hour: string;
+  targetDate: string;
+  updatedAt: string | null;
+}
+
+export interface FileRecordData {
+  name: string;
+  kind: FileKind;
+  day: string | null;
+  status: 'processing' | 'success' | 'failed';
+  sha256: string | null;
+  delimiter: string | null;
+  rowsTotal: number;
+  /** The checkpoint: rows [0, rowsDone) are applied. Committed after each row. */
+  rowsDone: number;
+  applied: number;
+  unchanged: number;
+  unmatched: string[];
+  skipped: Array<{ row: number; reason: string }>;
+  errors: RunError[];
+  runs: number;
+  startedAt: string | null;
+  finishedAt: string | null;
+  doneAt: string | null;
+  error: string | null;
+  [k: string]: unknown;
+}
+
+export function syncRecords(db: Db, clock: Clock) {
+  const repo = generalDataRepo(db);
+  const now = () => clock.now().toISOString();
+
+  return {
+    repo,
+
+    async createRun(siteId: number, kind: RunKind, field1: string, trigger: RunTrigger, userId: number | null): Promise<{ id: number; data: RunData }> {
+      const at = now();
+      const data: RunData = {
+        kind,
+        trigger,
+        status: 'running',
+        startedAt: at,
+        finishedAt: null,
+        results: [],
+        errors: [],
+        optInList: [],
+        optOutList: [],
+        progress: { pages: 0, seen: 0, total: null, matched: 0, done: 0, failed: 0 },
+      };
+      if (userId) data.userId = userId;
+      // Written by Presswork: no creator, so only admins may change it by hand.
+      const id = await repo.insert({ type: RUN_TYPE, field1, field2: kind, name: trigger, status: 'running', data, siteId, userId: null, publicPermission: SYSTEM_PERMISSION, createdAt: at, updatedAt: at });
+      return { id, data };
+    },
+
+    saveRun: (id: number, data: RunData) => repo.update(id, { data, status: data.status, updatedAt: now() }),
+
+    async getRun(id: number): Promise<DataRecord<RunData> | undefined> {
+      const r = await repo.byId(id);
+      return r && r.type === RUN_TYPE ? (r as unknown as DataRecord<RunData>) : undefined;
+    },
+
+    async listRuns(siteId: number, f: { kind?: string; field1?: string; status?: string }, limit: number, offset: number) {
+      return repo.list({ type: RUN_TYPE, siteId, field2: f.kind, field1: f.field1, status: f.status }, { field: 'createdAt', order: 'desc' }, limit, offset);
+    },
+
+    async getConfig(siteId: number, job: JobName): Promise<JobConfig> {
+      const { rows } = await repo.list({ type: JOBS[job].configType, siteId }, { field: 'id', order: 'asc' }, 1, 0);
+      const r = rows[0];
+      const data = (r?.data ?? {}) as { hour?: unknown; targetDate?: unknown };
+      return {
+        job,
+        type: JOBS[job].configType,
+        id: r?.id ?? null,
+        hour: data.hour === undefined || data.hour === null || data.hour === '' ? String(JOBS[job].defaultHour) : String(data.hour),
+        targetDate: typeof data.targetDate === 'string' && data.targetDate ? data.targetDate : 'yesterday',
+        updatedAt: r?.updatedAt ?? null,
+      };
+    },
+
+    async saveConfig(siteId: number, job: JobName, input: { hour: string; targetDate?: string }, userId: number | null): Promise<JobConfig> {
+      const current = await this.getConfig(siteId, job);
+      const data = { hour: input.hour, targetDate: input.targetDate ?? current.targetDate };
+      const at = now();
+      if (current.id) await repo.update(current.id, { data, publicPermission: CONFIG_PERMISSION, updatedAt: at });
+      else await repo.insert({ type: JOBS[job].configType, field1: job, field2: null, name: JOBS[job].label, data, siteId, userId, publicPermission: CONFIG_PERMISSION, createdAt: at, updatedAt: at });
+      return this.getConfig(siteId, job);
+    },
+
+    async fileRecord(siteId: number, kind: FileKind, name: string): Promise<DataRecord<FileRecordData> | undefined> {
+      const { rows } = await repo.list({ type: FILE_KINDS[kind].recordType, siteId, field1: name }, { field: 'id', order: 'asc' }, 1, 0);
+      return rows[0] as unknown as DataRecord<FileRecordData> | undefined;
+    },
+
+    async createFileRecord(siteId: number, kind: FileKind, data: FileRecordData): Promise<number> {
+      const at = now();
+      return repo.insert({ type: FILE_KINDS[kind].recordType, field1: data.name, field2: data.day, name: data.name, status: data.status, data, siteId, userId: null, publicPermission: SYSTEM_PERMISSION, createdAt: at, updatedAt: at });
+    },
+
+    saveFileRecord: (id: number, data: FileRecordData) => repo.update(id, { data, status: data.status, updatedAt: now() }),
+
+    async listFileRecords(siteId: number, kind: FileKind, limit = 500) {
+      const { rows } = await repo.list({ type: FILE_KINDS[kind].recordType, siteId }, { field: 'field1', order: 'desc' }, limit, 0);
+      return rows as unknown as Array<DataRecord<FileRecordData>>;
+    },
+  };
+}
+
+export type SyncRecords = ReturnType<typeof syncRecords>;

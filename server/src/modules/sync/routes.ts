@@ -1,0 +1,221 @@
+// The site-specific sync calls (spec §7) under /api/sites/:site/, and the same handlers under
+// the external sync service's base path (SYNC_SERVICE_PATH, default /sync-service/:site).
+// Every call but the CRM webhook needs a signed-in admin, or a user of that site.
+import fs from 'node:fs';
+import express, { Router, type Request, type RequestHandler } from 'express';
+import { actorOf, requireUser } from '../../http/auth';
+import { ok } from '../../http/envelope';
+import { HttpError } from '../../http/errors';
+import { idParam, parse } from '../../http/validate';
+import { IntegrationError } from '../../integrations/crmHttp';
+import { pageWindow } from '../../lib/paging';
+import { FILE_KINDS, type FileKind } from './files';
+import { isJobName, type RunTrigger } from './records';
+import { configBody, constituentIdOf, dayOf, fileBody, runListQuery } from './schema';
+import { integrationHttpError, type SyncService } from './service';
+import type { SiteSync } from './siteSettings';
+
+declare module 'express-serve-static-core' {
+  interface Request {
+    syncSite?: SiteSync;
+  }
+}
+
+const siteOf = (req: Request): SiteSync => {
+  if (!req.syncSite) throw new HttpError(500, 'sync site not resolved');
+  return req.syncSite;
+};
+
+/** Integration failures answer 502/503 with the typed error's details; the rest goes to the error handler. */
+function wrap(handler: RequestHandler): RequestHandler {
+  return async (req, res, next) => {
+    try {
+      await handler(req, res, next);
+    } catch (err) {
+      next(err instanceof IntegrationError ? integrationHttpError(err) : err);
+    }
+  };
+}
+
+const FILE_ROUTES: Array<{ kind: FileKind; list: string; handled: string; process: string }> = [
+  { kind: 'unsubscribe', list: 'list-file-unsubscribe', handled: 'list-handle-unsubscribe', process: 'sync-single-unsubscribe-file' },
+  { kind: 'export80', list: 'list-file-export80', handled: 'list-handle-export80', process: 'sync-single-export80' },
+  { kind: 'export92', list: 'list-file-export92', handled: 'list-handle-export92', process: 'sync-single-export92' },
+];
+
+export function syncRoutes(sync: SyncService, surface: 'api' | 'sync-service' = 'api'): Router {
+  const r = Router({ mergeParams: true });
+  const manual: RunTrigger = surface === 'sync-service' ? 'sync-service' : 'manual';
+
+  // ---- the CRM webhook: no session, the site's webhookKey ---------------------------------------
+  // The provisioning handshake (CloudEvents webhook validation): allow the sender's origin.
+  const allowOrigin: RequestHandler = wrap(async (req, res) => {
+    const s = await sync.siteForWebhook(String(req.params.site));
+    sync.verifyWebhookKey(s, req.query.webhookKey);
+    const origin = req.get('WebHook-Request-Origin');
+    res.set({ 'WebHook-Allowed-Origin': origin || '*', 'WebHook-Allowed-Rate': '*', Allow: 'POST, OPTIONS' }).status(200).end();
+  });
+  r.options('/raiser-edge-webhook', allowOrigin);
+
+  r.post(
+    '/raiser-edge-webhook',
+    // CloudEvents arrive as application/cloudevents+json.
+    express.json({ type: ['application/json', 'application/cloudevents+json', 'application/*+json'], limit: '256kb' }),
+    wrap(async (req, res) => {
+      const s = await sync.siteForWebhook(String(req.params.site));
+      const out = await sync.ingestWebhook(s, req.query.webhookKey, req.body);
+      ok(res, out);
+      // Answered first; the sync of that constituent runs after (one at a time per site).
+      if (out.status === 'queued' && out.deliveryId) void sync.processDeliveryLater(out.deliveryId, s.site.id);
+    }),
+  );
+
+  // ---- everything else: a signed-in admin, or a user of that site -------------------------------
+  // (per route, not r.use: this router shares /api/sites with the sites calls)
+  const site: RequestHandler[] = [
+    requireUser,
+    wrap(async (req, _res, next) => {
+      req.syncSite = await sync.siteFor(actorOf(req), String(req.params.site));
+      next();
+    }),
+  ];
+
+  r.post(
+    '/raiser-edge-sync-one',
+    site,
+    wrap(async (req, res) => {
+      const id = constituentIdOf(req.body);
+      const out = await sync.syncOne(siteOf(req), id, manual, actorOf(req).id);
+      if (out.notFound) throw new HttpError(404, out.error ?? 'Constituent not found', { run: out.run });
+      ok(res, { result: out.result, run: out.run });
+    }),
+  );
+
+  const startDay = (day: string, req: Request) => sync.startDay(siteOf(req), day, manual, actorOf(req).id);
+
+  r.post(
+    '/raiser-edge-sync-list-from-specific-day',
+    site,
+    wrap(async (req, res) => {
+      const day = dayOf(req.body)!;
+      const started = await startDay(day, req);
+      if (req.query.wait === '1' || req.body?.wait === true) await started.done;
+      ok(res, { run: req.query.wait === '1' || req.body?.wait === true ? await sync.records.getRun(started.run.id) : started.run, alreadyRunning: started.alreadyRunning });
+    }),
+  );
+
+  r.post(
+    '/raiser-edge-to-adestra',
+    site,
+    wrap(async (req, res) => {
+      const s = siteOf(req);
+      const given = dayOf(req.body, 'targetDate', false);
+      const day = given ?? (await sync.configuredDay(s, 're-sync'));
+      const started = await startDay(day, req);
+      const wait = req.query.wait === '1' || req.body?.wait === true;
+      if (wait) await started.done;
+      ok(res, { day, run: wait ? await sync.records.getRun(started.run.id) : started.run, alreadyRunning: started.alreadyRunning });
+    }),
+  );
+
+  r.get(
+    '/raiser-edge-sync/list',
+    site,
+    wrap(async (req, res) => {
+      const q = parse(runListQuery, req.query);
+      const w = pageWindow(q.page, q.pageSize);
+      const { rows, total } = await sync.records.listRuns(siteOf(req).site.id, q, w.limit, w.offset);
+      ok(res, { list: rows, hasNext: w.offset + rows.length < total, total, page: w.page });
+    }),
+  );
+
+  r.get(
+    '/raiser-edge-sync/:id',
+    site,
+    wrap(async (req, res) => {
+      const run = await sync.records.getRun(idParam(req.params.id));
+      if (!run || run.siteId !== siteOf(req).site.id) throw new HttpError(404, 'Run not found');
+      ok(res, run);
+    }),
+  );
+
+  r.get(
+    '/download-export/:name',
+    site,
+    wrap(async (req, res) => {
+      const file = sync.downloadPath(siteOf(req), String(req.params.name));
+      res.set({ 'Content-Type': 'text/csv; charset=utf-8', 'Content-Disposition': `attachment; filename="${String(req.params.name)}"`, 'X-Content-Type-Options': 'nosniff' });
+      await new Promise<void>((resolve, reject) => {
+        const stream = fs.createReadStream(file);
+        stream.on('error', reject);
+        stream.on('end', () => resolve());
+        stream.pipe(res);
+      });
+    }),
+  );
+
+  for (const f of FILE_ROUTES) {
+    const list = wrap(async (req, res) => {
+      const s = siteOf(req);
+      const files = await sync.listFiles(s, f.kind);
+      ok(res, { list: files, hasNext: false, total: files.length, ...(FILE_KINDS[f.kind].exportNumber ? { exportUrl: sync.exportUrl(s, FILE_KINDS[f.kind].exportNumber!) } : {}) });
+    });
+    const handled = wrap(async (req, res) => {
+      const items = await sync.listHandled(siteOf(req), f.kind);
+      ok(res, { list: items, hasNext: false, total: items.length });
+    });
+    r.get(`/${f.list}`, site, list);
+    r.post(`/${f.list}`, site, list);
+    r.get(`/${f.handled}`, site, handled);
+    r.post(`/${f.handled}`, site, handled);
+    r.post(
+      `/${f.process}`,
+      site,
+      wrap(async (req, res) => {
+        const body = parse(fileBody, req.body);
+        ok(res, await sync.processFile(siteOf(req), f.kind, body.name, { force: body.force, trigger: manual, userId: actorOf(req).id }));
+      }),
+    );
+  }
+
+  // ---- the four jobs' configs and status ----------------------------------------------------------
+  r.get(
+    '/sync-config',
+    site,
+    wrap(async (req, res) => {
+      const s = siteOf(req);
+      ok(res, { list: await sync.getConfigs(s), links: { export80: sync.exportUrl(s, 80), export92: sync.exportUrl(s, 92) } });
+    }),
+  );
+
+  r.get(
+    '/sync-config/:job',
+    site,
+    wrap(async (req, res) => {
+      const job = String(req.params.job);
+      if (!isJobName(job)) throw new HttpError(404, 'No such sync job (re-sync, unsubscribe, export80, export92)');
+      ok(res, await sync.records.getConfig(siteOf(req).site.id, job));
+    }),
+  );
+
+  r.post(
+    '/sync-config/:job',
+    site,
+    wrap(async (req, res) => {
+      const job = String(req.params.job);
+      if (!isJobName(job)) throw new HttpError(404, 'No such sync job (re-sync, unsubscribe, export80, export92)');
+      const input = parse(configBody, req.body);
+      ok(res, { config: await sync.saveConfig(siteOf(req), job, input, actorOf(req)), message: 'Sync config saved' });
+    }),
+  );
+
+  r.get(
+    '/sync-status',
+    site,
+    wrap(async (req, res) => {
+      ok(res, await sync.status(siteOf(req)));
+    }),
+  );
+
+  return r;
+}

@@ -1,0 +1,191 @@
+// The order screens' calls: check-order, rerun-order, order-to-arwork, hood-download-pdf, hood-generate-*.
+import { afterEach, describe, expect, it } from 'vitest';
+import { artworkRgb, pngOf, storeFile } from './imageFixtures';
+import { bearer, createWorld } from './harness';
+import { connectStores, deliver, makeDesign, order, SECRET_B, SHOP_B, setSiteEnv } from './ordersKit';
+
+describe('order actions', async () => {
+  const w = await createWorld();
+  await connectStores(w);
+  const post = (path: string, token: string, body: unknown) => w.request().post(`/api/online-stores${path}`).set(bearer(token)).send(body as object);
+  const realPort = w.services.fulfilment;
+  afterEach(() => w.services.orders.setSendPort(realPort));
+
+  const png = await pngOf(artworkRgb(60, 85, 3), 60, 85);
+  const pages = await Promise.all([1, 2, 3, 4].map((i) => storeFile(w.services.store, `p${i}.png`, png)));
+  const card = await makeDesign(w, w.tokens.adminA, { name: 'Birthday card', sku: 'ACT-CARD', hpSKU: 'HP-CARD', productType: 'Card', image: pages[0], data: { artworkUrls: pages } });
+  const bare = await makeDesign(w, w.tokens.adminA, { name: 'No art yet', sku: 'ACT-BARE', hpSKU: 'HP-BARE' });
+  await makeDesign(w, w.tokens.adminA, { name: 'Two pages', sku: 'ACT-TWO', data: { artworkUrls: pages.slice(0, 2) } });
+
+  const mine = order({ name: '#2001', skus: ['ACT-CARD', 'UNKNOWN-SKU', 'ACT-BARE'] });
+  await deliver(w, mine);
+  const theirs = order({ name: '#2001', skus: ['X'] });
+  await deliver(w, theirs, { shop: SHOP_B, secret: SECRET_B });
+  // Provider logs of my order, as the fulfilment side writes them.
+  const log = async (type: string, field2: string, createdAt: string) =>
+    w.db('general_data').insert({ type, field1: mine.id, field2, name: type === 'hp-log' ? 'order received' : 'send', status: 'sent', data: '{}', site_id: w.sites.a, created_at: createdAt, updated_at: createdAt });
+  await log('shopify-hp-log', '', '2026-11-21T09:00:00.000Z');
+  await log('hp-log', 'HP-1', '2026-11-21T10:00:00.000Z');
+
+  describe('POST /api/online-stores/check-order', () => {
+    it('by store order id: the order and its provider logs, newest first', async () => {
+      const res = await post('/check-order', w.tokens.userA, { id: mine.id });
+      expect(res.status).toBe(200);
+      const list = res.body.data as Array<{ type: string; field1: string; createdAt: string }>;
+      expect(list.map((r) => r.type)).toEqual(['hp-log', 'shopify-hp-log', 'shopify-order-log']);
+      expect(list.every((r) => r.field1 === mine.id)).toBe(true);
+      expect(list.map((r) => r.createdAt)).toEqual([...list.map((r) => r.createdAt)].sort().reverse());
+    });
+
+    it('by name, with or without #; a non-admin only finds their own site', async () => {
+      for (const name of ['#2001', '2001']) {
+        const res = await post('/check-order', w.tokens.userA, { name });
+        expect(res.status).toBe(200);
+        expect(res.body.data.find((r: { type: string }) => r.type === 'shopify-order-log').field1).toBe(mine.id);
+        expect(res.body.data.some((r: { field1: string }) => r.field1 === theirs.id)).toBe(false);
+      }
+      // The admin sees the #2001 of both sites, or one site's with siteId.
+      const all = await post('/check-order', w.tokens.adminA, { name: '2001' });
+      expect(new Set(all.body.data.map((r: { field1: string }) => r.field1))).toEqual(new Set([mine.id, theirs.id]));
+      const onlyB = await post('/check-order', w.tokens.adminA, { name: '2001', siteId: w.sites.b });
+      expect(onlyB.body.data.map((r: { field1: string }) => r.field1)).toEqual([theirs.id]);
+    });
+
+    it("another site's order is not found (404); asking for another site is forbidden (403)", async () => {
+      const res = await post('/check-order', w.tokens.userA, { id: theirs.id });
+      expect(res.status).toBe(404);
+      expect(res.body).toEqual({ success: false, error: 'Order not found' });
+      const forbidden = await post('/check-order', w.tokens.userA, { id: theirs.id, siteId: w.sites.b });
+      expect(forbidden.status).toBe(403);
+      expect((await post('/check-order', w.tokens.userB, { id: theirs.id })).status).toBe(200);
+      expect((await post('/check-order', w.tokens.userA, {})).status).toBe(400);
+      expect((await w.request().post('/api/online-stores/check-order').send({ id: mine.id })).status).toBe(401);
+    });
+  });
+
+  describe('POST /api/online-stores/rerun-order', () => {
+    it('CRM steps are skipped with a reason; sendToHP is skipped while a line cannot go to the provider', async () => {
+      const res = await post('/rerun-order', w.tokens.userA, { id: mine.id, flags: { addToAdestra: true, addToRaisersEdge: 1, sendEcard: true, sendToHP: true } });
+      expect(res.status).toBe(200);
+      expect(res.body.data.ran).toEqual([]);
+      expect(res.body.data.skipped).toEqual([
+        { step: 'addToAdestra', reason: 'not configured for this site' },
+        { step: 'addToRaisersEdge', reason: 'not configured for this site' },
+        { step: 'sendEcard', reason: 'not configured for this site' },
+        { step: 'sendToHP', reason: expect.stringContaining('No design or product has the SKU UNKNOWN-SKU') },
+      ]);
+    });
+
+    it('a configured CRM step says it is not available yet', async () => {
+      await setSiteEnv(w, w.sites.a, { ADESTRA_BASE_URL: 'http://adestra.example', ADESTRA_TOKEN: 't' });
+      try {
+        const res = await post('/rerun-order', w.tokens.userA, { id: mine.id, flags: { addToAdestra: true } });
+        expect(res.body.data.skipped).toEqual([{ step: 'addToAdestra', reason: 'not available yet: the CRM sync is not built' }]);
+      } finally {
+        await setSiteEnv(w, w.sites.a, { ADESTRA_BASE_URL: '', ADESTRA_TOKEN: '' });
+      }
+    });
+
+    it('sendToHP queues the provider send (with the actor) when every line maps to a provider SKU', async () => {
+      const ok = order({ skus: ['ACT-CARD', 'ACT-BARE'] });
+      await deliver(w, ok);
+      const calls: unknown[] = [];
+      w.services.orders.setSendPort({ enqueueOrderSend: async (_trx, input, actorId) => (calls.push({ ...input, actorId }), []) });
+      const res = await post('/rerun-order', w.tokens.userA, { id: ok.id, flags: { sendToHP: true, sendEcard: false } });
+      expect(res.status).toBe(200);
+      expect(res.body.data).toEqual({ ran: ['sendToHP'], skipped: [] });
+      expect(calls).toEqual([{ siteId: w.sites.a, orderId: ok.id, actorId: w.users.userA }]);
+    });
+
+    it('failures carry errorMes; no step chosen is a 400; tenancy as check-order', async () => {
+      const none = await post('/rerun-order', w.tokens.userA, { id: mine.id, flags: {} });
+      expect(none.status).toBe(400);
+      expect(none.body).toMatchObject({ success: false, error: 'flags: choose at least one step to re-run', errorMes: expect.anything() });
+      expect((await post('/rerun-order', w.tokens.userA, { id: theirs.id, flags: { sendToHP: true } })).status).toBe(404);
+    });
+  });
+
+  describe('POST /api/online-stores/shopify-webhook/order-to-arwork', () => {
+    it('a print job per mapped line; unmapped lines and designs without artwork are skipped with a reason; idempotent', async () => {
+      const res = await post('/shopify-webhook/order-to-arwork', w.tokens.userA, { id: mine.id });
+      expect(res.status).toBe(200);
+      const { jobs, skipped } = res.body.data;
+      expect(jobs).toHaveLength(1);
+      expect(jobs[0]).toMatchObject({
+        clientId: w.sites.a,
+        designId: card.id,
+        shopifyOrderId: mine.id,
+        lineItemId: mine.line_items[0].id,
+        productName: 'Item 1',
+        artworkUrls: pages,
+        previewUrl: pages[0],
+        quantity: 1,
+        readyForPrint: true,
+        data: { storeProductId: '7000000000000000001', properties: [{ name: 'Message', value: 'Happy birthday' }] },
+      });
+      expect(skipped).toEqual([
+        { lineId: mine.line_items[1].id, reason: 'No design or product has the SKU UNKNOWN-SKU' },
+        { lineId: mine.line_items[2].id, reason: `The design "${bare.name}" has no artwork yet` },
+      ]);
+      const again = await post('/shopify-webhook/order-to-arwork', w.tokens.adminA, { orderId: mine.id });
+      expect(again.status).toBe(200);
+      expect(again.body.data.jobs.map((j: { id: number }) => j.id)).toEqual([jobs[0].id]);
+      expect(await w.db('print_jobs').where({ shopify_order_id: mine.id })).toHaveLength(1);
+      // Concurrent clicks: still one job per line.
+      const o2 = order({ skus: ['ACT-CARD'] });
+      await deliver(w, o2);
+      const many = await Promise.all(Array.from({ length: 4 }, () => post('/shopify-webhook/order-to-arwork', w.tokens.userA, { id: o2.id })));
+      expect(many.map((r) => r.status)).toEqual([200, 200, 200, 200]);
+      expect(new Set(many.map((r) => r.body.data.jobs[0].id)).size).toBe(1);
+    });
+
+    it('another site: 404; no id: 400', async () => {
+      expect((await post('/shopify-webhook/order-to-arwork', w.tokens.userA, { id: theirs.id })).status).toBe(404);
+      expect((await post('/shopify-webhook/order-to-arwork', w.tokens.userA, {})).status).toBe(400);
+    });
+  });
+
+  describe('POST /api/online-stores/shopify-webhook/hood-download-pdf', () => {
+    it("the line's print file (print-file.pdf) from its job, marking the job downloaded", async () => {
+      const res = await post('/shopify-webhook/hood-download-pdf', w.tokens.userA, { id: mine.id, lineId: mine.line_items[0].id }).buffer(true).parse((r, cb) => {
+        const chunks: Buffer[] = [];
+        r.on('data', (c: Buffer) => chunks.push(c));
+        r.on('end', () => cb(null, Buffer.concat(chunks)));
+      });
+      expect(res.status).toBe(200);
+      expect(res.headers['content-type']).toBe('application/pdf');
+      expect(res.headers['content-disposition']).toBe('attachment; filename="print-file.pdf"');
+      expect((res.body as Buffer).subarray(0, 5).toString('latin1')).toBe('%PDF-');
+      const job = await w.db('print_jobs').where({ shopify_order_id: mine.id, line_item_id: mine.line_items[0].id }).first();
+      expect(Boolean(job.is_pdf_downloaded)).toBe(true);
+    });
+
+    it('a line without a job gets its design file; errors answer {success:false, data:{error}}', async () => {
+      const o = order({ skus: ['ACT-CARD', 'ACT-TWO', 'NOPE'] });
+      await deliver(w, o);
+      const fine = await post('/shopify-webhook/hood-download-pdf', w.tokens.userA, { id: o.id, lineId: o.line_items[0].id });
+      expect(fine.status).toBe(200);
+      expect(fine.headers['content-type']).toBe('application/pdf');
+      const two = await post('/shopify-webhook/hood-download-pdf', w.tokens.userA, { id: o.id, lineId: o.line_items[1].id });
+      expect(two.status).toBe(400);
+      expect(two.body).toEqual({ success: false, error: 'Only support 4 pages A5', data: { error: 'Only support 4 pages A5' } });
+      const unmapped = await post('/shopify-webhook/hood-download-pdf', w.tokens.userA, { id: o.id, lineId: o.line_items[2].id });
+      expect(unmapped.body.data.error).toBe('No design or product has the SKU NOPE');
+      const noLine = await post('/shopify-webhook/hood-download-pdf', w.tokens.userA, { id: o.id, lineId: '1' });
+      expect(noLine.status).toBe(404);
+      expect(noLine.body.data.error).toBe('The order has no such line');
+      const foreign = await post('/shopify-webhook/hood-download-pdf', w.tokens.userA, { id: theirs.id, lineId: theirs.line_items[0].id });
+      expect(foreign.status).toBe(404);
+      expect(foreign.body.data.error).toBe('Order not found');
+    });
+  });
+
+  describe('hood-generate-image / hood-generate-page-content-image (until issue 6: the design artwork)', () => {
+    it.each(['hood-generate-image', 'hood-generate-page-content-image'])('%s', async (call) => {
+      const res = await post(`/shopify-webhook/${call}`, w.tokens.userA, { id: mine.id, lineId: mine.line_items[0].id });
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ success: true, data: { images: pages, preview: pages[0] } });
+      expect((await post(`/shopify-webhook/${call}`, w.tokens.userA, { id: mine.id, lineId: mine.line_items[1].id })).status).toBe(400);
+    });
+  });
+});
