@@ -12,7 +12,7 @@ export default defineConfig({
         test: {
           name: 'server',
           environment: 'node',
-          include: ['server/**/*.test.ts', 'migrations/**/*.test.ts'],
+          include: ['server/**/*.test.ts', 'migrations/**/*.test.ts', 'common/**/*.test.ts'],
           testTimeout: 20_000,
           hookTimeout: 60_000,
         },
