@@ -9,7 +9,11 @@ import { buildTheme } from './layout/theme';
 import { LoginPage } from './pages/login/LoginPage';
 import { authProvider } from './providers/authProvider';
 import { dataProvider } from './providers/dataProvider';
+import instances from './resources/instances';
+import products from './resources/products';
+import resellers from './resources/resellers';
 import sites from './resources/sites';
+import stores from './resources/stores';
 
 const HomePage = lazy(() => import('./pages/home/HomePage'));
 // Print production screens (issue 3): each loads on first visit, outside the initial bundle.
@@ -19,6 +23,18 @@ const PrintReportsPage = lazy(() => import('./pages/reports/PrintReportsPage'));
 const DesignsPage = lazy(() => import('./pages/designs/DesignsPage'));
 const DesignPage = lazy(() => import('./pages/design/DesignPage'));
 const SampleUploadPage = lazy(() => import('./pages/sample-uploading/SampleUploadPage'));
+// The design editor (framed by the Design screen) and the sample editor (issue 6): lazy, outside the main bundle.
+const EditorPage = lazy(() => import('./pages/editor/EditorPage'));
+const SampleEditorPage = lazy(() => import('./pages/sample-editor/SampleEditorPage'));
+const SampleEditorEmbedPage = lazy(() => import('./pages/sample-editor/SampleEditorEmbedPage'));
+// Orders and fulfilment screens (issue 4).
+const OrdersPage = lazy(() => import('./pages/orders/OrdersPage'));
+const AllOrdersPage = lazy(() => import('./pages/orders/OrdersPage').then((m) => ({ default: m.AllOrdersPage })));
+const CheckOrderPage = lazy(() => import('./pages/check-order/CheckOrderPage'));
+const HpDataPage = lazy(() => import('./pages/hp-data/HpDataPage'));
+const SendHpManuallyPage = lazy(() => import('./pages/send-hp-manually/SendHpManuallyPage'));
+// CRM ↔ email-platform sync (issue 5).
+const SyncPage = lazy(() => import('./pages/re-n-adestra-sync/SyncPage'));
 
 function PressworkAdmin() {
   const { site, loading } = useSiteInfo();
@@ -40,6 +56,10 @@ function PressworkAdmin() {
     >
       <Resource name="sites" {...sites} />
       <Resource name="users" recordRepresentation={(u: { email?: string }) => u.email ?? ''} />
+      <Resource name="stores" {...stores} />
+      <Resource name="products" {...products} />
+      <Resource name="resellers" {...resellers} />
+      <Resource name="instances" {...instances} />
       <CustomRoutes>
         <Route path="/print-jobs" element={<PrintJobsPage />} />
         <Route path="/print-history" element={<PrintHistoryPage />} />
@@ -47,6 +67,18 @@ function PressworkAdmin() {
         <Route path="/designs" element={<DesignsPage />} />
         <Route path="/design/:id" element={<DesignPage />} />
         <Route path="/sample-uploading" element={<SampleUploadPage />} />
+        <Route path="/sample-editor" element={<SampleEditorPage />} />
+        <Route path="/orders" element={<OrdersPage />} />
+        <Route path="/all-orders" element={<AllOrdersPage />} />
+        <Route path="/check-order" element={<CheckOrderPage />} />
+        <Route path="/hp-data" element={<HpDataPage />} />
+        <Route path="/send-hp-manually" element={<SendHpManuallyPage />} />
+        <Route path="/re-n-adestra-sync" element={<SyncPage />} />
+      </CustomRoutes>
+      {/* Pages shown inside frames: no header or menu. */}
+      <CustomRoutes noLayout>
+        <Route path="/editor" element={<EditorPage />} />
+        <Route path="/sample-editor-embed" element={<SampleEditorEmbedPage />} />
       </CustomRoutes>
     </Admin>
   );

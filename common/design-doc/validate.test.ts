@@ -11,12 +11,18 @@ function sample(): DesignDocument {
   return markField(doc, 0, 't', { property: 'Recipient name' });
 }
 
-/** A deep copy with one change, like a hand-edited JSON. */
-function broken(change: (doc: Record<string, any>) => void): unknown {
-  const copy = JSON.parse(JSON.stringify(sample()));
-  change(copy);
+type Path = (string | number)[];
+
+/** A deep copy with the value at `path` replaced, like a hand-edited JSON. */
+function broken(path: Path, value: unknown): unknown {
+  const copy = JSON.parse(JSON.stringify(sample())) as Record<string | number, unknown>;
+  let at = copy;
+  for (const key of path.slice(0, -1)) at = at[key] as Record<string | number, unknown>;
+  at[path[path.length - 1]] = value;
   return copy;
 }
+
+const pages = () => sample().pages;
 
 describe('validateDocument', () => {
   it('accepts a valid document and gives it back', () => {
@@ -26,26 +32,26 @@ describe('validateDocument', () => {
   });
 
   it('names the path of a bad field', () => {
-    const result = validateDocument(broken((d) => (d.pages[0].layers[2].fontSize = 0)));
+    const result = validateDocument(broken(['pages', 0, 'layers', 2, 'fontSize'], 0));
     expect(result).toEqual({ ok: false, path: 'pages.0.layers.2.fontSize', message: 'must be at least 1 pt' });
     expect(describeInvalid(result as { path: string; message: string })).toBe('pages.0.layers.2.fontSize: must be at least 1 pt');
   });
 
-  it.each([
-    ['a wrong type', (d: Record<string, any>) => (d.pages[0].layers[0].x = '10'), 'pages.0.layers.0.x'],
-    ['an unknown font', (d: Record<string, any>) => (d.pages[0].layers[2].fontFamily = 'Comic Sans'), 'pages.0.layers.2.fontFamily'],
-    ['a bad colour', (d: Record<string, any>) => (d.pages[1].background = 'url(javascript:1)'), 'pages.1.background'],
-    ['an image from an odd place', (d: Record<string, any>) => (d.pages[0].layers[1].src = 'file:///etc/passwd'), 'pages.0.layers.1.src'],
-    ['an empty field property', (d: Record<string, any>) => (d.pages[0].layers[2].field.property = ' '), 'pages.0.layers.2.field.property'],
-    ['a bad fit rule', (d: Record<string, any>) => (d.pages[0].layers[2].field.fit = 'squeeze'), 'pages.0.layers.2.field.fit'],
-    ['an unknown layer type', (d: Record<string, any>) => (d.pages[2].layers = [{ type: 'video' }]), 'pages.2.layers.0.type'],
-    ['a missing page', (d: Record<string, any>) => d.pages.pop(), 'pages'],
-    ['an unknown format', (d: Record<string, any>) => (d.format = 'card-a4'), 'format'],
-    ['another version', (d: Record<string, any>) => (d.version = 2), 'version'],
-    ['a duplicate layer id', (d: Record<string, any>) => (d.pages[0].layers[1].id = 'r'), 'pages.0.layers.1.id'],
-    ['a NaN size', (d: Record<string, any>) => (d.pages[0].layers[0].width = Number.NaN), 'pages.0.layers.0.width'],
-  ])('refuses %s with its path', (_what, change, path) => {
-    const result = validateDocument(broken(change));
+  it.each<[string, Path, unknown, string]>([
+    ['a wrong type', ['pages', 0, 'layers', 0, 'x'], '10', 'pages.0.layers.0.x'],
+    ['an unknown font', ['pages', 0, 'layers', 2, 'fontFamily'], 'Comic Sans', 'pages.0.layers.2.fontFamily'],
+    ['a bad colour', ['pages', 1, 'background'], 'url(javascript:1)', 'pages.1.background'],
+    ['an image from an odd place', ['pages', 0, 'layers', 1, 'src'], 'file:///etc/passwd', 'pages.0.layers.1.src'],
+    ['an empty field property', ['pages', 0, 'layers', 2, 'field', 'property'], ' ', 'pages.0.layers.2.field.property'],
+    ['a bad fit rule', ['pages', 0, 'layers', 2, 'field', 'fit'], 'squeeze', 'pages.0.layers.2.field.fit'],
+    ['an unknown layer type', ['pages', 2, 'layers'], [{ type: 'video' }], 'pages.2.layers.0.type'],
+    ['a missing page', ['pages'], pages().slice(0, 3), 'pages'],
+    ['an unknown format', ['format'], 'card-a4', 'format'],
+    ['another version', ['version'], 2, 'version'],
+    ['a duplicate layer id', ['pages', 0, 'layers', 1, 'id'], 'r', 'pages.0.layers.1.id'],
+    ['a NaN size', ['pages', 0, 'layers', 0, 'width'], Number.NaN, 'pages.0.layers.0.width'],
+  ])('refuses %s with its path', (_what, at, value, path) => {
+    const result = validateDocument(broken(at, value));
     expect(result.ok).toBe(false);
     expect(result).toMatchObject({ path });
   });

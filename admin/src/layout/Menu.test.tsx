@@ -5,7 +5,8 @@ import { Menu } from './Menu';
 import { MENU, menuEntriesFor } from './menuConfig';
 
 // Print production screens are our addition to the spec's menus (spec §2 lists the others).
-const ADDED = new Set(['Jobs', 'Print History', 'Print Reports', 'Sample Upload']);
+// So are the set-up screens of the orders flow (the spec names them without placing them in a menu).
+const ADDED = new Set(['Jobs', 'Print History', 'Print Reports', 'Sample Upload', 'Sample Editor', 'Stores', 'Products', 'Resellers', 'Instances']);
 const specOnly = (labels: string[]) => labels.filter((label) => !ADDED.has(label));
 
 describe('menuEntriesFor', () => {
@@ -47,6 +48,11 @@ describe('menuEntriesFor', () => {
       'RE & Adestra Sync',
       'Hood Send HP Manually',
       'Sample Upload',
+      'Sample Editor',
+      'Stores',
+      'Products',
+      'Resellers',
+      'Instances',
     ]);
     expect(menuEntriesFor('user', { entries: allReady }).map((e) => e.label)).toEqual([
       'Jobs',
@@ -55,6 +61,7 @@ describe('menuEntriesFor', () => {
       'List Orders',
       'Product Designs',
       'Sample Upload',
+      'Sample Editor',
     ]);
   });
 
@@ -64,10 +71,39 @@ describe('menuEntriesFor', () => {
       'Jobs',
       'Print History',
       'Print Reports',
+      'All list Orders',
+      'Data from HP',
       'Product Designs',
+      'RE & Adestra Sync',
+      'Hood Send HP Manually',
       'Sample Upload',
+      'Sample Editor',
+      'Stores',
+      'Products',
+      'Resellers',
+      'Instances',
     ]);
-    expect(menuEntriesFor('user').map((e) => e.label)).toEqual(['Jobs', 'Print History', 'Print Reports', 'Product Designs', 'Sample Upload']);
+    expect(menuEntriesFor('user').map((e) => e.label)).toEqual(['Jobs', 'Print History', 'Print Reports', 'List Orders', 'Product Designs', 'Sample Upload', 'Sample Editor']);
+  });
+
+  it("shows RE & Adestra Sync to a non-admin only when their site has the sync, after Product Designs", () => {
+    expect(menuEntriesFor('user', { features: { sync: true } }).map((e) => e.label)).toEqual([
+      'Jobs',
+      'Print History',
+      'Print Reports',
+      'List Orders',
+      'Product Designs',
+      'RE & Adestra Sync',
+      'Sample Upload',
+      'Sample Editor',
+    ]);
+    expect(menuEntriesFor('user', { features: { sync: false } }).map((e) => e.label)).not.toContain('RE & Adestra Sync');
+    expect(menuEntriesFor('admin', { features: { sync: false } }).map((e) => e.label)).toContain('RE & Adestra Sync');
+  });
+
+  it('groups the set-up screens apart, for admins only', () => {
+    expect(menuEntriesFor('admin').filter((e) => e.group === 'setup').map((e) => e.to)).toEqual(['/stores', '/products', '/resellers', '/instances']);
+    expect(menuEntriesFor('user').some((e) => e.group === 'setup')).toBe(false);
   });
 });
 

@@ -1,21 +1,40 @@
-import { CanAccess, Menu as RaMenu, usePermissions } from 'react-admin';
+import { CanAccess, Menu as RaMenu, usePermissions, useSidebarState } from 'react-admin';
+import { Divider, ListSubheader } from '@mui/material';
 import HomeIcon from '@mui/icons-material/Home';
 import type { Role } from '../providers/session';
-import { menuEntriesFor } from './menuConfig';
+import { menuEntriesFor, type MenuEntry } from './menuConfig';
 import { useSiteInfo } from './SiteInfoContext';
+
+function MenuItems({ entries }: { entries: readonly MenuEntry[] }) {
+  return entries.map((entry) => (
+    <CanAccess key={entry.to} resource={entry.resource} action="list">
+      <RaMenu.Item to={entry.to} primaryText={entry.label} leftIcon={<entry.icon />} />
+    </CanAccess>
+  ));
+}
 
 export function Menu() {
   const { permissions } = usePermissions<Role | null>();
   const { site } = useSiteInfo();
-  const entries = menuEntriesFor(permissions, { siteSlug: site?.slug });
+  const [open] = useSidebarState();
+  const entries = menuEntriesFor(permissions, { siteSlug: site?.slug, features: site?.features });
+  const everyday = entries.filter((entry) => !entry.group);
+  const setup = entries.filter((entry) => entry.group === 'setup');
   return (
     <RaMenu>
       <RaMenu.Item to="/" primaryText="Home" leftIcon={<HomeIcon />} />
-      {entries.map((entry) => (
-        <CanAccess key={entry.to} resource={entry.resource} action="list">
-          <RaMenu.Item to={entry.to} primaryText={entry.label} leftIcon={<entry.icon />} />
-        </CanAccess>
-      ))}
+      <MenuItems entries={everyday} />
+      {setup.length ? (
+        <>
+          <Divider sx={{ my: 1 }} />
+          {open ? (
+            <ListSubheader component="div" disableSticky sx={{ lineHeight: '28px', bgcolor: 'transparent', fontSize: 12, textTransform: 'uppercase' }}>
+              Setup
+            </ListSubheader>
+          ) : null}
+          <MenuItems entries={setup} />
+        </>
+      ) : null}
     </RaMenu>
   );
 }

@@ -8,6 +8,8 @@ export interface SiteInfo {
   slug: string;
   logo?: string | null;
   theme?: { mainColor?: string | null } | null;
+  /** What the site has set up: `sync` = the CRM ↔ email-platform sync (RE and Adestra settings). */
+  features?: { sync?: boolean } | null;
 }
 
 interface SiteInfoState {

@@ -1,14 +1,19 @@
 import type { ComponentType } from 'react';
 import AssessmentIcon from '@mui/icons-material/Assessment';
 import BrushIcon from '@mui/icons-material/Brush';
+import CategoryIcon from '@mui/icons-material/Category';
 import CloudUploadIcon from '@mui/icons-material/CloudUpload';
+import DesignServicesIcon from '@mui/icons-material/DesignServices';
 import DnsIcon from '@mui/icons-material/Dns';
+import HandshakeIcon from '@mui/icons-material/Handshake';
 import HistoryIcon from '@mui/icons-material/History';
+import LanIcon from '@mui/icons-material/Lan';
 import ListAltIcon from '@mui/icons-material/ListAlt';
 import PrintIcon from '@mui/icons-material/Print';
 import ReceiptLongIcon from '@mui/icons-material/ReceiptLong';
 import SendIcon from '@mui/icons-material/Send';
 import StorefrontIcon from '@mui/icons-material/Storefront';
+import StorefrontOutlinedIcon from '@mui/icons-material/StorefrontOutlined';
 import SyncIcon from '@mui/icons-material/Sync';
 import type { Role } from '../providers/session';
 
@@ -24,6 +29,13 @@ export interface MenuEntry {
   ready: boolean;
   /** Client-specific entries: shown only to users of the site with this slug. */
   siteSlug?: string;
+  /** Set-up screens, listed apart below the everyday ones. */
+  group?: 'setup';
+  /**
+   * Client-specific entries of a site feature: non-admins see them only when their site has it
+   * (GET /api/sites/info → data.data.features); admins always do.
+   */
+  feature?: 'sync';
 }
 
 /**
@@ -36,23 +48,33 @@ export const MENU: readonly MenuEntry[] = [
   { label: 'Jobs', to: '/print-jobs', resource: 'print-jobs', menus: ['admin', 'user'], icon: PrintIcon, ready: true },
   { label: 'Print History', to: '/print-history', resource: 'print-history', menus: ['admin', 'user'], icon: HistoryIcon, ready: true },
   { label: 'Print Reports', to: '/reports', resource: 'reports', menus: ['admin', 'user'], icon: AssessmentIcon, ready: true },
-  { label: 'All list Orders', to: '/all-orders', resource: 'all-orders', menus: ['admin'], icon: ReceiptLongIcon, ready: false },
-  { label: 'List Orders', to: '/orders', resource: 'orders', menus: ['user'], icon: ListAltIcon, ready: false },
-  { label: 'Data from HP', to: '/hp-data', resource: 'hp-data', menus: ['admin'], icon: DnsIcon, ready: false },
+  { label: 'All list Orders', to: '/all-orders', resource: 'all-orders', menus: ['admin'], icon: ReceiptLongIcon, ready: true },
+  { label: 'List Orders', to: '/orders', resource: 'orders', menus: ['user'], icon: ListAltIcon, ready: true },
+  { label: 'Data from HP', to: '/hp-data', resource: 'hp-data', menus: ['admin'], icon: DnsIcon, ready: true },
   { label: 'Product Designs', to: '/designs', resource: 'designs', menus: ['admin', 'user'], icon: BrushIcon, ready: true },
-  { label: 'RE & Adestra Sync', to: '/re-n-adestra-sync', resource: 're-n-adestra-sync', menus: ['admin'], icon: SyncIcon, ready: false },
-  { label: 'Hood Send HP Manually', to: '/send-hp-manually', resource: 'send-hp-manually', menus: ['admin'], icon: SendIcon, ready: false },
+  { label: 'RE & Adestra Sync', to: '/re-n-adestra-sync', resource: 're-n-adestra-sync', menus: ['admin', 'user'], icon: SyncIcon, ready: true, feature: 'sync' },
+  { label: 'Hood Send HP Manually', to: '/send-hp-manually', resource: 'send-hp-manually', menus: ['admin'], icon: SendIcon, ready: true },
   { label: 'Sample Upload', to: '/sample-uploading', resource: 'sample-uploading', menus: ['admin', 'user'], icon: CloudUploadIcon, ready: true },
+  { label: 'Sample Editor', to: '/sample-editor', resource: 'sample-editor', menus: ['admin', 'user'], icon: DesignServicesIcon, ready: true },
+  // Set-up of the orders flow (issue 4): admin only, in a lower "Setup" group.
+  { label: 'Stores', to: '/stores', resource: 'stores', menus: ['admin'], icon: StorefrontOutlinedIcon, ready: true, group: 'setup' },
+  { label: 'Products', to: '/products', resource: 'products', menus: ['admin'], icon: CategoryIcon, ready: true, group: 'setup' },
+  { label: 'Resellers', to: '/resellers', resource: 'resellers', menus: ['admin'], icon: HandshakeIcon, ready: true, group: 'setup' },
+  { label: 'Instances', to: '/instances', resource: 'instances', menus: ['admin'], icon: LanIcon, ready: true, group: 'setup' },
 ];
 
-/** The entries of one role's menu, in order; `siteSlug` is the signed-in user's site. */
+/** The entries of one role's menu, in order; `siteSlug` and `features` are the signed-in user's site's. */
 export function menuEntriesFor(
   role: Role | null | undefined,
-  options: { siteSlug?: string | null; entries?: readonly MenuEntry[] } = {},
+  options: { siteSlug?: string | null; features?: { sync?: boolean } | null; entries?: readonly MenuEntry[] } = {},
 ): MenuEntry[] {
-  const { siteSlug, entries = MENU } = options;
+  const { siteSlug, features, entries = MENU } = options;
   if (!role) return [];
   return entries.filter(
-    (entry) => entry.ready && entry.menus.includes(role) && (!entry.siteSlug || entry.siteSlug === siteSlug),
+    (entry) =>
+      entry.ready &&
+      entry.menus.includes(role) &&
+      (!entry.siteSlug || entry.siteSlug === siteSlug) &&
+      (!entry.feature || role === 'admin' || Boolean(features?.[entry.feature])),
   );
 }

@@ -23,6 +23,8 @@ export interface ApiOptions {
   method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
   body?: unknown;
   signal?: AbortSignal;
+  /** Sign the call with this token instead of the stored session's (the framed editor's token from `init`). */
+  token?: string;
 }
 
 async function parseBody(res: Response): Promise<unknown> {
@@ -37,8 +39,11 @@ async function parseBody(res: Response): Promise<unknown> {
 
 /** Returns `data` of a successful envelope; throws ApiError carrying the server's `error` text as-is. */
 export async function api<T>(path: string, options: ApiOptions = {}): Promise<T> {
-  const { method = 'GET', body, signal } = options;
-  const headers: Record<string, string> = { Accept: 'application/json', ...authHeaders() };
+  const { method = 'GET', body, signal, token } = options;
+  const headers: Record<string, string> = {
+    Accept: 'application/json',
+    ...(token ? { Authorization: `Bearer ${token}` } : authHeaders()),
+  };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   const res = await fetch(path, {
     method,

@@ -12,7 +12,7 @@ describe('canAccess', () => {
   });
 
   it('keeps a non-admin out of sites, users and cross-client screens', () => {
-    for (const resource of ['sites', 'users', 'all-orders', 'hp-data', 're-n-adestra-sync', 'send-hp-manually']) {
+    for (const resource of ['sites', 'users', 'all-orders', 'hp-data', 'stores']) {
       expect(canAccess('user', { resource, action: 'list' })).toBe(false);
       expect(canAccess('user', { resource, action: 'edit' })).toBe(false);
     }
@@ -20,7 +20,12 @@ describe('canAccess', () => {
 
   it('lets a non-admin use their own orders and designs', () => {
     expect(canAccess('user', { resource: 'orders', action: 'list' })).toBe(true);
+    expect(canAccess('user', { resource: 'check-order', action: 'list' })).toBe(true);
+    // Spec §6: the manual send needs a signed-in user; only the menu keeps it to admins (spec §2).
+    expect(canAccess('user', { resource: 'send-hp-manually', action: 'list' })).toBe(true);
     expect(canAccess('user', { resource: 'designs', action: 'list' })).toBe(true);
+    // The sync screen: the site's feature decides (menu and screen), the server enforces it.
+    expect(canAccess('user', { resource: 're-n-adestra-sync', action: 'list' })).toBe(true);
   });
 
   it('denies everything without a role', () => {

@@ -13,14 +13,18 @@ const CREATOR_ONLY: Readonly<Record<string, ReadonlySet<string>>> = {
   designs: new Set(['edit', 'delete']),
 };
 
-/** Screens/resources only an admin may see or change: tenants, their users, cross-client views. */
+/**
+ * Screens/resources only an admin may see or change: tenants, their users, cross-client views, and
+ * the stores (a store's secrets are site settings). The manual send is any signed-in user's (spec §6);
+ * only the menu keeps it to admins (spec §2). The sync screen (re-n-adestra-sync) is also a user's when
+ * their site has the sync (features.sync): the screen and the menu check that, the server enforces it.
+ */
 export const ADMIN_ONLY_RESOURCES: ReadonlySet<string> = new Set([
   'sites',
   'users',
   'all-orders',
   'hp-data',
-  're-n-adestra-sync',
-  'send-hp-manually',
+  'stores',
 ]);
 
 /** `userId` is the signed-in user's id, compared with the record's creator. */

@@ -26,6 +26,7 @@ import type {
   ProductionNote,
 } from './printProduction';
 import { authHeaders } from './session';
+import { syncCalls } from './sync';
 
 /** Admin REST (ra-data-simple-rest protocol) with the token, and the server's `error` text as the message. */
 export async function httpClient(url: string, options: fetchUtils.Options = {}) {
@@ -92,6 +93,9 @@ interface NoteRecord {
 
 export const dataProvider = {
   ...restProvider,
+
+  // --- CRM ↔ email-platform sync (docs/sync.md): named calls of /re-n-adestra-sync ---
+  ...syncCalls,
 
   /** POST /api/users/upsert: creates or updates a user of a site. */
   upsertUser(input: UpsertUserInput): Promise<UserRecord> {

@@ -29,7 +29,8 @@ export function OrderSearchForm({ initial, onSearch }: { initial: string; onSear
         placeholder="e.g. 5500000001 or #1001"
         value={text}
         onChange={(e) => setText(e.target.value)}
-        sx={{ minWidth: 280 }}
+        fullWidth={false}
+        sx={{ width: 340 }}
       />
       <Button type="submit" variant="contained" startIcon={<SearchIcon />} disabled={!text.trim()}>
         Search

@@ -17,6 +17,9 @@ const FLAGS: ReadonlyArray<[keyof RerunFlags, string]> = [
   ['sendToHP', 'Send to HP'],
 ];
 
+const LABELS: Readonly<Record<string, string>> = Object.fromEntries(FLAGS);
+const labelOf = (step: string) => LABELS[step] ?? step;
+
 const NONE: RerunFlags = { addToAdestra: false, addToRaisersEdge: false, sendEcard: false, sendToHP: false };
 
 /** Re-runs chosen steps of an order (email platform, CRM, e-card, provider). */
@@ -65,10 +68,10 @@ export function RerunPanel({ orderId, onDone }: { orderId: string; onDone: () =>
       </Button>
       {result && (result.ran.length > 0 || result.skipped.length > 0) ? (
         <Alert severity={result.skipped.length ? 'info' : 'success'} sx={{ mt: 2 }}>
-          {result.ran.length ? <div>Done: {result.ran.join(', ')}</div> : null}
+          {result.ran.length ? <div>Done: {result.ran.map(labelOf).join(', ')}</div> : null}
           {result.skipped.map((s) => (
             <div key={s.step}>
-              Skipped {s.step}: {s.reason}
+              Skipped {labelOf(s.step)}: {s.reason}
             </div>
           ))}
         </Alert>

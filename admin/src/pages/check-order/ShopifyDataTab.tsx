@@ -6,7 +6,7 @@ import { DetailList } from './DetailList';
 
 function addressOf(address: Record<string, unknown> | null | undefined): string {
   if (!address) return '';
-  const keys = ['name', 'address1', 'address2', 'city', 'province', 'zip', 'country_code', 'country'];
+  const keys = ['name', 'address1', 'address2', 'city', 'province', 'zip', address.country ? 'country' : 'country_code'];
   return keys
     .map((k) => address[k])
     .filter((v) => typeof v === 'string' && v !== '')

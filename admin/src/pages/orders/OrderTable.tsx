@@ -55,7 +55,7 @@ function LineItems({ order, productTypes }: { order: OrderRecord; productTypes: 
       {lineItemsOf(order).map((line) => {
         const type = line.sku ? productTypes.get(line.sku) : undefined;
         return (
-          <Box key={String(line.id)} data-testid={`line-${line.id}`} sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap' }}>
+          <Box key={String(line.id)} data-testid={`line-${line.id}`} sx={{ display: 'flex', alignItems: 'center', gap: 1, whiteSpace: 'nowrap' }}>
             <Typography variant="body2" component="span">
               {type ? (
                 <Chip label={type} size="small" color="secondary" variant="outlined" sx={{ mr: 0.75, height: 20, fontSize: 11 }} />
@@ -103,7 +103,7 @@ export function OrderTable({ orders, siteNames, productTypes, sentIds, onSent, o
               >
                 {showClient ? <TableCell>{siteNames.get(String(order.siteId)) ?? `Site ${order.siteId}`}</TableCell> : null}
                 <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatDateTime(order.data?.created_at ?? order.createdAt)}</TableCell>
-                <TableCell>
+                <TableCell sx={{ minWidth: 140 }}>
                   <Typography variant="body2" data-testid="customer-name" sx={{ fontWeight: shipped ? 700 : 400 }}>
                     {customerNameOf(order)}
                   </Typography>

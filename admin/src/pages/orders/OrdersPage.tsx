@@ -91,20 +91,26 @@ function OrdersView({ allClients }: { allClients: boolean }) {
   return (
     <Card sx={{ mt: 2, mb: 4 }}>
       <Title title="List Orders" />
-      <Box sx={{ display: 'flex', alignItems: 'center', flexWrap: 'wrap', gap: 2, p: 2, pb: 1 }}>
+      <Box sx={{ display: 'flex', alignItems: 'center', gap: 2, px: 2, pt: 2 }}>
         <Typography variant="h6" component="h1" sx={{ flexGrow: 1 }}>
           List Orders
         </Typography>
+        <Button variant="contained" color="secondary" component={Link} to="/check-order" startIcon={<ManageSearchIcon />}>
+          Check order
+        </Button>
+      </Box>
+      <Box sx={{ display: 'flex', alignItems: 'center', flexWrap: 'wrap', gap: 2, px: 2, py: 1 }}>
         <TextField
           size="small"
           label="Search"
           placeholder="Order name or customer"
           value={search}
           onChange={(e) => setSearch(e.target.value)}
+          fullWidth={false}
           slotProps={{ input: { startAdornment: <InputAdornment position="start"><SearchIcon fontSize="small" /></InputAdornment> } }}
-          sx={{ minWidth: 240 }}
+          sx={{ width: 300 }}
         />
-        <TextField select size="small" label="Status" value={status} onChange={(e) => setStatus(e.target.value)} sx={{ minWidth: 150 }}>
+        <TextField select size="small" label="Status" value={status} onChange={(e) => setStatus(e.target.value)} fullWidth={false} sx={{ width: 180 }}>
           <MenuItem value="">All statuses</MenuItem>
           {ORDER_STATUSES.map((s) => (
             <MenuItem key={s} value={s}>
@@ -112,9 +118,6 @@ function OrdersView({ allClients }: { allClients: boolean }) {
             </MenuItem>
           ))}
         </TextField>
-        <Button variant="contained" color="secondary" component={Link} to="/check-order" startIcon={<ManageSearchIcon />}>
-          Check order
-        </Button>
       </Box>
       <Box sx={{ px: 2 }}>
         {errorData ? <ErrorDataPanel data={errorData.data} title={errorData.orderName} onClose={() => setErrorData(null)} /> : null}

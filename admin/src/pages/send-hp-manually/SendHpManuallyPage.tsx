@@ -60,7 +60,7 @@ function SitePicker({ value, onChange }: { value: string; onChange: (siteId: str
     sort: { field: 'name', order: 'ASC' },
   });
   return (
-    <TextField select size="small" label="Site" value={isPending && !data ? '' : value} onChange={(e) => onChange(e.target.value)} sx={{ minWidth: 240 }}>
+    <TextField select size="small" label="Site" value={isPending && !data ? '' : value} onChange={(e) => onChange(e.target.value)} fullWidth={false} sx={{ width: 280 }}>
       {(data ?? []).map((site) => (
         <MenuItem key={site.id} value={String(site.id)}>
           {site.name}
@@ -170,7 +170,7 @@ function SendHpManuallyView() {
           <Section title="Ship To">
             <Grid container spacing={1.5}>
               {SHIP_TO_FIELDS.map(([key, label]) => (
-                <Grid key={key} size={{ xs: 12, sm: key === 'address1' || key === 'address2' ? 6 : 4 }}>
+                <Grid key={key} size={{ xs: 12, sm: 6, md: 4 }}>
                   <TextField fullWidth size="small" label={label} value={form.shipTo[key]} onChange={(e) => setShipTo(key, e.target.value)} />
                 </Grid>
               ))}

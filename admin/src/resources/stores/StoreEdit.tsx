@@ -25,7 +25,7 @@ const secretHelp = `${SECRET_MASK} keeps the current secret; clear the field to 
 function StoreEditView({ id }: { id: string }) {
   usePageTitle('Edit Store');
   return (
-    <Edit<StoreRecord>
+    <Edit
       resource="stores"
       id={id}
       title={<StoreTitle />}

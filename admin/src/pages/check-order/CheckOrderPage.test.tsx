@@ -1,0 +1,139 @@
+import { describe, expect, it } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { jsonResponse, renderInAdmin, signIn, stubFetch, USER, type RecordedCall } from '../../test/helpers';
+import { order, providerEvent, providerSend } from '../../test/orders';
+import { fail, ok, router } from '../../test/printProduction';
+import { CheckOrderPage } from './CheckOrderPage';
+import { searchOf } from './OrderSearchForm';
+
+const ROBIN = order({ id: 1 }, { id: '5500000001', name: '#1001', hpOrderId: 'hp-1', tracking: { number: 'TRK123', method: 'Royal Mail', url: null } });
+const checkCalls = (calls: RecordedCall[]) => calls.filter((c) => c.url === '/api/online-stores/check-order');
+
+function renderCheck(path = '/check-order?id=5500000001') {
+  renderInAdmin(<CheckOrderPage />, { path, routePath: '/check-order' });
+}
+
+describe('searchOf', () => {
+  it('takes digits as an order id and anything else as an order name', () => {
+    expect(searchOf(' 5500000001 ')).toEqual({ id: '5500000001' });
+    expect(searchOf('#1001')).toEqual({ name: '#1001' });
+    expect(searchOf('HOOD-1001')).toEqual({ name: 'HOOD-1001' });
+    expect(searchOf('  ')).toEqual({});
+  });
+});
+
+describe('Check order (/check-order)', () => {
+  it('shows the order of ?id= on the "Shopify Data" tab, then its provider data on "HP Data"', async () => {
+    signIn(USER);
+    const { calls } = stubFetch(
+      router({ 'POST /api/online-stores/check-order': () => ok([providerEvent(), providerSend(), ROBIN]) }, USER),
+    );
+    renderCheck();
+    expect(await screen.findByRole('heading', { name: 'Order #1001' })).toBeInTheDocument();
+    expect(checkCalls(calls)[0].body).toEqual({ id: '5500000001' });
+    expect(screen.getByRole('tab', { name: 'Shopify Data' })).toHaveAttribute('aria-selected', 'true');
+    const panel = screen.getByRole('tabpanel');
+    expect(within(panel).getByText('Robin Hood')).toBeInTheDocument();
+    expect(within(panel).getByText('robin@example.com')).toBeInTheDocument();
+    expect(within(panel).getByText('07/03/2025 10:05')).toBeInTheDocument();
+    expect(within(panel).getByText('1 Forest Lane, Nottingham, NG1 1AA, GB', { exact: false })).toBeInTheDocument();
+    const lines = within(panel).getByRole('table', { name: 'Line items' });
+    expect(within(lines).getByText('CARD-ROBIN')).toBeInTheDocument();
+    expect(within(panel).getByLabelText('Shopify raw data')).toHaveTextContent('"order_number": 1001');
+    expect(document.title).toBe('Check order | Presswork');
+
+    await userEvent.click(screen.getByRole('tab', { name: 'HP Data' }));
+    const hp = screen.getByRole('tabpanel');
+    const events = within(hp).getByRole('table', { name: 'Provider events' });
+    expect(within(events).getByText('TRK123')).toBeInTheDocument();
+    expect(within(events).getByText('Royal Mail 1st Class')).toBeInTheDocument();
+    expect(within(hp).getByLabelText('Sent data')).toHaveTextContent('"sourceOrderId": "5500000001"');
+    expect(within(hp).getByLabelText('Response')).toHaveTextContent('"_id": "hp-1"');
+  });
+
+  it('says "There is no postback" and "There is no sent data" when the provider has nothing', async () => {
+    signIn(USER);
+    stubFetch(router({ 'POST /api/online-stores/check-order': () => ok([ROBIN]) }, USER));
+    renderCheck();
+    await userEvent.click(await screen.findByRole('tab', { name: 'HP Data' }));
+    expect(screen.getByText('There is no postback')).toBeInTheDocument();
+    expect(screen.getByText('There is no sent data')).toBeInTheDocument();
+  });
+
+  it('searches by order name from the search box (?name=)', async () => {
+    signIn(USER);
+    const { calls } = stubFetch(router({ 'POST /api/online-stores/check-order': () => ok([ROBIN]) }, USER));
+    renderCheck('/check-order');
+    expect(await screen.findByText('Search an order by its id or its name.')).toBeInTheDocument();
+    expect(checkCalls(calls)).toHaveLength(0);
+    await userEvent.type(screen.getByLabelText('Order id or name'), '#1001');
+    await userEvent.click(screen.getByRole('button', { name: 'Search' }));
+    expect(await screen.findByRole('heading', { name: 'Order #1001' })).toBeInTheDocument();
+    expect(checkCalls(calls)[0].body).toEqual({ name: '#1001' });
+  });
+
+  it('shows the error text of the detail call', async () => {
+    signIn(USER);
+    stubFetch(router({ 'POST /api/online-stores/check-order': () => fail('Order not found', 404) }, USER));
+    renderCheck('/check-order?id=404');
+    expect(await screen.findByRole('alert')).toHaveTextContent('Order not found');
+    expect(screen.queryByRole('tab')).not.toBeInTheDocument();
+  });
+
+  it('re-runs the chosen steps with the four flags → "Re-submit successfully", and says what was skipped', async () => {
+    signIn(USER);
+    const { calls } = stubFetch(
+      router(
+        {
+          'POST /api/online-stores/check-order': () => ok([ROBIN]),
+          'POST /api/online-stores/rerun-order': () => ok({ ran: ['sendToHP'], skipped: [{ step: 'addToAdestra', reason: 'not configured for this site' }] }),
+        },
+        USER,
+      ),
+    );
+    renderCheck();
+    await screen.findByRole('heading', { name: 'Order #1001' });
+    const resubmit = screen.getByRole('button', { name: 'Re-submit' });
+    expect(resubmit).toBeDisabled();
+    expect(screen.getAllByRole('checkbox').map((c) => c.closest('label')?.textContent)).toEqual([
+      'Add to Adestra',
+      "Add to Raiser's Edge",
+      'Send e-card',
+      'Send to HP',
+    ]);
+    await userEvent.click(screen.getByRole('checkbox', { name: 'Add to Adestra' }));
+    await userEvent.click(screen.getByRole('checkbox', { name: 'Send to HP' }));
+    await userEvent.click(resubmit);
+    expect(await screen.findByText('Re-submit successfully')).toBeInTheDocument();
+    expect(calls.find((c) => c.url === '/api/online-stores/rerun-order')?.body).toEqual({
+      id: '5500000001',
+      flags: { addToAdestra: true, addToRaisersEdge: false, sendEcard: false, sendToHP: true },
+    });
+    expect(screen.getByText('Skipped Add to Adestra: not configured for this site')).toBeInTheDocument();
+    // The order's logs are read again after the re-run.
+    await waitFor(() => expect(checkCalls(calls)).toHaveLength(2));
+  });
+
+  it('shows a re-run failure with errorMes in the Error Data panel', async () => {
+    signIn(USER);
+    stubFetch(
+      router(
+        {
+          'POST /api/online-stores/check-order': () => ok([ROBIN]),
+          'POST /api/online-stores/rerun-order': () =>
+            jsonResponse({ success: false, error: 'The provider refused the order', errorMes: { code: 'ValidationError', status: 400 } }, 422),
+        },
+        USER,
+      ),
+    );
+    renderCheck();
+    await screen.findByRole('heading', { name: 'Order #1001' });
+    await userEvent.click(screen.getByRole('checkbox', { name: 'Send e-card' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Re-submit' }));
+    expect(await screen.findByText('The provider refused the order')).toBeInTheDocument();
+    const panel = await screen.findByRole('region', { name: 'Error Data' });
+    expect(panel).toHaveTextContent('"code": "ValidationError"');
+    expect(screen.queryByText('Re-submit successfully')).not.toBeInTheDocument();
+  });
+});

@@ -1,0 +1,191 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { jsonResponse, stubFetch, type RecordedCall } from '../../test/helpers';
+import { design } from '../../test/printProduction';
+import type { Design } from '../../providers/printProduction';
+import { EditorPage } from './EditorPage';
+
+// Print-resolution rendering needs a real canvas (the browser, or the server's): here it is stubbed,
+// the save flow around it is what is tested. The render itself is tested with the shared renderer.
+vi.mock('./renderPages', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('./renderPages')>();
+  const png = () => new Blob([new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])], { type: 'image/png' });
+  return {
+    ...actual,
+    renderPageCanvas: vi.fn(async () => null),
+    renderPrintPage: vi.fn(async () => png()),
+    renderPreview: vi.fn(async () => png()),
+  };
+});
+
+const ORIGIN = window.location.origin;
+const INIT = { source: 'presswork-host', type: 'init', token: 'frame-token', designId: 5, apiBase: ORIGIN };
+
+let frame: HTMLIFrameElement;
+let parentWindow: Window;
+let postToParent: ReturnType<typeof vi.fn>;
+
+beforeEach(() => {
+  // The editor runs in a frame: window.parent is another window (here, an iframe's).
+  frame = document.createElement('iframe');
+  document.body.appendChild(frame);
+  parentWindow = frame.contentWindow!;
+  postToParent = vi.fn();
+  vi.spyOn(parentWindow, 'postMessage').mockImplementation(postToParent as never);
+  Object.defineProperty(window, 'parent', { configurable: true, writable: true, value: parentWindow });
+  vi.spyOn(HTMLCanvasElement.prototype, 'getContext').mockReturnValue(null);
+});
+
+afterEach(() => {
+  Object.defineProperty(window, 'parent', { configurable: true, writable: true, value: window });
+  frame.remove();
+});
+
+function message(data: unknown, origin: string, source: Window | null) {
+  act(() => {
+    window.dispatchEvent(new MessageEvent('message', { data, origin, source }));
+  });
+}
+
+function stubEditorApi(record: Design, options: { failArtwork?: boolean } = {}) {
+  let uploads = 0;
+  return stubFetch((call: RecordedCall) => {
+    const path = call.url.startsWith(ORIGIN) ? call.url.slice(ORIGIN.length) : call.url;
+    if (call.method === 'GET' && path === `/api/designs/${record.id}`) return jsonResponse({ success: true, data: record });
+    if (call.method === 'POST' && path === '/api/designs') {
+      const body = call.body as { data?: Record<string, unknown>; image?: string };
+      if (options.failArtwork && body.data?.artworkUrls) return jsonResponse({ success: false, error: 'data.artworkUrls.0: must be a URL' }, 400);
+      return jsonResponse({ success: true, data: { ...record, data: { ...record.data, ...body.data }, image: body.image ?? record.image } });
+    }
+    if (call.method === 'POST' && path === '/api/users/me/get-upload-url') {
+      const { serverSidePath } = call.body as { serverSidePath: string };
+      return jsonResponse({ success: true, data: `${ORIGIN}/uploads/${serverSidePath}?sig=s${++uploads}` });
+    }
+    if (call.method === 'PUT' && path.startsWith('/uploads/')) {
+      const key = path.slice('/uploads/'.length).split('?')[0];
+      return jsonResponse({ success: true, data: { key, url: `/files/${key}` } });
+    }
+    return jsonResponse({ success: false, error: `No stub for ${call.method} ${call.url}` }, 404);
+  });
+}
+
+const sentToParent = () => postToParent.mock.calls.map(([data, origin]) => ({ data, origin }));
+
+describe('Design editor (/editor): the frame protocol, editor side', () => {
+  it('posts ready to the parent at the exact expected origin, never *', () => {
+    stubEditorApi(design());
+    render(<EditorPage />);
+    expect(sentToParent()).toEqual([{ data: { source: 'presswork-editor', type: 'ready' }, origin: ORIGIN }]);
+    expect(screen.getByRole('status')).toHaveTextContent('Connecting to the Design screen');
+  });
+
+  it('ignores init from another origin, from a window other than its parent, or of another shape', async () => {
+    const { calls } = stubEditorApi(design());
+    render(<EditorPage />);
+    message(INIT, 'https://evil.example.com', parentWindow);
+    message(INIT, ORIGIN, window);
+    message(INIT, ORIGIN, null);
+    message({ ...INIT, source: 'someone-else' }, ORIGIN, parentWindow);
+    message({ ...INIT, token: '' }, ORIGIN, parentWindow);
+    message({ ...INIT, apiBase: 'javascript:alert(1)' }, ORIGIN, parentWindow);
+    message('init', ORIGIN, parentWindow);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(calls).toHaveLength(0);
+    expect(screen.getByRole('status')).toHaveTextContent('Connecting to the Design screen');
+
+    // The real one: the design is loaded with the token from init.
+    message(INIT, ORIGIN, parentWindow);
+    expect(await screen.findByRole('toolbar', { name: 'Editor tools' })).toBeInTheDocument();
+    expect(calls[0].url).toBe(`${ORIGIN}/api/designs/5`);
+    expect(calls[0].headers.get('Authorization')).toBe('Bearer frame-token');
+  });
+
+  it('opens a card design on its four pages', async () => {
+    stubEditorApi(design());
+    render(<EditorPage />);
+    message(INIT, ORIGIN, parentWindow);
+    const pages = await screen.findByRole('tablist', { name: 'Pages' });
+    expect(within(pages).getAllByRole('tab').map((t) => t.getAttribute('aria-label'))).toEqual(['Front', 'Inside left', 'Inside right', 'Back']);
+  });
+
+  it('posts dirty on changes, saves the document then the artwork, and posts design-saved with the design id', async () => {
+    const user = userEvent.setup();
+    const { calls } = stubEditorApi(design());
+    render(<EditorPage />);
+    message(INIT, ORIGIN, parentWindow);
+    await user.click(await screen.findByRole('button', { name: 'Text' }));
+    await waitFor(() => expect(sentToParent()).toContainEqual({ data: { source: 'presswork-editor', type: 'dirty', dirty: true }, origin: ORIGIN }));
+
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    await screen.findByText('Design saved, with its print artwork.');
+
+    const posts = calls.filter((c) => c.method === 'POST' && c.url === `${ORIGIN}/api/designs`);
+    expect(posts).toHaveLength(2);
+    const first = posts[0].body as { id: number; data: { document: { format: string; pages: { layers: { type: string }[] }[] } } };
+    expect(first.id).toBe(5);
+    expect(first.data.document.format).toBe('card-a5');
+    expect(first.data.document.pages[0].layers.map((l) => l.type)).toEqual(['text']);
+    expect(posts[1].body).toEqual({
+      id: 5,
+      data: {
+        artworkUrls: ['/files/designs/5/1-front.png', '/files/designs/5/2-inside-left.png', '/files/designs/5/3-inside-right.png', '/files/designs/5/4-back.png'],
+      },
+      image: '/files/designs/5/preview.png',
+    });
+    // Every page went through the signed upload flow as PNG, with the frame's token.
+    const grants = calls.filter((c) => c.url.endsWith('/api/users/me/get-upload-url'));
+    expect(grants).toHaveLength(5);
+    expect(grants.every((c) => (c.body as { contentType: string }).contentType === 'image/png')).toBe(true);
+    expect(grants.every((c) => c.headers.get('Authorization') === 'Bearer frame-token')).toBe(true);
+    expect(calls.filter((c) => c.method === 'PUT').every((c) => c.headers.get('Content-Type') === 'image/png')).toBe(true);
+
+    const sent = sentToParent();
+    expect(sent).toContainEqual({ data: { source: 'presswork-editor', type: 'design-saved', designId: 5 }, origin: ORIGIN });
+    expect(sent[sent.length - 1]).toEqual({ data: { source: 'presswork-editor', type: 'dirty', dirty: false }, origin: ORIGIN });
+    expect(sent.every((m) => m.origin === ORIGIN)).toBe(true);
+  });
+
+  it('shows a failed save clearly and does not post design-saved', async () => {
+    const user = userEvent.setup();
+    stubEditorApi(design(), { failArtwork: true });
+    render(<EditorPage />);
+    message(INIT, ORIGIN, parentWindow);
+    await user.click(await screen.findByRole('button', { name: 'Save' }));
+    expect(await screen.findByText(/The design was saved, but its print images could not be made: data.artworkUrls.0: must be a URL/)).toBeInTheDocument();
+    expect(sentToParent().some((m) => (m.data as { type: string }).type === 'design-saved')).toBe(false);
+  });
+
+  it('refuses a saved document that fails validation, naming the bad field', async () => {
+    const bad = { version: 1, format: 'card-a5', pages: [1, 2, 3, 4].map((n) => ({ id: `p${n}`, name: `P${n}`, background: '#fff', layers: [] })) };
+    (bad.pages[2].layers as unknown[]).push({ id: 't', name: 'T', type: 'text', x: 0, y: 0, width: 10, height: 10, rotation: 0, opacity: 1, text: 'x', fontFamily: 'Comic Sans', fontSize: 12, fontWeight: 400, color: '#000', align: 'left', lineHeight: 1.2 });
+    stubEditorApi(design({ data: { document: bad } }));
+    render(<EditorPage />);
+    message(INIT, ORIGIN, parentWindow);
+    expect(await screen.findByText(/The saved design cannot be opened: pages\.2\.layers\.0\.fontFamily: must be one of Raleway/)).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Start again from a blank design' })).toBeInTheDocument();
+  });
+
+  it('edits with undo/redo from the keyboard', async () => {
+    const user = userEvent.setup();
+    stubEditorApi(design());
+    render(<EditorPage />);
+    message(INIT, ORIGIN, parentWindow);
+    await user.click(await screen.findByRole('button', { name: 'Rectangle' }));
+    const layers = () => screen.queryAllByLabelText(/^Layer /);
+    expect(layers()).toHaveLength(1);
+    // Nudge with the arrow keys (Shift = 10 mm).
+    const x = () => (screen.getByLabelText(/^Layer /) as unknown as SVGRectElement).getAttribute('x');
+    const before = Number(x());
+    await user.keyboard('{Shift>}{ArrowRight}{/Shift}');
+    expect(Number(x())).toBeCloseTo(before + 10);
+    await user.keyboard('{ArrowLeft}');
+    expect(Number(x())).toBeCloseTo(before + 9);
+    await user.keyboard('{Control>}z{/Control}');
+    expect(Number(x())).toBeCloseTo(before + 10);
+    await user.keyboard('{Control>}z{/Control}{Control>}z{/Control}');
+    expect(layers()).toHaveLength(0);
+    await user.keyboard('{Control>}{Shift>}z{/Shift}{/Control}');
+    expect(layers()).toHaveLength(1);
+  });
+});

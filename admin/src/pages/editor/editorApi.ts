@@ -1,0 +1,36 @@
+// The editor's calls, signed with the token the host sent in `init` (not the stored session).
+import { api } from '../../providers/api';
+import type { Design, Id } from '../../providers/printProduction';
+
+export interface EditorApi {
+  getDesign(id: Id): Promise<Design>;
+  /** POST /api/designs: the design's data keys sent are replaced, others kept (server merges). */
+  saveDesign(input: { id: Id; data?: Record<string, unknown>; image?: string }): Promise<Design>;
+  /** The signed upload URL flow: returns the stored file's /files/… address. */
+  upload(blob: Blob, serverSidePath: string, contentType: 'image/png' | 'image/jpeg'): Promise<string>;
+}
+
+interface UploadAnswer {
+  success?: boolean;
+  data?: { key: string; url: string };
+  error?: string;
+}
+
+export function editorApi(apiBase: string, token: string): EditorApi {
+  const at = (path: string) => `${apiBase}${path}`;
+  return {
+    getDesign: (id) => api<Design>(at(`/api/designs/${encodeURIComponent(String(id))}`), { token }),
+    saveDesign: (input) => api<Design>(at('/api/designs'), { method: 'POST', body: input, token }),
+    async upload(blob, serverSidePath, contentType) {
+      const signedUrl = await api<string>(at('/api/users/me/get-upload-url'), {
+        method: 'POST',
+        body: { serverSidePath, contentType },
+        token,
+      });
+      const res = await fetch(signedUrl, { method: 'PUT', body: blob, headers: { 'Content-Type': contentType } });
+      const answer = (await res.json().catch(() => ({}))) as UploadAnswer;
+      if (!res.ok || !answer.success || !answer.data?.url) throw new Error(answer.error || `Upload failed (${res.status})`);
+      return answer.data.url;
+    },
+  };
+}

@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest';
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { ADMIN, renderInAdmin, signIn, stubFetch, USER } from '../../test/helpers';
+import { order, providerEvent, providerSend } from '../../test/orders';
+import { fail, ok, router } from '../../test/printProduction';
+import { HpDataPage } from './HpDataPage';
+
+const EVENTS = [
+  providerEvent({ id: 31 }),
+  providerEvent({ id: 32, field1: '5500000002', status: 'printed' }, { shopifyOrderId: '5500000002', status: 'printed', trackingNumber: null, shippingMethod: null }),
+];
+
+const DETAIL = {
+  order: order({ id: 1 }, { id: '5500000001', name: '#1001' }),
+  lines: [{ lineId: '901', sku: 'CARD-ROBIN', quantity: 1, productName: 'Robin card', productId: '77', previewUrl: '/files/previews/robin.png', pdfUrl: 'http://localhost/files/print/abc.pdf' }],
+  events: [providerEvent()],
+  sent: [providerSend()],
+};
+
+function renderHpData() {
+  renderInAdmin(<HpDataPage />, { path: '/hp-data', routePath: '/hp-data' });
+}
+
+describe('Data from HP (/hp-data)', () => {
+  it('lists the provider events with the columns of the spec', async () => {
+    signIn(ADMIN);
+    const { calls } = stubFetch(router({ 'GET /api/hp-data': () => ok({ list: EVENTS, hasNext: false, total: 2 }) }, ADMIN));
+    renderHpData();
+    const row = await screen.findByTestId('hp-event-31');
+    expect(calls.find((c) => c.url.startsWith('/api/hp-data'))?.url).toBe('/api/hp-data?page=1');
+    expect(screen.getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Timestamp', 'Status', 'Order Id', 'Tracking Number', 'Shipping Method', '']);
+    expect(within(row).getByText('08/03/2025 09:30')).toBeInTheDocument();
+    expect(within(row).getByText('shipped')).toBeInTheDocument();
+    expect(within(row).getByText('5500000001')).toBeInTheDocument();
+    expect(within(row).getByText('TRK123')).toBeInTheDocument();
+    expect(within(row).getByText('Royal Mail 1st Class')).toBeInTheDocument();
+    expect(within(row).getByRole('link', { name: 'Check order' })).toHaveAttribute('href', '/check-order?id=5500000001');
+    expect(screen.getAllByRole('link', { name: /Check order/ })[0]).toHaveAttribute('href', '/check-order');
+    expect(document.title).toBe('Data from HP | Presswork');
+  });
+
+  it('opens everything about the order of a clicked row: product, preview, print PDF, events, sent data and response', async () => {
+    signIn(ADMIN);
+    const { calls } = stubFetch(
+      router({ 'GET /api/hp-data/order/': () => ok(DETAIL), 'GET /api/hp-data': () => ok({ list: EVENTS, hasNext: false, total: 2 }) }, ADMIN),
+    );
+    renderHpData();
+    await userEvent.click(await screen.findByTestId('hp-event-31'));
+    const dialog = await screen.findByRole('dialog', { name: /Order 5500000001/ });
+    expect(await within(dialog).findByText('Robin card')).toBeInTheDocument();
+    expect(calls.some((c) => c.url === '/api/hp-data/order/5500000001')).toBe(true);
+    expect(within(dialog).getByText('Product ID: 77')).toBeInTheDocument();
+    expect(within(dialog).getByRole('img', { name: 'Preview of Robin card' })).toHaveAttribute('src', '/files/previews/robin.png');
+    expect(within(dialog).getByRole('link', { name: /Print PDF/ })).toHaveAttribute('href', 'http://localhost/files/print/abc.pdf');
+    expect(within(within(dialog).getByRole('table', { name: 'Provider events' })).getByText('TRK123')).toBeInTheDocument();
+    expect(within(dialog).getByLabelText('Sent data')).toHaveTextContent('"sourceOrderId": "5500000001"');
+    expect(within(dialog).getByLabelText('Response')).toHaveTextContent('"_id": "hp-1"');
+    await userEvent.click(within(dialog).getAllByRole('button', { name: 'Close' })[0]);
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+
+  it('says "There is no postback" and "There is no sent data" for an order the provider knows nothing of', async () => {
+    signIn(ADMIN);
+    stubFetch(
+      router(
+        {
+          'GET /api/hp-data/order/': () => ok({ ...DETAIL, events: [], sent: [] }),
+          'GET /api/hp-data': () => ok({ list: EVENTS, hasNext: false, total: 2 }),
+        },
+        ADMIN,
+      ),
+    );
+    renderHpData();
+    await userEvent.click(await screen.findByTestId('hp-event-32'));
+    const dialog = await screen.findByRole('dialog');
+    expect(await within(dialog).findByText('There is no postback')).toBeInTheDocument();
+    expect(within(dialog).getByText('There is no sent data')).toBeInTheDocument();
+  });
+
+  it('shows the detail error text', async () => {
+    signIn(ADMIN);
+    stubFetch(router({ 'GET /api/hp-data/order/': () => fail('Order not found', 404), 'GET /api/hp-data': () => ok({ list: EVENTS, hasNext: false, total: 2 }) }, ADMIN));
+    renderHpData();
+    await userEvent.click(await screen.findByTestId('hp-event-31'));
+    const dialog = await screen.findByRole('dialog');
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent('Order not found');
+  });
+
+  it('says "There is no postback" when the provider has posted nothing yet', async () => {
+    signIn(ADMIN);
+    stubFetch(router({ 'GET /api/hp-data': () => ok({ list: [], hasNext: false, total: 0 }) }, ADMIN));
+    renderHpData();
+    expect(await screen.findByText('There is no postback')).toBeInTheDocument();
+  });
+
+  it('shows the list error text in red', async () => {
+    signIn(ADMIN);
+    stubFetch(router({ 'GET /api/hp-data': () => fail('Database is unavailable', 503) }, ADMIN));
+    renderHpData();
+    expect(await screen.findByRole('alert')).toHaveTextContent('Database is unavailable');
+    expect(screen.queryByText('There is no postback')).not.toBeInTheDocument();
+  });
+
+  it('is an admin screen', async () => {
+    signIn(USER);
+    const { calls } = stubFetch(router({}, USER));
+    renderHpData();
+    expect(await screen.findByRole('heading', { name: 'Access denied' })).toBeInTheDocument();
+    expect(calls.some((c) => c.url.startsWith('/api/hp-data'))).toBe(false);
+  });
+});

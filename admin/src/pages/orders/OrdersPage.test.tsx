@@ -1,0 +1,322 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { ADMIN, jsonResponse, renderInAdmin, signIn, stubFetch, USER, type RecordedCall } from '../../test/helpers';
+import { order } from '../../test/orders';
+import { fail, ok, pdfResponse, router } from '../../test/printProduction';
+import { AllOrdersPage, OrdersPage } from './OrdersPage';
+
+const PRODUCT_TYPES = ok({ data: [{ sku: 'CARD-ROBIN', productType: 'Card' }, { sku: 'MUG-1', productType: 'Mug' }] });
+
+const ROBIN = order({ id: 1 }, { id: '5500000001', name: '#1001' });
+const SHIPPED = order(
+  { id: 2, status: 'shipped', field1: '5500000002' },
+  {
+    id: '5500000002',
+    name: '#1002',
+    order_number: 1002,
+    status: 'shipped',
+    customer: { first_name: 'Marian', last_name: 'Fitzwalter' },
+    line_items: [
+      { id: '902', sku: 'MUG-1', quantity: 2 },
+      { id: '903', sku: 'UNKNOWN-SKU', quantity: 1 },
+    ],
+    preGeneratedHPItems: [{ lineId: '902', sku: 'HP-MUG', path: 'https://x/902.pdf' }],
+  },
+);
+const NO_LINES = order({ id: 3, field1: '5500000003' }, { id: '5500000003', name: '#1003', customer: { first_name: 'Nobody', last_name: 'Lines' }, line_items: [] });
+
+const page = (list: unknown[]) => ok({ data: list, hasNext: false, total: list.length });
+const orderCalls = (calls: RecordedCall[]) => calls.filter((c) => c.url.startsWith('/api/general-data/shopify-order-log'));
+const pageOf = (call: RecordedCall) => new URL(call.url, 'http://x').searchParams.get('page');
+
+function deferred<T>() {
+  let resolve!: (value: T) => void;
+  const promise = new Promise<T>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
+let downloads: string[];
+
+beforeEach(() => {
+  downloads = [];
+  URL.createObjectURL = vi.fn(() => 'blob:print-file');
+  URL.revokeObjectURL = vi.fn();
+  vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+    downloads.push(this.download);
+  });
+});
+
+afterEach(() => {
+  document.title = '';
+});
+
+function renderOrders() {
+  renderInAdmin(<OrdersPage />, { path: '/orders', routePath: '/orders' });
+}
+
+describe('List Orders (/orders)', () => {
+  it('lists the orders of the own site with the columns and rules of the spec', async () => {
+    signIn(USER);
+    const { calls } = stubFetch(
+      router({ 'GET /api/general-data/shopify-order-log': () => page([ROBIN, SHIPPED, NO_LINES]), 'GET /api/designs/all-with-product-type': () => PRODUCT_TYPES }, USER),
+    );
+    renderOrders();
+    const robin = await screen.findByTestId('order-5500000001', {}, { timeout: 5000 });
+
+    const url = new URL(orderCalls(calls)[0].url, 'http://x');
+    expect(url.searchParams.get('page')).toBe('1');
+    expect(url.searchParams.get('allClients')).toBeNull();
+    expect(screen.getByRole('heading', { name: 'List Orders' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: /Check order/ })).toHaveAttribute('href', '/check-order');
+    expect(screen.getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Timestamp', 'Customer Name', 'Order Id / Number / Name', 'SKU', '']);
+    expect(document.title).toBe('List Orders | Presswork');
+
+    // Orders without line items are hidden.
+    expect(screen.queryByTestId('order-5500000003')).not.toBeInTheDocument();
+    expect(screen.queryByText('Nobody Lines')).not.toBeInTheDocument();
+
+    expect(within(robin).getByText('07/03/2025 10:05')).toBeInTheDocument();
+    expect(within(robin).getByText('5500000001 / 1001 / #1001')).toBeInTheDocument();
+    // Bold only when shipped.
+    expect(within(robin).getByTestId('customer-name')).toHaveStyle({ fontWeight: 400 });
+    const shipped = screen.getByTestId('order-5500000002');
+    expect(within(shipped).getByTestId('customer-name')).toHaveTextContent('Marian Fitzwalter');
+    expect(within(shipped).getByTestId('customer-name')).toHaveStyle({ fontWeight: 700 });
+
+    // The product type comes before a known SKU; an unknown SKU stands alone.
+    await waitFor(() => expect(within(robin).getByTestId('line-901')).toHaveTextContent(/^Card\s*CARD-ROBIN/));
+    expect(within(shipped).getByTestId('line-902')).toHaveTextContent(/^Mug\s*MUG-1/);
+    expect(within(shipped).getByTestId('line-903').textContent).toMatch(/^UNKNOWN-SKU/);
+    expect(within(shipped).getByRole('button', { name: 'PDF of UNKNOWN-SKU' })).toBeInTheDocument();
+
+    // Send HP: a different icon once provider items exist.
+    expect(within(robin).getByRole('button', { name: 'Send HP' }).querySelector('[data-testid="SendIcon"]')).not.toBeNull();
+    expect(within(shipped).getByRole('button', { name: 'Send HP' }).querySelector('[data-testid="MarkEmailReadIcon"]')).not.toBeNull();
+
+    expect(within(robin).getByRole('link', { name: /Detail/ })).toHaveAttribute('href', '/check-order?id=5500000001');
+    // Alternate rows are shaded.
+    expect(getComputedStyle(shipped).backgroundColor).not.toBe(getComputedStyle(robin).backgroundColor);
+  });
+
+  it('shows the server error of the list call in red', async () => {
+    signIn(USER);
+    stubFetch(router({ 'GET /api/general-data/shopify-order-log': () => fail('Database is unavailable', 503), 'GET /api/designs/all-with-product-type': () => PRODUCT_TYPES }, USER));
+    renderOrders();
+    expect(await screen.findByRole('alert')).toHaveTextContent('Database is unavailable');
+    expect(screen.queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument();
+  });
+
+  it('pages with "Load more" (counter 2 after the first load), "Loading more..." meanwhile, until an empty page', async () => {
+    signIn(USER);
+    const second = deferred<Response>();
+    const { calls } = stubFetch(
+      router(
+        {
+          'GET /api/general-data/shopify-order-log': (call) => {
+            const p = pageOf(call);
+            if (p === '1') return page([ROBIN]);
+            if (p === '2') return second.promise;
+            return page([]);
+          },
+          'GET /api/designs/all-with-product-type': () => PRODUCT_TYPES,
+        },
+        USER,
+      ),
+    );
+    renderOrders();
+    await screen.findByTestId('order-5500000001');
+    const loadMore = await screen.findByRole('button', { name: 'Load more' });
+    await userEvent.click(loadMore);
+    expect(await screen.findByRole('button', { name: 'Loading more...' })).toBeDisabled();
+    await act(async () => second.resolve(page([SHIPPED]) as Response));
+    expect(await screen.findByTestId('order-5500000002')).toBeInTheDocument();
+    expect(screen.getByTestId('order-5500000001')).toBeInTheDocument();
+
+    await userEvent.click(screen.getByRole('button', { name: 'Load more' }));
+    await waitFor(() => expect(screen.queryByRole('button', { name: /Load more|Loading more/ })).not.toBeInTheDocument());
+    expect(orderCalls(calls).map(pageOf)).toEqual(['1', '2', '3']);
+    expect(screen.getByTestId('order-5500000002')).toBeInTheDocument();
+  });
+
+  it('shows no "Load more" when the first page is empty', async () => {
+    signIn(USER);
+    stubFetch(router({ 'GET /api/general-data/shopify-order-log': () => page([]), 'GET /api/designs/all-with-product-type': () => PRODUCT_TYPES }, USER));
+    renderOrders();
+    expect(await screen.findByText('No orders found')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument();
+  });
+
+  it('reloads from page 1 whenever the window regains focus', async () => {
+    signIn(USER);
+    let firstPage = [ROBIN];
+    const { calls } = stubFetch(
+      router(
+        {
+          'GET /api/general-data/shopify-order-log': (call) => (pageOf(call) === '1' ? page(firstPage) : page([SHIPPED])),
+          'GET /api/designs/all-with-product-type': () => PRODUCT_TYPES,
+        },
+        USER,
+      ),
+    );
+    renderOrders();
+    await screen.findByTestId('order-5500000001');
+    await userEvent.click(screen.getByRole('button', { name: 'Load more' }));
+    await screen.findByTestId('order-5500000002');
+
+    firstPage = [order({ id: 9, field1: '5500000009' }, { id: '5500000009', name: '#1009' })];
+    act(() => {
+      fireEvent.focus(window);
+    });
+    expect(await screen.findByTestId('order-5500000009')).toBeInTheDocument();
+    expect(screen.queryByTestId('order-5500000001')).not.toBeInTheDocument();
+    expect(screen.queryByTestId('order-5500000002')).not.toBeInTheDocument();
+    expect(orderCalls(calls).map(pageOf)).toEqual(['1', '2', '1']);
+  });
+
+  it('searches by order name or customer and filters by status, from page 1', async () => {
+    signIn(USER);
+    const { calls } = stubFetch(router({ 'GET /api/general-data/shopify-order-log': () => page([ROBIN]), 'GET /api/designs/all-with-product-type': () => PRODUCT_TYPES }, USER));
+    renderOrders();
+    await screen.findByTestId('order-5500000001');
+    await userEvent.type(screen.getByLabelText('Search'), 'robin');
+    await waitFor(() => expect(orderCalls(calls).some((c) => c.url.includes('q=robin'))).toBe(true), { timeout: 2000 });
+    fireEvent.mouseDown(screen.getByRole('combobox', { name: 'Status' }));
+    await userEvent.click(await screen.findByRole('option', { name: 'shipped' }));
+    await waitFor(() => expect(orderCalls(calls).some((c) => c.url.includes('status=shipped') && c.url.includes('q=robin'))).toBe(true));
+    const last = new URL(orderCalls(calls).at(-1)!.url, 'http://x');
+    expect(last.searchParams.get('page')).toBe('1');
+  });
+
+  it('sends to HP: "Send HP successfully", and the icon changes', async () => {
+    signIn(USER);
+    const { calls } = stubFetch(
+      router(
+        {
+          'GET /api/general-data/shopify-order-log': () => page([ROBIN]),
+          'GET /api/designs/all-with-product-type': () => PRODUCT_TYPES,
+          'POST /api/online-stores/shopify-webhook/send-hp': () => ok({ status: 'sent', hpOrderId: 'hp-1' }),
+        },
+        USER,
+      ),
+    );
+    renderOrders();
+    const row = await screen.findByTestId('order-5500000001');
+    await userEvent.click(within(row).getByRole('button', { name: 'Send HP' }));
+    expect(await screen.findByText('Send HP successfully')).toBeInTheDocument();
+    expect(calls.find((c) => c.url.endsWith('/send-hp'))?.body).toEqual({ id: '5500000001' });
+    expect(within(row).getByRole('button', { name: 'Send HP' }).querySelector('[data-testid="MarkEmailReadIcon"]')).not.toBeNull();
+    expect(screen.queryByRole('region', { name: 'Error Data' })).not.toBeInTheDocument();
+  });
+
+  it('shows a refused send (422) in an alert and its errorMes in the Error Data panel', async () => {
+    signIn(USER);
+    stubFetch(
+      router(
+        {
+          'GET /api/general-data/shopify-order-log': () => page([ROBIN]),
+          'GET /api/designs/all-with-product-type': () => PRODUCT_TYPES,
+          'POST /api/online-stores/shopify-webhook/send-hp': () =>
+            jsonResponse({ success: false, error: 'Line 901: no HP SKU', errorMes: { code: 'ValidationError', validations: [{ path: 'items.0.sku' }] } }, 422),
+        },
+        USER,
+      ),
+    );
+    renderOrders();
+    const row = await screen.findByTestId('order-5500000001');
+    await userEvent.click(within(row).getByRole('button', { name: 'Send HP' }));
+    expect(await screen.findByText('Line 901: no HP SKU')).toBeInTheDocument();
+    const panel = await screen.findByRole('region', { name: 'Error Data' });
+    expect(panel).toHaveTextContent('Error Data (#1001)');
+    expect(panel).toHaveTextContent('"code": "ValidationError"');
+    expect(panel).toHaveTextContent('items.0.sku');
+    await userEvent.click(within(panel).getByRole('button', { name: 'Close Error Data' }));
+    expect(screen.queryByRole('region', { name: 'Error Data' })).not.toBeInTheDocument();
+  });
+
+  it('says when the provider did not answer and the send is queued (202)', async () => {
+    signIn(USER);
+    stubFetch(
+      router(
+        {
+          'GET /api/general-data/shopify-order-log': () => page([ROBIN]),
+          'GET /api/designs/all-with-product-type': () => PRODUCT_TYPES,
+          'POST /api/online-stores/shopify-webhook/send-hp': () =>
+            jsonResponse({ success: true, data: { status: 'queued', error: 'HP answered 503', nextAttemptAt: '2025-03-07T10:10:00' } }, 202),
+        },
+        USER,
+      ),
+    );
+    renderOrders();
+    const row = await screen.findByTestId('order-5500000001');
+    await userEvent.click(within(row).getByRole('button', { name: 'Send HP' }));
+    expect(await screen.findByText(/HP answered 503\. It is queued and will be sent again, next attempt at 07\/03\/2025 10:10/)).toBeInTheDocument();
+    expect(screen.queryByText('Send HP successfully')).not.toBeInTheDocument();
+  });
+
+  it('downloads a line item PDF as print-file.pdf, or shows data.error', async () => {
+    signIn(USER);
+    let answer = () => pdfResponse();
+    const { calls } = stubFetch(
+      router(
+        {
+          'GET /api/general-data/shopify-order-log': () => page([ROBIN]),
+          'GET /api/designs/all-with-product-type': () => PRODUCT_TYPES,
+          'POST /api/online-stores/shopify-webhook/hood-download-pdf': () => answer(),
+        },
+        USER,
+      ),
+    );
+    renderOrders();
+    const row = await screen.findByTestId('order-5500000001');
+    await userEvent.click(within(row).getByRole('button', { name: 'PDF of CARD-ROBIN' }));
+    await waitFor(() => expect(downloads).toEqual(['print-file.pdf']));
+    expect(calls.find((c) => c.url.endsWith('/hood-download-pdf'))?.body).toEqual({ id: '5500000001', lineId: '901' });
+
+    answer = () => jsonResponse({ success: false, data: { error: 'The design has no artwork' } }, 404);
+    await userEvent.click(within(row).getByRole('button', { name: 'PDF of CARD-ROBIN' }));
+    expect(await screen.findByText('The design has no artwork')).toBeInTheDocument();
+    expect(downloads).toEqual(['print-file.pdf']);
+  });
+});
+
+describe('All orders (/all-orders)', () => {
+  it('lists every client with a Client column from the sites list, titled "List Orders"', async () => {
+    signIn(ADMIN);
+    const { calls } = stubFetch(
+      router(
+        {
+          'GET /api/general-data/shopify-order-log': () => page([ROBIN, { ...SHIPPED, siteId: 2 }]),
+          'GET /api/designs/all-with-product-type': () => PRODUCT_TYPES,
+          'GET /api/admin/sites': () =>
+            jsonResponse(
+              [
+                { id: 1, name: 'Hood Charity' },
+                { id: 2, name: 'Sherwood Prints' },
+              ],
+              200,
+              { 'Content-Range': 'sites 0-1/2' },
+            ),
+        },
+        ADMIN,
+      ),
+    );
+    renderInAdmin(<AllOrdersPage />, { path: '/all-orders', routePath: '/all-orders' });
+    const robin = await screen.findByTestId('order-5500000001');
+    expect(screen.getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Client', 'Timestamp', 'Customer Name', 'Order Id / Number / Name', 'SKU', '']);
+    expect(await within(robin).findByText('Hood Charity')).toBeInTheDocument();
+    expect(within(screen.getByTestId('order-5500000002')).getByText('Sherwood Prints')).toBeInTheDocument();
+    const url = new URL(orderCalls(calls)[0].url, 'http://x');
+    expect(url.searchParams.get('allClients')).toBe('1');
+    expect(screen.getByRole('heading', { name: 'List Orders' })).toBeInTheDocument();
+    expect(document.title).toBe('List Orders | Presswork');
+  });
+
+  it('is refused to a non-admin, who never asks for every client', async () => {
+    signIn(USER);
+    const { calls } = stubFetch(router({}, USER));
+    renderInAdmin(<AllOrdersPage />, { path: '/all-orders', routePath: '/all-orders' });
+    expect(await screen.findByRole('heading', { name: 'Access denied' })).toBeInTheDocument();
+    expect(orderCalls(calls)).toHaveLength(0);
+  });
+});

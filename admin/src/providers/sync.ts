@@ -1,0 +1,286 @@
+// The CRM ↔ email-platform sync of a site (docs/sync.md, issue 5): Raiser's Edge → Adestra,
+// unsubscribe and Export 80/92 files → the CRM, the four scheduled jobs.
+import { api, ApiError } from './api';
+import { authHeaders } from './session';
+import type { DataRecord } from './orders';
+import type { Id, ListPage } from './printProduction';
+
+export type SyncJob = 're-sync' | 'unsubscribe' | 'export80' | 'export92';
+export type FileKind = 'unsubscribe' | 'export80' | 'export92';
+export type RunKind = 'one' | 'day' | 'webhook' | FileKind;
+export type RunStatus = 'running' | 'success' | 'partial' | 'failed';
+
+/** One constituent's outcome (docs/sync.md, SyncResult). */
+export interface SyncResult {
+  constituentId: string;
+  name: string | null;
+  email: string | null;
+  category: string | null;
+  consent: 'OptIn' | 'OptOut' | 'NoResponse' | null;
+  consentDate: string | null;
+  action: 'opted-in' | 'opted-out' | 'skipped';
+  reason: string;
+  contactId: string | null;
+  /** The contact in Adestra. */
+  link: string | null;
+}
+
+export interface RunError {
+  message: string;
+  kind?: string;
+  constituentId?: string;
+  file?: string;
+  row?: number;
+  email?: string;
+}
+
+export interface RunProgress {
+  pages: number;
+  seen: number;
+  total: number | null;
+  matched: number;
+  done: number;
+  failed: number;
+}
+
+export interface FileSummary {
+  rows: number;
+  rowsDone: number;
+  applied: number;
+  unchanged: number;
+  unmatched: number;
+  skipped: number;
+  errors: number;
+}
+
+export interface RunData {
+  kind: RunKind;
+  trigger: 'manual' | 'schedule' | 'catch-up' | 'webhook' | 'sync-service';
+  status: RunStatus;
+  startedAt: string;
+  finishedAt: string | null;
+  results: SyncResult[];
+  errors: RunError[];
+  optInList: string[];
+  optOutList: string[];
+  progress: RunProgress;
+  files?: Array<{ name: string; status: string; summary?: FileSummary | null }>;
+  note?: string;
+}
+
+/** A `re-sync` record: one run (field1: the constituent id, the day or the file name; field2: the kind). */
+export type SyncRun = DataRecord<RunData>;
+
+export interface RunPage extends ListPage<SyncRun> {
+  page?: number;
+}
+
+export type FileStatus = 'unprocessed' | 'processing' | 'success' | 'failed';
+
+/** A file of the drop folder with its processing state (list-file-*). */
+export interface DropFile {
+  name: string;
+  kind: FileKind;
+  day: string;
+  size: number;
+  modifiedAt: string;
+  status: FileStatus;
+  doneAt: string | null;
+  result: FileSummary | null;
+  rowsDone: number;
+  rowsTotal: number | null;
+  error: string | null;
+}
+
+export interface DropFileList extends ListPage<DropFile> {
+  /** Exports only: the export's page in Adestra. */
+  exportUrl?: string;
+}
+
+/** A processed-file record (list-handle-*, listAlreadyProcess). */
+export interface ProcessedFile {
+  id: Id;
+  name: string;
+  day: string | null;
+  status: 'processing' | 'success' | 'failed';
+  doneAt: string | null;
+  result: FileSummary | null;
+  rowsDone: number;
+  rowsTotal: number;
+  unmatched: string[];
+  error: string | null;
+  updatedAt?: string;
+}
+
+export interface ProcessFileAnswer {
+  file: ProcessedFile | null;
+  alreadyProcessed: boolean;
+  error: string | null;
+  result: FileSummary;
+  unmatched: string[];
+  runId: Id;
+  listAlreadyProcess: ProcessedFile[];
+}
+
+export interface JobConfig {
+  job: SyncJob;
+  type: string;
+  id: Id | null;
+  hour: string;
+  targetDate: string;
+  updatedAt: string | null;
+}
+
+export interface JobStatus {
+  job: SyncJob;
+  label: string;
+  hour: string;
+  targetDate: string;
+  targetDay: string;
+  nextRunAt: string | null;
+  lastScheduledAt: string | null;
+  lastRunAt: string | null;
+  lastFinishedAt: string | null;
+  lastStatus: RunStatus | null;
+  lastError: string | null;
+  lastRecordId: Id | null;
+  running: boolean;
+}
+
+export interface SyncStatus {
+  timezone: string;
+  scheduler: boolean;
+  now: string;
+  jobs: JobStatus[];
+}
+
+export interface SyncConfigs {
+  list: JobConfig[];
+  links: { export80?: string; export92?: string };
+}
+
+export interface SyncOneAnswer {
+  result: SyncResult;
+  run: SyncRun;
+}
+
+export interface DayRunAnswer {
+  run: SyncRun;
+  alreadyRunning: boolean;
+}
+
+export interface SyncSite {
+  id: Id;
+  name: string;
+  slug: string;
+}
+
+export interface RunListQuery {
+  page: number;
+  pageSize?: number;
+  kind?: RunKind;
+  status?: RunStatus;
+}
+
+/** What each file area calls (docs/sync.md, "Files"). */
+export const FILE_CALLS: Record<FileKind, { list: string; handled: string; process: string }> = {
+  unsubscribe: { list: 'list-file-unsubscribe', handled: 'list-handle-unsubscribe', process: 'sync-single-unsubscribe-file' },
+  export80: { list: 'list-file-export80', handled: 'list-handle-export80', process: 'sync-single-export80' },
+  export92: { list: 'list-file-export92', handled: 'list-handle-export92', process: 'sync-single-export92' },
+};
+
+/** The spec's messages (§5, typo included) and the save confirmation (§8). */
+export const MSG_CONSTITUENT_REQUIRED = 'Please enter RE constitunent id';
+export const MSG_DAY_REQUIRED = 'Please enter the date';
+export const MSG_DAY_FORMAT = 'The date must be in the format YYYY-MM-DD';
+export const MSG_CONFIG_SAVED = 'Sync config saved';
+
+const enc = encodeURIComponent;
+const base = (site: string) => `/api/sites/${enc(site)}`;
+
+function query(params: Record<string, string | number | undefined>): string {
+  const q = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) if (value !== undefined && value !== '') q.set(key, String(value));
+  const s = q.toString();
+  return s ? `?${s}` : '';
+}
+
+/** The server's extra error details (`details` of a 502/503/404), when it sent some. */
+export function errorDetailsOf(error: unknown): { service?: string; kind?: string; status?: number; retryAfterSeconds?: number } | undefined {
+  if (!(error instanceof ApiError)) return undefined;
+  const details = (error.body as { details?: unknown } | undefined)?.details;
+  return details && typeof details === 'object' ? (details as Record<string, never>) : undefined;
+}
+
+/** Named calls of the sync screen; spread into the dataProvider. `site` is the site's slug (or id). */
+export const syncCalls = {
+  syncOneConstituent(site: string, constituentId: string): Promise<SyncOneAnswer> {
+    return api<SyncOneAnswer>(`${base(site)}/raiser-edge-sync-one`, { method: 'POST', body: { constituent_id: constituentId } });
+  },
+
+  /** Starts the sync of a day; answers at once with the run (status running) to poll. */
+  syncDay(site: string, day: string): Promise<DayRunAnswer> {
+    return api<DayRunAnswer>(`${base(site)}/raiser-edge-sync-list-from-specific-day`, { method: 'POST', body: { day } });
+  },
+
+  getSyncRun(site: string, id: Id): Promise<SyncRun> {
+    return api<SyncRun>(`${base(site)}/raiser-edge-sync/${enc(String(id))}`);
+  },
+
+  /** The execution logs, newest first. */
+  getSyncRuns(site: string, { page, pageSize, kind, status }: RunListQuery): Promise<RunPage> {
+    return api<RunPage>(`${base(site)}/raiser-edge-sync/list${query({ page, pageSize, kind, status })}`);
+  },
+
+  getSyncFiles(site: string, kind: FileKind): Promise<DropFileList> {
+    return api<DropFileList>(`${base(site)}/${FILE_CALLS[kind].list}`);
+  },
+
+  getProcessedSyncFiles(site: string, kind: FileKind): Promise<ListPage<ProcessedFile>> {
+    return api<ListPage<ProcessedFile>>(`${base(site)}/${FILE_CALLS[kind].handled}`);
+  },
+
+  /** Processes one file (a failed or half-done one resumes); `force` processes a done one again. */
+  processSyncFile(site: string, kind: FileKind, name: string, force = false): Promise<ProcessFileAnswer> {
+    return api<ProcessFileAnswer>(`${base(site)}/${FILE_CALLS[kind].process}`, { method: 'POST', body: force ? { name, force: true } : { name } });
+  },
+
+  /**
+   * Admins: the sites that have the sync (features.sync of GET /api/sites/info?slug=…; the admin
+   * sites list carries no features), in the sites list's order.
+   */
+  async getSyncSites(): Promise<SyncSite[]> {
+    const sites = await api<ListPage<{ id: Id; name: string; slug: string }>>('/api/sites?page=1');
+    const infos = await Promise.all(
+      (sites?.list ?? []).map((s) =>
+        api<{ data?: { features?: { sync?: boolean } } }>(`/api/sites/info${query({ slug: s.slug })}`).then(
+          (answer) => Boolean(answer?.data?.features?.sync),
+          () => false,
+        ),
+      ),
+    );
+    return (sites?.list ?? []).filter((_, i) => infos[i]).map((s) => ({ id: s.id, name: s.name, slug: s.slug }));
+  },
+
+  getSyncConfigs(site: string): Promise<SyncConfigs> {
+    return api<SyncConfigs>(`${base(site)}/sync-config`);
+  },
+
+  saveSyncConfig(site: string, job: SyncJob, input: { hour: string; targetDate?: string }): Promise<{ config: JobConfig; message: string }> {
+    return api<{ config: JobConfig; message: string }>(`${base(site)}/sync-config/${enc(job)}`, { method: 'POST', body: input });
+  },
+
+  getSyncStatus(site: string): Promise<SyncStatus> {
+    return api<SyncStatus>(`${base(site)}/sync-status`);
+  },
+
+  /** An export file as a CSV blob (the call needs the token, so no plain link). */
+  async downloadSyncFile(site: string, name: string): Promise<Blob> {
+    const res = await fetch(`${base(site)}/download-export/${enc(name)}`, { headers: { Accept: 'text/csv, application/json', ...authHeaders() } });
+    if (!res.ok) {
+      const body = (await res.json().catch(() => ({}))) as { error?: string };
+      throw new ApiError(body.error || `Download failed (${res.status})`, res.status, body);
+    }
+    return res.blob();
+  },
+};

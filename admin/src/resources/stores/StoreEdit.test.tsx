@@ -1,0 +1,93 @@
+import { describe, expect, it, vi } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { ADMIN, jsonResponse, renderInAdmin, signIn, stubFetch, type RecordedCall } from '../../test/helpers';
+import { StoreEdit } from './StoreEdit';
+import { StoreList } from './StoreList';
+import { storeChanges, type StoreRecord } from './types';
+
+const STORE: StoreRecord = {
+  id: 1,
+  siteId: 1,
+  siteName: 'Hood Charity',
+  siteSlug: 'hood',
+  shopDomain: 'hood-shop.myshopify.com',
+  webhookSecret: '********',
+  previousSecret: '********',
+  webhookUrl: 'http://localhost:8094/api/online-stores/shopify-webhook?site=hood',
+  autoSendToHP: false,
+};
+
+function storesApi(call: RecordedCall) {
+  if (call.url.startsWith('/api/admin/stores/1') && call.method === 'PUT') return jsonResponse({ ...STORE, ...(call.body as object), webhookSecret: '********' });
+  if (call.url.startsWith('/api/admin/stores/1')) return jsonResponse(STORE);
+  if (call.url.startsWith('/api/admin/stores')) return jsonResponse([STORE], 200, { 'Content-Range': 'stores 0-0/1' });
+  return jsonResponse({ success: true, data: ADMIN });
+}
+
+function renderEdit() {
+  renderInAdmin(<StoreEdit />, { path: '/stores/1', routePath: '/stores/:id' });
+}
+
+describe('storeChanges', () => {
+  it('sends the masked secrets back unchanged, and leaves the previous secret to the server when the secret changes', () => {
+    expect(storeChanges({ ...STORE, shopDomain: ' new.myshopify.com ' }, STORE)).toEqual({
+      shopDomain: 'new.myshopify.com',
+      webhookSecret: '********',
+      previousSecret: '********',
+      autoSendToHP: false,
+    });
+    expect(storeChanges({ ...STORE, webhookSecret: 'shpss_new' }, STORE)).toEqual({ shopDomain: STORE.shopDomain, webhookSecret: 'shpss_new', autoSendToHP: false });
+    expect(storeChanges({ ...STORE, webhookSecret: 'shpss_new', previousSecret: '' }, STORE)).toHaveProperty('previousSecret', '');
+  });
+});
+
+describe('Stores', () => {
+  it('lists each site’s store with its webhook URL ready to copy', async () => {
+    signIn(ADMIN);
+    const writeText = vi.fn(async () => undefined);
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+    stubFetch(storesApi);
+    renderInAdmin(<StoreList />, { path: '/stores', routePath: '/stores' });
+    expect(await screen.findByText('Hood Charity')).toBeInTheDocument();
+    expect(screen.getByText('hood-shop.myshopify.com')).toBeInTheDocument();
+    expect(screen.getByText(STORE.webhookUrl)).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Copy webhook URL' }));
+    expect(writeText).toHaveBeenCalledWith(STORE.webhookUrl);
+  });
+
+  it('keeps the masked webhook secret unchanged when another field is saved', async () => {
+    signIn(ADMIN);
+    const { calls } = stubFetch(storesApi);
+    renderEdit();
+    const domain = await screen.findByLabelText('Shop domain');
+    await waitFor(() => expect(domain).toHaveValue('hood-shop.myshopify.com'));
+    expect(screen.getByLabelText('Webhook secret')).toHaveValue('********');
+    expect(screen.getByLabelText('Webhook secret')).toHaveAttribute('type', 'password');
+    expect(within(screen.getByText(STORE.webhookUrl).parentElement!).getByRole('button', { name: 'Copy webhook URL' })).toBeInTheDocument();
+    await userEvent.clear(domain);
+    await userEvent.type(domain, 'sherwood.myshopify.com');
+    await userEvent.click(screen.getByLabelText(/Send orders to HP automatically/));
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(calls.some((c) => c.method === 'PUT')).toBe(true));
+    expect(calls.find((c) => c.method === 'PUT')?.body).toEqual({
+      shopDomain: 'sherwood.myshopify.com',
+      webhookSecret: '********',
+      previousSecret: '********',
+      autoSendToHP: true,
+    });
+  });
+
+  it('sends a new webhook secret, letting the server keep the old one as the previous secret', async () => {
+    signIn(ADMIN);
+    const { calls } = stubFetch(storesApi);
+    renderEdit();
+    const secret = await screen.findByLabelText('Webhook secret');
+    await waitFor(() => expect(secret).toHaveValue('********'));
+    await userEvent.clear(secret);
+    await userEvent.type(secret, 'shpss_rotated');
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(calls.some((c) => c.method === 'PUT')).toBe(true));
+    expect(calls.find((c) => c.method === 'PUT')?.body).toEqual({ shopDomain: 'hood-shop.myshopify.com', webhookSecret: 'shpss_rotated', autoSendToHP: false });
+  });
+});
