@@ -3,7 +3,7 @@
 import zlib from 'node:zlib';
 import express from 'express';
 import fc from 'fast-check';
-import { PDFDocument } from 'pdf-lib';
+import { PDFArray, PDFDocument, PDFRawStream } from 'pdf-lib';
 import sharp from 'sharp';
 import supertest, { type Response } from 'supertest';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -364,4 +364,43 @@ describe('/api/pdf routes', async () => {
     expect(bleed.status).toBe(400);
     expect(json(bleed).error).toMatch(/^bleedMm: /);
    }, 60_000);
+});
+
+describe('artwork with the editor\'s 3 mm bleed', () => {
+  it('placement(): bleed-sized artwork (154 × 216 mm) overhangs the A5 page by 3 mm on every side; other artwork fills it', async () => {
+    const { placement } = await import('../src/modules/pdf/tasks');
+    const b = (3 / 25.4) * 72;
+    const withBleed = placement(1819, 2551);
+    expect(withBleed.x).toBeCloseTo(-b, 3);
+    expect(withBleed.y).toBeCloseTo(-b, 3);
+    expect(withBleed.w).toBeCloseTo(A5.width + 2 * b, 3);
+    expect(withBleed.h).toBeCloseTo(A5.height + 2 * b, 3);
+    expect(placement(1748, 2480)).toEqual({ x: 0, y: 0, w: A5.width, h: A5.height });
+  });
+
+  it('the print PDF places bleed artwork so only its trim box is on the page', async () => {
+    // 154 × 216 mm at 30 dpi ≈ 182 × 255 px.
+    const page = await sharp({ create: { width: 182, height: 255, channels: 3, background: '#3366cc' } }).png().toBuffer();
+    const pdf = await PDFDocument.load(await buildPrintPdf([page, page, page, page]));
+    expect(pdf.getPageCount()).toBe(4);
+    const first = pdf.getPage(0);
+    expect(first.getWidth()).toBeCloseTo(419.53, 1);
+    const contents = first.node.Contents();
+    const streams = contents instanceof PDFArray ? contents.asArray().map((ref) => pdf.context.lookup(ref)) : [contents];
+    const text = streams
+      .map((st) => {
+        const raw = st instanceof PDFRawStream ? Buffer.from(st.contents) : Buffer.alloc(0);
+        try {
+          return zlib.inflateSync(raw).toString('latin1');
+        } catch {
+          return raw.toString('latin1');
+        }
+      })
+      .join('\n');
+    const cm = /([-\d.]+) ([-\d.]+) ([-\d.]+) ([-\d.]+) ([-\d.]+) ([-\d.]+) cm/.exec(text);
+    expect(cm, text).not.toBeNull();
+    expect(Number(cm![5])).toBeCloseTo(-8.504, 2);
+    expect(Number(cm![6])).toBeCloseTo(-8.504, 2);
+    expect(Number(cm![1])).toBeCloseTo(419.53 + 17.008, 1);
+  });
 });

@@ -160,7 +160,26 @@ function imageRef(doc: PDFDocument, page: Checked): PDFRef {
   );
 }
 
-/** One A5 page per image, each image filling its page. */
+/** Artwork drawn with the editor's 3 mm bleed: (148 + 6) × (210 + 6) mm. */
+export const BLEED_MM = 3;
+const WITH_BLEED_RATIO = (148 + 2 * BLEED_MM) / (210 + 2 * BLEED_MM);
+
+const pixelSize = (c: Checked) => (c.kind === 'jpeg' ? { width: c.jpg.width, height: c.jpg.height } : c.kind === 'png' ? c.png : c);
+
+/**
+ * Where the image goes on the A5 page: artwork that carries the 3 mm bleed (recognised by its
+ * proportions) is placed so its trim box fills the page and the bleed falls outside it; any
+ * other artwork fills the page.
+ */
+export function placement(width: number, height: number): { x: number; y: number; w: number; h: number } {
+  if (Math.abs(width / height - WITH_BLEED_RATIO) < 0.0015) {
+    const b = (BLEED_MM / 25.4) * 72;
+    return { x: -b, y: -b, w: A5.width + 2 * b, h: A5.height + 2 * b };
+  }
+  return { x: 0, y: 0, w: A5.width, h: A5.height };
+}
+
+/** One A5 page per image, each image filling its page (its bleed, if any, outside the page). */
 export async function buildPdf(pages: PageInput[]): Promise<Uint8Array> {
   const doc = await PDFDocument.create();
   doc.setProducer('Presswork');
@@ -177,7 +196,9 @@ export async function buildPdf(pages: PageInput[]): Promise<Uint8Array> {
     }
     const page = doc.addPage([A5.width, A5.height]);
     const name = page.node.newXObject('Image', ref);
-    page.pushOperators(pushGraphicsState(), concatTransformationMatrix(A5.width, 0, 0, A5.height, 0, 0), drawObject(name), popGraphicsState());
+    const size = pixelSize((r as PromiseFulfilledResult<Checked>).value);
+    const at = placement(size.width, size.height);
+    page.pushOperators(pushGraphicsState(), concatTransformationMatrix(at.w, 0, 0, at.h, at.x, at.y), drawObject(name), popGraphicsState());
   }
   // A classic xref table (no object streams): the most widely readable form for print RIPs.
   return doc.save({ objectsPerTick: Infinity, useObjectStreams: false, updateFieldAppearances: false });
