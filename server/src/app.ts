@@ -63,7 +63,7 @@ export function createApp(deps: Deps, services: Services = createServices(deps))
   api.use(attachActor(services.users));
   api.get('/', (_req, res) => ok(res, { name: 'Presswork', status: 'ok' }));
   // What the admin UI needs to know before sign-in: where the editors it frames live.
-  api.get('/app-config', (_req, res) => ok(res, { editorUrl: config.editor.url, sampleEditorUrl: config.editor.sampleUrl }));
+  api.get('/app-config', (_req, res) => ok(res, { editorUrl: config.editor.url, sampleEditorUrl: config.editor.sampleUrl, editorAllowedParentOrigins: config.editor.allowedParentOrigins }));
   api.use('/users', uploadGrantRoutes(services.uploads, config));
   api.use('/users', usersRoutes(services.users));
   api.use('/sites', sitesRoutes(services.sites));

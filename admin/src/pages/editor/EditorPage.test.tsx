@@ -48,10 +48,16 @@ function message(data: unknown, origin: string, source: Window | null) {
   });
 }
 
+const HOST_ELSEWHERE = 'https://host.example.com';
+
+/** The API as the editor sees it. `calls` records every call but the app-config one made at start. */
 function stubEditorApi(record: Design, options: { failArtwork?: boolean } = {}) {
   let uploads = 0;
-  return stubFetch((call: RecordedCall) => {
+  const calls: RecordedCall[] = [];
+  stubFetch((call: RecordedCall) => {
     const path = call.url.startsWith(ORIGIN) ? call.url.slice(ORIGIN.length) : call.url;
+    if (call.method === 'GET' && path === '/api/app-config') return jsonResponse({ success: true, data: { editorAllowedParentOrigins: [HOST_ELSEWHERE] } });
+    calls.push(call);
     if (call.method === 'GET' && path === `/api/designs/${record.id}`) return jsonResponse({ success: true, data: record });
     if (call.method === 'POST' && path === '/api/designs') {
       const body = call.body as { data?: Record<string, unknown>; image?: string };
@@ -68,21 +74,28 @@ function stubEditorApi(record: Design, options: { failArtwork?: boolean } = {}) 
     }
     return jsonResponse({ success: false, error: `No stub for ${call.method} ${call.url}` }, 404);
   });
+  return { calls };
+}
+
+/** Renders the editor and waits until it listens and has said `ready`. */
+async function renderEditor() {
+  render(<EditorPage />);
+  await waitFor(() => expect(postToParent).toHaveBeenCalled());
 }
 
 const sentToParent = () => postToParent.mock.calls.map(([data, origin]) => ({ data, origin }));
 
 describe('Design editor (/editor): the frame protocol, editor side', () => {
-  it('posts ready to the parent at the exact expected origin, never *', () => {
+  it('posts ready to the parent at the exact expected origin, never *', async () => {
     stubEditorApi(design());
-    render(<EditorPage />);
+    await renderEditor();
     expect(sentToParent()).toEqual([{ data: { source: 'presswork-editor', type: 'ready' }, origin: ORIGIN }]);
     expect(screen.getByRole('status')).toHaveTextContent('Connecting to the Design screen');
   });
 
   it('ignores init from another origin, from a window other than its parent, or of another shape', async () => {
     const { calls } = stubEditorApi(design());
-    render(<EditorPage />);
+    await renderEditor();
     message(INIT, 'https://evil.example.com', parentWindow);
     message(INIT, ORIGIN, window);
     message(INIT, ORIGIN, null);
@@ -101,9 +114,20 @@ describe('Design editor (/editor): the frame protocol, editor side', () => {
     expect(calls[0].headers.get('Authorization')).toBe('Bearer frame-token');
   });
 
+  it('accepts init from a host origin configured on the server (EDITOR_ALLOWED_PARENT_ORIGINS)', async () => {
+    const { calls } = stubEditorApi(design());
+    await renderEditor();
+    message(INIT, 'https://not-configured.example.com', parentWindow);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(calls).toHaveLength(0);
+    message(INIT, HOST_ELSEWHERE, parentWindow);
+    expect(await screen.findByRole('toolbar', { name: 'Editor tools' })).toBeInTheDocument();
+    expect(calls[0].url).toBe(`${ORIGIN}/api/designs/5`);
+  });
+
   it('opens a card design on its four pages', async () => {
     stubEditorApi(design());
-    render(<EditorPage />);
+    await renderEditor();
     message(INIT, ORIGIN, parentWindow);
     const pages = await screen.findByRole('tablist', { name: 'Pages' });
     expect(within(pages).getAllByRole('tab').map((t) => t.getAttribute('aria-label'))).toEqual(['Front', 'Inside left', 'Inside right', 'Back']);
@@ -112,7 +136,7 @@ describe('Design editor (/editor): the frame protocol, editor side', () => {
   it('posts dirty on changes, saves the document then the artwork, and posts design-saved with the design id', async () => {
     const user = userEvent.setup();
     const { calls } = stubEditorApi(design());
-    render(<EditorPage />);
+    await renderEditor();
     message(INIT, ORIGIN, parentWindow);
     await user.click(await screen.findByRole('button', { name: 'Text' }));
     await waitFor(() => expect(sentToParent()).toContainEqual({ data: { source: 'presswork-editor', type: 'dirty', dirty: true }, origin: ORIGIN }));
@@ -149,7 +173,7 @@ describe('Design editor (/editor): the frame protocol, editor side', () => {
   it('shows a failed save clearly and does not post design-saved', async () => {
     const user = userEvent.setup();
     stubEditorApi(design(), { failArtwork: true });
-    render(<EditorPage />);
+    await renderEditor();
     message(INIT, ORIGIN, parentWindow);
     await user.click(await screen.findByRole('button', { name: 'Save' }));
     expect(await screen.findByText(/The design was saved, but its print images could not be made: data.artworkUrls.0: must be a URL/)).toBeInTheDocument();
@@ -160,7 +184,7 @@ describe('Design editor (/editor): the frame protocol, editor side', () => {
     const bad = { version: 1, format: 'card-a5', pages: [1, 2, 3, 4].map((n) => ({ id: `p${n}`, name: `P${n}`, background: '#fff', layers: [] })) };
     (bad.pages[2].layers as unknown[]).push({ id: 't', name: 'T', type: 'text', x: 0, y: 0, width: 10, height: 10, rotation: 0, opacity: 1, text: 'x', fontFamily: 'Comic Sans', fontSize: 12, fontWeight: 400, color: '#000', align: 'left', lineHeight: 1.2 });
     stubEditorApi(design({ data: { document: bad } }));
-    render(<EditorPage />);
+    await renderEditor();
     message(INIT, ORIGIN, parentWindow);
     expect(await screen.findByText(/The saved design cannot be opened: pages\.2\.layers\.0\.fontFamily: must be one of Raleway/)).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Start again from a blank design' })).toBeInTheDocument();
@@ -169,7 +193,7 @@ describe('Design editor (/editor): the frame protocol, editor side', () => {
   it('edits with undo/redo from the keyboard', async () => {
     const user = userEvent.setup();
     stubEditorApi(design());
-    render(<EditorPage />);
+    await renderEditor();
     message(INIT, ORIGIN, parentWindow);
     await user.click(await screen.findByRole('button', { name: 'Rectangle' }));
     const layers = () => screen.queryAllByLabelText(/^Layer /);
@@ -187,5 +211,15 @@ describe('Design editor (/editor): the frame protocol, editor side', () => {
     expect(layers()).toHaveLength(0);
     await user.keyboard('{Control>}{Shift>}z{/Shift}{/Control}');
     expect(layers()).toHaveLength(1);
+  });
+});
+
+describe('allowedParentOrigins', async () => {
+  const { allowedParentOrigins } = await import('./editorProtocol');
+  it('is the own origin plus configured http(s) origins, reduced to origins; anything else is dropped', () => {
+    expect(allowedParentOrigins('https://app.test', ['https://host.test/path?x=1', 'javascript:alert(1)', 'not a url', 42, 'https://app.test'])).toEqual([
+      'https://app.test',
+      'https://host.test',
+    ]);
   });
 });

@@ -8,7 +8,7 @@ import { DesignEditorApp } from './DesignEditorApp';
 import { editorApi, type EditorApi } from './editorApi';
 import { blankDocumentFor, documentForDesign } from './editorDocument';
 import {
-  allowedParentOrigins,
+  loadAllowedParentOrigins,
   designSavedMessage,
   dirtyMessage,
   parentTargetOrigin,
@@ -37,14 +37,22 @@ function Centered({ children }: { children: ReactNode }) {
  */
 export function EditorPage() {
   usePageTitle('Design Editor');
-  const allowed = useMemo(() => allowedParentOrigins(), []);
+  // Own origin, plus any configured host origins (fetched once before saying `ready`).
+  const [allowed, setAllowed] = useState<string[] | null>(null);
+  useEffect(() => {
+    let live = true;
+    void loadAllowedParentOrigins().then((list) => live && setAllowed(list));
+    return () => {
+      live = false;
+    };
+  }, []);
   const parent = typeof window !== 'undefined' && window.parent !== window ? window.parent : null;
-  const target = useMemo(() => parentTargetOrigin(allowed), [allowed]);
+  const target = useMemo(() => (allowed ? parentTargetOrigin(allowed) : null), [allowed]);
   const [state, setState] = useState<State>(parent ? { kind: 'waiting' } : { kind: 'not-framed' });
   // The latest init: a later one (a refreshed token) replaces the client without reloading the design.
   const client = useRef<{ init: InitData; api: EditorApi } | null>(null);
 
-  const post = useCallback((message: unknown) => parent?.postMessage(message, target), [parent, target]);
+  const post = useCallback((message: unknown) => target && parent?.postMessage(message, target), [parent, target]);
 
   const load = useCallback(async (init: InitData) => {
     setState({ kind: 'loading', init });
@@ -62,7 +70,7 @@ export function EditorPage() {
   }, []);
 
   useEffect(() => {
-    if (!parent) return;
+    if (!parent || !allowed || !target) return;
     const onMessage = (event: MessageEvent) => {
       const init = readInitMessage(event, parent, allowed);
       if (!init) return;

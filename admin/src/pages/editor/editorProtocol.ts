@@ -14,8 +14,29 @@ export interface InitData {
  * Origins whose `init` the editor accepts. The editor's own origin (the default set-up, where the
  * Design screen and the editor are one app); a deployment with the host elsewhere lists it here.
  */
-export function allowedParentOrigins(ownOrigin: string = window.location.origin): string[] {
-  return [ownOrigin];
+export function allowedParentOrigins(ownOrigin: string = window.location.origin, configured: readonly unknown[] = []): string[] {
+  const extra = configured.flatMap((o) => {
+    if (typeof o !== 'string') return [];
+    try {
+      const u = new URL(o);
+      return ['http:', 'https:'].includes(u.protocol) ? [u.origin] : [];
+    } catch {
+      return [];
+    }
+  });
+  return [...new Set([ownOrigin, ...extra])];
+}
+
+/** The configured extra parent origins (EDITOR_ALLOWED_PARENT_ORIGINS), from the editor's own server. */
+export async function loadAllowedParentOrigins(): Promise<string[]> {
+  try {
+    const res = await fetch('/api/app-config');
+    const body = (await res.json()) as { data?: { editorAllowedParentOrigins?: unknown } };
+    const list = body?.data?.editorAllowedParentOrigins;
+    return allowedParentOrigins(undefined, Array.isArray(list) ? list : []);
+  } catch {
+    return allowedParentOrigins();
+  }
 }
 
 /**
