@@ -79,6 +79,12 @@ async function main() {
   // Shopify order webhooks/s and p50/p99 at concurrency 32: ours against a bare Express JSON insert (bench/webhooks.bench.ts).
   const hooks = spawnSync(process.execPath, ['--import', 'tsx', path.join(root, 'bench/webhooks.bench.ts')], { cwd: root, stdio: 'inherit' });
   if (hooks.status !== 0) process.exit(1);
+
+  // The order-list call at N stored orders (BENCH_ORDERS, default 100,000; comma-separated for several sizes).
+  for (const n of (process.env.BENCH_ORDERS ?? '100000').split(',')) {
+    const list = spawnSync(process.execPath, ['--import', 'tsx', path.join(root, 'bench/orderList.bench.ts'), n.trim(), '200'], { cwd: root, stdio: 'inherit' });
+    if (list.status !== 0) process.exit(1);
+  }
 }
 
 await main();

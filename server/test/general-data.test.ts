@@ -339,3 +339,29 @@ describe('status and search columns (orders and provider events)', async () => {
     expect((await list('q=%25')).body.data.data.map((d: { field1: string }) => d.field1)).toEqual(['1003']);
   });
 });
+
+describe('long lists: hasNext from one row more, total counted only so far past the page', async () => {
+  const w = await createWorld();
+  const now = Date.parse('2026-01-01T00:00:00Z');
+  const rows = Array.from({ length: 1100 }, (_, i) => ({
+    type: 'production-note', field1: String(i), name: null, data: '{}', site_id: w.sites.a, user_id: w.users.adminA,
+    perm_create: true, perm_read: true, perm_update: true, perm_delete: false,
+    created_at: new Date(now + i * 1000).toISOString(), updated_at: new Date(now + i * 1000).toISOString(),
+  }));
+  await w.db.batchInsert('general_data', rows, 200);
+  const list = (query: string) => w.request().get(`/api/general-data/production-note?${query}`).set(bearer(w.tokens.adminA));
+
+  it('page 1 of 1,100: 20 rows, hasNext, and a total capped at 1,020 that says so', async () => {
+    const r = await list('page=1');
+    expect(r.body.data.data).toHaveLength(20);
+    expect(r.body.data.data[0].field1).toBe('1099');
+    expect(r.body.data).toMatchObject({ hasNext: true, total: 1020, totalIsCapped: true });
+  });
+
+  it('the last page: exact total, no next page', async () => {
+    const r = await list('page=55');
+    expect(r.body.data.data).toHaveLength(20);
+    expect(r.body.data.data[19].field1).toBe('0');
+    expect(r.body.data).toMatchObject({ hasNext: false, total: 1100, totalIsCapped: false });
+  });
+});

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Db } from '../../db';
-import { countOf, fromJson, toJson } from '../../db';
+import { fromJson, toJson } from '../../db';
 import type { Permission } from '../auth/permissions';
 
 /** The spec's generic data record. */
@@ -108,6 +108,16 @@ const COLUMN: Record<RecordSortField, string> = {
   siteId: 'site_id',
 };
 
+/** How many rows past the current page a list counts; beyond it the total reads "at least". */
+export const COUNT_CAP = 1_000;
+
+/** count(*) of a query, stopping at `cap` rows. */
+async function boundedCount(q: Knex.QueryBuilder, cap: number): Promise<number> {
+  const inner = q.clone().clearSelect().clearOrder().select(q.client.raw('1')).limit(cap);
+  const row = (await q.client.queryBuilder().count({ n: '*' }).from(inner.as('capped')).first()) as { n: number | string } | undefined;
+  return Number(row?.n ?? 0);
+}
+
 export function generalDataRepo(db: Db | Knex.Transaction) {
   const filtered = (f: RecordFilter) => {
     const q = db<Row>('general_data');
@@ -141,11 +151,16 @@ export function generalDataRepo(db: Db | Knex.Transaction) {
     },
     async list(f: RecordFilter, sort: { field: RecordSortField; order: 'asc' | 'desc' }, limit: number, offset: number) {
       const q = filtered(f);
-      const [rows, total] = await Promise.all([
-        q.clone().select('*').orderBy(COLUMN[sort.field], sort.order).orderBy('id', sort.order).limit(limit).offset(offset),
-        countOf(q),
+      // One row more than the page says whether there is a next page; the total is counted only up
+      // to COUNT_CAP rows past the page, so a list costs the same at 100,000 and 1,000,000 records.
+      const [page, counted] = await Promise.all([
+        q.clone().select('*').orderBy(COLUMN[sort.field], sort.order).orderBy('id', sort.order).limit(limit + 1).offset(offset),
+        boundedCount(q, offset + limit + COUNT_CAP),
       ]);
-      return { rows: (rows as Row[]).map(fromRow), total };
+      const hasNext = page.length > limit;
+      const rows = (page as Row[]).slice(0, limit).map(fromRow);
+      const totalIsCapped = counted >= offset + limit + COUNT_CAP;
+      return { rows, total: totalIsCapped ? Math.max(counted, offset + rows.length + (hasNext ? 1 : 0)) : counted, hasNext, totalIsCapped };
     },
     async insert(r: Omit<DataRecord, 'id' | 'status'> & { status?: string | null; searchText?: string | null }): Promise<number> {
       const [res] = await db('general_data').insert(toRow(r)).returning('id');

@@ -52,8 +52,8 @@ export function generalDataService({ db, clock }: Deps) {
       filter.siteId = actor.siteId;
       filter.readableBy = { userId: actor.id };
     }
-    const { rows, total } = await repo.list(filter, { field: 'createdAt', order: 'desc' }, w.limit, w.offset);
-    return { data: rows, hasNext: w.offset + rows.length < total, total, page: w.page };
+    const { rows, total, hasNext, totalIsCapped } = await repo.list(filter, { field: 'createdAt', order: 'desc' }, w.limit, w.offset);
+    return { data: rows, hasNext, total, totalIsCapped, page: w.page };
   }
 
   async function adminList(actor: Actor, filter: RecordFilter, sort: { field: RecordSortField; order: 'asc' | 'desc' }, limit: number, offset: number) {
