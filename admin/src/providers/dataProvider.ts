@@ -216,6 +216,11 @@ export const dataProvider = {
     return api<SendOutcome>('/api/online-stores/shopify-webhook/send-hp', { method: 'POST', body: { id: String(id) } });
   },
 
+  /** Sends one line of an order to the provider (send-hp-single-line); same answers as sendOrderToProvider. */
+  sendOrderLineToProvider(orderId: Id, lineId: Id): Promise<SendOutcome> {
+    return api<SendOutcome>('/api/online-stores/shopify-webhook/send-hp-single-line', { method: 'POST', body: { orderId: String(orderId), lineId: String(lineId) } });
+  },
+
   /** The order's logs (order, provider events, sends), newest first. */
   checkOrder({ id, name }: { id?: string; name?: string }): Promise<OrderRecord[]> {
     return api<OrderRecord[]>('/api/online-stores/check-order', { method: 'POST', body: { id: id || undefined, name: name || undefined } });

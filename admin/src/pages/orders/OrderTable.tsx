@@ -48,7 +48,14 @@ function OrderRef({ order }: { order: OrderRecord }) {
   return <Typography variant="body2">{parts.filter(Boolean).join(' / ')}</Typography>;
 }
 
-function LineItems({ order, productTypes }: { order: OrderRecord; productTypes: ReadonlyMap<string, string> }) {
+interface LineItemsProps {
+  order: OrderRecord;
+  productTypes: ReadonlyMap<string, string>;
+  onSent: (outcome: SendOutcome) => void;
+  onErrorData: (data: unknown) => void;
+}
+
+function LineItems({ order, productTypes, onSent, onErrorData }: LineItemsProps) {
   const orderId = storeOrderId(order);
   return (
     <Stack spacing={0.5}>
@@ -68,6 +75,7 @@ function LineItems({ order, productTypes }: { order: OrderRecord; productTypes: 
               ) : null}
             </Typography>
             <OrderLinePdfButton orderId={orderId} lineId={line.id} sku={line.sku} />
+            <SendHpButton orderId={orderId} lineId={String(line.id)} alreadySent={false} onSent={onSent} onErrorData={onErrorData} />
           </Box>
         );
       })}
@@ -117,7 +125,12 @@ export function OrderTable({ orders, siteNames, productTypes, sentIds, onSent, o
                   <OrderRef order={order} />
                 </TableCell>
                 <TableCell>
-                  <LineItems order={order} productTypes={productTypes} />
+                  <LineItems
+                    order={order}
+                    productTypes={productTypes}
+                    onSent={(outcome) => onSent(order, outcome)}
+                    onErrorData={(data) => onErrorData(order, data)}
+                  />
                 </TableCell>
                 <TableCell align="right">
                   <Stack direction="row" spacing={1} sx={{ justifyContent: 'flex-end' }}>

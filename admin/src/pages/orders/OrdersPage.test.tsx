@@ -209,6 +209,26 @@ describe('List Orders (/orders)', () => {
     expect(screen.queryByRole('region', { name: 'Error Data' })).not.toBeInTheDocument();
   });
 
+  it('sends one line item to HP (send-hp-single-line) with the order and line ids', async () => {
+    signIn(USER);
+    const { calls } = stubFetch(
+      router(
+        {
+          'GET /api/general-data/shopify-order-log': () => page([ROBIN]),
+          'GET /api/designs/all-with-product-type': () => PRODUCT_TYPES,
+          'POST /api/online-stores/shopify-webhook/send-hp-single-line': () => ok({ status: 'sent', hpOrderId: 'hp-2' }),
+        },
+        USER,
+      ),
+    );
+    renderOrders();
+    const row = await screen.findByTestId('order-5500000001');
+    await userEvent.click(within(row).getByRole('button', { name: 'Send line 901 to HP' }));
+    expect(await screen.findByText('Send HP successfully')).toBeInTheDocument();
+    expect(calls.find((c) => c.url.endsWith('/send-hp-single-line'))?.body).toEqual({ orderId: '5500000001', lineId: '901' });
+    expect(calls.some((c) => c.url.endsWith('/send-hp'))).toBe(false);
+  });
+
   it('shows a refused send (422) in an alert and its errorMes in the Error Data panel', async () => {
     signIn(USER);
     stubFetch(

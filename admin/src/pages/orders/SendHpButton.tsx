@@ -17,6 +17,8 @@ function queuedMessage(outcome: SendOutcome): string {
 
 interface SendHpButtonProps {
   orderId: string;
+  /** One line only (send-hp-single-line): a small per-line button. */
+  lineId?: string;
   /** Provider items exist already (sent before): a different icon (spec §2). */
   alreadySent: boolean;
   onSent: (outcome: SendOutcome) => void;
@@ -25,11 +27,11 @@ interface SendHpButtonProps {
 }
 
 /** "Send HP": the whole order to the provider; the server makes a second click harmless. */
-export function SendHpButton({ orderId, alreadySent, onSent, onErrorData }: SendHpButtonProps) {
+export function SendHpButton({ orderId, lineId, alreadySent, onSent, onErrorData }: SendHpButtonProps) {
   const dataProvider = useDataProvider<AppDataProvider>();
   const notify = useNotify();
   const send = useMutation({
-    mutationFn: () => dataProvider.sendOrderToProvider(orderId),
+    mutationFn: () => (lineId === undefined ? dataProvider.sendOrderToProvider(orderId) : dataProvider.sendOrderLineToProvider(orderId, lineId)),
     onMutate: () => onErrorData(undefined),
     onSuccess: (outcome) => {
       if (!outcome) return; // signed out meanwhile (401)
@@ -49,6 +51,17 @@ export function SendHpButton({ orderId, alreadySent, onSent, onErrorData }: Send
   ) : (
     <SendIcon fontSize="small" />
   );
+  if (lineId !== undefined) {
+    return (
+      <Tooltip title={`Send only this line to HP`}>
+        <span>
+          <Button size="small" startIcon={icon} disabled={send.isPending} onClick={() => send.mutate()} aria-label={`Send line ${lineId} to HP`} sx={{ minWidth: 0, whiteSpace: 'nowrap' }}>
+            Line
+          </Button>
+        </span>
+      </Tooltip>
+    );
+  }
   return (
     <Tooltip title={alreadySent ? 'Already sent to HP: send again' : 'Send this order to HP'}>
       <span>
