@@ -1,9 +1,10 @@
 // Server renders per second of a 4-page personalised card at 300 dpi (1819 × 2551 px a page, with
 // bleed), and peak memory, against a baseline measured in the same run: the same canvas pipeline
-// (fill, draw, PNG encode) drawing only the card's plain rectangles — no text, no images.
+// (renderService: validation, worker thread, fill, draw, PNG encode) drawing only the card's plain
+// rectangles and backgrounds — no text, no images, no personalisation.
 //   tsx bench/render.bench.ts [budgetMs=8000]            → runs every scenario, prints the table
 //   tsx bench/render.bench.ts <scenario> <budgetMs>      → one scenario (own process: own peak RSS), one JSON line
-// Scenarios: rects (baseline, in-process), server-1 (renderService: validate, images, worker; one at
+// Scenarios: rects (baseline, one at a time), server-1 (renderService: validate, images, worker; one at
 // a time), server-N (as many at once as the render pool has workers).
 import { spawnSync } from 'node:child_process';
 import os from 'node:os';
@@ -14,7 +15,6 @@ import { loadConfig } from '../server/src/config';
 import type { Deps } from '../server/src/deps';
 import { systemClock } from '../server/src/lib/clock';
 import { createLogger } from '../server/src/lib/logger';
-import { drawPages } from '../server/src/modules/render/draw';
 import { closeRenderWorkers, configureRender, renderService } from '../server/src/modules/render/service';
 import { diskStore } from '../server/src/modules/uploads/storage';
 import { cardDoc } from '../server/test/renderKit';
@@ -65,13 +65,7 @@ async function runScenario(scenario: Scenario, budgetMs: number): Promise<Result
   let pngBytes = 0;
   let render: (i: number) => Promise<void>;
   let concurrency = 1;
-  if (scenario === 'rects') {
-    const plain = rectsOnly(doc);
-    render = async () => {
-      const out = await drawPages({ doc: plain, dpi: 300, pages: [0, 1, 2, 3], images: {}, previewWidth: 600 });
-      pngBytes = out.pages.reduce((n, p) => n + p.length, 0);
-    };
-  } else {
+  {
     const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: os.tmpdir(), JWT_SECRET: 'bench-secret-that-is-long-enough-0123456789', LOG_LEVEL: 'silent', SEED_DEMO: '0' });
     const deps = { db: undefined as never, clock: systemClock, config, log: createLogger('silent') } satisfies Deps;
     const service = renderService(deps, diskStore(path.join(os.tmpdir(), 'presswork-bench-files')), async () => {
@@ -79,8 +73,12 @@ async function runScenario(scenario: Scenario, budgetMs: number): Promise<Result
     });
     configureRender({ timeoutMs: 10 * 60_000 });
     concurrency = scenario === 'server-n' ? Math.max(1, Math.min(2, os.availableParallelism?.() ?? os.cpus().length)) : 1;
+    const plain = rectsOnly(doc);
     render = async (i) => {
-      const out = await service.renderDocument(doc, { dpi: 300, values: { 'Recipient name': NAMES[i % NAMES.length], Photo: photo } });
+      const out =
+        scenario === 'rects'
+          ? await service.renderDocument(plain, { dpi: 300 })
+          : await service.renderDocument(doc, { dpi: 300, values: { 'Recipient name': NAMES[i % NAMES.length], Photo: photo } });
       if (out.missing.length) throw new Error(`missing ${out.missing.join(', ')}`);
       pngBytes = out.pages.reduce((n, p) => n + p.length, 0);
     };
@@ -125,7 +123,7 @@ async function main(budgetMs: number) {
   const base = results[0];
   console.table(
     results.map((r) => ({
-      scenario: r.scenario === 'rects' ? 'rectangles only, same canvas + PNG (baseline)' : `renderService, ${r.concurrency} at once`,
+      scenario: r.scenario === 'rects' ? 'rectangles only, same pipeline (baseline)' : `personalised card, ${r.concurrency} at once`,
       'cards/s': r.rendersPerSecond.toFixed(2),
       'ms/card': r.msPerRender.toFixed(0),
       'vs baseline': `${(r.rendersPerSecond / base.rendersPerSecond).toFixed(2)}×`,

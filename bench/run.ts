@@ -1,4 +1,5 @@
-// npm run bench: print-PDF throughput and memory, ours against bare pdf-lib, measured in the same run.
+// npm run bench: print-PDF throughput and memory, ours against bare pdf-lib, measured in the same run;
+// then webhooks/s and server renders/s of a personalised card (each against its own baseline).
 // Each scenario runs in its own process (so peak RSS is per scenario), one after the other.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -79,6 +80,10 @@ async function main() {
   // Shopify order webhooks/s and p50/p99 at concurrency 32: ours against a bare Express JSON insert (bench/webhooks.bench.ts).
   const hooks = spawnSync(process.execPath, ['--import', 'tsx', path.join(root, 'bench/webhooks.bench.ts')], { cwd: root, stdio: 'inherit' });
   if (hooks.status !== 0) process.exit(1);
+
+  // Server renders/s of a 4-page personalised card at 300 dpi and peak memory, against rectangles only (bench/render.bench.ts).
+  const renders = spawnSync(process.execPath, ['--import', 'tsx', path.join(root, 'bench/render.bench.ts'), String(budgetMs)], { cwd: root, stdio: 'inherit' });
+  if (renders.status !== 0) process.exit(1);
 
   // The order-list call at N stored orders (BENCH_ORDERS, default 100,000; comma-separated for several sizes).
   for (const n of (process.env.BENCH_ORDERS ?? '100000').split(',')) {

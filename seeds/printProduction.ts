@@ -11,6 +11,7 @@ import type { Design } from '../server/src/modules/designs/repo';
 import type { PrintJob } from '../server/src/modules/print-jobs/repo';
 import { printJobsService } from '../server/src/modules/print-jobs/service';
 import type { Services } from '../server/src/services';
+import type { DesignDocument, Layer } from '../common/design-doc/types';
 
 // A5 at 150 dpi: enough for the screens and a readable demo PDF, quick to make on first start.
 const PAGE = { width: 874, height: 1240, dpi: 150 };
@@ -43,6 +44,53 @@ function shapeSvg(shape: Shape, colour: string): string {
 function page(background: string, svg?: string): Promise<Buffer> {
   const img = sharp({ create: { width: PAGE.width, height: PAGE.height, channels: 3, background } });
   return (svg ? img.composite([{ input: Buffer.from(svg) }]) : img).withMetadata({ density: PAGE.dpi }).png().toBuffer();
+}
+
+/**
+ * The Birthday Balloons card as an editable, personalised document (issue 6): the front names the
+ * recipient ("Recipient name"), the inside carries the "Message" — the properties the demo store's
+ * orders carry — so an order for DEMO-CARD-BDAY is rendered with the customer's words.
+ */
+export function birthdayCardDocument(): DesignDocument {
+  const balloon = (id: string, x: number, y: number, size: number, fill: string): Layer => ({ id, name: 'Balloon', type: 'rect', x, y, width: size, height: size * 1.15, rotation: 0, opacity: 0.9, fill, radius: size / 2 });
+  const string = (id: string, x: number, y: number, h: number): Layer => ({ id, name: 'String', type: 'rect', x, y, width: 0.6, height: h, rotation: 0, opacity: 1, fill: '#9e9e9e' });
+  const text = (id: string, name: string, over: Partial<Extract<Layer, { type: 'text' }>>): Layer => ({
+    id, name, type: 'text', x: 14, y: 0, width: 120, height: 20, rotation: 0, opacity: 1, text: '', fontFamily: 'Raleway', fontSize: 12, fontWeight: 400, color: '#333333', align: 'center', lineHeight: 1.2, ...over,
+  });
+  return {
+    version: 1,
+    format: 'card-a5',
+    pages: [
+      {
+        id: 'front',
+        name: 'Front',
+        background: '#fce4ec',
+        layers: [
+          string('s1', 46, 64, 50), string('s2', 74, 50, 64), string('s3', 102, 70, 44),
+          balloon('b1', 30, 28, 32, '#e91e63'), balloon('b2', 58, 12, 32, '#ab47bc'), balloon('b3', 86, 34, 32, '#ffb300'),
+          text('title', 'Title', { y: 122, height: 26, text: 'Happy Birthday', fontFamily: 'Pacifico', fontSize: 40, color: '#c2185b' }),
+          text('recipient', 'Recipient name', { y: 154, height: 22, text: 'Dear friend', fontWeight: 700, fontSize: 28, color: '#4a148c', field: { property: 'Recipient name', sample: 'Gran', maxLength: 40, fit: 'shrink' } }),
+          { id: 'band', name: 'Band', type: 'rect', x: -3, y: 192, width: 154, height: 21, rotation: 0, opacity: 1, fill: '#e91e63' },
+        ],
+      },
+      { id: 'inside-left', name: 'Inside left', background: '#ffffff', layers: [] },
+      {
+        id: 'inside-right',
+        name: 'Inside right',
+        background: '#ffffff',
+        layers: [
+          text('message', 'Message', { x: 20, y: 70, width: 108, height: 60, text: 'Wishing you a wonderful day!', fontFamily: 'Lora', fontSize: 20, lineHeight: 1.4, color: '#4a148c', field: { property: 'Message', sample: 'Wishing you a wonderful day!', maxLength: 200, fit: 'shrink' } }),
+          balloon('b4', 66, 150, 16, '#e91e63'),
+        ],
+      },
+      {
+        id: 'back',
+        name: 'Back',
+        background: '#ffffff',
+        layers: [balloon('b5', 69, 170, 10, '#e91e63'), text('credit', 'Credit', { y: 186, height: 8, text: 'Printed by Presswork', fontSize: 8, color: '#9e9e9e' })],
+      },
+    ],
+  };
 }
 
 /** A clock that stands still where the seed puts it. */
@@ -83,7 +131,10 @@ export async function seedPrintProduction(deps: Deps, services: Services, siteId
     const [front, inside, back] = await Promise.all([page(d.colour, svg), page('#ffffff', shapeSvg(d.shape, d.colour)), page('#fafafa', shapeSvg('circle', d.colour).replace(/r="220"/, 'r="60"'))]);
     const owner = { userId: creator.id, siteId };
     const slug = d.sku.toLowerCase();
-    const urls = [
+    // The personalised card: its artwork is its document drawn with the sample values.
+    const document = d.sku === 'DEMO-CARD-BDAY' ? birthdayCardDocument() : undefined;
+    const rendered = document ? await services.render.renderAndStore(owner, document, { dpi: PAGE.dpi, name: slug }) : undefined;
+    const urls = rendered?.images ?? [
       await storeGeneratedFile(deps, services.store, owner, `designs/${slug}-front.png`, 'image/png', front),
       await storeGeneratedFile(deps, services.store, owner, `designs/${slug}-inside-left.png`, 'image/png', white),
       await storeGeneratedFile(deps, services.store, owner, `designs/${slug}-inside-right.png`, 'image/png', inside),
@@ -93,14 +144,14 @@ export async function seedPrintProduction(deps: Deps, services: Services, siteId
       name: d.name,
       sku: d.sku,
       productType: d.productType,
-      image: urls[0],
+      image: rendered?.preview ?? urls[0],
       isCustomizable: d.productType === 'Card',
       hpSKU: `HP-${d.productType.toUpperCase()}-A5`,
       hpAdditionData: {
         attributes: [{ name: 'Paper', value: d.productType === 'Card' ? 'Matte 350gsm' : 'Standard' }],
         stockItems: d.productType === 'Card' ? [{ code: 'ENV-C5', name: 'C5 envelope', quantity: 1 }] : [],
       },
-      data: { artworkUrls: urls },
+      data: { artworkUrls: urls, ...(document ? { document } : {}) },
     });
   }
 

@@ -12,7 +12,8 @@
 import { FORMATS, type DesignDocument, type FieldBinding, type Layer, type TextLayer, type ImageLayer, type RectLayer, type FormatSpec } from './types';
 
 /** The Canvas 2D subset used here. Method syntax keeps parameters bivariant, so both the DOM's
- *  CanvasRenderingContext2D and @napi-rs/canvas's SKRSContext2D are assignable. */
+ *  CanvasRenderingContext2D and @napi-rs/canvas's SKRSContext2D are assignable (renderPage takes
+ *  RenderContext<unknown>: any context, whatever image type loadImage gives). */
 export interface RenderContext<I = unknown> {
   fillStyle: unknown;
   strokeStyle: unknown;
@@ -328,7 +329,7 @@ function drawGuides(ctx: RenderContext, f: FormatSpec, dpi: number) {
  * Layers are drawn bottom to top; images are loaded first (in parallel) through loadImage.
  */
 export async function renderPage<I extends Drawable>(
-  ctx: RenderContext<I>,
+  ctx: RenderContext,
   doc: DesignDocument,
   pageIndex: number,
   opts: RenderOptions<I>,

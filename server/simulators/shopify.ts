@@ -246,7 +246,7 @@ export function fakeOrder(seed: number, opts: FakeOrderOptions = {}): FakeOrder 
       name: title,
       title,
       quantity: r.chance(0.8) ? 1 : r.int(2, 5),
-      properties: personalised ? [{ name: 'Message', value: r.pick(MESSAGES) }, ...(r.chance(0.5) ? [{ name: 'Recipient', value: r.pick(FIRST) }] : [])] : [],
+      properties: personalised ? [{ name: 'Message', value: r.pick(MESSAGES) }, ...(r.chance(0.5) ? [{ name: 'Recipient name', value: r.pick(FIRST) }] : [])] : [],
     };
   });
   return {

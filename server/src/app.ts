@@ -18,6 +18,7 @@ import { onlineStoresRoutes, shopifyWebhookRoutes } from './modules/orders/route
 import { pdfRoutes } from './modules/pdf/routes';
 import { printJobPdfRoutes } from './modules/print-jobs/pdfRoute';
 import { printJobsRoutes } from './modules/print-jobs/routes';
+import { renderRoutes } from './modules/render/routes';
 import { sitesRoutes } from './modules/sites/routes';
 import { syncRoutes } from './modules/sync/routes';
 import { syncTestRoutes } from './modules/sync/testRoutes';
@@ -73,6 +74,8 @@ export function createApp(deps: Deps, services: Services = createServices(deps))
   api.use('/general-data', generalDataRoutes(services.generalData));
   api.use('/pdf', pdfRoutes(services.artwork, config));
   api.use('/images', imagesRoutes(services.artwork, config));
+  // Design documents rendered on the server (issue 6): /images/from-polotno.
+  api.use('/images', renderRoutes(services.render, services.designs, config));
   api.use('/print-jobs', printJobsRoutes(services.printJobs));
   api.use('/designs', designsRoutes(services.designs, config));
   api.use('/pdf', printJobPdfRoutes(services.printJobs, services.artwork, config));

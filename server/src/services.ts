@@ -9,6 +9,7 @@ import { ordersService } from './modules/orders/service';
 import { storesService } from './modules/orders/stores';
 import { createArtworkFetcher } from './modules/pdf/artwork';
 import { printJobsService } from './modules/print-jobs/service';
+import { renderService } from './modules/render/service';
 import { sitesService } from './modules/sites/service';
 import { syncService } from './modules/sync/service';
 import { uploadsService } from './modules/uploads/service';
@@ -24,7 +25,8 @@ export function createServices(deps: Deps, store: FileStore = fileStoreFor(deps.
   const sites = sitesService(deps);
   const printJobs = printJobsService(deps);
   const fulfilment = fulfilmentService(deps, store, artwork);
-  const orders = ordersService(deps, { sites, printJobs, artwork, send: fulfilment });
+  const render = renderService(deps, store, artwork);
+  const orders = ordersService(deps, { sites, printJobs, artwork, send: fulfilment, render });
   return {
     users: usersService(deps),
     sites,
@@ -33,6 +35,7 @@ export function createServices(deps: Deps, store: FileStore = fileStoreFor(deps.
     printJobs,
     designs: designsService(deps, store, artwork),
     artwork,
+    render,
     fulfilment,
     orders,
     stores: storesService(sites, orders.invalidateSites),

@@ -23,7 +23,9 @@ describe('seedPrintProduction', async () => {
     expect(jobs).toHaveLength(8);
     for (const d of designs) {
       expect(d.data.artworkUrls).toHaveLength(4);
-      expect(d.image).toBe(d.data.artworkUrls![0]);
+      // A design with a document (the personalised card) shows its rendered preview; the others their front page.
+      if (d.data.document) expect(d.image).toMatch(/^\/files\/renders\/.+-preview\.png$/);
+      else expect(d.image).toBe(d.data.artworkUrls![0]);
     }
     const front = await w.request().get(designs[0].image!).buffer(true).parse(binary);
     expect(front.status).toBe(200);

@@ -180,11 +180,15 @@ describe('order actions', async () => {
     });
   });
 
-  describe('hood-generate-image / hood-generate-page-content-image (until issue 6: the design artwork)', () => {
-    it.each(['hood-generate-image', 'hood-generate-page-content-image'])('%s', async (call) => {
+  // A design without a document answers its artwork (every page, or the one `page`, default 1); render-api.test.ts covers rendered designs.
+  describe('hood-generate-image / hood-generate-page-content-image (a design without a document: its artwork)', () => {
+    it.each([
+      ['hood-generate-image', () => pages],
+      ['hood-generate-page-content-image', () => [pages[0]]],
+    ] as const)('%s', async (call, expected) => {
       const res = await post(`/shopify-webhook/${call}`, w.tokens.userA, { id: mine.id, lineId: mine.line_items[0].id });
       expect(res.status).toBe(200);
-      expect(res.body).toEqual({ success: true, data: { images: pages, preview: pages[0] } });
+      expect(res.body).toEqual({ success: true, data: { images: expected(), preview: pages[0], missing: [] } });
       expect((await post(`/shopify-webhook/${call}`, w.tokens.userA, { id: mine.id, lineId: mine.line_items[1].id })).status).toBe(400);
     });
   });

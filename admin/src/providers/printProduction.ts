@@ -32,6 +32,8 @@ export interface PrintJob {
   printedAt?: string | null;
   reprintCount?: number;
   productionNote?: ProductionNote | null;
+  /** pregeneratedPDF, product size, and for personalised jobs needsReview / missingFields. */
+  data?: Record<string, unknown> | null;
 }
 
 /** Only the flag changes of the print-job state rules; the server refuses any other (409). */

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState, type ComponentType } from 'react';
 import {
   Box,
+  Chip,
   Table,
   TableBody,
   TableCell,
@@ -14,6 +15,23 @@ import type { PagedList } from '../../lib/usePagedList';
 import { useNow } from '../../lib/useViewport';
 import type { Id, PrintJob } from '../../providers/printProduction';
 import { ProductionNoteField } from './ProductionNoteField';
+
+/** A personalised job printed with a sample because the order lacked a value: check before printing. */
+function NeedsReview({ job }: { job: PrintJob }) {
+  const data = (job.data ?? {}) as { needsReview?: unknown; missingFields?: unknown };
+  if (!data.needsReview) return null;
+  const missing = Array.isArray(data.missingFields) ? data.missingFields.map(String).join(', ') : '';
+  return (
+    <Chip
+      size="small"
+      color="warning"
+      label="Needs review"
+      title={missing ? `The order had no value for: ${missing}. The sample was used.` : 'Personalisation needs checking'}
+      aria-label={missing ? `Needs review: missing ${missing}` : 'Needs review'}
+      sx={{ ml: 1 }}
+    />
+  );
+}
 
 /** How long a row takes to fade out once it has left the list on the server. */
 export const FADE_OUT_MS = 400;
@@ -68,7 +86,10 @@ function PrintJobRow({
       aria-hidden={leaving || undefined}
       sx={{ opacity: leaving ? 0 : 1, transition: `opacity ${FADE_OUT_MS}ms ease-out`, '&:last-child td': { borderBottom: 0 } }}
     >
-      <TableCell sx={{ fontWeight: 600 }}>{job.productName}</TableCell>
+      <TableCell sx={{ fontWeight: 600 }}>
+        {job.productName}
+        <NeedsReview job={job} />
+      </TableCell>
       <TableCell>
         <Preview job={job} />
       </TableCell>

@@ -231,3 +231,18 @@ describe('Jobs (/print-jobs)', () => {
     expect(pages).toEqual(['1', '2', '1']);
   });
 });
+
+describe('a personalised job the order left a value out of', () => {
+  it('is flagged "Needs review" with the missing fields', async () => {
+    stubFetch(
+      router(
+        { 'GET /api/print-jobs': () => ok({ list: [printJob({ id: 9, productName: 'Name card', data: { needsReview: true, missingFields: ['Recipient name'] } }), JOB], hasNext: false, total: 2 }) },
+        ADMIN,
+      ),
+    );
+    renderJobs();
+    const flagged = await screen.findByTestId('print-job-9');
+    expect(within(flagged).getByLabelText('Needs review: missing Recipient name')).toBeInTheDocument();
+    expect(within(await screen.findByTestId('print-job-7')).queryByText('Needs review')).not.toBeInTheDocument();
+  });
+});

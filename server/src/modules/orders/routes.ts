@@ -10,6 +10,12 @@ import { baseUrlOf } from '../uploads/routes';
 import { checkOrderBody, orderLineBody, orderRefBody, rerunOrderBody } from './schema';
 import type { OrdersService } from './service';
 
+/** `{id | orderId, lineId, page?}`. */
+const lineImagesBody = z.preprocess(
+  (b) => (b && typeof b === 'object' && !('id' in b) && 'orderId' in b ? { ...b, id: (b as { orderId: unknown }).orderId } : b),
+  orderLineBody.extend({ page: z.coerce.number({ error: 'must be a page number' }).int('must be a whole number').min(1, 'must be 1 or more').max(100, 'must be 100 or less').optional() }),
+);
+
 export const SHOPIFY_WEBHOOK_PATH = '/api/online-stores/shopify-webhook';
 const PRINT_FILE_NAME = 'print-file.pdf';
 
@@ -71,12 +77,14 @@ export function onlineStoresRoutes(orders: OrdersService, config: Config): Route
     }
   });
 
-  // Issue 6 renders personalised pages; until then both answer the line's design artwork and preview.
-  for (const path of ['/shopify-webhook/hood-generate-image', '/shopify-webhook/hood-generate-page-content-image']) {
-    r.post(path, requireUser, async (req, res) => {
-      ok(res, await orders.lineImages(actorOf(req), parse(orderLineBody, req.body)));
-    });
-  }
+  // Personalised pages (issue 6): every page, or one (`page`, 1-based, default 1) → {images, preview, missing}.
+  r.post('/shopify-webhook/hood-generate-image', requireUser, async (req, res) => {
+    ok(res, await orders.lineImages(actorOf(req), parse(lineImagesBody, req.body), baseUrlOf(req, config)));
+  });
+  r.post('/shopify-webhook/hood-generate-page-content-image', requireUser, async (req, res) => {
+    const input = parse(lineImagesBody, req.body);
+    ok(res, await orders.lineImages(actorOf(req), { ...input, page: input.page ?? 1 }, baseUrlOf(req, config)));
+  });
 
   return r;
 }

@@ -40,11 +40,23 @@ export interface OrderSendPort {
   enqueueOrderSend(trx: Knex.Transaction, input: { siteId: number; orderId: string; lineIds?: string[] }, actorId?: number | null): Promise<unknown>;
 }
 
+/** Personalised rendering (modules/render): an order line's pages drawn from its design's document with the line's properties. */
+export interface LineRenderPort {
+  isRenderable(design: Design): boolean;
+  renderLine(
+    owner: { userId: number | null; siteId: number | null },
+    design: Design,
+    properties: OrderLine['properties'],
+    opts?: { pages?: number[]; ownOrigin?: string },
+  ): Promise<{ images: string[]; preview: string | null; missing: string[] }>;
+}
+
 export interface OrdersServiceDeps {
   sites: SitesService;
   printJobs: PrintJobsService;
   artwork: ArtworkFetcher;
   send?: OrderSendPort;
+  render?: LineRenderPort;
 }
 
 export interface WebhookInput {
@@ -384,7 +396,28 @@ export function ordersService(deps: Deps, services: OrdersServiceDeps) {
         skipped.push({ lineId: m.line.id, reason: m.reason ?? 'No design' });
         continue;
       }
-      const artworkUrls = artworkOf(design);
+      let artworkUrls = artworkOf(design);
+      let previewUrl = design.image ?? undefined;
+      let personalised: Record<string, unknown> = {};
+      // A customizable design with a document: its pages drawn with this line's properties (issue 6).
+      if (services.render?.isRenderable(design)) {
+        const existing = await jobOfLine(order, m.line.id);
+        if (existing) {
+          jobs.push(existing);
+          continue;
+        }
+        try {
+          const out = await services.render.renderLine({ userId: actor.id, siteId: order.siteId }, design, m.line.properties);
+          artworkUrls = out.images;
+          previewUrl = out.preview ?? previewUrl;
+          // A missing property drew the field's sample: the job waits for a person to check it.
+          personalised = { personalised: true, ...(out.missing.length ? { needsReview: true, missingFields: out.missing } : {}) };
+        } catch (err) {
+          if (!(err instanceof HttpError) || err.status >= 500) throw err;
+          skipped.push({ lineId: m.line.id, reason: err.message });
+          continue;
+        }
+      }
       if (!artworkUrls.length && !design.productPdf) {
         skipped.push({ lineId: m.line.id, reason: `The design "${design.name}" has no artwork yet` });
         continue;
@@ -394,7 +427,7 @@ export function ordersService(deps: Deps, services: OrdersServiceDeps) {
           await services.printJobs.create(actor, {
             clientId: order.siteId,
             artworkUrls,
-            previewUrl: design.image ?? undefined,
+            previewUrl,
             quantity: m.line.quantity,
             designId: design.id,
             shopifyOrderId: order.field1!,
@@ -405,6 +438,7 @@ export function ordersService(deps: Deps, services: OrdersServiceDeps) {
               ...(m.line.product_id ? { storeProductId: m.line.product_id } : {}),
               ...(!artworkUrls.length && design.productPdf ? { pregeneratedPDF: design.productPdf } : {}),
               ...(m.line.properties.length ? { properties: m.line.properties } : {}),
+              ...personalised,
             },
           }),
         );
@@ -468,13 +502,20 @@ export function ordersService(deps: Deps, services: OrdersServiceDeps) {
   }
 
   /**
-   * hood-generate-image / hood-generate-page-content-image. Rendering personalised pages is issue 6;
-   * until then both answer the line's design artwork and preview as they are.
+   * hood-generate-image (every page) / hood-generate-page-content-image (`page`, 1-based). A
+   * customizable design with a document is drawn with the line's properties and stored as files;
+   * `missing` names the properties that drew their sample. Other designs answer their artwork.
    */
-  async function lineImages(actor: Actor, input: OrderLineInput): Promise<{ images: string[]; preview: string | null }> {
-    const { mapping } = await lineOf(actor, input);
+  async function lineImages(actor: Actor, input: OrderLineInput & { page?: number }, ownOrigin?: string): Promise<{ images: string[]; preview: string | null; missing: string[] }> {
+    const { order, line, mapping } = await lineOf(actor, input);
     if (!mapping.design) throw badRequest(mapping.reason ?? 'No design');
-    return { images: artworkOf(mapping.design), preview: mapping.design.image };
+    if (services.render?.isRenderable(mapping.design)) {
+      const pages = input.page === undefined ? undefined : [input.page - 1];
+      return services.render.renderLine({ userId: actor.id, siteId: order.siteId }, mapping.design, line.properties, { pages, ownOrigin });
+    }
+    const images = artworkOf(mapping.design);
+    if (input.page !== undefined && input.page > images.length) throw badRequest(`page: the design has ${images.length} page${images.length === 1 ? '' : 's'}`);
+    return { images: input.page === undefined ? images : [images[input.page - 1]], preview: mapping.design.image, missing: [] };
   }
 
   return {

@@ -1,0 +1,91 @@
+// An opaque RGB PNG from canvas RGBA pixels: 8-bit truecolour, no alpha, "Up" row filter, zlib,
+// with a pHYs chunk giving the print resolution. Such a PNG goes into the print PDF as it is
+// (modules/pdf passes opaque ≤8-bit PNG data through without decoding), and this is faster than
+// encoding RGBA and flattening it later.
+import zlib from 'node:zlib';
+
+const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+const CRC_TABLE = (() => {
+  const t = new Uint32Array(256);
+  for (let n = 0; n < 256; n++) {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    t[n] = c >>> 0;
+  }
+  return t;
+})();
+
+function crc32(...parts: Uint8Array[]): number {
+  let c = 0xffffffff;
+  for (const p of parts) for (let i = 0; i < p.length; i++) c = CRC_TABLE[(c ^ p[i]) & 0xff] ^ (c >>> 8);
+  return (c ^ 0xffffffff) >>> 0;
+}
+
+function chunk(type: string, data: Uint8Array): Buffer {
+  const head = Buffer.alloc(8);
+  head.writeUInt32BE(data.length, 0);
+  head.write(type, 4, 'latin1');
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(head.subarray(4), data), 0);
+  return Buffer.concat([head, data, crc]);
+}
+
+/**
+ * RGBA (as from canvas.data(); alpha ignored — the page was painted opaque) → RGB PNG bytes.
+ * `level` is the zlib level (6 gives small files of flat artwork at a good speed).
+ * Use scratchSize(width, height) for a reusable `scratch` buffer.
+ */
+export function encodeRgbPng(rgba: Uint8Array, width: number, height: number, dpi?: number, level = 6, scratch?: Buffer): Buffer {
+  if (rgba.length < width * height * 4) throw new Error('not enough pixels for the image size');
+  const stride = width * 3 + 1;
+  // The filtered rows: a caller encoding many pages of one size passes the same scratch buffer.
+  const raw = scratch && scratch.length >= stride * height ? scratch.subarray(0, stride * height) : Buffer.allocUnsafe(stride * height);
+  for (let y = 0; y < height; y++) {
+    const o = y * stride;
+    const s = y * width * 4;
+    if (y === 0) {
+      raw[o] = 0; // None
+      for (let x = 0; x < width; x++) {
+        const i = s + x * 4;
+        const k = o + 1 + x * 3;
+        raw[k] = rgba[i];
+        raw[k + 1] = rgba[i + 1];
+        raw[k + 2] = rgba[i + 2];
+      }
+      continue;
+    }
+    raw[o] = 2; // Up: the difference to the row above
+    const p = s - width * 4;
+    for (let x = 0; x < width; x++) {
+      const i = s + x * 4;
+      const j = p + x * 4;
+      const k = o + 1 + x * 3;
+      raw[k] = (rgba[i] - rgba[j]) & 255;
+      raw[k + 1] = (rgba[i + 1] - rgba[j + 1]) & 255;
+      raw[k + 2] = (rgba[i + 2] - rgba[j + 2]) & 255;
+    }
+  }
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr[8] = 8; // bit depth
+  ihdr[9] = 2; // truecolour
+  ihdr[10] = 0;
+  ihdr[11] = 0;
+  ihdr[12] = 0; // not interlaced
+  const parts = [SIGNATURE, chunk('IHDR', ihdr)];
+  if (dpi && dpi > 0) {
+    const phys = Buffer.alloc(9);
+    const ppm = Math.round(dpi / 0.0254);
+    phys.writeUInt32BE(ppm, 0);
+    phys.writeUInt32BE(ppm, 4);
+    phys[8] = 1; // metre
+    parts.push(chunk('pHYs', phys));
+  }
+  parts.push(chunk('IDAT', zlib.deflateSync(raw, { level })), chunk('IEND', Buffer.alloc(0)));
+  return Buffer.concat(parts);
+}
+
+/** Bytes of the scratch buffer encodeRgbPng can reuse for an image of this size. */
+export const scratchSize = (width: number, height: number) => (width * 3 + 1) * height;
