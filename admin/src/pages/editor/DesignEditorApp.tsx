@@ -27,6 +27,10 @@ export interface DesignEditorAppProps {
   /** Saves the document (reporting progress); without it nothing is saved (the sample). */
   onSave?: (doc: DesignDocument, onProgress: (text: string) => void) => Promise<void>;
   onDirtyChange?: (dirty: boolean) => void;
+  /** Every change of the document (to keep a draft of unsaved work). */
+  onDocumentChange?: (doc: DesignDocument, dirty: boolean) => void;
+  /** The initial document is unsaved work (a restored draft). */
+  initiallyDirty?: boolean;
   /** Shown at the end of the toolbar instead of Save (the sample's notice and download). */
   actions?: (doc: DesignDocument, pageIndex: number) => ReactNode;
 }
@@ -47,7 +51,7 @@ let nudgeSeq = 0;
  * The design editor: page thumbnails, the page canvas (print geometry, shared renderer), the
  * toolbar and the properties panel, with undo/redo and keyboard shortcuts.
  */
-export function DesignEditorApp({ title, initialDocument, uploadImage, onSave, onDirtyChange, actions }: DesignEditorAppProps) {
+export function DesignEditorApp({ title, initialDocument, uploadImage, onSave, onDirtyChange, onDocumentChange, initiallyDirty, actions }: DesignEditorAppProps) {
   const history = useDesignHistory(initialDocument);
   const { doc, apply, undo, redo, commit } = history;
   const [pageIndex, setPageIndex] = useState(0);
@@ -56,7 +60,7 @@ export function DesignEditorApp({ title, initialDocument, uploadImage, onSave, o
   const [error, setError] = useState<string | null>(null);
   const [progress, setProgress] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
-  const [savedDoc, setSavedDoc] = useState(initialDocument);
+  const [savedDoc, setSavedDoc] = useState<DesignDocument | null>(initiallyDirty ? null : initialDocument);
   const [uploading, setUploading] = useState(false);
   const textInputRef = useRef<HTMLTextAreaElement | null>(null);
   const fileInputRef = useRef<HTMLInputElement>(null);
@@ -86,6 +90,10 @@ export function DesignEditorApp({ title, initialDocument, uploadImage, onSave, o
     latestDirty.current = dirty;
     onDirtyChange?.(dirty);
   }, [dirty, onDirtyChange]);
+
+  useEffect(() => {
+    onDocumentChange?.(doc, dirty);
+  }, [doc, dirty, onDocumentChange]);
 
   const run = useCallback((op: Operation, coalesce?: string) => apply(op, coalesce), [apply]);
 

@@ -223,3 +223,28 @@ describe('allowedParentOrigins', async () => {
     ]);
   });
 });
+
+describe('unsaved work survives a reloaded editor frame', () => {
+  beforeEach(() => sessionStorage.clear());
+
+  it('offers the draft back after a remount, marks it unsaved, and can discard it', async () => {
+    const user = userEvent.setup();
+    stubEditorApi(design());
+    const first = render(<EditorPage />);
+    await waitFor(() => expect(postToParent).toHaveBeenCalled());
+    message(INIT, ORIGIN, parentWindow);
+    await user.click(await screen.findByRole('button', { name: 'Text' }));
+    await waitFor(() => expect(sessionStorage.getItem('presswork-editor-draft-5')).toContain('"type":"text"'));
+    first.unmount();
+
+    postToParent.mockClear();
+    await renderEditor();
+    message(INIT, ORIGIN, parentWindow);
+    expect(await screen.findByText('Unsaved changes from before were restored.')).toBeInTheDocument();
+    await waitFor(() => expect(sentToParent()).toContainEqual({ data: { source: 'presswork-editor', type: 'dirty', dirty: true }, origin: ORIGIN }));
+
+    await user.click(screen.getByRole('button', { name: 'Discard them' }));
+    expect(screen.queryByText('Unsaved changes from before were restored.')).not.toBeInTheDocument();
+    await waitFor(() => expect(sessionStorage.getItem('presswork-editor-draft-5')).toBeNull());
+  });
+});

@@ -4,6 +4,7 @@ import type { DesignDocument } from '../../../../common/design-doc/types';
 import { usePageTitle } from '../../layout/usePageTitle';
 import { errorMessage } from '../../lib/format';
 import type { Design } from '../../providers/printProduction';
+import { clearDraft, readDraft, saveDraft } from './editorDraft';
 import { DesignEditorApp } from './DesignEditorApp';
 import { editorApi, type EditorApi } from './editorApi';
 import { blankDocumentFor, documentForDesign } from './editorDocument';
@@ -23,7 +24,7 @@ type State =
   | { kind: 'waiting' }
   | { kind: 'loading'; init: InitData }
   | { kind: 'error'; message: string; init?: InitData; design?: Design }
-  | { kind: 'ready'; init: InitData; design: Design; doc: DesignDocument; imported: boolean };
+  | { kind: 'ready'; init: InitData; design: Design; doc: DesignDocument; imported: boolean; restored?: boolean; saved?: DesignDocument };
 
 function Centered({ children }: { children: ReactNode }) {
   return <Box sx={{ height: '100%', display: 'flex', alignItems: 'center', justifyContent: 'center', flexDirection: 'column', gap: 2, p: 3, textAlign: 'center' }}>{children}</Box>;
@@ -63,7 +64,9 @@ export function EditorPage() {
         setState({ kind: 'error', message: opened.error, init, design });
         return;
       }
-      setState({ kind: 'ready', init, design, doc: opened.doc, imported: opened.imported });
+      // Unsaved work left by an earlier load of this editor (a reloaded frame) is offered back.
+      const draft = readDraft(init.designId, null);
+      setState({ kind: 'ready', init, design, doc: draft ?? opened.doc, imported: opened.imported, restored: Boolean(draft), saved: opened.doc });
     } catch (error) {
       setState({ kind: 'error', message: `The design could not be loaded: ${errorMessage(error)}`, init });
     }
@@ -85,6 +88,16 @@ export function EditorPage() {
   }, [parent, allowed, target, load]);
 
   const onDirtyChange = useCallback((dirty: boolean) => post(dirtyMessage(dirty)), [post]);
+
+  const designId = state.kind === 'ready' ? state.init.designId : null;
+  const onDocumentChange = useCallback(
+    (doc: DesignDocument, dirty: boolean) => {
+      if (designId === null) return;
+      if (dirty) saveDraft(designId, null, doc);
+      else clearDraft(designId);
+    },
+    [designId],
+  );
 
   const onSave = useCallback(
     async (doc: DesignDocument, onProgress: (text: string) => void) => {
@@ -149,6 +162,26 @@ export function EditorPage() {
   }
   return (
     <Box sx={{ height: '100vh', display: 'flex', flexDirection: 'column' }}>
+      {state.restored ? (
+        <Alert
+          severity="warning"
+          sx={{ borderRadius: 0, py: 0 }}
+          action={
+            <Button
+              color="inherit"
+              size="small"
+              onClick={() => {
+                clearDraft(state.init.designId);
+                setState({ ...state, doc: state.saved ?? state.doc, restored: false });
+              }}
+            >
+              Discard them
+            </Button>
+          }
+        >
+          Unsaved changes from before were restored.
+        </Alert>
+      ) : null}
       {state.imported ? (
         <Alert severity="info" sx={{ borderRadius: 0, py: 0 }}>
           This design had artwork but no editable document: its pages were added as images.
@@ -156,12 +189,14 @@ export function EditorPage() {
       ) : null}
       <Box sx={{ flex: 1, minHeight: 0 }}>
         <DesignEditorApp
-          key={String(state.init.designId)}
+          key={`${state.init.designId}-${state.restored ? 'draft' : 'saved'}`}
           title={state.design.name}
           initialDocument={state.doc}
           uploadImage={uploadImage}
           onSave={onSave}
           onDirtyChange={onDirtyChange}
+          onDocumentChange={onDocumentChange}
+          initiallyDirty={Boolean(state.restored)}
         />
       </Box>
     </Box>
