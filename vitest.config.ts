@@ -24,7 +24,8 @@ export default defineConfig({
           environment: 'jsdom',
           include: ['admin/src/**/*.test.{ts,tsx}'],
           setupFiles: ['admin/src/test/setup.ts'],
-          testTimeout: 20_000,
+          // jsdom renders of whole screens take seconds when the server suite shares the 2 cores.
+          testTimeout: 60_000,
         },
       },
     ],
