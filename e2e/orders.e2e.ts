@@ -115,7 +115,9 @@ describe('orders and fulfilment in the browser', () => {
     expect(await row.getByTestId('customer-name').innerText()).toBe(CUSTOMER_NAME);
     await row.getByText(`${order.id} / ${order.order_number} / ${order.name}`, { exact: true }).waitFor();
     const line = row.getByTestId(`line-${order.line_items[0].id}`);
-    expect(await line.innerText()).toMatch(new RegExp(`^Card\\s*${SKU}\\s*× 2\\s*PDF$`));
+    // Product type, SKU, quantity, the PDF button and the per-line Send HP button ("Line").
+    expect(await line.innerText()).toMatch(new RegExp(`^Card\\s*${SKU}\\s*× 2\\s*PDF\\s*Line$`, 'i'));
+    await line.getByRole('button', { name: /^Send line .+ to HP$/ }).waitFor();
     await line.getByRole('button', { name: `PDF of ${SKU}` }).waitFor();
     await row.getByText('received', { exact: true }).waitFor();
     expect(await row.getByTestId('customer-name').evaluate((el) => getComputedStyle(el).fontWeight)).toBe('400');
