@@ -1,0 +1,138 @@
+// A small pool of worker threads for CPU-heavy work (print PDFs, page renders). Every task has a
+// deadline: a task still queued at its deadline is dropped, a running one has its worker
+// terminated (a fresh one starts for the next task). Either way the caller gets a 503 and the
+// event loop never blocks. Workers load their TypeScript entry through worker-boot.mjs (tsx).
+import os from 'node:os';
+import { Worker, type ResourceLimits } from 'node:worker_threads';
+import { HttpError } from '../http/errors';
+
+/** What a worker posts back for task `id`. */
+export type ThreadReply<R> = { id: number; ok: true; result: R } | { id: number; ok: false; status?: number; message: string };
+
+export interface ThreadPool<T, R> {
+  run(task: T, timeoutMs: number): Promise<R>;
+  /** Starts the workers now rather than on the first task. */
+  warm(): void;
+  close(): Promise<void>;
+  readonly size: number;
+}
+
+export interface ThreadPoolOptions {
+  /** The worker's module (it answers `{id, task}` messages with a ThreadReply). */
+  entry: URL;
+  size?: number;
+  resourceLimits: ResourceLimits;
+  /** The 503 texts and the prefix of other failures, e.g. "PDF generation". */
+  text: { tooLong: string; outOfMemory: string; failed: string };
+  /** The error for a reply that says the task failed. */
+  replyError: (reply: { status?: number; message: string }) => HttpError;
+}
+
+const BOOT = new URL('../modules/pdf/worker-boot.mjs', import.meta.url);
+export const defaultPoolSize = () => Math.max(1, Math.min(2, os.availableParallelism?.() ?? os.cpus().length));
+
+export function createThreadPool<T, R>(options: ThreadPoolOptions): ThreadPool<T, R> {
+  const size = options.size ?? defaultPoolSize();
+  interface Job {
+    id: number;
+    task: T;
+    resolve: (r: R) => void;
+    reject: (e: unknown) => void;
+    timer: NodeJS.Timeout;
+    slot?: Slot;
+  }
+  interface Slot {
+    worker: Worker;
+    job: Job | null;
+  }
+  const slots: Slot[] = [];
+  const queue: Job[] = [];
+  let nextId = 1;
+
+  function spawn(): Slot {
+    const worker = new Worker(BOOT, { workerData: { entry: options.entry.href }, execArgv: [], resourceLimits: options.resourceLimits });
+    worker.unref();
+    const slot: Slot = { worker, job: null };
+    worker.on('message', (msg: ThreadReply<R> | { ready: true }) => {
+      if (!('id' in msg)) return;
+      const job = slot.job;
+      if (!job || job.id !== msg.id) return;
+      finish(slot);
+      if (msg.ok) job.resolve(msg.result);
+      else job.reject(options.replyError(msg));
+    });
+    const lost = (err: unknown) => {
+      const job = slot.job;
+      remove(slot);
+      if (job) {
+        clearTimeout(job.timer);
+        const oom = (err as { code?: string })?.code === 'ERR_WORKER_OUT_OF_MEMORY';
+        job.reject(new HttpError(oom ? 503 : 500, oom ? options.text.outOfMemory : `${options.text.failed} failed: ${(err as Error)?.message ?? 'the worker stopped'}`));
+      }
+      pump();
+    };
+    worker.on('error', lost);
+    worker.on('exit', (code) => {
+      if (slots.includes(slot)) lost(new Error(`the worker exited (${code})`));
+    });
+    slots.push(slot);
+    return slot;
+  }
+
+  function remove(slot: Slot) {
+    const i = slots.indexOf(slot);
+    if (i >= 0) slots.splice(i, 1);
+  }
+
+  function finish(slot: Slot) {
+    if (slot.job) clearTimeout(slot.job.timer);
+    slot.job = null;
+    pump();
+  }
+
+  function pump() {
+    while (queue.length) {
+      const slot = slots.find((s) => !s.job) ?? (slots.length < size ? spawn() : undefined);
+      if (!slot) return;
+      const job = queue.shift()!;
+      slot.job = job;
+      job.slot = slot;
+      slot.worker.postMessage({ id: job.id, task: job.task });
+    }
+  }
+
+  return {
+    size,
+    run(task, timeoutMs) {
+      return new Promise<R>((resolve, reject) => {
+        const job: Job = {
+          id: nextId++,
+          task,
+          resolve,
+          reject,
+          timer: setTimeout(() => {
+            const qi = queue.indexOf(job);
+            if (qi >= 0) queue.splice(qi, 1);
+            const slot = job.slot;
+            if (slot && slot.job === job) {
+              slot.job = null;
+              remove(slot);
+              void slot.worker.terminate();
+            }
+            reject(new HttpError(503, options.text.tooLong));
+            pump();
+          }, Math.max(1, timeoutMs)),
+        };
+        queue.push(job);
+        pump();
+      });
+    },
+    warm() {
+      while (slots.length < size) spawn();
+    },
+    async close() {
+      const all = slots.splice(0);
+      await Promise.all(all.map((s) => s.worker.terminate()));
+    },
+  };
+}
