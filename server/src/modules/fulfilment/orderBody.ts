@@ -1,5 +1,6 @@
 // The provider's order body (INTEGRATIONS.md §2) from a store order, and from the manual form.
 import type { HpAdditionData } from '../designs/schema';
+import type { OrderAddress } from '../orders/shopify';
 import type { HpSettings } from './settings';
 
 /** The parts of a stored store order (`shopify-order-log` data) a send reads. */
@@ -13,19 +14,8 @@ export interface StoreLineItem {
   properties?: Array<{ name: string; value: unknown }> | null;
 }
 
-export interface StoreAddress {
-  name?: string | null;
-  first_name?: string | null;
-  last_name?: string | null;
-  address1?: string | null;
-  address2?: string | null;
-  city?: string | null;
-  zip?: string | null;
-  province?: string | null;
-  country?: string | null;
-  country_code?: string | null;
-  phone?: string | null;
-}
+/** The store's shipping address, as the orders module stores it. */
+export type StoreAddress = OrderAddress;
 
 export interface StoreOrder {
   id?: string | number;
