@@ -1,0 +1,138 @@
+// A real Presswork process for the fault suite: started on a free port with the settings given,
+// killed (SIGKILL: no shutdown hooks, no flush) and restarted on the same port and database.
+import { spawn, type ChildProcess } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import knexFactory from 'knex';
+
+const root = path.resolve(import.meta.dirname, '../..');
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const port = (srv.address() as net.AddressInfo).port;
+      srv.close(() => resolve(port));
+    });
+    srv.on('error', reject);
+  });
+}
+
+export const FAULTS_JWT_SECRET = 'faults-suite-secret-that-is-long-enough-0123456789';
+export const FAULTS_ADMIN = { email: 'admin@faults.local', password: 'faults-admin-password' };
+
+export interface AppProcess {
+  readonly baseUrl: string;
+  readonly port: number;
+  readonly dataDir: string;
+  /** Everything the process printed (all incarnations), for failure messages. */
+  log(): string;
+  /** Start (or restart after a kill) and wait until /api answers. */
+  start(): Promise<void>;
+  /** SIGKILL: the process dies at once, mid-request if it was in one. */
+  kill(): Promise<void>;
+  /** SIGTERM and wait for exit. */
+  stop(): Promise<void>;
+  readonly running: boolean;
+}
+
+/**
+ * One app process. `env` adds settings (DATABASE_URL for PostgreSQL; SQLite in dataDir otherwise).
+ * Defaults: no demo seed, no simulators, no scheduler, log level warn, a fixed JWT secret shared by
+ * every instance (so two instances accept each other's tokens), the faults admin as first admin.
+ */
+export function appProcess(env: Record<string, string> = {}, opts: { dataDir?: string; port?: number } = {}): AppProcess {
+  const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'presswork-faults-'));
+  let port = opts.port ?? 0;
+  let child: ChildProcess | undefined;
+  let output = '';
+  const self: AppProcess = {
+    get baseUrl() {
+      return `http://127.0.0.1:${port}`;
+    },
+    get port() {
+      return port;
+    },
+    dataDir,
+    log: () => output,
+    get running() {
+      return !!child && child.exitCode === null && child.signalCode === null;
+    },
+    async start() {
+      if (self.running) return;
+      if (!port) port = await freePort();
+      child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
+        cwd: root,
+        env: {
+          ...process.env,
+          NODE_ENV: 'test',
+          PORT: String(port),
+          HOST: '127.0.0.1',
+          PUBLIC_URL: `http://127.0.0.1:${port}`,
+          DATA_DIR: dataDir,
+          SEED_DEMO: '0',
+          SIMULATORS: '0',
+          SYNC_SCHEDULER: '0',
+          LOG_LEVEL: 'warn',
+          JWT_SECRET: FAULTS_JWT_SECRET,
+          ADMIN_EMAIL: FAULTS_ADMIN.email,
+          ADMIN_PASSWORD: FAULTS_ADMIN.password,
+          ...env,
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      const c = child;
+      c.stdout?.on('data', (d) => (output += d));
+      c.stderr?.on('data', (d) => (output += d));
+      const deadline = Date.now() + 60_000;
+      for (;;) {
+        try {
+          const r = await fetch(`${self.baseUrl}/api`);
+          if (r.ok) return;
+        } catch {
+          /* not up yet */
+        }
+        if (c.exitCode !== null || Date.now() > deadline) throw new Error(`the app did not start:\n${output.slice(-4000)}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    },
+    async kill() {
+      const c = child;
+      if (!c || c.exitCode !== null || c.signalCode !== null) return;
+      const exited = new Promise((r) => c.once('exit', r));
+      c.kill('SIGKILL');
+      await exited;
+    },
+    async stop() {
+      const c = child;
+      if (!c || c.exitCode !== null || c.signalCode !== null) return;
+      const exited = new Promise((r) => c.once('exit', r));
+      c.kill('SIGTERM');
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+      if (c.exitCode === null && c.signalCode === null) await self.kill();
+    },
+  };
+  return self;
+}
+
+/** A fresh PostgreSQL database (FAULTS_DATABASE_URL or TEST_DATABASE_URL, else the local `test`), dropped by `drop()`. */
+export async function freshPostgres(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const base = process.env.FAULTS_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+  const name = `pw_faults_${crypto.randomBytes(5).toString('hex')}`;
+  const admin = knexFactory({ client: 'pg', connection: base, pool: { min: 0, max: 1 } });
+  await admin.raw(`create database ${name}`);
+  await admin.destroy();
+  const u = new URL(base);
+  u.pathname = `/${name}`;
+  return {
+    url: u.toString(),
+    drop: async () => {
+      const a = knexFactory({ client: 'pg', connection: base, pool: { min: 0, max: 1 } });
+      await a.raw(`drop database if exists ${name} with (force)`);
+      await a.destroy();
+    },
+  };
+}

@@ -1,0 +1,12 @@
+import { defineConfig } from 'vitest/config';
+
+// npm run test:faults: real app processes killed and restarted, two instances on one PostgreSQL
+// database, providers that fail. Sizes are bounded by FAULTS_N (see the README).
+export default defineConfig({
+  test: {
+    include: ['faults/**/*.faults.ts'],
+    testTimeout: 240_000,
+    hookTimeout: 120_000,
+    fileParallelism: false,
+  },
+});
