@@ -2,7 +2,8 @@
 // signatures checked exactly (SHA1 refused), order bodies validated, orders kept in memory,
 // repeated sourceOrderIds refused, then postbacks received → printready → printed → shipped on a
 // timeline (after fetching each component's file, to prove the provider can reach it).
-// Faults: failNext(n, status), delayMs, dropConnections, duplicatePostbacks, reorderPostbacks.
+// Faults: failNext(n, status), delayMs, dropConnections, duplicatePostbacks, reorderPostbacks,
+// failRate (a seeded share of calls answered 429/5xx), holdNext(n) (accept orders, hold the answers).
 import crypto from 'node:crypto';
 import express, { type ErrorRequestHandler, type RequestHandler, type Response } from 'express';
 
@@ -17,6 +18,10 @@ export interface HpSimFaults {
   reorderPostbacks: boolean;
   /** Seconds put in Retry-After on injected 429/503 answers (none when undefined). */
   retryAfterSeconds?: number;
+  /** Share (0–1) of calls answered with one of failStatuses before anything is done (seeded by `seed`). Default 0. */
+  failRate: number;
+  /** The statuses failRate picks from (default 429, 500, 502, 503). */
+  failStatuses: number[];
 }
 
 export interface HpSimulatorOptions {
@@ -34,6 +39,20 @@ export interface HpSimulatorOptions {
   maxSkewMs?: number;
   fetchImpl?: typeof fetch;
   now?: () => Date;
+  /** Seed of the failRate draws (default 1): the same seed fails the same calls. */
+  seed?: number;
+}
+
+/** mulberry32: a small deterministic PRNG in [0, 1). */
+function seeded(seed: number) {
+  let a = seed >>> 0 || 0x9e3779b9;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
 }
 
 export type HpStatus = 'received' | 'dataready' | 'printready' | 'printed' | 'shipped' | 'cancelled' | 'error' | 'onhold';
@@ -125,7 +144,15 @@ export function createHpSimulator(options: HpSimulatorOptions) {
   const fetchImpl = options.fetchImpl ?? fetch;
   const sourceAccount = options.sourceAccount ?? 'presswork';
   const maxSkewMs = options.maxSkewMs ?? 15 * 60_000;
-  const faults: HpSimFaults = { delayMs: 0, dropConnections: false, duplicatePostbacks: false, reorderPostbacks: false, ...options.faults };
+  const faults: HpSimFaults = { delayMs: 0, dropConnections: false, duplicatePostbacks: false, reorderPostbacks: false, failRate: 0, failStatuses: [429, 500, 502, 503], ...options.faults };
+  const random = seeded(options.seed ?? 1);
+  // holdNext: accepted orders whose answers wait for releaseHeld().
+  let holdCount = 0;
+  const held: Array<() => void> = [];
+  const heldWaiters: Array<{ n: number; resolve: () => void }> = [];
+  const notifyHeld = () => {
+    for (let i = heldWaiters.length - 1; i >= 0; i--) if (held.length >= heldWaiters[i].n) heldWaiters.splice(i, 1)[0].resolve();
+  };
   const state = {
     postback: options.postback,
     timeline: options.timeline ?? 1000,
@@ -172,7 +199,8 @@ export function createHpSimulator(options: HpSimulatorOptions) {
       return;
     }
     if (faults.delayMs > 0) await sleep(faults.delayMs);
-    const injected = failQueue.shift();
+    let injected = failQueue.shift();
+    if (injected === undefined && faults.failRate > 0 && random() < faults.failRate) injected = faults.failStatuses[Math.floor(random() * faults.failStatuses.length)] ?? 500;
     if (injected !== undefined) {
       calls.push({ method: req.method, path, status: injected });
       if ((injected === 429 || injected === 503) && faults.retryAfterSeconds !== undefined) res.set('Retry-After', String(faults.retryAfterSeconds));
@@ -246,6 +274,15 @@ export function createHpSimulator(options: HpSimulatorOptions) {
     bySource.set(sourceKey, order._id);
     stats.created++;
     if (state.autoProgress && !stopped) track(runTimeline(order));
+    if (holdCount > 0) {
+      // Accepted, but the answer waits: the caller may die before it hears back.
+      holdCount--;
+      held.push(() => {
+        if (!res.writableEnded && !res.destroyed) res.json({ success: true, order: orderView(order) });
+      });
+      notifyHeld();
+      return;
+    }
     res.json({ success: true, order: orderView(order) });
   });
 
@@ -380,6 +417,21 @@ export function createHpSimulator(options: HpSimulatorOptions) {
     stats,
     faults,
     sourceAccount,
+    /** The next n orders accepted are kept, but their answers wait for releaseHeld(). */
+    holdNext(n: number) {
+      holdCount += n;
+    },
+    /** How many accepted orders' answers are waiting. */
+    heldCount: () => held.length,
+    /** Resolves once at least n answers are being held. */
+    whenHeld(n: number): Promise<void> {
+      return held.length >= n ? Promise.resolve() : new Promise<void>((resolve) => heldWaiters.push({ n, resolve }));
+    },
+    /** Sends every held answer (to callers still listening) and stops holding. */
+    releaseHeld() {
+      holdCount = 0;
+      for (const send of held.splice(0)) send();
+    },
     /** The next n calls answer `status` (429 and 503 carry Retry-After when faults.retryAfterSeconds is set). */
     failNext(n: number, status: number) {
       failQueue = [...failQueue, ...Array.from({ length: n }, () => status)];
@@ -412,7 +464,9 @@ export function createHpSimulator(options: HpSimulatorOptions) {
       calls.length = 0;
       failQueue = [];
       Object.assign(stats, { submitCalls: 0, created: 0, duplicates: 0 });
-      Object.assign(faults, { delayMs: 0, dropConnections: false, duplicatePostbacks: false, reorderPostbacks: false, retryAfterSeconds: undefined });
+      Object.assign(faults, { delayMs: 0, dropConnections: false, duplicatePostbacks: false, reorderPostbacks: false, retryAfterSeconds: undefined, failRate: 0, failStatuses: [429, 500, 502, 503] });
+      holdCount = 0;
+      for (const send of held.splice(0)) send();
     },
     /** Stops the timelines (pending steps are dropped). */
     stop() {

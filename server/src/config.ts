@@ -56,6 +56,15 @@ const envSchema = z.object({
   SYNC_HTTP_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000),
   SYNC_MAX_RETRY_AFTER_SECONDS: z.coerce.number().int().min(0).max(3600).default(120),
   SYNC_SIM_EXPORT_EVERY_MINUTES: z.coerce.number().int().min(0).default(60),
+  // Testing only (refused in production): every sync job fires every N seconds instead of daily at its hour.
+  SYNC_SCHEDULE_EVERY_SECONDS: z.coerce
+    .number()
+    .int()
+    .refine((n) => n === 0 || (n >= 5 && 60 % n === 0), 'must divide 60 (5, 6, 10, 12, 15, 20, 30 or 60), or be 0 (off)')
+    .default(0),
+  // Provider-send outbox (issue 4): how long a claimed send is ours, and the first retry delay.
+  OUTBOX_LEASE_SECONDS: z.coerce.number().int().min(5).max(86_400).default(300),
+  OUTBOX_RETRY_BASE_SECONDS: z.coerce.number().int().min(1).max(86_400).default(30),
   SMTP_URL: z.string().regex(/^smtps?:\/\/[^\s]+$/, 'must be smtp://host:port or smtps://host:port').optional(),
 });
 
@@ -90,7 +99,10 @@ export interface Config {
     maxRetryAfterSeconds: number;
     simExportEveryMinutes: number;
     smtpUrl: string | undefined;
+    /** 0: jobs run daily at their hour; N: every job fires every N seconds (tests). */
+    scheduleEverySeconds: number;
   };
+  outbox: { leaseSeconds: number; retryBaseSeconds: number };
 }
 
 const list = (v: string) => v.split(',').map((s) => s.trim()).filter(Boolean);
@@ -138,6 +150,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   const dataDir = env.DATA_DIR === ':memory:' ? ':memory:' : path.resolve(env.DATA_DIR);
   const simulators = env.SIMULATORS ?? !isProduction;
   if (isProduction && simulators) throw new ConfigError('SIMULATORS cannot be enabled when NODE_ENV=production');
+  if (isProduction && env.SYNC_SCHEDULE_EVERY_SECONDS) throw new ConfigError('SYNC_SCHEDULE_EVERY_SECONDS is for tests and cannot be set when NODE_ENV=production');
   // Production never falls back to the demo admin; an existing database keeps its users.
   const firstAdmin =
     env.ADMIN_EMAIL && env.ADMIN_PASSWORD
@@ -174,6 +187,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       maxRetryAfterSeconds: env.SYNC_MAX_RETRY_AFTER_SECONDS,
       simExportEveryMinutes: env.SYNC_SIM_EXPORT_EVERY_MINUTES,
       smtpUrl: env.SMTP_URL,
+      scheduleEverySeconds: env.SYNC_SCHEDULE_EVERY_SECONDS,
     },
+    outbox: { leaseSeconds: env.OUTBOX_LEASE_SECONDS, retryBaseSeconds: env.OUTBOX_RETRY_BASE_SECONDS },
   };
 }

@@ -103,21 +103,28 @@ describe('sync scheduler', async () => {
     ]);
   });
 
-  it('a run whose instance died is recorded as failed, in its lease and in its run log', async () => {
+  it('a run whose instance died is recorded as failed in its run log, and another instance takes its slot over and finishes it', async () => {
     const sync = s.makeSync({ holder: 'instance-e' });
     const { id } = await sync.records.createRun(w.sites.a, 'unsubscribe', '2026-03-12', 'schedule', null);
     const name = `sync:${w.sites.a}:unsubscribe`;
+    const slot = '2026-03-13T02:00:00.000Z';
     await w.db('job_leases')
       .where({ name })
-      .update({ holder: 'dead-instance', last_status: 'running', lease_until: new Date(w.clock.now().getTime() - 5000).toISOString(), last_record_id: id });
+      .update({ holder: 'dead-instance', last_status: 'running', lease_until: new Date(w.clock.now().getTime() - 5000).toISOString(), last_record_id: id, last_slot: slot });
     await scheduler(sync).start();
-    expect(await sync.leases.get(name)).toMatchObject({ lastStatus: 'failed', holder: null });
-    expect((await sync.leases.get(name))!.lastError).toMatch(/stopped before it finished/);
+    await sync.idle();
+    const lease = (await sync.leases.get(name))!;
+    expect(lease).toMatchObject({ holder: null, lastSlot: slot });
+    expect(['success', 'partial']).toContain(lease.lastStatus);
+    expect(lease.lastRecordId).not.toBe(id);
     const res = await s.request().get(`/api/sites/site-a/raiser-edge-sync/${id}`).set(bearer(w.tokens.userA));
     expect(res.body.data.status).toBe('failed');
     expect(res.body.data.data.errors[0]).toMatchObject({ kind: 'crashed' });
+    expect(res.body.data.data.errors[0].message).toMatch(/stopped before it finished.*taken over by instance-e/);
+    const takeover = await s.request().get(`/api/sites/site-a/raiser-edge-sync/${lease.lastRecordId}`).set(bearer(w.tokens.userA));
+    expect(takeover.body.data.data).toMatchObject({ trigger: 'catch-up', takeoverOf: id, slot, kind: 'unsubscribe' });
     const status = await s.request().get('/api/sites/site-a/sync-status').set(bearer(w.tokens.userA));
-    expect(status.body.data.jobs.find((j: { job: string }) => j.job === 'unsubscribe')).toMatchObject({ lastStatus: 'failed', lastRecordId: id });
+    expect(status.body.data.jobs.find((j: { job: string }) => j.job === 'unsubscribe')).toMatchObject({ lastStatus: lease.lastStatus, lastRecordId: lease.lastRecordId });
   });
 
   it('a run that throws is recorded failed with its error', async () => {

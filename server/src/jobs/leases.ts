@@ -2,7 +2,8 @@
 // Taking a lease is one atomic UPDATE … WHERE (lease free or expired or already mine) [AND the
 // scheduled slot was not run yet], so with several instances each run happens once. A lease is
 // renewed while its run goes on and simply expires if the instance dies; the next look at the
-// table (reapExpired) records such a run as failed.
+// table (reapExpired) records such a run as failed, or another instance takes the dead run over
+// (takeOver: one atomic UPDATE, so one instance wins) and runs that slot again to the end.
 import crypto from 'node:crypto';
 import os from 'node:os';
 import type { Db } from '../db';
@@ -119,6 +120,29 @@ export function createLeases({ db, clock, holder = newHolderId(), ttlSeconds, on
     return reaped;
   }
 
+  /** Does `holder` still hold an unexpired lease (any name)? An instance whose leases all ran out is dead. */
+  async function holderAlive(who: string | null): Promise<boolean> {
+    if (!who) return false;
+    return Boolean(await db('job_leases').where({ holder: who }).where('lease_until', '>=', iso()).first('name'));
+  }
+
+  /**
+   * Take over a dead run (its lease expired while "running"): one atomic UPDATE that only one
+   * instance wins. The dead run is recorded as failed (onReaped); the winner holds the lease with
+   * the same slot and must run it (`run(name, {claimed: true}, …)`).
+   */
+  async function takeOver(row: LeaseRow): Promise<boolean> {
+    const now = iso();
+    const q = db('job_leases').where({ name: row.name, last_status: 'running', lease_until: row.leaseUntil }).where('lease_until', '<', now);
+    if (row.holder) q.where('holder', row.holder);
+    else q.whereNull('holder');
+    const n = await q.update({ holder, lease_until: iso(ttlSeconds * 1000), last_run_at: now, last_error: null, last_record_id: null });
+    if (n !== 1) return false;
+    const error = `The run stopped before it finished (instance ${row.holder ?? '?'} stopped renewing its lease at ${row.leaseUntil}); taken over by ${holder}`;
+    if (onReaped) await onReaped(row, error);
+    return true;
+  }
+
   /**
    * Run `fn` under the lease `name`. Answers {ran:false} when another instance (or this one)
    * holds it, or the slot was already run. The lease is renewed while fn runs; its outcome is
@@ -126,14 +150,16 @@ export function createLeases({ db, clock, holder = newHolderId(), ttlSeconds, on
    */
   async function run<T extends RunOutcome>(
     name: string,
-    opts: { slot?: string },
+    opts: { slot?: string; claimed?: boolean },
     fn: (lease: { setRecord(id: number): Promise<void> }) => Promise<T>,
   ): Promise<{ ran: false } | { ran: true; value: T }> {
     if (running.has(name)) return { ran: false };
     running.add(name);
     try {
-      await reapExpired(name);
-      if (!(await acquire(name, opts.slot))) return { ran: false };
+      if (!opts.claimed) {
+        await reapExpired(name);
+        if (!(await acquire(name, opts.slot))) return { ran: false };
+      }
       const timer = setInterval(() => void renew(name).catch(() => {}), Math.max(1000, (ttlSeconds * 1000) / 3));
       timer.unref();
       try {
@@ -151,7 +177,7 @@ export function createLeases({ db, clock, holder = newHolderId(), ttlSeconds, on
     }
   }
 
-  return { holder, ensure, get, list, acquire, renew, setRecord, finish, reapExpired, run, isRunningHere: (name: string) => running.has(name) };
+  return { holder, ensure, get, list, acquire, renew, setRecord, finish, reapExpired, takeOver, holderAlive, run, isRunningHere: (name: string) => running.has(name) };
 }
 
 export type Leases = ReturnType<typeof createLeases>;

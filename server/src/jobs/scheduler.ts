@@ -4,11 +4,14 @@
 // with several instances it runs once; a time missed while no instance was up is caught up at
 // start; a run whose instance died is recorded as failed. Configs are re-read when saved here,
 // and every few minutes (another instance, or the general-data call, may have changed them).
+// A run whose instance died (its leases all expired) is taken over by another instance, which
+// runs that slot again to the end (file jobs resume at their checkpoint). SYNC_SCHEDULE_EVERY_SECONDS
+// (tests only) makes every job fire every N seconds instead of daily at its hour.
 import schedule from 'node-schedule';
 import type { Deps } from '../deps';
 import { JOB_NAMES, type JobName, type RunTrigger } from '../modules/sync/records';
 import type { SyncService } from '../modules/sync/service';
-import { dailyRule, lastRunSlot } from './time';
+import { jobLastSlot, jobRule } from './time';
 
 export interface SchedulerOptions {
   /** How often configs are re-read (ms); 0 = only on save. */
@@ -20,8 +23,10 @@ const validHour = (h: string) => /^\d{1,2}$/.test(h) && Number(h) <= 23;
 export function createScheduler(deps: Deps, sync: SyncService, opts: SchedulerOptions = {}) {
   const { clock, log, config } = deps;
   const tz = config.sync.timezone;
+  const every = config.sync.scheduleEverySeconds ?? 0;
   const jobs = new Map<string, { job: schedule.Job; hour: number }>();
   let refreshTimer: NodeJS.Timeout | undefined;
+  let takeoverTimer: NodeJS.Timeout | undefined;
   let started = false;
   const onSaved = () => void refresh().catch((err) => log.error({ err }, 'sync scheduler refresh failed'));
 
@@ -60,7 +65,10 @@ export function createScheduler(deps: Deps, sync: SyncService, opts: SchedulerOp
         if (jobs.get(k)?.hour === hour) continue;
         jobs.get(k)?.job.cancel();
         const siteId = s.site.id;
-        const scheduled = schedule.scheduleJob(`sync:${k}`, dailyRule(hour, tz), (fireDate: Date) => void sync.track(tick(siteId, job, fireDate)));
+        // Every instance fires at the same times; the slot (the scheduled time, to the second) makes it run once.
+        const scheduled = schedule.scheduleJob(`sync:${k}`, jobRule(hour, tz, every), (fireDate: Date) =>
+          void sync.track(tick(siteId, job, new Date(Math.floor(fireDate.getTime() / 1000) * 1000))),
+        );
         if (scheduled) jobs.set(k, { job: scheduled, hour });
       }
     }
@@ -80,7 +88,7 @@ export function createScheduler(deps: Deps, sync: SyncService, opts: SchedulerOp
       for (const job of JOB_NAMES) {
         const cfg = await sync.records.getConfig(s.site.id, job);
         if (!validHour(cfg.hour)) continue;
-        const slot = lastRunSlot(Number(cfg.hour), tz, now);
+        const slot = jobLastSlot(Number(cfg.hour), tz, now, every);
         const lease = await sync.leases.get(sync.leaseName(s.site.id, job));
         const iso = slot.toISOString();
         if (!lease?.registeredAt || lease.registeredAt > iso) continue; // not scheduled yet at that time
@@ -96,17 +104,25 @@ export function createScheduler(deps: Deps, sync: SyncService, opts: SchedulerOp
   async function start(): Promise<{ caughtUp: Array<{ siteId: number; job: JobName; slot: string }> }> {
     if (started) return { caughtUp: [] };
     started = true;
+    // Runs of instances that died: take them over (before the reaper below would only mark them failed).
+    await sync.takeOverDead();
     await sync.leases.reapExpired('');
     // Catch up before registering: a job first seen now has nothing to catch up.
     const caughtUp = await catchUp();
     await refresh();
     await sync.drainPendingWebhooks();
     sync.events.on('config-saved', onSaved);
-    const every = opts.refreshEveryMs ?? 5 * 60_000;
-    if (every > 0) {
-      refreshTimer = setInterval(onSaved, every);
+    const refreshEvery = opts.refreshEveryMs ?? 5 * 60_000;
+    if (refreshEvery > 0) {
+      refreshTimer = setInterval(onSaved, refreshEvery);
       refreshTimer.unref();
     }
+    // Look for dead runs twice per lease length: a killed instance's run is taken over soon after its lease expires.
+    takeoverTimer = setInterval(
+      () => void sync.takeOverDead().catch((err) => log.error({ err }, 'sync takeover check failed')),
+      Math.max(1000, (config.sync.leaseSeconds * 1000) / 2),
+    );
+    takeoverTimer.unref();
     return { caughtUp };
   }
 
@@ -115,6 +131,7 @@ export function createScheduler(deps: Deps, sync: SyncService, opts: SchedulerOp
     started = false;
     sync.events.off('config-saved', onSaved);
     if (refreshTimer) clearInterval(refreshTimer);
+    if (takeoverTimer) clearInterval(takeoverTimer);
     for (const { job } of jobs.values()) job.cancel();
     jobs.clear();
     await Promise.race([sync.idle(), new Promise((resolve) => setTimeout(resolve, graceMs).unref())]);

@@ -58,3 +58,27 @@ export function dayWindow(day: string): { from: string; to: string } {
   const start = Date.parse(`${day}T00:00:00Z`);
   return { from: new Date(start - 14 * 3600_000).toISOString(), to: new Date(start + 38 * 3600_000).toISOString() };
 }
+
+/** SYNC_SCHEDULE_EVERY_SECONDS (tests only): a rule firing every n seconds of every minute (n divides 60). */
+export function everyRule(seconds: number): schedule.RecurrenceRule {
+  const rule = new schedule.RecurrenceRule();
+  rule.second = new schedule.Range(0, 59, seconds);
+  return rule;
+}
+
+/** A job's firing rule: daily at its hour, or every `everySeconds` when that test setting is on. */
+export function jobRule(hour: number, timeZone: string, everySeconds = 0): schedule.RecurrenceRule {
+  return everySeconds > 0 ? everyRule(everySeconds) : dailyRule(hour, timeZone);
+}
+
+/** The job's most recent run time at or before `at` (its hour, or the every-N-seconds slot). */
+export function jobLastSlot(hour: number, timeZone: string, at: Date, everySeconds = 0): Date {
+  if (everySeconds > 0) return new Date(Math.floor(at.getTime() / (everySeconds * 1000)) * everySeconds * 1000);
+  return lastRunSlot(hour, timeZone, at);
+}
+
+/** The job's first run time strictly after `after`. */
+export function jobNextRun(hour: number, timeZone: string, after: Date, everySeconds = 0): Date {
+  if (everySeconds > 0) return new Date((Math.floor(after.getTime() / (everySeconds * 1000)) + 1) * everySeconds * 1000);
+  return nextRunAt(hour, timeZone, after);
+}

@@ -39,7 +39,7 @@ import {
   type StoreLineItem,
   type StoreOrder,
 } from './orderBody';
-import { enqueueOrderSend, HP_ORDER_KIND, outboxFromRow, outboxRepo, type EnqueueOrderSend, type OutboxRow } from './outbox';
+import { enqueueOrderSend, hpDedupeKey, HP_ORDER_KIND, outboxFromRow, outboxRepo, type EnqueueOrderSend, type OutboxRow } from './outbox';
 import type { PostbackBody } from './schema';
 import { hpSettingsOf, type HpSettings } from './settings';
 import { highestProgress, nextOrderStatus } from './status';
@@ -95,7 +95,11 @@ const text = (v: unknown) => (v === null || v === undefined ? '' : String(v));
 
 export function fulfilmentService(deps: Deps, store?: FileStore, fetchArtwork?: ArtworkFetcher, initial: Partial<FulfilmentOptions> = {}) {
   const { db, clock, config, log } = deps;
-  const options: FulfilmentOptions = { ...DEFAULT_OPTIONS, ...initial };
+  // OUTBOX_LEASE_SECONDS / OUTBOX_RETRY_BASE_SECONDS (config.outbox) set the lease and the first retry delay.
+  const fromConfig: Partial<FulfilmentOptions> = config.outbox
+    ? { leaseMs: config.outbox.leaseSeconds * 1000, backoff: { baseMs: config.outbox.retryBaseSeconds * 1000, maxMs: DEFAULT_OPTIONS.backoff.maxMs } }
+    : {};
+  const options: FulfilmentOptions = { ...DEFAULT_OPTIONS, ...fromConfig, ...initial };
   const records = generalDataRepo(db);
   const sites = sitesRepo(db);
   const designs = designsRepo(db);
@@ -229,6 +233,22 @@ export function fulfilmentService(deps: Deps, store?: FileStore, fetchArtwork?: 
     settings: HpSettings;
   }
 
+  /** Outbox rows of single-line sends of an order (dedupe keys hp:<site>:<order>:<line>, a key range). */
+  async function lineRowsOf(trx: Db | Knex.Transaction, siteId: number, orderId: string): Promise<OutboxRow[]> {
+    const prefix = `${hpDedupeKey(siteId, orderId)}:`;
+    const rows = await trx('outbox')
+      .where({ kind: HP_ORDER_KIND, site_id: siteId })
+      .where('dedupe_key', '>=', prefix)
+      .where('dedupe_key', '<', `${prefix.slice(0, -1)};`)
+      .orderBy('id');
+    return rows.map(outboxFromRow).filter((r) => r.payload.orderId === orderId && r.payload.lineId);
+  }
+
+  /** Lines of an order with a single-line send that is sent or still going (a failed one does not count). */
+  async function linesSentOnTheirOwn(trx: Db | Knex.Transaction, siteId: number, orderId: string): Promise<Set<string>> {
+    return new Set((await lineRowsOf(trx, siteId, orderId)).filter((r) => r.status !== 'failed').map((r) => r.payload.lineId!));
+  }
+
   /** Everything before the provider call: settings, the order, its lines' designs and print files, the body. */
   async function prepare(row: OutboxRow): Promise<Prepared> {
     const { siteId, orderId, lineId, actorId } = row.payload;
@@ -238,11 +258,13 @@ export function fulfilmentService(deps: Deps, store?: FileStore, fetchArtwork?: 
     const data = order.data;
     if (!shipToOf(data)) throw new SendFailure('The order has no shipping address', true);
     const allLines = Array.isArray(data.line_items) ? data.line_items : [];
-    const lines = lineId ? allLines.filter((l) => text(l.id) === lineId) : allLines;
+    // A whole-order send leaves out the lines sent (or being sent) on their own: one print per line.
+    const ownSends = lineId ? new Set<string>() : await linesSentOnTheirOwn(db, siteId, orderId);
+    const lines = lineId ? allLines.filter((l) => text(l.id) === lineId) : allLines.filter((l) => !ownSends.has(text(l.id)));
     if (lineId && !lines.length) throw new SendFailure(`Line ${lineId} is not in order ${orderId}`, true);
     const sourceOrderId = sourceOrderIdOf(orderId, lineId);
     const mapped: MappedLine[] = [];
-    const skipped: Array<{ lineId: string; reason: string }> = [];
+    const skipped: Array<{ lineId: string; reason: string }> = [...ownSends].map((id) => ({ lineId: id, reason: 'sent on its own (send-hp-single-line)' }));
     const items: PreGeneratedItem[] = [];
     for (const line of lines) {
       const id = text(line.id);
@@ -451,11 +473,26 @@ export function fulfilmentService(deps: Deps, store?: FileStore, fetchArtwork?: 
     const order = await resolveOrder(actor, input.orderRef, input.siteId);
     const orderId = order.field1 ?? text(order.data.id);
     if (input.lineId && !(order.data.line_items ?? []).some((l) => text(l.id) === input.lineId)) throw notFound('Line item not found in this order');
-    const [row] = await db.transaction((trx) => enqueueOrderSend(trx, { siteId: order.siteId, orderId, lineIds: input.lineId ? [input.lineId] : undefined }, actor.id, clock.now()));
-    if (row.status === 'failed') {
-      // A failed send is tried again when asked explicitly (after the design or settings were fixed).
-      await db('outbox').where({ id: row.id, status: 'failed' }).update({ status: 'pending', attempts: 0, locked_until: null, next_attempt_at: nowIso(), updated_at: nowIso() });
-    }
+    // Under the order's lock (PostgreSQL; SQLite has one writer): a line is in one provider order
+    // only — the whole order's, or its own. A line send while the whole order's send is sent or
+    // going answers that send; a whole-order send leaves out lines sent on their own.
+    const row = await db.transaction(async (trx) => {
+      await lockedOrder(trx, order.id);
+      const whole = await outboxRepo(trx).byKey(hpDedupeKey(order.siteId, orderId));
+      if (input.lineId && whole && whole.status !== 'failed') return whole;
+      if (!input.lineId && !whole) {
+        const own = (await lineRowsOf(trx, order.siteId, orderId)).filter((r) => r.status !== 'failed');
+        const lineIds = (order.data.line_items ?? []).map((l) => text(l.id));
+        if (own.length && lineIds.every((id) => own.some((r) => r.payload.lineId === id))) return own.find((r) => r.status !== 'sent') ?? own[0];
+      }
+      const [queued] = await enqueueOrderSend(trx, { siteId: order.siteId, orderId, lineIds: input.lineId ? [input.lineId] : undefined }, actor.id, clock.now());
+      if (queued.status === 'failed') {
+        // A failed send is tried again when asked explicitly (after the design or settings were fixed).
+        await trx('outbox').where({ id: queued.id, status: 'failed' }).update({ status: 'pending', attempts: 0, locked_until: null, next_attempt_at: nowIso(), updated_at: nowIso() });
+        return { ...queued, status: 'pending' };
+      }
+      return queued;
+    });
     if (row.status === 'sent') return outcomeOf(row);
     return sendNow(row.id);
   }

@@ -14,7 +14,7 @@ import type { Actor } from '../../http/types';
 import { IntegrationError, type HttpSettings } from '../../integrations/crmHttp';
 import { mostRecentConsent, type ConsentResponse, type RaisersEdgeClient } from '../../integrations/raisersEdge';
 import { createLeases, type LeaseRow, type RunOutcome } from '../../jobs/leases';
-import { dayIn, dayWindow, lastRunSlot, nextRunAt, resolveTargetDate } from '../../jobs/time';
+import { dayIn, dayWindow, jobLastSlot, jobNextRun, resolveTargetDate } from '../../jobs/time';
 import { isAdmin } from '../auth/permissions';
 import { sitesRepo, type Site } from '../sites/repo';
 import { syncConstituent } from './constituent';
@@ -219,7 +219,7 @@ export function syncService(deps: Deps, opts: SyncServiceOptions = {}) {
    * (the UI polls it); `done` settles when the run ends. A run of the same day already going
    * on is answered instead of starting a second one.
    */
-  async function startDay(s: SiteSync, day: string, trigger: RunTrigger, userId: number | null) {
+  async function startDay(s: SiteSync, day: string, trigger: RunTrigger, userId: number | null, extra?: Record<string, unknown>) {
     const leaseName = `day:${s.site.id}:${day}`;
     let started!: (v: { id: number; data: RunData } | undefined) => void;
     const startedP = new Promise<{ id: number; data: RunData } | undefined>((resolve) => (started = resolve));
@@ -227,6 +227,10 @@ export function syncService(deps: Deps, opts: SyncServiceOptions = {}) {
       leases
         .run(leaseName, {}, async (lease) => {
           const run = await records.createRun(s.site.id, 'day', day, trigger, userId);
+          if (extra) {
+            Object.assign(run.data, extra);
+            await records.saveRun(run.id, run.data);
+          }
           await lease.setRecord(run.id);
           started(run);
           return outcomeOf(await runDay(s, day, run));
@@ -542,14 +546,19 @@ export function syncService(deps: Deps, opts: SyncServiceOptions = {}) {
 
   /**
    * One run of a scheduled job, under its lease: with a slot (the scheduled time), it runs once per
-   * slot across every instance. Answers {ran:false} when another instance has it.
+   * slot across every instance. Answers {ran:false} when another instance has it. A dead run of
+   * the job (its instance stopped renewing every lease it held) is taken over and finished first.
+   * `claimed`: the lease was taken over already (the dead run `takeoverOf`); run its slot again.
    */
-  async function runJob(s: SiteSync, job: JobName, o: { trigger: RunTrigger; slot?: string }) {
+  async function runJob(s: SiteSync, job: JobName, o: { trigger: RunTrigger; slot?: string; claimed?: boolean; takeoverOf?: number | null; day?: string }) {
+    if (!o.claimed) await takeOverDead({ siteId: s.site.id, job, wait: true });
     const cfg = await records.getConfig(s.site.id, job);
-    const day = resolveTargetDate(cfg.targetDate, clock.now(), tz);
-    return leases.run(leaseName(s.site.id, job), { slot: o.slot }, async (lease) => {
+    const day = o.day ?? resolveTargetDate(cfg.targetDate, clock.now(), tz);
+    // Written into the run record: which scheduled time it is, and which dead run it finishes.
+    const extra: Record<string, unknown> = { ...(o.slot ? { slot: o.slot } : {}), ...(o.claimed ? { takeoverOf: o.takeoverOf ?? null } : {}) };
+    return leases.run(leaseName(s.site.id, job), { slot: o.slot, claimed: o.claimed }, async (lease) => {
       if (job === 're-sync') {
-        const started = await startDay(s, day, o.trigger, null);
+        const started = await startDay(s, day, o.trigger, null, extra);
         await lease.setRecord(started.run.id);
         // A manual run of that day is going on: that run is this slot's run.
         if (started.alreadyRunning) return { status: 'success' as const, error: `a run of ${day} was already going on (record ${started.run.id})`, recordId: started.run.id };
@@ -558,10 +567,54 @@ export function syncService(deps: Deps, opts: SyncServiceOptions = {}) {
         return { ...outcomeOf(run.data), recordId: run.id };
       }
       const run = await records.createRun(s.site.id, job, day, o.trigger, null);
+      if (Object.keys(extra).length) {
+        Object.assign(run.data, extra);
+        await records.saveRun(run.id, run.data);
+      }
       await lease.setRecord(run.id);
       const data = await processPendingFiles(s, job, day, run);
       return { ...outcomeOf(data), recordId: run.id };
     });
+  }
+
+  /**
+   * Scheduled runs whose instance died (the job's lease expired while "running", and that instance
+   * holds no live lease any more, nested file/day leases included): take each over (one instance
+   * wins) and run its slot again — file jobs resume at their checkpoint, so nothing is applied twice.
+   * `wait`: wait for the runs to end (else they run in the background).
+   */
+  async function takeOverDead(only: { siteId?: number; job?: JobName; wait?: boolean } = {}): Promise<Array<{ name: string; slot: string | null }>> {
+    const names = only.siteId !== undefined && only.job ? [leaseName(only.siteId, only.job)] : undefined;
+    const now = clock.now().toISOString();
+    const q = db('job_leases').where('name', 'like', 'sync:%').where('last_status', 'running').where('lease_until', '<', now).select('name');
+    if (names) q.whereIn('name', names);
+    const dead = (await q) as Array<{ name: string }>;
+    if (!dead.length) return [];
+    const taken: Array<{ name: string; slot: string | null }> = [];
+    const runs: Promise<unknown>[] = [];
+    const sitesWithSync = await syncSites();
+    for (const { name } of dead) {
+      const m = /^sync:(\d+):(.+)$/.exec(name);
+      const site = m && sitesWithSync.find((x) => x.site.id === Number(m[1]));
+      const job = m?.[2] as JobName | undefined;
+      if (!site || !job || !JOB_NAMES.includes(job)) continue;
+      const row = await leases.get(name);
+      if (!row || row.lastStatus !== 'running' || !row.leaseUntil || row.leaseUntil >= now) continue;
+      if (row.holder === leases.holder && leases.isRunningHere(name)) continue; // ours, still going (a missed renewal)
+      if (await leases.holderAlive(row.holder)) continue; // that instance still renews something: not dead yet
+      const deadRun = row.lastRecordId ? await records.getRun(row.lastRecordId) : undefined;
+      if (!(await leases.takeOver(row))) continue; // another instance took it
+      log.warn({ lease: name, slot: row.lastSlot, deadHolder: row.holder }, 'taking over a sync run whose instance died');
+      taken.push({ name, slot: row.lastSlot });
+      const day = deadRun?.field1 && /^\d{4}-\d{2}-\d{2}$/.test(deadRun.field1) ? deadRun.field1 : undefined;
+      runs.push(
+        track(runJob(site, job, { trigger: 'catch-up', slot: row.lastSlot ?? undefined, claimed: true, takeoverOf: row.lastRecordId, day })).catch((err) =>
+          log.error({ err, lease: name }, 'the taken-over sync run failed'),
+        ),
+      );
+    }
+    if (only.wait) await Promise.all(runs);
+    return taken;
   }
 
   async function status(s: SiteSync) {
@@ -578,8 +631,8 @@ export function syncService(deps: Deps, opts: SyncServiceOptions = {}) {
         hour: cfg.hour,
         targetDate: cfg.targetDate,
         targetDay: resolveTargetDate(cfg.targetDate, now, tz),
-        nextRunAt: config.sync.scheduler && Number.isInteger(hour) && hour >= 0 && hour <= 23 ? nextRunAt(hour, tz, now).toISOString() : null,
-        lastScheduledAt: Number.isInteger(hour) && hour >= 0 && hour <= 23 ? lastRunSlot(hour, tz, now).toISOString() : null,
+        nextRunAt: config.sync.scheduler && Number.isInteger(hour) && hour >= 0 && hour <= 23 ? jobNextRun(hour, tz, now, config.sync.scheduleEverySeconds).toISOString() : null,
+        lastScheduledAt: Number.isInteger(hour) && hour >= 0 && hour <= 23 ? jobLastSlot(hour, tz, now, config.sync.scheduleEverySeconds).toISOString() : null,
         lastRunAt: lease?.lastRunAt ?? null,
         lastFinishedAt: lease?.lastFinishedAt ?? null,
         lastStatus: lease?.lastStatus ?? null,
@@ -712,6 +765,7 @@ export function syncService(deps: Deps, opts: SyncServiceOptions = {}) {
     getConfigs,
     saveConfig,
     runJob,
+    takeOverDead,
     leaseName,
     status,
     testRaisersEdge,
