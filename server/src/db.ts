@@ -37,6 +37,25 @@ export async function migrate(db: Db): Promise<void> {
   await db.migrate.latest({ migrationSource });
 }
 
+/** The PostgreSQL advisory lock key of the start-up work (migrations, first site and admin, demo seed). */
+const STARTUP_LOCK_KEY = 7_300_100_001;
+
+/**
+ * Runs the start-up work (migrations, first-start setup) while holding a database-wide lock, so
+ * instances started at the same moment on one PostgreSQL database do it one after the other: the
+ * second finds the tables and the first admin there instead of racing to create them. The lock is
+ * a transaction-scoped advisory lock held by one pool connection while `fn` uses the others; it
+ * goes with the transaction, also when the process dies. SQLite: one process owns the file.
+ */
+export async function withStartupLock<T>(db: Db, fn: () => Promise<T>): Promise<T> {
+  if (!isPostgres(db)) return fn();
+  return db.transaction(async (trx) => {
+    await trx.raw('set local lock_timeout = 0');
+    await trx.raw('select pg_advisory_xact_lock(?)', [STARTUP_LOCK_KEY]);
+    return fn();
+  });
+}
+
 export function isPostgres(db: Db): boolean {
   return db.client.config.client === 'pg';
 }

@@ -1,6 +1,6 @@
 // config → db → migrate → seed → app → listen. Shuts down gracefully on SIGTERM/SIGINT.
 import { ConfigError, loadConfig } from './config';
-import { createDb, migrate } from './db';
+import { createDb, migrate, withStartupLock } from './db';
 import { createApp } from './app';
 import { createLogger } from './lib/logger';
 import { systemClock } from './lib/clock';
@@ -26,11 +26,15 @@ async function main() {
   }
   const log = createLogger(config.logLevel);
   const db = createDb(config.database);
-  await migrate(db);
   const deps = { db, clock: systemClock, config, log };
   const services = createServices(deps);
-  const seeded = config.seedDemo ? await seedDemo(deps, services) : false;
-  await services.users.ensureFirstAdmin(await ensureFirstSite(deps));
+  // Instances started together on one PostgreSQL database take turns (see withStartupLock).
+  const seeded = await withStartupLock(db, async () => {
+    await migrate(db);
+    const didSeed = config.seedDemo ? await seedDemo(deps, services) : false;
+    await services.users.ensureFirstAdmin(await ensureFirstSite(deps));
+    return didSeed;
+  });
   const { app } = createApp(deps, services);
   // Outside production the HP simulator is mounted in front of the app (the demo site points at it).
   let root = app;
