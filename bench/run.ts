@@ -1,20 +1,105 @@
-// npm run bench: print-PDF throughput and memory, ours against bare pdf-lib, measured in the same run;
-// then webhooks/s and server renders/s of a personalised card (each against its own baseline).
-// Each scenario runs in its own process (so peak RSS is per scenario), one after the other.
-import { spawnSync } from 'node:child_process';
+// npm run bench: every benchmark in order, each figure against a baseline measured in the same run, then
+// one summary table (figure, baseline, ratio, aim, met?) and the machine it ran on.
+//   npm run bench                         all scenarios (about 6 minutes on 2 shared cores)
+//   npm run bench -- admin                one scenario (or several: -- bundle jobs startup)
+//   npm run bench -- 4000                 time budget of each PDF / render scenario in ms (default 8000)
+//   BENCH_ORDERS=100000,1000000 npm run bench -- orders     the order list at both sizes
+// Scenarios: pdf, webhooks, orders, render, bundle, jobs, startup; `admin` = bundle + jobs.
+// Each scenario runs in its own process(es). A scenario adds rows to the summary by printing
+// `BENCH_SUMMARY {"figure","value","baseline","ratio","aim","met"}` lines (bench/support.ts); for the
+// webhook, order-list and render benchmarks, which print tables, the rows are read from their output.
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { artworkPages, PAGE } from './artwork';
 import type { Engine, Format, ScenarioResult } from './pdf.bench';
+import { SUMMARY_PREFIX, type SummaryRow } from './support';
 
 const root = path.resolve(import.meta.dirname, '..');
-const budgetMs = Number(process.argv[2] ?? 8000);
+const args = process.argv.slice(2);
+const budgetMs = Number(args.find((a) => /^\d+$/.test(a)) ?? 8000);
+const ALL = ['pdf', 'webhooks', 'orders', 'render', 'bundle', 'jobs', 'startup'] as const;
+type Scenario = (typeof ALL)[number];
+const ALIASES: Record<string, Scenario[]> = { admin: ['bundle', 'jobs'], orderlist: ['orders'], 'order-list': ['orders'], memory: ['startup'] };
 
 const mb = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MB`;
+const summary: SummaryRow[] = [];
 
-async function main() {
-  const started = Date.now();
+function chosen(): Scenario[] {
+  const names = args.filter((a) => !/^\d+$/.test(a)).map((a) => a.toLowerCase());
+  if (!names.length) return [...ALL];
+  const picked = new Set<Scenario>();
+  for (const n of names) {
+    const s = ALIASES[n] ?? ((ALL as readonly string[]).includes(n) ? [n as Scenario] : null);
+    if (!s) {
+      console.error(`unknown scenario "${n}": ${[...ALL, ...Object.keys(ALIASES)].join(', ')}`);
+      process.exit(2);
+    }
+    s.forEach((x) => picked.add(x));
+  }
+  return ALL.filter((s) => picked.has(s));
+}
+
+/** Runs `tsx file args`, echoing its output; answers the output with the BENCH_SUMMARY lines taken out (and added to the summary). */
+async function runTs(file: string, fileArgs: string[] = [], env: Record<string, string> = {}): Promise<string> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, file), ...fileArgs], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  let pending = '';
+  child.stdout.setEncoding('utf8');
+  child.stdout.on('data', (d: string) => {
+    pending += d;
+    const lines = pending.split('\n');
+    pending = lines.pop() ?? '';
+    for (const line of lines) {
+      if (line.startsWith(SUMMARY_PREFIX)) summary.push(JSON.parse(line.slice(SUMMARY_PREFIX.length)) as SummaryRow);
+      else {
+        out += line + '\n';
+        process.stdout.write(line + '\n');
+      }
+    }
+  });
+  const code = await new Promise<number | null>((r) => child.on('exit', (c) => r(c)));
+  if (pending) {
+    out += pending;
+    process.stdout.write(pending);
+  }
+  if (code !== 0) throw new Error(`${file} ${fileArgs.join(' ')} failed (exit ${code})`);
+  return out;
+}
+
+/** The rows of every console.table in a text: [{column: value}], quotes removed. */
+function tables(text: string): Array<Array<Record<string, string>>> {
+  const result: Array<Array<Record<string, string>>> = [];
+  let header: string[] | null = null;
+  let rows: Array<Record<string, string>> = [];
+  const cells = (line: string) =>
+    line
+      .split('│')
+      .slice(1, -1)
+      .map((c) => c.trim().replace(/^'(.*)'$/, '$1'));
+  for (const line of text.split('\n')) {
+    if (line.startsWith('┌')) {
+      header = null;
+      rows = [];
+    } else if (line.startsWith('│')) {
+      if (!header) header = cells(line);
+      else {
+        const c = cells(line);
+        rows.push(Object.fromEntries(header.map((h, i) => [h, c[i] ?? ''])));
+      }
+    } else if (line.startsWith('└') && header) {
+      result.push(rows);
+      header = null;
+    }
+  }
+  return result;
+}
+
+const num = (s: string | undefined) => Number(String(s ?? '').replace(/[^\d.]/g, ''));
+const sizeLabel = (n: number) => (n >= 1_000_000 ? `${n / 1_000_000}M` : n >= 1_000 ? `${n / 1_000}k` : String(n));
+
+async function pdf() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'presswork-bench-'));
   console.log(`Generating 4 A5 pages of 300 dpi artwork (${PAGE.width} × ${PAGE.height} px)…`);
   const { png, jpeg } = await artworkPages(4);
@@ -22,7 +107,6 @@ async function main() {
   jpeg.forEach((b, i) => fs.writeFileSync(path.join(dir, `page-${i + 1}.jpg`), b));
   const sum = (bs: Buffer[]) => bs.reduce((n, b) => n + b.length, 0);
   console.log(`  PNG (opaque RGB, 8-bit): 4 pages, ${mb(sum(png))}; JPEG (q90): 4 pages, ${mb(sum(jpeg))}`);
-  console.log(`Machine: ${os.cpus().length} × ${os.cpus()[0]?.model.trim()}, Node ${process.version}, ${os.platform()} ${os.arch()}`);
 
   const scenarios: Array<[Engine, Format]> = [
     ['pdf-lib', 'png'],
@@ -41,10 +125,7 @@ async function main() {
       maxBuffer: 1 << 20,
     });
     const line = r.stdout.trim().split('\n').pop() ?? '';
-    if (r.status !== 0 || !line.startsWith('{')) {
-      console.error(`failed (${r.status})\n${r.stderr}`);
-      process.exit(1);
-    }
+    if (r.status !== 0 || !line.startsWith('{')) throw new Error(`pdf ${engine} / ${format} failed (${r.status})\n${r.stderr}`);
     const result = JSON.parse(line) as ScenarioResult;
     results.push(result);
     console.log(`${result.iterations} PDFs`);
@@ -66,10 +147,8 @@ async function main() {
       'max loop stall': `${r.maxLoopStallMs.toFixed(0)} ms`,
     };
   });
-  console.log('\nPrint PDF: 4 A5 pages of 300 dpi artwork');
+  console.log('\nPrint PDF: 4 A5 pages of 300 dpi artwork ("max loop stall" = longest event-loop block while building)');
   console.table(rows);
-  console.log(`(${((Date.now() - started) / 1000).toFixed(0)} s in all; "max loop stall" = longest event-loop block while building)`);
-
   const out = path.join(root, 'bench/results');
   fs.mkdirSync(out, { recursive: true });
   fs.writeFileSync(
@@ -77,18 +156,120 @@ async function main() {
     JSON.stringify({ machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, node: process.version }, results }, null, 2),
   );
 
-  // Shopify order webhooks/s and p50/p99 at concurrency 32: ours against a bare Express JSON insert (bench/webhooks.bench.ts).
-  const hooks = spawnSync(process.execPath, ['--import', 'tsx', path.join(root, 'bench/webhooks.bench.ts')], { cwd: root, stdio: 'inherit' });
-  if (hooks.status !== 0) process.exit(1);
+  const get = (engine: Engine, format: Format) => results.find((r) => r.engine === engine && r.format === format)!;
+  const row = (figure: string, r: ScenarioResult, aim: string, min: number | null) => {
+    const b = base(r.format);
+    const x = r.pdfsPerSecond / b.pdfsPerSecond;
+    summary.push({ figure, value: `${r.msPerPdf.toFixed(r.msPerPdf < 20 ? 1 : 0)} ms/PDF`, baseline: `${b.msPerPdf.toFixed(b.msPerPdf < 20 ? 1 : 0)} ms (pdf-lib)`, ratio: `${x.toFixed(1)}× faster`, aim, met: min === null ? null : x >= min });
+  };
+  row('Print PDF from PNG', get('ours', 'png'), '≥ 10× faster', 10);
+  row('Print PDF from PNG, second download (cached)', get('cached', 'png'), '—', null);
+  row('Print PDF from JPEG', get('ours', 'jpeg'), '—', null);
+}
 
-  // Server renders/s of a 4-page personalised card at 300 dpi and peak memory, against rectangles only (bench/render.bench.ts).
-  const renders = spawnSync(process.execPath, ['--import', 'tsx', path.join(root, 'bench/render.bench.ts'), String(budgetMs)], { cwd: root, stdio: 'inherit' });
-  if (renders.status !== 0) process.exit(1);
+async function webhooks() {
+  const before = summary.length;
+  const out = await runTs('bench/webhooks.bench.ts');
+  if (summary.length > before) return; // the benchmark gave its own summary rows
+  const line = out
+    .trim()
+    .split('\n')
+    .reverse()
+    .find((l) => l.startsWith('{') && l.includes('"rows"'));
+  const parsed = line ? (JSON.parse(line) as { rows?: Array<{ handler: string; perSecond: number; p50: number; p99: number }> }) : {};
+  const rows = parsed.rows ?? [];
+  const ours = rows.find((r) => /presswork/i.test(r.handler)) ?? rows[rows.length - 1];
+  const bare = rows[0];
+  if (!ours || !bare || ours === bare) {
+    summary.push({ figure: 'Webhook ingest, concurrency 32', value: 'see its table', baseline: '—', ratio: '—', aim: '≥ 0.6×, p99 < 25 ms', met: null });
+    return;
+  }
+  const x = ours.perSecond / bare.perSecond;
+  summary.push({ figure: 'Webhook ingest, concurrency 32 (req/s)', value: `${ours.perSecond.toFixed(0)}/s`, baseline: `${bare.perSecond.toFixed(0)}/s bare Express`, ratio: `${x.toFixed(2)}×`, aim: '≥ 0.60×', met: x >= 0.6 });
+  summary.push({ figure: 'Webhook ingest p50 / p99', value: `${ours.p50.toFixed(1)} / ${ours.p99.toFixed(1)} ms`, baseline: `${bare.p50.toFixed(1)} / ${bare.p99.toFixed(1)} ms`, ratio: `${(ours.p99 / bare.p99).toFixed(2)}× (p99)`, aim: 'p99 < 25 ms', met: ours.p99 < 25 });
+}
 
-  // The order-list call at N stored orders (BENCH_ORDERS, default 100,000; comma-separated for several sizes).
-  for (const n of (process.env.BENCH_ORDERS ?? '100000').split(',')) {
-    const list = spawnSync(process.execPath, ['--import', 'tsx', path.join(root, 'bench/orderList.bench.ts'), n.trim(), '200'], { cwd: root, stdio: 'inherit' });
-    if (list.status !== 0) process.exit(1);
+async function orders() {
+  const sizes = (process.env.BENCH_ORDERS ?? '100000')
+    .split(',')
+    .map((s) => Number(s.trim()))
+    .filter((n) => n > 0);
+  const page1: Array<{ n: number; p50: number; p99: number }> = [];
+  for (const n of sizes) {
+    const before = summary.length;
+    const out = await runTs('bench/orderList.bench.ts', [String(n), '200']);
+    if (summary.length > before) continue;
+    const t = tables(out).find((rows) => rows.some((r) => /page 1/.test(r.call ?? '')));
+    const r = t?.find((x) => /^page 1\b/.test(x.call ?? ''));
+    if (!r) {
+      summary.push({ figure: `Order list at ${sizeLabel(n)} orders`, value: 'see its table', baseline: '—', ratio: '—', aim: '—', met: null });
+      continue;
+    }
+    const p50 = num(r['ours p50 ms']);
+    const p99 = num(r['ours p99 ms']);
+    const bare = num(r['bare query p50 ms']);
+    page1.push({ n, p50, p99 });
+    summary.push({ figure: `Order list page 1 at ${sizeLabel(n)} orders, p50 / p99`, value: `${p50.toFixed(1)} / ${p99.toFixed(1)} ms`, baseline: `${bare.toFixed(1)} ms bare page query (p50)`, ratio: `${(p50 / bare).toFixed(1)}×`, aim: '—', met: null });
+  }
+  if (page1.length >= 2) {
+    const small = page1[0];
+    const big = page1[page1.length - 1];
+    const x = big.p50 / small.p50;
+    summary.push({ figure: `Order list page 1, ${sizeLabel(big.n)} vs ${sizeLabel(small.n)} orders (p50)`, value: `${big.p50.toFixed(1)} ms`, baseline: `${small.p50.toFixed(1)} ms at ${sizeLabel(small.n)}`, ratio: `${x.toFixed(2)}×`, aim: 'same cost (≤ 1.5×)', met: x <= 1.5 });
+  }
+}
+
+async function render() {
+  const before = summary.length;
+  const out = await runTs('bench/render.bench.ts', [String(budgetMs)]);
+  if (summary.length > before) return;
+  const t = tables(out).find((rows) => rows.some((r) => 'cards/s' in r));
+  if (!t || t.length < 2) return;
+  const [b, one] = t;
+  summary.push({ figure: 'Personalised 4-page card render (cards/s)', value: `${one['cards/s']}/s`, baseline: `${b['cards/s']}/s rectangles only`, ratio: `${(num(one['cards/s']) / num(b['cards/s'])).toFixed(2)}×`, aim: '—', met: null });
+}
+
+const RUNNERS: Record<Scenario, () => Promise<unknown>> = {
+  pdf,
+  webhooks,
+  orders,
+  render,
+  bundle: () => runTs('bench/admin.bench.ts', ['bundle']),
+  jobs: () => runTs('bench/admin.bench.ts', ['jobs', process.env.BENCH_JOBS_LOADS ?? '15']),
+  startup: () => runTs('bench/startup.bench.ts', [process.env.BENCH_STARTS ?? '3']),
+};
+
+async function main() {
+  const started = Date.now();
+  const load0 = os.loadavg();
+  const machine = `${os.cpus().length} × ${os.cpus()[0]?.model.trim()}, ${Math.round(os.totalmem() / 2 ** 30)} GB, Node ${process.version}, ${os.platform()} ${os.arch()}`;
+  console.log(`Machine: ${machine}; load average ${load0.map((l) => l.toFixed(2)).join(' ')}`);
+  const failed: string[] = [];
+  const timings: Record<string, number> = {};
+  for (const s of chosen()) {
+    console.log(`\n=== ${s} ===`);
+    const t = Date.now();
+    try {
+      await RUNNERS[s]();
+    } catch (e) {
+      console.error(`${s}: ${(e as Error).message}`);
+      failed.push(s);
+    }
+    timings[s] = (Date.now() - t) / 1000;
+  }
+  const load1 = os.loadavg();
+  const seconds = (Date.now() - started) / 1000;
+  console.log('\n=== Summary (each figure against a baseline measured in this run) ===');
+  console.table(summary.map((r) => ({ figure: r.figure, value: r.value, baseline: r.baseline, ratio: r.ratio, aim: r.aim, 'met?': r.met === null ? '—' : r.met ? 'yes' : 'NO' })));
+  console.log(`Machine: ${machine}`);
+  console.log(`Load average: ${load0.map((l) => l.toFixed(2)).join(' ')} at the start, ${load1.map((l) => l.toFixed(2)).join(' ')} at the end`);
+  console.log(`Took ${seconds.toFixed(0)} s (${Object.entries(timings).map(([k, v]) => `${k} ${v.toFixed(0)} s`).join(', ')})`);
+  const out = path.join(root, 'bench/results');
+  fs.mkdirSync(out, { recursive: true });
+  fs.writeFileSync(path.join(out, `summary-${new Date().toISOString().replace(/[:.]/g, '-')}.json`), JSON.stringify({ machine, loadAverage: { start: load0, end: load1 }, seconds, timings, summary, failed }, null, 2));
+  if (failed.length) {
+    console.error(`Failed: ${failed.join(', ')}`);
+    process.exit(1);
   }
 }
 

@@ -1,0 +1,164 @@
+// Shared pieces of the benchmarks that run real processes (admin, Jobs render, startup/memory):
+// free ports, starting a process and timing it until it answers, RSS from /proc, percentiles, and
+// the summary line run.ts collects.
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+export const root = path.resolve(import.meta.dirname, '..');
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const port = (srv.address() as net.AddressInfo).port;
+      srv.close(() => resolve(port));
+    });
+    srv.on('error', reject);
+  });
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export function pct(sorted: number[], p: number): number {
+  if (!sorted.length) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+}
+
+export const median = (xs: number[]) => pct([...xs].sort((a, b) => a - b), 50);
+
+/** One line of the summary table `npm run bench` prints at the end (see run.ts). */
+export interface SummaryRow {
+  figure: string;
+  value: string;
+  baseline: string;
+  ratio: string;
+  aim: string;
+  /** true / false against the aim; null when there is no aim (reported only). */
+  met: boolean | null;
+}
+
+export const SUMMARY_PREFIX = 'BENCH_SUMMARY ';
+
+export function emitSummary(row: SummaryRow): void {
+  console.log(SUMMARY_PREFIX + JSON.stringify(row));
+}
+
+export interface Started {
+  child: ChildProcess;
+  /** ms from spawn to the first 200 from `readyUrl`. */
+  readyMs: number;
+  /** pid of the process that actually serves (the deepest descendant when started through npm). */
+  serverPid: number;
+  output: () => string;
+  stop: () => Promise<void>;
+}
+
+/** Children of a process (Linux /proc). */
+function childPids(pid: number): number[] {
+  try {
+    return fs
+      .readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
+      .trim()
+      .split(/\s+/)
+      .filter(Boolean)
+      .map(Number);
+  } catch {
+    return [];
+  }
+}
+
+/** The deepest single-child descendant: `npm start` → node scripts/start.mjs → node server/src/main.ts. */
+export function leafPid(pid: number): number {
+  let p = pid;
+  for (;;) {
+    const kids = childPids(p);
+    if (kids.length === 0) return p;
+    p = kids[kids.length - 1];
+  }
+}
+
+/** Resident set size of one process in bytes (VmRSS), or NaN if it is gone. */
+export function rssOf(pid: number): number {
+  try {
+    const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) * 1024 : NaN;
+  } catch {
+    return NaN;
+  }
+}
+
+/** Spawns `command args` and polls `readyUrl` every 20 ms until it answers 200 (or fails after `timeoutMs`). */
+export async function startAndTime(command: string, args: string[], env: Record<string, string>, readyUrl: string, timeoutMs = 120_000): Promise<Started> {
+  let out = '';
+  const t0 = performance.now();
+  const child = spawn(command, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  child.stdout?.on('data', (d) => (out = (out + d).slice(-20_000)));
+  child.stderr?.on('data', (d) => (out = (out + d).slice(-20_000)));
+  const exited = new Promise<void>((r) => child.once('exit', () => r()));
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    // The whole process group: npm and its node children.
+    try {
+      process.kill(-child.pid!, 'SIGTERM');
+    } catch {
+      /* already gone */
+    }
+    await Promise.race([exited, sleep(10_000)]);
+    if (child.exitCode === null && child.signalCode === null) {
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        /* already gone */
+      }
+      await exited;
+    }
+  };
+  for (;;) {
+    try {
+      const r = await fetch(readyUrl, { signal: AbortSignal.timeout(2_000) });
+      await r.arrayBuffer();
+      if (r.ok) break;
+    } catch {
+      /* not up yet */
+    }
+    if (child.exitCode !== null || performance.now() - t0 > timeoutMs) {
+      await stop();
+      throw new Error(`${command} ${args.join(' ')} did not answer ${readyUrl}:\n${out.slice(-4000)}`);
+    }
+    await sleep(20);
+  }
+  const readyMs = performance.now() - t0;
+  return { child, readyMs, serverPid: leafPid(child.pid!), output: () => out, stop };
+}
+
+export function tmpDir(prefix: string): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+/** Latest modification under a folder (what scripts/start.mjs compares with the built index.html). */
+function newest(dir: string): number {
+  let t = 0;
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    t = Math.max(t, e.isDirectory() ? newest(p) : fs.statSync(p).mtimeMs);
+  }
+  return t;
+}
+
+/** Builds dist/admin (npm run build) when it is missing or older than admin/, as npm start would; so no timed start includes a build. */
+export async function ensureAdminBuilt(): Promise<void> {
+  const index = path.join(root, 'dist/admin/index.html');
+  const built = fs.existsSync(index) ? fs.statSync(index).mtimeMs : 0;
+  if (built >= newest(path.join(root, 'admin'))) return;
+  console.log('  building the admin UI (dist/admin is older than admin/)…');
+  await new Promise<void>((resolve, reject) => {
+    const b = spawn('npm', ['run', 'build', '--silent'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+    b.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`npm run build failed (${code})`))));
+  });
+}
+
+export const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
+export const mib = (n: number) => `${(n / 1024 / 1024).toFixed(0)} MB`;
