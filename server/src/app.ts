@@ -5,6 +5,7 @@ import express, { Router } from 'express';
 import helmet from 'helmet';
 import { pinoHttp } from 'pino-http';
 import type { Deps } from './deps';
+import { allow } from './http/access';
 import { attachActor } from './http/auth';
 import { ok } from './http/envelope';
 import { errorHandler, notFoundHandler } from './http/errorHandler';
@@ -62,9 +63,9 @@ export function createApp(deps: Deps, services: Services = createServices(deps))
   const api = Router();
   api.use(express.json({ limit: config.bodyLimit }));
   api.use(attachActor(services.users));
-  api.get('/', (_req, res) => ok(res, { name: 'Presswork', status: 'ok' }));
+  api.get('/', allow.public, (_req, res) => ok(res, { name: 'Presswork', status: 'ok' }));
   // What the admin UI needs to know before sign-in: where the editors it frames live.
-  api.get('/app-config', (_req, res) => ok(res, { editorUrl: config.editor.url, sampleEditorUrl: config.editor.sampleUrl, editorAllowedParentOrigins: config.editor.allowedParentOrigins }));
+  api.get('/app-config', allow.public, (_req, res) => ok(res, { editorUrl: config.editor.url, sampleEditorUrl: config.editor.sampleUrl, editorAllowedParentOrigins: config.editor.allowedParentOrigins }));
   api.use('/users', uploadGrantRoutes(services.uploads, config));
   api.use('/users', usersRoutes(services.users));
   api.use('/sites', sitesRoutes(services.sites));
@@ -93,15 +94,16 @@ export function createApp(deps: Deps, services: Services = createServices(deps))
   app.use(config.sync.servicePath, express.json({ limit: config.bodyLimit }), attachActor(services.users), syncRoutes(services.sync, 'sync-service'), notFoundHandler());
 
   // The spec's sign-out path outside /api.
-  app.post('/users/logout', express.json({ limit: config.bodyLimit }), attachActor(services.users), async (req, res) => {
+  app.post('/users/logout', allow.public, express.json({ limit: config.bodyLimit }), attachActor(services.users), async (req, res) => {
     if (req.actor && req.token) await services.users.logout(req.token.jti, req.token.expiresAt);
     ok(res, null);
   });
 
   // The admin UI: built files, and index.html for every other page path (client-side routes).
+  // Public: the pages and their assets are the same for everyone; the data behind them is not.
   const index = path.join(ADMIN_DIST, 'index.html');
-  app.use(express.static(ADMIN_DIST, { index: false, maxAge: '1h', setHeaders: (res, file) => file.includes(`${path.sep}assets${path.sep}`) && res.set('Cache-Control', 'public, max-age=31536000, immutable') }));
-  app.get(['/', '/*path'], (req, res, next) => {
+  const assets = express.static(ADMIN_DIST, { index: false, maxAge: '1h', setHeaders: (res, file) => file.includes(`${path.sep}assets${path.sep}`) && res.set('Cache-Control', 'public, max-age=31536000, immutable') });
+  app.get(['/', '/*path'], allow.public, assets, (req, res, next) => {
     if (!req.accepts('html')) return next();
     if (!fs.existsSync(index)) {
       res.status(503).type('text/plain').send('The admin UI is not built yet: run `npm run build` (npm start does it for you).');

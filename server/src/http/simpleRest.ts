@@ -4,7 +4,8 @@
 import { Router, type Request } from 'express';
 import { z } from 'zod';
 import { badRequest } from './errors';
-import { actorOf, requireUser } from './auth';
+import { allow, type AccessHandler } from './access';
+import { actorOf } from './auth';
 import type { Actor } from './types';
 import { idParam } from './validate';
 
@@ -15,15 +16,29 @@ export interface ListParams<F extends string> {
   offset: number;
 }
 
+/** Each call also gets the request (e.g. for the address the server was called on). */
 export interface RestResource<F extends string, R extends { id: number }> {
   sortFields: readonly F[];
   defaultSort: { field: F; order: 'asc' | 'desc' };
-  list(actor: Actor, params: ListParams<F>): Promise<{ rows: R[]; total: number }>;
-  getOne(actor: Actor, id: number): Promise<R>;
-  create?(actor: Actor, body: unknown): Promise<R>;
-  update?(actor: Actor, id: number, body: unknown): Promise<R>;
-  remove?(actor: Actor, id: number): Promise<R>;
+  list(actor: Actor, params: ListParams<F>, req: Request): Promise<{ rows: R[]; total: number }>;
+  getOne(actor: Actor, id: number, req: Request): Promise<R>;
+  create?(actor: Actor, body: unknown, req: Request): Promise<R>;
+  update?(actor: Actor, id: number, body: unknown, req: Request): Promise<R>;
+  remove?(actor: Actor, id: number, req: Request): Promise<R>;
 }
+
+/** Who may call each of a resource's calls (one `allow.*` per route). */
+export type RestAccess = Record<'list' | 'getOne' | 'create' | 'update' | 'remove', AccessHandler>;
+
+export const restAccess = {
+  /** Every call: admins only. */
+  admin: { list: allow.admin, getOne: allow.admin, create: allow.admin, update: allow.admin, remove: allow.admin },
+  /**
+   * Any signed-in user: the list and create act on the caller's own site (`ownSite`); a record
+   * named by id is its own site's users' and admins' (`site`). The service checks each record.
+   */
+  siteScoped: { list: allow.ownSite, getOne: allow.site, create: allow.ownSite, update: allow.site, remove: allow.site },
+} satisfies Record<string, RestAccess>;
 
 export const MAX_PAGE = 500;
 
@@ -64,34 +79,33 @@ export function parseListQuery<F extends string>(req: Request, resource: Pick<Re
   return { filter: filterRaw as Record<string, unknown>, sort, limit, offset };
 }
 
-export function simpleRestRouter<F extends string, R extends { id: number }>(name: string, resource: RestResource<F, R>): Router {
+export function simpleRestRouter<F extends string, R extends { id: number }>(name: string, resource: RestResource<F, R>, access: RestAccess): Router {
   const router = Router();
-  router.use(requireUser);
-  router.get('/', async (req, res) => {
+  router.get('/', access.list, async (req, res) => {
     const params = parseListQuery(req, resource);
-    const { rows, total } = await resource.list(actorOf(req), params);
+    const { rows, total } = await resource.list(actorOf(req), params, req);
     const end = rows.length ? params.offset + rows.length - 1 : params.offset;
     res.set('Content-Range', `${name} ${params.offset}-${end}/${total}`).json(rows);
   });
-  router.get('/:id', async (req, res) => {
-    res.json(await resource.getOne(actorOf(req), idParam(req.params.id)));
+  router.get('/:id', access.getOne, async (req, res) => {
+    res.json(await resource.getOne(actorOf(req), idParam(req.params.id), req));
   });
   if (resource.create) {
     const create = resource.create;
-    router.post('/', async (req, res) => {
-      res.status(201).json(await create(actorOf(req), req.body));
+    router.post('/', access.create, async (req, res) => {
+      res.status(201).json(await create(actorOf(req), req.body, req));
     });
   }
   if (resource.update) {
     const update = resource.update;
-    router.put('/:id', async (req, res) => {
-      res.json(await update(actorOf(req), idParam(req.params.id), req.body));
+    router.put('/:id', access.update, async (req, res) => {
+      res.json(await update(actorOf(req), idParam(req.params.id), req.body, req));
     });
   }
   if (resource.remove) {
     const remove = resource.remove;
-    router.delete('/:id', async (req, res) => {
-      res.json(await remove(actorOf(req), idParam(req.params.id)));
+    router.delete('/:id', access.remove, async (req, res) => {
+      res.json(await remove(actorOf(req), idParam(req.params.id), req));
     });
   }
   return router;

@@ -1,6 +1,7 @@
 // /api/admin/<resource>: the react-admin screens' REST surface. Same services as the product API.
 import { Router } from 'express';
-import { idsFilter, optionalNumber, optionalString, simpleRestRouter, type RestResource } from '../../http/simpleRest';
+import { allow } from '../../http/access';
+import { idsFilter, optionalNumber, optionalString, restAccess, simpleRestRouter, type RestResource } from '../../http/simpleRest';
 import { parse } from '../../http/validate';
 import { badRequest } from '../../http/errors';
 import type { DataRecord, RecordSortField } from '../general-data/repo';
@@ -95,10 +96,13 @@ function generalDataResource(records: GeneralDataService): RestResource<RecordSo
 
 export function adminRoutes(s: AdminServices): Router {
   const r = Router();
-  r.use('/sites', simpleRestRouter('sites', sitesResource(s.sites)));
-  r.use('/users', simpleRestRouter('users', usersResource(s.users)));
-  r.use('/general-data', simpleRestRouter('general-data', generalDataResource(s.generalData)));
-  r.use('/print-jobs', simpleRestRouter('print-jobs', printJobsResource(s.printJobs)));
-  r.use('/designs', simpleRestRouter('designs', designsResource(s.designs)));
+  // Tenants and their users: admins only (a user changes their own account through /api/users/upsert);
+  // a user may read their own site (without its settings).
+  r.use('/sites', simpleRestRouter('sites', sitesResource(s.sites), { ...restAccess.admin, getOne: allow.site }));
+  r.use('/users', simpleRestRouter('users', usersResource(s.users), restAccess.admin));
+  // Site data: any signed-in user, scoped to their site by the services.
+  r.use('/general-data', simpleRestRouter('general-data', generalDataResource(s.generalData), restAccess.siteScoped));
+  r.use('/print-jobs', simpleRestRouter('print-jobs', printJobsResource(s.printJobs), restAccess.siteScoped));
+  r.use('/designs', simpleRestRouter('designs', designsResource(s.designs), restAccess.siteScoped));
   return r;
 }

@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import type { Config } from '../../config';
-import { actorOf, requireUser } from '../../http/auth';
+import { allow } from '../../http/access';
+import { actorOf } from '../../http/auth';
 import { ok } from '../../http/envelope';
 import { idParam, parse } from '../../http/validate';
 import { baseUrlOf } from '../uploads/routes';
@@ -9,34 +10,32 @@ import type { DesignsService } from './service';
 
 export function designsRoutes(designs: DesignsService, config: Config): Router {
   const r = Router();
-  r.use(requireUser);
-
-  r.get('/', async (req, res) => {
+  r.get('/', allow.ownSite, async (req, res) => {
     ok(res, await designs.list(actorOf(req), parse(listQuery, req.query)));
   });
 
   // data.data: [{sku, productType}] (spec §7).
-  r.get('/all-with-product-type', async (req, res) => {
+  r.get('/all-with-product-type', allow.ownSite, async (req, res) => {
     ok(res, await designs.allWithProductType(actorOf(req)));
   });
 
-  r.post('/', async (req, res) => {
+  r.post('/', allow.ownSite, async (req, res) => {
     ok(res, await designs.upsert(actorOf(req), parse(upsertBody, req.body)));
   });
 
-  r.post('/import-from-json', async (req, res) => {
+  r.post('/import-from-json', allow.ownSite, async (req, res) => {
     ok(res, await designs.importFromJson(actorOf(req), parse(importBody, req.body)));
   });
 
-  r.post('/create-with-front-image', async (req, res) => {
+  r.post('/create-with-front-image', allow.ownSite, async (req, res) => {
     ok(res, await designs.createWithFrontImage(actorOf(req), parse(frontImageBody, req.body), baseUrlOf(req, config)));
   });
 
-  r.get('/:id', async (req, res) => {
+  r.get('/:id', allow.site, async (req, res) => {
     ok(res, await designs.get(actorOf(req), idParam(req.params.id)));
   });
 
-  r.delete('/:id', async (req, res) => {
+  r.delete('/:id', allow.site, async (req, res) => {
     ok(res, await designs.remove(actorOf(req), idParam(req.params.id)));
   });
 

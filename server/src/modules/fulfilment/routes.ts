@@ -1,10 +1,11 @@
 // The provider calls of the product API: send-hp, send-hp-single-line, manually-send-hp and the
 // hp-webhook postbacks under /api/online-stores; /api/hp-data; and /api/admin/hp-logs.
 import { Router, type Response } from 'express';
-import { actorOf, requireUser } from '../../http/auth';
+import { allow } from '../../http/access';
+import { actorOf } from '../../http/auth';
 import { ok } from '../../http/envelope';
 import { badRequest } from '../../http/errors';
-import { idsFilter, optionalNumber, optionalString, simpleRestRouter, type RestResource } from '../../http/simpleRest';
+import { idsFilter, optionalNumber, optionalString, restAccess, simpleRestRouter, type RestResource } from '../../http/simpleRest';
 import { parse } from '../../http/validate';
 import type { DataRecord, RecordSortField } from '../general-data/repo';
 import { detailQuery, hpDataQuery, manualBody, postbackBody, sendHpBody, sendLineBody } from './schema';
@@ -26,17 +27,17 @@ function answerSend(res: Response, outcome: SendOutcome) {
 export function onlineStoresFulfilmentRoutes(fulfilment: FulfilmentService): Router {
   const r = Router();
 
-  r.post('/shopify-webhook/send-hp', requireUser, async (req, res) => {
+  r.post('/shopify-webhook/send-hp', allow.site, async (req, res) => {
     const body = parse(sendHpBody, req.body);
     answerSend(res, await fulfilment.sendOrder(actorOf(req), { orderRef: (body.orderId ?? body.id)!, siteId: body.siteId }));
   });
 
-  r.post('/shopify-webhook/send-hp-single-line', requireUser, async (req, res) => {
+  r.post('/shopify-webhook/send-hp-single-line', allow.site, async (req, res) => {
     const body = parse(sendLineBody, req.body);
     answerSend(res, await fulfilment.sendOrder(actorOf(req), { orderRef: body.orderId, lineId: body.lineId, siteId: body.siteId }));
   });
 
-  r.post('/manually-send-hp', requireUser, async (req, res) => {
+  r.post('/manually-send-hp', allow.ownSite, async (req, res) => {
     const body = parse(manualBody, req.body);
     const result = await fulfilment.manualSend(actorOf(req), body);
     if (result.ok) return ok(res, result.answer);
@@ -44,7 +45,7 @@ export function onlineStoresFulfilmentRoutes(fulfilment: FulfilmentService): Rou
   });
 
   // Postbacks: no session; the site's static token in x-postback-token.
-  r.post('/hp-webhook', async (req, res) => {
+  r.post('/hp-webhook', allow.credential('the site\'s postback token in x-postback-token'), async (req, res) => {
     const slug = typeof req.query.site === 'string' ? req.query.site : undefined;
     const site = await fulfilment.postbackSite(slug, req.get('x-postback-token'));
     const body = parse(postbackBody, req.body);
@@ -56,11 +57,10 @@ export function onlineStoresFulfilmentRoutes(fulfilment: FulfilmentService): Rou
 
 export function hpDataRoutes(fulfilment: FulfilmentService): Router {
   const r = Router();
-  r.use(requireUser);
-  r.get('/', async (req, res) => {
+  r.get('/', allow.ownSite, async (req, res) => {
     ok(res, await fulfilment.listEvents(actorOf(req), parse(hpDataQuery, req.query)));
   });
-  r.get('/order/:orderId', async (req, res) => {
+  r.get('/order/:orderId', allow.site, async (req, res) => {
     const orderId = String(req.params.orderId ?? '').trim();
     if (!orderId || orderId.length > 64) throw badRequest('orderId: is required (64 characters at most)');
     ok(res, await fulfilment.orderDetail(actorOf(req), orderId, parse(detailQuery, req.query).siteId));
@@ -91,4 +91,4 @@ function hpLogsResource(fulfilment: FulfilmentService): RestResource<RecordSortF
   };
 }
 
-export const hpLogsAdminRoutes = (fulfilment: FulfilmentService) => simpleRestRouter('hp-logs', hpLogsResource(fulfilment));
+export const hpLogsAdminRoutes = (fulfilment: FulfilmentService) => simpleRestRouter('hp-logs', hpLogsResource(fulfilment), restAccess.siteScoped);

@@ -1,5 +1,6 @@
 import { Router } from 'express';
-import { actorOf, requireUser } from '../../http/auth';
+import { allow } from '../../http/access';
+import { actorOf } from '../../http/auth';
 import { ok } from '../../http/envelope';
 import { idParam, parse } from '../../http/validate';
 import type { GeneralDataService } from './service';
@@ -7,19 +8,17 @@ import { listQuery, recordType, upsertBody } from './schema';
 
 export function generalDataRoutes(records: GeneralDataService): Router {
   const r = Router();
-  r.use(requireUser);
-
   // List: the answer's data.data is the list (spec §7), with hasNext and total beside it.
-  r.get('/:type', async (req, res) => {
+  r.get('/:type', allow.ownSite, async (req, res) => {
     const type = parse(recordType, req.params.type);
     ok(res, await records.list(actorOf(req), type, parse(listQuery, req.query)));
   });
 
-  r.get('/:type/:id', async (req, res) => {
+  r.get('/:type/:id', allow.site, async (req, res) => {
     ok(res, await records.get(actorOf(req), parse(recordType, req.params.type), idParam(req.params.id)));
   });
 
-  r.post('/:type', async (req, res) => {
+  r.post('/:type', allow.ownSite, async (req, res) => {
     ok(res, await records.upsert(actorOf(req), parse(recordType, req.params.type), parse(upsertBody, req.body)));
   });
 

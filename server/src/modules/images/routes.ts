@@ -3,7 +3,7 @@ import { Router } from 'express';
 import sharp from 'sharp';
 import { z } from 'zod';
 import type { Config } from '../../config';
-import { requireUser } from '../../http/auth';
+import { allow } from '../../http/access';
 import { ok } from '../../http/envelope';
 import { badRequest } from '../../http/errors';
 import { parse } from '../../http/validate';
@@ -25,7 +25,7 @@ export function imageTypeOf(b: Buffer): 'image/png' | 'image/jpeg' | 'image/webp
 export function imagesRoutes(fetchArtwork: ArtworkFetcher, config: Config): Router {
   const r = Router();
 
-  r.post('/url-to-base64', requireUser, async (req, res) => {
+  r.post('/url-to-base64', allow.signedIn, async (req, res) => {
     const { url } = parse(body, req.body);
     const bytes = await fetchArtwork(url, { ownOrigin: baseUrlOf(req, config) });
     const type = imageTypeOf(bytes);

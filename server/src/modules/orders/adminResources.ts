@@ -3,7 +3,7 @@
 import { Router, type Request } from 'express';
 import type { Config } from '../../config';
 import { badRequest, conflict, notFound } from '../../http/errors';
-import { idsFilter, optionalNumber, optionalString, simpleRestRouter, type RestResource } from '../../http/simpleRest';
+import { idsFilter, optionalNumber, optionalString, restAccess, simpleRestRouter, type RestResource } from '../../http/simpleRest';
 import type { Actor } from '../../http/types';
 import { parse } from '../../http/validate';
 import { isAdmin } from '../auth/permissions';
@@ -20,14 +20,16 @@ import type { Db } from '../../db';
 
 const RECORD_SORT: RecordSortField[] = ['id', 'createdAt', 'updatedAt', 'type', 'name', 'field1', 'field2', 'siteId'];
 
-function storesResource(stores: StoresService, baseUrl: string): RestResource<StoreSortField, Store> {
+/** The webhook URL a store is given names this server: PUBLIC_URL, else the address it was called on. */
+function storesResource(stores: StoresService, config: Config): RestResource<StoreSortField, Store> {
+  const base = (req: Request) => baseUrlOf(req, config);
   return {
     sortFields: ['id', 'siteName'],
     defaultSort: { field: 'id', order: 'asc' },
-    list: (actor, p) => stores.list(actor, { ids: idsFilter(p.filter.id), q: optionalString(p.filter.q, 'q') }, p.sort, p.limit, p.offset, baseUrl),
-    getOne: (actor, id) => stores.get(actor, id, baseUrl),
-    update: (actor, id, body) => stores.update(actor, id, parse(storeBody, body), baseUrl),
-    remove: (actor, id) => stores.remove(actor, id, baseUrl),
+    list: (actor, p, req) => stores.list(actor, { ids: idsFilter(p.filter.id), q: optionalString(p.filter.q, 'q') }, p.sort, p.limit, p.offset, base(req)),
+    getOne: (actor, id, req) => stores.get(actor, id, base(req)),
+    update: (actor, id, body, req) => stores.update(actor, id, parse(storeBody, body), base(req)),
+    remove: (actor, id, req) => stores.remove(actor, id, base(req)),
   };
 }
 
@@ -165,11 +167,11 @@ function ordersResource(records: GeneralDataService): RestResource<RecordSortFie
 
 export function ordersAdminRoutes(s: { stores: StoresService; generalData: GeneralDataService }, db: Db, config: Config): Router {
   const r = Router();
-  // The webhook URL a store is given names this server: PUBLIC_URL, else the address it was called on.
-  r.use('/stores', (req: Request, res, next) => simpleRestRouter('stores', storesResource(s.stores, baseUrlOf(req, config)))(req, res, next));
-  r.use('/products', simpleRestRouter('products', productsResource(s.generalData, db)));
-  r.use('/resellers', simpleRestRouter('resellers', plainRecordsResource(s.generalData, 'reseller')));
-  r.use('/instances', simpleRestRouter('instances', plainRecordsResource(s.generalData, 'instance')));
-  r.use('/orders', simpleRestRouter('orders', ordersResource(s.generalData)));
+  // Stores hold a site's secrets: admins only. The rest are site data, scoped by the services.
+  r.use('/stores', simpleRestRouter('stores', storesResource(s.stores, config), restAccess.admin));
+  r.use('/products', simpleRestRouter('products', productsResource(s.generalData, db), restAccess.siteScoped));
+  r.use('/resellers', simpleRestRouter('resellers', plainRecordsResource(s.generalData, 'reseller'), restAccess.siteScoped));
+  r.use('/instances', simpleRestRouter('instances', plainRecordsResource(s.generalData, 'instance'), restAccess.siteScoped));
+  r.use('/orders', simpleRestRouter('orders', ordersResource(s.generalData), restAccess.siteScoped));
   return r;
 }

@@ -4,7 +4,7 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import type { Config } from '../../config';
-import { requireUser } from '../../http/auth';
+import { allow } from '../../http/access';
 import { HttpError, badRequest } from '../../http/errors';
 import { parse } from '../../http/validate';
 import { baseUrlOf } from '../uploads/routes';
@@ -47,7 +47,7 @@ export function pdfRoutes(fetchArtwork: ArtworkFetcher, config: Config): Router 
   configurePdf({ timeoutMs: config.artwork.pdfTimeoutMs });
   const r = Router();
 
-  r.post('/from-image', requireUser, async (req, res) => {
+  r.post('/from-image', allow.signedIn, async (req, res) => {
     const body = parse(fromImageBody, req.body);
     const urls = [...(body.url !== undefined ? [body.url] : []), ...(body.urls ?? [])];
     if (urls.length > MAX_IMAGES) throw badRequest(`urls: has too many images (${MAX_IMAGES} at most)`);
@@ -59,7 +59,7 @@ export function pdfRoutes(fetchArtwork: ArtworkFetcher, config: Config): Router 
       .send(Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength));
   });
 
-  r.post('/crop-bleed-pdf-to-front-page-image', requireUser, async (req, res) => {
+  r.post('/crop-bleed-pdf-to-front-page-image', allow.signedIn, async (req, res) => {
     const { url: pdfUrl, bleedMm } = parse(cropBody, req.body);
     const pdf = await fetchArtwork(pdfUrl, { ownOrigin: baseUrlOf(req, config) });
     if (pdf.subarray(0, 5).toString('latin1') !== '%PDF-') throw badRequest('url: the file is not a PDF');

@@ -3,7 +3,8 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import type { Config } from '../../config';
-import { actorOf, requireUser } from '../../http/auth';
+import { allow } from '../../http/access';
+import { actorOf } from '../../http/auth';
 import { badRequest } from '../../http/errors';
 import { parse } from '../../http/validate';
 import type { DesignsService } from '../designs/service';
@@ -30,7 +31,8 @@ export const fromPolotnoBody = z
 
 export function renderRoutes(render: RenderService, designs: DesignsService, config: Config): Router {
   const r = Router();
-  r.post('/from-polotno', requireUser, async (req, res) => {
+  // A designId names a design of the caller's site (another site's: 404).
+  r.post('/from-polotno', allow.ownSite, async (req, res) => {
     const body = parse(fromPolotnoBody, req.body);
     let doc = body.document;
     if (doc === undefined) {

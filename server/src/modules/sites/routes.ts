@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import { z } from 'zod';
-import { actorOf, requireUser } from '../../http/auth';
+import { allow } from '../../http/access';
+import { actorOf } from '../../http/auth';
 import { ok } from '../../http/envelope';
 import { idParam, parse } from '../../http/validate';
 import { siteBody } from './schema';
@@ -10,12 +11,12 @@ export function sitesRoutes(sites: SitesService): Router {
   const r = Router();
 
   // Public: the sign-in page is branded before anyone signs in. Answer in data.data (spec §7).
-  r.get('/info', async (req, res) => {
+  r.get('/info', allow.public, async (req, res) => {
     const { site, slug } = parse(z.object({ site: z.string().max(64).optional(), slug: z.string().max(64).optional() }), req.query);
     ok(res, { data: await sites.info(site ?? slug, req.actor) });
   });
 
-  r.get('/', requireUser, async (req, res) => {
+  r.get('/', allow.admin, async (req, res) => {
     const { page } = parse(z.object({ page: z.coerce.number().int().min(1).optional() }), req.query);
     const limit = 100;
     const offset = ((page ?? 1) - 1) * limit;
@@ -23,11 +24,11 @@ export function sitesRoutes(sites: SitesService): Router {
     ok(res, { list: rows, hasNext: offset + rows.length < total, total });
   });
 
-  r.get('/:id', requireUser, async (req, res) => {
+  r.get('/:id', allow.site, async (req, res) => {
     ok(res, await sites.get(actorOf(req), idParam(req.params.id)));
   });
 
-  r.post('/', requireUser, async (req, res) => {
+  r.post('/', allow.admin, async (req, res) => {
     ok(res, await sites.upsert(actorOf(req), parse(siteBody, req.body)));
   });
 

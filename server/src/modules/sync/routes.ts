@@ -3,7 +3,8 @@
 // Every call but the CRM webhook needs a signed-in admin, or a user of that site.
 import fs from 'node:fs';
 import express, { Router, type Request, type RequestHandler } from 'express';
-import { actorOf, requireUser } from '../../http/auth';
+import { allow } from '../../http/access';
+import { actorOf } from '../../http/auth';
 import { ok } from '../../http/envelope';
 import { HttpError } from '../../http/errors';
 import { idParam, parse } from '../../http/validate';
@@ -55,10 +56,11 @@ export function syncRoutes(sync: SyncService, surface: 'api' | 'sync-service' = 
     const origin = req.get('WebHook-Request-Origin');
     res.set({ 'WebHook-Allowed-Origin': origin || '*', 'WebHook-Allowed-Rate': '*', Allow: 'POST, OPTIONS' }).status(200).end();
   });
-  r.options('/raiser-edge-webhook', allowOrigin);
+  r.options('/raiser-edge-webhook', allow.credential('the site\'s webhookKey in the query'), allowOrigin);
 
   r.post(
     '/raiser-edge-webhook',
+    allow.credential('the site\'s webhookKey in the query'),
     // CloudEvents arrive as application/cloudevents+json.
     express.json({ type: ['application/json', 'application/cloudevents+json', 'application/*+json'], limit: '256kb' }),
     wrap(async (req, res) => {
@@ -73,7 +75,7 @@ export function syncRoutes(sync: SyncService, surface: 'api' | 'sync-service' = 
   // ---- everything else: a signed-in admin, or a user of that site -------------------------------
   // (per route, not r.use: this router shares /api/sites with the sites calls)
   const site: RequestHandler[] = [
-    requireUser,
+    allow.site,
     wrap(async (req, _res, next) => {
       req.syncSite = await sync.siteFor(actorOf(req), String(req.params.site));
       next();

@@ -1,20 +1,16 @@
 // The spec's connectivity test calls (§7 "Test calls"), admin only. Each answers what it reached:
 // URL, HTTP status, latency and the error, per step. Nothing is written to the CRM or the platform.
 import { Router, type Request } from 'express';
-import { actorOf, requireUser } from '../../http/auth';
+import { allow } from '../../http/access';
+import { actorOf } from '../../http/auth';
 import { ok } from '../../http/envelope';
 import { notFound } from '../../http/errors';
 import { parse } from '../../http/validate';
-import { assertAdmin } from '../auth/permissions';
 import { reCallBody, testBody } from './schema';
 import type { SyncService } from './service';
 
 export function syncTestRoutes(sync: SyncService): Router {
   const r = Router();
-  r.use(requireUser, (req, _res, next) => {
-    assertAdmin(actorOf(req), 'Only an admin can run the connectivity tests');
-    next();
-  });
 
   /** The site named in the body (slug or id), else the admin's own site, else the first with the sync. */
   async function siteOf(req: Request, site: string | undefined) {
@@ -26,21 +22,21 @@ export function syncTestRoutes(sync: SyncService): Router {
     return chosen;
   }
 
-  r.post('/send-email', async (_req, res) => {
+  r.post('/send-email', allow.admin, async (_req, res) => {
     ok(res, await sync.testEmail());
   });
 
-  r.post('/send-raiser-edge', async (req, res) => {
+  r.post('/send-raiser-edge', allow.admin, async (req, res) => {
     const { site } = parse(testBody, req.body);
     ok(res, await sync.testRaisersEdge(await siteOf(req, site)));
   });
 
-  r.post('/raiser-edge/call', async (req, res) => {
+  r.post('/raiser-edge/call', allow.admin, async (req, res) => {
     const { site, path } = parse(reCallBody, req.body);
     ok(res, await sync.testRaisersEdgeCall(await siteOf(req, site), path));
   });
 
-  r.post('/send-adestra', async (req, res) => {
+  r.post('/send-adestra', allow.admin, async (req, res) => {
     const { site } = parse(testBody, req.body);
     ok(res, await sync.testAdestra(await siteOf(req, site)));
   });

@@ -1,6 +1,7 @@
 import express, { Router, type Request } from 'express';
 import { z } from 'zod';
-import { actorOf, requireUser } from '../../http/auth';
+import { allow } from '../../http/access';
+import { actorOf } from '../../http/auth';
 import { ok } from '../../http/envelope';
 import { notFound } from '../../http/errors';
 import { parse } from '../../http/validate';
@@ -27,7 +28,7 @@ const keyOf = (req: Request) => {
 /** POST /api/users/me/get-upload-url → data is the signed URL (spec §7). */
 export function uploadGrantRoutes(uploads: UploadsService, config: Config): Router {
   const r = Router();
-  r.post('/me/get-upload-url', requireUser, async (req, res) => {
+  r.post('/me/get-upload-url', allow.signedIn, async (req, res) => {
     const grant = uploads.grantUpload(actorOf(req), parse(grantBody, req.body), baseUrlOf(req, config));
     res.set('X-File-Url', grant.fileUrl);
     ok(res, grant.url);
@@ -38,11 +39,12 @@ export function uploadGrantRoutes(uploads: UploadsService, config: Config): Rout
 /** PUT /uploads/<key>?… (the signed URL) and GET /files/<key>. */
 export function fileRoutes(uploads: UploadsService, config: Config): Router {
   const r = Router();
-  r.put('/uploads/*key', express.raw({ type: () => true, limit: config.uploads.maxBytes }), async (req, res) => {
+  r.put('/uploads/*key', allow.credential('the signed upload URL (signature, expiry, content type)'), express.raw({ type: () => true, limit: config.uploads.maxBytes }), async (req, res) => {
     const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
     ok(res, await uploads.receive(keyOf(req), req.query as Record<string, unknown>, req.get('content-type'), body));
   });
-  r.get('/files/*key', async (req, res) => {
+  // Stored files: their unguessable key is the capability (images in pages load them without a session).
+  r.get('/files/*key', allow.public, async (req, res) => {
     const file = await uploads.open(keyOf(req));
     res.set({
       'Content-Type': file.contentType,

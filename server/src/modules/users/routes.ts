@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import { z } from 'zod';
-import { actorOf, requireUser } from '../../http/auth';
+import { allow } from '../../http/access';
+import { actorOf } from '../../http/auth';
 import { ok } from '../../http/envelope';
 import { badRequest } from '../../http/errors';
 import { idParam, parse } from '../../http/validate';
@@ -12,35 +13,37 @@ export const MISSING_CREDENTIALS = 'Please input your email and password';
 export function usersRoutes(users: UsersService): Router {
   const r = Router();
 
-  r.post('/login', async (req, res) => {
+  r.post('/login', allow.public, async (req, res) => {
     const body = loginBody.safeParse(req.body ?? {});
     if (!body.success) throw badRequest(MISSING_CREDENTIALS);
     ok(res, await users.login(body.data.email, body.data.password, req.ip ?? 'unknown'));
   });
 
-  r.post('/logout', async (req, res) => {
+  // Revokes the token presented, if any: signing out twice (or after expiry) is not an error.
+  r.post('/logout', allow.public, async (req, res) => {
     if (req.actor && req.token) await users.logout(req.token.jti, req.token.expiresAt);
     ok(res, null);
   });
 
-  r.post('/register', requireUser, async (req, res) => {
+  r.post('/register', allow.admin, async (req, res) => {
     ok(res, await users.register(actorOf(req), parse(registerBody, req.body)), 201);
   });
 
-  r.get('/me', requireUser, async (req, res) => {
+  r.get('/me', allow.signedIn, async (req, res) => {
     ok(res, await users.get(actorOf(req), actorOf(req).id));
   });
 
-  r.get('/list-by-site/:id', requireUser, async (req, res) => {
+  r.get('/list-by-site/:id', allow.admin, async (req, res) => {
     const { page } = parse(z.object({ page: z.coerce.number().int().min(1).optional() }), req.query);
     ok(res, await users.listBySite(actorOf(req), idParam(req.params.id), page));
   });
 
-  r.post('/upsert', requireUser, async (req, res) => {
+  // Admins: any user; a user: their own account only (the service checks).
+  r.post('/upsert', allow.signedIn, async (req, res) => {
     ok(res, await users.upsert(actorOf(req), parse(upsertBody, req.body)));
   });
 
-  r.get('/:id', requireUser, async (req, res) => {
+  r.get('/:id', allow.site, async (req, res) => {
     ok(res, await users.get(actorOf(req), idParam(req.params.id)));
   });
 
