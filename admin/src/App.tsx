@@ -1,9 +1,10 @@
-import { lazy, Suspense, useMemo } from 'react';
+import { Suspense, useMemo } from 'react';
 import { BrowserRouter, Route } from 'react-router-dom';
 import { Admin, CustomRoutes, Resource } from 'react-admin';
 import { AccessDeniedMessage } from './components/AccessDeniedMessage';
 import { Layout } from './layout/Layout';
 import { LoadingScreen } from './layout/LoadingScreen';
+import { lazyPage, preloadPageFor } from './lib/lazyPage';
 import { SiteInfoProvider, useSiteInfo } from './layout/SiteInfoContext';
 import { buildTheme } from './layout/theme';
 import { LoginPage } from './pages/login/LoginPage';
@@ -15,26 +16,50 @@ import resellers from './resources/resellers';
 import sites from './resources/sites';
 import stores from './resources/stores';
 
-const HomePage = lazy(() => import('./pages/home/HomePage'));
+const HomePage = lazyPage(() => import('./pages/home/HomePage'));
 // Print production screens (issue 3): each loads on first visit, outside the initial bundle.
-const PrintJobsPage = lazy(() => import('./pages/print-jobs/PrintJobsPage'));
-const PrintHistoryPage = lazy(() => import('./pages/print-history/PrintHistoryPage'));
-const PrintReportsPage = lazy(() => import('./pages/reports/PrintReportsPage'));
-const DesignsPage = lazy(() => import('./pages/designs/DesignsPage'));
-const DesignPage = lazy(() => import('./pages/design/DesignPage'));
-const SampleUploadPage = lazy(() => import('./pages/sample-uploading/SampleUploadPage'));
+const PrintJobsPage = lazyPage(() => import('./pages/print-jobs/PrintJobsPage'));
+const PrintHistoryPage = lazyPage(() => import('./pages/print-history/PrintHistoryPage'));
+const PrintReportsPage = lazyPage(() => import('./pages/reports/PrintReportsPage'));
+const DesignsPage = lazyPage(() => import('./pages/designs/DesignsPage'));
+const DesignPage = lazyPage(() => import('./pages/design/DesignPage'));
+const SampleUploadPage = lazyPage(() => import('./pages/sample-uploading/SampleUploadPage'));
 // The design editor (framed by the Design screen) and the sample editor (issue 6): lazy, outside the main bundle.
-const EditorPage = lazy(() => import('./pages/editor/EditorPage'));
-const SampleEditorPage = lazy(() => import('./pages/sample-editor/SampleEditorPage'));
-const SampleEditorEmbedPage = lazy(() => import('./pages/sample-editor/SampleEditorEmbedPage'));
+const EditorPage = lazyPage(() => import('./pages/editor/EditorPage'));
+const SampleEditorPage = lazyPage(() => import('./pages/sample-editor/SampleEditorPage'));
+const SampleEditorEmbedPage = lazyPage(() => import('./pages/sample-editor/SampleEditorEmbedPage'));
 // Orders and fulfilment screens (issue 4).
-const OrdersPage = lazy(() => import('./pages/orders/OrdersPage'));
-const AllOrdersPage = lazy(() => import('./pages/orders/OrdersPage').then((m) => ({ default: m.AllOrdersPage })));
-const CheckOrderPage = lazy(() => import('./pages/check-order/CheckOrderPage'));
-const HpDataPage = lazy(() => import('./pages/hp-data/HpDataPage'));
-const SendHpManuallyPage = lazy(() => import('./pages/send-hp-manually/SendHpManuallyPage'));
+const OrdersPage = lazyPage(() => import('./pages/orders/OrdersPage'));
+const AllOrdersPage = lazyPage(() => import('./pages/orders/OrdersPage').then((m) => ({ default: m.AllOrdersPage })));
+const CheckOrderPage = lazyPage(() => import('./pages/check-order/CheckOrderPage'));
+const HpDataPage = lazyPage(() => import('./pages/hp-data/HpDataPage'));
+const SendHpManuallyPage = lazyPage(() => import('./pages/send-hp-manually/SendHpManuallyPage'));
 // CRM ↔ email-platform sync (issue 5).
-const SyncPage = lazy(() => import('./pages/re-n-adestra-sync/SyncPage'));
+const SyncPage = lazyPage(() => import('./pages/re-n-adestra-sync/SyncPage'));
+
+/** Each screen's path, so a cold load of a deep link fetches that screen's code at once (main.tsx). */
+const PAGE_ROUTES = [
+  [/^\/$/, HomePage],
+  [/^\/print-jobs\/?$/, PrintJobsPage],
+  [/^\/print-history\/?$/, PrintHistoryPage],
+  [/^\/reports\/?$/, PrintReportsPage],
+  [/^\/designs\/?$/, DesignsPage],
+  [/^\/design\/[^/]+\/?$/, DesignPage],
+  [/^\/sample-uploading\/?$/, SampleUploadPage],
+  [/^\/sample-editor\/?$/, SampleEditorPage],
+  [/^\/orders\/?$/, OrdersPage],
+  [/^\/all-orders\/?$/, AllOrdersPage],
+  [/^\/check-order\/?$/, CheckOrderPage],
+  [/^\/hp-data\/?$/, HpDataPage],
+  [/^\/send-hp-manually\/?$/, SendHpManuallyPage],
+  [/^\/re-n-adestra-sync\/?$/, SyncPage],
+  [/^\/editor\/?$/, EditorPage],
+  [/^\/sample-editor-embed\/?$/, SampleEditorEmbedPage],
+] as const;
+
+export function preloadCurrentPage(pathname: string): void {
+  preloadPageFor(pathname, PAGE_ROUTES);
+}
 
 function PressworkAdmin() {
   const { site, loading } = useSiteInfo();

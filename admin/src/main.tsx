@@ -4,7 +4,12 @@ import '@fontsource/raleway/400.css';
 import '@fontsource/raleway/500.css';
 import '@fontsource/raleway/600.css';
 import '@fontsource/raleway/700.css';
-import { App } from './App';
+import { App, preloadCurrentPage } from './App';
+import { prefetchSession } from './providers/authProvider';
+
+// A cold load of a deep link: check the session and fetch the screen's code while the shell starts.
+prefetchSession();
+preloadCurrentPage(window.location.pathname);
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

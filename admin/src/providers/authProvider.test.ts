@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { HttpError } from 'react-admin';
 import { ADMIN, jsonResponse, signIn, stubFetch } from '../test/helpers';
-import { authProvider } from './authProvider';
+import { authProvider, prefetchSession } from './authProvider';
 import { httpClient } from './dataProvider';
 import { getToken } from './session';
 
@@ -19,6 +19,21 @@ describe('authProvider', () => {
     stubFetch(() => jsonResponse({ success: false, error: 'Invalid token' }, 401));
     await expect(authProvider.checkAuth({})).rejects.toMatchObject({ redirectTo: expect.stringMatching(/^\/login/) });
     expect(getToken()).toBeNull();
+  });
+
+  it('prefetchSession checks a stored session at once; checkAuth then reuses that answer (one /me call)', async () => {
+    signIn(ADMIN, 'prefetched-token');
+    const { calls } = stubFetch(() => jsonResponse({ success: true, data: ADMIN }));
+    prefetchSession();
+    expect(calls.map((c) => c.url)).toEqual(['/api/users/me']);
+    await authProvider.checkAuth({});
+    expect(calls).toHaveLength(1);
+  });
+
+  it('prefetchSession without a session calls nothing', () => {
+    const { calls } = stubFetch(() => jsonResponse({ success: true, data: ADMIN }));
+    prefetchSession();
+    expect(calls).toHaveLength(0);
   });
 
   it('logs out on 401 but not on 403', async () => {

@@ -36,6 +36,12 @@ function verifyToken(token: string): Promise<void> {
   return meCheck.promise;
 }
 
+/** Starts the check of a stored session at page load, so the first screen's checkAuth finds it (nearly) answered. */
+export function prefetchSession(): void {
+  const token = getToken();
+  if (token && getUser()) verifyToken(token).catch(() => undefined);
+}
+
 function notSignedIn() {
   // message: false → react-admin redirects without an "authentication required" toast.
   return { redirectTo: loginUrlFor(currentPath()), message: false as const };
