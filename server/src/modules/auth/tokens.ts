@@ -1,4 +1,5 @@
-// JWTs: HS256 only (pinned on verify), with an expiry and a random id so sign-out can revoke one.
+// JWTs: HS256 only (pinned on verify), with an expiry and a random id so sign-out can revoke one,
+// and the user's site at sign-in (`site`): a user moved to another site must sign in again.
 import crypto from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import type { TokenInfo } from '../../http/types';
@@ -8,8 +9,8 @@ export interface TokenSettings {
   expiresIn: string;
 }
 
-export function signToken(settings: TokenSettings, userId: number): string {
-  return jwt.sign({}, settings.secret, {
+export function signToken(settings: TokenSettings, userId: number, siteId?: number): string {
+  return jwt.sign(siteId === undefined ? {} : { site: siteId }, settings.secret, {
     algorithm: 'HS256',
     subject: String(userId),
     jwtid: crypto.randomBytes(16).toString('hex'),
@@ -17,7 +18,8 @@ export function signToken(settings: TokenSettings, userId: number): string {
   });
 }
 
-export type Verified = { userId: number } & TokenInfo;
+/** `siteId`: the user's site when the token was issued (absent from tokens signed without one). */
+export type Verified = { userId: number; siteId?: number } & TokenInfo;
 
 /** The token's user and id, or null for anything not a valid, unexpired HS256 token of ours. */
 export function verifyToken(settings: TokenSettings, token: string, now: Date): Verified | null {
@@ -25,8 +27,10 @@ export function verifyToken(settings: TokenSettings, token: string, now: Date): 
     const payload = jwt.verify(token, settings.secret, { algorithms: ['HS256'], clockTimestamp: Math.floor(now.getTime() / 1000) });
     if (typeof payload !== 'object' || !payload.sub || !payload.jti || !payload.exp) return null;
     const userId = Number(payload.sub);
-    if (!Number.isSafeInteger(userId) || userId <= 0) return null;
-    return { userId, jti: payload.jti, expiresAt: new Date(payload.exp * 1000) };
+    if (!/^[1-9]\d{0,15}$/.test(payload.sub) || !Number.isSafeInteger(userId)) return null;
+    const site: unknown = payload.site;
+    if (site !== undefined && !(typeof site === 'number' && Number.isSafeInteger(site) && site > 0)) return null;
+    return { userId, jti: payload.jti, expiresAt: new Date(payload.exp * 1000), ...(site === undefined ? {} : { siteId: site }) };
   } catch {
     return null;
   }

@@ -69,13 +69,17 @@ export function usersService({ db, clock, config }: Deps) {
     return publicUser((await repo.byId(id))!);
   }
 
-  /** The user behind a token, freshly read: a deleted user or a changed role takes effect at once. */
+  /**
+   * The user behind a token, freshly read: a deleted user or a changed role takes effect at once,
+   * and a token issued while the user belonged to another site is refused.
+   */
   async function authenticate(token: string): Promise<{ actor: Actor; jti: string; expiresAt: Date } | null> {
     const verified = verifyToken(config.jwt, token, clock.now());
     if (!verified) return null;
     if (await repo.isRevoked(verified.jti)) return null;
     const row = await repo.byId(verified.userId);
     if (!row) return null;
+    if (verified.siteId !== undefined && verified.siteId !== row.site_id) return null;
     return { actor: actorOf(row), jti: verified.jti, expiresAt: verified.expiresAt };
   }
 
@@ -92,7 +96,7 @@ export function usersService({ db, clock, config }: Deps) {
       throw unauthorized(WRONG_CREDENTIALS);
     }
     throttle.recordSuccess(email);
-    return { token: signToken(config.jwt, row.id), publicInfo: publicUser(row) };
+    return { token: signToken(config.jwt, row.id, row.site_id), publicInfo: publicUser(row) };
   }
 
   async function logout(jti: string, expiresAt: Date) {
