@@ -17,6 +17,8 @@ const envSchema = z.object({
   TRUST_PROXY: z.string().default('loopback'),
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: z.string().optional(),
+  DB_LOCK_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).optional(),
+  SQLITE_MAX_PAGE_COUNT: z.coerce.number().int().positive().optional(),
   JWT_SECRET: z.string().min(1).optional(),
   JWT_EXPIRES_IN: z.string().regex(/^\d+[smhd]$/, 'like 30m, 12h or 7d').default('12h'),
   ADMIN_EMAIL: z.string().email().optional(),
@@ -78,7 +80,11 @@ export interface Config {
   publicUrl: string | undefined;
   trustProxy: string;
   dataDir: string;
-  database: { client: 'sqlite'; filename: string } | { client: 'pg'; url: string };
+  /**
+   * lockTimeoutMs: longest wait for a lock (PostgreSQL lock_timeout, SQLite busy_timeout; default
+   * 5 s) before the call fails with 503. maxPageCount: a cap on the SQLite file (fault suite: a disk that is full).
+   */
+  database: ({ client: 'sqlite'; filename: string; maxPageCount?: number } | { client: 'pg'; url: string }) & { lockTimeoutMs?: number };
   jwt: { secret: string; expiresIn: string; secretIsGenerated: boolean };
   firstAdmin: { email: string; password: string } | undefined;
   seedDemo: boolean;
@@ -118,6 +124,13 @@ function databaseFrom(env: Env, dataDir: string): Config['database'] {
   if (/^postgres(ql)?:\/\//.test(url)) return { client: 'pg', url };
   if (url.startsWith('sqlite:')) return { client: 'sqlite', filename: url.slice('sqlite:'.length) || ':memory:' };
   throw new ConfigError('DATABASE_URL must start with postgres:// or sqlite:');
+}
+
+function withDatabaseLimits(database: Config['database'], env: Env): Config['database'] {
+  const limits: { lockTimeoutMs?: number; maxPageCount?: number } = {};
+  if (env.DB_LOCK_TIMEOUT_MS) limits.lockTimeoutMs = env.DB_LOCK_TIMEOUT_MS;
+  if (database.client === 'sqlite' && env.SQLITE_MAX_PAGE_COUNT) limits.maxPageCount = env.SQLITE_MAX_PAGE_COUNT;
+  return { ...database, ...limits };
 }
 
 function jwtSecretFrom(env: Env, dataDir: string, isProduction: boolean) {
@@ -166,7 +179,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     publicUrl: env.PUBLIC_URL?.replace(/\/$/, ''),
     trustProxy: env.TRUST_PROXY,
     dataDir,
-    database: databaseFrom(env, dataDir),
+    database: withDatabaseLimits(databaseFrom(env, dataDir), env),
     jwt: { ...jwtSecretFrom(env, dataDir, isProduction), expiresIn: env.JWT_EXPIRES_IN },
     firstAdmin,
     seedDemo: env.SEED_DEMO ?? !isProduction,

@@ -8,11 +8,24 @@ import { migrationSource } from '../../migrations';
 
 export type Db = Knex;
 
+/** Longest wait for a lock before a statement fails (and the call answers 503): PostgreSQL lock_timeout, SQLite busy_timeout. */
+export const DEFAULT_LOCK_TIMEOUT_MS = 5_000;
+
 export function createDb(database: Config['database']): Db {
+  const lockTimeoutMs = database.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
   if (database.client === 'pg') {
-    return knexFactory({ client: 'pg', connection: database.url, pool: { min: 0, max: 10 } });
+    return knexFactory({
+      client: 'pg',
+      // A statement waiting on a lock another session holds (a LOCK TABLE, a long migration) gives
+      // up after lock_timeout instead of holding its request and pool connection for ever.
+      // (node-postgres sends lock_timeout at connect; knex's types do not list it.)
+      connection: { connectionString: database.url, lock_timeout: lockTimeoutMs } as Knex.PgConnectionConfig,
+      pool: { min: 0, max: 10 },
+      // Every pool connection busy: fail (503) rather than queue requests for a minute.
+      acquireConnectionTimeout: Math.max(10_000, 2 * lockTimeoutMs),
+    });
   }
-  const { filename } = database;
+  const { filename, maxPageCount } = database;
   if (filename !== ':memory:') fs.mkdirSync(path.dirname(filename), { recursive: true });
   return knexFactory({
     client: 'better-sqlite3',
@@ -25,12 +38,40 @@ export function createDb(database: Config['database']): Db {
       afterCreate(conn: { pragma(sql: string): unknown }, done: (err: Error | null, conn: unknown) => void) {
         conn.pragma('journal_mode = WAL');
         conn.pragma('foreign_keys = ON');
-        conn.pragma('busy_timeout = 5000');
+        conn.pragma(`busy_timeout = ${Math.floor(lockTimeoutMs)}`);
         conn.pragma('synchronous = NORMAL');
+        cacheStatements(conn as unknown as StatementSource);
+        if (maxPageCount) conn.pragma(`max_page_count = ${Math.floor(maxPageCount)}`);
         done(null, conn);
       },
     },
   });
+}
+
+interface StatementSource {
+  prepare(sql: string): unknown;
+}
+
+/** Compiled statements kept per connection (least recently used dropped past this many). */
+const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * knex prepares every query anew, and better-sqlite3 compiles the SQL each time (a third of a
+ * simple INSERT's cost): the connection keeps the statements it compiled, by SQL text. knex runs
+ * them with all()/run() (never a live iterator), and SQLite re-prepares a statement by itself
+ * after a schema change.
+ */
+function cacheStatements(conn: StatementSource): void {
+  const prepare = conn.prepare.bind(conn);
+  const cache = new Map<string, unknown>();
+  conn.prepare = (sql: string) => {
+    let statement = cache.get(sql);
+    if (statement !== undefined) cache.delete(sql);
+    else statement = prepare(sql);
+    cache.set(sql, statement);
+    if (cache.size > STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
+    return statement;
+  };
 }
 
 export async function migrate(db: Db): Promise<void> {
@@ -88,4 +129,33 @@ export async function countOf(query: Knex.QueryBuilder): Promise<number> {
 export function isUniqueViolation(err: unknown): boolean {
   const code = (err as { code?: unknown } | null)?.code;
   return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE';
+}
+
+/** A write the storage could not take: 507 (full) or 503 (busy, locked, unavailable), and what to tell the caller. */
+export interface StorageFault {
+  status: 503 | 507;
+  message: string;
+  retryAfterSeconds?: number;
+}
+
+const FULL = 'The server\'s storage is full; the request was not completed. Try again later.';
+const BUSY = 'The database is busy; the request was not completed. Try again in a moment.';
+const FILES_UNAVAILABLE = 'File storage is unavailable; the request was not completed. Try again later.';
+
+/**
+ * Disk full, a database lock that did not come free in time, a pool with no free connection:
+ * conditions of the server, not of the request, that pass. The error handler answers them with a
+ * clear 507/503 (the store's webhook delivery then retries) instead of a 500. Anything else: undefined.
+ */
+export function storageFault(err: unknown): StorageFault | undefined {
+  const e = err as { code?: unknown; name?: unknown } | null;
+  const code = typeof e?.code === 'string' ? e.code : '';
+  // SQLite (better-sqlite3 extended codes), PostgreSQL SQLSTATEs, Node file-system errors.
+  if (code === 'SQLITE_FULL' || code === '53100' || code === 'ENOSPC' || code === 'EDQUOT') return { status: 507, message: FULL };
+  if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) return { status: 503, message: BUSY, retryAfterSeconds: 5 };
+  // lock_not_available (lock_timeout), query_canceled (statement_timeout), serialization failure, deadlock, too many connections.
+  if (['55P03', '57014', '40001', '40P01', '53300'].includes(code)) return { status: 503, message: BUSY, retryAfterSeconds: 5 };
+  if (e?.name === 'KnexTimeoutError') return { status: 503, message: BUSY, retryAfterSeconds: 5 };
+  if (code === 'EROFS' || code === 'EACCES' || code === 'EPERM') return { status: 503, message: FILES_UNAVAILABLE, retryAfterSeconds: 60 };
+  return undefined;
 }

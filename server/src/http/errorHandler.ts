@@ -3,6 +3,7 @@ import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { HttpError } from './errors';
 import { fail } from './envelope';
+import { storageFault } from '../db';
 
 export function notFoundHandler(): RequestHandler {
   return (req, res) => fail(res, 404, `No such call: ${req.method} ${req.originalUrl.split("?")[0]}`);
@@ -23,6 +24,13 @@ export function errorHandler(log: Logger): ErrorRequestHandler {
     if (err?.type === 'entity.parse.failed') return fail(res, 400, 'The request body is not valid JSON');
     if (err?.type === 'entity.too.large') return fail(res, 413, 'The request body is too large');
     if (status >= 400 && status < 500) return fail(res, status, typeof err?.expose === 'boolean' && err.expose ? String(err.message) : 'Bad request');
+    // Disk full, database locked or busy: a clear 507/503 (the caller may retry), not a 500.
+    const fault = storageFault(err);
+    if (fault) {
+      log.warn({ err, method: req.method, path: req.path }, 'storage fault');
+      if (fault.retryAfterSeconds) res.set('Retry-After', String(fault.retryAfterSeconds));
+      return fail(res, fault.status, fault.message);
+    }
     log.error({ err, method: req.method, path: req.path }, 'unhandled error');
     return fail(res, 500, 'Something went wrong on our side; it has been logged');
   };
