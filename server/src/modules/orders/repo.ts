@@ -59,28 +59,51 @@ const deliveryFromRow = (r: DeliveryRow): Delivery => ({
 
 export type OrderRecord = DataRecord<OrderData>;
 
+export type NewDelivery = Omit<Delivery, 'id' | 'error' | 'attempts' | 'processedAt'>;
+
+const deliveryRow = (d: NewDelivery) => ({
+  source: d.source,
+  event_id: d.eventId,
+  delivery_id: d.deliveryId,
+  site_id: d.siteId,
+  topic: d.topic,
+  payload: toJson(d.payload),
+  status: d.status,
+  attempts: 0,
+  received_at: d.receivedAt,
+});
+
+const eventKey = (source: string, eventId: string) => `${source}\n${eventId}`;
+
 export function ordersRepo(db: Db | Knex.Transaction) {
   const pg = isPostgres(db as Db);
   return {
     /** Stores a delivery unless its event id is known: answers the new id, or undefined for a duplicate. */
-    async insertDelivery(d: Omit<Delivery, 'id' | 'error' | 'attempts' | 'processedAt'>): Promise<number | undefined> {
-      const rows = await db('webhook_deliveries')
-        .insert({
-          source: d.source,
-          event_id: d.eventId,
-          delivery_id: d.deliveryId,
-          site_id: d.siteId,
-          topic: d.topic,
-          payload: toJson(d.payload),
-          status: d.status,
-          attempts: 0,
-          received_at: d.receivedAt,
-        })
-        .onConflict(['source', 'event_id'])
-        .ignore()
-        .returning('id');
+    async insertDelivery(d: NewDelivery): Promise<number | undefined> {
+      const rows = await db('webhook_deliveries').insert(deliveryRow(d)).onConflict(['source', 'event_id']).ignore().returning('id');
       const r = rows[0] as { id: number } | number | undefined;
       return r === undefined ? undefined : typeof r === 'object' ? r.id : r;
+    },
+    /**
+     * Several deliveries in one statement (one commit), each stored unless its event id is known:
+     * answers, in the same order, each new id or undefined for a duplicate (an event id twice in
+     * the list: the first is stored). Rows go in event-id order, so two such statements running
+     * at once on PostgreSQL wait for each other's keys in the same order instead of deadlocking.
+     */
+    async insertDeliveries(ds: NewDelivery[]): Promise<Array<number | undefined>> {
+      const sorted = ds.map((d, i) => ({ d, i, key: eventKey(d.source, d.eventId) })).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.i - b.i));
+      const rows = (await db('webhook_deliveries')
+        .insert(sorted.map((x) => deliveryRow(x.d)))
+        .onConflict(['source', 'event_id'])
+        .ignore()
+        .returning(['id', 'source', 'event_id'])) as Array<{ id: number; source: string; event_id: string }>;
+      const ids = new Map(rows.map((r) => [eventKey(r.source, r.event_id), r.id]));
+      const out: Array<number | undefined> = new Array(ds.length).fill(undefined);
+      for (const x of sorted) {
+        out[x.i] = ids.get(x.key);
+        ids.delete(x.key);
+      }
+      return out;
     },
     /** The delivery to process, locked (PostgreSQL: another instance working on it skips it). */
     async claimDelivery(id: number, statuses: string[]): Promise<Delivery | undefined> {
@@ -89,6 +112,13 @@ export function ordersRepo(db: Db | Knex.Transaction) {
       const r = await q.first();
       return r ? deliveryFromRow(r) : undefined;
     },
+    /** Several deliveries to process, locked (PostgreSQL: those another transaction holds are skipped), oldest first. */
+    async claimDeliveries(ids: number[], statuses: string[]): Promise<Delivery[]> {
+      const q = db<DeliveryRow>('webhook_deliveries').whereIn('id', ids).whereIn('status', statuses).orderBy('id');
+      if (pg) q.forUpdate().skipLocked();
+      return (await q.select('*')).map(deliveryFromRow);
+    },
+    markDeliveries: (ids: number[], status: string, at: string) => db('webhook_deliveries').whereIn('id', ids).update({ status, processed_at: at, error: null }),
     deliveryById: async (id: number) => {
       const r = await db<DeliveryRow>('webhook_deliveries').where({ id }).first();
       return r ? deliveryFromRow(r) : undefined;
@@ -115,6 +145,45 @@ export function ordersRepo(db: Db | Knex.Transaction) {
     /** One order's processing at a time (PostgreSQL: two events of one order on two connections). */
     async lockOrder(siteId: number, orderId: string): Promise<void> {
       if (pg) await db.raw('select pg_advisory_xact_lock(hashtext(?))', [`${ORDER_TYPE}:${siteId}:${orderId}`]);
+    },
+    /**
+     * Several orders at once (PostgreSQL: advisory locks taken in ascending key order, so two
+     * transactions locking overlapping sets cannot deadlock; the same keys as lockOrder).
+     */
+    async lockOrders(siteId: number, orderIds: string[]): Promise<void> {
+      if (!pg || !orderIds.length) return;
+      await db.raw('select pg_advisory_xact_lock(h) from (select distinct hashtext(k) as h from unnest(?::text[]) as k) as s order by h', [orderIds.map((id) => `${ORDER_TYPE}:${siteId}:${id}`)]);
+    },
+    /** What processing needs of several orders of one site (id, status, data), by store order id; the first record of an id, as orderOf. */
+    async orderStates(siteId: number, orderIds: string[], forUpdate = false): Promise<Map<string, { id: number; status: string | null; data: OrderData }>> {
+      const q = db('general_data').where({ type: ORDER_TYPE, site_id: siteId }).whereIn('field1', orderIds).orderBy('id').select('id', 'field1', 'status', 'data');
+      if (pg && forUpdate) q.forUpdate();
+      const out = new Map<string, { id: number; status: string | null; data: OrderData }>();
+      for (const r of (await q) as Array<{ id: number; field1: string; status: string | null; data: unknown }>) {
+        if (!out.has(r.field1)) out.set(r.field1, { id: r.id, status: r.status ?? null, data: fromJson(r.data, {}) as OrderData });
+      }
+      return out;
+    },
+    /** New order records in one statement per 200 (the columns generalDataRepo.insert writes for an order). */
+    async insertOrders(rows: Array<{ siteId: number; orderId: string; name: string; status: string; searchText: string; data: OrderData; createdAt: string; updatedAt: string }>): Promise<void> {
+      const values = rows.map((r) => ({
+        type: ORDER_TYPE,
+        field1: r.orderId,
+        field2: r.name,
+        name: ORDER_NAME,
+        status: r.status,
+        search_text: r.searchText.toLowerCase(),
+        data: toJson(r.data),
+        site_id: r.siteId,
+        user_id: null,
+        perm_create: false,
+        perm_read: true,
+        perm_update: false,
+        perm_delete: false,
+        created_at: r.createdAt,
+        updated_at: r.updatedAt,
+      }));
+      for (let i = 0; i < values.length; i += 200) await db('general_data').insert(values.slice(i, i + 200));
     },
     async orderOf(siteId: number, orderId: string, forUpdate = false): Promise<OrderRecord | undefined> {
       const q = db('general_data').where({ type: ORDER_TYPE, site_id: siteId, field1: orderId }).orderBy('id').select('id');

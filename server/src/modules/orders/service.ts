@@ -2,6 +2,7 @@
 // the recovery pass, and the order screens' actions (check, re-run, to artwork, PDF, images).
 import type { Knex } from 'knex';
 import type { Deps } from '../../deps';
+import { isPostgres } from '../../db';
 import { HttpError, badRequest, conflict, forbidden, notFound, unauthorized } from '../../http/errors';
 import type { Actor } from '../../http/types';
 import { isoNow } from '../../lib/clock';
@@ -16,7 +17,7 @@ import { ORDER_LINE_TAKEN, type PrintJobsService } from '../print-jobs/service';
 import { sitesRepo, type Site } from '../sites/repo';
 import type { SitesService } from '../sites/service';
 import { mapLines, providerBlockers, readyForProvider, type LineMapping } from './mapping';
-import { ORDER_NAME, ORDER_TYPE, SHOPIFY_SOURCE, ordersRepo, type OrderRecord } from './repo';
+import { ORDER_NAME, ORDER_TYPE, SHOPIFY_SOURCE, ordersRepo, type Delivery, type NewDelivery, type OrderRecord } from './repo';
 import type { CheckOrderInput, OrderLineInput, RerunOrderInput } from './schema';
 import {
   PayloadError,
@@ -32,7 +33,9 @@ import {
   orderSearchText,
   parseJsonInt64Safe,
   verifyShopifySignature,
+  type OrderData,
   type OrderLine,
+  type ShopifyOrder,
 } from './shopify';
 
 /** The provider side (modules/fulfilment): queues a send in the caller's transaction, deduplicated per order/line. */
@@ -78,6 +81,13 @@ export const STORE_KEYS = {
 /** A failed delivery is tried again by the recovery pass until it has failed this many times. */
 export const MAX_DELIVERY_ATTEMPTS = 10;
 export const RECOVERY_INTERVAL_MS = 60_000;
+/** How long a process trusts the sites it read (shop domain, webhook secrets): see "Which site a webhook is for". */
+export const SITE_CACHE_MS = 2_000;
+/** Most deliveries processed in one transaction. */
+export const PROCESS_BATCH_MAX = 200;
+/** Most deliveries stored by one INSERT, and how many such INSERTs may run at once on PostgreSQL. */
+export const STORE_GROUP_MAX = 100;
+export const STORE_PARALLEL = 4;
 
 /** Not yet built steps of "re-run order": which settings make a site "configured" for them. */
 const RERUN_STEPS: Record<'addToAdestra' | 'addToRaisersEdge' | 'sendEcard', string[] | null> = {
@@ -96,17 +106,39 @@ export function ordersService(deps: Deps, services: OrdersServiceDeps) {
   let sendPort = services.send;
 
   // -------------------------------------------------------------------------------------------
-  // Which site a webhook is for. Domains are cached per process; a miss (or a domain that moved)
-  // re-reads the sites, so a store configured a moment ago is found. Secrets are read fresh.
+  // Which site a webhook is for. Sites are cached per process for SITE_CACHE_MS: two instances
+  // share a database, so a change made through the other one (or around the store screen, which
+  // invalidates at once) is seen within that time. A miss re-reads, so a store configured a moment
+  // ago is found, and a webhook refused against the cached settings is checked again against a
+  // fresh read, so a new secret or domain is accepted at once.
 
   let domains: Map<string, number> | undefined;
   let reloading: Promise<Map<string, number>> | undefined;
+  const cached = new Map<string, { site: Site; until: number }>();
+  const remember = (site: Site) => {
+    const entry = { site, until: performance.now() + SITE_CACHE_MS };
+    cached.set(`id:${site.id}`, entry);
+    cached.set(`slug:${site.slug}`, entry);
+    return site;
+  };
+  async function cachedSite(key: string, fresh: boolean, read: () => Promise<Site | undefined>): Promise<Site | undefined> {
+    const hit = fresh ? undefined : cached.get(key);
+    if (hit && hit.until > performance.now()) return hit.site;
+    const site = await read();
+    if (site) remember(site);
+    else cached.delete(key);
+    return site;
+  }
+  const siteById = (id: number, fresh: boolean) => cachedSite(`id:${id}`, fresh, () => sites.byId(id));
+  const siteBySlug = (slug: string, fresh: boolean) => cachedSite(`slug:${slug}`, fresh, () => sites.bySlug(slug));
+
   const reloadDomains = () =>
     (reloading ??= (async () => {
       try {
         const { rows } = await sites.list({}, { field: 'id', order: 'asc' }, 100_000, 0);
         const map = new Map<string, number>();
         for (const s of rows) {
+          remember(s);
           const d = shopDomainOf(s);
           if (d && !map.has(d)) map.set(d, s.id);
         }
@@ -117,31 +149,43 @@ export function ordersService(deps: Deps, services: OrdersServiceDeps) {
       }
     })());
 
-  async function siteByDomain(domain: string): Promise<Site | undefined> {
-    const cached = domains?.get(domain);
-    if (cached !== undefined) {
-      const site = await sites.byId(cached);
+  async function siteByDomain(domain: string, fresh: boolean): Promise<Site | undefined> {
+    const id = domains?.get(domain);
+    if (id !== undefined) {
+      const site = await siteById(id, fresh);
       if (site && shopDomainOf(site) === domain) return site;
     }
-    const id = (await reloadDomains()).get(domain);
-    return id === undefined ? undefined : sites.byId(id);
+    const reloaded = (await reloadDomains()).get(domain);
+    return reloaded === undefined ? undefined : siteById(reloaded, false);
   }
 
-  /** Forget the cached shop domains (a store's settings changed). */
-  const invalidateSites = () => void (domains = undefined);
+  /** Forget the cached sites (a store's settings changed). */
+  const invalidateSites = () => {
+    domains = undefined;
+    cached.clear();
+  };
 
-  async function webhookSite(domainHeader: string | undefined, slug: string | undefined): Promise<Site> {
+  async function webhookSite(domainHeader: string | undefined, slug: string | undefined, fresh: boolean): Promise<Site> {
     const domain = domainHeader?.trim().toLowerCase() || undefined;
     if (slug) {
-      const site = await sites.bySlug(slug);
+      const site = await siteBySlug(slug, fresh);
       if (!site) throw unauthorized('Unknown site');
       const configured = shopDomainOf(site);
       if (domain && configured && configured !== domain) throw unauthorized('The shop domain does not match the site');
       return site;
     }
     if (!domain) throw unauthorized(`Missing ${SHOPIFY_HEADERS.shopDomain} header`);
-    const site = await siteByDomain(domain);
+    const site = await siteByDomain(domain, fresh);
     if (!site) throw unauthorized('Unknown shop domain');
+    return site;
+  }
+
+  /** The site the webhook is for, its signature checked against the site's current or previous secret. */
+  async function verifiedSite(input: WebhookInput, hmac: string, fresh: boolean): Promise<Site> {
+    const site = await webhookSite(input.header(SHOPIFY_HEADERS.shopDomain), input.siteSlug, fresh);
+    const secrets = [envValue(site.settings.env, STORE_KEYS.secret), envValue(site.settings.env, STORE_KEYS.previousSecret)];
+    if (!secrets.some(Boolean)) throw unauthorized('No webhook secret is set for this store');
+    if (!verifyShopifySignature(input.rawBody, hmac, secrets)) throw unauthorized('Invalid webhook signature');
     return site;
   }
 
@@ -160,6 +204,52 @@ export function ordersService(deps: Deps, services: OrdersServiceDeps) {
     while (inFlight.size) await Promise.allSettled([...inFlight]);
   }
 
+  // Deliveries arriving together are stored by one INSERT (one commit: SQLite writes the shared
+  // pages to its log once, PostgreSQL flushes once); each answer still waits for the commit of the
+  // statement holding its row. SQLite has one connection, so one statement at a time and the next
+  // group gathers meanwhile; PostgreSQL runs up to STORE_PARALLEL groups on its pool.
+  const toStore: Array<{ d: NewDelivery; resolve: (id: number | undefined) => void; reject: (err: unknown) => void }> = [];
+  const storeParallel = isPostgres(db) ? STORE_PARALLEL : 1;
+  let storing = 0;
+  let storeScheduled = false;
+
+  function storeDelivery(d: NewDelivery): Promise<number | undefined> {
+    return new Promise((resolve, reject) => {
+      toStore.push({ d, resolve, reject });
+      scheduleStore();
+    });
+  }
+
+  function scheduleStore(): void {
+    if (storeScheduled || storing >= storeParallel || !toStore.length) return;
+    storeScheduled = true;
+    setImmediate(() => {
+      storeScheduled = false;
+      if (storing >= storeParallel || !toStore.length) return;
+      const group = toStore.splice(0, STORE_GROUP_MAX);
+      storing++;
+      void storeGroup(group).finally(() => {
+        storing--;
+        scheduleStore();
+      });
+      scheduleStore();
+    });
+  }
+
+  async function storeGroup(group: typeof toStore): Promise<void> {
+    if (group.length > 1) {
+      try {
+        const ids = await ordersRepo(db).insertDeliveries(group.map((g) => g.d));
+        group.forEach((g, i) => g.resolve(ids[i]));
+        return;
+      } catch (err) {
+        // Nothing of the statement was stored: each row again on its own, so only a bad one's request fails.
+        log.warn({ err, deliveries: group.length }, 'storing shopify webhook deliveries together failed; storing them one by one');
+      }
+    }
+    await Promise.all(group.map((g) => ordersRepo(db).insertDelivery(g.d).then(g.resolve, g.reject)));
+  }
+
   async function receiveWebhook(input: WebhookInput): Promise<WebhookAnswer> {
     const required = [SHOPIFY_HEADERS.hmac, SHOPIFY_HEADERS.topic, SHOPIFY_HEADERS.eventId, SHOPIFY_HEADERS.webhookId];
     const headers: Record<string, string> = {};
@@ -168,10 +258,14 @@ export function ordersService(deps: Deps, services: OrdersServiceDeps) {
       if (!value) throw unauthorized(`Missing ${name} header`);
       headers[name] = value;
     }
-    const site = await webhookSite(input.header(SHOPIFY_HEADERS.shopDomain), input.siteSlug);
-    const secrets = [envValue(site.settings.env, STORE_KEYS.secret), envValue(site.settings.env, STORE_KEYS.previousSecret)];
-    if (!secrets.some(Boolean)) throw unauthorized('No webhook secret is set for this store');
-    if (!verifyShopifySignature(input.rawBody, headers[SHOPIFY_HEADERS.hmac], secrets)) throw unauthorized('Invalid webhook signature');
+    let site: Site;
+    try {
+      site = await verifiedSite(input, headers[SHOPIFY_HEADERS.hmac], false);
+    } catch (err) {
+      // Refused against cached settings: decided again on a fresh read (a secret changed a moment ago).
+      if (!(err instanceof HttpError && err.status === 401)) throw err;
+      site = await verifiedSite(input, headers[SHOPIFY_HEADERS.hmac], true);
+    }
 
     let payload: unknown;
     try {
@@ -191,7 +285,7 @@ export function ordersService(deps: Deps, services: OrdersServiceDeps) {
     }
     const eventId = headers[SHOPIFY_HEADERS.eventId].slice(0, 128);
     // One statement (one transaction): a duplicate event id inserts nothing, also under concurrency.
-    const deliveryId = await ordersRepo(db).insertDelivery({
+    const deliveryId = await storeDelivery({
       source: SHOPIFY_SOURCE,
       eventId,
       deliveryId: headers[SHOPIFY_HEADERS.webhookId].slice(0, 128),
@@ -206,10 +300,90 @@ export function ordersService(deps: Deps, services: OrdersServiceDeps) {
     return { received: true, deliveryId };
   }
 
-  /** After the answer: process in the background (the recovery pass retries whatever fails). */
+  // After the answer: processed in the background, the deliveries that arrived meanwhile together
+  // in one transaction (the recovery pass retries whatever fails, or whatever a stop interrupted).
+  const queued = new Set<number>();
+  let draining: Promise<void> | undefined;
+
   function processSoon(deliveryId: number): void {
-    const p = new Promise<void>((resolve) => setImmediate(resolve)).then(() => processDelivery(deliveryId));
-    track(p);
+    queued.add(deliveryId);
+    draining ??= track(drainQueue());
+  }
+
+  async function drainQueue(): Promise<void> {
+    try {
+      // Let the answer go out first; deliveries answered meanwhile join the batch.
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      while (queued.size) {
+        const ids = [...queued].slice(0, PROCESS_BATCH_MAX);
+        for (const id of ids) queued.delete(id);
+        await processBatch(ids);
+      }
+    } finally {
+      draining = undefined;
+    }
+  }
+
+  /** Several deliveries in one transaction; if it fails, each again on its own, so one bad delivery holds back no other. */
+  async function processBatch(ids: number[]): Promise<void> {
+    if (ids.length > 1) {
+      try {
+        await db.transaction((trx) => applyBatch(trx, ids));
+        return;
+      } catch (err) {
+        log.warn({ err, deliveries: ids.length }, 'shopify webhook batch failed (rolled back); processing its deliveries one by one');
+      }
+    }
+    for (const id of ids) await processDelivery(id);
+  }
+
+  /** The batch: claim, apply per site (orders read once and written once), mark processed. */
+  async function applyBatch(trx: Knex.Transaction, ids: number[]): Promise<void> {
+    const repo = ordersRepo(trx);
+    const deliveries = await repo.claimDeliveries(ids, ['received', 'failed']);
+    if (!deliveries.length) return;
+    const bySite = new Map<number, Delivery[]>();
+    for (const d of deliveries) {
+      if (d.siteId === null) throw new Error('The delivery has no site (the site was deleted)');
+      bySite.set(d.siteId, [...(bySite.get(d.siteId) ?? []), d]);
+    }
+    for (const [siteId, list] of bySite) {
+      const site = sendPort ? await sitesRepo(trx).byId(siteId) : undefined;
+      // An auto-send site: one delivery after the other, each deciding what to send as it goes.
+      if (site && envValue(site.settings.env, STORE_KEYS.autoSend) === '1') for (const d of list) await applyDelivery(trx, d);
+      else await applyOrders(trx, siteId, list);
+    }
+    await repo.markDeliveries(
+      deliveries.map((d) => d.id),
+      'processed',
+      isoNow(clock),
+    );
+  }
+
+  /** applyDelivery's rules for a site's deliveries in id order (no auto-send), each order read once and written once. */
+  async function applyOrders(trx: Knex.Transaction, siteId: number, list: Delivery[]): Promise<void> {
+    const repo = ordersRepo(trx);
+    const incoming = list.map((d) => ({ topic: d.topic ?? '', order: normaliseOrder(d.payload) }));
+    const orderIds = [...new Set(incoming.map((x) => x.order.id))];
+    await repo.lockOrders(siteId, orderIds);
+    const stored = await repo.orderStates(siteId, orderIds, true);
+    const now = isoNow(clock);
+    const next = new Map<string, { id?: number; order: ShopifyOrder; status: string; data: OrderData; createdAt: string }>();
+    for (const { topic, order } of incoming) {
+      const current = next.get(order.id) ?? stored.get(order.id);
+      if (current && isOlder(order, current.data)) continue;
+      const status = nextStatus(current?.status, order);
+      const data = mergeOrderData(current?.data, order, topic, status);
+      const before = next.get(order.id);
+      next.set(order.id, { id: stored.get(order.id)?.id, order, status, data, createdAt: before?.createdAt ?? orderCreatedAt(order, now) });
+    }
+    const records = generalDataRepo(trx);
+    const fresh = [];
+    for (const [orderId, o] of next) {
+      if (o.id !== undefined) await records.update(o.id, { field2: o.order.name, status: o.status, searchText: orderSearchText(o.order), data: o.data, updatedAt: now });
+      else fresh.push({ siteId, orderId, name: o.order.name, status: o.status, searchText: orderSearchText(o.order), data: o.data, createdAt: o.createdAt, updatedAt: now });
+    }
+    await repo.insertOrders(fresh);
   }
 
   // -------------------------------------------------------------------------------------------

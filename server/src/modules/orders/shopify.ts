@@ -36,6 +36,9 @@ export function verifyShopifySignature(rawBody: Buffer, header: string, secrets:
   return ok;
 }
 
+/** - + 0-9 . e E: the characters of a JSON number literal. */
+const isNumberChar = (c: number) => (c >= 48 && c <= 57) || c === 45 || c === 43 || c === 46 || c === 101 || c === 69;
+
 /**
  * JSON.parse that keeps integers beyond 2^53 exact: such number literals become strings before
  * parsing (Shopify ids are int64; Node 20's JSON.parse has no source-text access in revivers).
@@ -55,7 +58,7 @@ export function parseJsonInt64Safe(text: string): unknown {
       }
     } else if (c === 45 /* - */ || (c >= 48 && c <= 57)) {
       const start = i;
-      while (i + 1 < n && /[-+0-9.eE]/.test(text[i + 1])) i++;
+      while (i + 1 < n && isNumberChar(text.charCodeAt(i + 1))) i++;
       const token = text.slice(start, i + 1);
       if (/^-?\d{16,}$/.test(token) && !Number.isSafeInteger(Number(token))) {
         out += `${text.slice(last, start)}"${token}"`;
