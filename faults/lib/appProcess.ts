@@ -37,6 +37,8 @@ export interface AppProcess {
   /** SIGTERM and wait for exit. */
   stop(): Promise<void>;
   readonly running: boolean;
+  /** The current process id (lease holders are named host:pid:…), undefined when not started. */
+  readonly pid: number | undefined;
 }
 
 /**
@@ -60,6 +62,9 @@ export function appProcess(env: Record<string, string> = {}, opts: { dataDir?: s
     log: () => output,
     get running() {
       return !!child && child.exitCode === null && child.signalCode === null;
+    },
+    get pid() {
+      return child?.pid;
     },
     async start() {
       if (self.running) return;

@@ -88,10 +88,17 @@ export function createRaisersEdgeClient(settings: RaisersEdgeSettings, store: Re
         body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: refreshToken }).toString(),
       });
     let answer = await call(used);
-    if (answer.status === 400) {
-      // Another instance may have rotated the token a moment ago: take the stored one if it changed.
+    // Another instance may be rotating the token right now (it used ours a moment ago and has not
+    // stored the new one yet): wait a little for the stored token to change, then use that one.
+    let tried = used;
+    for (let waited = 0; answer.status === 400 && waited <= 5_000; waited += 100) {
       const latest = await store.getRefreshToken();
-      if (latest && latest !== used) answer = await call(latest);
+      if (latest && latest !== tried) {
+        tried = latest;
+        answer = await call(latest);
+        continue;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
     }
     if (answer.status !== 200) {
       const err = answerError('raisers-edge', { method: 'POST', url: settings.tokenUrl }, answer, 'token refresh');
