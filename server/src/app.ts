@@ -9,6 +9,7 @@ import { allow } from './http/access';
 import { attachActor } from './http/auth';
 import { ok } from './http/envelope';
 import { errorHandler, notFoundHandler } from './http/errorHandler';
+import { jsonBody } from './http/validate';
 import { adminRoutes } from './modules/admin/routes';
 import { designsRoutes } from './modules/designs/routes';
 import { hpDataRoutes, hpLogsAdminRoutes, onlineStoresFulfilmentRoutes } from './modules/fulfilment/routes';
@@ -61,7 +62,7 @@ export function createApp(deps: Deps, services: Services = createServices(deps))
   app.use(shopifyWebhookRoutes(services.orders, config));
 
   const api = Router();
-  api.use(express.json({ limit: config.bodyLimit }));
+  api.use(jsonBody(config.bodyLimit));
   api.use(attachActor(services.users));
   api.get('/', allow.public, (_req, res) => ok(res, { name: 'Presswork', status: 'ok' }));
   // What the admin UI needs to know before sign-in: where the editors it frames live.
@@ -91,10 +92,10 @@ export function createApp(deps: Deps, services: Services = createServices(deps))
   app.use('/api', api);
 
   // The same sync calls under the external sync service's base path (SYNC_SERVICE_PATH).
-  app.use(config.sync.servicePath, express.json({ limit: config.bodyLimit }), attachActor(services.users), syncRoutes(services.sync, 'sync-service'), notFoundHandler());
+  app.use(config.sync.servicePath, jsonBody(config.bodyLimit), attachActor(services.users), syncRoutes(services.sync, 'sync-service'), notFoundHandler());
 
   // The spec's sign-out path outside /api.
-  app.post('/users/logout', allow.public, express.json({ limit: config.bodyLimit }), attachActor(services.users), async (req, res) => {
+  app.post('/users/logout', allow.public, jsonBody(config.bodyLimit), attachActor(services.users), async (req, res) => {
     if (req.actor && req.token) await services.users.logout(req.token.jti, req.token.expiresAt);
     ok(res, null);
   });

@@ -7,7 +7,7 @@ import { fulfilmentService } from './modules/fulfilment/service';
 import { generalDataService } from './modules/general-data/service';
 import { ordersService } from './modules/orders/service';
 import { storesService } from './modules/orders/stores';
-import { createArtworkFetcher } from './modules/pdf/artwork';
+import { createArtworkFetcher, type ArtworkFetcherOptions } from './modules/pdf/artwork';
 import { printJobsService } from './modules/print-jobs/service';
 import { renderService } from './modules/render/service';
 import { sitesService } from './modules/sites/service';
@@ -20,8 +20,9 @@ export function fileStoreFor(dataDir: string): FileStore {
   return diskStore(dataDir === ':memory:' ? path.join(os.tmpdir(), `presswork-files-${process.pid}`) : path.join(dataDir, 'files'));
 }
 
-export function createServices(deps: Deps, store: FileStore = fileStoreFor(deps.config.dataDir)) {
-  const artwork = createArtworkFetcher(deps, store);
+/** `artwork`: the artwork fetcher's test hooks (resolver, dial); none in production. */
+export function createServices(deps: Deps, store: FileStore = fileStoreFor(deps.config.dataDir), options: { artwork?: ArtworkFetcherOptions } = {}) {
+  const artwork = createArtworkFetcher(deps, store, options.artwork);
   const sites = sitesService(deps);
   const printJobs = printJobsService(deps);
   const fulfilment = fulfilmentService(deps, store, artwork);

@@ -1,4 +1,5 @@
 // zod in: parse a request part or answer 400 naming the field that is wrong.
+import express from 'express';
 import type { z } from 'zod';
 import { HttpError } from './errors';
 
@@ -15,4 +16,39 @@ export function idParam(value: unknown): number {
   const s = String(value ?? '');
   if (!/^[1-9]\d{0,14}$/.test(s)) throw new HttpError(404, 'Not found');
   return Number(s);
+}
+
+/** Deepest nesting of arrays and objects a JSON body may have (deeper → 400 before parsing). */
+export const MAX_JSON_DEPTH = 64;
+
+/**
+ * Nesting depth of JSON text, read byte by byte (strings skipped, no parsing). A body nested
+ * thousands of levels deep parses, but overflows the stack later in JSON.stringify, zod or a
+ * recursive walk: it is refused at the door instead.
+ */
+export function jsonDepth(bytes: Uint8Array): number {
+  let depth = 0;
+  let max = 0;
+  let inString = false;
+  for (let i = 0; i < bytes.length; i++) {
+    const c = bytes[i];
+    if (inString) {
+      if (c === 0x5c) i++; // backslash: skip the escaped byte
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > max) max = depth;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return max;
+}
+
+/** body-parser `verify`: refuses JSON nested deeper than MAX_JSON_DEPTH with a 400. */
+export function refuseDeepJson(_req: unknown, _res: unknown, buf: Buffer): void {
+  if (jsonDepth(buf) > MAX_JSON_DEPTH) throw new HttpError(400, `The request body is nested too deeply (at most ${MAX_JSON_DEPTH} levels of arrays and objects)`);
+}
+
+/** The JSON body parser of every JSON surface: size limit, and depth limit. */
+export function jsonBody(limit: string | number, options: Omit<NonNullable<Parameters<typeof express.json>[0]>, 'limit' | 'verify'> = {}) {
+  return express.json({ ...options, limit, verify: refuseDeepJson });
 }

@@ -7,12 +7,16 @@
 //    to the vetted address (no second lookup, so no DNS-rebinding window). Redirects are re-vetted
 //    hop by hop (at most 3), with a timeout and a byte cap.
 // Anything else → 400 "Artwork URL is not allowed: …".
+// Whatever the source, the bytes are vetted before any consumer sees them: markup (SVG/HTML) is
+// refused, PNG/JPEG must be complete and within the pixel limit, PDFs must carry no active content.
 import dns from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
 import type { Deps } from '../../deps';
 import { HttpError, badRequest } from '../../http/errors';
+import { ImageError, inspectJpeg, isJpeg, isPng, sniffImage } from '../images/inspect';
+import { looksLikeMarkup, pdfProblem } from '../uploads/sniff';
 import type { FileStore } from '../uploads/storage';
 
 export type ArtworkFetcher = (url: string, ctx?: ArtworkFetchContext) => Promise<Buffer>;
@@ -27,6 +31,11 @@ export interface ArtworkFetcherOptions {
   resolve?: (host: string) => Promise<string[]>;
   /** Test-only: treat loopback (127/8, ::1) as public so a local test server can stand in for an allowed host. Ignored in production. */
   allowLoopbackForTests?: boolean;
+  /**
+   * Test-only: the address the socket really goes to, given the vetted (public) one — so a local
+   * server can stand in for a public host while loopback stays refused. Ignored in production.
+   */
+  dialForTests?: (host: string, vetted: string) => string;
   timeoutMs?: number;
   maxBytes?: number;
   maxRedirects?: number;
@@ -117,6 +126,30 @@ function isLoopback(ip: string): boolean {
 // ---------------------------------------------------------------------------------------------
 // URLs
 
+/**
+ * Why an http(s) artwork URL can never be fetched, judged from the URL alone (no DNS): credentials,
+ * or a host that is `localhost` or a literal non-public IP (any spelling: 2130706433, 0x7f000001,
+ * 0177.0.0.1 and ::ffff:127.0.0.1 are normalised by the URL parser). A loopback /files/… URL is let
+ * through (it may be this server's own storage, checked when fetched). Used where URLs are stored,
+ * so that an address that can only reach inside is refused before it is saved; null when fine.
+ */
+export function storedUrlProblem(raw: string): string | null {
+  if (!/^https?:/i.test(raw)) return null;
+  let u: URL;
+  try {
+    u = new URL(raw);
+  } catch {
+    return 'Artwork URL is not allowed: it is not a valid URL';
+  }
+  if (u.username || u.password) return 'Artwork URL is not allowed: URLs with credentials are refused';
+  const host = u.hostname.replace(/^\[|\]$/g, '').toLowerCase().replace(/\.$/, '');
+  const loopbackName = host === 'localhost' || host.endsWith('.localhost');
+  const literal = net.isIP(host) !== 0;
+  if (!loopbackName && !(literal && !isPublicAddress(host))) return null;
+  if (u.pathname.startsWith('/files/') && (loopbackName || isLoopback(host))) return null;
+  return `Artwork URL is not allowed: ${host} is a private, loopback, link-local or metadata address`;
+}
+
 const DATA_URL = /^data:(image\/(?:png|jpeg|jpg));base64,/i;
 
 function hostAllowed(host: string, allowed: string[]): boolean {
@@ -148,6 +181,24 @@ function originOf(u: string | undefined): string | null {
 
 const describe = (url: string) => (url.length > 120 ? `${url.slice(0, 117)}…` : url);
 
+/**
+ * Why fetched artwork bytes must not be used, or null: markup (SVG/HTML/XML) instead of an image,
+ * a truncated PNG/JPEG or one declaring more pixels than the limit, a PDF with active content.
+ * Other formats (WebP, GIF) are left to their consumer.
+ */
+export async function artworkBytesProblem(bytes: Buffer): Promise<string | null> {
+  try {
+    if (isPng(bytes)) sniffImage(bytes);
+    else if (isJpeg(bytes)) inspectJpeg(bytes);
+    else if (bytes.subarray(0, 5).toString('latin1') === '%PDF-') return await pdfProblem(bytes);
+    else if (looksLikeMarkup(bytes)) return 'it is markup (SVG, HTML or XML), not a PNG, JPEG or PDF';
+    return null;
+  } catch (err) {
+    if (err instanceof ImageError) return err.message;
+    throw err;
+  }
+}
+
 export function createArtworkFetcher(deps: Deps, store: FileStore, options: ArtworkFetcherOptions = {}): ArtworkFetcher {
   const { config } = deps;
   const maxBytes = options.maxBytes ?? config.uploads.maxBytes;
@@ -170,6 +221,7 @@ export function createArtworkFetcher(deps: Deps, store: FileStore, options: Artw
     }
   }
 
+  const dial = config.isProduction ? undefined : options.dialForTests;
   const vetAddress = (ip: string) => isPublicAddress(ip) || (allowLoopback && isLoopback(ip));
 
   async function fromStore(key: string, url: string): Promise<Buffer> {
@@ -201,6 +253,8 @@ export function createArtworkFetcher(deps: Deps, store: FileStore, options: Artw
     const bare = host.startsWith('[') ? host.slice(1, -1) : host;
     let addresses: string[];
     if (net.isIP(bare)) addresses = [bare];
+    // localhost and *.localhost are loopback by definition (RFC 6761), whatever a resolver says.
+    else if (/^(?:.+\.)?localhost\.?$/i.test(bare)) addresses = ['127.0.0.1', '::1'];
     else {
       try {
         addresses = await resolve(bare);
@@ -212,7 +266,7 @@ export function createArtworkFetcher(deps: Deps, store: FileStore, options: Artw
     // Every address must be public: a name that also points inside is refused outright.
     const bad = addresses.find((a) => !vetAddress(a));
     if (bad) throw notAllowed(`${bare} resolves to a private, loopback or link-local address (${bad})`);
-    const address = addresses[0];
+    const address = dial ? dial(bare, addresses[0]) : addresses[0];
     return { address, family: net.isIPv6(address) ? 6 : 4 };
   }
 
@@ -289,7 +343,18 @@ export function createArtworkFetcher(deps: Deps, store: FileStore, options: Artw
     }
   }
 
+  /** What the bytes are, checked before anyone uses them. */
+  async function vetted(bytes: Buffer, url: string): Promise<Buffer> {
+    const problem = await artworkBytesProblem(bytes);
+    if (problem) throw badRequest(`Artwork ${describe(url.startsWith('data:') ? url.slice(0, 40) : url)} cannot be used: ${problem}`);
+    return bytes;
+  }
+
   return async function fetchArtwork(url: string, ctx: ArtworkFetchContext = {}): Promise<Buffer> {
+    return vetted(await fetchRaw(url, ctx), typeof url === 'string' ? url.trim() : '');
+  };
+
+  async function fetchRaw(url: string, ctx: ArtworkFetchContext): Promise<Buffer> {
     if (typeof url !== 'string' || !url.trim()) throw notAllowed('the URL is empty');
     const raw = url.trim();
     if (/^data:/i.test(raw)) return fromDataUrl(raw);
@@ -313,5 +378,5 @@ export function createArtworkFetcher(deps: Deps, store: FileStore, options: Artw
       if (key) return fromStore(key, raw);
     }
     return fromRemote(parsed);
-  };
+  }
 }

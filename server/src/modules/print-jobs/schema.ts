@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { storedUrlProblem } from '../pdf/artwork';
 
 /** 0/1 accepted beside booleans (docs/print-production.md). */
 export const flag = z
@@ -8,6 +9,12 @@ export const flag = z
 /** Query-string boolean. */
 export const queryFlag = z.enum(['0', '1', 'true', 'false'], { error: 'must be 0 or 1' }).transform((v) => v === '1' || v === 'true');
 
+/** Loopback, private, link-local and metadata addresses are refused before anything is stored. */
+function refuseInsideAddresses(v: string, ctx: z.RefinementCtx): void {
+  const problem = storedUrlProblem(v);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem });
+}
+
 const isFileUrl = (v: string) => /^https?:\/\/[^\s]+$/i.test(v) || /^\/files\/[^\s]+$/.test(v);
 
 /** An artwork, preview or PDF address: our own /files/… storage or an http(s) URL. */
@@ -15,7 +22,8 @@ export const fileUrl = z
   .string({ error: 'must be a URL' })
   .trim()
   .max(2048, 'is too long (2048 characters at most)')
-  .refine(isFileUrl, 'must be an http(s) URL or an uploaded /files/… address');
+  .refine(isFileUrl, 'must be an http(s) URL or an uploaded /files/… address')
+  .superRefine(refuseInsideAddresses);
 
 /** The same, where '' and null mean "none". */
 export const optionalFileUrl = z.preprocess((v) => (v === '' ? null : v), fileUrl.nullable()).optional();

@@ -10,7 +10,7 @@ import type { Deps } from '../../deps';
 import { HttpError, badRequest } from '../../http/errors';
 import type { Design } from '../designs/repo';
 import { storeGeneratedFile } from '../designs/artworkFiles';
-import type { ArtworkFetcher } from '../pdf/artwork';
+import { artworkBytesProblem, type ArtworkFetcher } from '../pdf/artwork';
 import type { FileStore } from '../uploads/storage';
 import type { DrawResult, DrawTask } from './draw';
 import { assertBundledFonts } from './fonts';
@@ -154,6 +154,9 @@ export function renderService(deps: Deps, store: FileStore, fetchArtwork: Artwor
   /** Bytes of one image, checked to be a PNG/JPEG/WebP/GIF that decodes within the pixel limit. */
   async function loadOne(src: string, ownOrigin: string | undefined): Promise<{ bytes: Buffer; pixels: number }> {
     const bytes = /^data:/i.test(src) ? decodeDataUrl(src) : await fetchArtwork(src, { ownOrigin });
+    // Inline images get the fetcher's checks too (truncated, pixel floods, markup posing as an image).
+    const problem = /^data:/i.test(src) ? await artworkBytesProblem(bytes) : null;
+    if (problem) throw badRequest(`the image cannot be used: ${problem}`);
     let meta;
     try {
       meta = await sharp(bytes, { limitInputPixels: settings.maxImagePixels }).metadata();

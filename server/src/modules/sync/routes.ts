@@ -2,12 +2,12 @@
 // the external sync service's base path (SYNC_SERVICE_PATH, default /sync-service/:site).
 // Every call but the CRM webhook needs a signed-in admin, or a user of that site.
 import fs from 'node:fs';
-import express, { Router, type Request, type RequestHandler } from 'express';
+import { Router, type Request, type RequestHandler } from 'express';
 import { allow } from '../../http/access';
 import { actorOf } from '../../http/auth';
 import { ok } from '../../http/envelope';
 import { HttpError } from '../../http/errors';
-import { idParam, parse } from '../../http/validate';
+import { idParam, jsonBody, parse } from '../../http/validate';
 import { IntegrationError } from '../../integrations/crmHttp';
 import { pageWindow } from '../../lib/paging';
 import { FILE_KINDS, type FileKind } from './files';
@@ -62,7 +62,7 @@ export function syncRoutes(sync: SyncService, surface: 'api' | 'sync-service' = 
     '/raiser-edge-webhook',
     allow.credential('the site\'s webhookKey in the query'),
     // CloudEvents arrive as application/cloudevents+json.
-    express.json({ type: ['application/json', 'application/cloudevents+json', 'application/*+json'], limit: '256kb' }),
+    jsonBody('256kb', { type: ['application/json', 'application/cloudevents+json', 'application/*+json'] }),
     wrap(async (req, res) => {
       const s = await sync.siteForWebhook(String(req.params.site));
       const out = await sync.ingestWebhook(s, req.query.webhookKey, req.body);

@@ -7,7 +7,7 @@ import { HttpError, badRequest, forbidden, notFound } from '../../http/errors';
 import type { Actor } from '../../http/types';
 import { isoNow } from '../../lib/clock';
 import { buildKey, signGrant, verifyGrant, type UploadGrant } from './signing';
-import { ALLOWED_TYPES, matchesType, type AllowedType } from './sniff';
+import { ALLOWED_TYPES, fileProblem, matchesType, type AllowedType } from './sniff';
 import type { FileStore } from './storage';
 
 export interface UploadRequest {
@@ -52,6 +52,9 @@ export function uploadsService({ db, clock, config }: Deps, store: FileStore) {
     if (sentType !== grant.contentType) throw badRequest(`Content-Type must be ${grant.contentType}, as the upload link was made for`);
     if (!body.length) throw badRequest('The file is empty');
     if (!matchesType(grant.contentType as AllowedType, body.subarray(0, 16))) throw badRequest(`The file is not a valid ${grant.contentType}`);
+    // The whole file, before anything is stored: complete, within the pixel limit, no active content.
+    const problem = await fileProblem(grant.contentType as AllowedType, body);
+    if (problem) throw badRequest(`The file cannot be accepted as ${grant.contentType}: ${problem}`);
     // Claim the key first (unique): of two uploads racing on one link, exactly one writes the file, the other gets 409.
     const claimed = await db('uploads')
       .insert({ key, content_type: grant.contentType, size: body.length, user_id: grant.userId, site_id: grant.siteId, created_at: isoNow(clock) })
