@@ -104,7 +104,7 @@ export interface StormPlan {
 
 const orderIdOf = (seed: number, i: number) => (9_100_000_000_000_000_000n + BigInt(seed % 1_000_000) * 1_000_000n + BigInt(i)).toString();
 
-export function planStorm(opts: { orders: number; seed: number; duplicateRate?: number; maxUpdates?: number }): StormPlan {
+export function planStorm(opts: { orders: number; seed: number; duplicateRate?: number; maxUpdates?: number; padBytes?: number }): StormPlan {
   const r = prng(opts.seed ^ 0x5eed);
   const duplicateRate = opts.duplicateRate ?? 0.2;
   const maxUpdates = opts.maxUpdates ?? 3;
@@ -148,6 +148,8 @@ export function planStorm(opts: { orders: number; seed: number; duplicateRate?: 
         ],
         shipping_address: { name: `Storm Customer ${i}`, first_name: 'Storm', last_name: `Customer ${i}`, address1: `${i} High Street`, address2: null, city: version.city, zip: 'SW1A 1AA', province: null, country: 'United Kingdom', country_code: 'GB', phone: null },
         shipping_lines: [{ title: 'Royal Mail 2nd Class', code: 'RM2' }],
+        // A field Presswork does not keep but the stored delivery does: makes each delivery take room.
+        ...(opts.padBytes ? { note: `${version.email} `.padEnd(opts.padBytes, 'x') } : {}),
       };
       firsts.push({
         key: firsts.length,
@@ -213,6 +215,8 @@ export interface DelivererOptions {
   giveUpAfterMs?: number;
   /** Called after each 2xx. */
   onAck?: (o: DeliveryOutcome) => void;
+  /** Called after every attempt that got an HTTP answer (status, parsed body or text). */
+  onAnswer?: (status: number, body: unknown) => void;
 }
 
 /** Delivers every planned delivery until it got a 2xx. Answers the outcomes (one per delivery) and the tallies. */
@@ -242,13 +246,14 @@ export async function deliverAll(deliveries: PlannedDelivery[], o: DelivererOpti
         const res = await fetch(o.url(), { method: 'POST', headers, body: d.body, signal: AbortSignal.timeout(timeoutMs) });
         const text = await res.text();
         stats.byStatus[res.status] = (stats.byStatus[res.status] ?? 0) + 1;
+        let body: unknown = text;
+        try {
+          body = JSON.parse(text);
+        } catch {
+          /* keep the text */
+        }
+        o.onAnswer?.(res.status, body);
         if (res.status >= 200 && res.status < 300) {
-          let body: unknown = text;
-          try {
-            body = JSON.parse(text);
-          } catch {
-            /* keep the text */
-          }
           stats.acked++;
           return { delivery: d, attempts: k + 1, status: res.status, body, ackedAt: Date.now() };
         }
@@ -299,3 +304,14 @@ export async function deliverOnce(url: string, site: StoreSite, d: PlannedDelive
 }
 
 export const webhookUrl = (baseUrl: string, site: StoreSite) => `${baseUrl}/api/online-stores/shopify-webhook?site=${site.slug}`;
+
+/** Two plans as one (orders of both, events of both), to check phases of one test together. */
+export function mergePlans(a: StormPlan, b: StormPlan): StormPlan {
+  return {
+    latest: new Map([...a.latest, ...b.latest]),
+    deliveries: [...a.deliveries, ...b.deliveries],
+    events: a.events + b.events,
+    duplicates: a.duplicates + b.duplicates,
+    inversions: a.inversions + b.inversions,
+  };
+}

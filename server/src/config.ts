@@ -18,6 +18,7 @@ const envSchema = z.object({
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: z.string().optional(),
   DB_LOCK_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).optional(),
+  SQLITE_BUSY_TIMEOUT_MS: z.coerce.number().int().min(0).max(60_000).optional(),
   SQLITE_MAX_PAGE_COUNT: z.coerce.number().int().positive().optional(),
   JWT_SECRET: z.string().min(1).optional(),
   JWT_EXPIRES_IN: z.string().regex(/^\d+[smhd]$/, 'like 30m, 12h or 7d').default('12h'),
@@ -81,10 +82,11 @@ export interface Config {
   trustProxy: string;
   dataDir: string;
   /**
-   * lockTimeoutMs: longest wait for a lock (PostgreSQL lock_timeout, SQLite busy_timeout; default
-   * 5 s) before the call fails with 503. maxPageCount: a cap on the SQLite file (fault suite: a disk that is full).
+   * Longest wait for a lock before the call fails with 503: lockTimeoutMs (PostgreSQL lock_timeout,
+   * default 5 s), busyTimeoutMs (SQLite busy_timeout, default 200 ms: the driver waits synchronously).
+   * maxPageCount: a cap on the SQLite file (the fault suite's full disk).
    */
-  database: ({ client: 'sqlite'; filename: string; maxPageCount?: number } | { client: 'pg'; url: string }) & { lockTimeoutMs?: number };
+  database: ({ client: 'sqlite'; filename: string; maxPageCount?: number; busyTimeoutMs?: number } | { client: 'pg'; url: string; lockTimeoutMs?: number });
   jwt: { secret: string; expiresIn: string; secretIsGenerated: boolean };
   firstAdmin: { email: string; password: string } | undefined;
   seedDemo: boolean;
@@ -127,9 +129,10 @@ function databaseFrom(env: Env, dataDir: string): Config['database'] {
 }
 
 function withDatabaseLimits(database: Config['database'], env: Env): Config['database'] {
-  const limits: { lockTimeoutMs?: number; maxPageCount?: number } = {};
-  if (env.DB_LOCK_TIMEOUT_MS) limits.lockTimeoutMs = env.DB_LOCK_TIMEOUT_MS;
-  if (database.client === 'sqlite' && env.SQLITE_MAX_PAGE_COUNT) limits.maxPageCount = env.SQLITE_MAX_PAGE_COUNT;
+  if (database.client === 'pg') return env.DB_LOCK_TIMEOUT_MS ? { ...database, lockTimeoutMs: env.DB_LOCK_TIMEOUT_MS } : database;
+  const limits: { busyTimeoutMs?: number; maxPageCount?: number } = {};
+  if (env.SQLITE_BUSY_TIMEOUT_MS !== undefined) limits.busyTimeoutMs = env.SQLITE_BUSY_TIMEOUT_MS;
+  if (env.SQLITE_MAX_PAGE_COUNT) limits.maxPageCount = env.SQLITE_MAX_PAGE_COUNT;
   return { ...database, ...limits };
 }
 

@@ -8,12 +8,19 @@ import { migrationSource } from '../../migrations';
 
 export type Db = Knex;
 
-/** Longest wait for a lock before a statement fails (and the call answers 503): PostgreSQL lock_timeout, SQLite busy_timeout. */
+/** Longest wait for a lock before a statement fails (and the call answers 503): PostgreSQL lock_timeout. */
 export const DEFAULT_LOCK_TIMEOUT_MS = 5_000;
+/**
+ * SQLite busy_timeout. Presswork is the only writer of its SQLite file (one connection), so a busy
+ * database means another process holds a write lock (a backup tool, a shell). better-sqlite3 waits
+ * synchronously, blocking every request of the process, so the wait is kept short: a few hundred
+ * waiting writes of 5 s each would stall the process for minutes (found by the fault suite).
+ */
+export const DEFAULT_SQLITE_BUSY_TIMEOUT_MS = 200;
 
 export function createDb(database: Config['database']): Db {
-  const lockTimeoutMs = database.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
   if (database.client === 'pg') {
+    const lockTimeoutMs = database.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
     return knexFactory({
       client: 'pg',
       // A statement waiting on a lock another session holds (a LOCK TABLE, a long migration) gives
@@ -26,6 +33,7 @@ export function createDb(database: Config['database']): Db {
     });
   }
   const { filename, maxPageCount } = database;
+  const busyTimeoutMs = database.busyTimeoutMs ?? DEFAULT_SQLITE_BUSY_TIMEOUT_MS;
   if (filename !== ':memory:') fs.mkdirSync(path.dirname(filename), { recursive: true });
   return knexFactory({
     client: 'better-sqlite3',
@@ -38,7 +46,7 @@ export function createDb(database: Config['database']): Db {
       afterCreate(conn: { pragma(sql: string): unknown }, done: (err: Error | null, conn: unknown) => void) {
         conn.pragma('journal_mode = WAL');
         conn.pragma('foreign_keys = ON');
-        conn.pragma(`busy_timeout = ${Math.floor(lockTimeoutMs)}`);
+        conn.pragma(`busy_timeout = ${Math.floor(busyTimeoutMs)}`);
         conn.pragma('synchronous = NORMAL');
         cacheStatements(conn as unknown as StatementSource);
         if (maxPageCount) conn.pragma(`max_page_count = ${Math.floor(maxPageCount)}`);
