@@ -64,6 +64,12 @@ export function usersRepo(db: Db) {
     countAdmins: () => countOf(db('users').where({ role: 'admin' })),
     revokeToken: (jti: string, expiresAt: string) => db('revoked_tokens').insert({ jti, expires_at: expiresAt }).onConflict('jti').ignore(),
     isRevoked: async (jti: string) => Boolean(await db('revoked_tokens').where({ jti }).first('jti')),
+    /** The token check in one statement: the user, unless the token (jti) was revoked or the user is gone. */
+    activeUser: (id: number, jti: string) =>
+      db<UserRow>('users')
+        .where({ id })
+        .whereNotExists((q) => q.select(db.raw('1')).from('revoked_tokens').where({ jti }))
+        .first(),
     purgeRevoked: (before: string) => db('revoked_tokens').where('expires_at', '<', before).delete(),
   };
 }

@@ -76,8 +76,7 @@ export function usersService({ db, clock, config }: Deps) {
   async function authenticate(token: string): Promise<{ actor: Actor; jti: string; expiresAt: Date } | null> {
     const verified = verifyToken(config.jwt, token, clock.now());
     if (!verified) return null;
-    if (await repo.isRevoked(verified.jti)) return null;
-    const row = await repo.byId(verified.userId);
+    const row = await repo.activeUser(verified.userId, verified.jti);
     if (!row) return null;
     if (verified.siteId !== undefined && verified.siteId !== row.site_id) return null;
     return { actor: actorOf(row), jti: verified.jti, expiresAt: verified.expiresAt };
