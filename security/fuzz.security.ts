@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routeTable, type RouteEntry } from '../server/src/http/routeTable';
 import { actorArb, bodyCase, pathValue, queryString, type ActorName, type BodyCase } from './fuzz/arbitraries';
 import { check, send, type FuzzAnswer, type FuzzRequest } from './fuzz/send';
+import { templateBody } from './fuzz/templates';
 import { POSTBACK_TOKEN, createFuzzWorld, type FuzzWorld } from './fuzz/world';
 import { PASSWORD } from '../server/test/harness';
 
@@ -65,11 +66,14 @@ interface Case {
 
 function caseArb(route: RouteEntry): fc.Arbitrary<Case> {
   const params = paramsOf(route.path);
+  // Valid-looking bodies with a few hostile edits get past validation into the services.
+  const fromTemplate = templateBody(route.method, route.path, { ids: fw.ids, fileUrl: fw.fileUrl, orderId: fw.orderA.id, lineId: fw.orderA.lineId, siteA: w.sites.a, siteB: w.sites.b });
+  const body = fromTemplate ? fc.oneof({ weight: 3, arbitrary: fromTemplate }, { weight: 2, arbitrary: bodyCase }) : bodyCase;
   return fc.record({
     actor: actorArb,
     params: fc.tuple(...params.map((p) => pathValue(fw, p.wildcard))) as fc.Arbitrary<string[]>,
     query: fc.oneof({ weight: 1, arbitrary: fc.constant('') }, { weight: 2, arbitrary: queryString }),
-    body: route.method === 'GET' ? fc.oneof({ weight: 4, arbitrary: fc.constant<BodyCase>({ kind: 'none' }) }, { weight: 1, arbitrary: bodyCase }) : bodyCase,
+    body: route.method === 'GET' ? fc.oneof({ weight: 4, arbitrary: fc.constant<BodyCase>({ kind: 'none' }) }, { weight: 1, arbitrary: bodyCase }) : body,
     credential: fc.boolean(),
   });
 }

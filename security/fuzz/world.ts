@@ -34,6 +34,8 @@ export interface FuzzWorld {
   /** A valid signed upload URL (path + query) for image/png, made for user A. */
   grant: () => Promise<string>;
   signWebhook: (raw: string) => Record<string, string>;
+  /** An order of site A and one of its line items (store ids). */
+  orderA: { id: string; lineId: string };
 }
 
 async function okData<T>(p: PromiseLike<{ status: number; body: { data?: T } & Record<string, unknown> }>, what: string): Promise<T> {
@@ -86,6 +88,7 @@ export async function createFuzzWorld(env: Record<string, string> = {}, options:
     }
   }
   // An order on each site, through the signed webhook.
+  let orderA = { id: '', lineId: '' };
   for (const [secret, shop] of [
     [SECRET_A, SHOP_A],
     [undefined, undefined],
@@ -93,6 +96,7 @@ export async function createFuzzWorld(env: Record<string, string> = {}, options:
     const o = order({ skus: ['FUZZ-A'] });
     const res = await deliver(w, o, secret ? { secret, shop } : { secret: 'whsec-site-b-9876543210', shop: 'site-b-shop.myshopify.com' });
     expect(res.status).toBe(200);
+    if (secret) orderA = { id: String(o.id), lineId: String(o.line_items[0].id) };
     names.add(String(o.id));
     names.add(o.name);
   }
@@ -106,7 +110,7 @@ export async function createFuzzWorld(env: Record<string, string> = {}, options:
     'X-Shopify-Shop-Domain': SHOP_A,
     'X-Shopify-Webhook-Id': `fuzz-${Math.random().toString(36).slice(2)}`,
   });
-  return { w, request, serverErrors, services, ids: [...ids], names: [...names], fileUrl, grant: () => grant(), signWebhook };
+  return { w, request, serverErrors, services, orderA, ids: [...ids], names: [...names], fileUrl, grant: () => grant(), signWebhook };
 }
 
 /** One logged error as a few lines: message and the first stack frames (for the test output only). */

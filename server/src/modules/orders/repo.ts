@@ -125,10 +125,11 @@ export function ordersRepo(db: Db | Knex.Transaction) {
     },
     markDelivery: (id: number, status: string, at: string, error: string | null = null) =>
       db('webhook_deliveries').where({ id }).update({ status, processed_at: at, error }),
-    markFailed: (id: number, error: string) =>
+    /** Failed; `countAttempt` false for a failure that was not the delivery's (storage full or busy). */
+    markFailed: (id: number, error: string, countAttempt = true) =>
       db('webhook_deliveries')
         .where({ id })
-        .update({ status: 'failed', error: error.slice(0, 2000), attempts: db.raw('attempts + 1') }),
+        .update({ status: 'failed', error: error.slice(0, 2000), ...(countAttempt ? { attempts: db.raw('attempts + 1') } : {}) }),
     /** Deliveries still to process: never processed (the process died after answering) or failed fewer than maxAttempts times. */
     async pendingDeliveryIds(source: string, maxAttempts: number, receivedBefore: string, limit: number): Promise<number[]> {
       const rows = await db('webhook_deliveries')

@@ -2,6 +2,7 @@
 // the recovery pass, and the order screens' actions (check, re-run, to artwork, PDF, images).
 import type { Knex } from 'knex';
 import type { Deps } from '../../deps';
+import { storageFault } from '../../db';
 import { isPostgres } from '../../db';
 import { HttpError, badRequest, conflict, forbidden, notFound, unauthorized } from '../../http/errors';
 import type { Actor } from '../../http/types';
@@ -81,6 +82,8 @@ export const STORE_KEYS = {
 /** A failed delivery is tried again by the recovery pass until it has failed this many times. */
 export const MAX_DELIVERY_ATTEMPTS = 10;
 export const RECOVERY_INTERVAL_MS = 60_000;
+/** Deliveries one recovery pass takes (passes follow each other while they find a full batch). */
+export const RECOVERY_BATCH = 500;
 /** How long a process trusts the sites it read (shop domain, webhook secrets): see "Which site a webhook is for". */
 export const SITE_CACHE_MS = 2_000;
 /** Most deliveries processed in one transaction. */
@@ -441,7 +444,9 @@ export function ordersService(deps: Deps, services: OrdersServiceDeps) {
     } catch (err) {
       log.warn({ err, deliveryId: id }, 'shopify webhook processing failed; the recovery pass will retry it');
       try {
-        await ordersRepo(db).markFailed(id, messageOf(err));
+        // A storage fault (disk full, database busy) says nothing about the delivery: it does not use
+        // up one of its attempts, so a long outage cannot leave an acknowledged delivery unprocessed.
+        await ordersRepo(db).markFailed(id, messageOf(err), !storageFault(err));
       } catch (markErr) {
         log.error({ err: markErr, deliveryId: id }, 'could not mark the delivery failed');
       }
@@ -464,8 +469,12 @@ export function ordersService(deps: Deps, services: OrdersServiceDeps) {
       if (running) return;
       running = true;
       try {
-        const t = await recoverDeliveries();
-        if (t.processed || t.failed) log.info(t, 'shopify webhook recovery pass');
+        // A full pass that got work done: more may be waiting (a long outage), so go on at once.
+        for (let full = true; full; ) {
+          const t = await recoverDeliveries(RECOVERY_BATCH);
+          if (t.processed || t.failed) log.info(t, 'shopify webhook recovery pass');
+          full = t.processed > 0 && t.processed + t.failed + t.skipped >= RECOVERY_BATCH;
+        }
       } catch (err) {
         log.error({ err }, 'shopify webhook recovery pass failed');
       } finally {
