@@ -37,8 +37,8 @@ async function storm(o: StormOptions) {
   };
   // Two instances start at the same moment: both run the migrations and the first-start setup.
   await Promise.all(apps.map((a) => a.start())).catch(fail);
-  const token = await signIn(apps[0].baseUrl);
-  const site = await createStoreSite(apps[0].baseUrl, token, `storm-${o.seed % 100_000}`);
+  const token = await signIn(apps[0].baseUrl).catch(fail);
+  const site = await createStoreSite(apps[0].baseUrl, token, `storm-${o.seed % 100_000}`).catch(fail);
 
   const plan = planStorm({ orders: N, seed: o.seed });
   console.log(`[${o.name}] ${plan.deliveries.length} deliveries: ${plan.events} events, ${plan.duplicates} duplicates, ${plan.inversions} older-after-newer`);

@@ -51,6 +51,46 @@ export function appProcess(env: Record<string, string> = {}, opts: { dataDir?: s
   let port = opts.port ?? 0;
   let child: ChildProcess | undefined;
   let output = '';
+  async function launch(): Promise<void> {
+    child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
+      cwd: root,
+      env: {
+        ...process.env,
+        NODE_ENV: 'test',
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        PUBLIC_URL: `http://127.0.0.1:${port}`,
+        DATA_DIR: dataDir,
+        SEED_DEMO: '0',
+        SIMULATORS: '0',
+        SYNC_SCHEDULER: '0',
+        LOG_LEVEL: 'warn',
+        JWT_SECRET: FAULTS_JWT_SECRET,
+        ADMIN_EMAIL: FAULTS_ADMIN.email,
+        ADMIN_PASSWORD: FAULTS_ADMIN.password,
+        ...env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const c = child;
+    // Ready when this process said it listens AND /api answers: another process that grabbed the
+    // port between freePort() and our listen must not pass for ours (ours then exits EADDRINUSE).
+    let own = '';
+    c.stdout?.on('data', (d) => ((output += d), (own += d)));
+    c.stderr?.on('data', (d) => (output += d));
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      try {
+        const r = await fetch(`${self.baseUrl}/api`);
+        if (r.ok && own.includes('Presswork is running at') && c.exitCode === null) return;
+      } catch {
+        /* not up yet */
+      }
+      if (c.exitCode !== null || Date.now() > deadline) throw new Error(`the app did not start:\n${output.slice(-4000)}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
   const self: AppProcess = {
     get baseUrl() {
       return `http://127.0.0.1:${port}`;
@@ -68,41 +108,18 @@ export function appProcess(env: Record<string, string> = {}, opts: { dataDir?: s
     },
     async start() {
       if (self.running) return;
-      if (!port) port = await freePort();
-      child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
-        cwd: root,
-        env: {
-          ...process.env,
-          NODE_ENV: 'test',
-          PORT: String(port),
-          HOST: '127.0.0.1',
-          PUBLIC_URL: `http://127.0.0.1:${port}`,
-          DATA_DIR: dataDir,
-          SEED_DEMO: '0',
-          SIMULATORS: '0',
-          SYNC_SCHEDULER: '0',
-          LOG_LEVEL: 'warn',
-          JWT_SECRET: FAULTS_JWT_SECRET,
-          ADMIN_EMAIL: FAULTS_ADMIN.email,
-          ADMIN_PASSWORD: FAULTS_ADMIN.password,
-          ...env,
-        },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      const c = child;
-      c.stdout?.on('data', (d) => (output += d));
-      c.stderr?.on('data', (d) => (output += d));
-      const deadline = Date.now() + 60_000;
-      for (;;) {
-        try {
-          const r = await fetch(`${self.baseUrl}/api`);
-          if (r.ok) return;
-        } catch {
-          /* not up yet */
+      if (!port) {
+        // First start on a port of our choosing: if another process takes it before we listen, choose again.
+        for (let tries = 0; ; tries++) {
+          port = await freePort();
+          try {
+            return await launch();
+          } catch (err) {
+            if (tries >= 3 || !/EADDRINUSE/.test(String((err as Error).message))) throw err;
+          }
         }
-        if (c.exitCode !== null || Date.now() > deadline) throw new Error(`the app did not start:\n${output.slice(-4000)}`);
-        await new Promise((r) => setTimeout(r, 100));
       }
+      return launch();
     },
     async kill() {
       const c = child;
