@@ -26,6 +26,14 @@ export function diskStore(root: string): FileStore {
       const temp = `${target}.part-${process.pid}-${Date.now()}`;
       try {
         await pipeline(body, fs.createWriteStream(temp, { flags: 'wx' }));
+        // On the disk before it becomes visible: a full disk that only shows at flush time (delayed
+        // allocation) fails the upload here, not later, and a crash cannot leave an empty file behind.
+        const fh = await fsp.open(temp, 'r');
+        try {
+          await fh.sync();
+        } finally {
+          await fh.close();
+        }
         await fsp.rename(temp, target);
       } catch (err) {
         await fsp.rm(temp, { force: true });
