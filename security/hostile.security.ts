@@ -16,8 +16,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer } from '../server/test/harness';
 import { SECRET_A, SHOP_A, deliver, order } from '../server/test/ordersKit';
 import { fixtures } from './fuzz/hostileFiles';
+import { blockInternet, outbound } from './fuzz/network';
 import { createFuzzWorld } from './fuzz/world';
 
+blockInternet();
 const fx = await fixtures();
 const MAX_UPLOAD = 400_000;
 const PUBLIC_IP = '93.184.216.34';
@@ -353,5 +355,11 @@ describe('oversize: JSON bodies over BODY_LIMIT, data: URLs and remote files ove
       refused(await sink.call(overCap), `${sink.name} data: URL over the cap`, sink.noDataUrls ? /is too long/ : /larger than \d+ bytes/);
       expect(await counts()).toEqual(before);
     }
+  });
+});
+
+describe('and through all of it', () => {
+  it('nothing reached for the internet (every host above resolves through the test resolver)', () => {
+    expect(outbound).toEqual([]);
   });
 });

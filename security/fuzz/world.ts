@@ -3,6 +3,7 @@
 // connected store (so signed webhooks reach the processing), a provider postback token and an
 // uploaded file. No site has the address of an outside service (HP, CRM, Adestra, SMTP): nothing
 // the fuzzer sends can reach the internet.
+import crypto from 'node:crypto';
 import pino from 'pino';
 import supertest from 'supertest';
 import { expect } from 'vitest';
@@ -108,7 +109,10 @@ export async function createFuzzWorld(env: Record<string, string> = {}, options:
     'X-Shopify-Topic': 'orders/create',
     'X-Shopify-Hmac-Sha256': signShopifyBody(SECRET_A, raw),
     'X-Shopify-Shop-Domain': SHOP_A,
-    'X-Shopify-Webhook-Id': `fuzz-${Math.random().toString(36).slice(2)}`,
+    'X-Shopify-API-Version': '2025-10',
+    'X-Shopify-Webhook-Id': crypto.randomUUID(),
+    'X-Shopify-Event-Id': crypto.randomUUID(),
+    'X-Shopify-Triggered-At': new Date().toISOString(),
   });
   return { w, request, serverErrors, services, orderA, ids: [...ids], names: [...names], fileUrl, grant: () => grant(), signWebhook };
 }
