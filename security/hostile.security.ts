@@ -81,6 +81,7 @@ const fw = await createFuzzWorld(
 const { w } = fw;
 const token = w.tokens.userA;
 const post = (path: string, body: unknown) => fw.request().post(path).set(bearer(token)).send(body as object);
+const asAdmin = (path: string, body: unknown) => fw.request().post(path).set(bearer(w.tokens.adminA)).send(body as object);
 const PUBLIC = `http://cdn.public.test:${PORT}`;
 
 // ---- what the answers must be ------------------------------------------------------------------
@@ -161,16 +162,32 @@ const SINKS: Sink[] = [
   {
     name: 'design artwork: POST /api/designs → order → hood-download-pdf',
     keeps: true,
+    call: (url) => designThenOrderPdf(url, (body) => post('/api/designs', body)),
+  },
+  {
+    name: 'admin REST: POST /api/admin/print-jobs → /api/pdf/from-print-job',
+    keeps: true,
     call: async (url) => {
-      const sku = `HD-${uniq()}`;
-      const made = await post('/api/designs', { name: 'Hostile design', sku, image: url, data: { artworkUrls: [url, okFile, okFile, okFile] } });
-      if (made.status !== 200) return made;
-      const o = order({ skus: [sku] });
-      expect((await deliver(w, o, { secret: SECRET_A, shop: SHOP_A })).status).toBe(200);
-      return post('/api/online-stores/shopify-webhook/hood-download-pdf', { id: String(o.id), lineId: String(o.line_items[0].id) });
+      const made = await asAdmin('/api/admin/print-jobs', { productName: 'Hostile (admin)', artworkUrls: [url, okFile, okFile, okFile] });
+      return made.status === 201 ? post('/api/pdf/from-print-job', { id: made.body.id }) : made;
     },
   },
+  {
+    name: 'admin REST: POST /api/admin/designs → order → hood-download-pdf',
+    keeps: true,
+    call: (url) => designThenOrderPdf(url, (body) => asAdmin('/api/admin/designs', body)),
+  },
 ];
+
+/** A design with the URL as its image and first artwork page, an order for it, then its line's print PDF. */
+async function designThenOrderPdf(url: string, create: (body: object) => Promise<supertest.Response>): Promise<supertest.Response> {
+  const sku = `HD-${uniq()}`;
+  const made = await create({ name: 'Hostile design', sku, image: url, data: { artworkUrls: [url, okFile, okFile, okFile] } });
+  if (made.status >= 300) return made;
+  const o = order({ skus: [sku] });
+  expect((await deliver(w, o, { secret: SECRET_A, shop: SHOP_A })).status).toBe(200);
+  return post('/api/online-stores/shopify-webhook/hood-download-pdf', { id: String(o.id), lineId: String(o.line_items[0].id) });
+}
 
 beforeAll(async () => {
   // A good file and a good job, so that every refusal below is about the hostile part only.
