@@ -5,8 +5,10 @@
 //
 //   FUZZ_RUNS  requests per route (default 40)      FUZZ_SEED  fast-check seed (default: random, printed)
 //   FUZZ_ROUTE only routes whose "METHOD /path" contains this text
+//   FUZZ_HANG_MS  how long one request may take before it is reported as a hang (default 10000)
 //
-// A failure prints the seed, the route, the shrunk request and the answer; rerun with FUZZ_SEED=<seed>.
+// A failure prints the route, the shrunk request, the answer, the server's logged error and the
+// command that replays it (FUZZ_SEED=… FUZZ_ROUTE=… npm run test:security -- fuzz).
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routeTable, type RouteEntry } from '../server/src/http/routeTable';
@@ -128,7 +130,7 @@ describe('the checks themselves (so a green run means something)', () => {
     expect(() => check(req, answer(409, { success: false, error: 'insert into "designs" ("name") values (?) - SQLITE_CONSTRAINT: UNIQUE constraint failed' }))).toThrow(/leaks/);
     expect(() => check(req, answer(404, 'Cannot GET /api/x', 'text/html'))).toThrow(/not JSON/);
     expect(() => check(req, answer(400, { message: 'bad' }))).toThrow(/envelope/);
-    expect(() => check(req, answer(200, { success: true, data: 1 }), ['/tmp/secret-dir']) ).not.toThrow();
+    expect(() => check(req, answer(200, { success: true, data: 1 }), ['/tmp/secret-dir'])).not.toThrow();
     expect(() => check(req, answer(200, { success: true, data: '/tmp/secret-dir/x' }), ['/tmp/secret-dir'])).toThrow(/secret/);
   });
 
