@@ -2,8 +2,7 @@
 // the recovery pass, and the order screens' actions (check, re-run, to artwork, PDF, images).
 import type { Knex } from 'knex';
 import type { Deps } from '../../deps';
-import { storageFault } from '../../db';
-import { isPostgres } from '../../db';
+import { isPostgres, storageFault } from '../../db';
 import { HttpError, badRequest, conflict, forbidden, notFound, unauthorized } from '../../http/errors';
 import type { Actor } from '../../http/types';
 import { isoNow } from '../../lib/clock';
