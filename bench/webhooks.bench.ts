@@ -2,7 +2,7 @@
 // Presswork's real path against a bare Express 5 JSON POST handler, measured in the same run, on
 // SQLite and on PostgreSQL. Aim (issue 7): at least 60 % of the bare handler's rate, p99 < 25 ms.
 //
-//   tsx bench/webhooks.bench.ts [requests=3000] [concurrency=32] [--rounds=3] [--db=sqlite,pg] [--sqlite-sync=FULL]
+//   tsx bench/webhooks.bench.ts [requests=3000] [concurrency=32] [--rounds=3] [--db=sqlite,pg] [--sqlite-sync=NORMAL]
 //
 // - --db: which databases (default: SQLite, and PostgreSQL when one answers at BENCH_DATABASE_URL,
 //   default postgres://postgres@127.0.0.1:5432/postgres; a fresh database is created and dropped
@@ -10,8 +10,8 @@
 //   server an error instead of a skip.
 // - --rounds: each handler is measured this many times (bare and ours alternate, each on a fresh
 //   database); the table shows the medians, the JSON line every round.
-// - --sqlite-sync=FULL: both SQLite servers with synchronous=FULL (an fsync per commit) instead of
-//   the app's NORMAL, to see what surviving power loss would cost.
+// - --sqlite-sync=NORMAL: both SQLite servers with synchronous=NORMAL (no fsync per commit in WAL
+//   mode) instead of the app's default FULL, to see what surviving power loss costs.
 // - BENCH_CPU_PROF=<dir>: the server processes write V8 CPU profiles to <dir>/<bare|ours|nodb>/.
 //
 // Each server runs in its own process (the load generator, node:http keep-alive, in this one),
@@ -102,7 +102,7 @@ async function serve(spec: ServeSpec) {
     db = spec.kind === 'bare' ? createDb(spec.database!) : null;
     app = bareApp(db, spec.siteId);
   }
-  // --sqlite-sync=FULL: what an fsync per commit costs (the app runs NORMAL; one pool connection, so this sets it for good).
+  // --sqlite-sync=NORMAL: what skipping the fsync per commit gains (the app runs FULL by default; one pool connection, so this sets it for good).
   if (spec.sqliteSync && db && spec.database?.client === 'sqlite') await db.raw(`pragma synchronous = ${spec.sqliteSync}`);
   const server = await new Promise<Server>((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));

@@ -20,6 +20,7 @@ const envSchema = z.object({
   DB_LOCK_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).optional(),
   SQLITE_BUSY_TIMEOUT_MS: z.coerce.number().int().min(0).max(60_000).optional(),
   SQLITE_MAX_PAGE_COUNT: z.coerce.number().int().positive().optional(),
+  SQLITE_SYNCHRONOUS: z.enum(['FULL', 'NORMAL', 'full', 'normal']).transform((s) => s.toUpperCase() as 'FULL' | 'NORMAL').default('FULL'),
   JWT_SECRET: z.string().min(1).optional(),
   JWT_EXPIRES_IN: z.string().regex(/^\d+[smhd]$/, 'like 30m, 12h or 7d').default('12h'),
   ADMIN_EMAIL: z.string().email().optional(),
@@ -86,7 +87,7 @@ export interface Config {
    * default 5 s), busyTimeoutMs (SQLite busy_timeout, default 200 ms: the driver waits synchronously).
    * maxPageCount: a cap on the SQLite file (the fault suite's full disk).
    */
-  database: ({ client: 'sqlite'; filename: string; maxPageCount?: number; busyTimeoutMs?: number } | { client: 'pg'; url: string; lockTimeoutMs?: number });
+  database: ({ client: 'sqlite'; filename: string; maxPageCount?: number; busyTimeoutMs?: number; synchronous?: 'FULL' | 'NORMAL' } | { client: 'pg'; url: string; lockTimeoutMs?: number });
   jwt: { secret: string; expiresIn: string; secretIsGenerated: boolean };
   firstAdmin: { email: string; password: string } | undefined;
   seedDemo: boolean;
@@ -130,7 +131,7 @@ function databaseFrom(env: Env, dataDir: string): Config['database'] {
 
 function withDatabaseLimits(database: Config['database'], env: Env): Config['database'] {
   if (database.client === 'pg') return env.DB_LOCK_TIMEOUT_MS ? { ...database, lockTimeoutMs: env.DB_LOCK_TIMEOUT_MS } : database;
-  const limits: { busyTimeoutMs?: number; maxPageCount?: number } = {};
+  const limits: { busyTimeoutMs?: number; maxPageCount?: number; synchronous?: 'FULL' | 'NORMAL' } = { synchronous: env.SQLITE_SYNCHRONOUS };
   if (env.SQLITE_BUSY_TIMEOUT_MS !== undefined) limits.busyTimeoutMs = env.SQLITE_BUSY_TIMEOUT_MS;
   if (env.SQLITE_MAX_PAGE_COUNT) limits.maxPageCount = env.SQLITE_MAX_PAGE_COUNT;
   return { ...database, ...limits };

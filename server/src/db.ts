@@ -32,7 +32,7 @@ export function createDb(database: Config['database']): Db {
       acquireConnectionTimeout: Math.max(10_000, 2 * lockTimeoutMs),
     });
   }
-  const { filename, maxPageCount } = database;
+  const { filename, maxPageCount, synchronous = 'FULL' } = database;
   const busyTimeoutMs = database.busyTimeoutMs ?? DEFAULT_SQLITE_BUSY_TIMEOUT_MS;
   if (filename !== ':memory:') fs.mkdirSync(path.dirname(filename), { recursive: true });
   return knexFactory({
@@ -47,7 +47,12 @@ export function createDb(database: Config['database']): Db {
         conn.pragma('journal_mode = WAL');
         conn.pragma('foreign_keys = ON');
         conn.pragma(`busy_timeout = ${Math.floor(busyTimeoutMs)}`);
-        conn.pragma('synchronous = NORMAL');
+        // FULL (default): a commit is on disk (fsync) before the call answers, so a 2xx — a store
+        // webhook acknowledged, a print job marked printed — survives a power cut or an OS crash, not
+        // only a crash of the process. NORMAL (SQLITE_SYNCHRONOUS=NORMAL) skips that fsync in WAL
+        // mode: faster, still safe against a killed process, but the last commits can be lost with
+        // the machine.
+        conn.pragma(`synchronous = ${synchronous === 'NORMAL' ? 'NORMAL' : 'FULL'}`);
         cacheStatements(conn as unknown as StatementSource);
         if (maxPageCount) conn.pragma(`max_page_count = ${Math.floor(maxPageCount)}`);
         done(null, conn);

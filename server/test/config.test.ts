@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError, DEMO_ADMIN, loadConfig } from '../src/config';
+import { createDb } from '../src/db';
 
 const GOOD_SECRET = 'Zq8v3Lw1Xr7Tn2Pk9Hs4Md6Bf0Gj5Ya-unguessable';
 
@@ -100,7 +101,22 @@ describe('loadConfig', () => {
     });
 
     it('sqlite: → that SQLite file', () => {
-      expect(loadConfig({ DATA_DIR: tempDir(), DATABASE_URL: 'sqlite:/tmp/x.sqlite' }).database).toEqual({ client: 'sqlite', filename: '/tmp/x.sqlite' });
+      expect(loadConfig({ DATA_DIR: tempDir(), DATABASE_URL: 'sqlite:/tmp/x.sqlite' }).database).toEqual({ client: 'sqlite', filename: '/tmp/x.sqlite', synchronous: 'FULL' });
+    });
+
+    it('SQLite flushes every commit (FULL) unless SQLITE_SYNCHRONOUS=NORMAL; other values are refused', async () => {
+      const dir = tempDir();
+      const full = createDb(loadConfig({ DATA_DIR: dir }).database);
+      const normal = createDb(loadConfig({ DATA_DIR: tempDir(), SQLITE_SYNCHRONOUS: 'normal' }).database);
+      try {
+        // PRAGMA synchronous: 1 = NORMAL, 2 = FULL.
+        expect(await full.raw('pragma synchronous')).toEqual([{ synchronous: 2 }]);
+        expect(await normal.raw('pragma synchronous')).toEqual([{ synchronous: 1 }]);
+      } finally {
+        await full.destroy();
+        await normal.destroy();
+      }
+      expect(() => loadConfig({ DATA_DIR: dir, SQLITE_SYNCHRONOUS: 'OFF' })).toThrow(/SQLITE_SYNCHRONOUS/);
     });
 
     it('anything else → an error naming DATABASE_URL', () => {
