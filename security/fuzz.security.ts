@@ -106,8 +106,9 @@ async function requestOf(route: RouteEntry, c: Case): Promise<FuzzRequest> {
     // A valid signed upload URL; the body is whatever the case holds.
     return { method: route.method, url: await fw.grant(), headers, body: c.body };
   }
-  // Node's HTTP parser answers 431 (no body, before any app code) past 16 KB of request line and
-  // headers: keep the fuzzed URL under that, so the answer is the app's.
+  // Node's HTTP parser refuses more than 16 KB of request line and headers before any app code
+  // (main.ts answers those in the envelope, server/src/http/clientError.ts, tested in
+  // server/test/http.test.ts): keep the fuzzed URL under that, so the answer is the app's.
   if (path.length + query.length > MAX_URL) query = '';
   if (path.length > MAX_URL) path = path.slice(0, MAX_URL);
   return { method: route.method, url: `${path}${query ? `?${query}` : ''}`, headers, body: c.body };

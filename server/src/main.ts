@@ -11,6 +11,7 @@ import { demoHpSimulator, HP_SIMULATOR_PATH } from '../simulators/hpDemo';
 import { startShopifyDemo } from '../simulators/shopifyDemo';
 import { demoSyncSimulators } from '../simulators/syncDemo';
 import { createScheduler } from './jobs/scheduler';
+import { onClientError } from './http/clientError';
 import { DEMO_PASSWORD, DEMO_USERS, ensureFirstSite, seedDemo } from '../../seeds/demo';
 
 async function main() {
@@ -68,6 +69,7 @@ async function main() {
     if (config.simulators) stopShopifyDemo = startShopifyDemo({ db, baseUrl: `http://127.0.0.1:${port}`, log, initialOrders: seeded ? 6 : 0 });
   });
   server.keepAliveTimeout = 65_000;
+  server.on('clientError', onClientError);
 
   let closing = false;
   const shutdown = (signal: string) => {

@@ -1,5 +1,8 @@
 // The HTTP shell: envelopes for every failure, limits, headers, no leaked internals.
 import { describe, expect, it } from 'vitest';
+import http from 'node:http';
+import net, { type AddressInfo } from 'node:net';
+import { onClientError } from '../src/http/clientError';
 import type { Response } from 'supertest';
 import { bearer, createWorld } from './harness';
 
@@ -114,5 +117,40 @@ describe('http', async () => {
       expect(res.body.error).not.toMatch(/revoked_tokens/);
       expectNoInternals(res);
     });
+  });
+});
+
+describe('requests refused by the HTTP parser (main.ts listens with onClientError)', () => {
+  const send = async (raw: string) => {
+    const w = await createWorld();
+    const server = http.createServer(w.app);
+    server.on('clientError', onClientError);
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    try {
+      const { port } = server.address() as AddressInfo;
+      return await new Promise<string>((resolve, reject) => {
+        const socket = net.connect(port, '127.0.0.1', () => socket.write(raw));
+        let out = '';
+        socket.on('data', (d) => (out += d));
+        socket.on('end', () => resolve(out));
+        socket.on('error', reject);
+      });
+    } finally {
+      server.close();
+    }
+  };
+  const bodyOf = (answer: string) => JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4));
+
+  it('a request line over 16 KB → 431 in the error envelope', async () => {
+    const answer = await send(`GET /api/print-jobs?q=${'x'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`);
+    expect(answer).toMatch(/^HTTP\/1\.1 431 /);
+    expect(answer).toMatch(/content-type: application\/json/i);
+    expect(bodyOf(answer)).toEqual({ success: false, error: 'The request line or headers are too large' });
+  });
+
+  it('malformed HTTP → 400 in the error envelope', async () => {
+    const answer = await send('GARBAGE\r\n\r\n');
+    expect(answer).toMatch(/^HTTP\/1\.1 400 /);
+    expect(bodyOf(answer)).toEqual({ success: false, error: 'The request is not valid HTTP' });
   });
 });
