@@ -49,6 +49,7 @@ import { createLogger } from '../server/src/lib/logger';
 import { createServices, fileStoreFor } from '../server/src/services';
 import { fakeOrder, shopifyJson, signShopifyBody } from '../server/simulators/shopify';
 import { emitSummary } from './support';
+import { createPgDatabase } from '../server/test/infra';
 
 const SHOP = 'bench-shop.myshopify.com';
 const SECRET = 'bench-secret';
@@ -230,20 +231,8 @@ function pgTarget(url: string): Target {
   return {
     label: 'PostgreSQL',
     fresh: async (name) => {
-      const db = `pw_bench_${name}_${crypto.randomBytes(4).toString('hex')}`;
-      const admin = knexFactory({ client: 'pg', connection: url, pool: { min: 0, max: 1 } });
-      await admin.raw(`create database ${db}`);
-      await admin.destroy();
-      const u = new URL(url);
-      u.pathname = `/${db}`;
-      return {
-        database: { client: 'pg', url: u.toString() },
-        drop: async () => {
-          const a = knexFactory({ client: 'pg', connection: url, pool: { min: 0, max: 1 } });
-          await a.raw(`drop database if exists ${db} with (force)`);
-          await a.destroy();
-        },
-      };
+      const pg = await createPgDatabase(url, `pw_bench_${name}`);
+      return { database: { client: 'pg', url: pg.url }, drop: pg.drop };
     },
   };
 }

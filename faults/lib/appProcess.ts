@@ -1,25 +1,14 @@
 // A real Presswork process for the fault suite: started on a free port with the settings given,
 // killed (SIGKILL: no shutdown hooks, no flush) and restarted on the same port and database.
 import { spawn, type ChildProcess } from 'node:child_process';
-import crypto from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import knexFactory from 'knex';
+import { createPgDatabase, freePort } from '../../server/test/infra';
+
+export { freePort };
 
 const root = path.resolve(import.meta.dirname, '../..');
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as net.AddressInfo).port;
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
-}
 
 export const FAULTS_JWT_SECRET = 'faults-suite-secret-that-is-long-enough-0123456789';
 export const FAULTS_ADMIN = { email: 'admin@faults.local', password: 'faults-admin-password' };
@@ -143,18 +132,5 @@ export function appProcess(env: Record<string, string> = {}, opts: { dataDir?: s
 /** A fresh PostgreSQL database (FAULTS_DATABASE_URL or TEST_DATABASE_URL, else the local `test`), dropped by `drop()`. */
 export async function freshPostgres(): Promise<{ url: string; drop: () => Promise<void> }> {
   const base = process.env.FAULTS_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-  const name = `pw_faults_${crypto.randomBytes(5).toString('hex')}`;
-  const admin = knexFactory({ client: 'pg', connection: base, pool: { min: 0, max: 1 } });
-  await admin.raw(`create database ${name}`);
-  await admin.destroy();
-  const u = new URL(base);
-  u.pathname = `/${name}`;
-  return {
-    url: u.toString(),
-    drop: async () => {
-      const a = knexFactory({ client: 'pg', connection: base, pool: { min: 0, max: 1 } });
-      await a.raw(`drop database if exists ${name} with (force)`);
-      await a.destroy();
-    },
-  };
+  return createPgDatabase(base, 'pw_faults');
 }

@@ -6,30 +6,10 @@ import crypto from 'node:crypto';
 import { shopifyJson, signShopifyBody } from '../../server/simulators/shopify';
 import { FAULTS_ADMIN } from './appProcess';
 
-/** mulberry32: the same seed, the same storm. */
-export function prng(seed: number) {
-  let a = seed >>> 0 || 0x9e3779b9;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return {
-    next,
-    int: (min: number, max: number) => min + Math.floor(next() * (max - min + 1)),
-    chance: (p: number) => next() < p,
-    shuffle<T>(list: T[]): T[] {
-      for (let i = list.length - 1; i > 0; i--) {
-        const j = Math.floor(next() * (i + 1));
-        [list[i], list[j]] = [list[j], list[i]];
-      }
-      return list;
-    },
-  };
-}
-export type Prng = ReturnType<typeof prng>;
+import { prng } from '../../server/simulators/prng';
+
+export { prng };
+export type { Prng } from '../../server/simulators/prng';
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

@@ -6,6 +6,7 @@
 // failRate (a seeded share of calls answered 429/5xx), holdNext(n) (accept orders, hold the answers).
 import crypto from 'node:crypto';
 import express, { type ErrorRequestHandler, type RequestHandler, type Response } from 'express';
+import { mulberry32 } from './prng';
 
 export interface HpSimFaults {
   /** Every answer waits this long. */
@@ -41,18 +42,6 @@ export interface HpSimulatorOptions {
   now?: () => Date;
   /** Seed of the failRate draws (default 1): the same seed fails the same calls. */
   seed?: number;
-}
-
-/** mulberry32: a small deterministic PRNG in [0, 1). */
-function seeded(seed: number) {
-  let a = seed >>> 0 || 0x9e3779b9;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 export type HpStatus = 'received' | 'dataready' | 'printready' | 'printed' | 'shipped' | 'cancelled' | 'error' | 'onhold';
@@ -145,7 +134,7 @@ export function createHpSimulator(options: HpSimulatorOptions) {
   const sourceAccount = options.sourceAccount ?? 'presswork';
   const maxSkewMs = options.maxSkewMs ?? 15 * 60_000;
   const faults: HpSimFaults = { delayMs: 0, dropConnections: false, duplicatePostbacks: false, reorderPostbacks: false, failRate: 0, failStatuses: [429, 500, 502, 503], ...options.faults };
-  const random = seeded(options.seed ?? 1);
+  const random = mulberry32(options.seed ?? 1);
   // holdNext: accepted orders whose answers wait for releaseHeld().
   let holdCount = 0;
   const held: Array<() => void> = [];

@@ -6,6 +6,7 @@
 // (429/403 with Retry-After, 5xx, dropped connections, delays).
 import crypto from 'node:crypto';
 import express, { type Request, type Response } from 'express';
+import { mulberry32 } from './prng';
 
 export interface SimConsent {
   id: string;
@@ -54,18 +55,6 @@ export interface RaisersEdgeSimOptions {
   rateLimitPerSecond?: number;
 }
 
-/** A small deterministic PRNG (mulberry32). */
-export function prng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const FIRST = ['Amelia', 'Oliver', 'Isla', 'George', 'Ava', 'Noah', 'Mia', 'Arthur', 'Ivy', 'Leo', 'Freya', 'Oscar', 'Lily', 'Harry', 'Grace', 'Jack', 'Rosie', 'Theo', 'Ella', 'Alfie'];
 const LAST = ['Smith', 'Jones', 'Taylor', 'Brown', 'Williams', 'Wilson', 'Johnson', 'Davies', 'Patel', 'Wright', 'Evans', 'Walker', 'Roberts', 'Green', 'Hall', 'Wood', 'Clarke', 'Hughes', 'Edwards', 'Khan'];
 
@@ -74,7 +63,7 @@ const LAST = ['Smith', 'Jones', 'Taylor', 'Brown', 'Williams', 'Wilson', 'Johnso
  * with a mix of emails, flags and Email consents (the most recent one decides).
  */
 export function generateConstituents(count: number, seed: number, now: Date, days = 7): { constituents: SimConstituent[]; consents: RaisersEdgeSimOptions['consents'] } {
-  const rnd = prng(seed);
+  const rnd = mulberry32(seed);
   const constituents: SimConstituent[] = [];
   const consents: NonNullable<RaisersEdgeSimOptions['consents']> = [];
   for (let i = 0; i < count; i++) {

@@ -3,6 +3,7 @@
 // retries on non-2xx and timeouts keeping the same webhook and event ids, and faults on demand
 // (duplicates, bad signatures, a wrong shop domain). `fakeOrder` makes realistic orders.
 import crypto from 'node:crypto';
+import { prng } from './prng';
 
 export type ShopifyTopic = 'orders/create' | 'orders/updated' | 'orders/paid' | 'orders/fulfilled' | (string & {});
 
@@ -191,26 +192,9 @@ const TITLES: Record<string, string> = {
   'DEMO-POSTER-01': 'City Skyline Poster',
 };
 
-/** A small deterministic PRNG (mulberry32): the same seed gives the same order. */
-function rng(seed: number) {
-  let a = seed >>> 0 || 0x9e3779b9;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return {
-    next,
-    int: (min: number, max: number) => min + Math.floor(next() * (max - min + 1)),
-    pick: <T>(list: readonly T[]) => list[Math.floor(next() * list.length)],
-    chance: (p: number) => next() < p,
-  };
-}
 
 /** An int64 id beyond 2^53 (as Shopify's are), as a string. */
-const bigId = (r: ReturnType<typeof rng>, prefix: bigint) => (prefix * 10n ** 15n + BigInt(r.int(0, 999_999)) * 10n ** 9n + BigInt(r.int(0, 999_999_999))).toString();
+const bigId = (r: ReturnType<typeof prng>, prefix: bigint) => (prefix * 10n ** 15n + BigInt(r.int(0, 999_999)) * 10n ** 9n + BigInt(r.int(0, 999_999_999))).toString();
 
 export interface FakeOrderOptions {
   skus?: string[];
@@ -223,7 +207,7 @@ export interface FakeOrderOptions {
 }
 
 export function fakeOrder(seed: number, opts: FakeOrderOptions = {}): FakeOrder {
-  const r = rng(seed);
+  const r = prng(seed);
   const skus = opts.skus?.length ? opts.skus : DEMO_SKUS;
   const first = r.pick(FIRST);
   const last = r.pick(LAST);

@@ -13,7 +13,8 @@ import { addDays } from '../src/jobs/time';
 import { sitesRepo } from '../src/modules/sites/repo';
 import { dropDirOf, writeEnvValue } from '../src/modules/sync/siteSettings';
 import { createAdestraSimulator } from './adestra';
-import { createRaisersEdgeSimulator, generateConstituents, prng } from './raisersEdge';
+import { mulberry32 } from './prng';
+import { createRaisersEdgeSimulator, generateConstituents } from './raisersEdge';
 
 export const RE_SIMULATOR_PATH = '/__simulators/raisers-edge';
 export const ADESTRA_SIMULATOR_PATH = '/__simulators/adestra';
@@ -75,7 +76,7 @@ export async function demoSyncSimulators(deps: { db: Db; clock: Clock; config: C
     people: () => [...people, ...strangers],
   });
   // Unsubscribes of the last three days (deterministic), then their files.
-  const rnd = prng(7);
+  const rnd = mulberry32(7);
   for (let d = 3; d >= 0; d--) {
     const day = addDays(now.toISOString().slice(0, 10), -d);
     for (let i = 0; i < 6; i++) adestra.unsubscribe(people[Math.floor(rnd() * people.length)].email, new Date(`${day}T${String(9 + i).padStart(2, '0')}:15:00Z`));

@@ -1,10 +1,8 @@
 // A fresh Presswork for one test file: its own database (in-memory SQLite, or a new PostgreSQL
 // database when TEST_DATABASE_URL is set), migrated, with two sites and a user of each role.
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import knexFactory from 'knex';
 import supertest from 'supertest';
 import { afterAll } from 'vitest';
 import { createApp } from '../src/app';
@@ -14,6 +12,7 @@ import type { Clock } from '../src/lib/clock';
 import { createLogger } from '../src/lib/logger';
 import { signToken } from '../src/modules/auth/tokens';
 import { createServices, fileStoreFor } from '../src/services';
+import { createPgDatabase } from './infra';
 
 export const PASSWORD = 'correct horse battery';
 
@@ -26,20 +25,8 @@ export function testClock(start = new Date()): Clock & { advance(ms: number): vo
 async function freshDatabase(): Promise<{ database: Config['database']; drop: () => Promise<void> }> {
   const url = process.env.TEST_DATABASE_URL;
   if (!url) return { database: { client: 'sqlite', filename: ':memory:' }, drop: async () => {} };
-  const name = `pw_test_${crypto.randomBytes(6).toString('hex')}`;
-  const admin = knexFactory({ client: 'pg', connection: url, pool: { min: 0, max: 1 } });
-  await admin.raw(`create database ${name}`);
-  await admin.destroy();
-  const u = new URL(url);
-  u.pathname = `/${name}`;
-  return {
-    database: { client: 'pg', url: u.toString() },
-    drop: async () => {
-      const a = knexFactory({ client: 'pg', connection: url, pool: { min: 0, max: 1 } });
-      await a.raw(`drop database if exists ${name} with (force)`);
-      await a.destroy();
-    },
-  };
+  const pg = await createPgDatabase(url, 'pw_test');
+  return { database: { client: 'pg', url: pg.url }, drop: pg.drop };
 }
 
 export interface TestWorld {
