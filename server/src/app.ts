@@ -8,7 +8,7 @@ import type { Deps } from './deps';
 import { allow } from './http/access';
 import { attachActor } from './http/auth';
 import { ok } from './http/envelope';
-import { errorHandler, notFoundHandler } from './http/errorHandler';
+import { errorHandler, notFoundHandler, refuseNulInUrl } from './http/errorHandler';
 import { jsonBody } from './http/validate';
 import { adminRoutes } from './modules/admin/routes';
 import { designsRoutes } from './modules/designs/routes';
@@ -56,6 +56,7 @@ export function createApp(deps: Deps, services: Services = createServices(deps))
   );
   if (config.logLevel !== 'silent') app.use(pinoHttp({ logger: log, autoLogging: { ignore: (req) => !req.url?.startsWith('/api') } }));
 
+  app.use(refuseNulInUrl());
   // Files: the signed upload target and the stored files (outside /api: no JSON body parsing, no session).
   app.use(fileRoutes(services.uploads, config));
   // The store's order webhook: before /api's JSON parser, the signature is over the raw bytes.

@@ -26,6 +26,21 @@ describe('http', async () => {
     expect(res.body).toEqual({ success: true, data: { name: 'Presswork', status: 'ok' } });
   });
 
+  it('a NUL character in the path, query or a JSON string → 400 naming it, on SQLite and PostgreSQL alike (fuzz finding)', async () => {
+    for (const url of ['/files/a%00b', '/api/sites/a%00b/raiser-edge-webhook', '/api/print-jobs?q=a%00']) {
+      const res = await w.request().get(url).set(bearer(w.tokens.userA));
+      expect(res.status, url).toBe(400);
+      expect(res.body, url).toEqual({ success: false, error: 'The request holds a NUL character (\\u0000), which cannot be stored' });
+    }
+    const nul = await w.request().post('/api/general-data/note').set(bearer(w.tokens.userA)).set('Content-Type', 'application/json').send('{"name":"a\\u0000b","data":{}}');
+    expect(nul.status).toBe(400);
+    expect(nul.body).toEqual({ success: false, error: 'The request body holds a NUL character (\\u0000), which cannot be stored' });
+    // An escaped backslash followed by "u0000" is plain text, not a NUL.
+    const text = await w.request().post('/api/general-data/note').set(bearer(w.tokens.userA)).set('Content-Type', 'application/json').send('{"name":"a\\\\u0000b","data":{}}');
+    expect(text.status).toBeLessThan(300);
+    expect(text.body.data.name).toBe('a\\u0000b');
+  });
+
   it('a malformed JSON body → 400 envelope', async () => {
     const res = await w.request().post('/api/users/login').set('Content-Type', 'application/json').send('{"email": "a@b.c", "password": ');
     expect(res.status).toBe(400);

@@ -5,6 +5,16 @@ import { HttpError } from './errors';
 import { fail } from './envelope';
 import { storageFault } from '../db';
 
+export const UNSTORABLE_TEXT = 'The request holds a NUL character (\\u0000), which cannot be stored';
+
+/**
+ * A NUL character in the path or query (%00) is refused before any route: no file or record name
+ * holds one, and PostgreSQL cannot compare text with it (found by the fuzz suite on PostgreSQL).
+ */
+export function refuseNulInUrl(): RequestHandler {
+  return (req, res, next) => (/%00/i.test(req.originalUrl) ? fail(res, 400, UNSTORABLE_TEXT) : next());
+}
+
 export function notFoundHandler(): RequestHandler {
   return (req, res) => fail(res, 404, `No such call: ${req.method} ${req.originalUrl.split("?")[0]}`);
 }
@@ -24,6 +34,8 @@ export function errorHandler(log: Logger): ErrorRequestHandler {
     if (err?.type === 'entity.parse.failed') return fail(res, 400, 'The request body is not valid JSON');
     if (err?.type === 'entity.too.large') return fail(res, 413, 'The request body is too large');
     if (status >= 400 && status < 500) return fail(res, status, typeof err?.expose === 'boolean' && err.expose ? String(err.message) : 'Bad request');
+    // Text PostgreSQL cannot store (a NUL character, \u0000 in JSON): the caller's input, not our fault.
+    if (err?.code === '22021' || err?.code === '22P05') return fail(res, 400, UNSTORABLE_TEXT);
     // Disk full, database locked or busy: a clear 507/503 (the caller may retry), not a 500.
     const fault = storageFault(err);
     if (fault) {

@@ -43,9 +43,23 @@ export function jsonDepth(bytes: Uint8Array): number {
   return max;
 }
 
-/** body-parser `verify`: refuses JSON nested deeper than MAX_JSON_DEPTH with a 400. */
+/** Whether JSON text holds the escape \u0000 (a NUL character in a string), not merely an escaped backslash before "u0000". */
+export function jsonHasNul(buf: Buffer): boolean {
+  for (let i = buf.indexOf('\\u0000'); i !== -1; i = buf.indexOf('\\u0000', i + 1)) {
+    let backslashes = 0;
+    for (let j = i; j >= 0 && buf[j] === 0x5c; j--) backslashes++;
+    if (backslashes % 2 === 1) return true;
+  }
+  return false;
+}
+
+/**
+ * body-parser `verify`: refuses JSON nested deeper than MAX_JSON_DEPTH, and JSON holding a NUL
+ * character (PostgreSQL cannot store one; refused on every database alike), with a 400.
+ */
 export function refuseDeepJson(_req: unknown, _res: unknown, buf: Buffer): void {
   if (jsonDepth(buf) > MAX_JSON_DEPTH) throw new HttpError(400, `The request body is nested too deeply (at most ${MAX_JSON_DEPTH} levels of arrays and objects)`);
+  if (jsonHasNul(buf)) throw new HttpError(400, 'The request body holds a NUL character (\\u0000), which cannot be stored');
 }
 
 /** The JSON body parser of every JSON surface: size limit, and depth limit. */
