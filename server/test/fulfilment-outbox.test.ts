@@ -2,7 +2,7 @@
 // crash recovery, two instances, retries and failures — against the loopback simulator.
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../src/lib/logger';
-import { fulfilmentService } from '../src/modules/fulfilment/service';
+import { fulfilmentService, MAYBE_AT_PROVIDER_WHOLE } from '../src/modules/fulfilment/service';
 import { hpDedupeKey } from '../src/modules/fulfilment/outbox';
 import type { HpOrderBody } from '../src/modules/fulfilment/orderBody';
 import { createHpClient } from '../src/integrations/hpSiteflow';
@@ -263,6 +263,61 @@ describe('the outbox worker', () => {
     expect(dead.attempts).toBe(3);
     expect(dead.error).toMatch(/gave up after 3 attempts/);
     expect(w.sim.orderBySource(doomed)).toBeUndefined();
+  });
+
+  it('a whole-order send that failed after unanswered calls (5xx) may be at HP: its lines cannot be sent on their own; a 429-only failure can', async () => {
+    const sendLine = (orderId: string, lineId: string) => w.request().post('/api/online-stores/shopify-webhook/send-hp-single-line').set(bearer(w.tokens.userA)).send({ orderId, lineId });
+    const failWhole = async (orderId: string, status: number) => {
+      w.sim.failNext(12, status);
+      await w.db.transaction((trx) => w.services.fulfilment.enqueueOrderSend(trx, { siteId: w.sites.a, orderId }));
+      for (let i = 0; i < 3; i++) {
+        await w.services.fulfilment.processDue();
+        w.clock.advance(61_000);
+      }
+      const row = await w.db('outbox').where({ dedupe_key: `hp:${w.sites.a}:${orderId}` }).first();
+      expect(row.status).toBe('failed');
+      return row;
+    };
+    const lines = [
+      { id: '31', sku: 'MAYBE-A' },
+      { id: '32', sku: 'MAYBE-B' },
+    ];
+    const unanswered = await orderWithDesign(lines);
+    await failWhole(unanswered, 502);
+    const refused = await sendLine(unanswered, '32');
+    expect(refused.status).toBe(409);
+    expect(refused.body).toEqual({ success: false, error: MAYBE_AT_PROVIDER_WHOLE });
+    expect(w.sim.orderBySource(`${unanswered}-32`)).toBeUndefined();
+    // The safe way on: the whole order again (HP would refuse a repeat of the same source order id).
+    const again = await sendHp({ orderId: unanswered });
+    expect(again.body.data.status).toBe('sent');
+    expect(w.sim.orderBySource(unanswered)).toBeDefined();
+
+    const refusedOnly = await orderWithDesign(lines);
+    await failWhole(refusedOnly, 429);
+    const line = await sendLine(refusedOnly, '32');
+    expect(line.status).toBe(200);
+    expect(line.body.data.status).toBe('sent');
+  });
+
+  it('a line whose own send failed after unanswered calls is left out of a whole-order send, saying why', async () => {
+    const orderId = await orderWithDesign([
+      { id: '41', sku: 'OWN-A' },
+      { id: '42', sku: 'OWN-B' },
+    ]);
+    w.sim.failNext(12, 503);
+    await w.db.transaction((trx) => w.services.fulfilment.enqueueOrderSend(trx, { siteId: w.sites.a, orderId, lineIds: ['42'] }));
+    for (let i = 0; i < 3; i++) {
+      await w.services.fulfilment.processDue();
+      w.clock.advance(61_000);
+    }
+    expect((await w.db('outbox').where({ dedupe_key: `hp:${w.sites.a}:${orderId}:42` }).first()).status).toBe('failed');
+    const whole = await sendHp({ orderId });
+    expect(whole.body.data.status).toBe('sent');
+    const items = w.sim.orderBySource(orderId)!.body.orderData.items as Array<{ sourceItemId: string }>;
+    expect(items.map((i) => i.sourceItemId)).toEqual(['41']);
+    const log = (await sendLogs(orderId)).find((l) => l.status === 'sent' && !l.field2);
+    expect(JSON.stringify(log.data)).toMatch(/its own send got no answer, so HP may have it/);
   });
 
   it('a crash between the provider call and recording it: the lease runs out, the row is re-sent once, the provider keeps one order', async () => {

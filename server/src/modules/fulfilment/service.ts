@@ -13,7 +13,7 @@ import type { Knex } from 'knex';
 import { isPostgres, toJson, type Db } from '../../db';
 import type { Deps } from '../../deps';
 import type { Page } from '../../http/envelope';
-import { HttpError, badRequest, forbidden, notFound, unauthorized } from '../../http/errors';
+import { HttpError, badRequest, conflict, forbidden, notFound, unauthorized } from '../../http/errors';
 import type { Actor } from '../../http/types';
 import { isoNow } from '../../lib/clock';
 import { pageWindow } from '../../lib/paging';
@@ -92,6 +92,27 @@ class SendFailure extends Error {
 }
 
 const text = (v: unknown) => (v === null || v === undefined ? '' : String(v));
+
+
+/** Line send refused: the whole order's failed send may be at HP all the same. */
+export const MAYBE_AT_PROVIDER_WHOLE =
+  'HP Site Flow may already have this order: a send of the whole order got no answer before it failed. Send the whole order again (HP refuses a repeat, so nothing prints twice) instead of this line on its own';
+
+/** A row whose calls all failed, but one went unanswered (timeout, lost connection, 5xx), is carried in its result. */
+function wasUnanswered(row: OutboxRow): boolean {
+  return (row.result as { unanswered?: unknown } | null)?.unanswered === true;
+}
+
+/** Sent, still going, or failed after an unanswered call: the provider may hold it. */
+export function mayBeAtProvider(row: OutboxRow): boolean {
+  return row.status !== 'failed' || wasUnanswered(row);
+}
+
+/** The details stored with a failed attempt, keeping "a call went unanswered" from earlier attempts. */
+function withUnanswered(row: OutboxRow, details: unknown, unanswered: boolean): unknown {
+  const base = details && typeof details === 'object' && !Array.isArray(details) ? (details as Record<string, unknown>) : details == null ? {} : { details };
+  return unanswered || wasUnanswered(row) ? { ...base, unanswered: true } : (details ?? null);
+}
 
 export function fulfilmentService(deps: Deps, store?: FileStore, fetchArtwork?: ArtworkFetcher, initial: Partial<FulfilmentOptions> = {}) {
   const { db, clock, config, log } = deps;
@@ -244,9 +265,13 @@ export function fulfilmentService(deps: Deps, store?: FileStore, fetchArtwork?: 
     return rows.map(outboxFromRow).filter((r) => r.payload.orderId === orderId && r.payload.lineId);
   }
 
-  /** Lines of an order with a single-line send that is sent or still going (a failed one does not count). */
-  async function linesSentOnTheirOwn(trx: Db | Knex.Transaction, siteId: number, orderId: string): Promise<Set<string>> {
-    return new Set((await lineRowsOf(trx, siteId, orderId)).filter((r) => r.status !== 'failed').map((r) => r.payload.lineId!));
+  /**
+   * Lines of an order with a single-line send that is sent, still going, or failed after a call whose
+   * answer never came (HP may have it): a whole-order send must leave them out.
+   */
+  async function linesSentOnTheirOwn(trx: Db | Knex.Transaction, siteId: number, orderId: string): Promise<Map<string, string>> {
+    const rows = (await lineRowsOf(trx, siteId, orderId)).filter(mayBeAtProvider);
+    return new Map(rows.map((r) => [r.payload.lineId!, r.status === 'failed' ? 'its own send got no answer, so HP may have it: send the line again on its own' : 'sent on its own (send-hp-single-line)']));
   }
 
   /** Everything before the provider call: settings, the order, its lines' designs and print files, the body. */
@@ -259,12 +284,12 @@ export function fulfilmentService(deps: Deps, store?: FileStore, fetchArtwork?: 
     if (!shipToOf(data)) throw new SendFailure('The order has no shipping address', true);
     const allLines = Array.isArray(data.line_items) ? data.line_items : [];
     // A whole-order send leaves out the lines sent (or being sent) on their own: one print per line.
-    const ownSends = lineId ? new Set<string>() : await linesSentOnTheirOwn(db, siteId, orderId);
+    const ownSends = lineId ? new Map<string, string>() : await linesSentOnTheirOwn(db, siteId, orderId);
     const lines = lineId ? allLines.filter((l) => text(l.id) === lineId) : allLines.filter((l) => !ownSends.has(text(l.id)));
     if (lineId && !lines.length) throw new SendFailure(`Line ${lineId} is not in order ${orderId}`, true);
     const sourceOrderId = sourceOrderIdOf(orderId, lineId);
     const mapped: MappedLine[] = [];
-    const skipped: Array<{ lineId: string; reason: string }> = [...ownSends].map((id) => ({ lineId: id, reason: 'sent on its own (send-hp-single-line)' }));
+    const skipped: Array<{ lineId: string; reason: string }> = [...ownSends].map(([id, reason]) => ({ lineId: id, reason }));
     const items: PreGeneratedItem[] = [];
     for (const line of lines) {
       const id = text(line.id);
@@ -374,27 +399,27 @@ export function fulfilmentService(deps: Deps, store?: FileStore, fetchArtwork?: 
     });
   }
 
-  async function markFailed(row: OutboxRow, error: string, details: unknown, sentData: unknown): Promise<SendOutcome> {
+  async function markFailed(row: OutboxRow, error: string, details: unknown, sentData: unknown, unanswered = false): Promise<SendOutcome> {
     const { siteId, orderId, lineId, actorId } = row.payload;
     const at = nowIso();
     return db.transaction(async (trx) => {
       const n = await trx('outbox')
         .where({ id: row.id, status: 'pending' })
-        .update({ status: 'failed', result: toJson(details ?? null), error, locked_until: null, updated_at: at });
+        .update({ status: 'failed', result: toJson(withUnanswered(row, details, unanswered)), error, locked_until: null, updated_at: at });
       if (n !== 1) return outcomeOf(outboxFromRow(await trx('outbox').where({ id: row.id }).first()));
       await writeSendLog(trx, { siteId, orderId, lineId, status: 'failed', data: { sentData: sentData ?? null, results: details ?? { error }, error, attempts: row.attempts, outboxId: row.id }, userId: actorId });
       return { status: 'failed', error, errorMes: details, outboxId: row.id } as SendOutcome;
     });
   }
 
-  async function reschedule(row: OutboxRow, error: string, details: unknown, sentData: unknown): Promise<SendOutcome> {
-    if (row.attempts >= options.maxAttempts) return markFailed(row, `${error} (gave up after ${row.attempts} attempts)`, details, sentData);
+  async function reschedule(row: OutboxRow, error: string, details: unknown, sentData: unknown, unanswered = false): Promise<SendOutcome> {
+    if (row.attempts >= options.maxAttempts) return markFailed(row, `${error} (gave up after ${row.attempts} attempts)`, details, sentData, unanswered);
     const cap = Math.min(options.backoff.maxMs, options.backoff.baseMs * 2 ** Math.max(0, row.attempts - 1));
     const delay = Math.floor(cap / 2 + (Math.random() * cap) / 2);
     const next = later(delay);
     await db('outbox')
       .where({ id: row.id, status: 'pending' })
-      .update({ error, result: toJson(details ?? null), next_attempt_at: next, locked_until: null, updated_at: nowIso() });
+      .update({ error, result: toJson(withUnanswered(row, details, unanswered)), next_attempt_at: next, locked_until: null, updated_at: nowIso() });
     return { status: 'queued', outboxId: row.id, error, nextAttemptAt: next };
   }
 
@@ -409,15 +434,17 @@ export function fulfilmentService(deps: Deps, store?: FileStore, fetchArtwork?: 
       if (err instanceof HpDuplicateOrder && prepared) return markSent(row, prepared, { success: false, error: { message: err.message, code: err.code, validations: err.validations } }, true);
       if (err instanceof HpError) {
         const details = { status: err.status, code: err.code, message: err.message, validations: err.validations, answer: err.body ?? null };
-        if (err.retryable) return reschedule(row, err.message, details, prepared?.body);
-        return markFailed(row, err.message, details, prepared?.body);
+        // No answer (timeout, connection lost) or a 5xx: HP may have taken the order all the same.
+        const unanswered = err.status === 0 || err.status >= 500;
+        if (err.retryable) return reschedule(row, err.message, details, prepared?.body, unanswered);
+        return markFailed(row, err.message, details, prepared?.body, unanswered);
       }
       if (err instanceof SendFailure) {
         if (err.permanent) return markFailed(row, err.message, err.details ?? { message: err.message }, prepared?.body);
         return reschedule(row, err.message, err.details ?? { message: err.message }, prepared?.body);
       }
       log.error({ err, outboxId: row.id }, 'HP send failed unexpectedly');
-      return reschedule(row, `Unexpected error: ${(err as Error).message}`, null, prepared?.body);
+      return reschedule(row, `Unexpected error: ${(err as Error).message}`, null, prepared?.body, prepared !== undefined);
     }
   }
 
@@ -480,8 +507,11 @@ export function fulfilmentService(deps: Deps, store?: FileStore, fetchArtwork?: 
       await lockedOrder(trx, order.id);
       const whole = await outboxRepo(trx).byKey(hpDedupeKey(order.siteId, orderId));
       if (input.lineId && whole && whole.status !== 'failed') return whole;
+      // The whole order's send failed, but one of its calls went unanswered: HP may hold the order
+      // with this line in it. Sending the line on its own (another source order id) could print it twice.
+      if (input.lineId && whole && mayBeAtProvider(whole)) throw conflict(MAYBE_AT_PROVIDER_WHOLE);
       if (!input.lineId && !whole) {
-        const own = (await lineRowsOf(trx, order.siteId, orderId)).filter((r) => r.status !== 'failed');
+        const own = (await lineRowsOf(trx, order.siteId, orderId)).filter(mayBeAtProvider);
         const lineIds = (order.data.line_items ?? []).map((l) => text(l.id));
         if (own.length && lineIds.every((id) => own.some((r) => r.payload.lineId === id))) return own.find((r) => r.status !== 'sent') ?? own[0];
       }
