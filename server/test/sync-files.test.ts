@@ -208,7 +208,8 @@ describe('sync: platform files → CRM', async () => {
       fs.symlinkSync(path.join(w.dataDir, 'secret.csv'), path.join(s.dropDir, 'export_80_20200101.csv'));
       for (const name of ['..%2Fsecret.csv', '..%2F..%2Fetc%2Fpasswd', 'secret.csv', 'export_80_20200101.csv', 'export_80_20260311.csv%00.txt']) {
         const res = await get(`/download-export/${name}`);
-        expect(res.status, name).toBe(404);
+        // A NUL (%00) is refused before any route (400); every other name is simply not an export file.
+        expect(res.status, name).toBe(name.includes('%00') ? 400 : 404);
         expect(res.text).not.toContain('secret');
       }
       expect((await get('/list-file-export80')).body.data.list.map((f: { name: string }) => f.name)).not.toContain('export_80_20200101.csv');
