@@ -86,7 +86,7 @@ export const RECOVERY_BATCH = 500;
 /** How long a process trusts the sites it read (shop domain, webhook secrets): see "Which site a webhook is for". */
 export const SITE_CACHE_MS = 2_000;
 /** Most deliveries processed in one transaction. */
-export const PROCESS_BATCH_MAX = 200;
+export const PROCESS_BATCH_MAX = 32;
 /** Most deliveries stored by one INSERT, and how many such INSERTs may run at once on PostgreSQL. */
 export const STORE_GROUP_MAX = 100;
 export const STORE_PARALLEL = 4;
@@ -320,6 +320,8 @@ export function ordersService(deps: Deps, services: OrdersServiceDeps) {
         const ids = [...queued].slice(0, PROCESS_BATCH_MAX);
         for (const id of ids) queued.delete(id);
         await processBatch(ids);
+        // Webhooks waiting to be answered go first (the batch's statements are synchronous on SQLite).
+        if (queued.size) await new Promise<void>((resolve) => setImmediate(resolve));
       }
     } finally {
       draining = undefined;
