@@ -3,7 +3,7 @@
 //   npm run bench                         all scenarios (about 6 minutes on 2 shared cores)
 //   npm run bench -- admin                one scenario (or several: -- bundle jobs startup)
 //   npm run bench -- 4000                 time budget of each PDF / render scenario in ms (default 8000)
-//   BENCH_ORDERS=100000,1000000 npm run bench -- orders     the order list at both sizes
+//   BENCH_ORDERS=100000 npm run bench -- orders     the order list at one size (default 100k and 1M)
 // Scenarios: pdf, webhooks, orders, render, bundle, jobs, startup; `admin` = bundle + jobs.
 // Each scenario runs in its own process(es). A scenario adds rows to the summary by printing
 // `BENCH_SUMMARY {"figure","value","baseline","ratio","aim","met"}` lines (bench/support.ts); for the
