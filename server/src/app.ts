@@ -81,7 +81,7 @@ export function createApp(deps: Deps, services: Services = createServices(deps))
   api.use('/images', renderRoutes(services.render, services.designs, config));
   api.use('/print-jobs', printJobsRoutes(services.printJobs));
   api.use('/designs', designsRoutes(services.designs, config));
-  api.use('/pdf', printJobPdfRoutes(services.printJobs, services.artwork, config));
+  api.use('/pdf', printJobPdfRoutes(services.production, config));
   // Provider calls first: their postback route takes no session, whatever else /online-stores requires.
   api.use('/online-stores', onlineStoresFulfilmentRoutes(services.fulfilment));
   api.use('/hp-data', hpDataRoutes(services.fulfilment));

@@ -9,6 +9,7 @@ import { ordersService } from './modules/orders/service';
 import { storesService } from './modules/orders/stores';
 import { createArtworkFetcher, type ArtworkFetcherOptions } from './modules/pdf/artwork';
 import { printJobsService } from './modules/print-jobs/service';
+import { productionService } from './modules/production/service';
 import { renderService } from './modules/render/service';
 import { sitesService } from './modules/sites/service';
 import { syncService } from './modules/sync/service';
@@ -25,15 +26,17 @@ export function createServices(deps: Deps, store: FileStore = fileStoreFor(deps.
   const artwork = createArtworkFetcher(deps, store, options.artwork);
   const sites = sitesService(deps);
   const printJobs = printJobsService(deps);
-  const fulfilment = fulfilmentService(deps, store, artwork);
   const render = renderService(deps, store, artwork);
-  const orders = ordersService(deps, { sites, printJobs, artwork, send: fulfilment, render });
+  const production = productionService(deps, { store, artwork, render, printJobs });
+  const fulfilment = fulfilmentService(deps, production);
+  const orders = ordersService(deps, { sites, production, send: fulfilment });
   return {
     users: usersService(deps),
     sites,
     generalData: generalDataService(deps),
     uploads: uploadsService(deps, store),
     printJobs,
+    production,
     designs: designsService(deps, store, artwork),
     artwork,
     render,

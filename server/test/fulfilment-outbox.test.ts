@@ -76,7 +76,7 @@ describe('send-hp', () => {
     expect(body.orderData.items[0].components[0]).toMatchObject({ code: 'Content', fetch: true, attributes: { paper: 'matt' } });
     expect(body.orderData.stockItems).toEqual([{ code: 'ENV-C5', name: 'Envelope', quantity: 1 }]);
     const path: string = body.orderData.items[0].components[0].path;
-    expect(path.startsWith(`${w.appUrl}/files/hp-print/`)).toBe(true);
+    expect(path.startsWith(`${w.appUrl}/files/print-files/`)).toBe(true);
     expect(path).toMatch(/\/[0-9a-f]{40}\/print-file\.pdf$/);
 
     // The provider can fetch it.
@@ -186,12 +186,12 @@ describe('send-hp', () => {
     await w.insertOrder(w.sites.a, storeOrder(orderId, [{ id: '41', sku: 'NO-SUCH-SKU' }]));
     const res = await sendHp({ orderId });
     expect(res.status).toBe(422);
-    expect(res.body.error).toMatch(/No line of this order can be sent to HP.*no design has SKU NO-SUCH-SKU/);
+    expect(res.body.error).toMatch(/No line of this order can be sent to HP.*No design or product has the SKU NO-SUCH-SKU/);
 
     const noSku = newOrderId();
     await w.insertDesign(w.sites.a, { sku: 'NO-HP-SKU', hpSKU: null, name: 'Plain' });
     await w.insertOrder(w.sites.a, storeOrder(noSku, [{ id: '42', sku: 'NO-HP-SKU' }]));
-    expect((await sendHp({ orderId: noSku })).body.error).toMatch(/design "Plain" has no HP SKU/);
+    expect((await sendHp({ orderId: noSku })).body.error).toMatch(/design "Plain" has no provider SKU/);
 
     // A product mapping of another store SKU to a design is followed.
     const mapped = newOrderId();
@@ -324,7 +324,7 @@ describe('the outbox worker', () => {
     const orderId = await orderWithDesign();
     const [row] = await w.db.transaction((trx) => w.services.fulfilment.enqueueOrderSend(trx, { siteId: w.sites.a, orderId }));
     // Instance 1 claimed the row and its provider call went through, then the process died.
-    const crashed = fulfilmentService({ db: w.db, clock: w.clock, config: w.config, log: createLogger('silent') }, w.services.store, w.services.artwork, {
+    const crashed = fulfilmentService({ db: w.db, clock: w.clock, config: w.config, log: createLogger('silent') }, w.services.production, {
       ...w.services.fulfilment.options,
       fetchImpl: (async (url: string | URL | Request, init?: RequestInit) => {
         const res = await fetch(url, init);
@@ -360,7 +360,7 @@ describe('the outbox worker', () => {
     await w.db.transaction(async (trx) => {
       for (const orderId of ids) await w.services.fulfilment.enqueueOrderSend(trx, { siteId: w.sites.a, orderId });
     });
-    const other = fulfilmentService({ db: w.db, clock: w.clock, config: w.config, log: createLogger('silent') }, w.services.store, w.services.artwork, w.services.fulfilment.options);
+    const other = fulfilmentService({ db: w.db, clock: w.clock, config: w.config, log: createLogger('silent') }, w.services.production, w.services.fulfilment.options);
     w.sim.faults.delayMs = 30;
     const [a, b] = await Promise.all([w.services.fulfilment.processDue(), other.processDue()]);
     expect(a.claimed + b.claimed).toBe(3);

@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { Response } from 'superagent';
 import supertest from 'supertest';
 import { afterAll } from 'vitest';
 import { createApp } from '../src/app';
@@ -93,3 +94,10 @@ export async function createWorld(env: Record<string, string> = {}): Promise<Tes
 }
 
 export const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
+
+/** supertest parser keeping a binary answer (a PDF, a PNG) as one Buffer. */
+export const binary = (res: Response, cb: (err: Error | null, body: Buffer) => void) => {
+  const chunks: Buffer[] = [];
+  res.on('data', (c: Buffer) => chunks.push(c));
+  res.on('end', () => cb(null, Buffer.concat(chunks)));
+};

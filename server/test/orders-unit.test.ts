@@ -1,6 +1,6 @@
 // The orders module's pure rules, and mapLines against a real database.
 import { describe, expect, it } from 'vitest';
-import { providerBlockers, readyForProvider } from '../src/modules/orders/mapping';
+import { providerBlockers, readyForProvider } from '../src/modules/production/designForLine';
 import {
   isOlder,
   mergeOrderData,

@@ -84,6 +84,7 @@ describe('print jobs', async () => {
       const job = res.body.data as Job;
       expect(job).toEqual({
         id: expect.any(Number),
+        madeBy: 'inHouse',
         productName: 'Birthday card',
         previewUrl: '/files/art/preview.png',
         quantity: 2,

@@ -144,9 +144,9 @@ export const dataProvider = {
     return api<PrintJob>(`/api/print-jobs/${enc(String(id))}`, { method: 'DELETE' });
   },
 
-  /** The job's print PDF; serving it marks the job downloaded. */
-  downloadPrintPdf(id: Id): Promise<Blob> {
-    return apiFile('/api/pdf/from-print-job', { id });
+  /** The job's print PDF; serving it marks the job downloaded. `answers`: the operator's yes to the server's question ({printInHouse}). */
+  downloadPrintPdf(id: Id, answers: Record<string, boolean> = {}): Promise<Blob> {
+    return apiFile('/api/pdf/from-print-job', { id, ...answers });
   },
 
   getPrintReports({ from, to }: { from: string; to: string }): Promise<PrintReports> {
@@ -201,9 +201,9 @@ export const dataProvider = {
   },
 
   /** The print PDF of one line item (print-file.pdf); a refusal carries its text in data.error. */
-  async downloadOrderLinePdf(id: Id, lineId: Id): Promise<Blob> {
+  async downloadOrderLinePdf(id: Id, lineId: Id, answers: Record<string, boolean> = {}): Promise<Blob> {
     try {
-      return await apiFile('/api/online-stores/shopify-webhook/hood-download-pdf', { id: String(id), lineId: String(lineId) });
+      return await apiFile('/api/online-stores/shopify-webhook/hood-download-pdf', { id: String(id), lineId: String(lineId), ...answers });
     } catch (error) {
       const dataError = error instanceof ApiError ? (error.body as { data?: { error?: unknown } } | undefined)?.data?.error : undefined;
       if (typeof dataError === 'string' && dataError && error instanceof ApiError) throw new ApiError(dataError, error.status, error.body);
@@ -212,13 +212,13 @@ export const dataProvider = {
   },
 
   /** Sends a whole order to the provider; failures throw ApiError whose body carries errorMes. */
-  sendOrderToProvider(id: Id): Promise<SendOutcome> {
-    return api<SendOutcome>('/api/online-stores/shopify-webhook/send-hp', { method: 'POST', body: { id: String(id) } });
+  sendOrderToProvider(id: Id, answers: Record<string, boolean> = {}): Promise<SendOutcome> {
+    return api<SendOutcome>('/api/online-stores/shopify-webhook/send-hp', { method: 'POST', body: { id: String(id), ...answers } });
   },
 
   /** Sends one line of an order to the provider (send-hp-single-line); same answers as sendOrderToProvider. */
-  sendOrderLineToProvider(orderId: Id, lineId: Id): Promise<SendOutcome> {
-    return api<SendOutcome>('/api/online-stores/shopify-webhook/send-hp-single-line', { method: 'POST', body: { orderId: String(orderId), lineId: String(lineId) } });
+  sendOrderLineToProvider(orderId: Id, lineId: Id, answers: Record<string, boolean> = {}): Promise<SendOutcome> {
+    return api<SendOutcome>('/api/online-stores/shopify-webhook/send-hp-single-line', { method: 'POST', body: { orderId: String(orderId), lineId: String(lineId), ...answers } });
   },
 
   /** The order's logs (order, provider events, sends), newest first. */

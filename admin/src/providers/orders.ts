@@ -89,7 +89,19 @@ export interface ProviderOrderLine {
   previewUrl: string | null;
   pdfUrl: string | null;
   printJobId?: Id | null;
+  /** Where the line is made: by the provider, in house (Jobs), or not decided yet (no job). */
+  madeBy?: MadeBy | null;
   hpSKU?: string | null;
+}
+
+export type MadeBy = 'inHouse' | 'provider';
+
+/** Where a line is made, in the operators' words. */
+export function madeByLabel(madeBy: MadeBy | null | undefined, printJobId?: Id | null): string {
+  const job = printJobId ? ` (job #${printJobId})` : '';
+  if (madeBy === 'provider') return `HP Site Flow${job}`;
+  if (madeBy === 'inHouse') return `In house, Jobs${job}`;
+  return 'Not decided yet';
 }
 
 /** GET /api/hp-data/order/:orderId */

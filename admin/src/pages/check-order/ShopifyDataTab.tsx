@@ -1,7 +1,7 @@
 import { Box, Link, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, Typography } from '@mui/material';
 import { JsonBlock } from '../../components/JsonBlock';
 import { formatDateTime } from '../../lib/format';
-import { customerNameOf, lineItemsOf, orderStatusOf, storeOrderId, type OrderRecord } from '../../providers/orders';
+import { customerNameOf, lineItemsOf, madeByLabel, orderStatusOf, storeOrderId, type MadeBy, type OrderRecord } from '../../providers/orders';
 import { DetailList } from './DetailList';
 
 function addressOf(address: Record<string, unknown> | null | undefined): string {
@@ -17,6 +17,12 @@ function addressOf(address: Record<string, unknown> | null | undefined): string 
 export function ShopifyDataTab({ order }: { order: OrderRecord }) {
   const data = order.data ?? { id: storeOrderId(order) };
   const tracking = data.tracking;
+  // Where each line is made, as the server says (in house, the provider, or nothing decided yet).
+  const production = Array.isArray(data.production) ? (data.production as Array<{ lineId?: string; madeBy?: MadeBy; printJobId?: number }>) : [];
+  const madeAt = (lineId: string) => {
+    const p = production.find((x) => x.lineId === lineId);
+    return madeByLabel(p?.madeBy, p?.printJobId);
+  };
   return (
     <Box sx={{ display: 'flex', flexDirection: 'column', gap: 3 }}>
       <DetailList
@@ -64,6 +70,7 @@ export function ShopifyDataTab({ order }: { order: OrderRecord }) {
                 <TableCell>Product Id</TableCell>
                 <TableCell>SKU</TableCell>
                 <TableCell align="right">Quantity</TableCell>
+                <TableCell>Made by</TableCell>
               </TableRow>
             </TableHead>
             <TableBody>
@@ -74,6 +81,7 @@ export function ShopifyDataTab({ order }: { order: OrderRecord }) {
                   <TableCell>{line.product_id === null || line.product_id === undefined ? '' : String(line.product_id)}</TableCell>
                   <TableCell>{line.sku ?? ''}</TableCell>
                   <TableCell align="right">{line.quantity ?? ''}</TableCell>
+                  <TableCell>{madeAt(String(line.id))}</TableCell>
                 </TableRow>
               ))}
             </TableBody>

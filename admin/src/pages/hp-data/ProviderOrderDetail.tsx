@@ -19,7 +19,7 @@ import ManageSearchIcon from '@mui/icons-material/ManageSearch';
 import PictureAsPdfIcon from '@mui/icons-material/PictureAsPdf';
 import { errorMessage } from '../../lib/format';
 import type { AppDataProvider } from '../../providers/dataProvider';
-import { customerNameOf, orderStatusOf, type ProviderOrderDetail as Detail, type ProviderOrderLine } from '../../providers/orders';
+import { customerNameOf, madeByLabel, orderStatusOf, type ProviderOrderDetail as Detail, type ProviderOrderLine } from '../../providers/orders';
 import { OrderLinePdfButton } from '../orders/OrderLinePdfButton';
 import { ProviderEventsTable } from './ProviderEventsTable';
 import { ProviderSends } from './ProviderSends';
@@ -45,6 +45,9 @@ function LineCard({ line, orderId }: { line: ProviderOrderLine; orderId: string 
         <Typography variant="subtitle2">{line.productName || '(no product name)'}</Typography>
         <Typography variant="body2" color="text.secondary">
           Product ID: {line.productId ?? '—'}
+        </Typography>
+        <Typography variant="body2" color="text.secondary">
+          Made by: {madeByLabel(line.madeBy, line.printJobId)}
         </Typography>
         {line.sku ? (
           <Typography variant="body2" color="text.secondary">

@@ -229,6 +229,40 @@ describe('List Orders (/orders)', () => {
     expect(calls.some((c) => c.url.endsWith('/send-hp'))).toBe(false);
   });
 
+  it('a line in the Jobs queue: Send HP asks the server\'s question; No sends nothing, Yes sends with the answer', async () => {
+    signIn(USER);
+    const question = 'Item 1 is in the Jobs queue to be printed in house. Send to HP Site Flow instead? It leaves the Jobs queue.';
+    const { calls } = stubFetch(
+      router(
+        {
+          'GET /api/general-data/shopify-order-log': () => page([ROBIN]),
+          'GET /api/designs/all-with-product-type': () => PRODUCT_TYPES,
+          'POST /api/online-stores/shopify-webhook/send-hp': (call) =>
+            (call.body as { sendFromJobs?: boolean }).sendFromJobs
+              ? ok({ status: 'sent', hpOrderId: 'hp-3' })
+              : jsonResponse({ success: false, error: question, details: { code: 'IN_JOBS_QUEUE', lines: [{ lineId: '901', printJobId: 7 }], confirmWith: { sendFromJobs: true } } }, 409),
+        },
+        USER,
+      ),
+    );
+    renderOrders();
+    const row = await screen.findByTestId('order-5500000001');
+    const sends = () => calls.filter((c) => c.url.endsWith('/send-hp'));
+
+    await userEvent.click(within(row).getByRole('button', { name: 'Send HP' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(dialog).toHaveTextContent(question);
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(sends().map((c) => c.body)).toEqual([{ id: '5500000001' }]);
+    expect(screen.queryByText('Send HP successfully')).not.toBeInTheDocument();
+
+    await userEvent.click(within(row).getByRole('button', { name: 'Send HP' }));
+    await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Send to HP' }));
+    expect(await screen.findByText('Send HP successfully')).toBeInTheDocument();
+    expect(sends().map((c) => c.body)).toEqual([{ id: '5500000001' }, { id: '5500000001' }, { id: '5500000001', sendFromJobs: true }]);
+  });
+
   it('shows a refused send (422) in an alert and its errorMes in the Error Data panel', async () => {
     signIn(USER);
     stubFetch(

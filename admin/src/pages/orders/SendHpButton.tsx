@@ -3,6 +3,7 @@ import { useMutation } from '@tanstack/react-query';
 import { Button, CircularProgress, Tooltip } from '@mui/material';
 import MarkEmailReadIcon from '@mui/icons-material/MarkEmailRead';
 import SendIcon from '@mui/icons-material/Send';
+import { useServerQuestion } from '../../components/useServerQuestion';
 import { errorMessage, formatDateTime } from '../../lib/format';
 import type { AppDataProvider } from '../../providers/dataProvider';
 import { errorDataOf, type SendOutcome } from '../../providers/orders';
@@ -30,11 +31,14 @@ interface SendHpButtonProps {
 export function SendHpButton({ orderId, lineId, alreadySent, onSent, onErrorData }: SendHpButtonProps) {
   const dataProvider = useDataProvider<AppDataProvider>();
   const notify = useNotify();
+  // A line in the Jobs queue is sent only after the operator says so.
+  const question = useServerQuestion('Send to HP Site Flow?', 'Send to HP');
   const send = useMutation({
-    mutationFn: () => (lineId === undefined ? dataProvider.sendOrderToProvider(orderId) : dataProvider.sendOrderLineToProvider(orderId, lineId)),
+    mutationFn: () =>
+      question.withQuestion((answers) => (lineId === undefined ? dataProvider.sendOrderToProvider(orderId, answers) : dataProvider.sendOrderLineToProvider(orderId, lineId, answers))),
     onMutate: () => onErrorData(undefined),
     onSuccess: (outcome) => {
-      if (!outcome) return; // signed out meanwhile (401)
+      if (!outcome) return; // signed out meanwhile (401), or the operator said no
       if (outcome.status === 'queued') notify(queuedMessage(outcome), { type: 'warning', autoHideDuration: 10_000 });
       else notify(SEND_HP_SUCCESS, { type: 'success' });
       onSent(outcome);
@@ -55,6 +59,7 @@ export function SendHpButton({ orderId, lineId, alreadySent, onSent, onErrorData
     return (
       <Tooltip title={`Send only this line to HP`}>
         <span>
+          {question.dialog}
           <Button size="small" startIcon={icon} disabled={send.isPending} onClick={() => send.mutate()} aria-label={`Send line ${lineId} to HP`} sx={{ minWidth: 0, whiteSpace: 'nowrap' }}>
             Line
           </Button>
@@ -65,6 +70,7 @@ export function SendHpButton({ orderId, lineId, alreadySent, onSent, onErrorData
   return (
     <Tooltip title={alreadySent ? 'Already sent to HP: send again' : 'Send this order to HP'}>
       <span>
+        {question.dialog}
         <Button size="small" variant="contained" startIcon={icon} disabled={send.isPending} onClick={() => send.mutate()} sx={{ whiteSpace: 'nowrap' }}>
           Send HP
         </Button>

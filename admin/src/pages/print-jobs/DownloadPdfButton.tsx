@@ -5,6 +5,7 @@ import { Box, Button, CircularProgress, IconButton, Tooltip, Typography } from '
 import CheckIcon from '@mui/icons-material/Check';
 import CloseIcon from '@mui/icons-material/Close';
 import PictureAsPdfIcon from '@mui/icons-material/PictureAsPdf';
+import { useServerQuestion } from '../../components/useServerQuestion';
 import { saveBlob } from '../../lib/download';
 import { errorMessage } from '../../lib/format';
 import type { AppDataProvider } from '../../providers/dataProvider';
@@ -18,7 +19,17 @@ export const DOWNLOADED_TICK_MS = 2000;
 /** idle → downloading → downloaded (tick) → asking → answering → gone (✓) or idle (✗). */
 type Step = 'idle' | 'downloading' | 'downloaded' | 'asking' | 'answering';
 
-export function DownloadPdfButton({ job, leave }: PrintJobActionProps) {
+export function DownloadPdfButton(props: PrintJobActionProps) {
+  const { dialog, ...button } = useDownloadPdf(props);
+  return (
+    <>
+      {dialog}
+      <DownloadPdfStep {...button} />
+    </>
+  );
+}
+
+function useDownloadPdf({ job, leave }: PrintJobActionProps) {
   const dataProvider = useDataProvider<AppDataProvider>();
   const notify = useNotify();
   // A job downloaded earlier (another tab, a reload) still waits for the answer.
@@ -30,11 +41,13 @@ export function DownloadPdfButton({ job, leave }: PrintJobActionProps) {
     return () => clearTimeout(timer);
   }, [step]);
 
+  // The provider's item (sent from another tab meanwhile) is printed here only after the operator says so.
+  const question = useServerQuestion('Print in house as well?', 'Print here');
   const download = useMutation({
-    mutationFn: () => dataProvider.downloadPrintPdf(job.id),
+    mutationFn: () => question.withQuestion((answers) => dataProvider.downloadPrintPdf(job.id, answers)),
     onMutate: () => setStep('downloading'),
     onSuccess: (blob) => {
-      if (typeof blob?.size !== 'number') return setStep('idle'); // signed out meanwhile (401)
+      if (typeof blob?.size !== 'number') return setStep('idle'); // signed out meanwhile (401), or the operator said no
       saveBlob(blob, PRINT_FILE_NAME);
       setStep('downloaded');
     },
@@ -62,6 +75,10 @@ export function DownloadPdfButton({ job, leave }: PrintJobActionProps) {
     },
   });
 
+  return { dialog: question.dialog, step, download: () => download.mutate(), answer: (printed: boolean) => answer.mutate(printed), answering: answer.variables };
+}
+
+function DownloadPdfStep({ step, download, answer, answering }: { step: Step; download: () => void; answer: (printed: boolean) => void; answering: boolean | undefined }) {
   if (step === 'downloading') {
     return (
       <Button variant="outlined" size="small" disabled startIcon={<CircularProgress size={16} />} aria-label="Downloading PDF">
@@ -86,15 +103,15 @@ export function DownloadPdfButton({ job, leave }: PrintJobActionProps) {
         </Typography>
         <Tooltip title="Yes, it is printed">
           <span>
-            <IconButton size="small" color="success" aria-label="Yes, printed" disabled={busy} onClick={() => answer.mutate(true)}>
-              {busy && answer.variables === true ? <CircularProgress size={18} /> : <CheckIcon />}
+            <IconButton size="small" color="success" aria-label="Yes, printed" disabled={busy} onClick={() => answer(true)}>
+              {busy && answering === true ? <CircularProgress size={18} /> : <CheckIcon />}
             </IconButton>
           </span>
         </Tooltip>
         <Tooltip title="No, not printed">
           <span>
-            <IconButton size="small" color="error" aria-label="No, not printed" disabled={busy} onClick={() => answer.mutate(false)}>
-              {busy && answer.variables === false ? <CircularProgress size={18} /> : <CloseIcon />}
+            <IconButton size="small" color="error" aria-label="No, not printed" disabled={busy} onClick={() => answer(false)}>
+              {busy && answering === false ? <CircularProgress size={18} /> : <CloseIcon />}
             </IconButton>
           </span>
         </Tooltip>
@@ -102,7 +119,7 @@ export function DownloadPdfButton({ job, leave }: PrintJobActionProps) {
     );
   }
   return (
-    <Button variant="outlined" size="small" startIcon={<PictureAsPdfIcon />} onClick={() => download.mutate()}>
+    <Button variant="outlined" size="small" startIcon={<PictureAsPdfIcon />} onClick={download}>
       PDF
     </Button>
   );

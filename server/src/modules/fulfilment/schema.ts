@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { flag } from '../print-jobs/schema';
 
 /** A store id: text or a number, kept as text. */
 const ref = z
@@ -8,11 +9,12 @@ const ref = z
 
 const optionalSiteId = z.preprocess((v) => (v === '' || v === null ? undefined : v), z.coerce.number().int().positive().optional());
 
+/** `sendFromJobs`: the operator's yes to sending lines that are in the Jobs queue (asked after a 409). */
 export const sendHpBody = z
-  .object({ id: ref.optional(), orderId: ref.optional(), siteId: optionalSiteId })
+  .object({ id: ref.optional(), orderId: ref.optional(), siteId: optionalSiteId, sendFromJobs: flag.optional() })
   .refine((b) => b.id !== undefined || b.orderId !== undefined, { message: 'id or orderId is required', path: ['orderId'] });
 
-export const sendLineBody = z.object({ orderId: ref, lineId: ref, siteId: optionalSiteId });
+export const sendLineBody = z.object({ orderId: ref, lineId: ref, siteId: optionalSiteId, sendFromJobs: flag.optional() });
 
 /** The manual form: free text everywhere (spec §5), quantity made a number. */
 const free = z

@@ -8,7 +8,6 @@
 // transaction); a provider 4xx → failed (visible, not retried); no answer, 429, 5xx → pending with
 // backoff, failed after maxAttempts.
 import crypto from 'node:crypto';
-import { Readable } from 'node:stream';
 import type { Knex } from 'knex';
 import { isPostgres, toJson, type Db } from '../../db';
 import type { Deps } from '../../deps';
@@ -19,14 +18,11 @@ import { isoNow } from '../../lib/clock';
 import { pageWindow } from '../../lib/paging';
 import { createHpClient, HpDuplicateOrder, HpError, type HpOrderAnswer, type HpRetryOptions } from '../../integrations/hpSiteflow';
 import { isAdmin } from '../auth/permissions';
-import { designsRepo, type Design } from '../designs/repo';
 import { generalDataRepo, type DataRecord, type RecordFilter, type RecordSortField } from '../general-data/repo';
-import type { ArtworkFetcher } from '../pdf/artwork';
-import { assertFourPages, buildPrintPdf } from '../pdf/printPdf';
-import { ORDER_LINE_TAKEN, printJobsService } from '../print-jobs/service';
-import type { PrintJob } from '../print-jobs/repo';
+import { printJobsRepo } from '../print-jobs/repo';
+import { providerBlocker } from '../production/designForLine';
+import type { ProductionService } from '../production/service';
 import { sitesRepo, type Site } from '../sites/repo';
-import type { FileStore } from '../uploads/storage';
 import {
   buildManualBody,
   buildOrderBody,
@@ -36,7 +32,6 @@ import {
   type ManualInput,
   type MappedLine,
   type PreGeneratedItem,
-  type StoreLineItem,
   type StoreOrder,
 } from './orderBody';
 import { enqueueOrderSend, hpDedupeKey, HP_ORDER_KIND, outboxFromRow, outboxRepo, type EnqueueOrderSend, type OutboxRow } from './outbox';
@@ -47,7 +42,6 @@ import { highestProgress, nextOrderStatus } from './status';
 export const ORDER_TYPE = 'shopify-order-log';
 export const HP_LOG = 'hp-log';
 export const SEND_LOG = 'shopify-hp-log';
-export const PRODUCT_TYPE = 'product';
 
 export interface FulfilmentOptions {
   /** HTTP for the provider client (tests inject one). */
@@ -114,7 +108,7 @@ function withUnanswered(row: OutboxRow, details: unknown, unanswered: boolean): 
   return unanswered || wasUnanswered(row) ? { ...base, unanswered: true } : (details ?? null);
 }
 
-export function fulfilmentService(deps: Deps, store?: FileStore, fetchArtwork?: ArtworkFetcher, initial: Partial<FulfilmentOptions> = {}) {
+export function fulfilmentService(deps: Deps, production: ProductionService, initial: Partial<FulfilmentOptions> = {}) {
   const { db, clock, config, log } = deps;
   // OUTBOX_LEASE_SECONDS / OUTBOX_RETRY_BASE_SECONDS (config.outbox) set the lease and the first retry delay.
   const fromConfig: Partial<FulfilmentOptions> = config.outbox
@@ -123,14 +117,10 @@ export function fulfilmentService(deps: Deps, store?: FileStore, fetchArtwork?: 
   const options: FulfilmentOptions = { ...DEFAULT_OPTIONS, ...fromConfig, ...initial };
   const records = generalDataRepo(db);
   const sites = sitesRepo(db);
-  const designs = designsRepo(db);
   const outbox = outboxRepo(db);
-  const printJobs = printJobsService(deps);
-  const pdfKeySecret = crypto.createHmac('sha256', config.jwt.secret).update('presswork-hp-print-files').digest();
 
   const nowIso = () => isoNow(clock);
   const later = (ms: number) => new Date(clock.now().getTime() + ms).toISOString();
-  const publicBase = () => config.publicUrl ?? `http://localhost:${config.port}`;
 
   function clientFor(settings: HpSettings) {
     return createHpClient({
@@ -177,76 +167,6 @@ export function fulfilmentService(deps: Deps, store?: FileStore, fetchArtwork?: 
     return order;
   }
 
-  /** A line's design: the site's design with the line's SKU, else a `product` mapping of that SKU. */
-  async function designOfLine(siteId: number, line: StoreLineItem): Promise<Design | undefined> {
-    const sku = text(line.sku).trim();
-    if (!sku) return undefined;
-    const direct = await designs.bySku(siteId, sku);
-    if (direct) return direct;
-    const { rows } = await records.list({ type: PRODUCT_TYPE, siteId, field1: sku }, { field: 'id', order: 'desc' }, 1, 0);
-    const mapping = rows[0];
-    const designId = Number((mapping?.data as { designId?: unknown } | undefined)?.designId ?? mapping?.field2);
-    if (!Number.isSafeInteger(designId) || designId <= 0) return undefined;
-    const design = await designs.byId(designId);
-    return design && design.siteId === siteId ? design : undefined;
-  }
-
-  /** The line's print job: the existing one, else one made from the design (as order-to-artwork would). */
-  async function printJobOfLine(siteId: number, orderId: string, line: StoreLineItem, design: Design, actorId: number | null): Promise<PrintJob> {
-    const lineId = text(line.id);
-    const find = async () => (await printJobs.repo.list({ shopifyOrderId: orderId, clientId: siteId }, [{ field: 'id', order: 'asc' }], 1000, 0)).rows.find((j) => j.lineItemId === lineId);
-    const existing = await find();
-    if (existing) return existing;
-    const system: Actor = { id: actorId ?? 0, firstName: 'Presswork', lastName: '', email: '', role: 'admin', siteId };
-    const hasArtwork = Array.isArray(design.data.artworkUrls) && design.data.artworkUrls.length > 0;
-    try {
-      return await printJobs.create(system, {
-        clientId: siteId,
-        designId: design.id,
-        productName: text(line.name) || text(line.title) || design.name,
-        productId: text(line.product_id) || undefined,
-        quantity: Math.max(1, Number(line.quantity) || 1),
-        shopifyOrderId: orderId,
-        lineItemId: lineId,
-        data: { ...(line.product_id ? { storeProductId: String(line.product_id) } : {}), ...(!hasArtwork && design.productPdf ? { pregeneratedPDF: design.productPdf } : {}) },
-      });
-    } catch (err) {
-      // Made at the same moment by order-to-artwork or another send: use that one.
-      if (err instanceof HttpError && err.status === 409 && err.message === ORDER_LINE_TAKEN) {
-        const raced = await find();
-        if (raced) return raced;
-      }
-      throw err;
-    }
-  }
-
-  /** The job's print PDF, made once and kept under an unguessable key; answers its absolute URL. */
-  async function printPdfUrl(job: PrintJob, design: Design): Promise<string> {
-    if (!store || !fetchArtwork) throw new SendFailure('Print files cannot be made here (no file store)', true);
-    const token = crypto.createHmac('sha256', pdfKeySecret).update(`job:${job.id}`).digest('hex').slice(0, 40);
-    const key = `hp-print/${job.clientId}/${token}/print-file.pdf`;
-    const url = `${publicBase()}/files/${key}`;
-    const row = await db('uploads').where({ key }).first('id');
-    if (row && (await store.open(key).then((f) => (f?.stream.destroy(), Boolean(f))))) return url;
-    const ctx = { ownOrigin: publicBase() };
-    let pdf: Buffer;
-    const pregenerated = job.data.pregeneratedPDF || (!job.artworkUrls.length ? design.productPdf : null);
-    if (pregenerated) {
-      pdf = await fetchArtwork(pregenerated, ctx);
-      if (pdf.subarray(0, 5).toString('latin1') !== '%PDF-') throw badRequest('The pregenerated print file is not a PDF');
-    } else {
-      assertFourPages(job.artworkUrls.length);
-      const pages = await Promise.all(job.artworkUrls.map((u) => fetchArtwork(u, ctx)));
-      pdf = Buffer.from(await buildPrintPdf(pages));
-    }
-    await store.put(key, Readable.from(pdf));
-    await db('uploads')
-      .insert({ key, content_type: 'application/pdf', size: pdf.length, user_id: null, site_id: job.clientId, created_at: nowIso() })
-      .onConflict('key')
-      .ignore();
-    return url;
-  }
-
   interface Prepared {
     body: HpOrderBody;
     items: PreGeneratedItem[];
@@ -291,25 +211,39 @@ export function fulfilmentService(deps: Deps, store?: FileStore, fetchArtwork?: 
     const mapped: MappedLine[] = [];
     const skipped: Array<{ lineId: string; reason: string }> = [...ownSends].map(([id, reason]) => ({ lineId: id, reason }));
     const items: PreGeneratedItem[] = [];
-    for (const line of lines) {
+    const mappings = await production.mapLines(siteId, { line_items: lines });
+    for (const m of mappings) {
+      const { line } = m;
       const id = text(line.id);
-      const design = await designOfLine(siteId, line);
-      const reason = !text(line.sku) ? 'the line has no SKU' : !design ? `no design has SKU ${text(line.sku)}` : !design.hpSKU ? `design "${design.name}" has no HP SKU` : null;
-      if (reason || !design) {
+      const reason = providerBlocker(m);
+      const design = m.design;
+      if (reason || !design?.hpSKU) {
         skipped.push({ lineId: id, reason: reason ?? 'no design' });
         continue;
       }
-      const job = await printJobOfLine(siteId, orderId, line, design, actorId);
       let pdfUrl: string;
+      let printJobId: number;
       try {
-        pdfUrl = await printPdfUrl(job, design);
+        // The line's own job: personalised with the line's properties, the file the operators see.
+        const { job } = await production.jobForLine({ siteId, orderId, line, design, actorId, madeBy: 'provider' });
+        if (job.madeBy === 'inHouse') {
+          // Queued here after the send was asked for: an untouched job moves to the provider; one
+          // being printed here stays, and the line is left out rather than made twice.
+          if (job.isPDFDownloaded || job.isPrinted) {
+            skipped.push({ lineId: id, reason: `it is being printed in house (job #${job.id}); send it again to choose` });
+            continue;
+          }
+          await production.moveToProvider(job, actorId);
+        }
+        pdfUrl = await production.printFileUrl(job);
+        printJobId = job.id;
       } catch (err) {
         if (err instanceof HttpError) throw new SendFailure(`Line ${id}: ${err.message}`, err.status < 500);
         throw err;
       }
       const quantity = Math.max(1, Math.floor(Number(line.quantity) || 1));
-      mapped.push({ line, lineId: id, hpSKU: design.hpSKU!, quantity, pdfUrl, hpAdditionData: design.hpAdditionData });
-      items.push({ lineId: id, sourceOrderId, sourceItemId: id, sku: design.hpSKU!, quantity, path: pdfUrl, printJobId: job.id, hpOrderId: null, sentAt: '' });
+      mapped.push({ line, lineId: id, hpSKU: design.hpSKU, quantity, pdfUrl, hpAdditionData: design.hpAdditionData });
+      items.push({ lineId: id, sourceOrderId, sourceItemId: id, sku: design.hpSKU, quantity, path: pdfUrl, printJobId, hpOrderId: null, sentAt: '' });
     }
     if (!mapped.length) {
       const why = skipped.map((s) => `line ${s.lineId}: ${s.reason}`).join('; ');
@@ -496,7 +430,8 @@ export function fulfilmentService(deps: Deps, store?: FileStore, fetchArtwork?: 
 
   // --- send-hp, send-hp-single-line ------------------------------------------------------
 
-  async function sendOrder(actor: Actor, input: { orderRef: string; lineId?: string; siteId?: number }): Promise<SendOutcome> {
+  /** `sendFromJobs`: the operator's yes to sending lines that are queued (or printed) in house. */
+  async function sendOrder(actor: Actor, input: { orderRef: string; lineId?: string; siteId?: number; sendFromJobs?: boolean }): Promise<SendOutcome> {
     const order = await resolveOrder(actor, input.orderRef, input.siteId);
     const orderId = order.field1 ?? text(order.data.id);
     if (input.lineId && !(order.data.line_items ?? []).some((l) => text(l.id) === input.lineId)) throw notFound('Line item not found in this order');
@@ -515,6 +450,8 @@ export function fulfilmentService(deps: Deps, store?: FileStore, fetchArtwork?: 
         const lineIds = (order.data.line_items ?? []).map((l) => text(l.id));
         if (own.length && lineIds.every((id) => own.some((r) => r.payload.lineId === id))) return own.find((r) => r.status !== 'sent') ?? own[0];
       }
+      // A line is made in one place: lines in the Jobs queue go only on the operator's yes.
+      if (!whole || whole.status === 'failed') await production.takeLinesFromQueue(trx, order.siteId, orderId, input.lineId ? [input.lineId] : undefined, actor.id, input.sendFromJobs === true);
       const [queued] = await enqueueOrderSend(trx, { siteId: order.siteId, orderId, lineIds: input.lineId ? [input.lineId] : undefined }, actor.id, clock.now());
       if (queued.status === 'failed') {
         // A failed send is tried again when asked explicitly (after the design or settings were fixed).
@@ -691,12 +628,12 @@ export function fulfilmentService(deps: Deps, store?: FileStore, fetchArtwork?: 
     const [events, sent] = await Promise.all([all(HP_LOG), all(SEND_LOG)]);
     if (!order && !events.length && !sent.length) throw notFound('Order not found');
     const preGenerated = Array.isArray(order?.data.preGeneratedHPItems) ? order!.data.preGeneratedHPItems : [];
-    const jobs = order ? (await printJobs.repo.list({ shopifyOrderId: orderId, clientId: order.siteId }, [{ field: 'id', order: 'asc' }], 1000, 0)).rows : [];
+    const jobs = order ? await printJobsRepo(db).ofOrder(order.siteId, orderId) : [];
     const lines = await Promise.all(
       (order?.data.line_items ?? []).map(async (l) => {
         const lineId = text(l.id);
         const job = jobs.find((j) => j.lineItemId === lineId);
-        const design = order ? await designOfLine(order.siteId, l) : undefined;
+        const design = order ? ((await production.designForLine(order.siteId, l)).design ?? undefined) : undefined;
         return {
           lineId,
           sku: l.sku ?? null,
@@ -706,6 +643,8 @@ export function fulfilmentService(deps: Deps, store?: FileStore, fetchArtwork?: 
           previewUrl: job?.previewUrl ?? design?.image ?? null,
           pdfUrl: preGenerated.find((p) => p.lineId === lineId)?.path ?? null,
           printJobId: job?.id ?? null,
+          // Where the line is made: the provider, the Jobs queue, or not decided yet (no job).
+          madeBy: job?.madeBy ?? null,
           hpSKU: design?.hpSKU ?? null,
         };
       }),

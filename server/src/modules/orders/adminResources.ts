@@ -12,7 +12,7 @@ import type { DataRecord, RecordSortField } from '../general-data/repo';
 import { upsertBody as recordBody } from '../general-data/schema';
 import type { GeneralDataService } from '../general-data/service';
 import { baseUrlOf } from '../uploads/routes';
-import { PRODUCT_TYPE, productDesignId } from './mapping';
+import { PRODUCT_TYPE, productDesignId } from '../production/designForLine';
 import { ORDER_TYPE } from './repo';
 import { productBody, storeBody } from './schema';
 import type { Store, StoreSortField, StoresService } from './stores';

@@ -7,8 +7,9 @@ import { actorOf } from '../../http/auth';
 import { ok } from '../../http/envelope';
 import { HttpError } from '../../http/errors';
 import { parse } from '../../http/validate';
+import { PRINT_FILE_NAME } from '../pdf/printPdf';
 import { baseUrlOf } from '../uploads/routes';
-import { checkOrderBody, orderLineBody, orderRefBody, rerunOrderBody } from './schema';
+import { checkOrderBody, lineFileBody, orderLineBody, orderRefBody, rerunOrderBody } from './schema';
 import type { OrdersService } from './service';
 
 /** `{id | orderId, lineId, page?}`. */
@@ -20,7 +21,6 @@ const lineImagesBody = z.preprocess(
 export const SHOPIFY_WEBHOOK_PATH = '/api/online-stores/shopify-webhook';
 /** Built once: a zod schema made per request costs more than the rest of the check. */
 const webhookQuery = z.object({ site: z.string().max(64).optional() });
-const PRINT_FILE_NAME = 'print-file.pdf';
 
 /**
  * POST /api/online-stores/shopify-webhook — mounted on the app before /api's JSON parser: the
@@ -64,12 +64,12 @@ export function onlineStoresRoutes(orders: OrdersService, config: Config): Route
 
   r.post('/shopify-webhook/order-to-arwork', allow.site, async (req, res) => {
     const { id, siteId } = parse(orderRefBody, req.body);
-    ok(res, await orders.orderToArtwork(actorOf(req), id, siteId));
+    ok(res, await orders.orderToArtwork(actorOf(req), id, siteId, baseUrlOf(req, config)));
   });
 
   r.post('/shopify-webhook/hood-download-pdf', allow.site, async (req, res) => {
     try {
-      const pdf = await orders.linePdf(actorOf(req), parse(orderLineBody, req.body), baseUrlOf(req, config));
+      const pdf = await orders.linePdf(actorOf(req), parse(lineFileBody, req.body), baseUrlOf(req, config));
       res
         .status(200)
         .set({ 'Content-Type': 'application/pdf', 'Content-Disposition': `attachment; filename="${PRINT_FILE_NAME}"`, 'Cache-Control': 'no-store' })
@@ -77,11 +77,11 @@ export function onlineStoresRoutes(orders: OrdersService, config: Config): Route
     } catch (err) {
       // The spec: "Download-pdf answers a file saved as print-file.pdf, or data.error".
       if (!(err instanceof HttpError)) throw err;
-      res.status(err.status).json({ success: false, error: err.message, data: { error: err.message } });
+      res.status(err.status).json({ success: false, error: err.message, data: { error: err.message }, ...(err.details === undefined ? {} : { details: err.details }) });
     }
   });
 
-  // Personalised pages (issue 6): every page, or one (`page`, 1-based, default 1) → {images, preview, missing}.
+  // Personalised pages: every page, or one (`page`, 1-based, default 1) → {images, preview, missing}.
   r.post('/shopify-webhook/hood-generate-image', allow.site, async (req, res) => {
     ok(res, await orders.lineImages(actorOf(req), parse(lineImagesBody, req.body), baseUrlOf(req, config)));
   });

@@ -33,6 +33,8 @@ export const orderRefBody = z
   .transform((b) => ({ id: (b.id || b.orderId)!, siteId: b.siteId }));
 
 export const orderLineBody = z.object({ id: storeOrderId, lineId: storeOrderId, siteId });
+/** hood-download-pdf: `printInHouse` is the operator's yes to printing here a line the provider makes. */
+export const lineFileBody = orderLineBody.extend({ printInHouse: flag.optional() });
 
 export type CheckOrderInput = z.infer<typeof checkOrderBody>;
 export type RerunOrderInput = z.infer<typeof rerunOrderBody>;

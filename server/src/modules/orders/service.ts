@@ -3,20 +3,17 @@
 import type { Knex } from 'knex';
 import type { Deps } from '../../deps';
 import { isPostgres, storageFault } from '../../db';
-import { HttpError, badRequest, conflict, forbidden, notFound, unauthorized } from '../../http/errors';
+import { HttpError, badRequest, forbidden, notFound, unauthorized } from '../../http/errors';
 import type { Actor } from '../../http/types';
 import { isoNow } from '../../lib/clock';
 import { envValue } from '../../lib/secrets';
 import { isAdmin } from '../auth/permissions';
-import type { Design } from '../designs/repo';
 import { generalDataRepo, type DataRecord } from '../general-data/repo';
-import type { ArtworkFetcher } from '../pdf/artwork';
-import { assertFourPages, buildPrintPdf } from '../pdf/printPdf';
 import type { PrintJob } from '../print-jobs/repo';
-import { ORDER_LINE_TAKEN, type PrintJobsService } from '../print-jobs/service';
+import { providerBlockers, type LineMapping } from '../production/designForLine';
+import type { ProductionService } from '../production/service';
 import { sitesRepo, type Site } from '../sites/repo';
 import type { SitesService } from '../sites/service';
-import { mapLines, providerBlockers, readyForProvider, type LineMapping } from './mapping';
 import { ORDER_NAME, ORDER_TYPE, SHOPIFY_SOURCE, ordersRepo, type Delivery, type NewDelivery, type OrderRecord } from './repo';
 import type { CheckOrderInput, OrderLineInput, RerunOrderInput } from './schema';
 import {
@@ -43,23 +40,11 @@ export interface OrderSendPort {
   enqueueOrderSend(trx: Knex.Transaction, input: { siteId: number; orderId: string; lineIds?: string[] }, actorId?: number | null): Promise<unknown>;
 }
 
-/** Personalised rendering (modules/render): an order line's pages drawn from its design's document with the line's properties. */
-export interface LineRenderPort {
-  isRenderable(design: Design): boolean;
-  renderLine(
-    owner: { userId: number | null; siteId: number | null },
-    design: Design,
-    properties: OrderLine['properties'],
-    opts?: { pages?: number[]; ownOrigin?: string },
-  ): Promise<{ images: string[]; preview: string | null; missing: string[] }>;
-}
-
 export interface OrdersServiceDeps {
   sites: SitesService;
-  printJobs: PrintJobsService;
-  artwork: ArtworkFetcher;
+  /** Which design, print job and print file for a line (modules/production). */
+  production: ProductionService;
   send?: OrderSendPort;
-  render?: LineRenderPort;
 }
 
 export interface WebhookInput {
@@ -425,7 +410,7 @@ export function ordersService(deps: Deps, services: OrdersServiceDeps) {
     }
     if (status === RECEIVED && sendPort) {
       const site = await sitesRepo(trx).byId(d.siteId);
-      if (site && envValue(site.settings.env, STORE_KEYS.autoSend) === '1' && readyForProvider(await mapLines(trx, d.siteId, order))) {
+      if (site && envValue(site.settings.env, STORE_KEYS.autoSend) === '1' && (await services.production.autoSendable(trx, d.siteId, order))) {
         await sendPort.enqueueOrderSend(trx, { siteId: d.siteId, orderId: order.id });
       }
     }
@@ -524,7 +509,15 @@ export function ordersService(deps: Deps, services: OrdersServiceDeps) {
   async function checkOrder(actor: Actor, input: CheckOrderInput): Promise<DataRecord[]> {
     const orders = await findOrders(actor, input);
     const repo = ordersRepo(db);
-    const logs = (await Promise.all(orders.map((o) => repo.logsOf(o.siteId, o.field1!)))).flat();
+    const logs = (
+      await Promise.all(
+        orders.map(async (o) => {
+          // The order's own record says where each of its lines is made (in house or by the provider).
+          const [records, production] = await Promise.all([repo.logsOf(o.siteId, o.field1!), services.production.whereMade(o.siteId, o.field1!)]);
+          return records.map((r) => (r.type === ORDER_TYPE ? { ...r, data: { ...r.data, production } } : r));
+        }),
+      )
+    ).flat();
     return logs.sort((a, b) => (a.createdAt === b.createdAt ? b.id - a.id : a.createdAt < b.createdAt ? 1 : -1));
   }
 
@@ -542,164 +535,91 @@ export function ordersService(deps: Deps, services: OrdersServiceDeps) {
       if (!flags[step]) continue;
       const keys = RERUN_STEPS[step];
       const configured = keys !== null && site !== undefined && keys.every((k) => Boolean(envValue(site.settings.env, k)));
-      // The CRM and email-platform steps come with the sync (issue 5); until then they are skipped, saying why.
+      // The CRM and email-platform steps are not built yet: they are skipped, saying why.
       skipped.push({ step, reason: configured ? 'not available yet: the CRM sync is not built' : 'not configured for this site' });
     }
     if (flags.sendToHP) {
-      const blockers = providerBlockers(await mapLines(db, order.siteId, order.data));
+      const blockers = providerBlockers(await services.production.mapLines(order.siteId, order.data));
       if (!sendPort) skipped.push({ step: 'sendToHP', reason: 'sending to the provider is not available on this server' });
       else if (blockers.length) skipped.push({ step: 'sendToHP', reason: blockers.map((b) => `line ${b.lineId}: ${b.reason}`).join('; ') });
       else {
         const port = sendPort;
-        await db.transaction((trx) => port.enqueueOrderSend(trx, { siteId: order.siteId, orderId: order.field1! }, actor.id));
-        ran.push('sendToHP');
+        try {
+          await db.transaction(async (trx) => {
+            // Lines in the Jobs queue are sent only on the operator's yes, which Send HP asks for.
+            await services.production.takeLinesFromQueue(trx, order.siteId, order.field1!, undefined, actor.id, false);
+            await port.enqueueOrderSend(trx, { siteId: order.siteId, orderId: order.field1! }, actor.id);
+          });
+          ran.push('sendToHP');
+        } catch (err) {
+          if (!(err instanceof HttpError && err.status === 409)) throw err;
+          skipped.push({ step: 'sendToHP', reason: `${err.message} Use Send HP on the order to choose.` });
+        }
       }
     }
     return { ran, skipped };
   }
 
   // -------------------------------------------------------------------------------------------
-  // Lines → print jobs, PDFs, images
+  // Lines → print jobs, PDFs, images: what prints a line is production's to say.
 
-  const artworkOf = (design: Design) => (Array.isArray(design.data.artworkUrls) ? design.data.artworkUrls.filter((u): u is string => typeof u === 'string' && u !== '') : []);
-
-  async function jobOfLine(order: OrderRecord, lineId: string): Promise<PrintJob | undefined> {
-    const { rows } = await services.printJobs.repo.list({ shopifyOrderId: order.field1!, clientId: order.siteId }, [{ field: 'id', order: 'asc' }], 1000, 0);
-    return rows.find((j) => j.lineItemId === lineId);
-  }
-
-  /** order-to-arwork: a print job per mapped line; a line that already has one answers that job. */
-  async function orderToArtwork(actor: Actor, id: string, siteId?: number): Promise<{ jobs: PrintJob[]; skipped: Array<{ lineId: string; reason: string }> }> {
+  /** order-to-arwork: each mapped line's print job (made if it has none, personalised with the line's properties). */
+  async function orderToArtwork(actor: Actor, id: string, siteId?: number, ownOrigin?: string): Promise<{ jobs: PrintJob[]; skipped: Array<{ lineId: string; reason: string }> }> {
     const order = await orderFor(actor, id, siteId);
-    const mappings = await mapLines(db, order.siteId, order.data);
+    const mappings = await services.production.mapLines(order.siteId, order.data);
     const jobs: PrintJob[] = [];
     const skipped: Array<{ lineId: string; reason: string }> = [];
     for (const m of mappings) {
-      const design = m.design;
-      if (!design) {
+      if (!m.design) {
         skipped.push({ lineId: m.line.id, reason: m.reason ?? 'No design' });
         continue;
       }
-      let artworkUrls = artworkOf(design);
-      let previewUrl = design.image ?? undefined;
-      let personalised: Record<string, unknown> = {};
-      // A customizable design with a document: its pages drawn with this line's properties (issue 6).
-      if (services.render?.isRenderable(design)) {
-        const existing = await jobOfLine(order, m.line.id);
-        if (existing) {
-          jobs.push(existing);
-          continue;
-        }
-        try {
-          const out = await services.render.renderLine({ userId: actor.id, siteId: order.siteId }, design, m.line.properties);
-          artworkUrls = out.images;
-          previewUrl = out.preview ?? previewUrl;
-          // A missing property drew the field's sample: the job waits for a person to check it.
-          personalised = { personalised: true, ...(out.missing.length ? { needsReview: true, missingFields: out.missing } : {}) };
-        } catch (err) {
-          if (!(err instanceof HttpError) || err.status >= 500) throw err;
-          skipped.push({ lineId: m.line.id, reason: err.message });
-          continue;
-        }
-      }
-      if (!artworkUrls.length && !design.productPdf) {
-        skipped.push({ lineId: m.line.id, reason: `The design "${design.name}" has no artwork yet` });
-        continue;
-      }
       try {
-        jobs.push(
-          await services.printJobs.create(actor, {
-            clientId: order.siteId,
-            artworkUrls,
-            previewUrl,
-            quantity: m.line.quantity,
-            designId: design.id,
-            shopifyOrderId: order.field1!,
-            lineItemId: m.line.id,
-            productName: (m.line.name ?? design.name).slice(0, 255),
-            productId: design.productId ?? undefined,
-            data: {
-              ...(m.line.product_id ? { storeProductId: m.line.product_id } : {}),
-              ...(!artworkUrls.length && design.productPdf ? { pregeneratedPDF: design.productPdf } : {}),
-              ...(m.line.properties.length ? { properties: m.line.properties } : {}),
-              ...personalised,
-            },
-          }),
-        );
+        const { job } = await services.production.jobForLine({ siteId: order.siteId, orderId: order.field1!, line: m.line, design: m.design, actorId: actor.id, madeBy: 'inHouse', ownOrigin });
+        jobs.push(job);
       } catch (err) {
-        // The unique (order, line) key: this line already has its job (another click, another tab).
-        if (!(err instanceof HttpError && err.status === 409 && err.message === ORDER_LINE_TAKEN)) throw err;
-        const existing = await jobOfLine(order, m.line.id);
-        if (!existing) throw conflict(ORDER_LINE_TAKEN);
-        jobs.push(existing);
+        // A design that cannot print yet (no artwork, a broken document) is this line's problem only.
+        if (!(err instanceof HttpError) || err.status >= 500 || err.status === 409) throw err;
+        skipped.push({ lineId: m.line.id, reason: err.message });
       }
     }
     return { jobs, skipped };
   }
 
-  async function lineOf(actor: Actor, input: OrderLineInput): Promise<{ order: OrderRecord; line: OrderLine; mapping: LineMapping }> {
+  async function lineOf(actor: Actor, input: OrderLineInput): Promise<{ order: OrderRecord; line: OrderLine; mapping: LineMapping<OrderLine> }> {
     const order = await orderFor(actor, input.id, input.siteId);
     const line = order.data.line_items?.find((l) => l.id === input.lineId);
     if (!line) throw notFound('The order has no such line');
-    const [mapping] = await mapLines(db, order.siteId, { line_items: [line] });
-    return { order, line, mapping };
+    return { order, line, mapping: await services.production.designForLine(order.siteId, line) };
+  }
+
+  /** hood-download-pdf: the line's print file, as the Jobs download gives it (the line's job is made if it has none, and marked downloaded). */
+  async function linePdf(actor: Actor, input: OrderLineInput & { printInHouse?: boolean }, ownOrigin: string): Promise<Buffer> {
+    const { order, line, mapping } = await lineOf(actor, input);
+    const existing = await services.production.jobOfLine(order.siteId, order.field1!, line.id);
+    if (!existing && !mapping.design) throw badRequest(mapping.reason ?? 'No design');
+    return services.production.downloadLineFile(actor, { siteId: order.siteId, orderId: order.field1!, line, design: mapping.design ?? undefined, ownOrigin, printInHouse: input.printInHouse });
   }
 
   /**
-   * hood-download-pdf: the line's print file, as POST /api/pdf/from-print-job makes it — the job's
-   * pregenerated PDF, else its 4 artwork pages on A5 (serving it marks the job downloaded). A line
-   * without a job yet gets the file of its design (nothing is marked).
-   */
-  async function linePdf(actor: Actor, input: OrderLineInput, ownOrigin: string): Promise<Buffer> {
-    const { order, mapping } = await lineOf(actor, input);
-    const job = await jobOfLine(order, input.lineId);
-    let pregenerated: string | null | undefined;
-    let urls: string[];
-    if (job) {
-      pregenerated = job.data.pregeneratedPDF;
-      urls = job.artworkUrls;
-    } else {
-      if (!mapping.design) throw badRequest(mapping.reason ?? 'No design');
-      urls = artworkOf(mapping.design);
-      pregenerated = urls.length ? undefined : mapping.design.productPdf;
-    }
-    let pdf: Buffer;
-    if (pregenerated) {
-      pdf = await services.artwork(pregenerated, { ownOrigin });
-      if (pdf.subarray(0, 5).toString('latin1') !== '%PDF-') throw badRequest('The pregenerated file is not a PDF');
-    } else {
-      assertFourPages(urls.length);
-      const pages = await Promise.all(
-        urls.map(async (url, i) => {
-          try {
-            return await services.artwork(url, { ownOrigin });
-          } catch (err) {
-            if (err instanceof HttpError && err.status === 400) throw badRequest(`page ${i + 1}: ${err.message}`);
-            throw err;
-          }
-        }),
-      );
-      pdf = Buffer.from(await buildPrintPdf(pages));
-    }
-    if (job) await services.printJobs.markDownloaded(actor, job.id);
-    return pdf;
-  }
-
-  /**
-   * hood-generate-image (every page) / hood-generate-page-content-image (`page`, 1-based). A
-   * customizable design with a document is drawn with the line's properties and stored as files;
-   * `missing` names the properties that drew their sample. Other designs answer their artwork.
+   * hood-generate-image (every page) / hood-generate-page-content-image (`page`, 1-based). A line
+   * with a print job answers its pages (what prints); otherwise a personalised design is drawn with
+   * the line's properties (`missing` names those that drew their sample) and other designs answer
+   * their artwork.
    */
   async function lineImages(actor: Actor, input: OrderLineInput & { page?: number }, ownOrigin?: string): Promise<{ images: string[]; preview: string | null; missing: string[] }> {
     const { order, line, mapping } = await lineOf(actor, input);
-    if (!mapping.design) throw badRequest(mapping.reason ?? 'No design');
-    if (services.render?.isRenderable(mapping.design)) {
-      const pages = input.page === undefined ? undefined : [input.page - 1];
-      return services.render.renderLine({ userId: actor.id, siteId: order.siteId }, mapping.design, line.properties, { pages, ownOrigin });
+    const job = await services.production.jobOfLine(order.siteId, order.field1!, line.id);
+    const pick = (images: string[], preview: string | null, missing: string[]) => {
+      if (input.page !== undefined && input.page > images.length) throw badRequest(`page: the job has ${images.length} page${images.length === 1 ? '' : 's'}`);
+      return { images: input.page === undefined ? images : [images[input.page - 1]], preview, missing };
+    };
+    if (job && job.artworkUrls.length) {
+      const missing = Array.isArray(job.data.missingFields) ? job.data.missingFields.map(String) : [];
+      return pick(job.artworkUrls, job.previewUrl, missing);
     }
-    const images = artworkOf(mapping.design);
-    if (input.page !== undefined && input.page > images.length) throw badRequest(`page: the design has ${images.length} page${images.length === 1 ? '' : 's'}`);
-    return { images: input.page === undefined ? images : [images[input.page - 1]], preview: mapping.design.image, missing: [] };
+    if (!mapping.design) throw badRequest(mapping.reason ?? 'No design');
+    return services.production.linePages(actor, order.siteId, mapping.design, line, { page: input.page, ownOrigin });
   }
 
   return {
@@ -711,7 +631,7 @@ export function ordersService(deps: Deps, services: OrdersServiceDeps) {
     idle,
     invalidateSites,
     getOrder,
-    mapLines: (siteId: number, order: { line_items: OrderLine[] }) => mapLines(db, siteId, order),
+    mapLines: (siteId: number, order: { line_items: OrderLine[] }) => services.production.mapLines(siteId, order),
     checkOrder,
     rerunOrder,
     orderToArtwork,

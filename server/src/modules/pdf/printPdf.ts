@@ -16,6 +16,8 @@ import { createWorkerPool, TOO_LONG, type WorkerPool } from './pool';
 import { A5 as A5_SIZE, type PageInput, type RenderInput } from './tasks';
 
 export const A5 = A5_SIZE;
+/** The name every print file is downloaded as (spec §9). */
+export const PRINT_FILE_NAME = 'print-file.pdf';
 export const PDF_EMPTY = 'PDF Empty';
 export const ONLY_4_PAGES = 'Only support 4 pages A5';
 export { TOO_LONG };

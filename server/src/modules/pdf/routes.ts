@@ -9,9 +9,8 @@ import { HttpError, badRequest } from '../../http/errors';
 import { parse } from '../../http/validate';
 import { baseUrlOf } from '../uploads/routes';
 import type { ArtworkFetcher } from './artwork';
-import { PDF_EMPTY, buildA5Pdf, configurePdf, renderFrontPagePng } from './printPdf';
+import { PDF_EMPTY, PRINT_FILE_NAME, buildA5Pdf, configurePdf, renderFrontPagePng } from './printPdf';
 
-export const PRINT_FILE_NAME = 'print-file.pdf';
 const MAX_IMAGES = 20;
 
 const url = z.string().trim().min(1, 'is required').max(4_000_000);

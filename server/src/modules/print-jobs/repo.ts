@@ -10,6 +10,11 @@ export interface PrintJobData {
   [k: string]: unknown;
 }
 
+/** Where the item is made: in house (the Jobs queue) or by the fulfilment provider (never in the queue). */
+export type MadeBy = 'inHouse' | 'provider';
+const MADE_BY_COLUMN: Record<MadeBy, string> = { inHouse: 'in_house', provider: 'provider' };
+const madeByOf = (v: string | null | undefined): MadeBy => (v === 'provider' ? 'provider' : 'inHouse');
+
 export interface PrintJob extends PrintJobState {
   id: number;
   productName: string;
@@ -25,6 +30,7 @@ export interface PrintJob extends PrintJobState {
   shopifyOrderId: string | null;
   lineItemId: string | null;
   data: PrintJobData;
+  madeBy: MadeBy;
   productionNote: { id: number; note: string } | null;
 }
 
@@ -49,6 +55,7 @@ interface Row {
   printed_at: string | null;
   printed_by_user_id: number | null;
   reprint_count: number;
+  made_by?: string | null;
   created_at: string;
   updated_at: string;
   note_id?: number | null;
@@ -80,11 +87,12 @@ const fromRow = (r: Row): PrintJob => {
     printedAt: r.printed_at,
     printedByUserId: r.printed_by_user_id,
     reprintCount: Number(r.reprint_count),
+    madeBy: madeByOf(r.made_by),
     productionNote: r.note_id && note ? { id: r.note_id, note: typeof note.note === 'string' ? note.note : '' } : null,
   };
 };
 
-export type NewPrintJob = Omit<PrintJob, 'id' | 'productionNote'>;
+export type NewPrintJob = Omit<PrintJob, 'id' | 'productionNote' | 'madeBy'> & { madeBy?: MadeBy };
 
 const toRow = (j: NewPrintJob) => ({
   client_id: j.clientId,
@@ -106,6 +114,7 @@ const toRow = (j: NewPrintJob) => ({
   printed_at: j.printedAt,
   printed_by_user_id: j.printedByUserId,
   reprint_count: j.reprintCount,
+  made_by: MADE_BY_COLUMN[j.madeBy ?? 'inHouse'],
   created_at: j.createdAt,
   updated_at: j.updatedAt,
 });
@@ -118,6 +127,7 @@ export interface PrintJobFilter {
   isPDFDownloaded?: boolean;
   designId?: number;
   shopifyOrderId?: string;
+  madeBy?: MadeBy;
   q?: string;
 }
 
@@ -152,6 +162,7 @@ export function printJobsRepo(db: Db | Knex.Transaction) {
     if (f.isPDFDownloaded !== undefined) q.where('j.is_pdf_downloaded', f.isPDFDownloaded);
     if (f.designId !== undefined) q.where('j.design_id', f.designId);
     if (f.shopifyOrderId !== undefined) q.where('j.shopify_order_id', f.shopifyOrderId);
+    if (f.madeBy !== undefined) q.where('j.made_by', MADE_BY_COLUMN[f.madeBy]);
     if (f.q) q.whereRaw('lower(j.product_name) like ?', [`%${f.q.toLowerCase()}%`]);
     return q;
   };
@@ -193,6 +204,16 @@ export function printJobsRepo(db: Db | Knex.Transaction) {
           printed_by_user_id: to.printedByUserId,
           updated_at: now,
         });
+      return n === 1;
+    },
+    /** The jobs of one store order of a site, oldest first. */
+    async ofOrder(siteId: number, shopifyOrderId: string): Promise<PrintJob[]> {
+      const rows = (await withNotes(filtered({ clientId: siteId, shopifyOrderId })).orderBy('j.id', 'asc')) as Row[];
+      return rows.map(fromRow);
+    },
+    /** Moves a job between the in-house queue and the provider; false when it was already there. */
+    async setMadeBy(id: number, madeBy: MadeBy, now: string): Promise<boolean> {
+      const n = await db('print_jobs').where({ id }).whereNot('made_by', MADE_BY_COLUMN[madeBy]).update({ made_by: MADE_BY_COLUMN[madeBy], updated_at: now });
       return n === 1;
     },
     addEvent: (e: { jobId: number; kind: PrintJobEventKind; at: string; userId: number | null; siteId: number }) =>

@@ -68,6 +68,8 @@ export const changeBody = z.object({
   isPrinted: flag.optional(),
   isPDFDownloaded: flag.optional(),
   isRePrinted: flag.optional(),
+  /** The operator's yes to printing here an item the provider makes. */
+  printInHouse: flag.optional(),
 });
 
 export const listQuery = z.object({
@@ -94,6 +96,7 @@ const pageImage = z
 
 export const pdfBody = z.object({
   id: positiveId,
+  printInHouse: flag.optional(),
   images: z.array(pageImage).max(20, 'has too many pages (20 at most)').optional(),
 });
 

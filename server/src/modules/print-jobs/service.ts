@@ -1,5 +1,6 @@
 // Print jobs: the queue, the history, the state rules of state.ts, tenancy, and the reports.
-import { isUniqueViolation } from '../../db';
+import type { Knex } from 'knex';
+import { isUniqueViolation, type Db } from '../../db';
 import type { Deps } from '../../deps';
 import type { Page } from '../../http/envelope';
 import { badRequest, conflict, forbidden, notFound } from '../../http/errors';
@@ -8,9 +9,9 @@ import { isoNow } from '../../lib/clock';
 import { pageWindow } from '../../lib/paging';
 import { isAdmin } from '../auth/permissions';
 import { designsRepo } from '../designs/repo';
-import { printJobsRepo, type PrintJob, type PrintJobFilter, type PrintJobSortField } from './repo';
+import { printJobsRepo, type MadeBy, type PrintJob, type PrintJobFilter, type PrintJobSortField } from './repo';
 import type { ChangeInput, CreateInput, ListQuery, ReportsQuery } from './schema';
-import { applyPrintJobChange, type PrintJobChange } from './state';
+import { applyPrintJobChange, atProviderRefusal, printsInHouse, type PrintJobChange } from './state';
 
 export const ORDER_LINE_TAKEN = 'This order line already has a print job';
 const JOB_NOT_FOUND = 'Print job not found';
@@ -46,13 +47,15 @@ export function printJobsService({ db, clock }: Deps) {
   /** GET /api/print-jobs: the queue (isPrinted=0), the history (isPrinted=1) or everything, a page at a time. */
   async function list(actor: Actor, q: ListQuery): Promise<Page<PrintJob>> {
     const w = pageWindow(q.page, q.pageSize);
-    const filter: PrintJobFilter = { clientId: scope(actor, q.clientId), isPrinted: q.isPrinted, readyForPrint: q.readyForPrint };
+    // The queue holds what is printed here: the provider's items never appear in it.
+    const filter: PrintJobFilter = { clientId: scope(actor, q.clientId), isPrinted: q.isPrinted, readyForPrint: q.readyForPrint, madeBy: q.isPrinted === false ? 'inHouse' : undefined };
     const { rows, total } = await repo.list(filter, defaultSort(q.isPrinted), w.limit, w.offset);
     return { list: rows, hasNext: w.offset + rows.length < total, total };
   }
 
   async function adminList(actor: Actor, filter: PrintJobFilter, sort: { field: PrintJobSortField; order: 'asc' | 'desc' }, limit: number, offset: number) {
-    return repo.list({ ...filter, clientId: scope(actor, filter.clientId) }, [sort, { field: 'id', order: sort.order }], limit, offset);
+    const madeBy = filter.madeBy ?? (filter.isPrinted === false ? 'inHouse' : undefined);
+    return repo.list({ ...filter, madeBy, clientId: scope(actor, filter.clientId) }, [sort, { field: 'id', order: sort.order }], limit, offset);
   }
 
   async function fromShopifyOrder(actor: Actor, orderId: string): Promise<Page<PrintJob>> {
@@ -60,7 +63,8 @@ export function printJobsService({ db, clock }: Deps) {
     return { list: rows, hasNext: false, total };
   }
 
-  async function create(actor: Actor, input: CreateInput): Promise<PrintJob> {
+  /** `madeBy`: where a job made for an order line is printed (by production); `byUserId` who made it (null: Presswork). */
+  async function create(actor: Actor, input: CreateInput, opts: { madeBy?: MadeBy; byUserId?: number | null } = {}): Promise<PrintJob> {
     const clientId = input.clientId ?? actor.siteId;
     if (clientId !== actor.siteId && !isAdmin(actor)) throw forbidden('You cannot create print jobs for another site');
     if (!(await db('sites').where({ id: clientId }).first('id'))) throw badRequest('clientId: no such site');
@@ -98,6 +102,7 @@ export function printJobsService({ db, clock }: Deps) {
         printedAt: null,
         printedByUserId: null,
         reprintCount: 0,
+        madeBy: opts.madeBy ?? 'inHouse',
         createdAt: now,
         updatedAt: now,
       });
@@ -109,14 +114,29 @@ export function printJobsService({ db, clock }: Deps) {
     return (await repo.byId(id))!;
   }
 
-  /** One state change and its event, in one transaction; a change raced by another operator is re-judged on the fresh row. */
-  async function applyChange(actor: Actor, id: number, change: PrintJobChange): Promise<PrintJob> {
+  /** Moves a job to the provider or back to the Jobs queue, recording who chose (null: Presswork, by a rule). */
+  async function moveJob(trx: Db | Knex.Transaction, job: Pick<PrintJob, 'id' | 'clientId'>, madeBy: MadeBy, byUserId: number | null): Promise<void> {
+    const at = isoNow(clock);
+    const tx = printJobsRepo(trx);
+    if (await tx.setMadeBy(job.id, madeBy, at)) await tx.addEvent({ jobId: job.id, kind: madeBy === 'provider' ? 'to-provider' : 'to-in-house', at, userId: byUserId, siteId: job.clientId });
+  }
+
+  /**
+   * One state change and its event, in one transaction; a change raced by another operator is
+   * re-judged on the fresh row. Printing the provider's item here needs `printInHouse` (the
+   * operator's yes), and then the item moves to the Jobs side.
+   */
+  async function applyChange(actor: Actor, id: number, change: PrintJobChange, opts: { printInHouse?: boolean } = {}): Promise<PrintJob> {
     await get(actor, id);
     await db.transaction(async (trx) => {
       const tx = printJobsRepo(trx);
       for (let attempt = 0; ; attempt++) {
         const job = await tx.byId(id);
         if (!job) throw notFound(JOB_NOT_FOUND);
+        if (job.madeBy === 'provider' && printsInHouse(change)) {
+          if (!opts.printInHouse) throw atProviderRefusal(job);
+          await moveJob(trx, job, 'inHouse', actor.id);
+        }
         const now = isoNow(clock);
         const { state, event } = applyPrintJobChange(job, change, now, actor.id);
         if (!event) return;
@@ -132,13 +152,10 @@ export function printJobsService({ db, clock }: Deps) {
 
   /** POST /api/print-jobs with id: the flag change of the contract table. */
   const change = (actor: Actor, input: ChangeInput) =>
-    applyChange(actor, input.id, { isPrinted: input.isPrinted, isPDFDownloaded: input.isPDFDownloaded, isRePrinted: input.isRePrinted });
+    applyChange(actor, input.id, { isPrinted: input.isPrinted, isPDFDownloaded: input.isPDFDownloaded, isRePrinted: input.isRePrinted }, { printInHouse: input.printInHouse });
 
   /** The PDF was served: the job counts as downloaded (a printed job stays printed). */
-  const markDownloaded = (actor: Actor, jobId: number) => applyChange(actor, jobId, 'pdf-served');
-
-  /** The job as the PDF route needs it (artworkUrls, data.pregeneratedPDF); tenancy as get. */
-  const getForPdf = (actor: Actor, id: number) => get(actor, id);
+  const markDownloaded = (actor: Actor, jobId: number, opts: { printInHouse?: boolean } = {}) => applyChange(actor, jobId, 'pdf-served', opts);
 
   /** Deletes the job, its production notes and its history in one transaction. */
   async function remove(actor: Actor, id: number): Promise<PrintJob> {
@@ -154,7 +171,7 @@ export function printJobsService({ db, clock }: Deps) {
     const clientId = scope(actor, q.clientId);
     const [figures, oldest] = await Promise.all([
       repo.reports({ fromAt: from, toAt: nextDay(to), clientId }),
-      repo.list({ clientId, readyForPrint: true, isPrinted: false }, defaultSort(false), 10, 0),
+      repo.list({ clientId, readyForPrint: true, isPrinted: false, madeBy: 'inHouse' }, defaultSort(false), 10, 0),
     ]);
     return {
       from,
@@ -167,7 +184,7 @@ export function printJobsService({ db, clock }: Deps) {
     };
   }
 
-  return { list, adminList, get, getForPdf, create, change, markDownloaded, remove, fromShopifyOrder, reports, repo };
+  return { list, adminList, get, create, change, markDownloaded, moveJob, remove, fromShopifyOrder, reports, repo };
 }
 
 export type PrintJobsService = ReturnType<typeof printJobsService>;

@@ -1,6 +1,6 @@
 // The print job's life (docs/print-production.md): one pure function decides every change,
 // so the rules are tested without HTTP or a database.
-import { conflict } from '../../http/errors';
+import { HttpError, conflict } from '../../http/errors';
 
 export interface PrintJobState {
   isPrinted: boolean;
@@ -16,7 +16,8 @@ export interface PrintJobState {
 /** The flags a client sends (POST /api/print-jobs with id), or the server serving the job's PDF. */
 export type PrintJobChange = { isPDFDownloaded?: boolean; isPrinted?: boolean; isRePrinted?: boolean } | 'pdf-served';
 
-export type PrintJobEventKind = 'downloaded' | 'printed' | 'reset' | 'reprinted';
+/** `to-provider` / `to-in-house`: an operator (or a send) moved the item between the queue and the provider. */
+export type PrintJobEventKind = 'downloaded' | 'printed' | 'reset' | 'reprinted' | 'to-provider' | 'to-in-house';
 
 export const ALREADY_PRINTED = 'This job is already printed';
 export const DOWNLOAD_FIRST = 'Download the PDF before marking the job printed';
@@ -77,4 +78,22 @@ export function applyPrintJobChange(
     default:
       throw conflict(UNKNOWN_CHANGE);
   }
+}
+
+/** 409 details code of "the provider makes this item: print it in house as well?" */
+export const AT_PROVIDER = 'AT_PROVIDER';
+
+/** Changes that mean the item is being printed here (a download, marking it printed). */
+export function printsInHouse(change: PrintJobChange): boolean {
+  const kind = changeKind(change);
+  return kind === 'served' || kind === 'download' || kind === 'print';
+}
+
+/** The question asked before the provider's item is printed in house too (answered with printInHouse: true). */
+export function atProviderRefusal(job: { id: number; productName: string }): HttpError {
+  return new HttpError(
+    409,
+    `This item is made by HP Site Flow (job #${job.id}, ${job.productName}): printing it here as well makes it twice. Print it in house anyway?`,
+    { code: AT_PROVIDER, printJobId: job.id, confirmWith: { printInHouse: true } },
+  );
 }

@@ -1,4 +1,4 @@
-// Server rendering of design documents (issue 6): validate, bound, fetch the images (artwork
+// Server rendering of design documents: validate, bound, fetch the images (artwork
 // fetcher rules: our /files/…, data:image URLs, allowed hosts only), draw in a worker thread under
 // a time limit, and store the page PNGs as files. Personalisation values come from an order
 // line's properties; a missing value falls back to the field's sample and is reported in `missing`.

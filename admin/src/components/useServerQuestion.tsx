@@ -1,0 +1,57 @@
+import { useCallback, useRef, useState, type ReactNode } from 'react';
+import { Confirm } from 'react-admin';
+import { ApiError } from '../providers/api';
+
+/** A question the server asks before an action it will not take unasked (409 with details.confirmWith). */
+export interface ServerQuestion {
+  message: string;
+  /** What to send again, added to the same call, when the operator says yes (e.g. {printInHouse: true}). */
+  confirmWith: Record<string, boolean>;
+}
+
+export function serverQuestionOf(error: unknown): ServerQuestion | undefined {
+  if (!(error instanceof ApiError) || error.status !== 409) return undefined;
+  const details = (error.body as { details?: { confirmWith?: unknown } } | undefined)?.details;
+  const confirmWith = details?.confirmWith;
+  if (!confirmWith || typeof confirmWith !== 'object') return undefined;
+  return { message: error.message, confirmWith: confirmWith as Record<string, boolean> };
+}
+
+/**
+ * Runs an action; when the server asks first (the line is in the Jobs queue, the provider makes
+ * this item…), shows its question and runs the action again with the answer only on a yes.
+ * Answers undefined when the operator says no.
+ */
+export function useServerQuestion(title: string, confirmLabel: string): {
+  withQuestion: <T>(action: (answers: Record<string, boolean>) => Promise<T>) => Promise<T | undefined>;
+  dialog: ReactNode;
+} {
+  const [open, setOpen] = useState<ServerQuestion | null>(null);
+  const answer = useRef<((yes: boolean) => void) | null>(null);
+
+  const withQuestion = useCallback(async <T,>(action: (answers: Record<string, boolean>) => Promise<T>): Promise<T | undefined> => {
+    try {
+      return await action({});
+    } catch (error) {
+      const question = serverQuestionOf(error);
+      if (!question) throw error;
+      const yes = await new Promise<boolean>((resolve) => {
+        answer.current = resolve;
+        setOpen(question);
+      });
+      if (!yes) return undefined;
+      return action(question.confirmWith);
+    }
+  }, []);
+
+  const close = (yes: boolean) => {
+    setOpen(null);
+    answer.current?.(yes);
+    answer.current = null;
+  };
+
+  const dialog = (
+    <Confirm isOpen={open !== null} title={title} content={open?.message ?? ''} confirm={confirmLabel} cancel="Cancel" confirmColor="warning" onConfirm={() => close(true)} onClose={() => close(false)} />
+  );
+  return { withQuestion, dialog };
+}

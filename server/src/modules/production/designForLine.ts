@@ -1,0 +1,79 @@
+// Which design prints an order line. One order of precedence, used by every path that prints:
+// 1. the site's design whose SKU is the line's SKU;
+// 2. else a `product` record of the site (field1 = the store SKU) naming a design of the same site
+//    (its field2, the contract's place; data.designId for records written before that).
+import type { Knex } from 'knex';
+import type { Db } from '../../db';
+import { designsRepo, type Design } from '../designs/repo';
+import { generalDataRepo } from '../general-data/repo';
+
+/** What finding a line's design reads of a line: a stored store line or a normalised one. */
+export interface LineRef {
+  id: string | number;
+  sku?: string | null;
+}
+
+export const PRODUCT_TYPE = 'product';
+
+export interface LineMapping<L extends LineRef = LineRef> {
+  line: L;
+  design: Design | null;
+  /** How the design was found. */
+  via: 'design' | 'product' | null;
+  /** Why there is no design. */
+  reason?: string;
+}
+
+/** The product record's design id: field2 (contract), else data.designId. */
+export function productDesignId(record: { field2: string | null; data: Record<string, unknown> }): number | undefined {
+  const raw = record.field2 || record.data.designId;
+  const id = Number(raw);
+  return Number.isSafeInteger(id) && id > 0 ? id : undefined;
+}
+
+/** The design of one SKU in a site, and how it was found. `db` may be a transaction (SQLite has one connection: reads inside one must use it). */
+export async function designForSku(db: Db | Knex.Transaction, siteId: number, sku: string): Promise<Omit<LineMapping, 'line'>> {
+  const designs = designsRepo(db as Db);
+  const design = await designs.bySku(siteId, sku);
+  if (design) return { design, via: 'design' };
+  const { rows } = await generalDataRepo(db).list({ type: PRODUCT_TYPE, siteId, field1: sku }, { field: 'id', order: 'desc' }, 1, 0);
+  const product = rows[0];
+  if (!product) return { design: null, via: null, reason: `No design or product has the SKU ${sku}` };
+  const designId = productDesignId(product);
+  const mapped = designId ? await designs.byId(designId) : undefined;
+  if (!mapped || mapped.siteId !== siteId) return { design: null, via: null, reason: `The product ${sku} names a design that does not exist` };
+  return { design: mapped, via: 'product' };
+}
+
+/** The design of each line of an order (a SKU is looked up once). */
+export async function mapLines<L extends LineRef>(db: Db | Knex.Transaction, siteId: number, order: { line_items: L[] }): Promise<Array<LineMapping<L>>> {
+  const bySku = new Map<string, Promise<Omit<LineMapping, 'line'>>>();
+  return Promise.all(
+    order.line_items.map(async (line) => {
+      const sku = typeof line.sku === 'string' ? line.sku.trim() : '';
+      if (!sku) return { line, design: null, via: null, reason: 'The line has no SKU' };
+      if (!bySku.has(sku)) bySku.set(sku, designForSku(db, siteId, sku));
+      return { line, ...(await bySku.get(sku)!) };
+    }),
+  );
+}
+
+/** The design of one line. */
+export const designForLine = async <L extends LineRef>(db: Db | Knex.Transaction, siteId: number, line: L): Promise<LineMapping<L>> => (await mapLines(db, siteId, { line_items: [line] }))[0];
+
+/** Auto-send rule: the order has lines and every one maps to a design with a provider SKU. */
+export const readyForProvider = (mappings: LineMapping[]) => mappings.length > 0 && mappings.every((m) => Boolean(m.design?.hpSKU));
+
+/** Why a line cannot go to the provider (undefined when it can). */
+export function providerBlocker(m: LineMapping): string | undefined {
+  if (m.design?.hpSKU) return undefined;
+  return m.design ? `The design "${m.design.name}" has no provider SKU (hpSKU)` : (m.reason ?? 'No design');
+}
+
+/** Why an order cannot go to the provider, per line (empty when it can). */
+export function providerBlockers(mappings: LineMapping[]): Array<{ lineId: string; reason: string }> {
+  return mappings.flatMap((m) => {
+    const reason = providerBlocker(m);
+    return reason ? [{ lineId: String(m.line.id), reason }] : [];
+  });
+}

@@ -1,0 +1,289 @@
+// What gets printed for an order line, in one place: which design prints it (designForLine.ts),
+// its print job (found, or made — drawn with the line's personalisation whenever the design is
+// personalised), where the item is made (in house or by the provider), and the print file of a
+// job (the same bytes for the Jobs download, the order screens and the provider).
+import crypto from 'node:crypto';
+import { Readable } from 'node:stream';
+import type { Knex } from 'knex';
+import type { Db } from '../../db';
+import type { Deps } from '../../deps';
+import { HttpError, badRequest, conflict } from '../../http/errors';
+import type { Actor } from '../../http/types';
+import { isoNow } from '../../lib/clock';
+import type { Design } from '../designs/repo';
+import type { ArtworkFetcher } from '../pdf/artwork';
+import { PRINT_FILE_NAME, assertFourPages, buildPrintPdf } from '../pdf/printPdf';
+import { printJobsRepo, type MadeBy, type PrintJob } from '../print-jobs/repo';
+import { ORDER_LINE_TAKEN, type PrintJobsService } from '../print-jobs/service';
+import { atProviderRefusal } from '../print-jobs/state';
+import type { RenderService } from '../render/service';
+import { uploadsRepo } from '../uploads/repo';
+import type { FileStore } from '../uploads/storage';
+import { designForLine, mapLines, readyForProvider, type LineRef } from './designForLine';
+
+/** The parts of a store order line production reads (a stored line, or a normalised one). */
+export interface ProductionLine extends LineRef {
+  name?: string | null;
+  title?: string | null;
+  product_id?: string | number | null;
+  quantity?: number | string | null;
+  properties?: Array<{ name: string; value: unknown }> | null;
+}
+
+/** A line's job, asked for by an operator (their id) or by Presswork itself (null). */
+export interface LineJobRequest {
+  siteId: number;
+  orderId: string;
+  line: ProductionLine;
+  /** Known already (the caller mapped the line); otherwise found by designForLine. */
+  design?: Design;
+  actorId: number | null;
+  /** Where a new job's item is made. An existing job keeps its place. */
+  madeBy: MadeBy;
+  ownOrigin?: string;
+}
+
+
+/** 409 details code of "the line is in the Jobs queue: send it to the provider anyway?" */
+export const IN_JOBS_QUEUE = 'IN_JOBS_QUEUE';
+
+const text = (v: unknown) => (v === null || v === undefined ? '' : String(v));
+const artworkOf = (design: Design) => (Array.isArray(design.data.artworkUrls) ? design.data.artworkUrls.filter((u): u is string => typeof u === 'string' && u !== '') : []);
+
+/** Units of a line to make. */
+export const quantityOf = (line: ProductionLine) => Math.max(1, Math.floor(Number(line.quantity) || 1));
+
+export interface ProductionParts {
+  store: FileStore;
+  artwork: ArtworkFetcher;
+  render: Pick<RenderService, 'isRenderable' | 'renderLine'>;
+  printJobs: PrintJobsService;
+}
+
+export function productionService(deps: Deps, parts: ProductionParts) {
+  const { db, clock, config, log } = deps;
+  const { store, artwork, render, printJobs } = parts;
+  const fileKeySecret = crypto.createHmac('sha256', config.jwt.secret).update('presswork-print-files').digest();
+  const publicBase = () => config.publicUrl ?? `http://localhost:${config.port}`;
+
+  // -------------------------------------------------------------------------------------------
+  // The print job of a line
+
+  /** The line's job, if it has one. */
+  async function jobOfLine(siteId: number, orderId: string, lineId: string, trx: Db | Knex.Transaction = db): Promise<PrintJob | undefined> {
+    return (await printJobsRepo(trx).ofOrder(siteId, orderId)).find((j) => j.lineItemId === lineId);
+  }
+
+  /** What a new job of this line is made from: the design's pages drawn with the line's properties, its artwork, or its product PDF. */
+  async function artworkForLine(req: LineJobRequest, design: Design) {
+    if (render.isRenderable(design)) {
+      const out = await render.renderLine({ userId: req.actorId, siteId: req.siteId }, design, req.line.properties ?? [], { ownOrigin: req.ownOrigin });
+      // A missing property drew the field's sample: the job waits for a person to check it.
+      const review = out.missing.length ? { needsReview: true, missingFields: out.missing } : {};
+      return { artworkUrls: out.images, previewUrl: out.preview ?? design.image ?? undefined, data: { personalised: true, ...review } };
+    }
+    const artworkUrls = artworkOf(design);
+    if (!artworkUrls.length && !design.productPdf) throw badRequest(`The design "${design.name}" has no artwork yet`);
+    return { artworkUrls, previewUrl: design.image ?? undefined, data: artworkUrls.length ? {} : { pregeneratedPDF: design.productPdf } };
+  }
+
+  /**
+   * The line's print job: the one it has, else a new one made from its design (a personalised
+   * design drawn with the line's properties). A line never has two jobs (unique order + line).
+   */
+  async function jobForLine(req: LineJobRequest): Promise<{ job: PrintJob; created: boolean }> {
+    const lineId = text(req.line.id);
+    const existing = await jobOfLine(req.siteId, req.orderId, lineId);
+    if (existing) return { job: existing, created: false };
+    let design = req.design;
+    if (!design) {
+      const m = await designForLine(db, req.siteId, req.line);
+      if (!m.design) throw badRequest(m.reason ?? 'No design prints this line');
+      design = m.design;
+    }
+    const made = await artworkForLine(req, design);
+    const maker: Actor = { id: req.actorId ?? 0, firstName: 'Presswork', lastName: '', email: '', role: 'admin', siteId: req.siteId };
+    const properties = (req.line.properties ?? []).filter((p) => p && typeof p.name === 'string');
+    try {
+      const job = await printJobs.create(
+        maker,
+        {
+          clientId: req.siteId,
+          artworkUrls: made.artworkUrls,
+          previewUrl: made.previewUrl,
+          quantity: quantityOf(req.line),
+          designId: design.id,
+          shopifyOrderId: req.orderId,
+          lineItemId: lineId,
+          productName: (text(req.line.name) || text(req.line.title) || design.name).slice(0, 255),
+          productId: design.productId ?? undefined,
+          data: {
+            ...(req.line.product_id ? { storeProductId: String(req.line.product_id) } : {}),
+            ...(properties.length ? { properties: properties.map((p) => ({ name: p.name, value: text(p.value) })) } : {}),
+            ...made.data,
+          },
+        },
+        { madeBy: req.madeBy, byUserId: req.actorId },
+      );
+      return { job, created: true };
+    } catch (err) {
+      // Made at the same moment by another click, tab or send: that one is the line's job.
+      if (!(err instanceof HttpError && err.status === 409 && err.message === ORDER_LINE_TAKEN)) throw err;
+      const raced = await jobOfLine(req.siteId, req.orderId, lineId);
+      if (!raced) throw conflict(ORDER_LINE_TAKEN);
+      return { job: raced, created: false };
+    }
+  }
+
+  /** A line's pages without making a job: a personalised design drawn with the line's properties, else the design's artwork. */
+  async function linePages(actor: Actor, siteId: number, design: Design, line: ProductionLine, opts: { page?: number; ownOrigin?: string } = {}) {
+    if (render.isRenderable(design)) {
+      const pages = opts.page === undefined ? undefined : [opts.page - 1];
+      return render.renderLine({ userId: actor.id, siteId }, design, line.properties ?? [], { pages, ownOrigin: opts.ownOrigin });
+    }
+    const images = artworkOf(design);
+    if (opts.page !== undefined && opts.page > images.length) throw badRequest(`page: the design has ${images.length} page${images.length === 1 ? '' : 's'}`);
+    return { images: opts.page === undefined ? images : [images[opts.page - 1]], preview: design.image, missing: [] as string[] };
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Where an item is made
+
+  /** Where each line of an order with a job is made (Check order shows it). */
+  async function whereMade(siteId: number, orderId: string): Promise<Array<{ lineId: string; printJobId: number; madeBy: MadeBy; isPrinted: boolean }>> {
+    return (await printJobsRepo(db).ofOrder(siteId, orderId))
+      .filter((j) => j.lineItemId !== null)
+      .map((j) => ({ lineId: j.lineItemId!, printJobId: j.id, madeBy: j.madeBy, isPrinted: j.isPrinted }));
+  }
+
+  /**
+   * Before lines go to the provider: those queued in house are sent only when the operator said so
+   * (`confirmed`), and then leave the queue; otherwise 409 naming them, so the question can be asked.
+   * A line already printed in house is named as such.
+   */
+  async function takeLinesFromQueue(trx: Knex.Transaction, siteId: number, orderId: string, lineIds: string[] | undefined, actorId: number, confirmed: boolean): Promise<void> {
+    const jobs = (await printJobsRepo(trx).ofOrder(siteId, orderId)).filter((j) => j.madeBy === 'inHouse' && j.lineItemId !== null && (!lineIds || lineIds.includes(j.lineItemId)));
+    if (!jobs.length) return;
+    if (!confirmed) {
+      const lines = jobs.map((j) => ({ lineId: j.lineItemId, printJobId: j.id, productName: j.productName, isPrinted: j.isPrinted, isPDFDownloaded: j.isPDFDownloaded, printedAt: j.printedAt }));
+      const printed = jobs.filter((j) => j.isPrinted).length;
+      const what = jobs.length === 1 ? `"${jobs[0].productName}" is` : `${jobs.length} lines are`;
+      throw new HttpError(
+        409,
+        printed
+          ? `${what} already printed in house (${printed === jobs.length ? 'all' : printed} of them). Send to HP Site Flow anyway? HP would make ${jobs.length === 1 ? 'it' : 'them'} again.`
+          : `${what} in the Jobs queue to be printed in house. Send to HP Site Flow instead? ${jobs.length === 1 ? 'It leaves' : 'They leave'} the Jobs queue.`,
+        { code: IN_JOBS_QUEUE, lines, confirmWith: { sendFromJobs: true } },
+      );
+    }
+    for (const job of jobs) await printJobs.moveJob(trx, job, 'provider', actorId);
+  }
+
+  /**
+   * Auto-send rule (a new paid order of an auto-send site): every line maps to a design with a
+   * provider SKU, and no line is already queued in house (that needs a person's decision).
+   */
+  async function autoSendable(trx: Knex.Transaction, siteId: number, order: { id: string; line_items: ProductionLine[] }): Promise<boolean> {
+    if (!readyForProvider(await mapLines(trx, siteId, order))) return false;
+    const queued = (await printJobsRepo(trx).ofOrder(siteId, order.id)).some((j) => j.madeBy === 'inHouse');
+    if (queued) log.info({ siteId, orderId: order.id }, 'not sent automatically: a line is in the Jobs queue');
+    return !queued;
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // The print file of a job
+
+  const inFlight = new Map<string, Promise<Buffer>>();
+
+  /** A fetch failure names the page, or the pregenerated file, it belongs to. */
+  async function fetchPart(url: string, what: string, ownOrigin: string): Promise<Buffer> {
+    try {
+      return await artwork(url, { ownOrigin });
+    } catch (err) {
+      if (err instanceof HttpError && err.status === 400) throw badRequest(`${what}: ${err.message}`);
+      throw err;
+    }
+  }
+
+  /** What a job's file is made from: its pregenerated PDF, else its pages (or pages given for this download). */
+  function sourceOf(job: PrintJob, images?: string[]): { pdf: string } | { pages: string[] } {
+    if (images) return { pages: images };
+    if (job.data.pregeneratedPDF) return { pdf: job.data.pregeneratedPDF };
+    return { pages: job.artworkUrls };
+  }
+
+  async function build(source: { pdf: string } | { pages: string[] }, ownOrigin: string): Promise<Buffer> {
+    if ('pdf' in source) {
+      const pdf = await fetchPart(source.pdf, 'data.pregeneratedPDF', ownOrigin);
+      if (pdf.subarray(0, 5).toString('latin1') !== '%PDF-') throw badRequest('data.pregeneratedPDF: the file is not a PDF');
+      return pdf;
+    }
+    assertFourPages(source.pages.length);
+    const pages = await Promise.all(source.pages.map((url, i) => fetchPart(url, `page ${i + 1}`, ownOrigin)));
+    return Buffer.from(await buildPrintPdf(pages));
+  }
+
+  /**
+   * The job's print file: made once from what the job holds and kept under an unguessable key
+   * (the job and its sources), so every later download and the provider get the same bytes.
+   */
+  async function printFile(job: PrintJob, opts: { ownOrigin?: string; images?: string[] } = {}): Promise<{ pdf: Buffer; key: string }> {
+    const source = sourceOf(job, opts.images);
+    const token = crypto.createHmac('sha256', fileKeySecret).update(JSON.stringify([job.id, source])).digest('hex').slice(0, 40);
+    const key = `print-files/${job.clientId}/${token}/${PRINT_FILE_NAME}`;
+    let pending = inFlight.get(key);
+    if (!pending) {
+      pending = (async () => {
+        const kept = await store.read(key);
+        if (kept && (await uploadsRepo(db).exists(key))) return kept;
+        const pdf = await build(source, opts.ownOrigin ?? publicBase());
+        await store.put(key, Readable.from(pdf));
+        await uploadsRepo(db).register({ key, contentType: 'application/pdf', size: pdf.length, userId: null, siteId: job.clientId, createdAt: isoNow(clock) });
+        return pdf;
+      })().finally(() => inFlight.delete(key));
+      inFlight.set(key, pending);
+    }
+    return { pdf: await pending, key };
+  }
+
+  /** The job's print file at an address the provider can fetch. */
+  async function printFileUrl(job: PrintJob): Promise<string> {
+    const { key } = await printFile(job, { ownOrigin: publicBase() });
+    return `${publicBase()}/files/${key}`;
+  }
+
+  /** An operator's download of a job's file (Jobs, Print History): asks first for the provider's item; serving it marks the job downloaded. */
+  async function downloadJobFile(actor: Actor, jobId: number, opts: { ownOrigin: string; images?: string[]; printInHouse?: boolean }): Promise<Buffer> {
+    const job = await printJobs.get(actor, jobId);
+    // Asked before the file is handed out; the yes is recorded when the download is.
+    if (job.madeBy === 'provider' && !opts.printInHouse) throw atProviderRefusal(job);
+    const { pdf } = await printFile(job, opts);
+    await printJobs.markDownloaded(actor, job.id, { printInHouse: opts.printInHouse });
+    return pdf;
+  }
+
+  /** The order screens' PDF of a line: the line's job (made if it has none), its file, marked downloaded. */
+  async function downloadLineFile(actor: Actor, req: Omit<LineJobRequest, 'actorId' | 'madeBy'> & { printInHouse?: boolean }): Promise<Buffer> {
+    const { job } = await jobForLine({ ...req, actorId: actor.id, madeBy: 'inHouse' });
+    return downloadJobFile(actor, job.id, { ownOrigin: req.ownOrigin ?? publicBase(), printInHouse: req.printInHouse });
+  }
+
+  return {
+    mapLines: <L extends ProductionLine>(siteId: number, order: { line_items: L[] }, trx: Db | Knex.Transaction = db) => mapLines(trx, siteId, order),
+    designForLine: <L extends ProductionLine>(siteId: number, line: L, trx: Db | Knex.Transaction = db) => designForLine(trx, siteId, line),
+    jobOfLine,
+    jobForLine,
+    whereMade,
+    linePages,
+    takeLinesFromQueue,
+    /** A job the provider makes from now on (the send's own decision, no operator asked: null). */
+    moveToProvider: (job: PrintJob, byUserId: number | null) => printJobs.moveJob(db, job, 'provider', byUserId),
+    autoSendable,
+    printFile,
+    printFileUrl,
+    downloadJobFile,
+    downloadLineFile,
+  };
+}
+
+export type ProductionService = ReturnType<typeof productionService>;

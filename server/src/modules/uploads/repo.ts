@@ -1,0 +1,25 @@
+// SQL of stored files: one row a file under DATA_DIR/files (what /files/<key> serves).
+import type { Knex } from 'knex';
+import type { Db } from '../../db';
+
+export interface FileRow {
+  key: string;
+  contentType: string;
+  size: number;
+  userId: number | null;
+  siteId: number | null;
+  createdAt: string;
+}
+
+export function uploadsRepo(db: Db | Knex.Transaction) {
+  return {
+    /** Records a file made by Presswork itself; a key already recorded is kept as it is. */
+    async register(f: FileRow): Promise<void> {
+      await db('uploads')
+        .insert({ key: f.key, content_type: f.contentType, size: f.size, user_id: f.userId, site_id: f.siteId, created_at: f.createdAt })
+        .onConflict('key')
+        .ignore();
+    },
+    exists: async (key: string) => Boolean(await db('uploads').where({ key }).first('id')),
+  };
+}
