@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import { isUniqueViolation, type Db } from '../../db';
 import type { Deps } from '../../deps';
 import type { Page } from '../../http/envelope';
-import { badRequest, conflict, forbidden, notFound } from '../../http/errors';
+import { HttpError, badRequest, conflict, forbidden, notFound } from '../../http/errors';
 import type { Actor } from '../../http/types';
 import { isoNow } from '../../lib/clock';
 import { pageWindow } from '../../lib/paging';
@@ -14,6 +14,14 @@ import type { ChangeInput, CreateInput, ListQuery, ReportsQuery } from './schema
 import { applyPrintJobChange, atProviderRefusal, printsInHouse, type PrintJobChange } from './state';
 
 export const ORDER_LINE_TAKEN = 'This order line already has a print job';
+
+/** 409: the order line has its job already (another click, tab or send made it first). */
+export class OrderLineTaken extends HttpError {
+  constructor() {
+    super(409, ORDER_LINE_TAKEN);
+    this.name = 'OrderLineTaken';
+  }
+}
 const JOB_NOT_FOUND = 'Print job not found';
 
 type Sort = Array<{ field: PrintJobSortField; order: 'asc' | 'desc' }>;
@@ -78,7 +86,7 @@ export function printJobsService({ db, clock }: Deps) {
     const productName = input.productName ?? design?.name;
     if (!productName) throw badRequest('productName: is required');
     const data = input.data ?? {};
-    if (input.shopifyOrderId && input.lineItemId && (await repo.orderLineTaken(input.shopifyOrderId, input.lineItemId))) throw conflict(ORDER_LINE_TAKEN);
+    if (input.shopifyOrderId && input.lineItemId && (await repo.orderLineTaken(input.shopifyOrderId, input.lineItemId))) throw new OrderLineTaken();
     const now = isoNow(clock);
     let id: number;
     try {
@@ -108,7 +116,7 @@ export function printJobsService({ db, clock }: Deps) {
       });
     } catch (err) {
       // Two deliveries of the same order line racing: the database keeps exactly one.
-      if (isUniqueViolation(err)) throw conflict(ORDER_LINE_TAKEN);
+      if (isUniqueViolation(err)) throw new OrderLineTaken();
       throw err;
     }
     return (await repo.byId(id))!;

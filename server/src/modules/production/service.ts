@@ -7,14 +7,14 @@ import { Readable } from 'node:stream';
 import type { Knex } from 'knex';
 import type { Db } from '../../db';
 import type { Deps } from '../../deps';
-import { HttpError, badRequest, conflict } from '../../http/errors';
+import { HttpError, badRequest } from '../../http/errors';
 import type { Actor } from '../../http/types';
 import { isoNow } from '../../lib/clock';
 import type { Design } from '../designs/repo';
 import type { ArtworkFetcher } from '../pdf/artwork';
 import { PRINT_FILE_NAME, assertFourPages, buildPrintPdf } from '../pdf/printPdf';
 import { printJobsRepo, type MadeBy, type PrintJob } from '../print-jobs/repo';
-import { ORDER_LINE_TAKEN, type PrintJobsService } from '../print-jobs/service';
+import { OrderLineTaken, type PrintJobsService } from '../print-jobs/service';
 import { atProviderRefusal } from '../print-jobs/state';
 import type { RenderService } from '../render/service';
 import { uploadsRepo } from '../uploads/repo';
@@ -128,9 +128,9 @@ export function productionService(deps: Deps, parts: ProductionParts) {
       return { job, created: true };
     } catch (err) {
       // Made at the same moment by another click, tab or send: that one is the line's job.
-      if (!(err instanceof HttpError && err.status === 409 && err.message === ORDER_LINE_TAKEN)) throw err;
+      if (!(err instanceof OrderLineTaken)) throw err;
       const raced = await jobOfLine(req.siteId, req.orderId, lineId);
-      if (!raced) throw conflict(ORDER_LINE_TAKEN);
+      if (!raced) throw new OrderLineTaken();
       return { job: raced, created: false };
     }
   }

@@ -39,6 +39,14 @@ export const DEFAULT_RENDER_SETTINGS: RenderSettings = {
   maxImagePixels: 60_000_000,
 };
 
+/** A design document that cannot be drawn, naming the field (`document.pages.0…: what is wrong`). */
+export class DocumentProblem extends HttpError {
+  constructor(message: string, details?: unknown) {
+    super(400, message, details);
+    this.name = 'DocumentProblem';
+  }
+}
+
 export const DPI_RANGE = { min: 36, max: 600 } as const;
 export const PREVIEW_WIDTH = 600;
 
@@ -124,7 +132,7 @@ export function renderService(deps: Deps, store: FileStore, fetchArtwork: Artwor
   function parseDocument(value: unknown, where = 'document'): DesignDocument {
     if (value === undefined || value === null) throw badRequest(`${where}: is required`);
     const r = validateDocument(value);
-    if (!r.ok) throw badRequest(`${where}.${r.path}: ${r.message}`, [{ field: `${where}.${r.path}`, message: r.message }]);
+    if (!r.ok) throw new DocumentProblem(`${where}.${r.path}: ${r.message}`, [{ field: `${where}.${r.path}`, message: r.message }]);
     return r.doc;
   }
 
@@ -215,7 +223,7 @@ export function renderService(deps: Deps, store: FileStore, fetchArtwork: Artwor
               try {
                 add(fallback, await load(fallback));
               } catch (err) {
-                if (err instanceof HttpError && err.status === 400) throw badRequest(`${where}.field.sample: ${err.message}`);
+                if (err instanceof HttpError && err.status === 400) throw new DocumentProblem(`${where}.field.sample: ${err.message}`);
                 throw err;
               }
               return;
@@ -223,7 +231,7 @@ export function renderService(deps: Deps, store: FileStore, fetchArtwork: Artwor
             try {
               add(layer.src, await load(layer.src));
             } catch (err) {
-              if (err instanceof HttpError && err.status === 400) throw badRequest(`${where}.src: ${err.message}`);
+              if (err instanceof HttpError && err.status === 400) throw new DocumentProblem(`${where}.src: ${err.message}`);
               throw err;
             }
           })(),
@@ -280,7 +288,7 @@ export function renderService(deps: Deps, store: FileStore, fetchArtwork: Artwor
       return await renderAndStore(owner, doc, { values: valuesOf(properties), pages: opts.pages, ownOrigin: opts.ownOrigin, name: design.name });
     } catch (err) {
       // Name the design whose document is wrong.
-      if (err instanceof HttpError && err.status === 400 && err.message.startsWith('document')) throw badRequest(`The design "${design.name}" (id ${design.id}): ${err.message}`, err.details);
+      if (err instanceof DocumentProblem) throw badRequest(`The design "${design.name}" (id ${design.id}): ${err.message}`, err.details);
       throw err;
     }
   }
