@@ -1,6 +1,6 @@
 // Shopify order webhooks per second and latency (p50/p99) at concurrency 32 on one instance:
 // Presswork's real path against a bare Express 5 JSON POST handler, measured in the same run, on
-// SQLite and on PostgreSQL. Aim (issue 7): at least 60 % of the bare handler's rate, p99 < 25 ms.
+// SQLite and on PostgreSQL. Aim: at least 60 % of the bare handler's rate, p99 < 25 ms.
 //
 //   tsx bench/webhooks.bench.ts [requests=3000] [concurrency=32] [--rounds=3] [--db=sqlite,pg] [--sqlite-sync=NORMAL]
 //

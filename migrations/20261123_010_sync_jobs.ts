@@ -1,4 +1,4 @@
-// Scheduled sync jobs (issue 5): what the job lease row must remember so that each scheduled run
+// Scheduled sync jobs: what the job lease row must remember so that each scheduled run
 // happens once across instances, a missed run is caught up at start, and a crashed run is visible.
 import type { Knex } from 'knex';
 

@@ -1,4 +1,4 @@
-// Property-based fuzzing of every route of the route table (issue 7, security suite): hostile path
+// Property-based fuzzing of every route of the route table (the security suite): hostile path
 // parameters, query strings and bodies, as an admin, as users of both sites and anonymously. For
 // every request: status < 500, an answer within FUZZ_HANG_MS (a hang detector, not a speed check),
 // no stack trace / file path / SQL text in the body, and errors in the spec's envelope.

@@ -1,4 +1,4 @@
-// Hostile files and URLs (issue 7, security suite), through every route that accepts a file or an
+// Hostile files and URLs (the security suite), through every route that accepts a file or an
 // artwork URL: truncated and pixel-flood images, PDFs with scripts and actions, SVG/HTML with script,
 // files whose bytes do not match their declared type, oversize uploads and bodies; URLs to loopback,
 // private ranges, the metadata address, odd IP spellings, IPv4-mapped IPv6, DNS names resolving

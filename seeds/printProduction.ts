@@ -47,7 +47,7 @@ function page(background: string, svg?: string): Promise<Buffer> {
 }
 
 /**
- * The Birthday Balloons card as an editable, personalised document (issue 6): the front names the
+ * The Birthday Balloons card as an editable, personalised document: the front names the
  * recipient ("Recipient name"), the inside carries the "Message" — the properties the demo store's
  * orders carry — so an order for DEMO-CARD-BDAY is rendered with the customer's words.
  */

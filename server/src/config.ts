@@ -39,7 +39,7 @@ const envSchema = z.object({
   ARTWORK_ALLOWED_HOSTS: z.string().default(''),
   PDF_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  // CRM ↔ email-platform sync (issue 5).
+  // CRM ↔ email-platform sync.
   SYNC_SERVICE_PATH: z
     .string()
     .regex(/^\/[A-Za-z0-9/_-]*:site(\/[A-Za-z0-9_-]*)*$/, 'must be a path holding :site, like /sync-service/:site')
@@ -66,7 +66,7 @@ const envSchema = z.object({
     .int()
     .refine((n) => n === 0 || (n >= 5 && 60 % n === 0), 'must divide 60 (5, 6, 10, 12, 15, 20, 30 or 60), or be 0 (off)')
     .default(0),
-  // Provider-send outbox (issue 4): how long a claimed send is ours, and the first retry delay.
+  // Provider-send outbox: how long a claimed send is ours, and the first retry delay.
   OUTBOX_LEASE_SECONDS: z.coerce.number().int().min(5).max(86_400).default(300),
   OUTBOX_RETRY_BASE_SECONDS: z.coerce.number().int().min(1).max(86_400).default(30),
   SMTP_URL: z.string().regex(/^smtps?:\/\/[^\s]+$/, 'must be smtp://host:port or smtps://host:port').optional(),
