@@ -302,7 +302,8 @@ describe('print jobs', async () => {
       const onB = await a.create(world.tokens.userB, { productName: 'B job', artworkUrls: ART });
       const asA = await a.list(world.tokens.userA, '?pageSize=100');
       expect(asA.list.every((j) => j.clientId === world.sites.a)).toBe(true);
-      expect(ids(await a.list(world.tokens.userA, `?pageSize=100&clientId=${world.sites.b}`))).toEqual(ids(asA));
+      // Naming another site is the same as naming a site that does not exist.
+      expect((await a.get(`/api/print-jobs?pageSize=100&clientId=${world.sites.b}`, world.tokens.userA)).status).toBe(404);
       expect((await a.get(`/api/print-jobs/${onB.id}`, world.tokens.userA)).status).toBe(404);
       const change = await a.change(world.tokens.userA, onB.id, { isPDFDownloaded: true });
       expect(change.status).toBe(404);
@@ -414,8 +415,9 @@ describe('print jobs', async () => {
       expect(res.headers['content-range']).toBe(`print-jobs 0-${res.body.length - 1}/${res.body.length}`);
       const ready = await get(`/api/admin/print-jobs?${q({ filter: { readyForPrint: false }, range: [0, 99] })}`, w.tokens.adminA);
       expect(ready.body.every((j: Job) => !j.readyForPrint)).toBe(true);
-      const mine = await get(`/api/admin/print-jobs?${q({ filter: { clientId: w.sites.b }, range: [0, 99] })}`, w.tokens.userA);
+      const mine = await get(`/api/admin/print-jobs?${q({ range: [0, 99] })}`, w.tokens.userA);
       expect(mine.body.every((j: Job) => j.clientId === w.sites.a)).toBe(true);
+      expect((await get(`/api/admin/print-jobs?${q({ filter: { clientId: w.sites.b }, range: [0, 99] })}`, w.tokens.userA)).status).toBe(404);
       const bad = await get(`/api/admin/print-jobs?${q({ filter: { isPrinted: 'perhaps' } })}`, w.tokens.adminA);
       expect(bad.status).toBe(400);
       expect(bad.body.error).toMatch(/^filter\.isPrinted/);
@@ -502,8 +504,9 @@ describe('print reports (GET /api/print-jobs/reports)', async () => {
     const b = (await get(`/api/print-jobs/reports?from=2030-03-01&to=2030-03-05&clientId=${w.sites.b}`, w.tokens.adminA)).body.data;
     expect(b.printedPerDay).toEqual([{ day: '2030-03-02', jobs: 1, quantity: 10 }]);
     expect(b.oldestUnprinted).toEqual([]);
-    // A non-admin asking for another site still gets their own.
-    const own = (await get(`/api/print-jobs/reports?from=2030-03-01&to=2030-03-05&clientId=${w.sites.b}`, w.tokens.userA)).body.data;
+    // A non-admin gets their own site; naming another site is 404, as for a site that does not exist.
+    expect((await get(`/api/print-jobs/reports?from=2030-03-01&to=2030-03-05&clientId=${w.sites.b}`, w.tokens.userA)).status).toBe(404);
+    const own = (await get(`/api/print-jobs/reports?from=2030-03-01&to=2030-03-05`, w.tokens.userA)).body.data;
     expect(own.clientId).toBe(w.sites.a);
     expect(own.reprints.printed).toBe(4);
     // Without dates: the last 30 days up to today.

@@ -1,18 +1,12 @@
 // Who may do what: small pure rules, used by every service (and tested without HTTP).
 import type { Actor } from '../../http/types';
-import { forbidden, notFound } from '../../http/errors';
+import { forbidden } from '../../http/errors';
 
 export const isAdmin = (actor: Actor) => actor.role === 'admin';
 
 /** Admin-only areas: sites and users administration, all-clients views. */
 export function assertAdmin(actor: Actor, what = 'Only an admin can do this'): void {
   if (!isAdmin(actor)) throw forbidden(what);
-}
-
-/** A record of another site is "not found" for a non-admin: its existence is not revealed. */
-export function assertSameSite(actor: Actor, siteId: number | null | undefined): void {
-  if (isAdmin(actor)) return;
-  if (siteId !== actor.siteId) throw notFound();
 }
 
 export type Permission = { create: boolean; read: boolean; update: boolean; delete: boolean };

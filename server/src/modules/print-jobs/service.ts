@@ -8,6 +8,7 @@ import type { Actor } from '../../http/types';
 import { isoNow } from '../../lib/clock';
 import { pageWindow } from '../../lib/paging';
 import { isAdmin } from '../auth/permissions';
+import { siteScope as scope, visibleTo } from '../auth/scope';
 import { designsRepo } from '../designs/repo';
 import { printJobsRepo, type MadeBy, type PrintJob, type PrintJobFilter, type PrintJobSortField } from './repo';
 import type { ChangeInput, CreateInput, ListQuery, ReportsQuery } from './schema';
@@ -41,16 +42,7 @@ export function printJobsService({ db, clock }: Deps) {
   const repo = printJobsRepo(db);
   const designs = designsRepo(db);
 
-  /** A non-admin sees only their site's jobs; another site's job is "not found". */
-  function scope(actor: Actor, clientId?: number): number | undefined {
-    return isAdmin(actor) ? clientId : actor.siteId;
-  }
-
-  async function get(actor: Actor, id: number): Promise<PrintJob> {
-    const job = await repo.byId(id);
-    if (!job || (!isAdmin(actor) && job.clientId !== actor.siteId)) throw notFound(JOB_NOT_FOUND);
-    return job;
-  }
+  const get = async (actor: Actor, id: number): Promise<PrintJob> => visibleTo(actor, await repo.byId(id), JOB_NOT_FOUND);
 
   /** GET /api/print-jobs: the queue (isPrinted=0), the history (isPrinted=1) or everything, a page at a time. */
   async function list(actor: Actor, q: ListQuery): Promise<Page<PrintJob>> {
