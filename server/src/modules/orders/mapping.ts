@@ -4,9 +4,10 @@ import type { Knex } from 'knex';
 import type { Db } from '../../db';
 import { designsRepo, type Design } from '../designs/repo';
 import { generalDataRepo } from '../general-data/repo';
+import { RECORD_TYPES } from '../general-data/types';
 import type { OrderLine } from './shopify';
 
-export const PRODUCT_TYPE = 'product';
+export const PRODUCT_TYPE = RECORD_TYPES.product;
 
 export interface LineMapping {
   line: OrderLine;
