@@ -4,8 +4,8 @@
 // running only the same indexed page query on the same database, calls alternating between the
 // two; then the cost at the largest size against the smallest (the aim: the same cost).
 //   tsx bench/orderList.bench.ts [sizes=100000,1000000] [samples=200]
-// The orders are written straight through better-sqlite3, 100,000 to a transaction (about 10 s
-// per million on 2 shared cores), with the columns and indexes the app writes and reads.
+// The orders are written straight through better-sqlite3 into store_orders (and a line each into
+// store_order_lines), 100,000 to a transaction, with the columns and indexes the app writes and reads.
 import fs from 'node:fs';
 import http, { type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -45,23 +45,29 @@ interface RawConnection {
 async function fill(db: Db, siteId: number, from: number, to: number) {
   const conn = (await db.client.acquireConnection()) as RawConnection;
   try {
+    // The orders table and its lines, ids taken from the shared record counter (as the orders repo does).
     const insert = conn.prepare(
-      `insert into general_data (type, field1, field2, name, status, search_text, data, site_id, user_id, perm_create, perm_read, perm_update, perm_delete, created_at, updated_at)
-       values ('shopify-order-log', ?, ?, 'order-log', ?, ?, ?, ?, null, 0, 1, 0, 0, ?, ?)`,
+      `insert into store_orders (id, site_id, store_order_id, order_name, order_number, status, search_text, store_data, our_data, user_id, created_at, updated_at)
+       values (?, ?, ?, ?, ?, ?, ?, ?, ?, null, ?, ?)`,
     );
+    const insertLine = conn.prepare('insert into store_order_lines (order_id, line_id, sku, quantity, title) values (?, ?, ?, 1, ?)');
+    const takeIds = conn.prepare("update sqlite_sequence set seq = seq + ? where name = 'general_data' returning seq") as RawStatement & { get(...params: unknown[]): { seq: number } };
     const start = Date.parse('2025-01-01T00:00:00Z');
     for (let i = from; i < to; i += PER_TRANSACTION) {
       const end = Math.min(to, i + PER_TRANSACTION);
       conn.transaction(() => {
+        const firstId = takeIds.get(end - i).seq - (end - i) + 1;
         for (let j = i; j < end; j++) {
           const first = FIRST[j % FIRST.length];
           const last = LAST[(j >> 3) % LAST.length];
           const at = new Date(start + j * 60_000).toISOString();
           const data = {
-            id: String(5_000_000_000 + j), name: `#${1000 + j}`, order_number: 1000 + j, created_at: at, updated_at: at, status: STATUSES[j % 5],
+            id: String(5_000_000_000 + j), name: `#${1000 + j}`, order_number: 1000 + j, created_at: at, updated_at: at,
             customer: { first_name: first, last_name: last }, line_items: [{ id: String(j), sku: `CARD-${j % 40}`, name: 'Card', quantity: 1, product_id: '1', properties: [] }],
           };
-          insert.run(data.id, data.name, data.status, `${data.name} ${data.order_number} ${first} ${last}`.toLowerCase(), JSON.stringify(data), siteId, at, at);
+          const id = firstId + (j - i);
+          insert.run(id, siteId, data.id, data.name, String(data.order_number), STATUSES[j % 5], `${data.name} ${data.order_number} ${first} ${last}`.toLowerCase(), JSON.stringify(data), '{"preGeneratedHPItems":[],"hpOrderId":null,"tracking":null}', at, at);
+          insertLine.run(id, String(j), `CARD-${j % 40}`, 'Card');
         }
       })();
     }
@@ -133,7 +139,7 @@ async function main() {
   const bareApp = express();
   bareApp.get('/orders', async (req, res) => {
     const page = Math.max(1, Number(req.query.page ?? 1));
-    const q = db('general_data').where({ type: 'shopify-order-log', site_id: siteId });
+    const q = db('store_orders').where({ site_id: siteId });
     if (req.query.status) q.where('status', String(req.query.status));
     res.json(await q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(20).offset((page - 1) * 20));
   });

@@ -19,7 +19,7 @@
 //
 // The handlers:
 // - bare (the aim's baseline): express.json() parses the body, then two INSERTs, each its own
-//   autocommit — the delivery row (webhook_deliveries) and the order record (general_data) — and
+//   autocommit — the delivery row (webhook_deliveries) and the order row (store_orders) — and
 //   res.json({success: true}). No signature, no site lookup, no dedupe, no transaction.
 // - ours: Presswork's createApp (helmet, the raw-body route, the error envelope), the webhook
 //   route: headers, site by shop domain, HMAC-SHA256 over the raw bytes (current and previous
@@ -80,7 +80,7 @@ function bareApp(db: Db | null, siteId: number) {
       const o = req.body as { id: number | string; name: string };
       const now = new Date().toISOString();
       await db('webhook_deliveries').insert({ source: 'shopify', event_id: String(req.get('x-shopify-event-id')), delivery_id: req.get('x-shopify-webhook-id'), site_id: siteId, topic: 'orders/create', payload: toJson(o), status: 'processed', attempts: 0, received_at: now });
-      await db('general_data').insert({ type: 'shopify-order-log', field1: String(o.id), field2: o.name, name: 'order-log', status: 'received', search_text: o.name, data: toJson(o), site_id: siteId, created_at: now, updated_at: now });
+      await db('store_orders').insert({ site_id: siteId, store_order_id: String(o.id), order_name: o.name, status: 'received', search_text: o.name, store_data: toJson(o), our_data: '{}', created_at: now, updated_at: now });
     }
     res.json({ success: true });
   });
@@ -277,7 +277,7 @@ async function exactlyOnce(database: Database, sent: Shot[]): Promise<string[]> 
     if (unprocessed) problems.push(`${unprocessed} deliveries not processed`);
     const retried = deliveries.filter((d) => Number(d.attempts) !== 0).length;
     if (retried) problems.push(`${retried} deliveries failed at least once`);
-    const records = (await db('general_data').where({ type: 'shopify-order-log' }).select('field1', 'field2')) as Array<{ field1: string; field2: string }>;
+    const records = (await db('store_orders').select('store_order_id as field1', 'order_name as field2')) as Array<{ field1: string; field2: string }>;
     const byId = new Map<string, number>();
     for (const r of records) byId.set(r.field1, (byId.get(r.field1) ?? 0) + 1);
     const twice = [...byId.values()].filter((n) => n > 1).length;

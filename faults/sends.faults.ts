@@ -63,7 +63,7 @@ async function scenario(name: string, pg: boolean, seed: number) {
   // The store delivers the orders.
   const orders = planOrders(N, seed);
   for (let i = 0; i < orders.length; i += 8) await Promise.all(orders.slice(i, i + 8).map((o) => deliverOrder([app.baseUrl], site, o)));
-  const orderCount = async () => Number((await appDb('general_data').where({ type: 'shopify-order-log', site_id: site.siteId }).count({ n: '*' }).first())?.n ?? 0);
+  const orderCount = async () => Number((await appDb('store_orders').where({ site_id: site.siteId }).count({ n: '*' }).first())?.n ?? 0);
   await waitFor('the orders to be stored', async () => (await orderCount()) === N).catch(fail);
 
   // --- the operators ------------------------------------------------------------------------

@@ -290,7 +290,7 @@ describe('database locked', () => {
     const holder = knexFactory({ client: 'pg', connection: pg.url, pool: { min: 1, max: 1 } });
     cleanups.push(() => holder.destroy());
     const trx = await holder.transaction();
-    await trx.raw('lock table webhook_deliveries, general_data in access exclusive mode');
+    await trx.raw('lock table webhook_deliveries, general_data, store_orders in access exclusive mode');
     let held = true;
     cleanups.push(async () => {
       if (held) await trx.rollback();

@@ -5,6 +5,7 @@ import * as printProduction from './20261122_002_print_production';
 import * as generalDataStatusSearch from './20261122_003_general_data_status_search';
 import * as syncJobs from './20261123_010_sync_jobs';
 import * as printJobMadeBy from './20261123_011_print_job_made_by';
+import * as orderTables from './20261124_011_order_tables';
 
 type Migration = { up(knex: Knex): Promise<void>; down(knex: Knex): Promise<void> };
 
@@ -14,6 +15,7 @@ const migrations: Record<string, Migration> = {
   '20261122_003_general_data_status_search': generalDataStatusSearch,
   '20261123_010_sync_jobs': syncJobs,
   '20261123_011_print_job_made_by': printJobMadeBy,
+  '20261124_011_order_tables': orderTables,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -85,7 +85,7 @@ const asAdmin = (path: string, body: unknown) => fw.request().post(path).set(bea
 const PUBLIC = `http://cdn.public.test:${PORT}`;
 
 // ---- what the answers must be ------------------------------------------------------------------
-const TABLES = ['designs', 'print_jobs', 'uploads', 'general_data'] as const;
+const TABLES = ['designs', 'print_jobs', 'uploads', 'general_data', 'store_orders', 'provider_events', 'provider_sends'] as const;
 async function counts(): Promise<Record<string, number>> {
   const out: Record<string, number> = {};
   for (const t of TABLES) out[t] = Number((await w.db(t).count({ n: '*' }))[0].n);

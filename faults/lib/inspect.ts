@@ -36,11 +36,22 @@ interface StoredOrder {
   data: { updated_at?: string; email?: string; shipping_address?: { city?: string } };
 }
 
+/** The orders table refuses a second row of one (site, store order id): exactly-once rests on it. */
+export async function expectOrderUniqueConstraint(db: Knex): Promise<void> {
+  const pg = db.client.config.client === 'pg';
+  const indexes = pg
+    ? ((await db.raw("select indexdef as sql from pg_indexes where tablename = 'store_orders'")) as { rows: Array<{ sql: string }> }).rows
+    : ((await db.raw("select sql from sqlite_master where type = 'index' and tbl_name = 'store_orders' and sql is not null")) as Array<{ sql: string }>);
+  expect(indexes.some((i) => /unique/i.test(i.sql) && /site_id.*store_order_id/.test(i.sql)), 'UNIQUE(site_id, store_order_id) on store_orders').toBe(true);
+}
+
 /** Every check of "each order stored once, with its latest data, no acknowledged delivery lost, nothing unprocessed". */
 export async function expectStormStored(o: { db: Knex; baseUrl: string; token: string; siteId: number; plan: StormPlan; outcomes: DeliveryOutcome[] }) {
   const { db, plan } = o;
-  // 1. In the database: each order id exactly once, holding its newest version.
-  const rows = (await db('general_data').where({ type: 'shopify-order-log', site_id: o.siteId }).select('field1', 'data')) as StoredOrder[];
+  // 1. In the database: each order id exactly once (the orders table's UNIQUE(site_id, store_order_id)
+  //    guarantees it; checked all the same, and that the constraint is there), holding its newest version.
+  await expectOrderUniqueConstraint(db);
+  const rows = (await db('store_orders').where({ site_id: o.siteId }).select('store_order_id as field1', 'store_data as data')) as StoredOrder[];
   const counts = new Map<string, number>();
   for (const r of rows) counts.set(r.field1, (counts.get(r.field1) ?? 0) + 1);
   const twice = [...counts].filter(([, n]) => n > 1);

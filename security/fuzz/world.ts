@@ -101,7 +101,7 @@ export async function createFuzzWorld(env: Record<string, string> = {}, options:
     names.add(String(o.id));
     names.add(o.name);
   }
-  for (const row of await w.db('general_data').select('id')) ids.add(Number(row.id));
+  for (const table of ['general_data', 'store_orders', 'provider_events', 'provider_sends']) for (const row of await w.db(table).select('id')) ids.add(Number(row.id));
   for (const row of await w.db('print_jobs').select('id')) ids.add(Number(row.id));
 
   const signWebhook = (raw: string) => ({

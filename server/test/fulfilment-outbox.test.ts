@@ -8,6 +8,7 @@ import type { HpOrderBody } from '../src/modules/fulfilment/orderBody';
 import { createHpClient } from '../src/integrations/hpSiteflow';
 import { bearer } from './harness';
 import { createHpWorld, HP, storeOrder } from './fulfilmentWorld';
+import { orderTablesRepo } from '../src/modules/orders/tablesRepo';
 
 const w = await createHpWorld();
 let seq = 0;
@@ -26,7 +27,7 @@ async function orderWithDesign(lines = [{ id: '11', sku: `SKU-${seq + 1}` }], si
 
 const sendHp = (body: unknown, token = w.tokens.userA) => w.request().post('/api/online-stores/shopify-webhook/send-hp').set(bearer(token)).send(body as object);
 const outboxRows = () => w.db('outbox').orderBy('id');
-const sendLogs = (orderId: string) => w.db('general_data').where({ type: 'shopify-hp-log', field1: orderId }).orderBy('id');
+const sendLogs = (orderId: string) => w.db('provider_sends').where({ store_order_id: orderId }).orderBy('id').select('*', 'line_id as field2');
 
 describe('enqueueOrderSend', () => {
   it('writes one outbox row per dedupe key in the caller transaction, and answers the existing row again', async () => {
@@ -176,7 +177,7 @@ describe('send-hp', () => {
     expect(w.sim.stats.submitCalls).toBe(1);
     // Fixed address, clicked again: sent.
     const rec = await w.orderRecord(w.sites.a, orderId);
-    await w.db('general_data').where({ id: rec.id }).update({ data: JSON.stringify({ ...rec.data, shipping_address: { ...rec.data.shipping_address, zip: 'LS1 1AA' } }) });
+    await orderTablesRepo(w.db).updateOrder(rec.id, { data: { ...rec.data, shipping_address: { ...rec.data.shipping_address, zip: 'LS1 1AA' } }, updatedAt: w.clock.now().toISOString() });
     const retry = await sendHp({ orderId });
     expect(retry.body.data.status).toBe('sent');
   });

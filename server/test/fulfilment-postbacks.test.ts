@@ -41,7 +41,7 @@ async function sentOrder(lines = [{ id: '11', sku: 'PB-SKU' }]) {
   return orderId;
 }
 
-const hpLogs = (orderId: string) => w.db('general_data').where({ type: 'hp-log', field1: orderId }).orderBy('id');
+const hpLogs = (orderId: string) => w.db('provider_events').where({ store_order_id: orderId }).orderBy('id').select('*', 'provider_order_id as field2');
 
 describe('hp-webhook authentication', () => {
   it('401 without the token, with a wrong one, for an unknown site or a site without a token', async () => {
@@ -262,7 +262,7 @@ describe('manually-send-hp', () => {
         shipments: [{ shipTo: { name: 'Grace Hopper', isoCountry: 'gb', postcode: 'AR1 1NG' }, carrier: { alias: 'royalmail' } }],
       },
     });
-    const log = await w.db('general_data').where({ type: 'shopify-hp-log', field1: 'manual-1' }).first();
+    const log = await w.db('provider_sends').where({ store_order_id: 'manual-1' }).first();
     expect(log.status).toBe('sent');
   });
 
@@ -271,7 +271,7 @@ describe('manually-send-hp', () => {
     expect(res.body.success).toBe(false);
     expect(res.body.error).toBe('Order validation failed');
     expect(res.body.data.error.validations).toEqual([{ path: 'orderData.items', message: 'at least one item is required' }]);
-    expect((await w.db('general_data').where({ type: 'shopify-hp-log', field1: 'manual-2' }).first()).status).toBe('failed');
+    expect((await w.db('provider_sends').where({ store_order_id: 'manual-2' }).first()).status).toBe('failed');
     // Same id twice: the provider's duplicate answer is shown as is.
     await w.request().post('/api/online-stores/manually-send-hp').set(bearer(w.tokens.userA)).send(form('manual-3'));
     const dup = await w.request().post('/api/online-stores/manually-send-hp').set(bearer(w.tokens.userA)).send(form('manual-3'));

@@ -9,6 +9,7 @@ import { afterAll } from 'vitest';
 import { createHpSimulator, type HpSimulatorOptions } from '../simulators/hpSiteflow';
 import { generalDataRepo } from '../src/modules/general-data/repo';
 import { designsRepo } from '../src/modules/designs/repo';
+import { orderTablesRepo } from '../src/modules/orders/tablesRepo';
 import { createWorld, type TestWorld } from './harness';
 
 export async function listen(handler: http.RequestListener): Promise<{ url: string; server: http.Server; close: () => Promise<void> }> {
@@ -141,9 +142,8 @@ export async function createHpWorld(simOptions: Partial<HpSimulatorOptions> = {}
       });
     },
     async orderRecord(siteId, orderId) {
-      const row = await world.db('general_data').where({ type: 'shopify-order-log', site_id: siteId, field1: orderId }).first();
-      const r = (await records.byId(row.id))!;
-      return { id: r.id, status: r.status, data: r.data as OrderData };
+      const r = (await orderTablesRepo(world.db).orderOf(siteId, orderId))!;
+      return { id: r.id, status: r.status, data: r.data as unknown as OrderData };
     },
   };
   afterAll(async () => {

@@ -106,11 +106,33 @@ describe('general data', async () => {
       expect(denied.status).toBe(403);
       expect(denied.body.success).toBe(false);
       expect(await w.db('general_data').where({ type }).first()).toBeUndefined();
-      const rec = await create(type, w.tokens.adminA, { name: 'x', data: { a: 1 } });
+      // An order is named by its store order id (field1).
+      const rec = await create(type, w.tokens.adminA, { name: 'x', data: { a: 1 }, ...(type === 'shopify-order-log' ? { field1: '555001' } : {}) });
       expect(rec.type).toBe(type);
       // A non-admin cannot change it either, even though they can read it.
       expect((await get(`/api/general-data/${type}/${rec.id}`, w.tokens.userA)).status).toBe(200);
       expect((await post(type, w.tokens.userA, { id: rec.id, data: { a: 2 } })).status).toBe(403);
+    });
+
+    it('a hand-made order needs its store order id, and a second copy of an order is refused (409), not stored', async () => {
+      const noId = await post('shopify-order-log', w.tokens.adminA, { data: { a: 1 } });
+      expect(noId.status).toBe(400);
+      expect(noId.body.error).toMatch(/store order id/);
+      const first = await create('shopify-order-log', w.tokens.adminA, { field1: '777001', field2: '#7001', data: { status: 'received', line_items: [] } });
+      const again = await post('shopify-order-log', w.tokens.adminA, { field1: '777001', field2: '#7001', data: {} });
+      expect(again.status).toBe(409);
+      expect(again.body.error).toMatch(new RegExp(`already has an order with this store order id.*record ${first.id}`));
+      expect(await w.db('store_orders').where({ store_order_id: '777001' })).toHaveLength(1);
+      // The same store order id in another site is another order.
+      expect((await post('shopify-order-log', w.tokens.adminA, { field1: '777001', siteId: w.sites.b, data: {} })).status).toBe(200);
+      // Updating the one order works, and its status has one home: the column, shown as data.status.
+      const updated = await post('shopify-order-log', w.tokens.adminA, { id: first.id, data: { status: 'printed', note: 'by hand' } });
+      expect(updated.status).toBe(200);
+      expect(updated.body.data).toMatchObject({ id: first.id, status: 'printed', field1: '777001', data: { status: 'printed', note: 'by hand' } });
+      expect((await w.db('store_orders').where({ id: first.id }).first()).status).toBe('printed');
+      // Other types keep allowing copies.
+      await create('note', w.tokens.adminA, { field1: 'same' });
+      await create('note', w.tokens.adminA, { field1: 'same' });
     });
   });
 

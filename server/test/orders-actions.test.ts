@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { artworkRgb, pngOf, storeFile } from './imageFixtures';
 import { bearer, createWorld } from './harness';
 import { connectStores, deliver, makeDesign, order, SECRET_B, SHOP_B, setSiteEnv } from './ordersKit';
+import { orderTablesRepo } from '../src/modules/orders/tablesRepo';
 
 describe('order actions', async () => {
   const w = await createWorld();
@@ -22,8 +23,8 @@ describe('order actions', async () => {
   const theirs = order({ name: '#2001', skus: ['X'] });
   await deliver(w, theirs, { shop: SHOP_B, secret: SECRET_B });
   // Provider logs of my order, as the fulfilment side writes them.
-  const log = async (type: string, field2: string, createdAt: string) =>
-    w.db('general_data').insert({ type, field1: mine.id, field2, name: type === 'hp-log' ? 'order received' : 'send', status: 'sent', data: '{}', site_id: w.sites.a, created_at: createdAt, updated_at: createdAt });
+  const log = async (type: 'hp-log' | 'shopify-hp-log', field2: string, createdAt: string) =>
+    orderTablesRepo(w.db).insertLog(type, { orderId: mine.id, field2, name: type === 'hp-log' ? 'order received' : 'send', status: 'sent', data: {}, siteId: w.sites.a, userId: null, createdAt, updatedAt: createdAt });
   await log('shopify-hp-log', '', '2026-11-21T09:00:00.000Z');
   await log('hp-log', 'HP-1', '2026-11-21T10:00:00.000Z');
 

@@ -131,8 +131,8 @@ describe('orders admin', async () => {
     const b1 = order({ name: '#3001', createdAt: '2026-11-20T12:00:00Z' });
     for (const o of [a1, a2, a3]) await deliver(w3, o);
     await deliver(w3, b1, { shop: SHOP_B, secret: SECRET_B });
-    const a2Row = await w3.db('general_data').where({ field1: a2.id }).first();
-    await w3.db('general_data').where({ id: a2Row.id }).update({ status: 'shipped' });
+    const a2Row = await w3.db('store_orders').where({ store_order_id: a2.id }).first();
+    await w3.db('store_orders').where({ id: a2Row.id }).update({ status: 'shipped' });
 
     it("the spec's call: the site's orders with lines, newest first (field2 empty and userId ignored)", async () => {
       const res = await list(w3.tokens.userA, '?name=order-log&field2=&userId=1&page=1');

@@ -112,7 +112,7 @@ describe('shopify simulator → listening app', async () => {
       for (let i = 0; i < 100 && rows.length < 3; i++) {
         await new Promise((res) => setTimeout(res, 30));
         await w.services.orders.idle();
-        rows = await w.db('general_data').where({ type: 'shopify-order-log', site_id: demoId });
+        rows = await w.db('store_orders').where({ site_id: demoId }).select('order_name as field2');
       }
       expect(rows).toHaveLength(3);
       expect((rows as Array<{ field2: string }>).map((x) => x.field2).sort()).toEqual(['#1001', '#1002', '#1003']);

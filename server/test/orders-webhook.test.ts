@@ -7,6 +7,7 @@ import type { OrderSendPort } from '../src/modules/orders/service';
 import { shopifyJson, signShopifyBody } from '../simulators/shopify';
 import { bearer, createWorld } from './harness';
 import { SECRET_A, SECRET_B, SHOP_A, SHOP_B, connectStores, deliver, deliveries, makeDesign, order, orderRows, postWebhook, setSiteEnv } from './ordersKit';
+import { orderTablesRepo } from '../src/modules/orders/tablesRepo';
 
 describe('shopify order webhook', async () => {
   const w = await createWorld();
@@ -230,7 +231,7 @@ describe('shopify order webhook', async () => {
       const o = order();
       await deliver(w, o);
       const [row] = await orderRows(w, o.id);
-      await w.db('general_data').where({ id: row.id }).update({ status: 'shipped', data: JSON.stringify({ ...row.data, status: 'shipped', hpOrderId: 'HP-9', tracking: { number: 'TRK1' } }) });
+      await orderTablesRepo(w.db).updateOrder(row.id, { status: 'shipped', data: { ...row.data, status: 'shipped', hpOrderId: 'HP-9', tracking: { number: 'TRK1' } }, updatedAt: row.created_at });
       await deliver(w, { ...o, updated_at: '2026-11-21T10:00:00Z', email: 'moved@example.com' }, { topic: 'orders/updated' });
       const [after] = await orderRows(w, o.id);
       expect(after.status).toBe('shipped');

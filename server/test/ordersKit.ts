@@ -2,6 +2,8 @@
 import crypto from 'node:crypto';
 import { expect } from 'vitest';
 import { fromJson } from '../src/db';
+import { recordFromRow, type RecordRow } from '../src/modules/general-data/record';
+import { orderTablesRepo } from '../src/modules/orders/tablesRepo';
 import type { EnvVar } from '../src/lib/secrets';
 import { shopifyJson, signShopifyBody } from '../simulators/shopify';
 import { bearer, type TestWorld } from './harness';
@@ -126,8 +128,9 @@ export interface OrderRow {
 }
 
 export async function orderRows(w: TestWorld, orderId: string): Promise<OrderRow[]> {
-  const rows = await w.db('general_data').where({ type: 'shopify-order-log', field1: orderId }).orderBy('id');
-  return rows.map((r: OrderRow) => ({ ...r, data: fromJson(r.data, {}) as OrderRow['data'] }));
+  // The orders table's rows in the record's columns (data as the API shows it).
+  const rows = (await orderTablesRepo(w.db).recordSource(['shopify-order-log']).where({ field1: orderId }).orderBy('id').select('*')) as RecordRow[];
+  return rows.map((r) => ({ ...r, data: recordFromRow(r).data }) as unknown as OrderRow);
 }
 
 export async function deliveries(w: TestWorld, where: Record<string, unknown> = {}) {

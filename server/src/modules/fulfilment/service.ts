@@ -9,7 +9,7 @@
 // backoff, failed after maxAttempts.
 import crypto from 'node:crypto';
 import type { Knex } from 'knex';
-import { isPostgres, toJson, type Db } from '../../db';
+import { toJson, type Db } from '../../db';
 import type { Deps } from '../../deps';
 import type { Page } from '../../http/envelope';
 import { HttpError, badRequest, conflict, forbidden, notFound, unauthorized } from '../../http/errors';
@@ -19,6 +19,8 @@ import { pageWindow } from '../../lib/paging';
 import { createHpClient, HpDuplicateOrder, HpError, type HpOrderAnswer, type HpRetryOptions } from '../../integrations/hpSiteflow';
 import { isAdmin } from '../auth/permissions';
 import { generalDataRepo, type DataRecord, type RecordFilter, type RecordSortField } from '../general-data/repo';
+import { RECORD_TYPES } from '../general-data/types';
+import { orderTablesRepo } from '../orders/tablesRepo';
 import { printJobsRepo } from '../print-jobs/repo';
 import { providerBlocker } from '../production/designForLine';
 import type { ProductionService } from '../production/service';
@@ -39,9 +41,9 @@ import type { PostbackBody } from './schema';
 import { hpSettingsOf, type HpSettings } from './settings';
 import { highestProgress, nextOrderStatus } from './status';
 
-export const ORDER_TYPE = 'shopify-order-log';
-export const HP_LOG = 'hp-log';
-export const SEND_LOG = 'shopify-hp-log';
+export const ORDER_TYPE = RECORD_TYPES.order;
+export const HP_LOG = RECORD_TYPES.providerEvent;
+export const SEND_LOG = RECORD_TYPES.providerSend;
 
 export interface FulfilmentOptions {
   /** HTTP for the provider client (tests inject one). */
@@ -148,10 +150,7 @@ export function fulfilmentService(deps: Deps, production: ProductionService, ini
 
   /** The order record of a store order id (newest when several), in one site or any. */
   async function findOrder(orderId: string, siteId?: number, trx: Db | Knex.Transaction = db): Promise<DataRecord<StoreOrder> | undefined> {
-    const q = trx('general_data').where({ type: ORDER_TYPE, field1: orderId }).orderBy('id', 'desc').first('id');
-    if (siteId !== undefined) q.where('site_id', siteId);
-    const row = (await q) as { id: number } | undefined;
-    return row ? ((await generalDataRepo(trx).byId(row.id)) as DataRecord<StoreOrder>) : undefined;
+    return (await orderTablesRepo(trx).newestOrder(orderId, siteId)) as DataRecord<StoreOrder> | undefined;
   }
 
   /** send-hp's `id`/`orderId`: a store order id (or the order record's id), within what the actor may see. */
@@ -160,8 +159,8 @@ export function fulfilmentService(deps: Deps, production: ProductionService, ini
     const scope = isAdmin(actor) ? siteId : actor.siteId;
     let order = await findOrder(ref, scope);
     if (!order && /^[1-9]\d{0,9}$/.test(ref) && Number(ref) <= 2_147_483_647) {
-      const byId = await records.byId(Number(ref));
-      if (byId && byId.type === ORDER_TYPE && (scope === undefined || byId.siteId === scope)) order = byId as DataRecord<StoreOrder>;
+      const byId = await orderTablesRepo(db).orderById(Number(ref));
+      if (byId && (scope === undefined || byId.siteId === scope)) order = byId as DataRecord<StoreOrder>;
     }
     if (!order) throw notFound('Order not found');
     return order;
@@ -271,23 +270,19 @@ export function fulfilmentService(deps: Deps, production: ProductionService, ini
 
   /** Locks an order record for a read-modify-write of its JSON (PostgreSQL; SQLite has one writer). */
   async function lockedOrder(trx: Knex.Transaction, id: number): Promise<DataRecord<StoreOrder> | undefined> {
-    const q = trx('general_data').where({ id }).first('id');
-    if (isPostgres(db)) q.forUpdate();
-    return (await q) ? ((await generalDataRepo(trx).byId(id)) as DataRecord<StoreOrder>) : undefined;
+    return (await orderTablesRepo(trx).orderById(id, true)) as DataRecord<StoreOrder> | undefined;
   }
 
   async function writeSendLog(trx: Knex | Knex.Transaction, r: { siteId: number; orderId: string; lineId: string | null; status: 'sent' | 'failed'; data: Record<string, unknown>; userId: number | null }) {
     const at = nowIso();
-    await generalDataRepo(trx).insert({
-      type: SEND_LOG,
-      field1: r.orderId,
+    await orderTablesRepo(trx).insertProviderSend({
+      orderId: r.orderId,
       field2: r.lineId ?? '',
       name: 'send',
       status: r.status,
       data: r.data,
       siteId: r.siteId,
       userId: r.userId,
-      publicPermission: { create: false, read: true, update: false, delete: false },
       createdAt: at,
       updatedAt: at,
     });
@@ -327,7 +322,7 @@ export function fulfilmentService(deps: Deps, production: ProductionService, ini
         const next = nextOrderStatus(locked.status ?? text(data.status), 'sent', text(data.hpProgress) || null);
         if (next) data.status = next;
         data.hpProgress = highestProgress(text(data.hpProgress) || null, 'sent');
-        await generalDataRepo(trx).update(locked.id, { data, status: next ?? undefined, updatedAt: at });
+        await orderTablesRepo(trx).updateOrder(locked.id, { data, status: next ?? undefined, before: locked.data, updatedAt: at });
       }
       return { status: duplicate ? 'already-sent' : 'sent', hpOrderId: knownId, outboxId: row.id } as SendOutcome;
     });
@@ -549,9 +544,8 @@ export function fulfilmentService(deps: Deps, production: ProductionService, ini
       const carrier = body.shipment?.carrier;
       const trackingNumber = text(body.shipment?.trackingNumber) || null;
       const shippingMethod = text(carrier?.service) || text(carrier?.alias) || text(carrier?.code) || null;
-      await generalDataRepo(trx).insert({
-        type: HP_LOG,
-        field1: orderId,
+      await orderTablesRepo(trx).insertProviderEvent({
+        orderId,
         field2: text(body.orderId) || null,
         name: text(body.event).slice(0, 255),
         status: text(body.status).slice(0, 32),
@@ -568,7 +562,6 @@ export function fulfilmentService(deps: Deps, production: ProductionService, ini
         },
         siteId: site.id,
         userId: null,
-        publicPermission: { create: false, read: true, update: false, delete: false },
         createdAt: at,
         updatedAt: at,
       });
@@ -600,7 +593,7 @@ export function fulfilmentService(deps: Deps, production: ProductionService, ini
         ...(trackingNumber ? { trackingNumber } : {}),
       };
       data.hpOrders = hpOrders;
-      await generalDataRepo(trx).update(locked.id, { data, status: next ?? undefined, updatedAt: at });
+      await orderTablesRepo(trx).updateOrder(locked.id, { data, status: next ?? undefined, before: locked.data, updatedAt: at });
       return { duplicate: false, orderStatus: next ?? current, found: true };
     });
   }

@@ -1,58 +1,18 @@
+// SQL of general data records. Records of the order types (shopify-order-log, hp-log,
+// shopify-hp-log) live in the order tables: reads take them through the orders module's
+// record-type adapter, writes go to it, so callers see one kind of record.
 import type { Knex } from 'knex';
 import type { Db } from '../../db';
-import { fromJson, toJson } from '../../db';
-import type { Permission } from '../auth/permissions';
+import { toJson } from '../../db';
+import { orderTablesRepo } from '../orders/tablesRepo';
+import { recordFromRow, type DataRecord, type RecordRow } from './record';
+import { ORDER_TABLE_TYPES, isOrderTableType } from './types';
 
-/** The spec's generic data record. */
-export interface DataRecord<D = Record<string, unknown>> {
-  id: number;
-  type: string;
-  field1: string | null;
-  field2: string | null;
-  name: string | null;
-  /** Lifecycle status where the type has one (orders, provider events); indexed. */
-  status: string | null;
-  data: D;
-  siteId: number;
-  userId: number | null;
-  publicPermission: Permission;
-  createdAt: string;
-  updatedAt: string;
-}
+export type { DataRecord } from './record';
 
-interface Row {
-  id: number;
-  type: string;
-  field1: string | null;
-  field2: string | null;
-  name: string | null;
-  status: string | null;
-  search_text: string | null;
-  data: unknown;
-  site_id: number;
-  user_id: number | null;
-  perm_create: boolean | number;
-  perm_read: boolean | number;
-  perm_update: boolean | number;
-  perm_delete: boolean | number;
-  created_at: string;
-  updated_at: string;
-}
+type Row = RecordRow & { search_text: string | null };
 
-const fromRow = (r: Row): DataRecord => ({
-  id: r.id,
-  type: r.type,
-  field1: r.field1,
-  field2: r.field2,
-  name: r.name,
-  status: r.status ?? null,
-  data: fromJson(r.data, {}),
-  siteId: r.site_id,
-  userId: r.user_id,
-  publicPermission: { create: Boolean(r.perm_create), read: Boolean(r.perm_read), update: Boolean(r.perm_update), delete: Boolean(r.perm_delete) },
-  createdAt: r.created_at,
-  updatedAt: r.updated_at,
-});
+const fromRow = (r: Row): DataRecord => recordFromRow(r);
 
 /** searchText: lower-case words a list may search (order name, customer…); written, never returned. */
 const toRow = (r: Partial<DataRecord> & { searchText?: string | null }) => {
@@ -119,8 +79,16 @@ async function boundedCount(q: Knex.QueryBuilder, cap: number): Promise<number> 
 }
 
 export function generalDataRepo(db: Db | Knex.Transaction) {
+  const orderTables = orderTablesRepo(db);
+  /** general_data alone when no order type can match, else the order tables' rows (and general_data's where other types may match). */
+  const source = (f: RecordFilter): Knex.QueryBuilder => {
+    const types = f.type !== undefined ? [f.type] : f.types;
+    if (types && !types.some(isOrderTableType)) return db<Row>('general_data');
+    if (types) return orderTables.recordSource(types.filter(isOrderTableType), types.some((t) => !isOrderTableType(t)));
+    return orderTables.recordSource(ORDER_TABLE_TYPES, true);
+  };
   const filtered = (f: RecordFilter) => {
-    const q = db<Row>('general_data');
+    const q = source(f);
     if (f.type !== undefined) q.where('type', f.type);
     if (f.ids) q.whereIn('id', f.ids);
     if (f.siteId !== undefined) q.where('site_id', f.siteId);
@@ -145,9 +113,9 @@ export function generalDataRepo(db: Db | Knex.Transaction) {
     return q;
   };
   return {
-    async byId(id: number) {
+    async byId(id: number): Promise<DataRecord | undefined> {
       const r = await db<Row>('general_data').where({ id }).first();
-      return r ? fromRow(r) : undefined;
+      return r ? fromRow(r) : orderTables.recordById(id);
     },
     async list(f: RecordFilter, sort: { field: RecordSortField; order: 'asc' | 'desc' }, limit: number, offset: number) {
       const q = filtered(f);
@@ -162,12 +130,20 @@ export function generalDataRepo(db: Db | Knex.Transaction) {
       const totalIsCapped = counted >= offset + limit + COUNT_CAP;
       return { rows, total: totalIsCapped ? Math.max(counted, offset + rows.length + (hasNext ? 1 : 0)) : counted, hasNext, totalIsCapped };
     },
+    /** A record of an order type goes to the order tables (an order twice in a site throws DuplicateOrderError). */
     async insert(r: Omit<DataRecord, 'id' | 'status'> & { status?: string | null; searchText?: string | null }): Promise<number> {
+      if (isOrderTableType(r.type)) return orderTables.insertRecord(r);
       const [res] = await db('general_data').insert(toRow(r)).returning('id');
       return typeof res === 'object' ? res.id : res;
     },
-    update: (id: number, r: Partial<DataRecord> & { searchText?: string | null }) => db('general_data').where({ id }).update(toRow(r)),
-    delete: (id: number) => db('general_data').where({ id }).delete(),
+    async update(id: number, r: Partial<DataRecord> & { searchText?: string | null }): Promise<number> {
+      const n = await db('general_data').where({ id }).update(toRow(r));
+      return n || orderTables.updateRecord(id, r);
+    },
+    async delete(id: number): Promise<number> {
+      const n = await db('general_data').where({ id }).delete();
+      return n || orderTables.deleteRecord(id);
+    },
   };
 }
 

@@ -1,19 +1,28 @@
 // The spec's generic data records (production notes, order logs, provider events, sync logs and
 // configs…): scoped to a site, readable and writable per publicPermission.
 import type { Deps } from '../../deps';
-import { badRequest, forbidden, notFound } from '../../http/errors';
+import { badRequest, conflict, forbidden, notFound } from '../../http/errors';
 import type { Actor } from '../../http/types';
 import { isoNow } from '../../lib/clock';
 import { pageWindow } from '../../lib/paging';
 import { DEFAULT_PERMISSION, canOnRecord, isAdmin, type Permission } from '../auth/permissions';
 import { generalDataRepo, type DataRecord, type RecordFilter, type RecordSortField } from './repo';
 import type { ListQuery, UpsertRecord } from './schema';
+import { DuplicateOrderError } from '../orders/tablesRepo';
+import { RECORD_TYPES, SYSTEM_TYPES } from './types';
 
-/** Types written by Presswork itself (webhooks, provider events, sync runs): only an admin may write them by hand. */
-export const SYSTEM_TYPES = new Set(['shopify-order-log', 'hp-log', 'shopify-hp-log', 're-sync', 'adestra-unsubscribe-sync-file', 'adestra-export80-sync-file', 'adestra-export92-sync-file']);
+export { SYSTEM_TYPES };
 
 /** Statuses a list leaves out unless asked for: orders without line items (nothing to print) are hidden (spec §2). */
-export const HIDDEN_STATUSES: Record<string, string[]> = { 'shopify-order-log': ['no-lines'] };
+export const HIDDEN_STATUSES: Record<string, string[]> = { [RECORD_TYPES.order]: ['no-lines'] };
+
+/** The orders table holds one order per (site, store order id): a hand-made copy is refused, not stored twice. */
+const duplicateOrder = (err: unknown) =>
+  err instanceof DuplicateOrderError
+    ? conflict(
+        `This site already has an order with this store order id (field1)${err.existingId ? `: record ${err.existingId}` : ''}. Orders are unique per site and store order id; update that record (send its id) instead of creating another`,
+      )
+    : err;
 
 export function generalDataService({ db, clock }: Deps) {
   const repo = generalDataRepo(db);
@@ -77,21 +86,27 @@ export function generalDataService({ db, clock }: Deps) {
         if (!isAdmin(actor)) throw forbidden('You cannot move a record to another site');
         if (!(await db('sites').where({ id: input.siteId }).first('id'))) throw badRequest('siteId: no such site');
       }
-      await repo.update(record.id, {
-        field1: input.field1,
-        field2: input.field2,
-        name: input.name,
-        data: input.data,
-        siteId: isAdmin(actor) ? input.siteId : undefined,
-        publicPermission: permission,
-        updatedAt: now,
-      });
+      await repo
+        .update(record.id, {
+          field1: input.field1,
+          field2: input.field2,
+          name: input.name,
+          data: input.data,
+          siteId: isAdmin(actor) ? input.siteId : undefined,
+          publicPermission: permission,
+          updatedAt: now,
+        })
+        .catch((err: unknown) => {
+          throw duplicateOrder(err);
+        });
       return (await repo.byId(record.id))!;
     }
     const siteId = input.siteId ?? actor.siteId;
     if (siteId !== actor.siteId && !isAdmin(actor)) throw forbidden('You cannot create records for another site');
     if (!(await db('sites').where({ id: siteId }).first('id'))) throw badRequest('siteId: no such site');
-    const id = await repo.insert({
+    if (type === RECORD_TYPES.order && !input.field1) throw badRequest('field1: the store order id is required for an order');
+    const id = await repo
+      .insert({
       type,
       field1: input.field1 ?? null,
       field2: input.field2 ?? null,
@@ -102,7 +117,10 @@ export function generalDataService({ db, clock }: Deps) {
       publicPermission: { ...DEFAULT_PERMISSION, ...stripUndefined(input.publicPermission ?? {}) },
       createdAt: now,
       updatedAt: now,
-    });
+    })
+      .catch((err: unknown) => {
+        throw duplicateOrder(err);
+      });
     return (await repo.byId(id))!;
   }
 

@@ -10,6 +10,7 @@ import { isAdmin } from '../auth/permissions';
 import { designsRepo } from '../designs/repo';
 import type { DataRecord, RecordSortField } from '../general-data/repo';
 import { upsertBody as recordBody } from '../general-data/schema';
+import { RECORD_TYPES } from '../general-data/types';
 import type { GeneralDataService } from '../general-data/service';
 import { baseUrlOf } from '../uploads/routes';
 import { PRODUCT_TYPE, productDesignId } from '../production/designForLine';
@@ -170,8 +171,8 @@ export function ordersAdminRoutes(s: { stores: StoresService; generalData: Gener
   // Stores hold a site's secrets: admins only. The rest are site data, scoped by the services.
   r.use('/stores', simpleRestRouter('stores', storesResource(s.stores, config), restAccess.admin));
   r.use('/products', simpleRestRouter('products', productsResource(s.generalData, db), restAccess.siteScoped));
-  r.use('/resellers', simpleRestRouter('resellers', plainRecordsResource(s.generalData, 'reseller'), restAccess.siteScoped));
-  r.use('/instances', simpleRestRouter('instances', plainRecordsResource(s.generalData, 'instance'), restAccess.siteScoped));
+  r.use('/resellers', simpleRestRouter('resellers', plainRecordsResource(s.generalData, RECORD_TYPES.reseller), restAccess.siteScoped));
+  r.use('/instances', simpleRestRouter('instances', plainRecordsResource(s.generalData, RECORD_TYPES.instance), restAccess.siteScoped));
   r.use('/orders', simpleRestRouter('orders', ordersResource(s.generalData), restAccess.siteScoped));
   return r;
 }

@@ -1,14 +1,15 @@
-// SQL of the orders module: inbound webhook deliveries, and order records (general data) looked up
-// by store order id or name.
+// SQL of the orders module: inbound webhook deliveries, and the orders (store_orders and the
+// provider tables, in tablesRepo.ts) looked up by store order id or name.
 import type { Knex } from 'knex';
 import { fromJson, isPostgres, toJson, type Db } from '../../db';
-import { generalDataRepo, type DataRecord } from '../general-data/repo';
+import type { DataRecord } from '../general-data/record';
+import { ORDER_RECORD_NAME, RECORD_TYPES } from '../general-data/types';
+import { orderTablesRepo, type NewOrder, type OrderRecord, type OrderPatch } from './tablesRepo';
 import type { OrderData } from './shopify';
 
-export const ORDER_TYPE = 'shopify-order-log';
-export const ORDER_NAME = 'order-log';
-/** Every record that belongs to one store order (field1 = store order id), as check-order shows them. */
-export const ORDER_LOG_TYPES = [ORDER_TYPE, 'hp-log', 'shopify-hp-log'];
+export const ORDER_TYPE = RECORD_TYPES.order;
+export const ORDER_NAME = ORDER_RECORD_NAME;
+export type { OrderRecord } from './tablesRepo';
 
 export const SHOPIFY_SOURCE = 'shopify';
 
@@ -57,8 +58,6 @@ const deliveryFromRow = (r: DeliveryRow): Delivery => ({
   processedAt: r.processed_at,
 });
 
-export type OrderRecord = DataRecord<OrderData>;
-
 export type NewDelivery = Omit<Delivery, 'id' | 'error' | 'attempts' | 'processedAt'>;
 
 const deliveryRow = (d: NewDelivery) => ({
@@ -77,6 +76,7 @@ const eventKey = (source: string, eventId: string) => `${source}\n${eventId}`;
 
 export function ordersRepo(db: Db | Knex.Transaction) {
   const pg = isPostgres(db as Db);
+  const orders = orderTablesRepo(db);
   return {
     /** Stores a delivery unless its event id is known: answers the new id, or undefined for a duplicate. */
     async insertDelivery(d: NewDelivery): Promise<number | undefined> {
@@ -155,58 +155,20 @@ export function ordersRepo(db: Db | Knex.Transaction) {
       if (!pg || !orderIds.length) return;
       await db.raw('select pg_advisory_xact_lock(h) from (select distinct hashtext(k) as h from unnest(?::text[]) as k) as s order by h', [orderIds.map((id) => `${ORDER_TYPE}:${siteId}:${id}`)]);
     },
-    /** What processing needs of several orders of one site (id, status, data), by store order id; the first record of an id, as orderOf. */
-    async orderStates(siteId: number, orderIds: string[], forUpdate = false): Promise<Map<string, { id: number; status: string | null; data: OrderData }>> {
-      const q = db('general_data').where({ type: ORDER_TYPE, site_id: siteId }).whereIn('field1', orderIds).orderBy('id').select('id', 'field1', 'status', 'data');
-      if (pg && forUpdate) q.forUpdate();
-      const out = new Map<string, { id: number; status: string | null; data: OrderData }>();
-      for (const r of (await q) as Array<{ id: number; field1: string; status: string | null; data: unknown }>) {
-        if (!out.has(r.field1)) out.set(r.field1, { id: r.id, status: r.status ?? null, data: fromJson(r.data, {}) as OrderData });
-      }
-      return out;
-    },
-    /** New order records in one statement per 200 (the columns generalDataRepo.insert writes for an order). */
+    /** What processing needs of several orders of one site (id, status, data), by store order id: one statement. */
+    orderStates: (siteId: number, orderIds: string[], forUpdate = false): Promise<Map<string, { id: number; status: string | null; data: OrderData }>> =>
+      orders.orderStates(siteId, orderIds, forUpdate),
+    /** New orders in one statement per 200 (their lines in one more). */
     async insertOrders(rows: Array<{ siteId: number; orderId: string; name: string; status: string; searchText: string; data: OrderData; createdAt: string; updatedAt: string }>): Promise<void> {
-      const values = rows.map((r) => ({
-        type: ORDER_TYPE,
-        field1: r.orderId,
-        field2: r.name,
-        name: ORDER_NAME,
-        status: r.status,
-        search_text: r.searchText.toLowerCase(),
-        data: toJson(r.data),
-        site_id: r.siteId,
-        user_id: null,
-        perm_create: false,
-        perm_read: true,
-        perm_update: false,
-        perm_delete: false,
-        created_at: r.createdAt,
-        updated_at: r.updatedAt,
-      }));
-      for (let i = 0; i < values.length; i += 200) await db('general_data').insert(values.slice(i, i + 200));
+      await orders.insertOrders(rows as NewOrder[]);
     },
-    async orderOf(siteId: number, orderId: string, forUpdate = false): Promise<OrderRecord | undefined> {
-      const q = db('general_data').where({ type: ORDER_TYPE, site_id: siteId, field1: orderId }).orderBy('id').select('id');
-      if (pg && forUpdate) q.forUpdate();
-      const row = (await q.first()) as { id: number } | undefined;
-      return row ? ((await generalDataRepo(db).byId(row.id)) as OrderRecord) : undefined;
-    },
+    /** A store update or a provider-side change of one order (status, data as the API shows it). */
+    updateOrder: (id: number, patch: OrderPatch) => orders.updateOrder(id, patch),
+    orderOf: (siteId: number, orderId: string, forUpdate = false): Promise<OrderRecord | undefined> => orders.orderOf(siteId, orderId, forUpdate),
     /** Orders by store id or name (`#1001`), one site or all. */
-    async findOrders(f: { orderId?: string; names?: string[]; siteId?: number }, limit = 20): Promise<OrderRecord[]> {
-      const q = db('general_data').where({ type: ORDER_TYPE });
-      if (f.siteId !== undefined) q.where('site_id', f.siteId);
-      if (f.orderId !== undefined) q.where('field1', f.orderId);
-      if (f.names) q.whereIn('field2', f.names);
-      const rows = (await q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).select('id')) as Array<{ id: number }>;
-      const repo = generalDataRepo(db);
-      return (await Promise.all(rows.map((r) => repo.byId(r.id)))).filter((r): r is DataRecord => Boolean(r)) as OrderRecord[];
-    },
+    findOrders: (f: { orderId?: string; names?: string[]; siteId?: number }, limit = 20): Promise<OrderRecord[]> => orders.findOrders(f, limit),
     /** The order's record and its provider logs, newest first. */
-    async logsOf(siteId: number, orderId: string): Promise<DataRecord[]> {
-      const { rows } = await generalDataRepo(db).list({ siteId, field1: orderId, types: ORDER_LOG_TYPES }, { field: 'createdAt', order: 'desc' }, 500, 0);
-      return rows;
-    },
+    logsOf: (siteId: number, orderId: string): Promise<DataRecord[]> => orders.logsOf(siteId, orderId),
   };
 }
 

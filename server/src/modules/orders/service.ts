@@ -8,13 +8,13 @@ import type { Actor } from '../../http/types';
 import { isoNow } from '../../lib/clock';
 import { envValue } from '../../lib/secrets';
 import { isAdmin } from '../auth/permissions';
-import { generalDataRepo, type DataRecord } from '../general-data/repo';
+import type { DataRecord } from '../general-data/repo';
 import type { PrintJob } from '../print-jobs/repo';
 import { providerBlockers, type LineMapping } from '../production/designForLine';
 import type { ProductionService } from '../production/service';
 import { sitesRepo, type Site } from '../sites/repo';
 import type { SitesService } from '../sites/service';
-import { ORDER_NAME, ORDER_TYPE, SHOPIFY_SOURCE, ordersRepo, type Delivery, type NewDelivery, type OrderRecord } from './repo';
+import { ORDER_TYPE, SHOPIFY_SOURCE, ordersRepo, type Delivery, type NewDelivery, type OrderRecord } from './repo';
 import type { CheckOrderInput, OrderLineInput, RerunOrderInput } from './schema';
 import {
   PayloadError,
@@ -366,10 +366,9 @@ export function ordersService(deps: Deps, services: OrdersServiceDeps) {
       const before = next.get(order.id);
       next.set(order.id, { id: stored.get(order.id)?.id, order, status, data, createdAt: before?.createdAt ?? orderCreatedAt(order, now) });
     }
-    const records = generalDataRepo(trx);
     const fresh = [];
     for (const [orderId, o] of next) {
-      if (o.id !== undefined) await records.update(o.id, { field2: o.order.name, status: o.status, searchText: orderSearchText(o.order), data: o.data, updatedAt: now });
+      if (o.id !== undefined) await repo.updateOrder(o.id, { name: o.order.name, status: o.status, searchText: orderSearchText(o.order), data: o.data, before: stored.get(orderId)?.data, updatedAt: now });
       else fresh.push({ siteId, orderId, name: o.order.name, status: o.status, searchText: orderSearchText(o.order), data: o.data, createdAt: o.createdAt, updatedAt: now });
     }
     await repo.insertOrders(fresh);
@@ -389,24 +388,10 @@ export function ordersService(deps: Deps, services: OrdersServiceDeps) {
     const now = isoNow(clock);
     const status = nextStatus(existing?.status, order);
     const data = mergeOrderData(existing?.data, order, d.topic ?? '', status);
-    const records = generalDataRepo(trx);
     if (existing) {
-      await records.update(existing.id, { field2: order.name, status, searchText: orderSearchText(order), data, updatedAt: now });
+      await repo.updateOrder(existing.id, { name: order.name, status, searchText: orderSearchText(order), data, before: existing.data, updatedAt: now });
     } else {
-      await records.insert({
-        type: ORDER_TYPE,
-        field1: order.id,
-        field2: order.name,
-        name: ORDER_NAME,
-        status,
-        searchText: orderSearchText(order),
-        data,
-        siteId: d.siteId,
-        userId: null,
-        publicPermission: { create: false, read: true, update: false, delete: false },
-        createdAt: orderCreatedAt(order, now),
-        updatedAt: now,
-      });
+      await repo.insertOrders([{ siteId: d.siteId, orderId: order.id, name: order.name, status, searchText: orderSearchText(order), data, createdAt: orderCreatedAt(order, now), updatedAt: now }]);
     }
     if (status === RECEIVED && sendPort) {
       const site = await sitesRepo(trx).byId(d.siteId);

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { Db } from '../../db';
 import { countOf, fromJson, toJson } from '../../db';
 import type { PrintJobEventKind, PrintJobState } from './state';
+import { RECORD_TYPES } from '../general-data/types';
 
 export interface PrintJobData {
   pregeneratedPDF?: string | null;
@@ -143,7 +144,7 @@ const COLUMN: Record<PrintJobSortField, string> = {
   reprintCount: 'j.reprint_count',
 };
 
-export const NOTE_TYPE = 'production-note';
+export const NOTE_TYPE = RECORD_TYPES.productionNote;
 
 // The job's production note: the newest production-note record whose field1 is the job id, written in
 // the job's site or by an admin (a user of another site cannot pin a note on someone else's job).

@@ -6,6 +6,7 @@ import type { Knex } from 'knex';
 import type { Db } from '../../db';
 import { designsRepo, type Design } from '../designs/repo';
 import { generalDataRepo } from '../general-data/repo';
+import { RECORD_TYPES } from '../general-data/types';
 
 /** What finding a line's design reads of a line: a stored store line or a normalised one. */
 export interface LineRef {
@@ -13,7 +14,7 @@ export interface LineRef {
   sku?: string | null;
 }
 
-export const PRODUCT_TYPE = 'product';
+export const PRODUCT_TYPE = RECORD_TYPES.product;
 
 export interface LineMapping<L extends LineRef = LineRef> {
   line: L;

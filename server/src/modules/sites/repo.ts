@@ -77,13 +77,16 @@ export function sitesRepo(db: Db) {
         .update({ name: s.name, slug: s.slug, logo: s.logo, theme: toJson(s.theme), settings: toJson(s.settings), updated_at: s.updatedAt }),
     delete: (id: number) => db('sites').where({ id }).delete(),
     async dependents(id: number) {
-      const [users, records, designs, printJobs] = await Promise.all([
+      const [users, records, orders, events, sends, designs, printJobs] = await Promise.all([
         countOf(db('users').where({ site_id: id })),
         countOf(db('general_data').where({ site_id: id })),
+        countOf(db('store_orders').where({ site_id: id })),
+        countOf(db('provider_events').where({ site_id: id })),
+        countOf(db('provider_sends').where({ site_id: id })),
         countOf(db('designs').where({ site_id: id })),
         countOf(db('print_jobs').where({ client_id: id })),
       ]);
-      return { users, records: records + designs + printJobs };
+      return { users, records: records + orders + events + sends + designs + printJobs };
     },
   };
 }

@@ -5,13 +5,14 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
+import { RECORD_TYPES } from '../general-data/types';
 
 export type FileKind = 'unsubscribe' | 'export80' | 'export92';
 
 export const FILE_KINDS: Record<FileKind, { pattern: RegExp; recordType: string; label: string; exportNumber?: number }> = {
-  unsubscribe: { pattern: /^unsubscribe_(\d{8})\.csv$/, recordType: 'adestra-unsubscribe-sync-file', label: 'Unsubscribe' },
-  export80: { pattern: /^export_80_(\d{8})\.csv$/, recordType: 'adestra-export80-sync-file', label: 'Export 80', exportNumber: 80 },
-  export92: { pattern: /^export_92_(\d{8})\.csv$/, recordType: 'adestra-export92-sync-file', label: 'Export 92', exportNumber: 92 },
+  unsubscribe: { pattern: /^unsubscribe_(\d{8})\.csv$/, recordType: RECORD_TYPES.unsubscribeFile, label: 'Unsubscribe' },
+  export80: { pattern: /^export_80_(\d{8})\.csv$/, recordType: RECORD_TYPES.export80File, label: 'Export 80', exportNumber: 80 },
+  export92: { pattern: /^export_92_(\d{8})\.csv$/, recordType: RECORD_TYPES.export92File, label: 'Export 92', exportNumber: 92 },
 };
 
 export const isFileKind = (k: string): k is FileKind => k in FILE_KINDS;

@@ -6,12 +6,13 @@
 import type { Db } from '../../db';
 import type { Clock } from '../../lib/clock';
 import { generalDataRepo, type DataRecord } from '../general-data/repo';
+import { RECORD_TYPES } from '../general-data/types';
 import type { Permission } from '../auth/permissions';
 import type { FileKind } from './files';
 import { FILE_KINDS } from './files';
 import type { SyncResult } from './constituent';
 
-export const RUN_TYPE = 're-sync';
+export const RUN_TYPE = RECORD_TYPES.syncRun;
 export const SYSTEM_PERMISSION: Permission = { create: false, read: true, update: false, delete: false };
 export const CONFIG_PERMISSION: Permission = { create: false, read: true, update: true, delete: false };
 
