@@ -4,6 +4,7 @@ import * as foundation from './20261121_001_foundation';
 import * as printProduction from './20261122_002_print_production';
 import * as generalDataStatusSearch from './20261122_003_general_data_status_search';
 import * as syncJobs from './20261123_010_sync_jobs';
+import * as inboxLease from './20261123_020_inbox_lease';
 
 type Migration = { up(knex: Knex): Promise<void>; down(knex: Knex): Promise<void> };
 
@@ -12,6 +13,7 @@ const migrations: Record<string, Migration> = {
   '20261122_002_print_production': printProduction,
   '20261122_003_general_data_status_search': generalDataStatusSearch,
   '20261123_010_sync_jobs': syncJobs,
+  '20261123_020_inbox_lease': inboxLease,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -5,6 +5,7 @@ import type { Deps } from './deps';
 import { designsService } from './modules/designs/service';
 import { fulfilmentService } from './modules/fulfilment/service';
 import { generalDataService } from './modules/general-data/service';
+import { createInbox } from './modules/inbox/service';
 import { ordersService } from './modules/orders/service';
 import { storesService } from './modules/orders/stores';
 import { createArtworkFetcher, type ArtworkFetcherOptions } from './modules/pdf/artwork';
@@ -23,11 +24,14 @@ export function fileStoreFor(dataDir: string): FileStore {
 /** `artwork`: the artwork fetcher's test hooks (resolver, dial); none in production. */
 export function createServices(deps: Deps, store: FileStore = fileStoreFor(deps.config.dataDir), options: { artwork?: ArtworkFetcherOptions } = {}) {
   const artwork = createArtworkFetcher(deps, store, options.artwork);
+  // Every inbound webhook (store orders, provider postbacks, CRM changes) goes through this inbox;
+  // each module registers the handler of its source.
+  const inbox = createInbox(deps);
   const sites = sitesService(deps);
   const printJobs = printJobsService(deps);
-  const fulfilment = fulfilmentService(deps, store, artwork);
+  const fulfilment = fulfilmentService(deps, store, artwork, {}, inbox);
   const render = renderService(deps, store, artwork);
-  const orders = ordersService(deps, { sites, printJobs, artwork, send: fulfilment, render });
+  const orders = ordersService(deps, { sites, printJobs, artwork, send: fulfilment, render, inbox });
   return {
     users: usersService(deps),
     sites,
@@ -41,7 +45,8 @@ export function createServices(deps: Deps, store: FileStore = fileStoreFor(deps.
     orders,
     stores: storesService(sites, orders.invalidateSites),
     store,
-    sync: syncService(deps),
+    sync: syncService(deps, { inbox }),
+    inbox,
   };
 }
 
