@@ -6,6 +6,7 @@ import * as generalDataStatusSearch from './20261122_003_general_data_status_sea
 import * as syncJobs from './20261123_010_sync_jobs';
 import * as printJobMadeBy from './20261123_011_print_job_made_by';
 import * as orderTables from './20261124_011_order_tables';
+import * as inboxLease from './20261123_020_inbox_lease';
 
 type Migration = { up(knex: Knex): Promise<void>; down(knex: Knex): Promise<void> };
 
@@ -16,6 +17,7 @@ const migrations: Record<string, Migration> = {
   '20261123_010_sync_jobs': syncJobs,
   '20261123_011_print_job_made_by': printJobMadeBy,
   '20261124_011_order_tables': orderTables,
+  '20261123_020_inbox_lease': inboxLease,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

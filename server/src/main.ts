@@ -49,8 +49,8 @@ async function main() {
   // The scheduled CRM ↔ email-platform sync jobs (started once the server listens: the demo reaches its simulators through it).
   const scheduler = createScheduler(deps, services.sync);
   const outboxWorker = startOutboxWorker(services.fulfilment, { log });
-  // Store webhooks answered but not processed (a crash, a failure) are processed again now and every minute.
-  const stopWebhookRecovery = services.orders.startRecovery();
+  // Webhooks of every source answered but not processed (a crash, a failure) are processed again now and every minute.
+  const stopWebhookRecovery = services.inbox.startRecovery();
   let stopShopifyDemo = () => {};
 
   const server = root.listen(config.port, config.host, () => {

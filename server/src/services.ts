@@ -5,6 +5,7 @@ import type { Deps } from './deps';
 import { designsService } from './modules/designs/service';
 import { fulfilmentService } from './modules/fulfilment/service';
 import { generalDataService } from './modules/general-data/service';
+import { createInbox } from './modules/inbox/service';
 import { ordersService } from './modules/orders/service';
 import { storesService } from './modules/orders/stores';
 import { createArtworkFetcher, type ArtworkFetcherOptions } from './modules/pdf/artwork';
@@ -24,12 +25,15 @@ export function fileStoreFor(dataDir: string): FileStore {
 /** `artwork`: the artwork fetcher's test hooks (resolver, dial); none in production. */
 export function createServices(deps: Deps, store: FileStore = fileStoreFor(deps.config.dataDir), options: { artwork?: ArtworkFetcherOptions } = {}) {
   const artwork = createArtworkFetcher(deps, store, options.artwork);
+  // Every inbound webhook (store orders, provider postbacks, CRM changes) goes through this inbox;
+  // each module registers the handler of its source.
+  const inbox = createInbox(deps);
   const sites = sitesService(deps);
   const printJobs = printJobsService(deps);
   const render = renderService(deps, store, artwork);
   const production = productionService(deps, { store, artwork, render, printJobs });
-  const fulfilment = fulfilmentService(deps, production);
-  const orders = ordersService(deps, { sites, production, send: fulfilment });
+  const fulfilment = fulfilmentService(deps, production, {}, inbox);
+  const orders = ordersService(deps, { sites, production, send: fulfilment, inbox });
   return {
     users: usersService(deps),
     sites,
@@ -44,7 +48,8 @@ export function createServices(deps: Deps, store: FileStore = fileStoreFor(deps.
     orders,
     stores: storesService(sites, orders.invalidateSites),
     store,
-    sync: syncService(deps),
+    sync: syncService(deps, { inbox }),
+    inbox,
   };
 }
 

@@ -5,7 +5,7 @@
 import crypto from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { fromJson } from '../src/db';
-import { ordersRepo } from '../src/modules/orders/repo';
+import { inboxRepo } from '../src/modules/inbox/repo';
 import { shopifyJson, signShopifyBody } from '../simulators/shopify';
 import { createWorld } from './harness';
 import { SECRET_A, SECRET_B, SHOP_A, SHOP_B, connectStores, deliveries, makeDesign, order, orderRows, postWebhook, setSiteEnv } from './ordersKit';
@@ -94,7 +94,7 @@ describe('shopify webhook processing in batches', async () => {
     const good2 = order({ name: '#4002' });
     const a = await store(good1, { topic: 'orders/create' });
     // Stored around the route's checks (an old delivery, a payload a later version rejects).
-    const bad = await ordersRepo(w.db).insertDelivery({ source: 'shopify', eventId: crypto.randomUUID(), deliveryId: null, siteId: w.sites.a, topic: 'orders/create', payload: { note: 'no id' }, status: 'received', receivedAt: new Date().toISOString() });
+    const bad = await inboxRepo(w.db).insert({ source: 'shopify', eventId: crypto.randomUUID(), deliveryId: null, siteId: w.sites.a, topic: 'orders/create', payload: { note: 'no id' }, status: 'received', receivedAt: new Date().toISOString() });
     const c = await store(good2, { topic: 'orders/create' });
     const marks = await processTogether([a!, bad!, c!]);
     expect(marks).toEqual({ batchedMarks: 0, singleMarks: 2 });

@@ -386,7 +386,7 @@ describe('shopify order webhook', async () => {
       await w
         .db('webhook_deliveries')
         .insert({ source: 'shopify', event_id: crypto.randomUUID(), delivery_id: 'w-3', site_id: w.sites.a, topic: 'orders/create', payload: JSON.stringify(o), status: 'received', attempts: 0, received_at: w.clock.now().toISOString() });
-      const stop = w.services.orders.startRecovery(60_000);
+      const stop = w.services.inbox.startRecovery(60_000);
       try {
         for (let i = 0; i < 50 && !(await orderRows(w, o.id)).length; i++) await new Promise((r) => setTimeout(r, 20));
         expect(await orderRows(w, o.id)).toHaveLength(1);

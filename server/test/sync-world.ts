@@ -70,7 +70,7 @@ export async function createSyncWorld(o: { constituents?: SimConstituent[]; cons
   const deps = { db: w.db, clock: w.clock, config: w.config, log: createLogger('silent') };
   const makeSync = (extra: SyncServiceOptions = {}) =>
     syncService(deps, { ...o.sync, ...extra, http: { sleep: async (ms) => void waits.push(ms), random: () => 0.5, ...o.sync?.http, ...extra.http } });
-  const sync = makeSync();
+  const sync = makeSync({ inbox: w.services.inbox });
   const { app } = createApp(deps, { ...w.services, sync });
   afterAll(async () => {
     await sync.idle();

@@ -110,7 +110,6 @@ export function createScheduler(deps: Deps, sync: SyncService, opts: SchedulerOp
     // Catch up before registering: a job first seen now has nothing to catch up.
     const caughtUp = await catchUp();
     await refresh();
-    await sync.drainPendingWebhooks();
     sync.events.on('config-saved', onSaved);
     const refreshEvery = opts.refreshEveryMs ?? 5 * 60_000;
     if (refreshEvery > 0) {

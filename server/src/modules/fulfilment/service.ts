@@ -18,6 +18,7 @@ import { isoNow } from '../../lib/clock';
 import { pageWindow } from '../../lib/paging';
 import { createHpClient, HpDuplicateOrder, HpError, type HpOrderAnswer, type HpRetryOptions } from '../../integrations/hpSiteflow';
 import { isAdmin } from '../auth/permissions';
+import { createInbox, type Handled, type Inbox } from '../inbox/service';
 import { generalDataRepo, type DataRecord, type RecordFilter, type RecordSortField } from '../general-data/repo';
 import { RECORD_TYPES } from '../general-data/types';
 import { orderTablesRepo } from '../orders/tablesRepo';
@@ -44,6 +45,8 @@ import { highestProgress, nextOrderStatus } from './status';
 export const ORDER_TYPE = RECORD_TYPES.order;
 export const HP_LOG = RECORD_TYPES.providerEvent;
 export const SEND_LOG = RECORD_TYPES.providerSend;
+/** The inbox source of HP Site Flow postbacks. */
+export const HP_SOURCE = 'hp';
 
 export interface FulfilmentOptions {
   /** HTTP for the provider client (tests inject one). */
@@ -110,7 +113,8 @@ function withUnanswered(row: OutboxRow, details: unknown, unanswered: boolean): 
   return unanswered || wasUnanswered(row) ? { ...base, unanswered: true } : (details ?? null);
 }
 
-export function fulfilmentService(deps: Deps, production: ProductionService, initial: Partial<FulfilmentOptions> = {}) {
+/** `inbox`: where postbacks are stored and applied (default: an inbox of its own). */
+export function fulfilmentService(deps: Deps, production: ProductionService, initial: Partial<FulfilmentOptions> = {}, inbox: Inbox = createInbox(deps)) {
   const { db, clock, config, log } = deps;
   // OUTBOX_LEASE_SECONDS / OUTBOX_RETRY_BASE_SECONDS (config.outbox) set the lease and the first retry delay.
   const fromConfig: Partial<FulfilmentOptions> = config.outbox
@@ -519,27 +523,35 @@ export function fulfilmentService(deps: Deps, production: ProductionService, ini
     return { order: undefined, orderId: sourceOrderId, lineId: null };
   }
 
-  async function receivePostback(site: Site, body: PostbackBody): Promise<{ duplicate: boolean; orderStatus: string | null; found: boolean }> {
+  type PostbackAnswer = { duplicate: boolean; orderStatus: string | null; found: boolean };
+
+  /** A postback: stored once in the inbox (a repeat is a duplicate) and applied before the answer, which says what it did. */
+  async function receivePostback(site: Site, body: PostbackBody): Promise<PostbackAnswer> {
     const eventId = crypto.createHash('sha256').update(JSON.stringify([body.sourceOrderId, body.event, body.status, body.timestamp])).digest('hex');
-    const at = nowIso();
-    return db.transaction(async (trx) => {
-      const inserted = await trx('webhook_deliveries')
-        .insert({
-          source: 'hp',
-          event_id: eventId,
-          delivery_id: body.orderId ? text(body.orderId).slice(0, 128) : null,
-          site_id: site.id,
-          topic: text(body.event).slice(0, 64),
-          payload: toJson(body),
-          status: 'processed',
-          attempts: 1,
-          received_at: at,
-          processed_at: at,
-        })
-        .onConflict(['source', 'event_id'])
-        .ignore()
-        .returning('id');
-      if (!inserted.length) return { duplicate: true, orderStatus: null, found: false };
+    const out = await inbox.receiveNow<PostbackAnswer>({
+      source: HP_SOURCE,
+      eventId,
+      deliveryId: body.orderId ? text(body.orderId).slice(0, 128) : null,
+      siteId: site.id,
+      topic: text(body.event).slice(0, 64),
+      payload: body,
+      status: 'received',
+      receivedAt: nowIso(),
+    });
+    if (out.duplicate) return { duplicate: true, orderStatus: null, found: false };
+    return out.answer ?? { duplicate: false, orderStatus: null, found: false };
+  }
+
+  // The inbox handler of postbacks: the event's log record and the order's update, in the
+  // transaction that claimed the delivery.
+  inbox.register({
+    source: HP_SOURCE,
+    mode: 'transaction',
+    async apply(trx, delivery): Promise<Handled<PostbackAnswer>> {
+      const body = delivery.payload as PostbackBody;
+      const site = delivery.siteId === null ? undefined : await sitesRepo(trx).byId(delivery.siteId);
+      if (!site) throw new Error('The postback has no site (the site was deleted)');
+      const at = nowIso();
       const { order, orderId, lineId } = await orderOfSource(site.id, body.sourceOrderId, trx);
       const carrier = body.shipment?.carrier;
       const trackingNumber = text(body.shipment?.trackingNumber) || null;
@@ -565,10 +577,7 @@ export function fulfilmentService(deps: Deps, production: ProductionService, ini
         createdAt: at,
         updatedAt: at,
       });
-      if (!order) {
-        await trx('webhook_deliveries').where({ source: 'hp', event_id: eventId }).update({ error: `No order ${orderId} in site ${site.slug}` });
-        return { duplicate: false, orderStatus: null, found: false };
-      }
+      if (!order) return { note: `No order ${orderId} in site ${site.slug}`, answer: { duplicate: false, orderStatus: null, found: false } };
       const locked = (await lockedOrder(trx, order.id))!;
       const data = { ...locked.data };
       const current = locked.status ?? (text(data.status) || null);
@@ -594,9 +603,9 @@ export function fulfilmentService(deps: Deps, production: ProductionService, ini
       };
       data.hpOrders = hpOrders;
       await orderTablesRepo(trx).updateOrder(locked.id, { data, status: next ?? undefined, before: locked.data, updatedAt: at });
-      return { duplicate: false, orderStatus: next ?? current, found: true };
-    });
-  }
+      return { answer: { duplicate: false, orderStatus: next ?? current, found: true } };
+    },
+  });
 
   // --- provider events screens --------------------------------------------------------------
 

@@ -1,8 +1,8 @@
-// Orders from the online store: webhook ingest (verify, dedupe, store, answer, then process),
-// the recovery pass, and the order screens' actions (check, re-run, to artwork, PDF, images).
+// Orders from the online store: webhook ingest (verify, then store once in the inbox and answer),
+// the inbox handler that applies a delivery to its order, and the order screens' actions (check,
+// re-run, to artwork, PDF, images).
 import type { Knex } from 'knex';
 import type { Deps } from '../../deps';
-import { isPostgres, storageFault } from '../../db';
 import { HttpError, badRequest, forbidden, notFound, unauthorized } from '../../http/errors';
 import type { Actor } from '../../http/types';
 import { isoNow } from '../../lib/clock';
@@ -10,11 +10,12 @@ import { envValue } from '../../lib/secrets';
 import { isAdmin } from '../auth/permissions';
 import type { DataRecord } from '../general-data/repo';
 import type { PrintJob } from '../print-jobs/repo';
+import { createInbox, type Delivery, type Inbox } from '../inbox/service';
 import { providerBlockers, type LineMapping } from '../production/designForLine';
 import type { ProductionService } from '../production/service';
 import { sitesRepo, type Site } from '../sites/repo';
 import type { SitesService } from '../sites/service';
-import { ORDER_TYPE, SHOPIFY_SOURCE, ordersRepo, type Delivery, type NewDelivery, type OrderRecord } from './repo';
+import { ORDER_TYPE, SHOPIFY_SOURCE, ordersRepo, type OrderRecord } from './repo';
 import type { CheckOrderInput, OrderLineInput, RerunOrderInput } from './schema';
 import {
   PayloadError,
@@ -45,6 +46,8 @@ export interface OrdersServiceDeps {
   /** Which design, print job and print file for a line (modules/production). */
   production: ProductionService;
   send?: OrderSendPort;
+  /** Where webhook deliveries are stored and processed (default: an inbox of its own). */
+  inbox?: Inbox;
 }
 
 export interface WebhookInput {
@@ -63,18 +66,8 @@ export const STORE_KEYS = {
   autoSend: 'HP_AUTO_SEND',
 } as const;
 
-/** A failed delivery is tried again by the recovery pass until it has failed this many times. */
-export const MAX_DELIVERY_ATTEMPTS = 10;
-export const RECOVERY_INTERVAL_MS = 60_000;
-/** Deliveries one recovery pass takes (passes follow each other while they find a full batch). */
-export const RECOVERY_BATCH = 500;
 /** How long a process trusts the sites it read (shop domain, webhook secrets): see "Which site a webhook is for". */
 export const SITE_CACHE_MS = 2_000;
-/** Most deliveries processed in one transaction. */
-export const PROCESS_BATCH_MAX = 32;
-/** Most deliveries stored by one INSERT, and how many such INSERTs may run at once on PostgreSQL. */
-export const STORE_GROUP_MAX = 100;
-export const STORE_PARALLEL = 4;
 
 /** Not yet built steps of "re-run order": which settings make a site "configured" for them. */
 const RERUN_STEPS: Record<'addToAdestra' | 'addToRaisersEdge' | 'sendEcard', string[] | null> = {
@@ -85,12 +78,11 @@ const RERUN_STEPS: Record<'addToAdestra' | 'addToRaisersEdge' | 'sendEcard', str
 
 const shopDomainOf = (site: Site) => envValue(site.settings.env, STORE_KEYS.shopDomain)?.trim().toLowerCase() || undefined;
 
-const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
-
 export function ordersService(deps: Deps, services: OrdersServiceDeps) {
-  const { db, clock, log } = deps;
+  const { db, clock } = deps;
   const sites = sitesRepo(db);
   let sendPort = services.send;
+  const inbox = services.inbox ?? createInbox(deps);
 
   // -------------------------------------------------------------------------------------------
   // Which site a webhook is for. Sites are cached per process for SITE_CACHE_MS: two instances
@@ -179,64 +171,6 @@ export function ordersService(deps: Deps, services: OrdersServiceDeps) {
   // -------------------------------------------------------------------------------------------
   // Ingest: verify, store once, answer; processing runs after the answer.
 
-  const inFlight = new Set<Promise<unknown>>();
-  const track = <T>(p: Promise<T>) => {
-    inFlight.add(p);
-    void p.finally(() => inFlight.delete(p));
-    return p;
-  };
-
-  /** Waits until every processing started so far has finished (tests, graceful shutdown). */
-  async function idle(): Promise<void> {
-    while (inFlight.size) await Promise.allSettled([...inFlight]);
-  }
-
-  // Deliveries arriving together are stored by one INSERT (one commit: SQLite writes the shared
-  // pages to its log once, PostgreSQL flushes once); each answer still waits for the commit of the
-  // statement holding its row. SQLite has one connection, so one statement at a time and the next
-  // group gathers meanwhile; PostgreSQL runs up to STORE_PARALLEL groups on its pool.
-  const toStore: Array<{ d: NewDelivery; resolve: (id: number | undefined) => void; reject: (err: unknown) => void }> = [];
-  const storeParallel = isPostgres(db) ? STORE_PARALLEL : 1;
-  let storing = 0;
-  let storeScheduled = false;
-
-  function storeDelivery(d: NewDelivery): Promise<number | undefined> {
-    return new Promise((resolve, reject) => {
-      toStore.push({ d, resolve, reject });
-      scheduleStore();
-    });
-  }
-
-  function scheduleStore(): void {
-    if (storeScheduled || storing >= storeParallel || !toStore.length) return;
-    storeScheduled = true;
-    setImmediate(() => {
-      storeScheduled = false;
-      if (storing >= storeParallel || !toStore.length) return;
-      const group = toStore.splice(0, STORE_GROUP_MAX);
-      storing++;
-      void storeGroup(group).finally(() => {
-        storing--;
-        scheduleStore();
-      });
-      scheduleStore();
-    });
-  }
-
-  async function storeGroup(group: typeof toStore): Promise<void> {
-    if (group.length > 1) {
-      try {
-        const ids = await ordersRepo(db).insertDeliveries(group.map((g) => g.d));
-        group.forEach((g, i) => g.resolve(ids[i]));
-        return;
-      } catch (err) {
-        // Nothing of the statement was stored: each row again on its own, so only a bad one's request fails.
-        log.warn({ err, deliveries: group.length }, 'storing shopify webhook deliveries together failed; storing them one by one');
-      }
-    }
-    await Promise.all(group.map((g) => ordersRepo(db).insertDelivery(g.d).then(g.resolve, g.reject)));
-  }
-
   async function receiveWebhook(input: WebhookInput): Promise<WebhookAnswer> {
     const required = [SHOPIFY_HEADERS.hmac, SHOPIFY_HEADERS.topic, SHOPIFY_HEADERS.eventId, SHOPIFY_HEADERS.webhookId];
     const headers: Record<string, string> = {};
@@ -272,7 +206,7 @@ export function ordersService(deps: Deps, services: OrdersServiceDeps) {
     }
     const eventId = headers[SHOPIFY_HEADERS.eventId].slice(0, 128);
     // One statement (one transaction): a duplicate event id inserts nothing, also under concurrency.
-    const deliveryId = await storeDelivery({
+    const deliveryId = await inbox.store({
       source: SHOPIFY_SOURCE,
       eventId,
       deliveryId: headers[SHOPIFY_HEADERS.webhookId].slice(0, 128),
@@ -287,50 +221,11 @@ export function ordersService(deps: Deps, services: OrdersServiceDeps) {
     return { received: true, deliveryId };
   }
 
-  // After the answer: processed in the background, the deliveries that arrived meanwhile together
-  // in one transaction (the recovery pass retries whatever fails, or whatever a stop interrupted).
-  const queued = new Set<number>();
-  let draining: Promise<void> | undefined;
+  // After the answer: the inbox claims and processes the delivery (batched with others that
+  // arrived meanwhile) with the handler below, and its recovery pass retries whatever fails.
 
-  function processSoon(deliveryId: number): void {
-    queued.add(deliveryId);
-    draining ??= track(drainQueue());
-  }
-
-  async function drainQueue(): Promise<void> {
-    try {
-      // Let the answer go out first; deliveries answered meanwhile join the batch.
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      while (queued.size) {
-        const ids = [...queued].slice(0, PROCESS_BATCH_MAX);
-        for (const id of ids) queued.delete(id);
-        await processBatch(ids);
-        // Webhooks waiting to be answered go first (the batch's statements are synchronous on SQLite).
-        if (queued.size) await new Promise<void>((resolve) => setImmediate(resolve));
-      }
-    } finally {
-      draining = undefined;
-    }
-  }
-
-  /** Several deliveries in one transaction; if it fails, each again on its own, so one bad delivery holds back no other. */
-  async function processBatch(ids: number[]): Promise<void> {
-    if (ids.length > 1) {
-      try {
-        await db.transaction((trx) => applyBatch(trx, ids));
-        return;
-      } catch (err) {
-        log.warn({ err, deliveries: ids.length }, 'shopify webhook batch failed (rolled back); processing its deliveries one by one');
-      }
-    }
-    for (const id of ids) await processDelivery(id);
-  }
-
-  /** The batch: claim, apply per site (orders read once and written once), mark processed. */
-  async function applyBatch(trx: Knex.Transaction, ids: number[]): Promise<void> {
-    const repo = ordersRepo(trx);
-    const deliveries = await repo.claimDeliveries(ids, ['received', 'failed']);
-    if (!deliveries.length) return;
+  /** The batch the inbox claimed: applied per site (orders read once and written once); the inbox marks it processed. */
+  async function applyBatch(trx: Knex.Transaction, deliveries: Delivery[]): Promise<void> {
     const bySite = new Map<number, Delivery[]>();
     for (const d of deliveries) {
       if (d.siteId === null) throw new Error('The delivery has no site (the site was deleted)');
@@ -342,11 +237,6 @@ export function ordersService(deps: Deps, services: OrdersServiceDeps) {
       if (site && envValue(site.settings.env, STORE_KEYS.autoSend) === '1') for (const d of list) await applyDelivery(trx, d);
       else await applyOrders(trx, siteId, list);
     }
-    await repo.markDeliveries(
-      deliveries.map((d) => d.id),
-      'processed',
-      isoNow(clock),
-    );
   }
 
   /** applyDelivery's rules for a site's deliveries in id order (no auto-send), each order read once and written once. */
@@ -402,61 +292,12 @@ export function ordersService(deps: Deps, services: OrdersServiceDeps) {
     return 'stored';
   }
 
-  async function processDelivery(id: number): Promise<'processed' | 'skipped' | 'failed'> {
-    try {
-      return await db.transaction(async (trx) => {
-        const repo = ordersRepo(trx);
-        const delivery = await repo.claimDelivery(id, ['received', 'failed']);
-        if (!delivery) return 'skipped';
-        await applyDelivery(trx, delivery);
-        await repo.markDelivery(id, 'processed', isoNow(clock));
-        return 'processed';
-      });
-    } catch (err) {
-      log.warn({ err, deliveryId: id }, 'shopify webhook processing failed; the recovery pass will retry it');
-      try {
-        // A storage fault (disk full, database busy) says nothing about the delivery: it does not use
-        // up one of its attempts, so a long outage cannot leave an acknowledged delivery unprocessed.
-        await ordersRepo(db).markFailed(id, messageOf(err), !storageFault(err));
-      } catch (markErr) {
-        log.error({ err: markErr, deliveryId: id }, 'could not mark the delivery failed');
-      }
-      return 'failed';
-    }
-  }
-
-  /** Deliveries left unprocessed (the process stopped after answering) or failed: processed again, oldest first. */
-  async function recoverDeliveries(limit = 500): Promise<{ processed: number; failed: number; skipped: number }> {
-    const ids = await ordersRepo(db).pendingDeliveryIds(SHOPIFY_SOURCE, MAX_DELIVERY_ATTEMPTS, isoNow(clock), limit);
-    const tally = { processed: 0, failed: 0, skipped: 0 };
-    for (const id of ids) tally[await track(processDelivery(id))]++;
-    return tally;
-  }
-
-  /** The recovery pass now and every minute. Answers a stop function. */
-  function startRecovery(intervalMs = RECOVERY_INTERVAL_MS): () => void {
-    let running = false;
-    const run = async () => {
-      if (running) return;
-      running = true;
-      try {
-        // A full pass that got work done: more may be waiting (a long outage), so go on at once.
-        for (let full = true; full; ) {
-          const t = await recoverDeliveries(RECOVERY_BATCH);
-          if (t.processed || t.failed) log.info(t, 'shopify webhook recovery pass');
-          full = t.processed > 0 && t.processed + t.failed + t.skipped >= RECOVERY_BATCH;
-        }
-      } catch (err) {
-        log.error({ err }, 'shopify webhook recovery pass failed');
-      } finally {
-        running = false;
-      }
-    };
-    void run();
-    const timer = setInterval(() => void run(), intervalMs);
-    timer.unref();
-    return () => clearInterval(timer);
-  }
+  inbox.register({
+    source: SHOPIFY_SOURCE,
+    mode: 'transaction',
+    apply: async (trx, d) => void (await applyDelivery(trx, d)),
+    applyBatch,
+  });
 
   // -------------------------------------------------------------------------------------------
   // Finding orders, with tenancy: a non-admin sees their site's orders; another site's is unknown.
@@ -609,11 +450,11 @@ export function ordersService(deps: Deps, services: OrdersServiceDeps) {
 
   return {
     receiveWebhook,
-    processSoon,
-    processDelivery,
-    recoverDeliveries,
-    startRecovery,
-    idle,
+    processSoon: inbox.processSoon,
+    processDelivery: inbox.processDelivery,
+    /** The inbox's recovery pass (every source's deliveries). */
+    recoverDeliveries: inbox.recover,
+    idle: inbox.idle,
     invalidateSites,
     getOrder,
     mapLines: (siteId: number, order: { line_items: OrderLine[] }) => services.production.mapLines(siteId, order),

@@ -8,7 +8,6 @@ import fs from 'node:fs';
 import net from 'node:net';
 import tls from 'node:tls';
 import type { Deps } from '../../deps';
-import { toJson, fromJson } from '../../db';
 import { conflict, HttpError, notFound, unauthorized } from '../../http/errors';
 import type { Actor } from '../../http/types';
 import { IntegrationError, type HttpSettings } from '../../integrations/crmHttp';
@@ -16,6 +15,7 @@ import { mostRecentConsent, type ConsentResponse, type RaisersEdgeClient } from 
 import { createLeases, type LeaseRow, type RunOutcome } from '../../jobs/leases';
 import { dayIn, dayWindow, jobLastSlot, jobNextRun, resolveTargetDate } from '../../jobs/time';
 import { isAdmin } from '../auth/permissions';
+import { createInbox, type Delivery, type Handled, type Inbox } from '../inbox/service';
 import { sitesRepo, type Site } from '../sites/repo';
 import { syncConstituent } from './constituent';
 import { FILE_KINDS, listDropFiles, readCsv, safeDropPath, type FileKind } from './files';
@@ -29,6 +29,8 @@ export interface SyncServiceOptions {
   pageSize?: number;
   /** This instance's lease holder id (default host:pid:random). */
   holder?: string;
+  /** Where CRM webhook deliveries are stored, claimed and retried (default: an inbox of its own). */
+  inbox?: Inbox;
   hooks?: {
     /** Called after a file row was applied and before its checkpoint is committed (tests simulate a crash here). */
     beforeCheckpoint?: (info: { siteId: number; kind: FileKind; name: string; row: number }) => void | Promise<void>;
@@ -36,6 +38,8 @@ export interface SyncServiceOptions {
 }
 
 export const CLOUD_EVENT_TYPE = 'com.blackbaud.constituent.change.v1';
+/** The inbox source of CRM webhooks. */
+export const RE_SOURCE = 're';
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** A failure of an outside service as the API answers it: 502 with what went wrong. */
@@ -69,6 +73,7 @@ export function syncService(deps: Deps, opts: SyncServiceOptions = {}) {
   const leases = createLeases({ db, clock, holder: opts.holder, ttlSeconds: config.sync.leaseSeconds, onReaped: markDead });
   const inFlight = new Set<Promise<unknown>>();
   const siteQueues = new Map<number, Promise<unknown>>();
+  const inbox = opts.inbox ?? createInbox(deps);
 
   function track<T>(p: Promise<T>): Promise<T> {
     const tracked = p.finally(() => inFlight.delete(tracked));
@@ -273,51 +278,47 @@ export function syncService(deps: Deps, opts: SyncServiceOptions = {}) {
     const constituentId = event.data?.id;
     if (typeof constituentId !== 'string' && typeof constituentId !== 'number') throw new HttpError(400, 'data.id: the event names no constituent');
     const eventId = `${s.site.id}:${String(event.id)}`.slice(0, 128);
-    const inserted = await db('webhook_deliveries')
-      .insert({ source: 're', event_id: eventId, delivery_id: String(event.id).slice(0, 128), site_id: s.site.id, topic: CLOUD_EVENT_TYPE, payload: toJson(event), status: 'received', attempts: 0, received_at: clock.now().toISOString() })
-      .onConflict(['source', 'event_id'])
-      .ignore()
-      .returning('id');
-    if (!inserted.length) return { status: 'duplicate', eventId: String(event.id) };
-    const first = inserted[0] as number | { id: number };
-    return { status: 'queued', deliveryId: typeof first === 'object' ? first.id : first, eventId: String(event.id) };
+    const deliveryId = await inbox.store({
+      source: RE_SOURCE,
+      eventId,
+      deliveryId: String(event.id).slice(0, 128),
+      siteId: s.site.id,
+      topic: CLOUD_EVENT_TYPE,
+      payload: event,
+      status: 'received',
+      receivedAt: clock.now().toISOString(),
+    });
+    if (deliveryId === undefined) return { status: 'duplicate', eventId: String(event.id) };
+    return { status: 'queued', deliveryId, eventId: String(event.id) };
   }
 
-  /** Queue the sync of a stored delivery (one at a time per site). */
+  /** Queue the sync of a stored delivery (one at a time per site); the inbox claims it, so no other instance syncs it too. */
   function processDeliveryLater(deliveryId: number, siteId: number): Promise<void> {
     const previous = siteQueues.get(siteId) ?? Promise.resolve();
-    const next = previous.then(() => processDelivery(deliveryId)).catch((err) => log.error({ err, deliveryId }, 'CRM webhook processing failed'));
+    const next = previous.then(() => inbox.processDelivery(deliveryId)).then(
+      () => undefined,
+      (err) => log.error({ err, deliveryId }, 'CRM webhook processing failed'),
+    );
     siteQueues.set(siteId, next);
     void next.finally(() => siteQueues.get(siteId) === next && siteQueues.delete(siteId));
     return track(next);
   }
 
-  async function processDelivery(deliveryId: number): Promise<void> {
-    const row = await db('webhook_deliveries').where({ id: deliveryId, source: 're' }).first();
-    if (!row || row.status === 'processed') return;
-    const site = row.site_id ? await sites.byId(row.site_id) : undefined;
-    const event = fromJson<{ data?: { id?: string | number } }>(row.payload, {});
-    const now = () => clock.now().toISOString();
-    if (!site || !hasSync(site) || event.data?.id === undefined) {
-      await db('webhook_deliveries').where({ id: deliveryId }).update({ status: 'failed', error: 'site or constituent missing', processed_at: now(), attempts: row.attempts + 1 });
-      return;
-    }
-    try {
-      const out = await syncOne(syncSettingsOf(site, config), String(event.data.id), 'webhook', null);
-      await db('webhook_deliveries')
-        .where({ id: deliveryId })
-        .update({ status: out.result ? 'processed' : 'failed', error: out.error ?? null, processed_at: now(), attempts: row.attempts + 1 });
-    } catch (err) {
-      await db('webhook_deliveries').where({ id: deliveryId }).update({ status: 'failed', error: errorMessage(err).slice(0, 2000), processed_at: now(), attempts: row.attempts + 1 });
-    }
+  /**
+   * The inbox handler of CRM webhooks: the constituent's sync, under the inbox's lease on the
+   * delivery (it calls the CRM and the email platform, so it runs outside a transaction). A throw
+   * leaves the delivery failed for the recovery pass; a constituent the CRM does not know is done
+   * (its run record says so; asking again would not find it either).
+   */
+  async function processDelivery(delivery: Delivery): Promise<Handled> {
+    const site = delivery.siteId ? await sites.byId(delivery.siteId) : undefined;
+    const event = (delivery.payload ?? {}) as { data?: { id?: string | number } };
+    if (!site || !hasSync(site) || event.data?.id === undefined) throw new Error('site or constituent missing');
+    const out = await syncOne(syncSettingsOf(site, config), String(event.data.id), 'webhook', null);
+    return out.notFound ? { note: out.error } : {};
   }
 
-  /** Deliveries stored but never processed (the instance stopped right after the 200): process them now. */
-  async function drainPendingWebhooks(): Promise<number> {
-    const rows = await db('webhook_deliveries').where({ source: 're', status: 'received' }).orderBy('id').select('id', 'site_id');
-    for (const r of rows) void processDeliveryLater(r.id, r.site_id ?? 0);
-    return rows.length;
-  }
+  inbox.register({ source: RE_SOURCE, mode: 'lease', process: processDelivery });
 
   // ---- files: unsubscribe, export 80, export 92 -----------------------------------------------------
 
@@ -756,8 +757,6 @@ export function syncService(deps: Deps, opts: SyncServiceOptions = {}) {
     startDay,
     ingestWebhook,
     processDeliveryLater,
-    processDelivery,
-    drainPendingWebhooks,
     listFiles,
     listHandled,
     processFile,

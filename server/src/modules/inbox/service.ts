@@ -1,0 +1,302 @@
+// The inbox: every inbound webhook (store orders, provider postbacks, CRM changes) is stored once
+// (deduplicated by its event id in the storing statement), answered, claimed so that one instance
+// processes it, processed by its source's handler, and retried by one recovery pass if that fails.
+import type { Knex } from 'knex';
+import type { Deps } from '../../deps';
+import { isPostgres, storageFault } from '../../db';
+import { isoNow } from '../../lib/clock';
+import { inboxRepo, type Delivery, type NewDelivery } from './repo';
+
+export type { Delivery, NewDelivery } from './repo';
+
+/** What a handler may tell the inbox: a note kept on the delivery (an unknown order), the caller's answer. */
+export interface Handled<R = unknown> {
+  note?: string | null;
+  answer?: R;
+}
+
+/**
+ * How one source's deliveries are processed, registered by the module that owns the source.
+ * - 'transaction': applied inside the transaction that claimed the delivery and marks it processed
+ *   (a throw rolls all of it back). `applyBatch` takes several of the source's deliveries at once.
+ * - 'lease': processed outside a transaction (it calls other services) while the inbox holds a
+ *   lease on the delivery; a throw marks it failed.
+ */
+export type InboxHandler =
+  | {
+      source: string;
+      mode: 'transaction';
+      apply(trx: Knex.Transaction, delivery: Delivery): Promise<Handled | void>;
+      applyBatch?(trx: Knex.Transaction, deliveries: Delivery[]): Promise<void>;
+    }
+  | {
+      source: string;
+      mode: 'lease';
+      process(delivery: Delivery): Promise<Handled | void>;
+    };
+
+export type ProcessOutcome = 'processed' | 'skipped' | 'failed';
+
+/** A failed delivery is tried again by the recovery pass until it has failed this many times. */
+export const MAX_DELIVERY_ATTEMPTS = 10;
+export const RECOVERY_INTERVAL_MS = 60_000;
+/** Deliveries one recovery pass takes (passes follow each other while they find a full batch). */
+export const RECOVERY_BATCH = 500;
+/** Most deliveries processed in one transaction. */
+export const PROCESS_BATCH_MAX = 32;
+/** Most deliveries stored by one INSERT, and how many such INSERTs may run at once on PostgreSQL. */
+export const STORE_GROUP_MAX = 100;
+export const STORE_PARALLEL = 4;
+/** How long a leased delivery is ours; longer than one processing can take (retries with backoff included). */
+export const LEASE_MS = 5 * 60_000;
+
+const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
+
+export function createInbox(deps: Pick<Deps, 'db' | 'clock' | 'log'>) {
+  const { db, clock, log } = deps;
+  const handlers = new Map<string, InboxHandler>();
+
+  /** A module's handler of its source (registering the source again replaces it). */
+  function register(handler: InboxHandler): void {
+    handlers.set(handler.source, handler);
+  }
+
+  const inFlight = new Set<Promise<unknown>>();
+  function track<T>(p: Promise<T>): Promise<T> {
+    inFlight.add(p);
+    void p.then(
+      () => inFlight.delete(p),
+      () => inFlight.delete(p),
+    );
+    return p;
+  }
+
+  /** Waits until every processing started so far has finished (tests, graceful shutdown). */
+  async function idle(): Promise<void> {
+    while (inFlight.size) await Promise.allSettled([...inFlight]);
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Store. Deliveries arriving together are stored by one INSERT (one commit: SQLite writes the
+  // shared pages to its log once, PostgreSQL flushes once); each answer still waits for the commit
+  // of the statement holding its row. SQLite has one connection, so one statement at a time and the
+  // next group gathers meanwhile; PostgreSQL runs up to STORE_PARALLEL groups on its pool.
+
+  const toStore: Array<{ d: NewDelivery; resolve: (id: number | undefined) => void; reject: (err: unknown) => void }> = [];
+  const storeParallel = isPostgres(db) ? STORE_PARALLEL : 1;
+  let storing = 0;
+  let storeScheduled = false;
+
+  /** Stores a delivery unless its event id is known: answers its id, or undefined for a duplicate. */
+  function store(d: NewDelivery): Promise<number | undefined> {
+    return new Promise((resolve, reject) => {
+      toStore.push({ d, resolve, reject });
+      scheduleStore();
+    });
+  }
+
+  function scheduleStore(): void {
+    if (storeScheduled || storing >= storeParallel || !toStore.length) return;
+    storeScheduled = true;
+    setImmediate(() => {
+      storeScheduled = false;
+      if (storing >= storeParallel || !toStore.length) return;
+      const group = toStore.splice(0, STORE_GROUP_MAX);
+      storing++;
+      void storeGroup(group).finally(() => {
+        storing--;
+        scheduleStore();
+      });
+      scheduleStore();
+    });
+  }
+
+  async function storeGroup(group: typeof toStore): Promise<void> {
+    if (group.length > 1) {
+      try {
+        const ids = await inboxRepo(db).insertMany(group.map((g) => g.d));
+        group.forEach((g, i) => g.resolve(ids[i]));
+        return;
+      } catch (err) {
+        // Nothing of the statement was stored: each row again on its own, so only a bad one's request fails.
+        log.warn({ err, deliveries: group.length }, 'storing webhook deliveries together failed; storing them one by one');
+      }
+    }
+    await Promise.all(group.map((g) => inboxRepo(db).insert(g.d).then(g.resolve, g.reject)));
+  }
+
+  /**
+   * Stores and processes a delivery of a 'transaction' source at once, in one transaction, for a
+   * caller whose answer depends on the processing. A duplicate answers `{ duplicate: true }`. If the
+   * processing fails, the delivery is stored as failed (the recovery pass retries it) and the error
+   * is thrown: a repeat of it is then a duplicate, which the inbox still applies.
+   */
+  async function receiveNow<R>(d: NewDelivery): Promise<{ duplicate: true } | { duplicate: false; answer: R | undefined; deliveryId: number }> {
+    const handler = handlers.get(d.source);
+    if (handler?.mode !== 'transaction') throw new Error(`No transaction handler for webhook source ${d.source}`);
+    try {
+      return await db.transaction(async (trx) => {
+        const repo = inboxRepo(trx);
+        const id = await repo.insert(d);
+        if (id === undefined) return { duplicate: true as const };
+        const [delivery] = await repo.claimInTransaction([id]);
+        const handled = (await handler.apply(trx, delivery)) ?? {};
+        await repo.markProcessed([id], isoNow(clock), handled.note ?? null);
+        return { duplicate: false as const, answer: handled.answer as R | undefined, deliveryId: id };
+      });
+    } catch (err) {
+      try {
+        const fault = Boolean(storageFault(err));
+        await inboxRepo(db).insert(d, { status: 'failed', attempts: fault ? 0 : 1, error: messageOf(err).slice(0, 2000) });
+      } catch (storeErr) {
+        log.warn({ err: storeErr, source: d.source }, 'could not store the failed webhook delivery; the sender is told to retry');
+      }
+      throw err;
+    }
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Process. After the answer, in the background: the deliveries that arrived meanwhile together
+  // in one transaction (the recovery pass retries whatever fails, or whatever a stop interrupted).
+
+  const queued = new Set<number>();
+  let draining: Promise<void> | undefined;
+
+  /** Process a stored delivery soon (after the answer has gone out), batched with others. */
+  function processSoon(deliveryId: number): void {
+    queued.add(deliveryId);
+    draining ??= track(drainQueue());
+  }
+
+  async function drainQueue(): Promise<void> {
+    try {
+      // Let the answer go out first; deliveries answered meanwhile join the batch.
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      while (queued.size) {
+        const ids = [...queued].slice(0, PROCESS_BATCH_MAX);
+        for (const id of ids) queued.delete(id);
+        await processBatch(ids);
+        // Webhooks waiting to be answered go first (the batch's statements are synchronous on SQLite).
+        if (queued.size) await new Promise<void>((resolve) => setImmediate(resolve));
+      }
+    } finally {
+      draining = undefined;
+    }
+  }
+
+  /** Several deliveries in one transaction; if it fails, each again on its own, so one bad delivery holds back no other. */
+  async function processBatch(ids: number[]): Promise<void> {
+    let rest = ids;
+    if (ids.length > 1) {
+      try {
+        rest = await db.transaction((trx) => applyClaimed(trx, ids));
+      } catch (err) {
+        log.warn({ err, deliveries: ids.length }, 'webhook batch failed (rolled back); processing its deliveries one by one');
+      }
+    }
+    for (const id of rest) await processDelivery(id);
+  }
+
+  /**
+   * The batch: claim, apply per source ('transaction' sources: in this transaction, a source's
+   * deliveries together if it can), mark processed. Answers the ids left to process one by one
+   * (a 'lease' source's).
+   */
+  async function applyClaimed(trx: Knex.Transaction, ids: number[]): Promise<number[]> {
+    const repo = inboxRepo(trx);
+    const claimed = await repo.claimInTransaction(ids);
+    const bySource = new Map<string, Delivery[]>();
+    const later: number[] = [];
+    for (const d of claimed) {
+      const h = handlers.get(d.source);
+      if (h?.mode !== 'transaction') later.push(d.id);
+      else bySource.set(d.source, [...(bySource.get(d.source) ?? []), d]);
+    }
+    const done: number[] = [];
+    for (const [source, list] of bySource) {
+      const h = handlers.get(source) as Extract<InboxHandler, { mode: 'transaction' }>;
+      if (h.applyBatch) await h.applyBatch(trx, list);
+      else for (const d of list) await h.apply(trx, d);
+      done.push(...list.map((d) => d.id));
+    }
+    if (done.length) await repo.markProcessed(done, isoNow(clock));
+    return later;
+  }
+
+  /** One delivery: claimed (in its transaction, or under a lease), processed by its source's handler, marked. */
+  async function processDelivery(id: number): Promise<ProcessOutcome> {
+    let lease: string | undefined;
+    try {
+      const found = await inboxRepo(db).byId(id);
+      const handler = found && handlers.get(found.source);
+      if (!found || !handler) return 'skipped';
+      if (handler.mode === 'transaction') {
+        return await db.transaction(async (trx) => {
+          const repo = inboxRepo(trx);
+          const [delivery] = await repo.claimInTransaction([id]);
+          if (!delivery) return 'skipped';
+          const handled = (await handler.apply(trx, delivery)) ?? {};
+          await repo.markProcessed([id], isoNow(clock), handled.note ?? null);
+          return 'processed';
+        });
+      }
+      const now = clock.now();
+      lease = new Date(now.getTime() + LEASE_MS).toISOString();
+      const delivery = await inboxRepo(db).claimLease(id, now.toISOString(), lease);
+      if (!delivery) return 'skipped';
+      const handled = (await handler.process(delivery)) ?? {};
+      await inboxRepo(db).markProcessed([id], isoNow(clock), handled.note ?? null);
+      return 'processed';
+    } catch (err) {
+      log.warn({ err, deliveryId: id }, 'webhook processing failed; the recovery pass will retry it');
+      try {
+        // A storage fault (disk full, database busy) says nothing about the delivery: it does not use
+        // up one of its attempts, so a long outage cannot leave an acknowledged delivery unprocessed.
+        await inboxRepo(db).markFailed(id, messageOf(err), !storageFault(err));
+      } catch (markErr) {
+        log.error({ err: markErr, deliveryId: id }, 'could not mark the webhook delivery failed');
+      }
+      return 'failed';
+    }
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Recovery: one pass for every registered source.
+
+  /** Deliveries left unprocessed (the process stopped after answering) or failed: processed again, oldest first. */
+  async function recover(limit = RECOVERY_BATCH): Promise<{ processed: number; failed: number; skipped: number }> {
+    const ids = await inboxRepo(db).pendingIds([...handlers.keys()], MAX_DELIVERY_ATTEMPTS, isoNow(clock), limit);
+    const tally = { processed: 0, failed: 0, skipped: 0 };
+    for (const id of ids) tally[await track(processDelivery(id))]++;
+    return tally;
+  }
+
+  /** The recovery pass now and every minute. Answers a stop function. */
+  function startRecovery(intervalMs = RECOVERY_INTERVAL_MS): () => void {
+    let running = false;
+    const run = async () => {
+      if (running) return;
+      running = true;
+      try {
+        // A full pass that got work done: more may be waiting (a long outage), so go on at once.
+        for (let full = true; full; ) {
+          const t = await recover(RECOVERY_BATCH);
+          if (t.processed || t.failed) log.info(t, 'webhook recovery pass');
+          full = t.processed > 0 && t.processed + t.failed + t.skipped >= RECOVERY_BATCH;
+        }
+      } catch (err) {
+        log.error({ err }, 'webhook recovery pass failed');
+      } finally {
+        running = false;
+      }
+    };
+    void run();
+    const timer = setInterval(() => void run(), intervalMs);
+    timer.unref();
+    return () => clearInterval(timer);
+  }
+
+  return { register, store, receiveNow, processSoon, processDelivery, recover, startRecovery, idle, track };
+}
+
+export type Inbox = ReturnType<typeof createInbox>;
