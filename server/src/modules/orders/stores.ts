@@ -9,7 +9,7 @@ import type { Site } from '../sites/repo';
 import { siteBody } from '../sites/schema';
 import type { SitesService } from '../sites/service';
 import type { StoreInput } from './schema';
-import { STORE_KEYS } from './service';
+import { STORE_KEYS } from './webhookSites';
 
 export interface Store {
   id: number;

@@ -1,0 +1,78 @@
+// The order screens' line actions: order-to-arwork, a line's print file and its pages. What prints
+// a line is production's to say (modules/production); this file finds the order and the line.
+import type { Db } from '../../db';
+import { HttpError, badRequest, notFound } from '../../http/errors';
+import type { Actor } from '../../http/types';
+import type { PrintJob } from '../print-jobs/repo';
+import type { LineMapping } from '../production/designForLine';
+import type { ProductionService } from '../production/service';
+import { orderFor } from './lookup';
+import type { OrderRecord } from './repo';
+import type { OrderLineInput } from './schema';
+import type { OrderLine } from './shopify';
+
+export interface LinesContext {
+  db: Db;
+  production: ProductionService;
+}
+
+/** order-to-arwork: each mapped line's print job (made if it has none, personalised with the line's properties). */
+export async function orderToArtwork({ db, production }: LinesContext, actor: Actor, id: string, siteId?: number, ownOrigin?: string): Promise<{ jobs: PrintJob[]; skipped: Array<{ lineId: string; reason: string }> }> {
+  const order = await orderFor(db, actor, id, siteId);
+  const mappings = await production.mapLines(order.siteId, order.data);
+  const jobs: PrintJob[] = [];
+  const skipped: Array<{ lineId: string; reason: string }> = [];
+  for (const m of mappings) {
+    if (!m.design) {
+      skipped.push({ lineId: m.line.id, reason: m.reason ?? 'No design' });
+      continue;
+    }
+    try {
+      const { job } = await production.jobForLine({ siteId: order.siteId, orderId: order.field1!, line: m.line, design: m.design, actorId: actor.id, madeBy: 'inHouse', ownOrigin });
+      jobs.push(job);
+    } catch (err) {
+      // A design that cannot print yet (no artwork, a broken document) is this line's problem only.
+      if (!(err instanceof HttpError) || err.status >= 500 || err.status === 409) throw err;
+      skipped.push({ lineId: m.line.id, reason: err.message });
+    }
+  }
+  return { jobs, skipped };
+}
+
+async function lineOf({ db, production }: LinesContext, actor: Actor, input: OrderLineInput): Promise<{ order: OrderRecord; line: OrderLine; mapping: LineMapping<OrderLine> }> {
+  const order = await orderFor(db, actor, input.id, input.siteId);
+  const line = order.data.line_items?.find((l) => l.id === input.lineId);
+  if (!line) throw notFound('The order has no such line');
+  return { order, line, mapping: await production.designForLine(order.siteId, line) };
+}
+
+/** hood-download-pdf: the line's print file, as the Jobs download gives it (the line's job is made if it has none, and marked downloaded). */
+export async function linePdf(ctx: LinesContext, actor: Actor, input: OrderLineInput & { printInHouse?: boolean }, ownOrigin: string): Promise<Buffer> {
+  const { order, line, mapping } = await lineOf(ctx, actor, input);
+  const { production } = ctx;
+  const existing = await production.jobOfLine(order.siteId, order.field1!, line.id);
+  if (!existing && !mapping.design) throw badRequest(mapping.reason ?? 'No design');
+  return production.downloadLineFile(actor, { siteId: order.siteId, orderId: order.field1!, line, design: mapping.design ?? undefined, ownOrigin, printInHouse: input.printInHouse });
+}
+
+/**
+ * hood-generate-image (every page) / hood-generate-page-content-image (`page`, 1-based). A line
+ * with a print job answers its pages (what prints); otherwise a personalised design is drawn with
+ * the line's properties (`missing` names those that drew their sample) and other designs answer
+ * their artwork.
+ */
+export async function lineImages(ctx: LinesContext, actor: Actor, input: OrderLineInput & { page?: number }, ownOrigin?: string): Promise<{ images: string[]; preview: string | null; missing: string[] }> {
+  const { order, line, mapping } = await lineOf(ctx, actor, input);
+  const { production } = ctx;
+  const job = await production.jobOfLine(order.siteId, order.field1!, line.id);
+  const pick = (images: string[], preview: string | null, missing: string[]) => {
+    if (input.page !== undefined && input.page > images.length) throw badRequest(`page: the job has ${images.length} page${images.length === 1 ? '' : 's'}`);
+    return { images: input.page === undefined ? images : [images[input.page - 1]], preview, missing };
+  };
+  if (job && job.artworkUrls.length) {
+    const missing = Array.isArray(job.data.missingFields) ? job.data.missingFields.map(String) : [];
+    return pick(job.artworkUrls, job.previewUrl, missing);
+  }
+  if (!mapping.design) throw badRequest(mapping.reason ?? 'No design');
+  return production.linePages(actor, order.siteId, mapping.design, line, { page: input.page, ownOrigin });
+}

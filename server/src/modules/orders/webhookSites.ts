@@ -1,0 +1,116 @@
+// Which site a store webhook is for, and whether its signature is that site's. Sites are cached
+// per process for SITE_CACHE_MS: two instances share a database, so a change made through the
+// other one (or around the store screen, which invalidates at once) is seen within that time. A
+// miss re-reads, so a store configured a moment ago is found, and a webhook refused against the
+// cached settings is checked again against a fresh read, so a new secret or domain is accepted at once.
+import type { Db } from '../../db';
+import { unauthorized } from '../../http/errors';
+import { envValue } from '../../lib/secrets';
+import { sitesRepo, type Site } from '../sites/repo';
+import { SHOPIFY_HEADERS, verifyShopifySignature } from './shopify';
+
+/** Site settings (settings.env keys) of a connected store. */
+export const STORE_KEYS = {
+  shopDomain: 'SHOPIFY_SHOP_DOMAIN',
+  secret: 'SHOPIFY_WEBHOOK_SECRET',
+  previousSecret: 'SHOPIFY_WEBHOOK_SECRET_PREVIOUS',
+  autoSend: 'HP_AUTO_SEND',
+} as const;
+
+/** How long a process trusts the sites it read (shop domain, webhook secrets). */
+export const SITE_CACHE_MS = 2_000;
+
+export interface WebhookInput {
+  rawBody: Buffer;
+  header(name: string): string | undefined;
+  siteSlug?: string;
+}
+
+export const shopDomainOf = (site: Site) => envValue(site.settings.env, STORE_KEYS.shopDomain)?.trim().toLowerCase() || undefined;
+
+/** An auto-send site sends a new order to the provider as soon as it may. */
+export const sendsAutomatically = (site: Site | undefined) => Boolean(site && envValue(site.settings.env, STORE_KEYS.autoSend) === '1');
+
+export function webhookSites(db: Db) {
+  const sites = sitesRepo(db);
+  let domains: Map<string, number> | undefined;
+  let reloading: Promise<Map<string, number>> | undefined;
+  const cached = new Map<string, { site: Site; until: number }>();
+  const remember = (site: Site) => {
+    const entry = { site, until: performance.now() + SITE_CACHE_MS };
+    cached.set(`id:${site.id}`, entry);
+    cached.set(`slug:${site.slug}`, entry);
+    return site;
+  };
+  async function cachedSite(key: string, fresh: boolean, read: () => Promise<Site | undefined>): Promise<Site | undefined> {
+    const hit = fresh ? undefined : cached.get(key);
+    if (hit && hit.until > performance.now()) return hit.site;
+    const site = await read();
+    if (site) remember(site);
+    else cached.delete(key);
+    return site;
+  }
+  const siteById = (id: number, fresh: boolean) => cachedSite(`id:${id}`, fresh, () => sites.byId(id));
+  const siteBySlug = (slug: string, fresh: boolean) => cachedSite(`slug:${slug}`, fresh, () => sites.bySlug(slug));
+
+  const reloadDomains = () =>
+    (reloading ??= (async () => {
+      try {
+        const { rows } = await sites.list({}, { field: 'id', order: 'asc' }, 100_000, 0);
+        const map = new Map<string, number>();
+        for (const s of rows) {
+          remember(s);
+          const d = shopDomainOf(s);
+          if (d && !map.has(d)) map.set(d, s.id);
+        }
+        domains = map;
+        return map;
+      } finally {
+        reloading = undefined;
+      }
+    })());
+
+  async function siteByDomain(domain: string, fresh: boolean): Promise<Site | undefined> {
+    const id = domains?.get(domain);
+    if (id !== undefined) {
+      const site = await siteById(id, fresh);
+      if (site && shopDomainOf(site) === domain) return site;
+    }
+    const reloaded = (await reloadDomains()).get(domain);
+    return reloaded === undefined ? undefined : siteById(reloaded, false);
+  }
+
+  /** Forget the cached sites (a store's settings changed). */
+  const invalidateSites = () => {
+    domains = undefined;
+    cached.clear();
+  };
+
+  async function webhookSite(domainHeader: string | undefined, slug: string | undefined, fresh: boolean): Promise<Site> {
+    const domain = domainHeader?.trim().toLowerCase() || undefined;
+    if (slug) {
+      const site = await siteBySlug(slug, fresh);
+      if (!site) throw unauthorized('Unknown site');
+      const configured = shopDomainOf(site);
+      if (domain && configured && configured !== domain) throw unauthorized('The shop domain does not match the site');
+      return site;
+    }
+    if (!domain) throw unauthorized(`Missing ${SHOPIFY_HEADERS.shopDomain} header`);
+    const site = await siteByDomain(domain, fresh);
+    if (!site) throw unauthorized('Unknown shop domain');
+    return site;
+  }
+
+  /** The site the webhook is for, its signature checked against the site's current or previous secret. */
+  async function verifiedSite(input: WebhookInput, hmac: string, fresh: boolean): Promise<Site> {
+    const site = await webhookSite(input.header(SHOPIFY_HEADERS.shopDomain), input.siteSlug, fresh);
+    const secrets = [envValue(site.settings.env, STORE_KEYS.secret), envValue(site.settings.env, STORE_KEYS.previousSecret)];
+    if (!secrets.some(Boolean)) throw unauthorized('No webhook secret is set for this store');
+    if (!verifyShopifySignature(input.rawBody, hmac, secrets)) throw unauthorized('Invalid webhook signature');
+    return site;
+  }
+
+  return { verifiedSite, invalidate: invalidateSites };
+}
+
+export type WebhookSites = ReturnType<typeof webhookSites>;
