@@ -312,7 +312,8 @@ describe('orders and fulfilment in the browser', () => {
     expect(await field('Tracking')).toMatch(/^HP[0-9A-F]{10} \(royalmail tracked\) track$/);
     const lines = panel.getByRole('table', { name: 'Line items' });
     const lineCells = await lines.getByRole('row').nth(1).getByRole('cell').allInnerTexts();
-    expect(lineCells).toEqual([order.line_items[0].id, order.line_items[0].name, order.line_items[0].product_id, SKU, '2']);
+    // Sent with Send HP: the line is made by HP, and its job says so.
+    expect(lineCells).toEqual([order.line_items[0].id, order.line_items[0].name, order.line_items[0].product_id, SKU, '2', expect.stringMatching(/^HP Site Flow \(job #\d+\)$/)]);
     const raw = JSON.parse(await panel.locator('pre[aria-label="Shopify raw data"]').innerText()) as { id: string; name: string };
     expect(String(raw.id)).toBe(order.id);
     expect(raw.name).toBe(order.name);

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { ADMIN, renderInAdmin, signIn, stubFetch } from '../../test/helpers';
+import { ADMIN, jsonResponse, renderInAdmin, signIn, stubFetch } from '../../test/helpers';
 import { fail, ok, pdfResponse, printJob, router } from '../../test/printProduction';
 import { PrintJobsPage } from './PrintJobsPage';
 
@@ -122,6 +122,35 @@ describe('Jobs (/print-jobs)', () => {
     expect(await screen.findByText('Only support 4 pages A5')).toBeInTheDocument();
     expect(within(row).getByRole('button', { name: 'PDF' })).toBeEnabled();
     expect(downloads).toEqual([]);
+  });
+
+  it("the provider's item (sent from another tab): the PDF asks first; Cancel downloads nothing, yes sends printInHouse", async () => {
+    const user = userEvent.setup();
+    const question = 'This item is made by HP Site Flow (job #7, Card): printing it here as well makes it twice. Print it in house anyway?';
+    const { calls } = stubFetch(
+      router(
+        {
+          'GET /api/print-jobs': () => ok({ list: [JOB], hasNext: false, total: 1 }),
+          'POST /api/pdf/from-print-job': (call) =>
+            (call.body as { printInHouse?: boolean }).printInHouse ? pdfResponse() : jsonResponse({ success: false, error: question, details: { code: 'AT_PROVIDER', printJobId: 7, confirmWith: { printInHouse: true } } }, 409),
+        },
+        ADMIN,
+      ),
+    );
+    renderJobs();
+    const row = await screen.findByTestId('print-job-7');
+    await user.click(within(row).getByRole('button', { name: 'PDF' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(dialog).toHaveTextContent(question);
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(within(row).getByRole('button', { name: 'PDF' })).toBeEnabled());
+    expect(downloads).toEqual([]);
+
+    await user.click(within(row).getByRole('button', { name: 'PDF' }));
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Print here' }));
+    expect(await within(row).findByLabelText('PDF downloaded')).toBeInTheDocument();
+    expect(downloads).toEqual(['print-file.pdf']);
+    expect(calls.filter((c) => c.url === '/api/pdf/from-print-job').map((c) => c.body)).toEqual([{ id: 7 }, { id: 7 }, { id: 7, printInHouse: true }]);
   });
 
   it('shows a server error of the ✓ answer and keeps asking', async () => {
