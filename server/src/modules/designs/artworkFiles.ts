@@ -7,6 +7,7 @@ import type { Clock } from '../../lib/clock';
 import { isoNow } from '../../lib/clock';
 import { buildKey } from '../uploads/signing';
 import type { FileStore } from '../uploads/storage';
+import { uploadsRepo } from '../uploads/repo';
 
 /** A5 (148 × 210 mm) at 300 dpi. */
 export const A5_300DPI = { width: Math.round((148 / 25.4) * 300), height: Math.round((210 / 25.4) * 300), dpi: 300 };
@@ -40,11 +41,12 @@ export async function storeGeneratedFile(
   bytes: Buffer,
 ): Promise<string> {
   const key = buildKey(serverSidePath, clock.now());
-  await db('uploads').insert({ key, content_type: contentType, size: bytes.length, user_id: owner.userId, site_id: owner.siteId, created_at: isoNow(clock) });
+  const files = uploadsRepo(db);
+  await files.insert({ key, contentType, size: bytes.length, userId: owner.userId, siteId: owner.siteId, createdAt: isoNow(clock) });
   try {
     await store.put(key, Readable.from(bytes));
   } catch (err) {
-    await db('uploads').where({ key }).delete();
+    await files.remove(key);
     throw err;
   }
   return `/files/${key.split('/').map(encodeURIComponent).join('/')}`;

@@ -1,5 +1,5 @@
 // Product designs: a site's designs, changed only by an admin or their creator; a non-admin lists only their own.
-import { countOf, isUniqueViolation } from '../../db';
+import { isUniqueViolation } from '../../db';
 import type { Deps } from '../../deps';
 import type { Page } from '../../http/envelope';
 import { HttpError, badRequest, conflict, forbidden, notFound } from '../../http/errors';
@@ -12,6 +12,8 @@ import type { FileStore } from '../uploads/storage';
 import { assertPngOrJpeg, blankA5Png, storeGeneratedFile } from './artworkFiles';
 import { designsRepo, type Design, type DesignData, type DesignFilter, type DesignSortField } from './repo';
 import { NEW_DESIGN_NAME, type FrontImageInput, type ImportInput, type ListQuery, type UpsertInput } from './schema';
+import { sitesRepo } from '../sites/repo';
+import { printJobsRepo } from '../print-jobs/repo';
 
 export const CHANGE_DENIED = "Only an admin or the design's creator can change this design";
 export const DELETE_DENIED = "Only an admin or the design's creator can delete this design";
@@ -54,7 +56,7 @@ export function designsService(deps: Deps, store: FileStore, fetchArtwork: Artwo
   async function targetSite(actor: Actor, siteId: number | undefined): Promise<number> {
     const id = siteId ?? actor.siteId;
     if (id !== actor.siteId && !isAdmin(actor)) throw forbidden('You cannot create designs for another site');
-    if (!(await db('sites').where({ id }).first('id'))) throw badRequest('siteId: no such site');
+    if (!(await sitesRepo(db).exists(id))) throw badRequest('siteId: no such site');
     return id;
   }
 
@@ -99,7 +101,7 @@ export function designsService(deps: Deps, store: FileStore, fetchArtwork: Artwo
     const siteId = input.siteId ?? design.siteId;
     if (siteId !== design.siteId) {
       if (!isAdmin(actor)) throw forbidden('You cannot move a design to another site');
-      if (!(await db('sites').where({ id: siteId }).first('id'))) throw badRequest('siteId: no such site');
+      if (!(await sitesRepo(db).exists(siteId))) throw badRequest('siteId: no such site');
     }
     const sku = input.sku === undefined ? design.sku : input.sku;
     await assertSkuFree(siteId, sku, design.id);
@@ -129,7 +131,7 @@ export function designsService(deps: Deps, store: FileStore, fetchArtwork: Artwo
   async function remove(actor: Actor, id: number): Promise<Design> {
     const design = await get(actor, id);
     if (!canChangeDesign(actor, design)) throw forbidden(DELETE_DENIED);
-    const inQueue = await countOf(db('print_jobs').where({ design_id: id, is_printed: false }));
+    const inQueue = await printJobsRepo(db).countUnprintedForDesign(id);
     if (inQueue) throw conflict(`This design is used by ${inQueue} print ${inQueue === 1 ? 'job that is' : 'jobs that are'} not printed yet`);
     await repo.delete(id);
     return design;

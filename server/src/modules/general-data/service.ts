@@ -10,6 +10,7 @@ import { generalDataRepo, type DataRecord, type RecordFilter, type RecordSortFie
 import type { ListQuery, UpsertRecord } from './schema';
 import { DuplicateOrderError } from '../orders/tablesRepo';
 import { RECORD_TYPES, SYSTEM_TYPES } from './types';
+import { sitesRepo } from '../sites/repo';
 
 export { SYSTEM_TYPES };
 
@@ -84,7 +85,7 @@ export function generalDataService({ db, clock }: Deps) {
       if (permissionChanges && !isOwnerOrAdmin) throw forbidden('Only the creator or an admin can change who may use this record');
       if (input.siteId !== undefined && input.siteId !== record.siteId) {
         if (!isAdmin(actor)) throw forbidden('You cannot move a record to another site');
-        if (!(await db('sites').where({ id: input.siteId }).first('id'))) throw badRequest('siteId: no such site');
+        if (!(await sitesRepo(db).exists(input.siteId))) throw badRequest('siteId: no such site');
       }
       await repo
         .update(record.id, {
@@ -103,7 +104,7 @@ export function generalDataService({ db, clock }: Deps) {
     }
     const siteId = input.siteId ?? actor.siteId;
     if (siteId !== actor.siteId && !isAdmin(actor)) throw forbidden('You cannot create records for another site');
-    if (!(await db('sites').where({ id: siteId }).first('id'))) throw badRequest('siteId: no such site');
+    if (!(await sitesRepo(db).exists(siteId))) throw badRequest('siteId: no such site');
     if (type === RECORD_TYPES.order && !input.field1) throw badRequest('field1: the store order id is required for an order');
     const id = await repo
       .insert({

@@ -10,6 +10,7 @@ import { pageWindow } from '../../lib/paging';
 import { isAdmin } from '../auth/permissions';
 import { siteScope as scope, visibleTo } from '../auth/scope';
 import { designsRepo } from '../designs/repo';
+import { sitesRepo } from '../sites/repo';
 import { printJobsRepo, type MadeBy, type PrintJob, type PrintJobFilter, type PrintJobSortField } from './repo';
 import type { ChangeInput, CreateInput, ListQuery, ReportsQuery } from './schema';
 import { applyPrintJobChange, atProviderRefusal, printsInHouse, type PrintJobChange } from './state';
@@ -67,7 +68,7 @@ export function printJobsService({ db, clock }: Deps) {
   async function create(actor: Actor, input: CreateInput, opts: { madeBy?: MadeBy; byUserId?: number | null } = {}): Promise<PrintJob> {
     const clientId = input.clientId ?? actor.siteId;
     if (clientId !== actor.siteId && !isAdmin(actor)) throw forbidden('You cannot create print jobs for another site');
-    if (!(await db('sites').where({ id: clientId }).first('id'))) throw badRequest('clientId: no such site');
+    if (!(await sitesRepo(db).exists(clientId))) throw badRequest('clientId: no such site');
     if ((input.shopifyOrderId === undefined) !== (input.lineItemId === undefined)) {
       throw badRequest(input.shopifyOrderId === undefined ? 'shopifyOrderId: is required with lineItemId' : 'lineItemId: is required with shopifyOrderId');
     }

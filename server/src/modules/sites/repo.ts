@@ -40,6 +40,7 @@ const COLUMN: Record<SiteSortField, string> = { id: 'id', name: 'name', slug: 's
 
 export function sitesRepo(db: Db) {
   return {
+    exists: async (id: number) => Boolean(await db('sites').where({ id }).first('id')),
     async byId(id: number) {
       const r = await db<SiteRow>('sites').where({ id }).first();
       return r ? fromRow(r) : undefined;

@@ -20,6 +20,22 @@ export function uploadsRepo(db: Db | Knex.Transaction) {
         .onConflict('key')
         .ignore();
     },
+    /** Claims a key for a file about to be written: false when the key is taken (of two uploads on one link, one wins). */
+    async claim(f: FileRow): Promise<boolean> {
+      const rows = await db('uploads')
+        .insert({ key: f.key, content_type: f.contentType, size: f.size, user_id: f.userId, site_id: f.siteId, created_at: f.createdAt })
+        .onConflict('key')
+        .ignore()
+        .returning('id');
+      return rows.length > 0;
+    },
+    /** Records a new file (the key is fresh: a clash is an error). */
+    insert: (f: FileRow) => db('uploads').insert({ key: f.key, content_type: f.contentType, size: f.size, user_id: f.userId, site_id: f.siteId, created_at: f.createdAt }),
+    remove: (key: string) => db('uploads').where({ key }).delete(),
+    async contentTypeOf(key: string): Promise<string | undefined> {
+      const row = (await db('uploads').where({ key }).first('content_type')) as { content_type: string } | undefined;
+      return row?.content_type;
+    },
     exists: async (key: string) => Boolean(await db('uploads').where({ key }).first('id')),
   };
 }

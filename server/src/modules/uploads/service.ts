@@ -8,6 +8,7 @@ import type { Actor } from '../../http/types';
 import { isoNow } from '../../lib/clock';
 import { buildKey, signGrant, verifyGrant, type UploadGrant } from './signing';
 import { ALLOWED_TYPES, fileProblem, matchesType, type AllowedType } from './sniff';
+import { uploadsRepo } from './repo';
 import type { FileStore } from './storage';
 
 export interface UploadRequest {
@@ -17,6 +18,7 @@ export interface UploadRequest {
 
 export function uploadsService({ db, clock, config }: Deps, store: FileStore) {
   const secret = crypto.createHmac('sha256', config.jwt.secret).update('presswork-uploads').digest('hex');
+  const uploads = uploadsRepo(db);
 
   function grantUpload(actor: Actor, req: UploadRequest, baseUrl: string): { url: string; key: string; fileUrl: string } {
     const key = buildKey(req.serverSidePath, clock.now());
@@ -56,26 +58,22 @@ export function uploadsService({ db, clock, config }: Deps, store: FileStore) {
     const problem = await fileProblem(grant.contentType as AllowedType, body);
     if (problem) throw badRequest(`The file cannot be accepted as ${grant.contentType}: ${problem}`);
     // Claim the key first (unique): of two uploads racing on one link, exactly one writes the file, the other gets 409.
-    const claimed = await db('uploads')
-      .insert({ key, content_type: grant.contentType, size: body.length, user_id: grant.userId, site_id: grant.siteId, created_at: isoNow(clock) })
-      .onConflict('key')
-      .ignore()
-      .returning('id');
-    if (!claimed.length) throw new HttpError(409, 'This upload link has already been used');
+    const claimed = await uploads.claim({ key, contentType: grant.contentType, size: body.length, userId: grant.userId, siteId: grant.siteId, createdAt: isoNow(clock) });
+    if (!claimed) throw new HttpError(409, 'This upload link has already been used');
     try {
       await store.put(key, Readable.from(body));
     } catch (err) {
-      await db('uploads').where({ key }).delete();
+      await uploads.remove(key);
       throw err;
     }
     return { key, url: `/files/${key.split('/').map(encodeURIComponent).join('/')}` };
   }
 
   async function open(key: string) {
-    const row = await db('uploads').where({ key }).first('content_type');
-    const file = row ? await store.open(key) : null;
-    if (!row || !file) throw notFound('File not found');
-    return { ...file, contentType: row.content_type as string };
+    const contentType = await uploads.contentTypeOf(key);
+    const file = contentType ? await store.open(key) : null;
+    if (!contentType || !file) throw notFound('File not found');
+    return { ...file, contentType };
   }
 
   return { grantUpload, receive, open, allowedTypes: ALLOWED_TYPES };

@@ -10,6 +10,7 @@ import { LoginThrottle } from '../auth/throttle';
 import { signToken, verifyToken } from '../auth/tokens';
 import { usersRepo, type SortField, type UserFilter, type UserRow } from './repo';
 import type { RegisterInput, UpsertInput } from './schema';
+import { sitesRepo } from '../sites/repo';
 
 export const BCRYPT_COST = 10;
 export const WRONG_CREDENTIALS = 'Wrong email or password';
@@ -44,7 +45,7 @@ export function usersService({ db, clock, config }: Deps) {
   const throttle = new LoginThrottle(config.login);
 
   async function siteExists(siteId: number) {
-    return Boolean(await db('sites').where({ id: siteId }).first('id'));
+    return sitesRepo(db).exists(siteId);
   }
 
   async function assertEmailFree(email: string, exceptId?: number) {
