@@ -1,12 +1,13 @@
 import { Box, Link, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, Typography } from '@mui/material';
+import type { OrderAddress, OrderRecord } from '../../../../common/api/orders';
 import { JsonBlock } from '../../components/JsonBlock';
 import { formatDateTime } from '../../lib/format';
-import { customerNameOf, lineItemsOf, orderStatusOf, storeOrderId, type OrderRecord } from '../../providers/orders';
+import { customerNameOf, lineItemsOf, orderStatusOf, storeOrderId } from '../../providers/orders';
 import { DetailList } from './DetailList';
 
-function addressOf(address: Record<string, unknown> | null | undefined): string {
+function addressOf(address: OrderAddress | null | undefined): string {
   if (!address) return '';
-  const keys = ['name', 'address1', 'address2', 'city', 'province', 'zip', address.country ? 'country' : 'country_code'];
+  const keys: (keyof OrderAddress)[] = ['name', 'address1', 'address2', 'city', 'province', 'zip', address.country ? 'country' : 'country_code'];
   return keys
     .map((k) => address[k])
     .filter((v) => typeof v === 'string' && v !== '')

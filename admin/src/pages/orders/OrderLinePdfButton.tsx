@@ -2,10 +2,10 @@ import { useDataProvider, useNotify } from 'react-admin';
 import { useMutation } from '@tanstack/react-query';
 import { Button, CircularProgress } from '@mui/material';
 import PictureAsPdfIcon from '@mui/icons-material/PictureAsPdf';
+import type { Id } from '../../../../common/api/envelope';
 import { saveBlob } from '../../lib/download';
 import { errorMessage } from '../../lib/format';
 import type { AppDataProvider } from '../../providers/dataProvider';
-import type { Id } from '../../providers/printProduction';
 
 export const PRINT_FILE_NAME = 'print-file.pdf';
 
