@@ -17,24 +17,24 @@ import sites from './resources/sites';
 import stores from './resources/stores';
 
 const HomePage = lazyPage(() => import('./pages/home/HomePage'));
-// Print production screens (issue 3): each loads on first visit, outside the initial bundle.
+// Print production screens: each loads on first visit, outside the initial bundle.
 const PrintJobsPage = lazyPage(() => import('./pages/print-jobs/PrintJobsPage'));
 const PrintHistoryPage = lazyPage(() => import('./pages/print-history/PrintHistoryPage'));
 const PrintReportsPage = lazyPage(() => import('./pages/reports/PrintReportsPage'));
 const DesignsPage = lazyPage(() => import('./pages/designs/DesignsPage'));
 const DesignPage = lazyPage(() => import('./pages/design/DesignPage'));
 const SampleUploadPage = lazyPage(() => import('./pages/sample-uploading/SampleUploadPage'));
-// The design editor (framed by the Design screen) and the sample editor (issue 6): lazy, outside the main bundle.
+// The design editor (framed by the Design screen) and the sample editor: lazy, outside the main bundle.
 const EditorPage = lazyPage(() => import('./pages/editor/EditorPage'));
 const SampleEditorPage = lazyPage(() => import('./pages/sample-editor/SampleEditorPage'));
 const SampleEditorEmbedPage = lazyPage(() => import('./pages/sample-editor/SampleEditorEmbedPage'));
-// Orders and fulfilment screens (issue 4).
+// Orders and fulfilment screens.
 const OrdersPage = lazyPage(() => import('./pages/orders/OrdersPage'));
 const AllOrdersPage = lazyPage(() => import('./pages/orders/OrdersPage').then((m) => ({ default: m.AllOrdersPage })));
 const CheckOrderPage = lazyPage(() => import('./pages/check-order/CheckOrderPage'));
 const HpDataPage = lazyPage(() => import('./pages/hp-data/HpDataPage'));
 const SendHpManuallyPage = lazyPage(() => import('./pages/send-hp-manually/SendHpManuallyPage'));
-// CRM ↔ email-platform sync (issue 5).
+// CRM ↔ email-platform sync.
 const SyncPage = lazyPage(() => import('./pages/re-n-adestra-sync/SyncPage'));
 
 /** Each screen's path, so a cold load of a deep link fetches that screen's code at once (main.tsx). */

@@ -11,15 +11,23 @@ export function PagedListError({ list }: { list: { error: string | null } }) {
   );
 }
 
-/** Below a paged list: loading, the empty message, or "Load more" while the server has more. */
+/**
+ * Below a paged list: "Loading..." while page 1 loads with nothing shown, the empty message once
+ * the list is exhausted with nothing shown, and "Load more" (spec §2) while there may be more.
+ */
 export function PagedListFooter({
   list,
   emptyText,
+  shown = list.items.length,
 }: {
-  list: Pick<PagedList<{ id: number | string }>, 'loading' | 'loadingMore' | 'error' | 'hasNext' | 'loadMore'> & { items: readonly unknown[] };
+  list: Pick<PagedList<unknown>, 'loading' | 'loadingMore' | 'error' | 'exhausted' | 'canLoadMore' | 'loadMore'> & {
+    items: readonly unknown[];
+  };
   emptyText: string;
+  /** Rows on screen, when the screen hides some of the loaded ones. */
+  shown?: number;
 }) {
-  if (list.loading && list.items.length === 0) {
+  if (list.loading && shown === 0) {
     return (
       <Box role="status" sx={{ display: 'flex', justifyContent: 'center', alignItems: 'center', gap: 1, py: 4 }}>
         <CircularProgress size={20} />
@@ -27,19 +35,20 @@ export function PagedListFooter({
       </Box>
     );
   }
-  if (!list.loading && !list.error && list.items.length === 0) {
-    return (
-      <Typography color="text.secondary" sx={{ textAlign: 'center', py: 4 }}>
-        {emptyText}
-      </Typography>
-    );
-  }
-  if (!list.hasNext) return null;
   return (
-    <Box sx={{ display: 'flex', justifyContent: 'center', py: 2 }}>
-      <Button variant="outlined" onClick={list.loadMore} disabled={list.loadingMore || list.loading}>
-        {list.loadingMore ? 'Loading more...' : 'Load more'}
-      </Button>
-    </Box>
+    <>
+      {shown === 0 && !list.loading && !list.error && list.exhausted ? (
+        <Typography color="text.secondary" sx={{ textAlign: 'center', py: 4 }}>
+          {emptyText}
+        </Typography>
+      ) : null}
+      {list.canLoadMore ? (
+        <Box sx={{ display: 'flex', justifyContent: 'center', py: 2 }}>
+          <Button variant="outlined" onClick={list.loadMore} disabled={list.loadingMore}>
+            {list.loadingMore ? 'Loading more...' : 'Load more'}
+          </Button>
+        </Box>
+      ) : null}
+    </>
   );
 }

@@ -1,7 +1,7 @@
 import { CanAccess, Menu as RaMenu, usePermissions, useSidebarState } from 'react-admin';
 import { Divider, ListSubheader } from '@mui/material';
 import HomeIcon from '@mui/icons-material/Home';
-import type { Role } from '../providers/session';
+import type { Role } from '../../../common/api/sites';
 import { menuEntriesFor, type MenuEntry } from './menuConfig';
 import { useSiteInfo } from './SiteInfoContext';
 

@@ -1,16 +1,8 @@
 import { createContext, useCallback, useContext, useEffect, useState, type ReactNode } from 'react';
+import type { SiteInfo } from '../../../common/api/sites';
 import { api } from '../providers/api';
 import { SESSION_CHANGED_EVENT } from '../providers/session';
 
-export interface SiteInfo {
-  id: number | string;
-  name: string;
-  slug: string;
-  logo?: string | null;
-  theme?: { mainColor?: string | null } | null;
-  /** What the site has set up: `sync` = the CRM ↔ email-platform sync (RE and Adestra settings). */
-  features?: { sync?: boolean } | null;
-}
 
 interface SiteInfoState {
   site: SiteInfo | null;

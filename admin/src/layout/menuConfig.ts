@@ -15,7 +15,7 @@ import SendIcon from '@mui/icons-material/Send';
 import StorefrontIcon from '@mui/icons-material/Storefront';
 import StorefrontOutlinedIcon from '@mui/icons-material/StorefrontOutlined';
 import SyncIcon from '@mui/icons-material/Sync';
-import type { Role } from '../providers/session';
+import type { Role } from '../../../common/api/sites';
 
 export interface MenuEntry {
   label: string;
@@ -56,7 +56,7 @@ export const MENU: readonly MenuEntry[] = [
   { label: 'Hood Send HP Manually', to: '/send-hp-manually', resource: 'send-hp-manually', menus: ['admin'], icon: SendIcon, ready: true },
   { label: 'Sample Upload', to: '/sample-uploading', resource: 'sample-uploading', menus: ['admin', 'user'], icon: CloudUploadIcon, ready: true },
   { label: 'Sample Editor', to: '/sample-editor', resource: 'sample-editor', menus: ['admin', 'user'], icon: DesignServicesIcon, ready: true },
-  // Set-up of the orders flow (issue 4): admin only, in a lower "Setup" group.
+  // Set-up of the orders flow: admin only, in a lower "Setup" group.
   { label: 'Stores', to: '/stores', resource: 'stores', menus: ['admin'], icon: StorefrontOutlinedIcon, ready: true, group: 'setup' },
   { label: 'Products', to: '/products', resource: 'products', menus: ['admin'], icon: CategoryIcon, ready: true, group: 'setup' },
   { label: 'Resellers', to: '/resellers', resource: 'resellers', menus: ['admin'], icon: HandshakeIcon, ready: true, group: 'setup' },

@@ -1,15 +1,20 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { Id, ListPage } from '../providers/printProduction';
+import type { DataPage, Id, ListPage } from '../../../common/api/envelope';
 import { errorMessage } from './format';
 
 export interface PagedList<T> {
   items: T[];
-  hasNext: boolean;
-  /** The first page is loading (initial load or reload). */
+  /** The next page to load: 1 until the first page arrives, then 2, and so on (spec §4). */
+  page: number;
+  /** Nothing more to load: an empty page came back, or the server said it has no more. */
+  exhausted: boolean;
+  /** Page 1 is loading (first load or reload). */
   loading: boolean;
   loadingMore: boolean;
-  /** The server's error text, shown as-is (spec §8). */
+  /** The server's error text, shown as-is in red (spec §8). */
   error: string | null;
+  /** spec §2: "Load more" only when the page counter is above 1 and the list is not exhausted. */
+  canLoadMore: boolean;
   /** Starts again from page 1. */
   reload: () => void;
   loadMore: () => void;
@@ -17,25 +22,42 @@ export interface PagedList<T> {
   remove: (id: Id) => void;
 }
 
+export interface PagedListOptions {
+  /** Only an empty page ends the list, whatever hasNext says (the order log, spec §4). */
+  untilEmptyPage?: boolean;
+}
+
+/** A product-API list page ({list, hasNext}) or a general-data one ({data, hasNext}). */
+export type PageAnswer<T> = ListPage<T> | DataPage<T>;
+
 interface State<T> {
   items: T[];
   page: number;
-  hasNext: boolean;
+  exhausted: boolean;
   loading: boolean;
   loadingMore: boolean;
   error: string | null;
 }
 
+function rowsOf<T>(answer: PageAnswer<T> | undefined): T[] {
+  if (answer && 'list' in answer && Array.isArray(answer.list)) return answer.list;
+  if (answer && 'data' in answer && Array.isArray(answer.data)) return answer.data;
+  return [];
+}
+
 /**
- * A product-API list read page by page ("Load more"), from page 1 on every reload.
- * `fetchPage` must be stable (useCallback): a new one reloads the list. Use it through
- * useDataProvider(), whose proxy signs the user out on 401.
+ * Every paged screen's list, read page by page with "Load more" from page 1 on each (re)load.
+ * `fetchPage` must be stable (useCallback): a new one (a filter change) starts again at page 1.
+ * Call it through useDataProvider(), whose proxy signs the user out on 401.
  */
-export function usePagedList<T extends { id: Id }>(fetchPage: (page: number) => Promise<ListPage<T>>): PagedList<T> {
-  const [state, setState] = useState<State<T>>({ items: [], page: 0, hasNext: false, loading: true, loadingMore: false, error: null });
+export function usePagedList<T extends { id: Id }>(
+  fetchPage: (page: number) => Promise<PageAnswer<T>>,
+  { untilEmptyPage = false }: PagedListOptions = {},
+): PagedList<T> {
+  const [state, setState] = useState<State<T>>({ items: [], page: 1, exhausted: false, loading: true, loadingMore: false, error: null });
   // Only the latest request may write: a reload supersedes a pending "load more" and vice versa.
   const latest = useRef(0);
-  const pageRef = useRef(0);
+  const nextPage = useRef(1);
 
   const load = useCallback(
     (page: number) => {
@@ -44,54 +66,50 @@ export function usePagedList<T extends { id: Id }>(fetchPage: (page: number) => 
       fetchPage(page).then(
         (answer) => {
           if (request !== latest.current) return;
-          pageRef.current = page;
+          const rows = rowsOf(answer);
+          const exhausted = rows.length === 0 || (!untilEmptyPage && !answer?.hasNext);
+          nextPage.current = page + 1;
           setState((s) => {
-            const list = answer?.list ?? [];
-            let items = list;
-            if (page > 1) {
-              const seen = new Set(s.items.map((item) => String(item.id)));
-              items = [...s.items, ...list.filter((item) => !seen.has(String(item.id)))];
-            }
-            return { items, page, hasNext: Boolean(answer?.hasNext), loading: false, loadingMore: false, error: null };
+            const seen = new Set(page === 1 ? [] : s.items.map((item) => String(item.id)));
+            const items = page === 1 ? rows : [...s.items, ...rows.filter((item) => !seen.has(String(item.id)))];
+            return { items, page: page + 1, exhausted, loading: false, loadingMore: false, error: null };
           });
         },
         (error: unknown) => {
           if (request !== latest.current) return;
-          setState((s) => ({
-            ...s,
-            items: page === 1 ? [] : s.items,
-            hasNext: page === 1 ? false : s.hasNext,
-            loading: false,
-            loadingMore: false,
-            error: errorMessage(error),
-          }));
+          // spec §8: a failed list is empty with the error text; a failed "load more" keeps what was shown.
+          if (page === 1) nextPage.current = 1;
+          setState((s) =>
+            page === 1
+              ? { items: [], page: 1, exhausted: false, loading: false, loadingMore: false, error: errorMessage(error) }
+              : { ...s, loading: false, loadingMore: false, error: errorMessage(error) },
+          );
         },
       );
     },
-    [fetchPage],
+    [fetchPage, untilEmptyPage],
   );
 
   useEffect(() => {
+    nextPage.current = 1;
     load(1);
     const requests = latest;
     return () => {
-      requests.current++; // ignore answers arriving after unmount
+      requests.current++; // ignore answers arriving after unmount or a filter change
     };
   }, [load]);
 
   const reload = useCallback(() => load(1), [load]);
-  const loadMore = useCallback(() => load(pageRef.current + 1), [load]);
+  const loadMore = useCallback(() => load(nextPage.current), [load]);
   const remove = useCallback(
     (id: Id) => setState((s) => ({ ...s, items: s.items.filter((item) => String(item.id) !== String(id)) })),
     [],
   );
 
   return {
-    items: state.items,
-    hasNext: state.hasNext,
-    loading: state.loading,
-    loadingMore: state.loadingMore,
-    error: state.error,
+    ...state,
+    // A reload starts the counter again at 1, so "Load more" waits for page 1's answer.
+    canLoadMore: state.page > 1 && !state.exhausted && !state.loading,
     reload,
     loadMore,
     remove,

@@ -1,4 +1,5 @@
 // Calls to the product API (spec §7): envelope {success, data, error}, token in the Authorization header.
+import type { Envelope as ApiEnvelope } from '../../../common/api/envelope';
 import { authHeaders } from './session';
 
 export class ApiError extends Error {
@@ -12,12 +13,8 @@ export class ApiError extends Error {
   }
 }
 
-interface Envelope<T> {
-  success?: boolean;
-  data?: T;
-  error?: string;
-  errorMes?: string;
-}
+/** Read leniently: a proxy or crash may answer without some fields; a refusal may carry errorMes. */
+type Envelope<T> = Partial<ApiEnvelope<T>> & { errorMes?: string };
 
 export interface ApiOptions {
   method?: 'GET' | 'POST' | 'PUT' | 'DELETE';

@@ -1,13 +1,10 @@
 import type { AuthProvider, UserIdentity } from 'react-admin';
+import type { LoginAnswer, User } from '../../../common/api/sites';
 import { api, ApiError } from './api';
 import { canAccess } from './canAccess';
 import { currentPath, loginUrlFor } from './redirect';
-import { clearSession, getToken, getUser, saveSession, saveUser, type PublicUser } from './session';
+import { clearSession, getToken, getUser, saveSession, saveUser } from './session';
 
-interface LoginAnswer {
-  token: string;
-  publicInfo: PublicUser;
-}
 
 export interface Credentials {
   email: string;
@@ -19,7 +16,7 @@ let meCheck: { token: string; promise: Promise<void> } | null = null;
 
 function verifyToken(token: string): Promise<void> {
   if (meCheck?.token !== token) {
-    const promise = api<PublicUser>('/api/users/me').then(
+    const promise = api<User>('/api/users/me').then(
       (user) => {
         if (getToken() === token) saveUser(user);
       },

@@ -1,5 +1,5 @@
+import type { Role } from '../../../common/api/sites';
 // The one permission rule of the admin UI (spec §6). The server enforces the same rules.
-import type { Role } from './session';
 
 export interface AccessRequest {
   resource: string;

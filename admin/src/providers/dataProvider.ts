@@ -1,30 +1,29 @@
 import { fetchUtils, HttpError, type DataProvider } from 'react-admin';
 import simpleRestProvider from 'ra-data-simple-rest';
+import type { DataPage, Envelope, Id, ListPage } from '../../../common/api/envelope';
+import type { DataRecord } from '../../../common/api/records';
+import type { UploadAnswer, UpsertUserInput, User } from '../../../common/api/sites';
 import { api, apiFile, ApiError } from './api';
 import type {
-  DataPage,
   ManualSubmission,
-  OrderListQuery,
   OrderRecord,
-  ProductTypeOfSku,
   ProviderEventRecord,
   ProviderOrderDetail,
   RerunFlags,
   RerunResult,
   SendOutcome,
-} from './orders';
+} from '../../../common/api/orders';
 import type {
   AppConfig,
   Design,
   DesignInput,
-  Id,
-  ListPage,
   NewPrintJob,
   PrintJob,
   PrintJobChange,
   PrintReports,
   ProductionNote,
-} from './printProduction';
+  ProductTypeOfSku,
+} from '../../../common/api/printProduction';
 import { authHeaders } from './session';
 import { syncCalls } from './sync';
 
@@ -45,31 +44,6 @@ export async function httpClient(url: string, options: fetchUtils.Options = {}) 
   }
 }
 
-export interface UserRecord {
-  id: number | string;
-  firstName: string;
-  lastName: string;
-  email: string;
-  role: 'admin' | 'user';
-  siteId: number | string;
-  createdAt?: string;
-}
-
-export interface UpsertUserInput {
-  id?: number | string;
-  firstName: string;
-  lastName: string;
-  email: string;
-  password?: string;
-  role: 'admin' | 'user';
-  siteId: number | string;
-}
-
-interface UploadAnswer {
-  key: string;
-  url: string;
-}
-
 const restProvider = simpleRestProvider('/api/admin', httpClient);
 
 const enc = encodeURIComponent;
@@ -86,9 +60,13 @@ export interface PrintJobQuery {
   isPrinted: boolean;
 }
 
-interface NoteRecord {
-  id: Id;
-  data?: { note?: string } | null;
+export interface OrderListQuery {
+  page: number;
+  /** The admin's all-clients view (/all-orders). */
+  allClients?: boolean;
+  /** Order name, number, customer name or email. */
+  q?: string;
+  status?: string;
 }
 
 export const dataProvider = {
@@ -98,8 +76,8 @@ export const dataProvider = {
   ...syncCalls,
 
   /** POST /api/users/upsert: creates or updates a user of a site. */
-  upsertUser(input: UpsertUserInput): Promise<UserRecord> {
-    return api<UserRecord>('/api/users/upsert', { method: 'POST', body: input });
+  upsertUser(input: UpsertUserInput): Promise<User> {
+    return api<User>('/api/users/upsert', { method: 'POST', body: input });
   },
 
   /**
@@ -113,7 +91,7 @@ export const dataProvider = {
       body: { serverSidePath: `${folder}/${file.name}`, contentType },
     });
     const res = await fetch(signedUrl, { method: 'PUT', body: file, headers: { 'Content-Type': contentType } });
-    const answer = (await res.json().catch(() => ({}))) as { success?: boolean; data?: UploadAnswer; error?: string };
+    const answer = (await res.json().catch(() => ({}))) as Partial<Envelope<UploadAnswer>>;
     if (!res.ok || !answer.success || !answer.data?.url) {
       throw new Error(answer.error || `Upload failed (${res.status})`);
     }
@@ -157,7 +135,7 @@ export const dataProvider = {
   async saveProductionNote({ id, jobId, note }: { id?: Id; jobId: Id; note: string }): Promise<ProductionNote> {
     const body: Record<string, unknown> = { field1: String(jobId), data: { note } };
     if (id !== undefined) body.id = id;
-    const saved = await api<NoteRecord>('/api/general-data/production-note', { method: 'POST', body });
+    const saved = await api<DataRecord<{ note?: string }>>('/api/general-data/production-note', { method: 'POST', body });
     return { id: saved.id, note: saved.data?.note ?? note };
   },
 

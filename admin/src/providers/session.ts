@@ -1,14 +1,5 @@
+import type { User } from '../../../common/api/sites';
 // The signed-in user's token and public info, kept in localStorage (spec §6).
-export type Role = 'admin' | 'user';
-
-export interface PublicUser {
-  id: number | string;
-  firstName: string;
-  lastName: string;
-  email: string;
-  role: Role;
-  siteId: number | string | null;
-}
 
 export const TOKEN_KEY = 'token';
 export const USER_KEY = 'user';
@@ -19,23 +10,23 @@ export function getToken(): string | null {
   return localStorage.getItem(TOKEN_KEY);
 }
 
-export function getUser(): PublicUser | null {
+export function getUser(): User | null {
   const raw = localStorage.getItem(USER_KEY);
   if (!raw) return null;
   try {
-    return JSON.parse(raw) as PublicUser;
+    return JSON.parse(raw) as User;
   } catch {
     return null;
   }
 }
 
-export function saveSession(token: string, user: PublicUser): void {
+export function saveSession(token: string, user: User): void {
   localStorage.setItem(TOKEN_KEY, token);
   localStorage.setItem(USER_KEY, JSON.stringify(user));
   window.dispatchEvent(new Event(SESSION_CHANGED_EVENT));
 }
 
-export function saveUser(user: PublicUser): void {
+export function saveUser(user: User): void {
   localStorage.setItem(USER_KEY, JSON.stringify(user));
 }
 

@@ -1,173 +1,25 @@
-// The CRM ↔ email-platform sync of a site (docs/sync.md, issue 5): Raiser's Edge → Adestra,
-// unsubscribe and Export 80/92 files → the CRM, the four scheduled jobs.
+// The CRM ↔ email-platform sync of a site (docs/sync.md): Raiser's Edge → Adestra,
+// unsubscribe and Export 80/92 files → the CRM, the four scheduled jobs. The records are in common/api.
+import type {
+  DayRunAnswer,
+  DropFileList,
+  FileKind,
+  ProcessedFile,
+  ProcessFileAnswer,
+  RunKind,
+  RunPage,
+  RunStatus,
+  SaveSyncConfigAnswer,
+  SyncConfigs,
+  SyncJob,
+  SyncOneAnswer,
+  SyncRun,
+  SyncStatus,
+} from '../../../common/api/sync';
+import type { Id, ListPage } from '../../../common/api/envelope';
+import type { Site, SiteInfo } from '../../../common/api/sites';
 import { api, ApiError } from './api';
 import { authHeaders } from './session';
-import type { DataRecord } from './orders';
-import type { Id, ListPage } from './printProduction';
-
-export type SyncJob = 're-sync' | 'unsubscribe' | 'export80' | 'export92';
-export type FileKind = 'unsubscribe' | 'export80' | 'export92';
-export type RunKind = 'one' | 'day' | 'webhook' | FileKind;
-export type RunStatus = 'running' | 'success' | 'partial' | 'failed';
-
-/** One constituent's outcome (docs/sync.md, SyncResult). */
-export interface SyncResult {
-  constituentId: string;
-  name: string | null;
-  email: string | null;
-  category: string | null;
-  consent: 'OptIn' | 'OptOut' | 'NoResponse' | null;
-  consentDate: string | null;
-  action: 'opted-in' | 'opted-out' | 'skipped';
-  reason: string;
-  contactId: string | null;
-  /** The contact in Adestra. */
-  link: string | null;
-}
-
-export interface RunError {
-  message: string;
-  kind?: string;
-  constituentId?: string;
-  file?: string;
-  row?: number;
-  email?: string;
-}
-
-export interface RunProgress {
-  pages: number;
-  seen: number;
-  total: number | null;
-  matched: number;
-  done: number;
-  failed: number;
-}
-
-export interface FileSummary {
-  rows: number;
-  rowsDone: number;
-  applied: number;
-  unchanged: number;
-  unmatched: number;
-  skipped: number;
-  errors: number;
-}
-
-export interface RunData {
-  kind: RunKind;
-  trigger: 'manual' | 'schedule' | 'catch-up' | 'webhook' | 'sync-service';
-  status: RunStatus;
-  startedAt: string;
-  finishedAt: string | null;
-  results: SyncResult[];
-  errors: RunError[];
-  optInList: string[];
-  optOutList: string[];
-  progress: RunProgress;
-  files?: Array<{ name: string; status: string; summary?: FileSummary | null }>;
-  note?: string;
-}
-
-/** A `re-sync` record: one run (field1: the constituent id, the day or the file name; field2: the kind). */
-export type SyncRun = DataRecord<RunData>;
-
-export interface RunPage extends ListPage<SyncRun> {
-  page?: number;
-}
-
-export type FileStatus = 'unprocessed' | 'processing' | 'success' | 'failed';
-
-/** A file of the drop folder with its processing state (list-file-*). */
-export interface DropFile {
-  name: string;
-  kind: FileKind;
-  day: string;
-  size: number;
-  modifiedAt: string;
-  status: FileStatus;
-  doneAt: string | null;
-  result: FileSummary | null;
-  rowsDone: number;
-  rowsTotal: number | null;
-  error: string | null;
-}
-
-export interface DropFileList extends ListPage<DropFile> {
-  /** Exports only: the export's page in Adestra. */
-  exportUrl?: string;
-}
-
-/** A processed-file record (list-handle-*, listAlreadyProcess). */
-export interface ProcessedFile {
-  id: Id;
-  name: string;
-  day: string | null;
-  status: 'processing' | 'success' | 'failed';
-  doneAt: string | null;
-  result: FileSummary | null;
-  rowsDone: number;
-  rowsTotal: number;
-  unmatched: string[];
-  error: string | null;
-  updatedAt?: string;
-}
-
-export interface ProcessFileAnswer {
-  file: ProcessedFile | null;
-  alreadyProcessed: boolean;
-  error: string | null;
-  result: FileSummary;
-  unmatched: string[];
-  runId: Id;
-  listAlreadyProcess: ProcessedFile[];
-}
-
-export interface JobConfig {
-  job: SyncJob;
-  type: string;
-  id: Id | null;
-  hour: string;
-  targetDate: string;
-  updatedAt: string | null;
-}
-
-export interface JobStatus {
-  job: SyncJob;
-  label: string;
-  hour: string;
-  targetDate: string;
-  targetDay: string;
-  nextRunAt: string | null;
-  lastScheduledAt: string | null;
-  lastRunAt: string | null;
-  lastFinishedAt: string | null;
-  lastStatus: RunStatus | null;
-  lastError: string | null;
-  lastRecordId: Id | null;
-  running: boolean;
-}
-
-export interface SyncStatus {
-  timezone: string;
-  scheduler: boolean;
-  now: string;
-  jobs: JobStatus[];
-}
-
-export interface SyncConfigs {
-  list: JobConfig[];
-  links: { export80?: string; export92?: string };
-}
-
-export interface SyncOneAnswer {
-  result: SyncResult;
-  run: SyncRun;
-}
-
-export interface DayRunAnswer {
-  run: SyncRun;
-  alreadyRunning: boolean;
-}
 
 export interface SyncSite {
   id: Id;
@@ -250,10 +102,10 @@ export const syncCalls = {
    * sites list carries no features), in the sites list's order.
    */
   async getSyncSites(): Promise<SyncSite[]> {
-    const sites = await api<ListPage<{ id: Id; name: string; slug: string }>>('/api/sites?page=1');
+    const sites = await api<ListPage<Site>>('/api/sites?page=1');
     const infos = await Promise.all(
       (sites?.list ?? []).map((s) =>
-        api<{ data?: { features?: { sync?: boolean } } }>(`/api/sites/info${query({ slug: s.slug })}`).then(
+        api<{ data: SiteInfo | null }>(`/api/sites/info${query({ slug: s.slug })}`).then(
           (answer) => Boolean(answer?.data?.features?.sync),
           () => false,
         ),
@@ -266,8 +118,8 @@ export const syncCalls = {
     return api<SyncConfigs>(`${base(site)}/sync-config`);
   },
 
-  saveSyncConfig(site: string, job: SyncJob, input: { hour: string; targetDate?: string }): Promise<{ config: JobConfig; message: string }> {
-    return api<{ config: JobConfig; message: string }>(`${base(site)}/sync-config/${enc(job)}`, { method: 'POST', body: input });
+  saveSyncConfig(site: string, job: SyncJob, input: { hour: string; targetDate?: string }): Promise<SaveSyncConfigAnswer> {
+    return api<SaveSyncConfigAnswer>(`${base(site)}/sync-config/${enc(job)}`, { method: 'POST', body: input });
   },
 
   getSyncStatus(site: string): Promise<SyncStatus> {

@@ -3,29 +3,32 @@ import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
 import { AdminContext, defaultI18nProvider, Notification, type AuthProvider, type DataProvider } from 'react-admin';
 import { render } from '@testing-library/react';
 import { vi } from 'vitest';
+import type { User } from '../../../common/api/sites';
 import { authProvider as realAuthProvider } from '../providers/authProvider';
 import { dataProvider as realDataProvider } from '../providers/dataProvider';
-import { saveSession, type PublicUser } from '../providers/session';
+import { saveSession } from '../providers/session';
 
-export const ADMIN: PublicUser = {
+export const ADMIN: User = {
   id: 1,
   firstName: 'Ada',
   lastName: 'Admin',
   email: 'admin@presswork.local',
   role: 'admin',
   siteId: 1,
+  createdAt: '2025-01-01T00:00:00.000Z',
 };
 
-export const USER: PublicUser = {
+export const USER: User = {
   id: 2,
   firstName: 'Uma',
   lastName: 'User',
   email: 'user@presswork.local',
   role: 'user',
   siteId: 1,
+  createdAt: '2025-01-01T00:00:00.000Z',
 };
 
-export function signIn(user: PublicUser, token = 'test-token') {
+export function signIn(user: User, token = 'test-token') {
   saveSession(token, user);
 }
 

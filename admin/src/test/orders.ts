@@ -1,7 +1,14 @@
+import type { OrderData, OrderRecord, ProviderEventRecord, ProviderSendRecord } from '../../../common/api/orders';
 // Fixtures for the orders and fulfilment screens' tests.
-import type { OrderRecord, ProviderEventRecord, ProviderSendRecord, StoreOrder } from '../providers/orders';
 
-export function order(overrides: Partial<OrderRecord> = {}, data: Partial<StoreOrder> = {}): OrderRecord {
+/** The fields every general-data record carries that these tests do not look at. */
+export const RECORD_DEFAULTS = {
+  userId: null,
+  publicPermission: { create: false, read: false, update: false, delete: false },
+  updatedAt: '2025-03-07T10:05:00',
+};
+
+export function order(overrides: Partial<OrderRecord> = {}, data: Partial<OrderData> = {}): OrderRecord {
   const id = data.id ?? '5500000001';
   return {
     id: 1,
@@ -11,9 +18,8 @@ export function order(overrides: Partial<OrderRecord> = {}, data: Partial<StoreO
     name: 'order-log',
     status: data.status ?? 'received',
     siteId: 1,
-    userId: null,
+    ...RECORD_DEFAULTS,
     createdAt: '2025-03-07T10:05:00',
-    updatedAt: '2025-03-07T10:05:00',
     data: {
       id,
       created_at: '2025-03-07T10:05:00',
@@ -40,6 +46,7 @@ export function providerEvent(overrides: Partial<ProviderEventRecord> = {}, data
     name: 'shipped',
     status: 'shipped',
     siteId: 1,
+    ...RECORD_DEFAULTS,
     createdAt: '2025-03-08T09:30:00',
     data: {
       timestamp: '2025-03-08T09:30:00',
@@ -63,6 +70,7 @@ export function providerSend(overrides: Partial<ProviderSendRecord> = {}, data: 
     name: 'send',
     status: 'sent',
     siteId: 1,
+    ...RECORD_DEFAULTS,
     createdAt: '2025-03-07T10:06:00',
     data: {
       sentData: { orderData: { sourceOrderId: '5500000001' } },

@@ -1,5 +1,5 @@
 // Fixtures and a fetch router for the print-production screens' tests.
-import type { Design, PrintJob } from '../providers/printProduction';
+import type { Design, PrintJob } from '../../../common/api/printProduction';
 import { jsonResponse, type RecordedCall } from './helpers';
 
 export function printJob(overrides: Partial<PrintJob> = {}): PrintJob {
@@ -9,13 +9,25 @@ export function printJob(overrides: Partial<PrintJob> = {}): PrintJob {
     previewUrl: '/files/previews/1.png',
     quantity: 2,
     createdAt: new Date(Date.now() - (2 * 24 + 4) * 3600_000).toISOString(),
+    updatedAt: new Date(Date.now() - (2 * 24 + 4) * 3600_000).toISOString(),
     isPrinted: false,
     isPDFDownloaded: false,
     isRePrinted: false,
     readyForPrint: true,
     clientId: 1,
     artworkUrls: ['/files/a/1.png', '/files/a/2.png', '/files/a/3.png', '/files/a/4.png'],
+    productId: null,
+    designId: null,
+    shopifyOrderId: null,
+    lineItemId: null,
+    data: {},
+    madeBy: 'inHouse',
     productionNote: null,
+    reprintCount: 0,
+    downloadedAt: null,
+    downloadedByUserId: null,
+    printedAt: null,
+    printedByUserId: null,
     ...overrides,
   };
 }
@@ -34,6 +46,8 @@ export function design(overrides: Partial<Design> = {}): Design {
     hpSKU: 'HP-A5-CARD',
     hpAdditionData: { attributes: [{ name: 'finish', value: 'matt' }], stockItems: [] },
     data: { artworkUrls: [] },
+    siteId: 1,
+    createdAt: '2025-06-01T10:00:00.000Z',
     updatedAt: '2025-06-01T10:00:00.000Z',
     ...overrides,
   };

@@ -1,18 +1,10 @@
 // The spec's response envelopes: {success, data, error}; lists {list, hasNext, total}.
 import type { Response } from 'express';
+import type { Envelope, ListPage } from '../../../common/api/envelope';
 
-export interface Envelope<T> {
-  success: boolean;
-  data?: T;
-  error?: string;
-  details?: unknown;
-}
-
-export interface Page<T> {
-  list: T[];
-  hasNext: boolean;
-  total: number;
-}
+// The shapes are shared with the admin (common/api), so neither side can change them alone.
+export type { Envelope };
+export type Page<T> = ListPage<T>;
 
 export function ok<T>(res: Response, data: T, status = 200): void {
   res.status(status).json({ success: true, data } satisfies Envelope<T>);

@@ -14,17 +14,13 @@ import {
   ToggleButtonGroup,
   Typography,
 } from '@mui/material';
+import type { OrderRecord, ProviderEventRecord, ProviderSendRecord } from '../../../../common/api/orders';
+import type { DataRecord } from '../../../../common/api/records';
 import { RequireAccess } from '../../components/RequireAccess';
 import { errorMessage } from '../../lib/format';
 import { usePageTitle } from '../../layout/usePageTitle';
 import type { AppDataProvider } from '../../providers/dataProvider';
-import {
-  storeOrderId,
-  type DataRecord,
-  type OrderRecord,
-  type ProviderEventRecord,
-  type ProviderSendRecord,
-} from '../../providers/orders';
+import { storeOrderId } from '../../providers/orders';
 import { HpDataTab } from './HpDataTab';
 import { OrderSearchForm, type OrderSearch } from './OrderSearchForm';
 import { RerunPanel } from './RerunPanel';

@@ -1,5 +1,5 @@
 import { Box, Typography } from '@mui/material';
-import type { ProviderEventRecord, ProviderSendRecord } from '../../providers/orders';
+import type { ProviderEventRecord, ProviderSendRecord } from '../../../../common/api/orders';
 import { ProviderEventsTable } from '../hp-data/ProviderEventsTable';
 import { ProviderSends } from '../hp-data/ProviderSends';
 

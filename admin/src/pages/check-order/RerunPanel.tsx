@@ -3,10 +3,11 @@ import { useDataProvider, useNotify } from 'react-admin';
 import { useMutation } from '@tanstack/react-query';
 import { Alert, Box, Button, Checkbox, CircularProgress, FormControlLabel, FormGroup, Typography } from '@mui/material';
 import ReplayIcon from '@mui/icons-material/Replay';
+import type { RerunFlags, RerunResult } from '../../../../common/api/orders';
 import { ErrorDataPanel } from '../../components/ErrorDataPanel';
 import { errorMessage } from '../../lib/format';
 import type { AppDataProvider } from '../../providers/dataProvider';
-import { errorDataOf, type RerunFlags, type RerunResult } from '../../providers/orders';
+import { errorDataOf } from '../../providers/orders';
 
 export const RESUBMIT_SUCCESS = 'Re-submit successfully';
 

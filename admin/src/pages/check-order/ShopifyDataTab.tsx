@@ -1,12 +1,14 @@
 import { Box, Link, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, Typography } from '@mui/material';
+import type { OrderAddress, OrderRecord } from '../../../../common/api/orders';
 import { JsonBlock } from '../../components/JsonBlock';
 import { formatDateTime } from '../../lib/format';
-import { customerNameOf, lineItemsOf, madeByLabel, orderStatusOf, storeOrderId, type MadeBy, type OrderRecord } from '../../providers/orders';
+import { customerNameOf, lineItemsOf, madeByLabel, orderStatusOf, storeOrderId } from '../../providers/orders';
 import { DetailList } from './DetailList';
+import type { LineProduction } from '../../../../common/api/orders';
 
-function addressOf(address: Record<string, unknown> | null | undefined): string {
+function addressOf(address: OrderAddress | null | undefined): string {
   if (!address) return '';
-  const keys = ['name', 'address1', 'address2', 'city', 'province', 'zip', address.country ? 'country' : 'country_code'];
+  const keys: (keyof OrderAddress)[] = ['name', 'address1', 'address2', 'city', 'province', 'zip', address.country ? 'country' : 'country_code'];
   return keys
     .map((k) => address[k])
     .filter((v) => typeof v === 'string' && v !== '')
@@ -18,7 +20,7 @@ export function ShopifyDataTab({ order }: { order: OrderRecord }) {
   const data = order.data ?? { id: storeOrderId(order) };
   const tracking = data.tracking;
   // Where each line is made, as the server says (in house, the provider, or nothing decided yet).
-  const production = Array.isArray(data.production) ? (data.production as Array<{ lineId?: string; madeBy?: MadeBy; printJobId?: number }>) : [];
+  const production = Array.isArray(data.production) ? (data.production as LineProduction[]) : [];
   const madeAt = (lineId: string) => {
     const p = production.find((x) => x.lineId === lineId);
     return madeByLabel(p?.madeBy, p?.printJobId);

@@ -2,9 +2,11 @@ import { useDataProvider, useGetIdentity, useNotify } from 'react-admin';
 import { useMutation } from '@tanstack/react-query';
 import { Button, CircularProgress } from '@mui/material';
 import PrintIcon from '@mui/icons-material/Print';
+import type { Id } from '../../../../common/api/envelope';
+import type { Design } from '../../../../common/api/printProduction';
 import { errorMessage } from '../../lib/format';
 import type { AppDataProvider } from '../../providers/dataProvider';
-import { designHasData, type Design, type Id } from '../../providers/printProduction';
+import { designHasData } from '../../providers/printProduction';
 
 export const ADDED_MESSAGE = 'Successfully added a print job';
 

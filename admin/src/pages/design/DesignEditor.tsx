@@ -4,9 +4,9 @@ import { useQuery } from '@tanstack/react-query';
 import { Box, Button, CircularProgress, GlobalStyles, Typography } from '@mui/material';
 import CloseFullscreenIcon from '@mui/icons-material/CloseFullscreen';
 import OpenInFullIcon from '@mui/icons-material/OpenInFull';
+import type { Id } from '../../../../common/api/envelope';
 import { errorMessage } from '../../lib/format';
 import type { AppDataProvider } from '../../providers/dataProvider';
-import type { Id } from '../../providers/printProduction';
 import { editorFrameTarget } from './editorFrameProtocol';
 import { useEditorFrame, type EditorFrameHandlers } from './useEditorFrame';
 

@@ -16,9 +16,9 @@ import { useMutation } from '@tanstack/react-query';
 import { Box, Button, CircularProgress, Divider, Link, Typography } from '@mui/material';
 import DeleteIcon from '@mui/icons-material/Delete';
 import SaveIcon from '@mui/icons-material/Save';
+import { type Design, PRODUCT_TYPES } from '../../../../common/api/printProduction';
 import { errorMessage } from '../../lib/format';
 import type { AppDataProvider } from '../../providers/dataProvider';
-import { PRODUCT_TYPES, type Design } from '../../providers/printProduction';
 import { designFormValues, toDesignInput, type DesignFormValues } from './designForm';
 import { ProductPdfInput } from './ProductPdfInput';
 

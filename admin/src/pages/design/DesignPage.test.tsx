@@ -1,9 +1,9 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { act, configure, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import type { Design } from '../../../../common/api/printProduction';
 import { ADMIN, renderInAdmin, signIn, stubFetch, USER, type RecordedCall } from '../../test/helpers';
 import { design, ok, router } from '../../test/printProduction';
-import type { Design } from '../../providers/printProduction';
 import { DesignPage, SAVE_INFO_FIRST_MESSAGE, SMALL_SCREEN_MESSAGE } from './DesignPage';
 
 const EDITOR_ORIGIN = 'https://editor.example.com';

@@ -3,13 +3,14 @@ import { ResourceContextProvider, Title, useCanAccess, useDataProvider } from 'r
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { Alert, Box, Card, Tab, Tabs, Typography } from '@mui/material';
+import type { Design } from '../../../../common/api/printProduction';
 import { RequireAccess } from '../../components/RequireAccess';
 import { LoadingScreen } from '../../layout/LoadingScreen';
 import { usePageTitle } from '../../layout/usePageTitle';
 import { errorMessage } from '../../lib/format';
 import { useViewportWidth } from '../../lib/useViewport';
 import type { AppDataProvider } from '../../providers/dataProvider';
-import { NEW_DESIGN_NAME, type Design } from '../../providers/printProduction';
+import { NEW_DESIGN_NAME } from '../../providers/printProduction';
 import { AddToPrintJobsButton } from './AddToPrintJobsButton';
 import { DesignEditor } from './DesignEditor';
 import { DesignInfoForm } from './DesignInfoForm';

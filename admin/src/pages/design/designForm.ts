@@ -1,13 +1,6 @@
-import {
-  NEW_DESIGN_NAME,
-  PRODUCT_TYPES,
-  type Design,
-  type DesignAttribute,
-  type DesignInput,
-  type DesignStockItem,
-  type Id,
-  type ProductType,
-} from '../../providers/printProduction';
+import type { Id } from '../../../../common/api/envelope';
+import { type Design, type DesignAttribute, type DesignInput, type DesignStockItem, PRODUCT_TYPES, type ProductType } from '../../../../common/api/printProduction';
+import { NEW_DESIGN_NAME } from '../../providers/printProduction';
 
 /** What the Design Info form edits. */
 export interface DesignFormValues {

@@ -1,6 +1,6 @@
+import type { Id } from '../../../../common/api/envelope';
 // Host side of the editor frame protocol (docs/print-production.md, "The editor frame protocol").
 // Every message is `{source, type, ...}`; the host answers only its own frame, at the editor's exact origin.
-import type { Id } from '../../providers/printProduction';
 
 export const EDITOR_SOURCE = 'presswork-editor';
 export const HOST_SOURCE = 'presswork-host';

@@ -1,5 +1,5 @@
 import { useEffect, useRef, type RefObject } from 'react';
-import type { Id } from '../../providers/printProduction';
+import type { Id } from '../../../../common/api/envelope';
 import { getToken } from '../../providers/session';
 import { initMessage, isSameDesign, readEditorMessage } from './editorFrameProtocol';
 

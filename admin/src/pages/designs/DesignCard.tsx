@@ -1,7 +1,7 @@
 import { Box, Card, CardActionArea, CardContent, Typography } from '@mui/material';
 import ImageIcon from '@mui/icons-material/Image';
 import { Link } from 'react-router-dom';
-import type { Design } from '../../providers/printProduction';
+import type { Design } from '../../../../common/api/printProduction';
 
 export function DesignCard({ design }: { design: Design }) {
   return (

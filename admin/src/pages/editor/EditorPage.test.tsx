@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import type { Design } from '../../../../common/api/printProduction';
 import { jsonResponse, stubFetch, type RecordedCall } from '../../test/helpers';
 import { design } from '../../test/printProduction';
-import type { Design } from '../../providers/printProduction';
 import { EditorPage } from './EditorPage';
 
 // Print-resolution rendering needs a real canvas (the browser, or the server's): here it is stubbed,

@@ -1,9 +1,9 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { Alert, Box, Button, CircularProgress, Typography } from '@mui/material';
 import type { DesignDocument } from '../../../../common/design-doc/types';
+import type { Design } from '../../../../common/api/printProduction';
 import { usePageTitle } from '../../layout/usePageTitle';
 import { errorMessage } from '../../lib/format';
-import type { Design } from '../../providers/printProduction';
 import { clearDraft, readDraft, saveDraft } from './editorDraft';
 import { DesignEditorApp } from './DesignEditorApp';
 import { editorApi, type EditorApi } from './editorApi';

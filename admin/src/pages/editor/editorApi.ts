@@ -1,6 +1,8 @@
 // The editor's calls, signed with the token the host sent in `init` (not the stored session).
+import type { Envelope, Id } from '../../../../common/api/envelope';
+import type { Design } from '../../../../common/api/printProduction';
+import type { UploadAnswer } from '../../../../common/api/sites';
 import { api } from '../../providers/api';
-import type { Design, Id } from '../../providers/printProduction';
 
 export interface EditorApi {
   getDesign(id: Id): Promise<Design>;
@@ -8,12 +10,6 @@ export interface EditorApi {
   saveDesign(input: { id: Id; data?: Record<string, unknown>; image?: string }): Promise<Design>;
   /** The signed upload URL flow: returns the stored file's /files/… address. */
   upload(blob: Blob, serverSidePath: string, contentType: 'image/png' | 'image/jpeg'): Promise<string>;
-}
-
-interface UploadAnswer {
-  success?: boolean;
-  data?: { key: string; url: string };
-  error?: string;
 }
 
 export function editorApi(apiBase: string, token: string): EditorApi {
@@ -28,7 +24,7 @@ export function editorApi(apiBase: string, token: string): EditorApi {
         token,
       });
       const res = await fetch(signedUrl, { method: 'PUT', body: blob, headers: { 'Content-Type': contentType } });
-      const answer = (await res.json().catch(() => ({}))) as UploadAnswer;
+      const answer = (await res.json().catch(() => ({}))) as Partial<Envelope<UploadAnswer>>;
       if (!res.ok || !answer.success || !answer.data?.url) throw new Error(answer.error || `Upload failed (${res.status})`);
       return answer.data.url;
     },

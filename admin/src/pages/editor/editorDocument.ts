@@ -3,7 +3,7 @@
 import { addLayer, createImageLayer, formatForProductType, newDocument } from '../../../../common/design-doc/model';
 import { FORMATS, type DesignDocument } from '../../../../common/design-doc/types';
 import { describeInvalid, isImageSource, validateDocument } from '../../../../common/design-doc/validate';
-import type { Design } from '../../providers/printProduction';
+import type { Design } from '../../../../common/api/printProduction';
 
 export type OpenedDocument = { ok: true; doc: DesignDocument; imported: boolean } | { ok: false; error: string };
 

@@ -3,7 +3,8 @@
 // preview of page 1 — stored as data.artworkUrls and image.
 import { describeInvalid, validateDocument } from '../../../../common/design-doc/validate';
 import type { DesignDocument } from '../../../../common/design-doc/types';
-import type { Design, Id } from '../../providers/printProduction';
+import type { Id } from '../../../../common/api/envelope';
+import type { Design } from '../../../../common/api/printProduction';
 import type { EditorApi } from './editorApi';
 import { renderPreview, renderPrintPage } from './renderPages';
 

@@ -3,6 +3,7 @@ import { Link } from 'react-router-dom';
 import { Title, useDataProvider } from 'react-admin';
 import { Box, Button, Card, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, Typography } from '@mui/material';
 import ManageSearchIcon from '@mui/icons-material/ManageSearch';
+import type { ProviderEventRecord } from '../../../../common/api/orders';
 import { PagedListError, PagedListFooter } from '../../components/PagedListParts';
 import { RequireAccess } from '../../components/RequireAccess';
 import { formatDateTime } from '../../lib/format';
@@ -10,7 +11,6 @@ import { usePagedList } from '../../lib/usePagedList';
 import { useWindowFocus } from '../../lib/useViewport';
 import { usePageTitle } from '../../layout/usePageTitle';
 import type { AppDataProvider } from '../../providers/dataProvider';
-import type { ProviderEventRecord } from '../../providers/orders';
 import { NO_POSTBACK } from './ProviderEventsTable';
 import { ProviderOrderDetail } from './ProviderOrderDetail';
 

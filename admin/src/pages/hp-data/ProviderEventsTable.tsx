@@ -1,6 +1,6 @@
 import { Table, TableBody, TableCell, TableContainer, TableHead, TableRow, Typography } from '@mui/material';
+import type { ProviderEventRecord } from '../../../../common/api/orders';
 import { formatDateTime } from '../../lib/format';
-import type { ProviderEventRecord } from '../../providers/orders';
 
 export const NO_POSTBACK = 'There is no postback';
 

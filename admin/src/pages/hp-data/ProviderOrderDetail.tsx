@@ -17,9 +17,10 @@ import {
 import CloseIcon from '@mui/icons-material/Close';
 import ManageSearchIcon from '@mui/icons-material/ManageSearch';
 import PictureAsPdfIcon from '@mui/icons-material/PictureAsPdf';
+import type { ProviderOrderDetail as Detail, ProviderOrderLine } from '../../../../common/api/orders';
 import { errorMessage } from '../../lib/format';
 import type { AppDataProvider } from '../../providers/dataProvider';
-import { customerNameOf, madeByLabel, orderStatusOf, type ProviderOrderDetail as Detail, type ProviderOrderLine } from '../../providers/orders';
+import { customerNameOf, madeByLabel, orderStatusOf } from '../../providers/orders';
 import { OrderLinePdfButton } from '../orders/OrderLinePdfButton';
 import { ProviderEventsTable } from './ProviderEventsTable';
 import { ProviderSends } from './ProviderSends';

@@ -1,7 +1,7 @@
 import { Box, Chip, Grid, Stack, Typography } from '@mui/material';
+import type { ProviderSendRecord } from '../../../../common/api/orders';
 import { JsonBlock } from '../../components/JsonBlock';
 import { formatDateTime } from '../../lib/format';
-import type { ProviderSendRecord } from '../../providers/orders';
 
 export const NO_SENT_DATA = 'There is no sent data';
 

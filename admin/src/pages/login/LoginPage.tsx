@@ -3,9 +3,9 @@ import { useNavigate, useSearchParams } from 'react-router-dom';
 import { useAuthProvider } from 'react-admin';
 import { useQueryClient } from '@tanstack/react-query';
 import { Alert, Box, Button, Card, CardContent, CircularProgress, TextField, Typography } from '@mui/material';
+import type { User } from '../../../../common/api/sites';
 import { useSiteInfo } from '../../layout/SiteInfoContext';
 import { usePageTitle } from '../../layout/usePageTitle';
-import type { PublicUser } from '../../providers/session';
 import { safeRedirectTarget } from '../../providers/redirect';
 import { WELCOME_DURATION_MS, WELCOME_MIN_WIDTH, WelcomeAnimation } from './WelcomeAnimation';
 
@@ -14,7 +14,7 @@ export const EMPTY_CREDENTIALS_MESSAGE = 'Please input your email and password';
 type LoginState =
   | { status: 'idle' }
   | { status: 'loading' }
-  | { status: 'success'; user: PublicUser }
+  | { status: 'success'; user: User }
   | { status: 'error'; message: string };
 
 export function LoginPage() {
@@ -41,7 +41,7 @@ export function LoginPage() {
     }
     setState({ status: 'loading' });
     try {
-      const user = (await authProvider!.login({ email: email.trim(), password })) as PublicUser;
+      const user = (await authProvider!.login({ email: email.trim(), password })) as User;
       setState({ status: 'success', user });
       await queryClient.invalidateQueries({ queryKey: ['auth'] });
       const target = safeRedirectTarget(searchParams.get('redirect'));

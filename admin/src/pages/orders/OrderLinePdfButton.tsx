@@ -3,10 +3,10 @@ import { useMutation } from '@tanstack/react-query';
 import { Button, CircularProgress } from '@mui/material';
 import PictureAsPdfIcon from '@mui/icons-material/PictureAsPdf';
 import { useServerQuestion } from '../../components/useServerQuestion';
+import type { Id } from '../../../../common/api/envelope';
 import { saveBlob } from '../../lib/download';
 import { errorMessage } from '../../lib/format';
 import type { AppDataProvider } from '../../providers/dataProvider';
-import type { Id } from '../../providers/printProduction';
 
 export const PRINT_FILE_NAME = 'print-file.pdf';
 

@@ -13,16 +13,9 @@ import {
   Typography,
 } from '@mui/material';
 import InfoOutlinedIcon from '@mui/icons-material/InfoOutlined';
+import type { OrderRecord, SendOutcome } from '../../../../common/api/orders';
 import { formatDateTime } from '../../lib/format';
-import {
-  customerNameOf,
-  hasPreGeneratedItems,
-  lineItemsOf,
-  orderStatusOf,
-  storeOrderId,
-  type OrderRecord,
-  type SendOutcome,
-} from '../../providers/orders';
+import { customerNameOf, hasPreGeneratedItems, lineItemsOf, orderStatusOf, storeOrderId } from '../../providers/orders';
 import { OrderLinePdfButton } from './OrderLinePdfButton';
 import { SendHpButton } from './SendHpButton';
 

@@ -356,7 +356,7 @@ describe('All orders (/all-orders)', () => {
       ),
     );
     renderInAdmin(<AllOrdersPage />, { path: '/all-orders', routePath: '/all-orders' });
-    const robin = await screen.findByTestId('order-5500000001');
+    const robin = await screen.findByTestId('order-5500000001', {}, { timeout: 5000 });
     expect(screen.getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Client', 'Timestamp', 'Customer Name', 'Order Id / Number / Name', 'SKU', '']);
     expect(await within(robin).findByText('Hood Charity')).toBeInTheDocument();
     expect(within(screen.getByTestId('order-5500000002')).getByText('Sherwood Prints')).toBeInTheDocument();

@@ -6,7 +6,6 @@ import {
   Box,
   Button,
   Card,
-  CircularProgress,
   InputAdornment,
   MenuItem,
   TextField,
@@ -14,14 +13,17 @@ import {
 } from '@mui/material';
 import ManageSearchIcon from '@mui/icons-material/ManageSearch';
 import SearchIcon from '@mui/icons-material/Search';
+import { ORDER_STATUSES, type OrderRecord, type SendOutcome } from '../../../../common/api/orders';
+import type { Site } from '../../../../common/api/sites';
 import { ErrorDataPanel } from '../../components/ErrorDataPanel';
 import { RequireAccess } from '../../components/RequireAccess';
+import { PagedListFooter } from '../../components/PagedListParts';
+import { usePagedList } from '../../lib/usePagedList';
 import { useWindowFocus } from '../../lib/useViewport';
 import { usePageTitle } from '../../layout/usePageTitle';
 import type { AppDataProvider } from '../../providers/dataProvider';
-import { ORDER_STATUSES, storeOrderId, type OrderRecord, type SendOutcome } from '../../providers/orders';
+import { storeOrderId } from '../../providers/orders';
 import { OrderTable, visibleOrders } from './OrderTable';
-import { useOrderLog } from './useOrderLog';
 
 export const SEARCH_DELAY_MS = 400;
 
@@ -49,7 +51,7 @@ function useProductTypes(): Map<string, string> {
 }
 
 function useSiteNames(enabled: boolean): Map<string, string> | undefined {
-  const { data } = useGetList<{ id: number | string; name: string }>(
+  const { data } = useGetList<Site>(
     'sites',
     { pagination: { page: 1, perPage: 500 }, sort: { field: 'name', order: 'ASC' } },
     { enabled },
@@ -72,14 +74,14 @@ function OrdersView({ allClients }: { allClients: boolean }) {
     (page: number) => dataProvider.getOrders({ page, allClients, q, status }),
     [dataProvider, allClients, q, status],
   );
-  const log = useOrderLog(fetchPage);
+  const log = usePagedList(fetchPage, { untilEmptyPage: true });
   // Orders arrive and change all the time: show the current list whenever the user comes back.
   useWindowFocus(log.reload);
   const productTypes = useProductTypes();
   const siteNames = useSiteNames(allClients);
   const [sentIds, setSentIds] = useState<ReadonlySet<string>>(new Set());
   const [errorData, setErrorData] = useState<ErrorData | null>(null);
-  const orders = visibleOrders(log.orders);
+  const orders = visibleOrders(log.items);
 
   const onSent = useCallback((order: OrderRecord, outcome: SendOutcome) => {
     if (outcome.status !== 'queued') setSentIds((ids) => new Set(ids).add(storeOrderId(order)));
@@ -137,35 +139,8 @@ function OrdersView({ allClients }: { allClients: boolean }) {
           onErrorData={onErrorData}
         />
       ) : null}
-      <OrdersFooter log={log} empty={orders.length === 0} />
+      <PagedListFooter list={log} emptyText="No orders found" shown={orders.length} />
     </Card>
-  );
-}
-
-function OrdersFooter({ log, empty }: { log: ReturnType<typeof useOrderLog>; empty: boolean }) {
-  if (log.loading && empty) {
-    return (
-      <Box role="status" sx={{ display: 'flex', justifyContent: 'center', alignItems: 'center', gap: 1, py: 4 }}>
-        <CircularProgress size={20} />
-        <Typography color="text.secondary">Loading...</Typography>
-      </Box>
-    );
-  }
-  return (
-    <>
-      {empty && !log.loading && !log.error && log.exhausted ? (
-        <Typography color="text.secondary" sx={{ textAlign: 'center', py: 4 }}>
-          No orders found
-        </Typography>
-      ) : null}
-      {log.canLoadMore ? (
-        <Box sx={{ display: 'flex', justifyContent: 'center', py: 2 }}>
-          <Button variant="outlined" onClick={log.loadMore} disabled={log.loadingMore}>
-            {log.loadingMore ? 'Loading more...' : 'Load more'}
-          </Button>
-        </Box>
-      ) : null}
-    </>
   );
 }
 

@@ -4,13 +4,14 @@ import { Button, CircularProgress, Tooltip } from '@mui/material';
 import MarkEmailReadIcon from '@mui/icons-material/MarkEmailRead';
 import SendIcon from '@mui/icons-material/Send';
 import { useServerQuestion } from '../../components/useServerQuestion';
+import type { SendOutcome } from '../../../../common/api/orders';
 import { errorMessage, formatDateTime } from '../../lib/format';
 import type { AppDataProvider } from '../../providers/dataProvider';
-import { errorDataOf, type SendOutcome } from '../../providers/orders';
+import { errorDataOf } from '../../providers/orders';
 
 export const SEND_HP_SUCCESS = 'Send HP successfully';
 
-function queuedMessage(outcome: SendOutcome): string {
+function queuedMessage(outcome: Extract<SendOutcome, { status: 'queued' }>): string {
   const why = outcome.error ? `: ${outcome.error}` : '';
   const when = outcome.nextAttemptAt ? `, next attempt at ${formatDateTime(outcome.nextAttemptAt)}` : '';
   return `HP did not take the order yet${why}. It is queued and will be sent again${when}.`;

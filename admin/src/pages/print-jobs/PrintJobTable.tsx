@@ -9,11 +9,12 @@ import {
   TableHead,
   TableRow,
 } from '@mui/material';
+import type { Id } from '../../../../common/api/envelope';
+import type { PrintJob } from '../../../../common/api/printProduction';
 import { PagedListError, PagedListFooter } from '../../components/PagedListParts';
 import { formatDate, formatTimeSince } from '../../lib/format';
 import type { PagedList } from '../../lib/usePagedList';
 import { useNow } from '../../lib/useViewport';
-import type { Id, PrintJob } from '../../providers/printProduction';
 import { ProductionNoteField } from './ProductionNoteField';
 
 /** A personalised job printed with a sample because the order lacked a value: check before printing. */

@@ -259,6 +259,36 @@ describe('Jobs (/print-jobs)', () => {
     const pages = calls.filter((c) => c.url.startsWith('/api/print-jobs')).map((c) => new URL(c.url, 'http://x').searchParams.get('page'));
     expect(pages).toEqual(['1', '2', '1']);
   });
+
+  it('shows no "Load more" while the focus reload of page 1 is pending, then offers it again', async () => {
+    let release: (() => void) | undefined;
+    let firstPages = 0;
+    stubFetch(
+      router(
+        {
+          'GET /api/print-jobs?page=1': () => {
+            const answer = ok({ list: [JOB], hasNext: true, total: 2 });
+            if (++firstPages === 1) return answer;
+            return new Promise<Response>((resolve) => (release = () => resolve(answer)));
+          },
+        },
+        ADMIN,
+      ),
+    );
+    renderJobs();
+    await screen.findByTestId('print-job-7');
+    expect(await screen.findByRole('button', { name: 'Load more' })).toBeEnabled();
+
+    act(() => {
+      fireEvent.focus(window);
+    });
+    await waitFor(() => expect(release).toBeDefined());
+    // The counter starts again at page 1: nothing to "load more" onto until page 1 is back.
+    expect(screen.queryByRole('button', { name: /Load more|Loading more/ })).not.toBeInTheDocument();
+    expect(screen.getByTestId('print-job-7')).toBeInTheDocument();
+    await act(async () => release!());
+    expect(await screen.findByRole('button', { name: 'Load more' })).toBeEnabled();
+  });
 });
 
 describe('a personalised job the order left a value out of', () => {

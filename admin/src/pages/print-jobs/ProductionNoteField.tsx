@@ -3,9 +3,10 @@ import { useDataProvider } from 'react-admin';
 import { useMutation } from '@tanstack/react-query';
 import { InputAdornment, TextField } from '@mui/material';
 import CheckIcon from '@mui/icons-material/Check';
+import type { Id } from '../../../../common/api/envelope';
+import type { PrintJob } from '../../../../common/api/printProduction';
 import { errorMessage } from '../../lib/format';
 import type { AppDataProvider } from '../../providers/dataProvider';
-import type { Id, PrintJob } from '../../providers/printProduction';
 
 /** The job's production note, edited in place; saved on blur or Enter when it changed. */
 export function ProductionNoteField({ job }: { job: PrintJob }) {

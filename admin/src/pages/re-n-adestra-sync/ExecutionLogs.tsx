@@ -24,9 +24,9 @@ import {
 import KeyboardArrowDownIcon from '@mui/icons-material/KeyboardArrowDown';
 import KeyboardArrowUpIcon from '@mui/icons-material/KeyboardArrowUp';
 import RefreshIcon from '@mui/icons-material/Refresh';
+import type { RunKind, SyncRun } from '../../../../common/api/sync';
 import { errorMessage, formatDateTime } from '../../lib/format';
 import type { AppDataProvider } from '../../providers/dataProvider';
-import type { RunKind, SyncRun } from '../../providers/sync';
 import { RunDetail } from './RunDetail';
 import { RUN_KIND_LABELS, STATUS_COLOURS, statusLabel, TRIGGER_LABELS } from './syncLabels';
 import { syncKeys } from './syncQueries';

@@ -3,9 +3,10 @@ import { useDataProvider, useNotify } from 'react-admin';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Alert, Box, Button, Chip, CircularProgress, Paper, Stack, TextField, Typography } from '@mui/material';
 import ScheduleIcon from '@mui/icons-material/Schedule';
+import type { SyncJob } from '../../../../common/api/sync';
 import { errorMessage, formatDateTime } from '../../lib/format';
 import type { AppDataProvider } from '../../providers/dataProvider';
-import { MSG_CONFIG_SAVED, type SyncJob } from '../../providers/sync';
+import { MSG_CONFIG_SAVED } from '../../providers/sync';
 import { STATUS_COLOURS, statusLabel } from './syncLabels';
 import { syncKeys, useSyncConfigs, useSyncStatus } from './syncQueries';
 

@@ -1,5 +1,5 @@
 import { Box, Chip, Stack, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
-import type { FileSummary, RunData, RunError } from '../../providers/sync';
+import type { FileSummary, RunData, RunError } from '../../../../common/api/sync';
 import { STATUS_COLOURS, statusLabel } from './syncLabels';
 import { SyncResultsTable } from './SyncResults';
 

@@ -1,19 +1,20 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import type { User } from '../../../../common/api/sites';
+import type { ProcessedFile, SyncResult, SyncRun } from '../../../../common/api/sync';
 import { Menu } from '../../layout/Menu';
 import { SiteInfoProvider } from '../../layout/SiteInfoContext';
 import { formatDateTime } from '../../lib/format';
-import type { PublicUser } from '../../providers/session';
-import type { ProcessedFile, SyncResult, SyncRun } from '../../providers/sync';
 import { ADMIN, renderInAdmin, signIn, stubFetch, USER, type RecordedCall } from '../../test/helpers';
+import { RECORD_DEFAULTS } from '../../test/orders';
 import { fail, ok, router } from '../../test/printProduction';
 import { SyncPage } from './SyncPage';
 
 const HOPE = { id: 2, name: 'Hope Harbour Charity', slug: 'hope-harbour', logo: null, theme: { mainColor: '#1e88e5' }, features: { sync: true } };
 const DEMO = { id: 1, name: 'Presswork Demo', slug: 'demo', logo: null, theme: { mainColor: '#e91e63' }, features: { sync: false } };
-const STAFF: PublicUser = { ...USER, id: 3, email: 'staff@hopeharbour.local', siteId: 2 };
-const OTHER: PublicUser = { ...USER, id: 4, email: 'user@presswork.local', siteId: 1 };
+const STAFF: User = { ...USER, id: 3, email: 'staff@hopeharbour.local', siteId: 2 };
+const OTHER: User = { ...USER, id: 4, email: 'user@presswork.local', siteId: 1 };
 const API = '/api/sites/hope-harbour';
 const EXPORT_URL = 'http://adestra.test/exports/80';
 
@@ -39,6 +40,7 @@ function run(overrides: Partial<SyncRun['data']> = {}, record: Partial<SyncRun> 
     name: 'manual',
     status: overrides.status ?? 'running',
     siteId: 2,
+    ...RECORD_DEFAULTS,
     createdAt: '2026-11-22T00:31:15.417Z',
     data: {
       kind: 'day',

@@ -3,13 +3,13 @@ import { useSearchParams } from 'react-router-dom';
 import { Title, useDataProvider, usePermissions } from 'react-admin';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Box, Card, FormControl, InputLabel, MenuItem, Select, Tab, Tabs, Typography } from '@mui/material';
+import type { Role } from '../../../../common/api/sites';
 import { RequireAccess } from '../../components/RequireAccess';
 import { LoadingScreen } from '../../layout/LoadingScreen';
 import { useSiteInfo } from '../../layout/SiteInfoContext';
 import { usePageTitle } from '../../layout/usePageTitle';
 import { errorMessage } from '../../lib/format';
 import type { AppDataProvider } from '../../providers/dataProvider';
-import type { Role } from '../../providers/session';
 import { FileSyncArea } from './FileSyncArea';
 import { isReView, ReToAdestraArea, type ReView } from './ReToAdestraArea';
 import { AREAS, isArea, SCREEN_TITLE, type Area } from './syncLabels';
@@ -137,7 +137,7 @@ function SyncView() {
   );
 }
 
-/** /re-n-adestra-sync: Raiser's Edge ↔ Adestra (issue 5): admins, and users of a site with the sync. */
+/** /re-n-adestra-sync: Raiser's Edge ↔ Adestra: admins, and users of a site with the sync. */
 export function SyncPage() {
   return (
     <RequireAccess resource="re-n-adestra-sync" action="list">

@@ -1,8 +1,8 @@
 import type { ReactNode } from 'react';
 import { Box, Chip, Link, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, Typography } from '@mui/material';
 import OpenInNewIcon from '@mui/icons-material/OpenInNew';
+import type { SyncResult } from '../../../../common/api/sync';
 import { formatDate } from '../../lib/format';
-import type { SyncResult } from '../../providers/sync';
 import { ACTION_COLOURS, ACTION_LABELS, reasonLabel } from './syncLabels';
 
 export function ContactLink({ result }: { result: SyncResult }) {

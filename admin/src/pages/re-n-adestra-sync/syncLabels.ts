@@ -1,5 +1,5 @@
+import type { FileKind, RunKind, RunStatus, SyncJob, SyncResult } from '../../../../common/api/sync';
 // Words and colours of the sync screen.
-import type { FileKind, RunKind, RunStatus, SyncJob, SyncResult } from '../../providers/sync';
 
 export const SCREEN_TITLE = 'RE & Adestra Sync';
 

@@ -14,12 +14,12 @@ import {
   TextField,
   Typography,
 } from '@mui/material';
+import type { PrintReports } from '../../../../common/api/printProduction';
 import { RequireAccess } from '../../components/RequireAccess';
 import { addDays, errorMessage, formatDate, formatTimeSince, toDayString } from '../../lib/format';
 import { useNow } from '../../lib/useViewport';
 import { usePageTitle } from '../../layout/usePageTitle';
 import type { AppDataProvider } from '../../providers/dataProvider';
-import type { PrintReports } from '../../providers/printProduction';
 import { PrintedPerDayChart } from './PrintedPerDayChart';
 import { fillDays, formatRate } from './reportDays';
 

@@ -1,5 +1,5 @@
+import type { PrintReports } from '../../../../common/api/printProduction';
 import { addDays } from '../../lib/format';
-import type { PrintReports } from '../../providers/printProduction';
 
 export type DayCount = PrintReports['printedPerDay'][number];
 

@@ -2,17 +2,17 @@ import { useEffect, useMemo, useState } from 'react';
 import { Box, Button, Chip, CircularProgress, Typography } from '@mui/material';
 import DownloadIcon from '@mui/icons-material/Download';
 import type { DesignDocument } from '../../../../common/design-doc/types';
+import type { User } from '../../../../common/api/sites';
 import { usePageTitle } from '../../layout/usePageTitle';
 import { errorMessage } from '../../lib/format';
 import { api } from '../../providers/api';
-import type { PublicUser } from '../../providers/session';
 import { DesignEditorApp } from '../editor/DesignEditorApp';
 import { allowedParentOrigins, parentTargetOrigin } from '../editor/editorProtocol';
 import { renderPrintPage } from '../editor/renderPages';
 import { pingMessage, readTokenMessage } from './sampleProtocol';
 import { sampleCardDocument } from './sampleDocument';
 
-type State = { kind: 'not-framed' } | { kind: 'waiting' } | { kind: 'error'; message: string } | { kind: 'ready'; user: PublicUser };
+type State = { kind: 'not-framed' } | { kind: 'waiting' } | { kind: 'error'; message: string } | { kind: 'ready'; user: User };
 
 /** A picked image kept in the sample document itself (nothing is uploaded). */
 function readAsDataUrl(file: File): Promise<string> {
@@ -77,7 +77,7 @@ export function SampleEditorEmbedPage() {
       const token = readTokenMessage(event, parent, allowed);
       if (!token || done) return;
       done = true;
-      api<PublicUser>('/api/users/me', { token }).then(
+      api<User>('/api/users/me', { token }).then(
         (user) => setState({ kind: 'ready', user }),
         (error: unknown) => setState({ kind: 'error', message: `You could not be signed in: ${errorMessage(error)}` }),
       );

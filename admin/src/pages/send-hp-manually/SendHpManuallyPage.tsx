@@ -18,13 +18,14 @@ import {
 import AddIcon from '@mui/icons-material/Add';
 import DeleteIcon from '@mui/icons-material/Delete';
 import SendIcon from '@mui/icons-material/Send';
+import type { Role } from '../../../../common/api/sites';
 import { JsonBlock } from '../../components/JsonBlock';
 import { RequireAccess } from '../../components/RequireAccess';
 import { errorMessage } from '../../lib/format';
 import { usePageTitle } from '../../layout/usePageTitle';
 import type { AppDataProvider } from '../../providers/dataProvider';
 import { failureDataOf } from '../../providers/orders';
-import { getUser, type Role } from '../../providers/session';
+import { getUser } from '../../providers/session';
 import { emptyItem, initialForm, toSubmission, type ManualForm, type ManualItemRow } from './manualForm';
 
 export const MANUAL_NOTE = 'Please fill in all the fields. Make up some ids';

@@ -1,6 +1,6 @@
+import type { Id } from '../../../../common/api/envelope';
+import type { ManualSubmission } from '../../../../common/api/orders';
 // The manual provider form (spec §2, §3, §5): free text everywhere, quantity made a number.
-import type { ManualSubmission } from '../../providers/orders';
-import type { Id } from '../../providers/printProduction';
 
 export const DEFAULT_ISO_COUNTRY = 'gb';
 

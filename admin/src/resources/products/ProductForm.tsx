@@ -1,5 +1,5 @@
 import { AutocompleteInput, FormDataConsumer, ReferenceInput, required, SelectInput, SimpleForm, TextInput, usePermissions } from 'react-admin';
-import type { Role } from '../../providers/session';
+import type { Role } from '../../../../common/api/sites';
 
 export const PRODUCT_TYPE_CHOICES = [
   { id: 'Card', name: 'Card' },

@@ -1,13 +1,13 @@
 import { Create, Edit, useRecordContext } from 'react-admin';
 import { useParams } from 'react-router-dom';
+import type { Site } from '../../../../common/api/sites';
 import { RequireAccess } from '../../components/RequireAccess';
 import { usePageTitle } from '../../layout/usePageTitle';
 import { SiteForm } from './SiteForm';
 import { SiteUsers } from './SiteUsers';
-import type { SiteRecord } from './types';
 
 function SiteTitle() {
-  const record = useRecordContext<SiteRecord>();
+  const record = useRecordContext<Site>();
   return <span>Site {record ? `"${record.name}"` : ''}</span>;
 }
 

@@ -1,11 +1,11 @@
 import { FunctionField, type FunctionFieldProps } from 'react-admin';
 import { Box } from '@mui/material';
+import type { Site } from '../../../../common/api/sites';
 import { formatDate } from '../../lib/format';
-import type { SiteRecord } from './types';
 
-export function ColourSwatchField(props: Omit<FunctionFieldProps<SiteRecord>, 'render'>) {
+export function ColourSwatchField(props: Omit<FunctionFieldProps<Site>, 'render'>) {
   return (
-    <FunctionField<SiteRecord>
+    <FunctionField<Site>
       {...props}
       render={(record) => (
         <Box
@@ -25,9 +25,9 @@ export function ColourSwatchField(props: Omit<FunctionFieldProps<SiteRecord>, 'r
   );
 }
 
-export function LogoField(props: Omit<FunctionFieldProps<SiteRecord>, 'render'>) {
+export function LogoField(props: Omit<FunctionFieldProps<Site>, 'render'>) {
   return (
-    <FunctionField<SiteRecord>
+    <FunctionField<Site>
       {...props}
       render={(record) =>
         record.logo ? (
@@ -38,7 +38,7 @@ export function LogoField(props: Omit<FunctionFieldProps<SiteRecord>, 'render'>)
   );
 }
 
-export function DateField(props: Omit<FunctionFieldProps<SiteRecord>, 'render'> & { source: keyof SiteRecord & string }) {
+export function DateField(props: Omit<FunctionFieldProps<Site>, 'render'> & { source: keyof Site & string }) {
   const { source, ...rest } = props;
-  return <FunctionField<SiteRecord> {...rest} source={source} render={(record) => formatDate(record[source] as string | undefined)} />;
+  return <FunctionField<Site> {...rest} source={source} render={(record) => formatDate(record[source] as string | undefined)} />;
 }

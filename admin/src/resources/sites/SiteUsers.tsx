@@ -3,11 +3,11 @@ import { Datagrid, FunctionField, Pagination, ReferenceManyField, TextField, use
 import { Box, Button, Card, CardContent, IconButton, Tooltip, Typography } from '@mui/material';
 import EditIcon from '@mui/icons-material/Edit';
 import PersonAddIcon from '@mui/icons-material/PersonAdd';
-import type { UserRecord } from '../../providers/dataProvider';
+import type { User } from '../../../../common/api/sites';
 import { formatDate } from '../../lib/format';
 import { UsersModal } from './UsersModal';
 
-type Editing = { user: UserRecord | null } | null;
+type Editing = { user: User | null } | null;
 
 /** The users of one site, with the users modal to add or edit them. */
 export function SiteUsers({ siteId }: { siteId: number | string }) {
@@ -25,7 +25,7 @@ export function SiteUsers({ siteId }: { siteId: number | string }) {
             Add user
           </Button>
         </Box>
-        <ReferenceManyField<{ id: number | string }, UserRecord>
+        <ReferenceManyField<{ id: number | string }, User>
           record={{ id: siteId }}
           reference="users"
           target="siteId"
@@ -35,11 +35,11 @@ export function SiteUsers({ siteId }: { siteId: number | string }) {
           empty={<Typography color="text.secondary">No user found</Typography>}
         >
           <Datagrid bulkActionButtons={false} rowClick={false}>
-            <FunctionField<UserRecord> label="Name" render={(u) => [u.firstName, u.lastName].filter(Boolean).join(' ')} />
+            <FunctionField<User> label="Name" render={(u) => [u.firstName, u.lastName].filter(Boolean).join(' ')} />
             <TextField source="email" label="Email" />
             <TextField source="role" label="Role" />
-            <FunctionField<UserRecord> label="Created at" render={(u) => formatDate(u.createdAt)} />
-            <FunctionField<UserRecord>
+            <FunctionField<User> label="Created at" render={(u) => formatDate(u.createdAt)} />
+            <FunctionField<User>
               label=""
               textAlign="right"
               render={(u) => (

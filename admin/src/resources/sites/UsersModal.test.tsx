@@ -1,20 +1,21 @@
 import { describe, expect, it, vi } from 'vitest';
 import { getDefaultNormalizer, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import type { User } from '../../../../common/api/sites';
 import { ADMIN, jsonResponse, renderInAdmin, signIn, stubFetch } from '../../test/helpers';
-import type { UserRecord } from '../../providers/dataProvider';
 import { CONFIRM_PASSWORD_MESSAGE, passwordConfirmationMatches, UsersModal } from './UsersModal';
 
-const EXISTING: UserRecord = {
+const EXISTING: User = {
   id: 7,
   firstName: 'Grace',
   lastName: 'Hopper',
   email: 'grace@example.com',
   role: 'user',
   siteId: 3,
+  createdAt: '2025-01-01T00:00:00.000Z',
 };
 
-function renderModal(user: UserRecord | null = null) {
+function renderModal(user: User | null = null) {
   const onClose = vi.fn();
   const onSaved = vi.fn();
   renderInAdmin(<UsersModal open siteId={3} user={user} onClose={onClose} onSaved={onSaved} />, { path: '/modal' });

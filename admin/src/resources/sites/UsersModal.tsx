@@ -10,7 +10,8 @@ import {
   MenuItem,
   TextField,
 } from '@mui/material';
-import type { AppDataProvider, UpsertUserInput, UserRecord } from '../../providers/dataProvider';
+import type { UpsertUserInput, User } from '../../../../common/api/sites';
+import type { AppDataProvider } from '../../providers/dataProvider';
 
 export const CONFIRM_PASSWORD_MESSAGE = 'Confirm password not match ';
 
@@ -23,7 +24,7 @@ interface UserFormValues {
   confirmPassword: string;
 }
 
-function initialValues(user: UserRecord | null | undefined): UserFormValues {
+function initialValues(user: User | null | undefined): UserFormValues {
   return {
     firstName: user?.firstName ?? '',
     lastName: user?.lastName ?? '',
@@ -44,9 +45,9 @@ export interface UsersModalProps {
   open: boolean;
   siteId: number | string;
   /** The user being edited; null/undefined to create one. */
-  user?: UserRecord | null;
+  user?: User | null;
   onClose: () => void;
-  onSaved: (user: UserRecord) => void;
+  onSaved: (user: User) => void;
 }
 
 export function UsersModal({ open, siteId, user, onClose, onSaved }: UsersModalProps) {

@@ -1,12 +1,13 @@
 import { describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import type { Store } from '../../../../common/api/orders';
 import { ADMIN, jsonResponse, renderInAdmin, signIn, stubFetch, type RecordedCall } from '../../test/helpers';
 import { StoreEdit } from './StoreEdit';
 import { StoreList } from './StoreList';
-import { storeChanges, type StoreRecord } from './types';
+import { storeChanges } from './types';
 
-const STORE: StoreRecord = {
+const STORE: Store = {
   id: 1,
   siteId: 1,
   siteName: 'Hood Charity',

@@ -1,13 +1,14 @@
 import { BooleanInput, DeleteButton, Edit, Labeled, SaveButton, SimpleForm, TextField, TextInput, Toolbar, useRecordContext } from 'react-admin';
 import { useParams } from 'react-router-dom';
 import { Typography } from '@mui/material';
+import type { Store } from '../../../../common/api/orders';
 import { RequireAccess } from '../../components/RequireAccess';
 import { usePageTitle } from '../../layout/usePageTitle';
-import { SECRET_MASK, storeChanges, type StoreRecord } from './types';
+import { SECRET_MASK, storeChanges } from './types';
 import { WebhookUrlField } from './WebhookUrlField';
 
 function StoreTitle() {
-  const record = useRecordContext<StoreRecord>();
+  const record = useRecordContext<Store>();
   return <span>Store {record ? `of ${record.siteName}` : ''}</span>;
 }
 
@@ -32,7 +33,7 @@ function StoreEditView({ id }: { id: string }) {
       mutationMode="pessimistic"
       redirect="list"
       actions={false}
-      transform={(data: StoreRecord, options?: { previousData?: StoreRecord }) => storeChanges(data, options?.previousData)}
+      transform={(data: Store, options?: { previousData?: Store }) => storeChanges(data, options?.previousData)}
     >
       <SimpleForm toolbar={<StoreToolbar />} sx={{ maxWidth: 720 }}>
         <Labeled label="Site">

@@ -1,11 +1,11 @@
 import { useRecordContext } from 'react-admin';
 import { Box, Typography } from '@mui/material';
+import type { Store } from '../../../../common/api/orders';
 import { CopyButton } from '../../components/CopyButton';
-import type { StoreRecord } from './types';
 
 /** The URL to paste into Shopify's webhook settings, ready to copy. */
 export function WebhookUrlField(_props: { label?: string; sortable?: boolean }) {
-  const record = useRecordContext<StoreRecord>();
+  const record = useRecordContext<Store>();
   if (!record?.webhookUrl) return null;
   return (
     <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.5, minWidth: 0 }}>

@@ -1,28 +1,16 @@
-/** A store: a site's Shopify connection (docs/orders-fulfilment.md, admin REST `stores`). */
-export interface StoreRecord {
-  id: number;
-  siteId: number;
-  siteName: string;
-  siteSlug: string;
-  shopDomain: string;
-  /** "********" when set: the server never sends a secret back. */
-  webhookSecret: string;
-  previousSecret: string;
-  webhookUrl: string;
-  autoSendToHP: boolean;
-}
+import type { Store } from '../../../../common/api/orders';
 
 /** The value the server shows for a secret that is set; sent back, it means "unchanged". */
 export const SECRET_MASK = '********';
 
-export type StoreChanges = Pick<StoreRecord, 'shopDomain' | 'webhookSecret' | 'autoSendToHP'> & { previousSecret?: string };
+export type StoreChanges = Pick<Store, 'shopDomain' | 'webhookSecret' | 'autoSendToHP'> & { previousSecret?: string };
 
 /**
  * The body of a store save: only the store's own fields. A new webhook secret with the previous
  * secret left as it was lets the server rotate (the old secret becomes the previous one), so
  * webhooks Shopify still signs with it keep being accepted.
  */
-export function storeChanges(data: Partial<StoreRecord>, previous?: Partial<StoreRecord>): StoreChanges {
+export function storeChanges(data: Partial<Store>, previous?: Partial<Store>): StoreChanges {
   const body: StoreChanges = {
     shopDomain: (data.shopDomain ?? '').trim(),
     webhookSecret: data.webhookSecret ?? '',

@@ -1,0 +1,163 @@
+// Orders and fulfilment (docs/orders-fulfilment.md): store orders, provider events and sends.
+// Order data is loose on purpose: records imported from the old system lack many fields.
+import type { Id, RecordId } from './envelope';
+import type { MadeBy } from './printProduction';
+import type { DataRecord } from './records';
+
+export interface OrderLineItem {
+  id: Id;
+  name?: string | null;
+  title?: string | null;
+  product_id?: Id | null;
+  sku?: string | null;
+  quantity?: number | null;
+  properties?: unknown;
+}
+
+export interface OrderAddress {
+  name?: string | null;
+  first_name?: string | null;
+  last_name?: string | null;
+  address1?: string | null;
+  address2?: string | null;
+  city?: string | null;
+  zip?: string | null;
+  province?: string | null;
+  country?: string | null;
+  country_code?: string | null;
+  phone?: string | null;
+}
+
+/** A line prepared for the provider: its print file, and once sent, the provider's order id. */
+export interface PreGeneratedHPItem {
+  lineId?: string;
+  sourceOrderId?: string;
+  sourceItemId?: string;
+  sku?: string;
+  quantity?: number;
+  path?: string;
+  printJobId?: RecordId | null;
+  hpOrderId?: string | null;
+  sentAt?: string;
+}
+
+/** data of a shopify-order-log record (spec §3, order log entry). */
+export interface OrderData {
+  created_at?: string | null;
+  status?: string | null;
+  id: Id;
+  order_number?: Id | null;
+  name?: string | null;
+  email?: string | null;
+  customer?: { first_name?: string | null; last_name?: string | null; email?: string | null } | null;
+  line_items?: OrderLineItem[] | null;
+  shipping_address?: OrderAddress | null;
+  preGeneratedHPItems?: PreGeneratedHPItem[] | null;
+  hpOrderId?: string | null;
+  tracking?: { number?: string | null; method?: string | null; url?: string | null } | null;
+  [key: string]: unknown;
+}
+
+/** An order log entry. */
+export type OrderRecord = DataRecord<OrderData>;
+
+/** data of an hp-log record: one postback of the provider. */
+export interface ProviderEvent {
+  timestamp?: string | null;
+  status?: string | null;
+  shopifyOrderId?: string | null;
+  trackingNumber?: string | null;
+  shippingMethod?: string | null;
+  event?: string | null;
+  raw?: unknown;
+}
+
+export type ProviderEventRecord = DataRecord<ProviderEvent>;
+
+/** data of a shopify-hp-log record: what was sent to the provider and its answer. */
+export interface ProviderSend {
+  sentData?: unknown;
+  results?: unknown;
+  attempts?: number;
+  error?: string;
+  manual?: boolean;
+  [key: string]: unknown;
+}
+
+export type ProviderSendRecord = DataRecord<ProviderSend>;
+
+export interface ProviderOrderLine {
+  lineId: string;
+  sku: string | null;
+  /** As the order has it: text in some imported orders. */
+  quantity: number | string | null;
+  productName: string;
+  productId: string | null;
+  previewUrl: string | null;
+  pdfUrl: string | null;
+  printJobId: RecordId | null;
+  /** Where the line is made; null while it has no print job. */
+  madeBy: MadeBy | null;
+  hpSKU: string | null;
+}
+
+/** Where each line of an order with a job is made (check-order puts it on the order record as data.production). */
+export interface LineProduction {
+  lineId: string;
+  printJobId: RecordId;
+  madeBy: MadeBy;
+  isPrinted: boolean;
+}
+
+/** GET /api/hp-data/order/:orderId */
+export interface ProviderOrderDetail {
+  order: OrderRecord | null;
+  lines: ProviderOrderLine[];
+  events: ProviderEventRecord[];
+  sent: ProviderSendRecord[];
+}
+
+/**
+ * Answer of send-hp and send-hp-single-line: sent now, the provider already had it, or queued
+ * after a transient failure (HTTP 202). A refusal is {success:false, error, errorMes} (422).
+ */
+export type SendOutcome =
+  | { status: 'sent' | 'already-sent'; hpOrderId: string | null }
+  | { status: 'queued'; error: string | null; nextAttemptAt: string | null };
+
+export interface RerunFlags {
+  addToAdestra: boolean;
+  addToRaisersEdge: boolean;
+  sendEcard: boolean;
+  sendToHP: boolean;
+}
+
+export interface RerunResult {
+  ran: string[];
+  skipped: Array<{ step: string; reason: string }>;
+}
+
+/** The manual provider submission (spec §3). */
+export interface ManualSubmission {
+  orderData: { sourceOrderId: string; customerName: string };
+  items: Array<{ sku: string; quantity: number; pdfUrl: string; sourceItemId: string }>;
+  shipTo: { name: string; address1: string; address2: string; town: string; isoCountry: string; postcode: string };
+  siteId?: Id;
+}
+
+/** Order statuses of the order log (docs/orders-fulfilment.md). */
+export const ORDER_STATUSES = ['received', 'sent', 'dataready', 'printready', 'printed', 'shipped', 'cancelled', 'error', 'onhold'] as const;
+
+/** A store: a site's Shopify connection (admin REST `stores`). */
+export interface Store {
+  id: RecordId;
+  siteId: RecordId;
+  siteName: string;
+  siteSlug: string;
+  shopDomain: string;
+  /** "********" when set: the server never sends a secret back. */
+  webhookSecret: string;
+  previousSecret: string;
+  webhookUrl: string;
+  autoSendToHP: boolean;
+}

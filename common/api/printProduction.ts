@@ -1,0 +1,142 @@
+// Print production (docs/print-production.md): print jobs, designs, reports.
+import type { Id, RecordId } from './envelope';
+
+export interface ProductionNote {
+  id: RecordId;
+  note: string;
+}
+
+export interface PrintJobData {
+  pregeneratedPDF?: string | null;
+  product?: { physicalWidth?: number; physicalHeight?: number; [k: string]: unknown };
+  storeProductId?: string | number;
+  [k: string]: unknown;
+}
+
+/** Where an item is made: in house (the Jobs queue) or by the fulfilment provider (never in the queue). */
+export type MadeBy = 'inHouse' | 'provider';
+
+export interface PrintJob {
+  id: RecordId;
+  productName: string;
+  previewUrl: string | null;
+  quantity: number;
+  createdAt: string;
+  updatedAt: string;
+  readyForPrint: boolean;
+  clientId: RecordId;
+  artworkUrls: string[];
+  productId: string | null;
+  designId: RecordId | null;
+  shopifyOrderId: string | null;
+  lineItemId: string | null;
+  /** pregeneratedPDF, product size, and for personalised jobs needsReview / missingFields. */
+  data: PrintJobData;
+  /** Where the item is made (docs/production.md). */
+  madeBy: MadeBy;
+  productionNote: ProductionNote | null;
+  isPrinted: boolean;
+  isPDFDownloaded: boolean;
+  isRePrinted: boolean;
+  reprintCount: number;
+  downloadedAt: string | null;
+  downloadedByUserId: RecordId | null;
+  printedAt: string | null;
+  printedByUserId: RecordId | null;
+}
+
+/** Only the flag changes of the print-job state rules; the server refuses any other (409). */
+export type PrintJobChange =
+  | { isPrinted: true }
+  | { isPDFDownloaded: false; isPrinted: false }
+  | { isPDFDownloaded: false; isPrinted: false; isRePrinted: true };
+
+/** What `POST /api/print-jobs` takes to create a job. */
+export interface NewPrintJob {
+  clientId: Id | null;
+  artworkUrls: string[];
+  previewUrl: string | null;
+  productId: string | null;
+  productName: string;
+  designId: Id;
+  quantity: number;
+}
+
+export interface PrintReports {
+  from: string;
+  to: string;
+  clientId: RecordId | null;
+  printedPerDay: { day: string; jobs: number; quantity: number }[];
+  perProduct: { productName: string | null; jobs: number; quantity: number }[];
+  reprints: { printed: number; reprinted: number; rate: number };
+  oldestUnprinted: PrintJob[];
+}
+
+export const PRODUCT_TYPES = ['Card', 'Mug', 'Poster'] as const;
+export type ProductType = (typeof PRODUCT_TYPES)[number];
+
+export interface DesignAttribute {
+  name: string;
+  value: string;
+}
+
+export interface DesignStockItem {
+  code: string;
+  name: string;
+  quantity: number;
+}
+
+export interface HpAdditionData {
+  attributes: DesignAttribute[];
+  stockItems: DesignStockItem[];
+}
+
+export interface DesignData {
+  artworkUrls?: string[];
+  importOriginalData?: unknown;
+  /** The editor's design document. */
+  document?: unknown;
+  [k: string]: unknown;
+}
+
+export interface Design {
+  id: RecordId;
+  name: string;
+  image: string | null;
+  sku: string | null;
+  isCustomizable: boolean;
+  productPdf: string | null;
+  createdByUserId: RecordId | null;
+  productId: string | null;
+  productType: ProductType | null;
+  hpSKU: string | null;
+  hpAdditionData: HpAdditionData;
+  data: DesignData;
+  siteId: RecordId;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** What `POST /api/designs` takes (spec §7). */
+export interface DesignInput {
+  id?: Id;
+  name: string;
+  isCustomizable: boolean;
+  sku: string;
+  productPdf: string;
+  productType: ProductType | null;
+  hpSKU: string;
+  hpAdditionData: HpAdditionData;
+}
+
+/** SKU → product type of the known designs (spec §3, product type record). */
+export interface ProductTypeOfSku {
+  sku: string;
+  productType: string | null;
+}
+
+/** GET /api/app-config: where the editor frames live. */
+export interface AppConfig {
+  editorUrl: string;
+  sampleEditorUrl: string;
+}
