@@ -116,5 +116,70 @@ export function outboxRepo(db: Db | Knex.Transaction) {
       const r = await db<Row>('outbox').where({ dedupe_key: key }).first();
       return r ? outboxFromRow(r) : undefined;
     },
+
+    /**
+     * Claims a row: one atomic UPDATE that only succeeds while the row is pending and not leased
+     * (or its lease has run out), so two workers never hold it at once. `force` ignores
+     * next_attempt_at (an explicit click). Answers the claimed row, or undefined.
+     */
+    async claim(id: number, at: string, leaseUntil: string, force: boolean): Promise<OutboxRow | undefined> {
+      const q = db('outbox')
+        .where({ id, status: 'pending' })
+        .where((w) => w.whereNull('locked_until').orWhere('locked_until', '<', at));
+      if (!force) q.where('next_attempt_at', '<=', at);
+      const n = await q.update({ locked_until: leaseUntil, attempts: db.raw('attempts + 1'), updated_at: at });
+      if (n !== 1) return undefined;
+      const r = await db<Row>('outbox').where({ id }).first();
+      return r ? outboxFromRow(r) : undefined;
+    },
+
+    /** Ids of provider sends due at `at` and not leased, oldest due first. */
+    async dueIds(at: string, limit: number): Promise<number[]> {
+      const rows = (await db('outbox')
+        .where({ kind: HP_ORDER_KIND, status: 'pending' })
+        .where('next_attempt_at', '<=', at)
+        .where((w) => w.whereNull('locked_until').orWhere('locked_until', '<', at))
+        .orderBy('next_attempt_at')
+        .orderBy('id')
+        .limit(limit)
+        .select('id')) as Array<{ id: number }>;
+      return rows.map((r) => Number(r.id));
+    },
+
+    /** Rows of single-line sends of an order (dedupe keys hp:<site>:<order>:<line>, a key range). */
+    async lineRowsOf(siteId: number, orderId: string): Promise<OutboxRow[]> {
+      const prefix = `${hpDedupeKey(siteId, orderId)}:`;
+      const rows = await db<Row>('outbox')
+        .where({ kind: HP_ORDER_KIND, site_id: siteId })
+        .where('dedupe_key', '>=', prefix)
+        .where('dedupe_key', '<', `${prefix.slice(0, -1)};`)
+        .orderBy('id');
+      return rows.map(outboxFromRow).filter((r) => r.payload.orderId === orderId && r.payload.lineId);
+    },
+
+    // The outcome updates only touch a row still pending: whoever finished it first wins, and
+    // the caller (answered 0) reports that outcome instead of writing a second one.
+
+    /** pending → sent; answers how many rows changed (0 or 1). */
+    async markSent(id: number, result: unknown, at: string): Promise<number> {
+      return db('outbox').where({ id, status: 'pending' }).update({ status: 'sent', result: toJson(result), error: null, locked_until: null, updated_at: at });
+    },
+
+    /** pending → failed; answers how many rows changed (0 or 1). */
+    async markFailed(id: number, error: string, result: unknown, at: string): Promise<number> {
+      return db('outbox').where({ id, status: 'pending' }).update({ status: 'failed', result: toJson(result), error, locked_until: null, updated_at: at });
+    },
+
+    /** Stays pending, released, next tried at `nextAttemptAt`. */
+    async reschedule(id: number, error: string, result: unknown, nextAttemptAt: string, at: string): Promise<number> {
+      return db('outbox').where({ id, status: 'pending' }).update({ error, result: toJson(result), next_attempt_at: nextAttemptAt, locked_until: null, updated_at: at });
+    },
+
+    /** failed → pending with its attempts reset, due now (an explicit send after a fix). */
+    async retryFailed(id: number, at: string): Promise<number> {
+      return db('outbox').where({ id, status: 'failed' }).update({ status: 'pending', attempts: 0, locked_until: null, next_attempt_at: at, updated_at: at });
+    },
   };
 }
+
+export type OutboxRepo = ReturnType<typeof outboxRepo>;

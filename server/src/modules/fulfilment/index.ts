@@ -1,0 +1,15 @@
+// What the fulfilment module (the print provider, HP Site Flow) offers to the rest of the server.
+// The service object is what the app holds; the use cases are there for callers and tests that
+// want one story without HTTP.
+export { fulfilmentService, type FulfilmentService } from './service';
+export { DEFAULT_OPTIONS, type FulfilmentContext, type FulfilmentOptions, type SendOutcome } from './context';
+export { enqueueOrderSend, hpDedupeKey, type EnqueueOrderSend, type OutboxRow } from './outbox';
+export { processDue, sendNow, startOutboxWorker } from './outboxWorker';
+export { sendOrder, type SendOrderInput } from './sendOrder';
+export { MAYBE_AT_PROVIDER_WHOLE, mayBeAtProvider } from './lineSends';
+export { prepareSend, type PreparedSend } from './prepareSend';
+export { manualSend } from './manualSend';
+export { applyPostback, HP_SOURCE, postbackSite, receivePostback } from './postbacks';
+export { adminLog, adminLogs, listEvents, orderDetail } from './providerEvents';
+export { findOrder, resolveOrder } from './resolveOrder';
+export { hpDataRoutes, hpLogsAdminRoutes, onlineStoresFulfilmentRoutes } from './routes';

@@ -1,0 +1,77 @@
+// Everything before the provider call: the site's settings, the order, each line's design, print
+// job and print file (asked of modules/production), and the provider's order body.
+import { HttpError } from '../../http/errors';
+import { providerBlocker } from '../production/designForLine';
+import { siteSettings, SendFailure, text, type FulfilmentContext } from './context';
+import { linesSentOnTheirOwn } from './lineSends';
+import { buildOrderBody, shipToOf, sourceOrderIdOf, type HpOrderBody, type MappedLine, type PreGeneratedItem } from './orderBody';
+import type { OutboxRow } from './outbox';
+import { findOrder } from './resolveOrder';
+import type { HpSettings } from './settings';
+
+export interface PreparedSend {
+  body: HpOrderBody;
+  items: PreGeneratedItem[];
+  skipped: Array<{ lineId: string; reason: string }>;
+  settings: HpSettings;
+}
+
+/** The provider body of an outbox row's send; a line that cannot go is skipped with the reason. */
+export async function prepareSend(ctx: FulfilmentContext, row: OutboxRow): Promise<PreparedSend> {
+  const { db, production } = ctx;
+  const { siteId, orderId, lineId, actorId } = row.payload;
+  const { settings } = await siteSettings(ctx, siteId);
+  const order = await findOrder(db, orderId, siteId);
+  if (!order) throw new SendFailure(`Order ${orderId} not found`, true);
+  const data = order.data;
+  if (!shipToOf(data)) throw new SendFailure('The order has no shipping address', true);
+  const allLines = Array.isArray(data.line_items) ? data.line_items : [];
+  // A whole-order send leaves out the lines sent (or being sent) on their own: one print per line.
+  const ownSends = lineId ? new Map<string, string>() : await linesSentOnTheirOwn(db, siteId, orderId);
+  const lines = lineId ? allLines.filter((l) => text(l.id) === lineId) : allLines.filter((l) => !ownSends.has(text(l.id)));
+  if (lineId && !lines.length) throw new SendFailure(`Line ${lineId} is not in order ${orderId}`, true);
+  const sourceOrderId = sourceOrderIdOf(orderId, lineId);
+  const mapped: MappedLine[] = [];
+  const skipped: Array<{ lineId: string; reason: string }> = [...ownSends].map(([id, reason]) => ({ lineId: id, reason }));
+  const items: PreGeneratedItem[] = [];
+  const mappings = await production.mapLines(siteId, { line_items: lines });
+  for (const m of mappings) {
+    const { line } = m;
+    const id = text(line.id);
+    const reason = providerBlocker(m);
+    const design = m.design;
+    if (reason || !design?.hpSKU) {
+      skipped.push({ lineId: id, reason: reason ?? 'no design' });
+      continue;
+    }
+    let pdfUrl: string;
+    let printJobId: number;
+    try {
+      // The line's own job: personalised with the line's properties, the file the operators see.
+      const { job } = await production.jobForLine({ siteId, orderId, line, design, actorId, madeBy: 'provider' });
+      if (job.madeBy === 'inHouse') {
+        // Queued here after the send was asked for: an untouched job moves to the provider; one
+        // being printed here stays, and the line is left out rather than made twice.
+        if (job.isPDFDownloaded || job.isPrinted) {
+          skipped.push({ lineId: id, reason: `it is being printed in house (job #${job.id}); send it again to choose` });
+          continue;
+        }
+        await production.moveToProvider(job, actorId);
+      }
+      pdfUrl = await production.printFileUrl(job);
+      printJobId = job.id;
+    } catch (err) {
+      if (err instanceof HttpError) throw new SendFailure(`Line ${id}: ${err.message}`, err.status < 500);
+      throw err;
+    }
+    const quantity = Math.max(1, Math.floor(Number(line.quantity) || 1));
+    mapped.push({ line, lineId: id, hpSKU: design.hpSKU, quantity, pdfUrl, hpAdditionData: design.hpAdditionData });
+    items.push({ lineId: id, sourceOrderId, sourceItemId: id, sku: design.hpSKU, quantity, path: pdfUrl, printJobId, hpOrderId: null, sentAt: '' });
+  }
+  if (!mapped.length) {
+    const why = skipped.map((s) => `line ${s.lineId}: ${s.reason}`).join('; ');
+    throw new SendFailure(lineId ? `This line cannot be sent to HP (${why})` : `No line of this order can be sent to HP${why ? ` (${why})` : ''}`, true, { skipped });
+  }
+  const body = buildOrderBody({ sourceOrderId, order: data, lines: mapped, settings });
+  return { body, items, skipped, settings };
+}

@@ -1,0 +1,54 @@
+// send-hp and send-hp-single-line: an operator sends an order, or one of its lines, to the provider.
+import { conflict, notFound } from '../../http/errors';
+import type { Actor } from '../../http/types';
+import { outcomeOf } from './attempt';
+import { nowIso, text, type FulfilmentContext, type SendOutcome } from './context';
+import { lineSendsAtProvider, mayBeAtProvider, MAYBE_AT_PROVIDER_WHOLE } from './lineSends';
+import { enqueueOrderSend, hpDedupeKey, outboxRepo } from './outbox';
+import { sendNow } from './outboxWorker';
+import { lockedOrder, resolveOrder } from './resolveOrder';
+
+export interface SendOrderInput {
+  /** The store order id, or the order record's id. */
+  orderRef: string;
+  /** Only this line, as a provider order of its own. */
+  lineId?: string;
+  siteId?: number;
+  /** The operator's yes to sending lines that are queued (or printed) in house. */
+  sendFromJobs?: boolean;
+}
+
+export async function sendOrder(ctx: FulfilmentContext, actor: Actor, input: SendOrderInput): Promise<SendOutcome> {
+  const { db, clock, production } = ctx;
+  const order = await resolveOrder(db, actor, input.orderRef, input.siteId);
+  const orderId = order.field1 ?? text(order.data.id);
+  if (input.lineId && !(order.data.line_items ?? []).some((l) => text(l.id) === input.lineId)) throw notFound('Line item not found in this order');
+  // Under the order's lock (PostgreSQL; SQLite has one writer): a line is in one provider order
+  // only — the whole order's, or its own. A line send while the whole order's send is sent or
+  // going answers that send; a whole-order send leaves out lines sent on their own.
+  const row = await db.transaction(async (trx) => {
+    await lockedOrder(trx, order.id);
+    const outbox = outboxRepo(trx);
+    const whole = await outbox.byKey(hpDedupeKey(order.siteId, orderId));
+    if (input.lineId && whole && whole.status !== 'failed') return whole;
+    // The whole order's send failed, but one of its calls went unanswered: HP may hold the order
+    // with this line in it. Sending the line on its own (another source order id) could print it twice.
+    if (input.lineId && whole && mayBeAtProvider(whole)) throw conflict(MAYBE_AT_PROVIDER_WHOLE);
+    if (!input.lineId && !whole) {
+      const own = await lineSendsAtProvider(trx, order.siteId, orderId);
+      const lineIds = (order.data.line_items ?? []).map((l) => text(l.id));
+      if (own.length && lineIds.every((id) => own.some((r) => r.payload.lineId === id))) return own.find((r) => r.status !== 'sent') ?? own[0];
+    }
+    // A line is made in one place: lines in the Jobs queue go only on the operator's yes.
+    if (!whole || whole.status === 'failed') await production.takeLinesFromQueue(trx, order.siteId, orderId, input.lineId ? [input.lineId] : undefined, actor.id, input.sendFromJobs === true);
+    const [queued] = await enqueueOrderSend(trx, { siteId: order.siteId, orderId, lineIds: input.lineId ? [input.lineId] : undefined }, actor.id, clock.now());
+    if (queued.status === 'failed') {
+      // A failed send is tried again when asked explicitly (after the design or settings were fixed).
+      await outbox.retryFailed(queued.id, nowIso(ctx));
+      return { ...queued, status: 'pending' };
+    }
+    return queued;
+  });
+  if (row.status === 'sent') return outcomeOf(row);
+  return sendNow(ctx, row.id);
+}
