@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { HttpError } from './errors';
 import { fail } from './envelope';
 import { storageFault } from '../db';
+import { IntegrationError } from '../integrations/crmHttp';
 
 export const UNSTORABLE_TEXT = 'The request holds a NUL character (\\u0000), which cannot be stored';
 
@@ -19,15 +20,27 @@ export function notFoundHandler(): RequestHandler {
   return (req, res) => fail(res, 404, `No such call: ${req.method} ${req.originalUrl.split("?")[0]}`);
 }
 
+/**
+ * A failure of an outside service (the CRM, the email platform) as the API answers it: 400 for our
+ * own missing settings, 503 when it is rate-limited or its quota is spent (with its Retry-After),
+ * else 502; the body carries the typed error's details.
+ */
+export function integrationHttpError(err: IntegrationError): HttpError {
+  const status = err.kind === 'config' ? 400 : err.kind === 'rate-limited' || err.kind === 'quota' ? 503 : 502;
+  const headers = err.info.retryAfterSeconds !== undefined ? { 'Retry-After': String(err.info.retryAfterSeconds) } : undefined;
+  return new HttpError(status, err.message, err.toJSON(), headers);
+}
+
 export function errorHandler(log: Logger): ErrorRequestHandler {
   return (err, req, res, _next) => {
     if (res.headersSent) {
       req.socket.destroy();
       return;
     }
-    if (err instanceof HttpError) {
-      if (err.headers) res.set(err.headers);
-      return fail(res, err.status, err.message, err.details);
+    const known = err instanceof IntegrationError ? integrationHttpError(err) : err;
+    if (known instanceof HttpError) {
+      if (known.headers) res.set(known.headers);
+      return fail(res, known.status, known.message, known.details);
     }
     // body-parser and friends mark client errors with status/type.
     const status = typeof err?.status === 'number' ? err.status : typeof err?.statusCode === 'number' ? err.statusCode : 500;

@@ -2,18 +2,17 @@
 // the external sync service's base path (SYNC_SERVICE_PATH, default /sync-service/:site).
 // Every call but the CRM webhook needs a signed-in admin, or a user of that site.
 import fs from 'node:fs';
-import { Router, type Request, type RequestHandler } from 'express';
+import { Router, type Request, type RequestHandler, type Response } from 'express';
 import { allow } from '../../http/access';
 import { actorOf } from '../../http/auth';
 import { ok } from '../../http/envelope';
 import { HttpError } from '../../http/errors';
 import { idParam, jsonBody, parse } from '../../http/validate';
-import { IntegrationError } from '../../integrations/crmHttp';
 import { pageWindow } from '../../lib/paging';
 import { FILE_KINDS, type FileKind } from './files';
 import { isJobName, type RunTrigger } from './records';
 import { configBody, constituentIdOf, dayOf, fileBody, runListQuery } from './schema';
-import { integrationHttpError, type SyncService } from './service';
+import type { SyncService } from './service';
 import type { SiteSync } from './siteSettings';
 
 declare module 'express-serve-static-core' {
@@ -27,17 +26,6 @@ const siteOf = (req: Request): SiteSync => {
   return req.syncSite;
 };
 
-/** Integration failures answer 502/503 with the typed error's details; the rest goes to the error handler. */
-function wrap(handler: RequestHandler): RequestHandler {
-  return async (req, res, next) => {
-    try {
-      await handler(req, res, next);
-    } catch (err) {
-      next(err instanceof IntegrationError ? integrationHttpError(err) : err);
-    }
-  };
-}
-
 const FILE_ROUTES: Array<{ kind: FileKind; list: string; handled: string; process: string }> = [
   { kind: 'unsubscribe', list: 'list-file-unsubscribe', handled: 'list-handle-unsubscribe', process: 'sync-single-unsubscribe-file' },
   { kind: 'export80', list: 'list-file-export80', handled: 'list-handle-export80', process: 'sync-single-export80' },
@@ -50,12 +38,12 @@ export function syncRoutes(sync: SyncService, surface: 'api' | 'sync-service' = 
 
   // ---- the CRM webhook: no session, the site's webhookKey ---------------------------------------
   // The provisioning handshake (CloudEvents webhook validation): allow the sender's origin.
-  const allowOrigin: RequestHandler = wrap(async (req, res) => {
+  const allowOrigin: RequestHandler = async (req, res) => {
     const s = await sync.siteForWebhook(String(req.params.site));
     sync.verifyWebhookKey(s, req.query.webhookKey);
     const origin = req.get('WebHook-Request-Origin');
     res.set({ 'WebHook-Allowed-Origin': origin || '*', 'WebHook-Allowed-Rate': '*', Allow: 'POST, OPTIONS' }).status(200).end();
-  });
+  };
   r.options('/raiser-edge-webhook', allow.credential('the site\'s webhookKey in the query'), allowOrigin);
 
   r.post(
@@ -63,34 +51,34 @@ export function syncRoutes(sync: SyncService, surface: 'api' | 'sync-service' = 
     allow.credential('the site\'s webhookKey in the query'),
     // CloudEvents arrive as application/cloudevents+json.
     jsonBody('256kb', { type: ['application/json', 'application/cloudevents+json', 'application/*+json'] }),
-    wrap(async (req, res) => {
+    async (req: Request, res: Response) => {
       const s = await sync.siteForWebhook(String(req.params.site));
       const out = await sync.ingestWebhook(s, req.query.webhookKey, req.body);
       ok(res, out);
       // Answered first; the sync of that constituent runs after (one at a time per site).
       if (out.status === 'queued' && out.deliveryId) void sync.processDeliveryLater(out.deliveryId, s.site.id);
-    }),
+    },
   );
 
   // ---- everything else: a signed-in admin, or a user of that site -------------------------------
   // (per route, not r.use: this router shares /api/sites with the sites calls)
   const site: RequestHandler[] = [
     allow.site,
-    wrap(async (req, _res, next) => {
+    async (req, _res, next) => {
       req.syncSite = await sync.siteFor(actorOf(req), String(req.params.site));
       next();
-    }),
+    },
   ];
 
   r.post(
     '/raiser-edge-sync-one',
     site,
-    wrap(async (req, res) => {
+    async (req: Request, res: Response) => {
       const id = constituentIdOf(req.body);
       const out = await sync.syncOne(siteOf(req), id, manual, actorOf(req).id);
       if (out.notFound) throw new HttpError(404, out.error ?? 'Constituent not found', { run: out.run });
       ok(res, { result: out.result, run: out.run });
-    }),
+    },
   );
 
   const startDay = (day: string, req: Request) => sync.startDay(siteOf(req), day, manual, actorOf(req).id);
@@ -98,18 +86,18 @@ export function syncRoutes(sync: SyncService, surface: 'api' | 'sync-service' = 
   r.post(
     '/raiser-edge-sync-list-from-specific-day',
     site,
-    wrap(async (req, res) => {
+    async (req: Request, res: Response) => {
       const day = dayOf(req.body)!;
       const started = await startDay(day, req);
       if (req.query.wait === '1' || req.body?.wait === true) await started.done;
       ok(res, { run: req.query.wait === '1' || req.body?.wait === true ? await sync.records.getRun(started.run.id) : started.run, alreadyRunning: started.alreadyRunning });
-    }),
+    },
   );
 
   r.post(
     '/raiser-edge-to-adestra',
     site,
-    wrap(async (req, res) => {
+    async (req: Request, res: Response) => {
       const s = siteOf(req);
       const given = dayOf(req.body, 'targetDate', false);
       const day = given ?? (await sync.configuredDay(s, 're-sync'));
@@ -117,34 +105,34 @@ export function syncRoutes(sync: SyncService, surface: 'api' | 'sync-service' = 
       const wait = req.query.wait === '1' || req.body?.wait === true;
       if (wait) await started.done;
       ok(res, { day, run: wait ? await sync.records.getRun(started.run.id) : started.run, alreadyRunning: started.alreadyRunning });
-    }),
+    },
   );
 
   r.get(
     '/raiser-edge-sync/list',
     site,
-    wrap(async (req, res) => {
+    async (req: Request, res: Response) => {
       const q = parse(runListQuery, req.query);
       const w = pageWindow(q.page, q.pageSize);
       const { rows, total } = await sync.records.listRuns(siteOf(req).site.id, q, w.limit, w.offset);
       ok(res, { list: rows, hasNext: w.offset + rows.length < total, total, page: w.page });
-    }),
+    },
   );
 
   r.get(
     '/raiser-edge-sync/:id',
     site,
-    wrap(async (req, res) => {
+    async (req: Request, res: Response) => {
       const run = await sync.records.getRun(idParam(req.params.id));
       if (!run || run.siteId !== siteOf(req).site.id) throw new HttpError(404, 'Run not found');
       ok(res, run);
-    }),
+    },
   );
 
   r.get(
     '/download-export/:name',
     site,
-    wrap(async (req, res) => {
+    async (req: Request, res: Response) => {
       const file = sync.downloadPath(siteOf(req), String(req.params.name));
       res.set({ 'Content-Type': 'text/csv; charset=utf-8', 'Content-Disposition': `attachment; filename="${String(req.params.name)}"`, 'X-Content-Type-Options': 'nosniff' });
       await new Promise<void>((resolve, reject) => {
@@ -153,19 +141,19 @@ export function syncRoutes(sync: SyncService, surface: 'api' | 'sync-service' = 
         stream.on('end', () => resolve());
         stream.pipe(res);
       });
-    }),
+    },
   );
 
   for (const f of FILE_ROUTES) {
-    const list = wrap(async (req, res) => {
+    const list = async (req: Request, res: Response) => {
       const s = siteOf(req);
       const files = await sync.listFiles(s, f.kind);
       ok(res, { list: files, hasNext: false, total: files.length, ...(FILE_KINDS[f.kind].exportNumber ? { exportUrl: sync.exportUrl(s, FILE_KINDS[f.kind].exportNumber!) } : {}) });
-    });
-    const handled = wrap(async (req, res) => {
+    };
+    const handled = async (req: Request, res: Response) => {
       const items = await sync.listHandled(siteOf(req), f.kind);
       ok(res, { list: items, hasNext: false, total: items.length });
-    });
+    };
     r.get(`/${f.list}`, site, list);
     r.post(`/${f.list}`, site, list);
     r.get(`/${f.handled}`, site, handled);
@@ -173,10 +161,10 @@ export function syncRoutes(sync: SyncService, surface: 'api' | 'sync-service' = 
     r.post(
       `/${f.process}`,
       site,
-      wrap(async (req, res) => {
+      async (req: Request, res: Response) => {
         const body = parse(fileBody, req.body);
         ok(res, await sync.processFile(siteOf(req), f.kind, body.name, { force: body.force, trigger: manual, userId: actorOf(req).id }));
-      }),
+      },
     );
   }
 
@@ -184,39 +172,39 @@ export function syncRoutes(sync: SyncService, surface: 'api' | 'sync-service' = 
   r.get(
     '/sync-config',
     site,
-    wrap(async (req, res) => {
+    async (req: Request, res: Response) => {
       const s = siteOf(req);
       ok(res, { list: await sync.getConfigs(s), links: { export80: sync.exportUrl(s, 80), export92: sync.exportUrl(s, 92) } });
-    }),
+    },
   );
 
   r.get(
     '/sync-config/:job',
     site,
-    wrap(async (req, res) => {
+    async (req: Request, res: Response) => {
       const job = String(req.params.job);
       if (!isJobName(job)) throw new HttpError(404, 'No such sync job (re-sync, unsubscribe, export80, export92)');
       ok(res, await sync.records.getConfig(siteOf(req).site.id, job));
-    }),
+    },
   );
 
   r.post(
     '/sync-config/:job',
     site,
-    wrap(async (req, res) => {
+    async (req: Request, res: Response) => {
       const job = String(req.params.job);
       if (!isJobName(job)) throw new HttpError(404, 'No such sync job (re-sync, unsubscribe, export80, export92)');
       const input = parse(configBody, req.body);
       ok(res, { config: await sync.saveConfig(siteOf(req), job, input, actorOf(req)), message: 'Sync config saved' });
-    }),
+    },
   );
 
   r.get(
     '/sync-status',
     site,
-    wrap(async (req, res) => {
+    async (req: Request, res: Response) => {
       ok(res, await sync.status(siteOf(req)));
-    }),
+    },
   );
 
   return r;

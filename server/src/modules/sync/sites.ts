@@ -1,0 +1,37 @@
+// Which site a sync call is about: by slug or id, with the CRM sync configured.
+import type { Deps } from '../../deps';
+import { notFound } from '../../http/errors';
+import type { Actor } from '../../http/types';
+import { isAdmin } from '../auth/permissions';
+import type { Site, SitesRepo } from '../sites/repo';
+import { hasSync, syncSettingsOf, type SiteSync } from './siteSettings';
+
+type SiteDeps = Pick<Deps, 'config'> & { sites: SitesRepo };
+
+async function findSite({ sites }: SiteDeps, param: string): Promise<Site | undefined> {
+  const bySlug = await sites.bySlug(param);
+  if (bySlug) return bySlug;
+  return /^[1-9]\d{0,9}$/.test(param) ? sites.byId(Number(param)) : undefined;
+}
+
+/** The site of a sync call: admins any, users their own (another site is not found), and it must have the sync. */
+export async function siteFor(ctx: SiteDeps, actor: Actor, param: string): Promise<SiteSync> {
+  const site = await findSite(ctx, param);
+  if (!site || (!isAdmin(actor) && site.id !== actor.siteId)) throw notFound('Site not found');
+  if (!hasSync(site)) throw notFound('This site has no CRM sync');
+  return syncSettingsOf(site, ctx.config);
+}
+
+/** The site of a CRM webhook: no actor, the webhookKey is checked by the caller. */
+export async function siteForWebhook(ctx: SiteDeps, param: string): Promise<SiteSync> {
+  const site = await findSite(ctx, param);
+  if (!site) throw notFound('Site not found');
+  if (!hasSync(site)) throw notFound('This site has no CRM sync');
+  return syncSettingsOf(site, ctx.config);
+}
+
+/** Every site with the CRM sync configured. */
+export async function syncSites({ sites, config }: SiteDeps): Promise<SiteSync[]> {
+  const { rows } = await sites.list({}, { field: 'id', order: 'asc' }, 10_000, 0);
+  return rows.filter(hasSync).map((s) => syncSettingsOf(s, config));
+}
