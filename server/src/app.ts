@@ -71,13 +71,13 @@ export function createApp(deps: Deps, services: Services = createServices(deps))
   api.use('/users', uploadGrantRoutes(services.uploads, config));
   api.use('/users', usersRoutes(services.users));
   api.use('/sites', sitesRoutes(services.sites));
-  // The CRM ↔ email-platform sync calls of a site, and the connectivity tests (issue 5).
+  // The CRM ↔ email-platform sync calls of a site, and the connectivity tests.
   api.use('/sites/:site', syncRoutes(services.sync));
   api.use('/test', syncTestRoutes(services.sync));
   api.use('/general-data', generalDataRoutes(services.generalData));
   api.use('/pdf', pdfRoutes(services.artwork, config));
   api.use('/images', imagesRoutes(services.artwork, config));
-  // Design documents rendered on the server (issue 6): /images/from-polotno.
+  // Design documents rendered on the server: /images/from-polotno.
   api.use('/images', renderRoutes(services.render, services.designs, config));
   api.use('/print-jobs', printJobsRoutes(services.printJobs));
   api.use('/designs', designsRoutes(services.designs, config));
