@@ -1,6 +1,7 @@
 // Shopify order webhooks: the pure rules (no database, no HTTP) — signature check, int64-safe
 // parsing, the order as we store it, and which of two versions of an order is newer.
 import crypto from 'node:crypto';
+import type { OrderAddress } from '../../../../common/api/orders';
 
 export const ORDER_TOPICS = ['orders/create', 'orders/updated', 'orders/paid', 'orders/fulfilled'] as const;
 export type OrderTopic = (typeof ORDER_TOPICS)[number];
@@ -83,19 +84,8 @@ export interface OrderLine {
   properties: Array<{ name: string; value: string }>;
 }
 
-export interface OrderAddress {
-  name?: string | null;
-  first_name?: string | null;
-  last_name?: string | null;
-  address1?: string | null;
-  address2?: string | null;
-  city?: string | null;
-  zip?: string | null;
-  province?: string | null;
-  country?: string | null;
-  country_code?: string | null;
-  phone?: string | null;
-}
+/** The store's shipping address as it is kept with the order (one type with the admin's). */
+export type { OrderAddress } from '../../../../common/api/orders';
 
 /** The fields that come from the store: a newer webhook replaces all of them. */
 export interface ShopifyOrder {
