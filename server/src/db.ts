@@ -110,6 +110,10 @@ export async function withStartupLock<T>(db: Db, fn: () => Promise<T>): Promise<
   });
 }
 
+/** Ids are 32-bit integer columns (PostgreSQL `integer`): a larger id names no row (asking PostgreSQL would be an error). */
+export const MAX_ROW_ID = 2_147_483_647;
+export const canBeRowId = (id: number) => Number.isSafeInteger(id) && id > 0 && id <= MAX_ROW_ID;
+
 export function isPostgres(db: Db): boolean {
   return db.client.config.client === 'pg';
 }

@@ -58,6 +58,13 @@ describe('general data', async () => {
       expect(back.body.data).toEqual(rec);
     });
 
+    it('an id beyond any row (over 2^31 - 1) is an unknown record (404), on every database', async () => {
+      const res = await post('production-note', w.tokens.userA, { id: 2147483648, data: { a: 1 } });
+      expect(res.status).toBe(404);
+      expect(res.body).toEqual({ success: false, error: 'Record not found' });
+      expect((await get('/api/general-data/production-note/2147483648', w.tokens.userA)).status).toBe(404);
+    });
+
     it('a number in field1 is stored as text', async () => {
       const rec = await create('production-note', w.tokens.userA, { field1: 1234, data: { note: 'n' } });
       expect(rec.field1).toBe('1234');

@@ -2,6 +2,7 @@
 import express from 'express';
 import type { z } from 'zod';
 import { HttpError } from './errors';
+import { canBeRowId } from '../db';
 
 export function parse<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
   const result = schema.safeParse(value ?? {});
@@ -14,7 +15,7 @@ export function parse<S extends z.ZodType>(schema: S, value: unknown): z.infer<S
 /** A positive integer id from a path parameter, else 404 (an id that cannot exist is unknown). */
 export function idParam(value: unknown): number {
   const s = String(value ?? '');
-  if (!/^[1-9]\d{0,14}$/.test(s)) throw new HttpError(404, 'Not found');
+  if (!/^[1-9]\d{0,14}$/.test(s) || !canBeRowId(Number(s))) throw new HttpError(404, 'Not found');
   return Number(s);
 }
 

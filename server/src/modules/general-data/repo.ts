@@ -3,7 +3,7 @@
 // record-type adapter, writes go to it, so callers see one kind of record.
 import type { Knex } from 'knex';
 import type { Db } from '../../db';
-import { toJson } from '../../db';
+import { canBeRowId, toJson } from '../../db';
 import { orderTablesRepo } from '../orders/tablesRepo';
 import { recordFromRow, type DataRecord, type RecordRow } from './record';
 import { ORDER_TABLE_TYPES, isOrderTableType } from './types';
@@ -114,6 +114,7 @@ export function generalDataRepo(db: Db | Knex.Transaction) {
   };
   return {
     async byId(id: number): Promise<DataRecord | undefined> {
+      if (!canBeRowId(id)) return undefined;
       const r = await db<Row>('general_data').where({ id }).first();
       return r ? fromRow(r) : orderTables.recordById(id);
     },
