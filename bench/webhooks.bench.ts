@@ -80,7 +80,9 @@ function bareApp(db: Db | null, siteId: number) {
       const o = req.body as { id: number | string; name: string };
       const now = new Date().toISOString();
       await db('webhook_deliveries').insert({ source: 'shopify', event_id: String(req.get('x-shopify-event-id')), delivery_id: req.get('x-shopify-webhook-id'), site_id: siteId, topic: 'orders/create', payload: toJson(o), status: 'processed', attempts: 0, received_at: now });
-      await db('store_orders').insert({ site_id: siteId, store_order_id: String(o.id), order_name: o.name, status: 'received', search_text: o.name, store_data: toJson(o), our_data: '{}', created_at: now, updated_at: now });
+      // Plain JSON.parse rounds int64 ids past 2^53 (two orders can share one), so the bare handler
+      // keys its row by the order name, unique in every shot, to stay within the UNIQUE constraint.
+      await db('store_orders').insert({ site_id: siteId, store_order_id: o.name, order_name: o.name, status: 'received', search_text: o.name, store_data: toJson(o), our_data: '{}', created_at: now, updated_at: now });
     }
     res.json({ success: true });
   });
