@@ -1,24 +1,10 @@
 // The spec's generic record, and the row shape every table presenting records answers
 // (general_data itself, and the order tables through their record-type adapter).
 import { fromJson } from '../../db';
-import type { Permission } from '../auth/permissions';
+import type { DataRecord } from '../../../../common/api/records';
 
-/** The spec's generic data record. */
-export interface DataRecord<D = Record<string, unknown>> {
-  id: number;
-  type: string;
-  field1: string | null;
-  field2: string | null;
-  name: string | null;
-  /** Lifecycle status where the type has one (orders, provider events); indexed. */
-  status: string | null;
-  data: D;
-  siteId: number;
-  userId: number | null;
-  publicPermission: Permission;
-  createdAt: string;
-  updatedAt: string;
-}
+/** The spec's generic data record: the shape the admin reads too (common/api). */
+export type { DataRecord } from '../../../../common/api/records';
 
 /** A record as a row. `extra`: the order tables' own JSON, laid over data (with status) as the API shows it. */
 export interface RecordRow {
