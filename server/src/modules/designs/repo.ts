@@ -1,31 +1,10 @@
 import type { Db } from '../../db';
 import { countOf, fromJson, toJson } from '../../db';
+import type { Design, DesignData } from '../../../../common/api/printProduction';
 import type { HpAdditionData, ProductType } from './schema';
 
-export interface DesignData {
-  artworkUrls?: string[];
-  importOriginalData?: unknown;
-  document?: unknown;
-  [k: string]: unknown;
-}
-
-export interface Design {
-  id: number;
-  name: string;
-  image: string | null;
-  sku: string | null;
-  isCustomizable: boolean;
-  productPdf: string | null;
-  createdByUserId: number | null;
-  productId: string | null;
-  productType: ProductType | null;
-  hpSKU: string | null;
-  hpAdditionData: HpAdditionData;
-  data: DesignData;
-  siteId: number;
-  createdAt: string;
-  updatedAt: string;
-}
+// A design and its data as the API answers them: the same types the admin reads (common/api).
+export type { Design, DesignData } from '../../../../common/api/printProduction';
 
 interface Row {
   id: number;

@@ -4,15 +4,10 @@ import { countOf, fromJson, toJson } from '../../db';
 import type { PrintJobEventKind, PrintJobState } from './state';
 import { RECORD_TYPES } from '../general-data/types';
 
-export interface PrintJobData {
-  pregeneratedPDF?: string | null;
-  product?: { physicalWidth?: number; physicalHeight?: number; [k: string]: unknown };
-  storeProductId?: string | number;
-  [k: string]: unknown;
-}
+// The job's data and where it is made: the same types the admin reads (common/api).
+import type { MadeBy, PrintJobData } from '../../../../common/api/printProduction';
+export type { MadeBy, PrintJobData } from '../../../../common/api/printProduction';
 
-/** Where the item is made: in house (the Jobs queue) or by the fulfilment provider (never in the queue). */
-export type MadeBy = 'inHouse' | 'provider';
 const MADE_BY_COLUMN: Record<MadeBy, string> = { inHouse: 'in_house', provider: 'provider' };
 const madeByOf = (v: string | null | undefined): MadeBy => (v === 'provider' ? 'provider' : 'inHouse');
 
