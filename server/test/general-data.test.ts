@@ -198,6 +198,13 @@ describe('general data', async () => {
       expect(none).toMatchObject({ data: [], hasNext: false, total: 0 });
     });
 
+    it('a type named like an object key lists nothing (or is refused), never a server error', async () => {
+      const res = await get('/api/general-data/constructor', w.tokens.userA);
+      expect(res.status).toBe(200);
+      expect(res.body.data.data).toEqual([]);
+      for (const type of ['toString', '__proto__', 'hasOwnProperty']) expect((await get(`/api/general-data/${type}`, w.tokens.userA)).status).toBe(400);
+    });
+
     it('only lists records of the type asked for', async () => {
       const notes = await list('production-note', w.tokens.adminA, '?pageSize=100');
       expect(notes.data.every((r) => r.type === 'production-note')).toBe(true);

@@ -15,7 +15,8 @@ import { sitesRepo } from '../sites/repo';
 export { SYSTEM_TYPES };
 
 /** Statuses a list leaves out unless asked for: orders without line items (nothing to print) are hidden (spec §2). */
-export const HIDDEN_STATUSES: Record<string, string[]> = { [RECORD_TYPES.order]: ['no-lines'] };
+// A Map, not an object: a type named like an Object.prototype key (`constructor`) must find nothing.
+export const HIDDEN_STATUSES: ReadonlyMap<string, string[]> = new Map([[RECORD_TYPES.order, ['no-lines']]]);
 
 /** The orders table holds one order per (site, store order id): a hand-made copy is refused, not stored twice. */
 const duplicateOrder = (err: unknown) =>
@@ -53,7 +54,7 @@ export function generalDataService({ db, clock }: Deps) {
       // Records Presswork writes itself have no creator: the spec's orders screen sends userId anyway.
       userId: SYSTEM_TYPES.has(type) ? undefined : q.userId,
       status: q.status,
-      excludeStatus: q.status === undefined ? (q.excludeStatus ?? HIDDEN_STATUSES[type]) : undefined,
+      excludeStatus: q.status === undefined ? (q.excludeStatus ?? HIDDEN_STATUSES.get(type)) : undefined,
       search: q.q,
     };
     if (isAdmin(actor)) {
