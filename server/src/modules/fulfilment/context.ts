@@ -80,6 +80,8 @@ export function clientFor(ctx: FulfilmentContext, settings: HpSettings) {
   const { options, clock, log } = ctx;
   return createHpClient({
     baseUrl: settings.baseUrl,
+    submitUrl: settings.submitUrl || undefined,
+    scheme: settings.scheme,
     key: settings.key,
     secret: settings.secret,
     clock,
@@ -95,7 +97,8 @@ export function clientFor(ctx: FulfilmentContext, settings: HpSettings) {
 export async function siteSettings(ctx: Pick<Deps, 'db'>, siteId: number): Promise<{ site: Site; settings: HpSettings }> {
   const site = await sitesRepo(ctx.db).byId(siteId);
   if (!site) throw new SendFailure('The site of this order no longer exists', true);
-  const { settings, missing } = hpSettingsOf(site.settings.env);
+  const { settings, missing, invalid } = hpSettingsOf(site.settings.env);
   if (missing.length) throw new SendFailure(`HP Site Flow is not set up for site "${site.name}": set ${missing.join(', ')} in its settings`, true);
+  if (invalid.length) throw new SendFailure(`HP Site Flow settings of site "${site.name}": ${invalid.join('; ')}`, true);
   return { site, settings };
 }

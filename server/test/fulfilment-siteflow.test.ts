@@ -1,0 +1,148 @@
+// Current Site Flow against the loopback simulator in that mode: x-oneflow-* signing, orders to a
+// separate submit host that only acknowledges, refusals as "Order Submission Error" postbacks,
+// and postbacks whose body is Site Flow's raw order object (`{{{prettyJson this}}}`).
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import express from 'express';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { createHpClient } from '../src/integrations/hpSiteflow';
+import { bearer } from './harness';
+import { createHpWorld, HP, listen, storeOrder } from './fulfilmentWorld';
+
+const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
+const FIXTURES = path.resolve(repoRoot, '../shared/fixtures');
+
+const w = await createHpWorld({ scheme: 'oneflow', postbackTemplate: 'raw' });
+// The submit host: the same simulator, reached under another path, as orders.oneflow.io is another host.
+const submitHost = await listen(express().use('/submit', w.sim.app));
+afterAll(() => submitHost.close());
+
+const siteflowEnv = (over: Record<string, string> = {}) => ({
+  HP_BASE_URL: w.simUrl,
+  HP_SUBMIT_URL: `${submitHost.url}/submit/api/order`,
+  HP_AUTH_SCHEME: 'oneflow',
+  HP_API_KEY: HP.key,
+  HP_API_SECRET: HP.secret,
+  HP_DESTINATION: 'presswork-test',
+  HP_CARRIER_ALIAS: 'royalmail',
+  HP_POSTBACK_TOKEN: HP.token,
+  ...over,
+});
+
+let seq = 0;
+const newOrderId = () => `${8_100_000_000 + ++seq * 17}`;
+
+beforeEach(async () => {
+  w.sim.reset();
+  w.sim.setTimeline(10, false);
+  await w.setHpEnv(w.sites.a, siteflowEnv());
+});
+
+async function orderWithDesign(over: Record<string, unknown> = {}) {
+  const orderId = newOrderId();
+  if (!(await w.db('designs').where({ site_id: w.sites.a, sku: 'SF-CARD' }).first())) await w.insertDesign(w.sites.a, { sku: 'SF-CARD' });
+  await w.insertOrder(w.sites.a, storeOrder(orderId, [{ id: '21', sku: 'SF-CARD' }], over));
+  return orderId;
+}
+
+const sendHp = (orderId: string) => w.request().post('/api/online-stores/shopify-webhook/send-hp').set(bearer(w.tokens.userA)).send({ orderId });
+const hpLogs = async (orderId: string) =>
+  (await w.db('provider_events').where({ store_order_id: orderId }).orderBy('id')).map((r) => ({ ...r, data: typeof r.data === 'string' ? JSON.parse(r.data) : r.data }));
+
+describe('Site Flow (oneflow scheme, separate submit host)', () => {
+  it('submits to the submit host, signed over its pathname; the acknowledgement\'s _id becomes the provider order id', async () => {
+    const orderId = await orderWithDesign();
+    const res = await sendHp(orderId);
+    expect(res.body.error).toBeUndefined();
+    expect(res.body.data.status).toBe('sent');
+    const simOrder = w.sim.orderBySource(orderId)!;
+    expect(res.body.data.hpOrderId).toBe(simOrder._id);
+    expect(w.sim.calls.filter((c) => c.method === 'POST').map((c) => [c.path, c.status])).toEqual([['/submit/api/order', 200]]);
+    const log = await w.db('provider_sends').where({ store_order_id: orderId }).first();
+    const data = typeof log.data === 'string' ? JSON.parse(log.data) : log.data;
+    expect(data.acknowledged).toBe(true);
+    expect(Object.keys(data.results).sort()).toEqual(['_id', 'sourceAccountId', 'timestamp', 'url']);
+    expect((await w.orderRecord(w.sites.a, orderId)).data.hpOrderId).toBe(simOrder._id);
+  });
+
+  it('a PrintOS-signed call is refused by Site Flow; an unknown HP_AUTH_SCHEME fails the send saying so', async () => {
+    await w.setHpEnv(w.sites.a, siteflowEnv({ HP_AUTH_SCHEME: 'printos' }));
+    const refused = await sendHp(await orderWithDesign());
+    expect(refused.body.success).toBe(false);
+    expect(refused.body.errorMes.status).toBe(401);
+    expect(refused.body.error).toMatch(/x-oneflow-authorization/);
+    expect(w.sim.stats.submitCalls).toBe(0);
+    await w.setHpEnv(w.sites.a, siteflowEnv({ HP_AUTH_SCHEME: 'sha1' }));
+    const bad = await sendHp(await orderWithDesign());
+    expect(bad.body.success).toBe(false);
+    expect(bad.body.error).toMatch(/HP_AUTH_SCHEME must be printos or oneflow \(it is "sha1"\)/);
+  });
+
+  it('an order Site Flow refuses after acknowledging it: the submission-error postback puts the order in error, with the reason in hp-log', async () => {
+    // No postcode: Site Flow acknowledges, then refuses.
+    const orderId = await orderWithDesign({ shipping_address: { name: 'Ada Lovelace', address1: '12 Analytical Row', city: 'London', zip: '', country_code: 'GB' } });
+    expect((await sendHp(orderId)).body.data.status).toBe('sent');
+    await w.sim.idle();
+    expect(w.sim.orderBySource(orderId)).toBeUndefined();
+    const order = await w.orderRecord(w.sites.a, orderId);
+    expect(order.status).toBe('error');
+    const [log] = await hpLogs(orderId);
+    expect(log.name).toBe('order.submissionerror');
+    expect(log.data.error).toBe('Order validation failed');
+    expect(log.data.raw.error.validations).toEqual([{ path: 'orderData.shipments[0].shipTo.postcode', message: 'is required' }]);
+  });
+
+  it('a submission error for a repeated sourceOrderId means "already there": the order keeps its status', async () => {
+    const orderId = await orderWithDesign();
+    // Site Flow already holds this sourceOrderId (sent before, the answer lost).
+    const direct = createHpClient({ scheme: 'oneflow', baseUrl: w.simUrl, key: HP.key, secret: HP.secret });
+    const hpSample = JSON.parse(fs.readFileSync(path.join(FIXTURES, 'hp-order-sample.json'), 'utf8'));
+    await direct.submitOrder({ ...hpSample, orderData: { ...hpSample.orderData, sourceOrderId: orderId } });
+    await w.sim.idle();
+    expect((await sendHp(orderId)).body.data.status).toBe('sent');
+    await w.sim.idle();
+    expect(w.sim.stats.duplicates).toBe(1);
+    expect((await w.orderRecord(w.sites.a, orderId)).status).toBe('sent');
+    const [log] = await hpLogs(orderId);
+    expect(log.data).toMatchObject({ error: 'Source Order ID already exists', alreadySent: true });
+  });
+
+  it('takes Site Flow\'s raw order object as a postback: status, provider id and tracking', async () => {
+    const orderId = await orderWithDesign();
+    await sendHp(orderId);
+    const simOrder = w.sim.orderBySource(orderId)!;
+    await w.sim.sendPostback(orderId, 'printready');
+    await w.sim.sendPostback(orderId, 'shipped');
+    await w.sim.sendPostback(orderId, 'shipped');
+    expect(w.sim.postbacks.map((p) => p.status)).toEqual([200, 200, 200]);
+    const order = await w.orderRecord(w.sites.a, orderId);
+    expect(order.status).toBe('shipped');
+    expect(order.data.tracking.number).toBe(simOrder.shipment!.trackingNumber);
+    expect(order.data.tracking.url).toBe(simOrder.shipment!.trackingUrl);
+    const logs = await hpLogs(orderId);
+    // The repeated shipped object is a duplicate.
+    expect(logs.map((l) => [l.name, l.status, l.provider_order_id])).toEqual([
+      ['order.printready', 'printready', simOrder._id],
+      ['order.shipped', 'shipped', simOrder._id],
+    ]);
+    expect(logs[1].data.raw.order._id).toBe(simOrder._id);
+  });
+});
+
+describe('the raw order object, as HP publishes it', () => {
+  it('the PrintOS sample\'s order object, posted back, is read as that order\'s dataready event', async () => {
+    const orderId = await orderWithDesign();
+    await sendHp(orderId);
+    const { order } = JSON.parse(fs.readFileSync(path.join(FIXTURES, 'hp-submit-response-printos.json'), 'utf8'));
+    order.orderData.sourceOrderId = orderId;
+    const res = await w.request().post('/api/online-stores/hp-webhook?site=site-a').set('x-postback-token', HP.token).send(order);
+    expect(res.status).toBe(200);
+    expect(res.body.data).toEqual({ duplicate: false, orderStatus: 'dataready', found: true });
+    const [log] = await hpLogs(orderId);
+    expect([log.name, log.status, log.provider_order_id, log.data.timestamp]).toEqual(['order.dataready', 'dataready', '57d07ba6872ba4110086ca0d', '2016-09-07T20:42:14.665Z']);
+    // An object without a sourceOrderId is not a postback.
+    delete order.orderData.sourceOrderId;
+    expect((await w.request().post('/api/online-stores/hp-webhook?site=site-a').set('x-postback-token', HP.token).send(order)).status).toBe(400);
+  });
+});
