@@ -146,3 +146,32 @@ describe('the raw order object, as HP publishes it', () => {
     expect((await w.request().post('/api/online-stores/hp-webhook?site=site-a').set('x-postback-token', HP.token).send(order)).status).toBe(400);
   });
 });
+
+describe('the component code', () => {
+  it('is the design\'s Site Flow component code when it names one, Content otherwise', async () => {
+    const save = (hpAdditionData: unknown) =>
+      w.request().post('/api/designs').set(bearer(w.tokens.userA)).send({ name: 'Coded card', sku: `CODED-${++seq}`, hpSKU: 'HP-CODED', hpAdditionData });
+    const coded = await save({ attributes: [], stockItems: [], componentCode: ' Card ' });
+    expect(coded.status).toBe(200);
+    expect(coded.body.data.hpAdditionData).toEqual({ attributes: [], stockItems: [], componentCode: 'Card' });
+    const plain = await save({ attributes: [], stockItems: [], componentCode: '' });
+    expect(plain.body.data.hpAdditionData).toEqual({ attributes: [], stockItems: [] });
+    expect((await save({ attributes: [], stockItems: [], componentCode: 'x'.repeat(101) })).status).toBe(400);
+
+    await w.db('designs').whereIn('id', [coded.body.data.id, plain.body.data.id]).update({ product_pdf: '/files/test/design.pdf' });
+    const orderId = newOrderId();
+    await w.insertOrder(
+      w.sites.a,
+      storeOrder(orderId, [
+        { id: '31', sku: coded.body.data.sku },
+        { id: '32', sku: plain.body.data.sku },
+      ]),
+    );
+    expect((await sendHp(orderId)).body.data.status).toBe('sent');
+    const items = w.sim.orderBySource(orderId)!.body.orderData.items as Array<{ sourceItemId: string; components: Array<{ code: string }> }>;
+    expect(items.map((i) => [i.sourceItemId, i.components[0].code])).toEqual([
+      ['31', 'Card'],
+      ['32', 'Content'],
+    ]);
+  });
+});

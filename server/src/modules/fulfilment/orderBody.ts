@@ -68,6 +68,7 @@ export interface HpOrderBody {
   };
 }
 
+/** The component code when a design names none: Site Flow's default product component. */
 export const COMPONENT_CODE = 'Content';
 
 const s = (v: unknown) => (v === null || v === undefined ? '' : String(v)).trim();
@@ -130,7 +131,7 @@ export function buildOrderBody(input: { sourceOrderId: string; order: StoreOrder
       sku: l.hpSKU,
       quantity: l.quantity,
       shipmentIndex: 0,
-      components: [{ code: COMPONENT_CODE, path: l.pdfUrl, fetch: true, ...(attributes ? { attributes } : {}) }],
+      components: [{ code: l.hpAdditionData.componentCode || COMPONENT_CODE, path: l.pdfUrl, fetch: true, ...(attributes ? { attributes } : {}) }],
     };
   });
   const body: HpOrderBody = {
