@@ -19,6 +19,8 @@ export interface HpSimFaults {
   duplicatePostbacks: boolean;
   /** The postbacks of an order are delivered newest first (shipped before printed…). */
   reorderPostbacks: boolean;
+  /** Postbacks are lost on the way (recorded with status 'lost'): true = every one, a number = the next N. */
+  losePostbacks: boolean | number;
   /** Seconds put in Retry-After on injected 429/503 answers (none when undefined). */
   retryAfterSeconds?: number;
   /** Share (0–1) of calls answered with one of failStatuses before anything is done (seeded by `seed`). Default 0. */
@@ -70,7 +72,7 @@ export interface SimOrder {
 
 export interface PostbackRecord {
   body: Record<string, unknown>;
-  status: number | 'error';
+  status: number | 'error' | 'lost';
   error?: string;
 }
 
@@ -153,7 +155,7 @@ export function createHpSimulator(options: HpSimulatorOptions) {
   const postbackTemplate = options.postbackTemplate ?? 'presswork';
   const sourceAccountId = crypto.createHash('sha256').update(`account:${sourceAccount}`).digest('hex').slice(0, 24);
   const maxSkewMs = options.maxSkewMs ?? 15 * 60_000;
-  const faults: HpSimFaults = { delayMs: 0, dropConnections: false, duplicatePostbacks: false, reorderPostbacks: false, failRate: 0, failStatuses: [429, 500, 502, 503], ...options.faults };
+  const faults: HpSimFaults = { delayMs: 0, dropConnections: false, duplicatePostbacks: false, reorderPostbacks: false, losePostbacks: false, failRate: 0, failStatuses: [429, 500, 502, 503], ...options.faults };
   const random = mulberry32(options.seed ?? 1);
   // holdNext: accepted orders whose answers wait for releaseHeld().
   let holdCount = 0;
@@ -420,6 +422,11 @@ export function createHpSimulator(options: HpSimulatorOptions) {
   async function deliver(body: Record<string, unknown>) {
     const target = state.postback;
     if (!target) return;
+    if (faults.losePostbacks === true || (typeof faults.losePostbacks === 'number' && faults.losePostbacks > 0)) {
+      if (typeof faults.losePostbacks === 'number') faults.losePostbacks--;
+      postbacks.push({ body, status: 'lost' });
+      return;
+    }
     const copies = faults.duplicatePostbacks ? 2 : 1;
     for (let i = 0; i < copies; i++) {
       let rec: PostbackRecord = { body, status: 'error' };
@@ -508,6 +515,16 @@ export function createHpSimulator(options: HpSimulatorOptions) {
       const id = bySource.get(`${sourceAccount}:${sourceOrderId}`);
       return id ? orders.get(id) : undefined;
     },
+    /** Moves an order to `status` at the provider (as its timeline would) and posts that back. */
+    progress(sourceOrderId: string, status: HpStatus) {
+      const id = bySource.get(`${sourceAccount}:${sourceOrderId}`);
+      const order = id ? orders.get(id) : undefined;
+      if (!order) throw new Error(`simulator: no order ${sourceOrderId}`);
+      order.status = status;
+      const p = deliver(postbackBody(order, status));
+      track(p);
+      return p;
+    },
     sendPostback: (sourceOrderId: string, status: HpStatus, extra?: Record<string, unknown>) => {
       const p = sendPostback(sourceOrderId, status, extra);
       track(p);
@@ -525,7 +542,7 @@ export function createHpSimulator(options: HpSimulatorOptions) {
       calls.length = 0;
       failQueue = [];
       Object.assign(stats, { submitCalls: 0, created: 0, duplicates: 0 });
-      Object.assign(faults, { delayMs: 0, dropConnections: false, duplicatePostbacks: false, reorderPostbacks: false, retryAfterSeconds: undefined, failRate: 0, failStatuses: [429, 500, 502, 503] });
+      Object.assign(faults, { delayMs: 0, dropConnections: false, duplicatePostbacks: false, reorderPostbacks: false, losePostbacks: false, retryAfterSeconds: undefined, failRate: 0, failStatuses: [429, 500, 502, 503] });
       holdCount = 0;
       for (const send of held.splice(0)) send();
     },

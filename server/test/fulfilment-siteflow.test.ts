@@ -175,3 +175,46 @@ describe('the component code', () => {
     ]);
   });
 });
+
+// Last in this file: it moves the world's clock on by hours.
+describe('orders with no news are asked about (postbacks can be lost)', () => {
+  it('a lost shipped postback is made good by asking Site Flow; asked once per quiet period; finished orders are not asked about', async () => {
+    // Earlier tests' orders name provider orders the reset simulator has forgotten: out of the way.
+    await w.db('store_orders').update({ status: 'cancelled' });
+    const lostId = await orderWithDesign();
+    const quietId = await orderWithDesign();
+    expect((await sendHp(lostId)).body.data.status).toBe('sent');
+    expect((await sendHp(quietId)).body.data.status).toBe('sent');
+    w.sim.faults.losePostbacks = true;
+    await w.sim.progress(lostId, 'shipped');
+    expect(w.sim.postbacks.map((p) => p.status)).toEqual(['lost']);
+    const check = () => w.services.fulfilment.checkQuietOrders();
+    const gets = () => w.sim.calls.filter((c) => c.method === 'GET').length;
+
+    // Not quiet for long enough yet: nobody is asked.
+    expect(await check()).toEqual({ checked: 0, news: 0, errors: [] });
+    w.clock.advance(6 * 60 * 60_000 + 1_000);
+    const first = await check();
+    expect(first).toEqual({ checked: 2, news: 2, errors: [] });
+    const lost = await w.orderRecord(w.sites.a, lostId);
+    expect(lost.status).toBe('shipped');
+    expect(lost.data.tracking.number).toBe(w.sim.orderBySource(lostId)!.shipment!.trackingNumber);
+    expect((await w.orderRecord(w.sites.a, quietId)).status).toBe('dataready');
+    expect(gets()).toBe(2);
+
+    // Right away again: both were just asked about (and one just moved on).
+    expect(await check()).toEqual({ checked: 0, news: 0, errors: [] });
+    // After another quiet period only the unfinished one is asked; the same answer is no news.
+    w.clock.advance(6 * 60 * 60_000 + 1_000);
+    expect(await check()).toEqual({ checked: 1, news: 0, errors: [] });
+    expect(gets()).toBe(3);
+    expect((await hpLogs(quietId)).map((l) => l.status)).toEqual(['dataready']);
+
+    // The provider not answering is reported, not thrown; the order is asked again next period.
+    w.sim.faults.dropConnections = true;
+    w.clock.advance(6 * 60 * 60_000 + 1_000);
+    const failed = await check();
+    expect(failed.checked).toBe(0);
+    expect(failed.errors).toEqual([{ orderId: quietId, providerOrderId: w.sim.orderBySource(quietId)!._id, error: expect.stringMatching(/could not be reached/) }]);
+  });
+});

@@ -28,6 +28,8 @@ export interface FulfilmentOptions {
   /** How long send-hp waits for a concurrent sender of the same row before answering "queued". */
   waitForOtherMs: number;
   batchSize: number;
+  /** An order at the provider with no news for this long is asked about (postbacks can be lost). */
+  quietAfterMs: number;
 }
 
 export const DEFAULT_OPTIONS: FulfilmentOptions = {
@@ -37,6 +39,7 @@ export const DEFAULT_OPTIONS: FulfilmentOptions = {
   backoff: { baseMs: 30_000, maxMs: 60 * 60_000 },
   waitForOtherMs: 10_000,
   batchSize: 10,
+  quietAfterMs: 6 * 60 * 60_000,
 };
 
 /** The defaults, then the configuration, then what the caller asked for. */
