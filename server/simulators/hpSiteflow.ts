@@ -41,6 +41,11 @@ export interface HpSimulatorOptions {
    * Default: `acknowledge` for the oneflow scheme, `answer` otherwise.
    */
   submitMode?: 'answer' | 'acknowledge';
+  /**
+   * What the acknowledgement's `_id` names: the order (default), or the submission only (the order
+   * gets an id of its own). HP's documents do not say; both readings are supported.
+   */
+  acknowledgementId?: 'order' | 'submission';
   /** The postback body: Presswork's documented template (default) or the raw order object (`{{{prettyJson this}}}`). */
   postbackTemplate?: 'presswork' | 'raw';
   /** Where postbacks go (POST, header x-postback-token). Without it nothing is posted back. */
@@ -168,6 +173,7 @@ export function createHpSimulator(options: HpSimulatorOptions) {
     postback: options.postback,
     timeline: options.timeline ?? 1000,
     autoProgress: options.autoProgress ?? true,
+    acknowledgementId: options.acknowledgementId ?? 'order',
   };
   const orders = new Map<string, SimOrder>();
   const bySource = new Map<string, string>();
@@ -308,7 +314,7 @@ export function createHpSimulator(options: HpSimulatorOptions) {
       const body = req.body as SimOrder['body'];
       const refusal = refusalOf(body);
       if (refusal === DUPLICATE) stats.duplicates++;
-      if (!refusal) createOrder(body, _id);
+      if (!refusal) createOrder(body, state.acknowledgementId === 'order' ? _id : crypto.randomBytes(12).toString('hex'));
       else track(deliver(submissionErrorBody(_id, body, refusal)));
       return res.json({ _id, url: `https://s3.amazonaws.com/order/${_id}`, timestamp: now().toISOString(), sourceAccountId });
     }
@@ -507,6 +513,9 @@ export function createHpSimulator(options: HpSimulatorOptions) {
     setPostback(target: { url: string; token: string } | undefined) {
       state.postback = target;
     },
+    setAcknowledgementId(names: 'order' | 'submission') {
+      state.acknowledgementId = names;
+    },
     setTimeline(ms: number, autoProgress = state.autoProgress) {
       state.timeline = ms;
       state.autoProgress = autoProgress;
@@ -545,6 +554,7 @@ export function createHpSimulator(options: HpSimulatorOptions) {
       Object.assign(faults, { delayMs: 0, dropConnections: false, duplicatePostbacks: false, reorderPostbacks: false, losePostbacks: false, retryAfterSeconds: undefined, failRate: 0, failStatuses: [429, 500, 502, 503] });
       holdCount = 0;
       for (const send of held.splice(0)) send();
+      state.acknowledgementId = options.acknowledgementId ?? 'order';
     },
     /** Stops the timelines (pending steps are dropped). */
     stop() {

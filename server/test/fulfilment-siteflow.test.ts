@@ -130,6 +130,26 @@ describe('Site Flow (oneflow scheme, separate submit host)', () => {
   });
 });
 
+describe('an acknowledgement naming the submission, not the order', () => {
+  it('the order id Site Flow\'s first postback names replaces the acknowledgement\'s, everywhere it was kept', async () => {
+    w.sim.setAcknowledgementId('submission');
+    const orderId = await orderWithDesign();
+    const sent = await sendHp(orderId);
+    const simOrder = w.sim.orderBySource(orderId)!;
+    const ackId = sent.body.data.hpOrderId;
+    expect(ackId).not.toBe(simOrder._id);
+    expect((await w.orderRecord(w.sites.a, orderId)).data.hpOrders).toMatchObject({ [orderId]: { hpOrderId: ackId, acknowledged: true } });
+    await w.sim.sendPostback(orderId, 'printready');
+    const order = await w.orderRecord(w.sites.a, orderId);
+    expect(order.data.hpOrderId).toBe(simOrder._id);
+    expect(order.data.preGeneratedHPItems.map((i) => i.hpOrderId)).toEqual([simOrder._id]);
+    expect(order.data.hpOrders).toMatchObject({ [orderId]: { hpOrderId: simOrder._id, acknowledged: false } });
+    // A later postback naming another id does not move it again.
+    await w.request().post('/api/online-stores/hp-webhook?site=site-a').set('x-postback-token', HP.token).send({ event: 'order.printed', sourceOrderId: orderId, orderId: 'something-else', status: 'printed', timestamp: '2026-11-21T12:00:00Z' });
+    expect((await w.orderRecord(w.sites.a, orderId)).data.hpOrderId).toBe(simOrder._id);
+  });
+});
+
 describe('the raw order object, as HP publishes it', () => {
   it('the PrintOS sample\'s order object, posted back, is read as that order\'s dataready event', async () => {
     const orderId = await orderWithDesign();

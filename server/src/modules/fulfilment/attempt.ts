@@ -55,7 +55,7 @@ export async function markSent(ctx: FulfilmentContext, row: OutboxRow, prepared:
       data.preGeneratedHPItems = [...previous.filter((p) => !items.some((i) => i.lineId === p.lineId)), ...items];
       if (hpOrderId) data.hpOrderId = hpOrderId;
       const hpOrders = { ...((data.hpOrders as Record<string, unknown>) ?? {}) };
-      hpOrders[prepared.body.orderData.sourceOrderId] = { hpOrderId: knownId, lineId, sentAt: at };
+      hpOrders[prepared.body.orderData.sourceOrderId] = { hpOrderId: knownId, lineId, sentAt: at, ...(acknowledged ? { acknowledged: true } : {}) };
       data.hpOrders = hpOrders;
       const next = nextOrderStatus(locked.status ?? text(data.status), 'sent', text(data.hpProgress) || null);
       if (next) data.status = next;

@@ -107,13 +107,22 @@ export async function applyPostback(ctx: Pick<Deps, 'clock'>, trx: Knex.Transact
     const prev = data.tracking ?? {};
     data.tracking = { number: trackingNumber ?? prev.number ?? null, method: shippingMethod ?? prev.method ?? null, url: text(body.shipment?.trackingUrl) || prev.url || null };
   }
-  if (body.orderId && !data.hpOrderId) data.hpOrderId = text(body.orderId);
   const hpOrders = { ...((data.hpOrders as Record<string, Record<string, unknown>>) ?? {}) };
   const entry = hpOrders[body.sourceOrderId] ?? {};
+  const postedId = text(body.orderId) || null;
+  // The submit host's acknowledgement _id may name the submission rather than the order: the id
+  // Site Flow's own postbacks name replaces it (everywhere it was recorded), once.
+  const ackId = entry.acknowledged === true && !refusal && postedId && postedId !== entry.hpOrderId ? text(entry.hpOrderId) : null;
+  if (ackId) {
+    if (data.hpOrderId === ackId) data.hpOrderId = postedId;
+    if (Array.isArray(data.preGeneratedHPItems)) data.preGeneratedHPItems = data.preGeneratedHPItems.map((i) => (i.hpOrderId === ackId ? { ...i, hpOrderId: postedId } : i));
+  }
+  if (postedId && !data.hpOrderId) data.hpOrderId = postedId;
   const entryNext = nextOrderStatus(text(entry.status) || null, text(body.status), text(entry.progress) || null);
   hpOrders[body.sourceOrderId] = {
     ...entry,
-    hpOrderId: entry.hpOrderId ?? (text(body.orderId) || null),
+    hpOrderId: ackId ? postedId : (entry.hpOrderId ?? postedId),
+    ...(entry.acknowledged === true && postedId && !refusal ? { acknowledged: false } : {}),
     lineId,
     status: entryNext ?? entry.status ?? null,
     progress: highestProgress(text(entry.progress) || null, text(body.status)),
