@@ -167,6 +167,19 @@ describe('the raw order object, as HP publishes it', () => {
   });
 });
 
+describe('the ship-to address', () => {
+  it('carries the store address\'s company and state (province code, else province) as Site Flow\'s companyName and state', async () => {
+    const address = { name: 'Bob Norman', company: 'Acme Inc.', address1: '5th Avenue', address2: '', city: 'New York', zip: '10001', province: 'New York', province_code: 'NY', country_code: 'US', phone: '' };
+    const withCode = await orderWithDesign({ shipping_address: address });
+    const provinceOnly = await orderWithDesign({ shipping_address: { ...address, company: '', province_code: null } });
+    for (const id of [withCode, provinceOnly]) expect((await sendHp(id)).body.data.status).toBe('sent');
+    const shipTo = (id: string) => (w.sim.orderBySource(id)!.body.orderData.shipments as Array<{ shipTo: Record<string, unknown> }>)[0].shipTo;
+    expect(shipTo(withCode)).toEqual({ name: 'Bob Norman', companyName: 'Acme Inc.', address1: '5th Avenue', address2: '', town: 'New York', state: 'NY', postcode: '10001', isoCountry: 'US', email: 'ada@example.com' });
+    expect(shipTo(provinceOnly)).toMatchObject({ state: 'New York' });
+    expect(shipTo(provinceOnly).companyName).toBeUndefined();
+  });
+});
+
 describe('the component code', () => {
   it('is the design\'s Site Flow component code when it names one, Content otherwise', async () => {
     const save = (hpAdditionData: unknown) =>
