@@ -2,9 +2,10 @@
 // signatures checked exactly in either scheme (PrintOS gateway: x-hp-hmac-*, signing the API path
 // without the gateway's own prefix; Site Flow: x-oneflow-*, signing the full pathname), SHA1
 // refused, order bodies validated, orders kept in memory, repeated sourceOrderIds refused, the
-// submit answered at once (PrintOS) or only acknowledged with errors posted back (Site Flow), then postbacks received → printready → printed → shipped on a
-// timeline (after fetching each component's file, to prove the provider can reach it).
-// Faults: failNext(n, status), delayMs, dropConnections, duplicatePostbacks, reorderPostbacks,
+// submit answered at once (PrintOS) or only acknowledged with errors posted back (Site Flow),
+// then postbacks received → printready → printed → shipped on a timeline (after fetching each
+// component's file, to prove the provider can reach it).
+// Faults: failNext(n, status), delayMs, dropConnections, duplicatePostbacks, reorderPostbacks, losePostbacks,
 // failRate (a seeded share of calls answered 429/5xx), holdNext(n) (accept orders, hold the answers).
 import crypto from 'node:crypto';
 import express, { type ErrorRequestHandler, type RequestHandler, type Response } from 'express';
@@ -266,6 +267,7 @@ export function createHpSimulator(options: HpSimulatorOptions) {
     orderData: { ...o.body.orderData, status: o.status, ...(o.shipment ? { shipments: withTracking(o) } : {}) },
   });
   const withTracking = (o: SimOrder) =>
+    // HP publishes no shipped order object: the tracking fields' names on a shipment are ours.
     (Array.isArray(o.body.orderData.shipments) ? (o.body.orderData.shipments as Array<Record<string, unknown>>) : []).map((s) => ({
       ...s,
       trackingNumber: o.shipment?.trackingNumber,
