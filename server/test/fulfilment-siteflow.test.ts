@@ -66,7 +66,7 @@ describe('Site Flow (oneflow scheme, separate submit host)', () => {
     expect((await w.orderRecord(w.sites.a, orderId)).data.hpOrderId).toBe(simOrder._id);
   });
 
-  it('a PrintOS-signed call is refused by Site Flow; an unknown HP_AUTH_SCHEME fails the send saying so', async () => {
+  it('a PrintOS-signed call is refused by Site Flow; an unknown HP_AUTH_SCHEME or a submit URL that is no URL fails the send saying so', async () => {
     await w.setHpEnv(w.sites.a, siteflowEnv({ HP_AUTH_SCHEME: 'printos' }));
     const refused = await sendHp(await orderWithDesign());
     expect(refused.body.success).toBe(false);
@@ -77,6 +77,13 @@ describe('Site Flow (oneflow scheme, separate submit host)', () => {
     const bad = await sendHp(await orderWithDesign());
     expect(bad.body.success).toBe(false);
     expect(bad.body.error).toMatch(/HP_AUTH_SCHEME must be printos or oneflow \(it is "sha1"\)/);
+    await w.setHpEnv(w.sites.a, siteflowEnv({ HP_SUBMIT_URL: 'orders.oneflow.io/api/order' }));
+    const noUrlId = await orderWithDesign();
+    const noUrl = await sendHp(noUrlId);
+    expect(noUrl.body.error).toMatch(/HP_SUBMIT_URL must be an http\(s\) URL \(it is "orders.oneflow.io\/api\/order"\)/);
+    // Failed for good, not retried: the settings have to be fixed first.
+    expect((await w.db('outbox').where({ dedupe_key: `hp:${w.sites.a}:${noUrlId}` }).first()).status).toBe('failed');
+    expect(w.sim.stats.submitCalls).toBe(0);
   });
 
   it('an order Site Flow refuses after acknowledging it: the submission-error postback puts the order in error, with the reason in hp-log', async () => {

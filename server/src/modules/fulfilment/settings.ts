@@ -24,6 +24,14 @@ export function hpSettingsOf(env: EnvVar[]): { settings: HpSettings; missing: st
   const v = (k: string) => (envValue(env, k) ?? '').trim();
   const scheme = v('HP_AUTH_SCHEME').toLowerCase() || 'printos';
   const known = (HP_AUTH_SCHEMES as readonly string[]).includes(scheme);
+  const notUrl = (k: string) => {
+    if (!v(k)) return false;
+    try {
+      return !['http:', 'https:'].includes(new URL(v(k)).protocol);
+    } catch {
+      return true;
+    }
+  };
   return {
     settings: {
       baseUrl: v('HP_BASE_URL'),
@@ -38,6 +46,9 @@ export function hpSettingsOf(env: EnvVar[]): { settings: HpSettings; missing: st
       autoSend: ['1', 'true', 'yes', 'on'].includes(v('HP_AUTO_SEND').toLowerCase()),
     },
     missing: HP_REQUIRED.filter((k) => !v(k)),
-    invalid: known ? [] : [`HP_AUTH_SCHEME must be ${HP_AUTH_SCHEMES.join(' or ')} (it is "${v('HP_AUTH_SCHEME')}")`],
+    invalid: [
+      ...(known ? [] : [`HP_AUTH_SCHEME must be ${HP_AUTH_SCHEMES.join(' or ')} (it is "${v('HP_AUTH_SCHEME')}")`]),
+      ...['HP_BASE_URL', 'HP_SUBMIT_URL'].filter(notUrl).map((k) => `${k} must be an http(s) URL (it is "${v(k)}")`),
+    ],
   };
 }
