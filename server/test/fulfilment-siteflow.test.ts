@@ -187,6 +187,45 @@ describe('the ship-to address', () => {
   });
 });
 
+describe('cancel-hp', () => {
+  const cancel = (orderId: string, token = w.tokens.userA) => w.request().post('/api/online-stores/shopify-webhook/cancel-hp').set(bearer(token)).send({ orderId });
+
+  it('cancels the order at Site Flow by source account and sourceOrderId; the order reads cancelled', async () => {
+    const orderId = await orderWithDesign();
+    await sendHp(orderId);
+    const unset = await cancel(orderId);
+    expect(unset.status).toBe(400);
+    expect(unset.body.error).toMatch(/set HP_SOURCE_ACCOUNT/);
+    await w.setHpEnv(w.sites.a, siteflowEnv({ HP_SOURCE_ACCOUNT: w.sim.sourceAccount }));
+    // Another site's user: no such order.
+    expect((await cancel(orderId, w.tokens.userB)).status).toBe(404);
+    const res = await cancel(orderId);
+    expect(res.status).toBe(200);
+    expect(res.body.data).toEqual({ cancelled: [orderId], refused: [] });
+    expect(w.sim.orderBySource(orderId)!.status).toBe('cancelled');
+    expect(w.sim.calls.filter((c) => c.method === 'PUT').map((c) => c.path)).toEqual([`/siteflow/api/order/${w.sim.sourceAccount}/${orderId}/cancel`]);
+    await w.sim.idle();
+    expect((await w.orderRecord(w.sites.a, orderId)).status).toBe('cancelled');
+    expect((await hpLogs(orderId)).map((l) => l.status)).toContain('cancelled');
+    const again = await cancel(orderId);
+    expect(again.status).toBe(400);
+    expect(again.body.error).toMatch(/nothing at HP Site Flow to cancel/);
+  });
+
+  it('HP refusing (the order shipped, its postback lost) is answered 422 with HP\'s reason; nothing changes', async () => {
+    await w.setHpEnv(w.sites.a, siteflowEnv({ HP_SOURCE_ACCOUNT: w.sim.sourceAccount }));
+    const orderId = await orderWithDesign();
+    await sendHp(orderId);
+    w.sim.faults.losePostbacks = true;
+    await w.sim.progress(orderId, 'shipped');
+    const res = await cancel(orderId);
+    expect(res.status).toBe(422);
+    expect(res.body.error).toBe('A shipped order cannot be cancelled');
+    expect(res.body.errorMes).toEqual({ cancelled: [], refused: [{ sourceOrderId: orderId, error: 'A shipped order cannot be cancelled' }] });
+    expect((await w.orderRecord(w.sites.a, orderId)).status).toBe('sent');
+  });
+});
+
 describe('the component code', () => {
   it('is the design\'s Site Flow component code when it names one, Content otherwise', async () => {
     const save = (hpAdditionData: unknown) =>
