@@ -49,8 +49,8 @@ async function main() {
   // The scheduled CRM ↔ email-platform sync jobs (started once the server listens: the demo reaches its simulators through it).
   const scheduler = createScheduler(deps, services.sync);
   const outboxWorker = startOutboxWorker(services.fulfilment, { log });
-  // Postbacks can be lost: every 15 minutes, orders with no provider news for 6 hours are asked about.
-  const quietOrderChecks = startRepeating(() => services.fulfilment.checkQuietOrders(), { intervalMs: 15 * 60_000, log, what: 'asking HP about quiet orders' });
+  // Postbacks can be lost: every 5 minutes, orders with no provider news for HP_POLL_AFTER_MINUTES (default 6 hours) are asked about.
+  const quietOrderChecks = startRepeating(() => services.fulfilment.checkQuietOrders(), { intervalMs: 5 * 60_000, log, what: 'asking HP about quiet orders' });
   // Webhooks of every source answered but not processed (a crash, a failure) are processed again now and every minute.
   const stopWebhookRecovery = services.inbox.startRecovery();
   let stopShopifyDemo = () => {};

@@ -255,6 +255,29 @@ describe('the component code', () => {
   });
 });
 
+describe('a site sets its own quiet period', () => {
+  it("HP_POLL_AFTER_MINUTES sets a site's own quiet period; a bad value is refused by name", async () => {
+    await w.db('store_orders').update({ status: 'cancelled' });
+    w.sim.faults.dropConnections = false;
+    await w.setHpEnv(w.sites.a, siteflowEnv({ HP_POLL_AFTER_MINUTES: '30' }));
+    const orderId = await orderWithDesign();
+    const sent = await sendHp(orderId);
+    expect(sent.body.error).toBeUndefined();
+    expect(sent.body.data.status).toBe('sent');
+    const check = () => w.services.fulfilment.checkQuietOrders();
+    w.clock.advance(29 * 60_000);
+    expect(await check()).toEqual({ checked: 0, news: 0, errors: [] });
+    w.clock.advance(2 * 60_000);
+    // 31 minutes of quiet: asked about, far sooner than the 6-hour default.
+    expect((await check()).checked).toBe(1);
+
+    await w.setHpEnv(w.sites.a, siteflowEnv({ HP_POLL_AFTER_MINUTES: 'soon' }));
+    const other = await orderWithDesign();
+    const bad = await sendHp(other);
+    expect(bad.body.error).toMatch(/HP_POLL_AFTER_MINUTES must be a whole number of minutes/);
+  });
+});
+
 // Last in this file: it moves the world's clock on by hours.
 describe('orders with no news are asked about (postbacks can be lost)', () => {
   it('a lost shipped postback is made good by asking Site Flow; asked once per quiet period; finished orders are not asked about', async () => {

@@ -32,26 +32,31 @@ export function providerOrdersOf(order: QuietOrder): Array<{ sourceOrderId: stri
 
 export async function checkQuietOrders(ctx: FulfilmentContext, inbox: Inbox): Promise<QuietCheck> {
   const repo = providerChecksRepo(ctx.db);
-  const before = later(ctx, -ctx.options.quietAfterMs);
-  const orders = await repo.quietOrders(AWAITING_PROVIDER, before, ctx.options.batchSize);
   const result: QuietCheck = { checked: 0, news: 0, errors: [] };
-  for (const order of orders) {
-    const site = await sitesRepo(ctx.db).byId(order.siteId);
-    const { settings, missing, invalid } = site ? hpSettingsOf(site.settings.env) : { settings: undefined, missing: ['site'], invalid: [] };
-    for (const target of site && settings && !missing.length && !invalid.length ? providerOrdersOf(order) : []) {
-      try {
-        const answer = await clientFor(ctx, settings!).getOrder(target.providerOrderId);
-        const parsed = postbackBody.safeParse(answer.order);
-        if (!parsed.success) throw new Error('the answer holds no order with a sourceOrderId and a status');
-        const out = await receivePostback(ctx, inbox, site!, parsed.data);
-        result.checked++;
-        if (!out.duplicate) result.news++;
-      } catch (err) {
-        result.errors.push({ orderId: order.storeOrderId, providerOrderId: target.providerOrderId, error: (err as Error).message });
-        ctx.log.warn({ err, orderId: order.storeOrderId, providerOrderId: target.providerOrderId }, 'asking HP Site Flow about a quiet order failed');
+  for (const siteId of await repo.sitesWith(AWAITING_PROVIDER)) {
+    const site = await sitesRepo(ctx.db).byId(siteId);
+    if (!site) continue;
+    const { settings, missing, invalid } = hpSettingsOf(site.settings.env);
+    if (missing.length || invalid.length) continue;
+    // HP_POLL_AFTER_MINUTES per site, else the app's default.
+    const quietMs = settings.pollAfterMinutes !== undefined ? settings.pollAfterMinutes * 60_000 : ctx.options.quietAfterMs;
+    const orders = await repo.quietOrders(siteId, AWAITING_PROVIDER, later(ctx, -quietMs), ctx.options.batchSize);
+    for (const order of orders) {
+      for (const target of providerOrdersOf(order)) {
+        try {
+          const answer = await clientFor(ctx, settings).getOrder(target.providerOrderId);
+          const parsed = postbackBody.safeParse(answer.order);
+          if (!parsed.success) throw new Error('the answer holds no order with a sourceOrderId and a status');
+          const out = await receivePostback(ctx, inbox, site, parsed.data);
+          result.checked++;
+          if (!out.duplicate) result.news++;
+        } catch (err) {
+          result.errors.push({ orderId: order.storeOrderId, providerOrderId: target.providerOrderId, error: (err as Error).message });
+          ctx.log.warn({ err, orderId: order.storeOrderId, providerOrderId: target.providerOrderId }, 'asking HP Site Flow about a quiet order failed');
+        }
       }
+      await repo.markChecked(order.id, nowIso(ctx));
     }
-    await repo.markChecked(order.id, nowIso(ctx));
   }
   return result;
 }

@@ -14,9 +14,15 @@ export interface QuietOrder {
 
 export function providerChecksRepo(db: Db | Knex.Transaction) {
   return {
-    /** Orders in `statuses` unchanged since `before` and not asked about since then, least recently asked first. */
-    async quietOrders(statuses: readonly string[], before: string, limit: number): Promise<QuietOrder[]> {
+    /** The sites that have orders in `statuses` (each site has its own quiet period). */
+    async sitesWith(statuses: readonly string[]): Promise<number[]> {
+      const rows = await db('store_orders').whereIn('status', statuses as string[]).distinct('site_id');
+      return rows.map((r) => Number(r.site_id)).sort((a, b) => a - b);
+    },
+    /** A site's orders in `statuses` unchanged since `before` and not asked about since then, least recently asked first. */
+    async quietOrders(siteId: number, statuses: readonly string[], before: string, limit: number): Promise<QuietOrder[]> {
       const rows = await db('store_orders')
+        .where('site_id', siteId)
         .whereIn('status', statuses as string[])
         .where('updated_at', '<', before)
         .where((q) => q.whereNull('provider_checked_at').orWhere('provider_checked_at', '<', before))

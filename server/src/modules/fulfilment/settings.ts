@@ -15,6 +15,8 @@ export interface HpSettings {
   carrierAlias: string;
   postbackToken: string;
   autoSend: boolean;
+  /** HP_POLL_AFTER_MINUTES: an order with no provider news for this long is asked about (undefined: the app's default). */
+  pollAfterMinutes: number | undefined;
 }
 
 export const HP_REQUIRED = ['HP_BASE_URL', 'HP_API_KEY', 'HP_API_SECRET'] as const;
@@ -24,6 +26,8 @@ export function hpSettingsOf(env: EnvVar[]): { settings: HpSettings; missing: st
   const v = (k: string) => (envValue(env, k) ?? '').trim();
   const scheme = v('HP_AUTH_SCHEME').toLowerCase() || 'printos';
   const known = (HP_AUTH_SCHEMES as readonly string[]).includes(scheme);
+  const pollAfter = v('HP_POLL_AFTER_MINUTES');
+  const pollAfterOk = !pollAfter || (/^\d{1,6}$/.test(pollAfter) && Number(pollAfter) >= 5);
   const notUrl = (k: string) => {
     if (!v(k)) return false;
     try {
@@ -44,10 +48,12 @@ export function hpSettingsOf(env: EnvVar[]): { settings: HpSettings; missing: st
       carrierAlias: v('HP_CARRIER_ALIAS') || 'standard',
       postbackToken: v('HP_POSTBACK_TOKEN'),
       autoSend: ['1', 'true', 'yes', 'on'].includes(v('HP_AUTO_SEND').toLowerCase()),
+      pollAfterMinutes: pollAfter ? Number(pollAfter) : undefined,
     },
     missing: HP_REQUIRED.filter((k) => !v(k)),
     invalid: [
       ...(known ? [] : [`HP_AUTH_SCHEME must be ${HP_AUTH_SCHEMES.join(' or ')} (it is "${v('HP_AUTH_SCHEME')}")`]),
+      ...(pollAfterOk ? [] : [`HP_POLL_AFTER_MINUTES must be a whole number of minutes, 5 or more (it is "${pollAfter}")`]),
       ...['HP_BASE_URL', 'HP_SUBMIT_URL'].filter(notUrl).map((k) => `${k} must be an http(s) URL (it is "${v(k)}")`),
     ],
   };
