@@ -139,6 +139,7 @@ const EXAMPLES: Examples = {
   'POST /api/pdf/from-print-job': (c) => ({ body: { id: c.world.fx.jobId } }),
   'POST /api/online-stores/shopify-webhook/send-hp': (c) => ({ body: { id: c.world.fx.orderId } }),
   'POST /api/online-stores/shopify-webhook/send-hp-single-line': (c) => ({ body: { orderId: c.world.fx.orderId, lineId: c.world.fx.lineId } }),
+  'POST /api/online-stores/shopify-webhook/cancel-hp': (c) => ({ body: { id: c.world.fx.orderId } }),
   'POST /api/online-stores/manually-send-hp': {},
   'GET /api/hp-data': {},
   'GET /api/hp-data/order/:orderId': {},

@@ -161,3 +161,9 @@ export interface Store {
   webhookUrl: string;
   autoSendToHP: boolean;
 }
+
+/** cancel-hp's answer: the provider orders (sourceOrderIds) HP cancelled, and those it refused with its reason. */
+export interface ProviderCancelResult {
+  cancelled: string[];
+  refused: Array<{ sourceOrderId: string; error: string }>;
+}

@@ -89,6 +89,8 @@ export interface DesignStockItem {
 export interface HpAdditionData {
   attributes: DesignAttribute[];
   stockItems: DesignStockItem[];
+  /** The Site Flow product's own component code (e.g. `Card`); absent means `Content`. */
+  componentCode?: string | null;
 }
 
 export interface DesignData {

@@ -19,6 +19,7 @@ export async function demoHpSimulator(db: Db, baseUrl: string): Promise<HpSimula
   return createHpSimulator({
     key,
     secret,
+    scheme: (envValue(env, 'HP_AUTH_SCHEME') ?? '').trim().toLowerCase() === 'oneflow' ? 'oneflow' : 'printos',
     timeline: 5_000,
     postback: token ? { url: `${baseUrl}/api/online-stores/hp-webhook?site=${encodeURIComponent(site.slug)}`, token } : undefined,
   });

@@ -1,8 +1,11 @@
 // A loopback HP Site Flow (INTEGRATIONS.md §2), faithful to the wire format: HMAC-SHA256 request
-// signatures checked exactly (SHA1 refused), order bodies validated, orders kept in memory,
-// repeated sourceOrderIds refused, then postbacks received → printready → printed → shipped on a
-// timeline (after fetching each component's file, to prove the provider can reach it).
-// Faults: failNext(n, status), delayMs, dropConnections, duplicatePostbacks, reorderPostbacks,
+// signatures checked exactly in either scheme (PrintOS gateway: x-hp-hmac-*, signing the API path
+// without the gateway's own prefix; Site Flow: x-oneflow-*, signing the full pathname), SHA1
+// refused, order bodies validated, orders kept in memory, repeated sourceOrderIds refused, the
+// submit answered at once (PrintOS) or only acknowledged with errors posted back (Site Flow),
+// then postbacks received → printready → printed → shipped on a timeline (after fetching each
+// component's file, to prove the provider can reach it).
+// Faults: failNext(n, status), delayMs, dropConnections, duplicatePostbacks, reorderPostbacks, losePostbacks,
 // failRate (a seeded share of calls answered 429/5xx), holdNext(n) (accept orders, hold the answers).
 import crypto from 'node:crypto';
 import express, { type ErrorRequestHandler, type RequestHandler, type Response } from 'express';
@@ -17,6 +20,8 @@ export interface HpSimFaults {
   duplicatePostbacks: boolean;
   /** The postbacks of an order are delivered newest first (shipped before printed…). */
   reorderPostbacks: boolean;
+  /** Postbacks are lost on the way (recorded with status 'lost'): true = every one, a number = the next N. */
+  losePostbacks: boolean | number;
   /** Seconds put in Retry-After on injected 429/503 answers (none when undefined). */
   retryAfterSeconds?: number;
   /** Share (0–1) of calls answered with one of failStatuses before anything is done (seeded by `seed`). Default 0. */
@@ -28,6 +33,22 @@ export interface HpSimFaults {
 export interface HpSimulatorOptions {
   key: string;
   secret: string;
+  /** The signing scheme it checks (default printos). */
+  scheme?: 'printos' | 'oneflow';
+  /**
+   * `answer` (PrintOS): the submit answers the created order or the validation error.
+   * `acknowledge` (Site Flow's submit host): the submit answers `{_id, url, timestamp, sourceAccountId}`
+   * before validating; a refused order is reported by an "Order Submission Error" postback.
+   * Default: `acknowledge` for the oneflow scheme, `answer` otherwise.
+   */
+  submitMode?: 'answer' | 'acknowledge';
+  /**
+   * What the acknowledgement's `_id` names: the order (default), or the submission only (the order
+   * gets an id of its own). HP's documents do not say; both readings are supported.
+   */
+  acknowledgementId?: 'order' | 'submission';
+  /** The postback body: Presswork's documented template (default) or the raw order object (`{{{prettyJson this}}}`). */
+  postbackTemplate?: 'presswork' | 'raw';
   /** Where postbacks go (POST, header x-postback-token). Without it nothing is posted back. */
   postback?: { url: string; token: string };
   /** Milliseconds between timeline steps (default 1000). */
@@ -57,7 +78,7 @@ export interface SimOrder {
 
 export interface PostbackRecord {
   body: Record<string, unknown>;
-  status: number | 'error';
+  status: number | 'error' | 'lost';
   error?: string;
 }
 
@@ -79,6 +100,7 @@ const EVENTS: Record<string, string> = {
   cancelled: 'order.cancelled',
   error: 'order.errored',
   onhold: 'order.onhold',
+  submissionerror: 'order.submissionerror',
 };
 
 const ISO_SECONDS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/;
@@ -107,7 +129,9 @@ export function validateOrderBody(body: unknown): Array<{ path: string; message:
     const p = `orderData.shipments[${i}]`;
     const to = s?.shipTo as Record<string, unknown> | undefined;
     for (const f of ['name', 'address1', 'town', 'postcode', 'isoCountry']) req(isText(to?.[f]), `${p}.shipTo.${f}`);
-    req(isText((s?.carrier as { alias?: unknown } | undefined)?.alias), `${p}.carrier.alias`);
+    // A carrier is named by the account's alias or by code and service (HP's own sample does the latter).
+    const carrier = s?.carrier as { alias?: unknown; code?: unknown; service?: unknown } | undefined;
+    req(isText(carrier?.alias) || (isText(carrier?.code) && isText(carrier?.service)), `${p}.carrier`, 'needs an alias, or a code and a service');
   });
   const items = Array.isArray(od.items) ? (od.items as Array<Record<string, unknown>>) : [];
   if (!items.length) out.push({ path: 'orderData.items', message: 'at least one item is required' });
@@ -132,8 +156,12 @@ export function createHpSimulator(options: HpSimulatorOptions) {
   const now = options.now ?? (() => new Date());
   const fetchImpl = options.fetchImpl ?? fetch;
   const sourceAccount = options.sourceAccount ?? 'presswork';
+  const scheme = options.scheme ?? 'printos';
+  const submitMode = options.submitMode ?? (scheme === 'oneflow' ? 'acknowledge' : 'answer');
+  const postbackTemplate = options.postbackTemplate ?? 'presswork';
+  const sourceAccountId = crypto.createHash('sha256').update(`account:${sourceAccount}`).digest('hex').slice(0, 24);
   const maxSkewMs = options.maxSkewMs ?? 15 * 60_000;
-  const faults: HpSimFaults = { delayMs: 0, dropConnections: false, duplicatePostbacks: false, reorderPostbacks: false, failRate: 0, failStatuses: [429, 500, 502, 503], ...options.faults };
+  const faults: HpSimFaults = { delayMs: 0, dropConnections: false, duplicatePostbacks: false, reorderPostbacks: false, losePostbacks: false, failRate: 0, failStatuses: [429, 500, 502, 503], ...options.faults };
   const random = mulberry32(options.seed ?? 1);
   // holdNext: accepted orders whose answers wait for releaseHeld().
   let holdCount = 0;
@@ -146,6 +174,7 @@ export function createHpSimulator(options: HpSimulatorOptions) {
     postback: options.postback,
     timeline: options.timeline ?? 1000,
     autoProgress: options.autoProgress ?? true,
+    acknowledgementId: options.acknowledgementId ?? 'order',
   };
   const orders = new Map<string, SimOrder>();
   const bySource = new Map<string, string>();
@@ -199,20 +228,28 @@ export function createHpSimulator(options: HpSimulatorOptions) {
     next();
   };
 
-  /** The HMAC check: recompute from method + path (with any mount prefix, no query) + the date header. */
+  /**
+   * The HMAC check. PrintOS: "<METHOD> <path><date>", the path as the API sees it (without the
+   * gateway's own prefix, i.e. without this app's mount path). Site Flow: "<METHOD> <pathname> <date>",
+   * the request's whole pathname. No algorithm header means SHA1, which is refused.
+   */
   const hmacGate: RequestHandler = (req, res, next) => {
-    const auth = req.get('x-hp-hmac-authentication');
-    const date = req.get('x-hp-hmac-date');
-    if (!auth || !date) return hpError(res, 401, 'Missing x-hp-hmac-authentication or x-hp-hmac-date header', 'AuthenticationError', 401);
+    const names = scheme === 'oneflow'
+      ? { auth: 'x-oneflow-authorization', date: 'x-oneflow-date', algorithm: 'x-oneflow-algorithm' }
+      : { auth: 'x-hp-hmac-authentication', date: 'x-hp-hmac-date', algorithm: 'x-hp-hmac-algorithm' };
+    const auth = req.get(names.auth);
+    const date = req.get(names.date);
+    if (!auth || !date) return hpError(res, 401, `Missing ${names.auth} or ${names.date} header`, 'AuthenticationError', 401);
     const colon = auth.indexOf(':');
     const key = colon > 0 ? auth.slice(0, colon) : '';
     const signature = colon > 0 ? auth.slice(colon + 1) : '';
     if (key !== options.key) return hpError(res, 401, 'Unknown API key', 'AuthenticationError', 401);
-    if (/^[0-9a-f]{40}$/i.test(signature)) return hpError(res, 400, 'HMAC-SHA1 signatures are not supported; sign with HMAC-SHA256', 'ValidationError', 400);
-    if (!ISO_SECONDS.test(date) || Number.isNaN(Date.parse(date))) return hpError(res, 401, 'x-hp-hmac-date must be an ISO-8601 UTC timestamp', 'AuthenticationError', 401);
-    if (Math.abs(Date.parse(date) - now().getTime()) > maxSkewMs) return hpError(res, 401, 'x-hp-hmac-date is too far from the current time', 'AuthenticationError', 401);
-    const path = req.originalUrl.split('?')[0];
-    const expected = crypto.createHmac('sha256', options.secret).update(`${req.method} ${path}${date}`).digest();
+    const algorithm = (req.get(names.algorithm) ?? 'SHA1').toUpperCase();
+    if (algorithm !== 'SHA256') return hpError(res, 400, `HMAC-${algorithm} signatures are not supported; sign with HMAC-SHA256 and send ${names.algorithm}: SHA256`, 'ValidationError', 400);
+    if (!ISO_SECONDS.test(date) || Number.isNaN(Date.parse(date))) return hpError(res, 401, `${names.date} must be an ISO-8601 UTC timestamp`, 'AuthenticationError', 401);
+    if (Math.abs(Date.parse(date) - now().getTime()) > maxSkewMs) return hpError(res, 401, `${names.date} is too far from the current time`, 'AuthenticationError', 401);
+    const signed = scheme === 'oneflow' ? `${req.method} ${req.originalUrl.split('?')[0]} ${date}` : `${req.method} ${req.path}${date}`;
+    const expected = crypto.createHmac('sha256', options.secret).update(signed).digest();
     const given = /^[0-9a-f]{64}$/i.test(signature) ? Buffer.from(signature, 'hex') : Buffer.alloc(0);
     if (given.length !== expected.length || !crypto.timingSafeEqual(given, expected)) return hpError(res, 401, 'Invalid HMAC signature', 'AuthenticationError', 401);
     next();
@@ -230,16 +267,59 @@ export function createHpSimulator(options: HpSimulatorOptions) {
     orderData: { ...o.body.orderData, status: o.status, ...(o.shipment ? { shipments: withTracking(o) } : {}) },
   });
   const withTracking = (o: SimOrder) =>
-    (Array.isArray(o.body.orderData.shipments) ? (o.body.orderData.shipments as Array<Record<string, unknown>>) : []).map((s) => ({ ...s, trackingNumber: o.shipment?.trackingNumber }));
+    // HP publishes no shipped order object: the tracking fields' names on a shipment are ours.
+    (Array.isArray(o.body.orderData.shipments) ? (o.body.orderData.shipments as Array<Record<string, unknown>>) : []).map((s) => ({
+      ...s,
+      trackingNumber: o.shipment?.trackingNumber,
+      trackingUrl: o.shipment?.trackingUrl,
+      shippedDate: o.shipment?.shippedDate,
+    }));
+
+  const DUPLICATE = { message: 'Source Order ID already exists', validations: [{ path: 'orderData.sourceOrderId', message: 'Source Order ID already exists' }] };
+
+  /** Why an order body is refused (validation, then a repeated sourceOrderId), or undefined. */
+  const refusalOf = (body: unknown) => {
+    const validations = validateOrderBody(body);
+    if (validations.length) return { message: 'Order validation failed', validations };
+    const sourceOrderId = String((body as SimOrder['body']).orderData.sourceOrderId);
+    return bySource.has(`${sourceAccount}:${sourceOrderId}`) ? DUPLICATE : undefined;
+  };
 
   app.post('/api/order/validate', (req, res) => {
-    const validations = validateOrderBody(req.body);
-    if (validations.length) return hpError(res, 400, 'Order validation failed', 'ValidationError', 'ValidationError', validations);
+    const refusal = refusalOf(req.body);
+    if (refusal) return hpError(res, 400, refusal.message, 'ValidationError', 'ValidationError', refusal.validations);
     res.json({ success: true, validations: [] });
   });
 
+  /** Keeps an accepted order and starts its timeline. */
+  const createOrder = (body: SimOrder['body'], id = crypto.randomBytes(12).toString('hex')) => {
+    const sourceOrderId = String(body.orderData.sourceOrderId);
+    const order: SimOrder = {
+      _id: id,
+      sourceAccount,
+      status: 'dataready',
+      body: { ...body, orderData: { ...body.orderData, sourceOrderId } },
+      createdAt: now().toISOString(),
+    };
+    orders.set(order._id, order);
+    bySource.set(`${sourceAccount}:${sourceOrderId}`, order._id);
+    stats.created++;
+    if (state.autoProgress && !stopped) track(runTimeline(order));
+    return order;
+  };
+
   app.post('/api/order', (req, res) => {
     stats.submitCalls++;
+    if (submitMode === 'acknowledge') {
+      // Taken in before any check; the outcome comes later, as a postback when refused.
+      const _id = crypto.randomBytes(12).toString('hex');
+      const body = req.body as SimOrder['body'];
+      const refusal = refusalOf(body);
+      if (refusal === DUPLICATE) stats.duplicates++;
+      if (!refusal) createOrder(body, state.acknowledgementId === 'order' ? _id : crypto.randomBytes(12).toString('hex'));
+      else track(deliver(submissionErrorBody(_id, body, refusal)));
+      return res.json({ _id, url: `https://s3.amazonaws.com/order/${_id}`, timestamp: now().toISOString(), sourceAccountId });
+    }
     const validations = validateOrderBody(req.body);
     if (validations.length) return hpError(res, 400, 'Order validation failed', 'ValidationError', 'ValidationError', validations);
     const body = req.body as SimOrder['body'];
@@ -248,21 +328,9 @@ export function createHpSimulator(options: HpSimulatorOptions) {
     // Check and insert with no await in between: two racing submits cannot both pass.
     if (bySource.has(sourceKey)) {
       stats.duplicates++;
-      return hpError(res, 400, 'Source Order ID already exists', 'ValidationError', 'ValidationError', [
-        { path: 'orderData.sourceOrderId', message: 'Source Order ID already exists' },
-      ]);
+      return hpError(res, 400, DUPLICATE.message, 'ValidationError', 'ValidationError', DUPLICATE.validations);
     }
-    const order: SimOrder = {
-      _id: crypto.randomBytes(12).toString('hex'),
-      sourceAccount,
-      status: 'dataready',
-      body: { ...body, orderData: { ...body.orderData, sourceOrderId } },
-      createdAt: now().toISOString(),
-    };
-    orders.set(order._id, order);
-    bySource.set(sourceKey, order._id);
-    stats.created++;
-    if (state.autoProgress && !stopped) track(runTimeline(order));
+    const order = createOrder(body);
     if (holdCount > 0) {
       // Accepted, but the answer waits: the caller may die before it hears back.
       holdCount--;
@@ -334,6 +402,12 @@ export function createHpSimulator(options: HpSimulatorOptions) {
   }
 
   function postbackBody(order: SimOrder, status: HpStatus, extra: Record<string, unknown> = {}) {
+    if (status === 'shipped') shipmentFor(order);
+    if (postbackTemplate === 'raw') {
+      // `{{{prettyJson this}}}`: the order object itself, as it stands now.
+      const view = orderView(order);
+      return { ...view, orderData: { ...view.orderData, status }, ...extra } as Record<string, unknown>;
+    }
     const body: Record<string, unknown> = {
       event: EVENTS[status] ?? `order.${status}`,
       sourceOrderId: order.body.orderData.sourceOrderId,
@@ -341,13 +415,26 @@ export function createHpSimulator(options: HpSimulatorOptions) {
       status,
       timestamp: now().toISOString(),
     };
-    if (status === 'shipped') body.shipment = shipmentFor(order);
+    if (status === 'shipped') body.shipment = order.shipment;
     return { ...body, ...extra };
+  }
+
+  /** The "Order Submission Error" postback of a refused submit (acknowledge mode). */
+  function submissionErrorBody(id: string, body: SimOrder['body'], refusal: { message: string; validations: Array<{ path: string; message: string }> }) {
+    const error = { message: refusal.message, validations: refusal.validations };
+    const sourceOrderId = String(body?.orderData?.sourceOrderId ?? '');
+    if (postbackTemplate === 'raw') return { _id: id, sourceAccountId, orderData: { ...(body?.orderData ?? {}), sourceOrderId, status: 'error' }, error };
+    return { event: EVENTS.submissionerror, sourceOrderId, orderId: id, status: 'error', timestamp: now().toISOString(), error };
   }
 
   async function deliver(body: Record<string, unknown>) {
     const target = state.postback;
     if (!target) return;
+    if (faults.losePostbacks === true || (typeof faults.losePostbacks === 'number' && faults.losePostbacks > 0)) {
+      if (typeof faults.losePostbacks === 'number') faults.losePostbacks--;
+      postbacks.push({ body, status: 'lost' });
+      return;
+    }
     const copies = faults.duplicatePostbacks ? 2 : 1;
     for (let i = 0; i < copies; i++) {
       let rec: PostbackRecord = { body, status: 'error' };
@@ -428,6 +515,9 @@ export function createHpSimulator(options: HpSimulatorOptions) {
     setPostback(target: { url: string; token: string } | undefined) {
       state.postback = target;
     },
+    setAcknowledgementId(names: 'order' | 'submission') {
+      state.acknowledgementId = names;
+    },
     setTimeline(ms: number, autoProgress = state.autoProgress) {
       state.timeline = ms;
       state.autoProgress = autoProgress;
@@ -435,6 +525,16 @@ export function createHpSimulator(options: HpSimulatorOptions) {
     orderBySource(sourceOrderId: string) {
       const id = bySource.get(`${sourceAccount}:${sourceOrderId}`);
       return id ? orders.get(id) : undefined;
+    },
+    /** Moves an order to `status` at the provider (as its timeline would) and posts that back. */
+    progress(sourceOrderId: string, status: HpStatus) {
+      const id = bySource.get(`${sourceAccount}:${sourceOrderId}`);
+      const order = id ? orders.get(id) : undefined;
+      if (!order) throw new Error(`simulator: no order ${sourceOrderId}`);
+      order.status = status;
+      const p = deliver(postbackBody(order, status));
+      track(p);
+      return p;
     },
     sendPostback: (sourceOrderId: string, status: HpStatus, extra?: Record<string, unknown>) => {
       const p = sendPostback(sourceOrderId, status, extra);
@@ -453,9 +553,10 @@ export function createHpSimulator(options: HpSimulatorOptions) {
       calls.length = 0;
       failQueue = [];
       Object.assign(stats, { submitCalls: 0, created: 0, duplicates: 0 });
-      Object.assign(faults, { delayMs: 0, dropConnections: false, duplicatePostbacks: false, reorderPostbacks: false, retryAfterSeconds: undefined, failRate: 0, failStatuses: [429, 500, 502, 503] });
+      Object.assign(faults, { delayMs: 0, dropConnections: false, duplicatePostbacks: false, reorderPostbacks: false, losePostbacks: false, retryAfterSeconds: undefined, failRate: 0, failStatuses: [429, 500, 502, 503] });
       holdCount = 0;
       for (const send of held.splice(0)) send();
+      state.acknowledgementId = options.acknowledgementId ?? 'order';
     },
     /** Stops the timelines (pending steps are dropped). */
     stop() {

@@ -6,7 +6,7 @@ import { createLogger } from './lib/logger';
 import { systemClock } from './lib/clock';
 import { createServices } from './services';
 import express from 'express';
-import { startOutboxWorker } from './modules/fulfilment/service';
+import { startOutboxWorker, startRepeating } from './modules/fulfilment/service';
 import { demoHpSimulator, HP_SIMULATOR_PATH } from '../simulators/hpDemo';
 import { startShopifyDemo } from '../simulators/shopifyDemo';
 import { demoSyncSimulators } from '../simulators/syncDemo';
@@ -49,6 +49,8 @@ async function main() {
   // The scheduled CRM ↔ email-platform sync jobs (started once the server listens: the demo reaches its simulators through it).
   const scheduler = createScheduler(deps, services.sync);
   const outboxWorker = startOutboxWorker(services.fulfilment, { log });
+  // Postbacks can be lost: every 5 minutes, orders with no provider news for HP_POLL_AFTER_MINUTES (default 6 hours) are asked about.
+  const quietOrderChecks = startRepeating(() => services.fulfilment.checkQuietOrders(), { intervalMs: 5 * 60_000, log, what: 'asking HP about quiet orders' });
   // Webhooks of every source answered but not processed (a crash, a failure) are processed again now and every minute.
   const stopWebhookRecovery = services.inbox.startRecovery();
   let stopShopifyDemo = () => {};
@@ -77,6 +79,7 @@ async function main() {
     closing = true;
     log.info({ signal }, 'shutting down');
     outboxWorker.stop();
+    quietOrderChecks.stop();
     stopWebhookRecovery();
     stopShopifyDemo();
     syncSims?.stop();

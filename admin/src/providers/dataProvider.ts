@@ -11,6 +11,7 @@ import type {
   ProviderOrderDetail,
   RerunFlags,
   RerunResult,
+  ProviderCancelResult,
   SendOutcome,
 } from '../../../common/api/orders';
 import type {
@@ -197,6 +198,11 @@ export const dataProvider = {
   /** Sends one line of an order to the provider (send-hp-single-line); same answers as sendOrderToProvider. */
   sendOrderLineToProvider(orderId: Id, lineId: Id, answers: Record<string, boolean> = {}): Promise<SendOutcome> {
     return api<SendOutcome>('/api/online-stores/shopify-webhook/send-hp-single-line', { method: 'POST', body: { orderId: String(orderId), lineId: String(lineId), ...answers } });
+  },
+
+  /** Cancels the order at HP Site Flow (cancel-hp); HP refusing everything throws ApiError with HP's reason. */
+  cancelOrderAtProvider(id: Id): Promise<ProviderCancelResult> {
+    return api<ProviderCancelResult>('/api/online-stores/shopify-webhook/cancel-hp', { method: 'POST', body: { id: String(id) } });
   },
 
   /** The order's logs (order, provider events, sends), newest first. */

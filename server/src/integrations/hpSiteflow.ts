@@ -1,6 +1,8 @@
-// HP PrintOS Site Flow client (INTEGRATIONS.md §2): HMAC-SHA256 request signing, a time limit per
-// call, retries with exponential backoff and full jitter on network errors, timeouts, 429
-// (Retry-After honoured) and 5xx — never on another 4xx — and typed errors.
+// HP Site Flow client (INTEGRATIONS.md §2): HMAC-SHA256 request signing in either of HP's two
+// schemes (the PrintOS gateway's and current Site Flow's), order submission to a separate host
+// when one is set, a time limit per call, retries with exponential backoff and full jitter on
+// network errors, timeouts, 429 (Retry-After honoured) and 5xx — never on another 4xx — and
+// typed errors.
 import crypto from 'node:crypto';
 import type { Clock } from '../lib/clock';
 
@@ -51,8 +53,15 @@ export interface HpRetryOptions {
   maxRetryAfterMs?: number;
 }
 
+/** `printos`: the PrintOS gateway's x-hp-hmac-* headers; `oneflow`: current Site Flow's x-oneflow-* headers. */
+export const HP_AUTH_SCHEMES = ['printos', 'oneflow'] as const;
+export type HpAuthScheme = (typeof HP_AUTH_SCHEMES)[number];
+
 export interface HpClientOptions {
   baseUrl: string;
+  /** Where orders are submitted: a base (`/api/order` is added) or the full `…/api/order` URL. Default: baseUrl. */
+  submitUrl?: string;
+  scheme?: HpAuthScheme;
   key: string;
   secret: string;
   fetchImpl?: typeof fetch;
@@ -74,16 +83,34 @@ export function hpDate(d: Date): string {
   return d.toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
-/** hex HMAC-SHA256(secret, "<METHOD> <path><timestamp>"). */
+/** PrintOS: hex HMAC-SHA256(secret, "<METHOD> <path><timestamp>"), `path` the API path without the base URL's own path. */
 export function hpSignature(secret: string, method: string, path: string, timestamp: string): string {
   return crypto.createHmac('sha256', secret).update(`${method.toUpperCase()} ${path}${timestamp}`).digest('hex');
 }
 
-export function hpAuthHeaders(o: { key: string; secret: string; method: string; path: string; date: Date }): Record<string, string> {
+/** Site Flow: hex HMAC-SHA256(secret, "<METHOD> <pathname> <timestamp>"), `pathname` the URL's full pathname. */
+export function oneflowSignature(secret: string, method: string, pathname: string, timestamp: string): string {
+  return crypto.createHmac('sha256', secret).update(`${method.toUpperCase()} ${pathname} ${timestamp}`).digest('hex');
+}
+
+/**
+ * The signing headers of one call. `apiPath` is what PrintOS signs (`/api/order`), `pathname` what
+ * Site Flow signs (the URL's whole pathname). The algorithm header is always sent: without it HP
+ * assumes SHA1, which it refuses.
+ */
+export function hpAuthHeaders(o: { scheme?: HpAuthScheme; key: string; secret: string; method: string; apiPath: string; pathname: string; date: Date }): Record<string, string> {
   const timestamp = hpDate(o.date);
+  if (o.scheme === 'oneflow') {
+    return {
+      'x-oneflow-authorization': `${o.key}:${oneflowSignature(o.secret, o.method, o.pathname, timestamp)}`,
+      'x-oneflow-date': timestamp,
+      'x-oneflow-algorithm': 'SHA256',
+    };
+  }
   return {
-    'x-hp-hmac-authentication': `${o.key}:${hpSignature(o.secret, o.method, o.path, timestamp)}`,
+    'x-hp-hmac-authentication': `${o.key}:${hpSignature(o.secret, o.method, o.apiPath, timestamp)}`,
     'x-hp-hmac-date': timestamp,
+    'x-hp-hmac-algorithm': 'SHA256',
   };
 }
 
@@ -102,10 +129,32 @@ export function backoffDelay(retry: number, o: Pick<HpRetryOptions, 'baseMs' | '
   return Math.floor(random() * cap);
 }
 
+/**
+ * A call's answer. The PrintOS submit answers the created order (`{success, order}`); Site Flow's
+ * submit host only acknowledges (`{_id, url, timestamp, sourceAccountId}`) and validates later.
+ */
 export interface HpOrderAnswer {
-  success: boolean;
+  success?: boolean;
   order?: { _id: string; orderData?: { status?: string; sourceOrderId?: string; [k: string]: unknown }; [k: string]: unknown };
+  _id?: string;
+  url?: string;
+  timestamp?: string;
+  sourceAccountId?: string;
   [k: string]: unknown;
+}
+
+/** An acknowledgement: taken in, not yet validated (errors come later as an "Order Submission Error" postback). */
+export function isAcknowledgement(answer: unknown): boolean {
+  const a = answer as HpOrderAnswer | null | undefined;
+  return !!a && typeof a === 'object' && !a.order && typeof a._id === 'string';
+}
+
+/** The provider's order id of a submit answer. Ids are hex, so whitespace (HP's published sample has some) is dropped. */
+export function providerOrderIdOf(answer: unknown): string | null {
+  const a = answer as HpOrderAnswer | null | undefined;
+  const id = a?.order?._id ?? a?._id;
+  const clean = typeof id === 'string' ? id.replace(/\s+/g, '') : '';
+  return clean || null;
 }
 
 export type HpClient = ReturnType<typeof createHpClient>;
@@ -130,21 +179,26 @@ export function createHpClient(options: HpClientOptions) {
   const timeoutMs = options.timeoutMs ?? 15_000;
   const sleep = options.sleep ?? realSleep;
   const random = options.random ?? Math.random;
-  let base: URL;
-  try {
-    base = new URL(options.baseUrl);
-  } catch {
-    throw new HpError(0, 'CONFIG', `HP_BASE_URL is not a valid URL: ${options.baseUrl}`);
-  }
+  const scheme: HpAuthScheme = options.scheme ?? 'printos';
+  const urlOf = (name: string, value: string) => {
+    try {
+      return new URL(value);
+    } catch {
+      throw new HpError(0, 'CONFIG', `${name} is not a valid URL: ${value}`);
+    }
+  };
+  const base = urlOf('HP_BASE_URL', options.baseUrl);
   const prefix = base.pathname.replace(/\/+$/, '');
+  // The submit host: a base like HP_BASE_URL, or the endpoint itself (…/api/order).
+  const submit = options.submitUrl ? urlOf('HP_SUBMIT_URL', options.submitUrl) : base;
+  const submitPath = submit.pathname.replace(/\/+$/, '');
+  const submitEndpoint = `${submit.origin}${submitPath.endsWith('/api/order') ? submitPath : `${submitPath}/api/order`}`;
 
-  /** One HTTP call, no retries. */
-  async function once(method: string, path: string, body: unknown): Promise<unknown> {
-    const fullPath = `${prefix}${path}`;
-    const url = `${base.origin}${fullPath}`;
+  /** One HTTP call, no retries. `apiPath` is the API's own path (`/api/order/…`). */
+  async function once(method: string, url: string, apiPath: string, body: unknown): Promise<unknown> {
     const headers: Record<string, string> = {
       Accept: 'application/json',
-      ...hpAuthHeaders({ key: options.key, secret: options.secret, method, path: fullPath, date: now() }),
+      ...hpAuthHeaders({ scheme, key: options.key, secret: options.secret, method, apiPath, pathname: new URL(url).pathname, date: now() }),
     };
     if (body !== undefined) headers['Content-Type'] = 'application/json';
     const controller = new AbortController();
@@ -176,10 +230,10 @@ export function createHpClient(options: HpClientOptions) {
   }
 
   /** The call with retries: network errors, timeouts, 429 and 5xx, `retries` times. */
-  async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+  async function call<T>(method: string, path: string, body?: unknown, url = `${base.origin}${prefix}${path}`): Promise<T> {
     for (let attempt = 0; ; attempt++) {
       try {
-        return (await once(method, path, body)) as T;
+        return (await once(method, url, path, body)) as T;
       } catch (err) {
         if (!(err instanceof HpError) || !err.retryable || attempt >= retry.retries) throw err;
         const retryAfter = (err as HpError & { retryAfterMs?: number }).retryAfterMs;
@@ -193,8 +247,8 @@ export function createHpClient(options: HpClientOptions) {
 
   const enc = encodeURIComponent;
   return {
-    /** POST /api/order → `{success, order:{_id, orderData:{status, …}}}`. */
-    submitOrder: (order: unknown) => call<HpOrderAnswer>('POST', '/api/order', order),
+    /** POST /api/order (on the submit host) → `{success, order:{_id, orderData:{status, …}}}`, or an acknowledgement `{_id, url, …}`. */
+    submitOrder: (order: unknown) => call<HpOrderAnswer>('POST', '/api/order', order, submitEndpoint),
     validateOrder: (order: unknown) => call<HpOrderAnswer>('POST', '/api/order/validate', order),
     getOrder: (id: string) => call<HpOrderAnswer>('GET', `/api/order/${enc(id)}`),
     cancelOrder: (sourceAccount: string, sourceOrderId: string) => call<HpOrderAnswer>('PUT', `/api/order/${enc(sourceAccount)}/${enc(sourceOrderId)}/cancel`),

@@ -136,4 +136,59 @@ describe('Check order (/check-order)', () => {
     expect(panel).toHaveTextContent('"code": "ValidationError"');
     expect(screen.queryByText('Re-submit successfully')).not.toBeInTheDocument();
   });
+
+  describe('Cancel at HP', () => {
+    it('asks first, then cancels the order at HP → "Cancelled at HP", and reads the order again', async () => {
+      signIn(USER);
+      const { calls } = stubFetch(
+        router(
+          {
+            'POST /api/online-stores/check-order': () => ok([ROBIN]),
+            'POST /api/online-stores/shopify-webhook/cancel-hp': () => ok({ cancelled: ['5500000001'], refused: [] }),
+          },
+          USER,
+        ),
+      );
+      renderCheck();
+      await screen.findByRole('heading', { name: 'Order #1001' });
+      await userEvent.click(screen.getByRole('button', { name: 'Cancel at HP' }));
+      const dialog = await screen.findByRole('dialog');
+      expect(dialog).toHaveTextContent('HP Site Flow will not print or ship this order. Cancel it there?');
+      expect(calls.some((c) => c.url.endsWith('/cancel-hp'))).toBe(false);
+      await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel at HP' }));
+      expect(await screen.findByText('Cancelled at HP')).toBeInTheDocument();
+      expect(calls.find((c) => c.url === '/api/online-stores/shopify-webhook/cancel-hp')?.body).toEqual({ id: '5500000001' });
+      await waitFor(() => expect(checkCalls(calls)).toHaveLength(2));
+    });
+
+    it('shows HP\'s refusal and no success', async () => {
+      signIn(USER);
+      stubFetch(
+        router(
+          {
+            'POST /api/online-stores/check-order': () => ok([ROBIN]),
+            'POST /api/online-stores/shopify-webhook/cancel-hp': () => fail('A shipped order cannot be cancelled', 422),
+          },
+          USER,
+        ),
+      );
+      renderCheck();
+      await screen.findByRole('heading', { name: 'Order #1001' });
+      await userEvent.click(screen.getByRole('button', { name: 'Cancel at HP' }));
+      await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Cancel at HP' }));
+      expect(await screen.findByText('A shipped order cannot be cancelled')).toBeInTheDocument();
+      expect(screen.queryByText('Cancelled at HP')).not.toBeInTheDocument();
+    });
+
+    it.each([
+      ['never sent', order({ id: 1 }, { id: '5500000001', name: '#1001' })],
+      ['shipped', order({ id: 1, status: 'shipped' }, { id: '5500000001', name: '#1001', hpOrderId: 'hp-1', status: 'shipped' })],
+    ])('an order %s has no "Cancel at HP" button', async (_what, record) => {
+      signIn(USER);
+      stubFetch(router({ 'POST /api/online-stores/check-order': () => ok([record]) }, USER));
+      renderCheck();
+      await screen.findByRole('heading', { name: 'Order #1001' });
+      expect(screen.queryByRole('button', { name: 'Cancel at HP' })).not.toBeInTheDocument();
+    });
+  });
 });

@@ -21,6 +21,7 @@ import { errorMessage } from '../../lib/format';
 import { usePageTitle } from '../../layout/usePageTitle';
 import type { AppDataProvider } from '../../providers/dataProvider';
 import { storeOrderId } from '../../providers/orders';
+import { CancelAtHpButton } from './CancelAtHpButton';
 import { HpDataTab } from './HpDataTab';
 import { OrderSearchForm, type OrderSearch } from './OrderSearchForm';
 import { RerunPanel } from './RerunPanel';
@@ -48,6 +49,9 @@ export function groupOrderLogs(logs: readonly DataRecord[]): OrderLogs[] {
   }));
 }
 
+/** Sent to HP and not finished there: something HP could still cancel. */
+const atProvider = (order: OrderRecord) => Boolean(order.data?.hpOrderId || order.data?.preGeneratedHPItems?.length) && !['shipped', 'cancelled'].includes(order.status ?? order.data?.status ?? '');
+
 function OrderDetail({ logs, onChanged }: { logs: OrderLogs; onChanged: () => void }) {
   const [tab, setTab] = useState<'shopify' | 'hp'>('shopify');
   const orderId = storeOrderId(logs.order);
@@ -57,6 +61,7 @@ function OrderDetail({ logs, onChanged }: { logs: OrderLogs; onChanged: () => vo
         Order {logs.order.data?.name || orderId}
       </Typography>
       <RerunPanel key={keyOf(logs.order)} orderId={orderId} onDone={onChanged} />
+      {atProvider(logs.order) ? <CancelAtHpButton orderId={orderId} onDone={onChanged} /> : null}
       <Box sx={{ borderBottom: 1, borderColor: 'divider' }}>
         <Tabs value={tab} onChange={(_e, value: 'shopify' | 'hp') => setTab(value)} aria-label="Order data">
           <Tab value="shopify" label="Shopify Data" id="tab-shopify" aria-controls="panel-shopify" />

@@ -125,6 +125,13 @@ export function DesignInfoForm({ design, canSave, canDelete, onSaved, onDeleted 
         <Typography variant="subtitle1" component="h3" sx={{ fontWeight: 600 }}>
           Provider additions
         </Typography>
+        <TextInput
+          source="hpAdditionData.componentCode"
+          label="Component code"
+          helperText="The Site Flow product's own component code (e.g. Card); empty means Content"
+          disabled={!canSave}
+          sx={{ mt: 2, maxWidth: 360 }}
+        />
         <Typography variant="body2" color="text.secondary" sx={{ mt: 2 }}>
           Attributes
         </Typography>

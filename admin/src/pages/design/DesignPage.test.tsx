@@ -98,7 +98,7 @@ describe('Design (/design/:id)', () => {
       productPdf: '',
       productType: null,
       hpSKU: '',
-      hpAdditionData: { attributes: [], stockItems: [] },
+      hpAdditionData: { attributes: [], stockItems: [], componentCode: '' },
     });
     await waitFor(() => expect(designFetches(calls, 12)).toBe(1));
   });
@@ -289,6 +289,7 @@ describe('Design (/design/:id)', () => {
       const sku = await screen.findByLabelText('SKU');
       await user.clear(sku);
       await user.type(sku, 'CARD-ROBIN-2');
+      await user.type(screen.getByLabelText('Component code'), 'Card');
       await user.click(screen.getByRole('button', { name: 'Save' }));
       expect(await screen.findByText('Save design successfully')).toBeInTheDocument();
       expect(calls.find((c) => c.method === 'POST' && c.url === '/api/designs')?.body).toMatchObject({
@@ -297,7 +298,7 @@ describe('Design (/design/:id)', () => {
         sku: 'CARD-ROBIN-2',
         productType: 'Card',
         hpSKU: 'HP-A5-CARD',
-        hpAdditionData: { attributes: [{ name: 'finish', value: 'matt' }], stockItems: [] },
+        hpAdditionData: { attributes: [{ name: 'finish', value: 'matt' }], stockItems: [], componentCode: 'Card' },
       });
     });
   });

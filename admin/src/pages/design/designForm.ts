@@ -13,6 +13,7 @@ export interface DesignFormValues {
   hpAdditionData: {
     attributes: Partial<DesignAttribute>[];
     stockItems: { code?: string; name?: string; quantity?: number | string | null }[];
+    componentCode?: string | null;
   };
 }
 
@@ -28,6 +29,7 @@ export function designFormValues(design: Design | null | undefined): DesignFormV
     hpAdditionData: {
       attributes: design?.hpAdditionData?.attributes?.map((a) => ({ ...a })) ?? [],
       stockItems: design?.hpAdditionData?.stockItems?.map((s) => ({ ...s })) ?? [],
+      componentCode: design?.hpAdditionData?.componentCode ?? '',
     },
   };
 }
@@ -51,6 +53,7 @@ export function toDesignInput(values: DesignFormValues, id?: Id): DesignInput {
     productPdf: trimmed(values.productPdf),
     productType,
     hpSKU: trimmed(values.hpSKU),
-    hpAdditionData: { attributes, stockItems },
+    // Empty clears it: the provider then gets its default component, Content.
+    hpAdditionData: { attributes, stockItems, componentCode: trimmed(values.hpAdditionData?.componentCode) },
   };
 }

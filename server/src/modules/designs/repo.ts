@@ -37,7 +37,7 @@ const fromRow = (r: Row): Design => {
     productId: r.product_id,
     productType: r.product_type,
     hpSKU: r.hp_sku,
-    hpAdditionData: { attributes: hp.attributes ?? [], stockItems: hp.stockItems ?? [] },
+    hpAdditionData: { attributes: hp.attributes ?? [], stockItems: hp.stockItems ?? [], ...(hp.componentCode ? { componentCode: hp.componentCode } : {}) },
     data: fromJson<DesignData>(r.data, {}),
     siteId: r.site_id,
     createdAt: r.created_at,

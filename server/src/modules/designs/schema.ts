@@ -34,6 +34,8 @@ export const hpAdditionData = z.object({
     )
     .max(100, 'has too many items (100 at most)')
     .default([]),
+  /** The Site Flow product's own component code (e.g. `Card`); empty means `Content`. */
+  componentCode: z.preprocess(blankToNull, shortText(100).nullable()).optional(),
 });
 
 export type HpAdditionData = z.infer<typeof hpAdditionData>;

@@ -1,7 +1,7 @@
 // One attempt of a claimed outbox row and its outcome. Success and "Source Order ID already
 // exists" → sent (+ shopify-hp-log + the order record, one transaction); a provider 4xx → failed
 // (visible, not retried); no answer, 429, 5xx → pending with backoff, failed after maxAttempts.
-import { HpDuplicateOrder, HpError, type HpOrderAnswer } from '../../integrations/hpSiteflow';
+import { HpDuplicateOrder, HpError, isAcknowledgement, providerOrderIdOf } from '../../integrations/hpSiteflow';
 import { orderTablesRepo } from '../orders/tablesRepo';
 import { clientFor, later, nowIso, SendFailure, text, type FulfilmentContext, type SendOutcome } from './context';
 import { withUnanswered } from './lineSends';
@@ -24,11 +24,13 @@ export function outcomeOf(row: OutboxRow): SendOutcome {
 /** The provider took the order (or already had it): the row, the send log and the order record, together. */
 export async function markSent(ctx: FulfilmentContext, row: OutboxRow, prepared: PreparedSend, answer: unknown, duplicate: boolean): Promise<SendOutcome> {
   const { siteId, orderId, lineId, actorId } = row.payload;
-  const hpOrderId = duplicate ? null : text((answer as HpOrderAnswer)?.order?._id) || null;
+  const hpOrderId = duplicate ? null : providerOrderIdOf(answer);
+  // Site Flow's submit host only acknowledged: its validation errors come later, as a postback.
+  const acknowledged = !duplicate && isAcknowledgement(answer);
   const at = nowIso(ctx);
   return ctx.db.transaction(async (trx) => {
     const outbox = outboxRepo(trx);
-    if ((await outbox.markSent(row.id, { hpOrderId, duplicate, answer }, at)) !== 1) return outcomeOf((await outbox.byId(row.id))!);
+    if ((await outbox.markSent(row.id, { hpOrderId, duplicate, acknowledged, answer }, at)) !== 1) return outcomeOf((await outbox.byId(row.id))!);
     await writeSendLog(
       trx,
       {
@@ -36,7 +38,7 @@ export async function markSent(ctx: FulfilmentContext, row: OutboxRow, prepared:
         orderId,
         lineId,
         status: 'sent',
-        data: { sentData: prepared.body, results: answer, attempts: row.attempts, duplicate, skipped: prepared.skipped, outboxId: row.id },
+        data: { sentData: prepared.body, results: answer, attempts: row.attempts, duplicate, acknowledged, skipped: prepared.skipped, outboxId: row.id },
         userId: actorId,
       },
       at,
@@ -53,7 +55,7 @@ export async function markSent(ctx: FulfilmentContext, row: OutboxRow, prepared:
       data.preGeneratedHPItems = [...previous.filter((p) => !items.some((i) => i.lineId === p.lineId)), ...items];
       if (hpOrderId) data.hpOrderId = hpOrderId;
       const hpOrders = { ...((data.hpOrders as Record<string, unknown>) ?? {}) };
-      hpOrders[prepared.body.orderData.sourceOrderId] = { hpOrderId: knownId, lineId, sentAt: at };
+      hpOrders[prepared.body.orderData.sourceOrderId] = { hpOrderId: knownId, lineId, sentAt: at, ...(acknowledged ? { acknowledged: true } : {}) };
       data.hpOrders = hpOrders;
       const next = nextOrderStatus(locked.status ?? text(data.status), 'sent', text(data.hpProgress) || null);
       if (next) data.status = next;

@@ -28,6 +28,8 @@ export interface FulfilmentOptions {
   /** How long send-hp waits for a concurrent sender of the same row before answering "queued". */
   waitForOtherMs: number;
   batchSize: number;
+  /** An order at the provider with no news for this long is asked about (postbacks can be lost). */
+  quietAfterMs: number;
 }
 
 export const DEFAULT_OPTIONS: FulfilmentOptions = {
@@ -37,6 +39,7 @@ export const DEFAULT_OPTIONS: FulfilmentOptions = {
   backoff: { baseMs: 30_000, maxMs: 60 * 60_000 },
   waitForOtherMs: 10_000,
   batchSize: 10,
+  quietAfterMs: 6 * 60 * 60_000,
 };
 
 /** The defaults, then the configuration, then what the caller asked for. */
@@ -80,6 +83,8 @@ export function clientFor(ctx: FulfilmentContext, settings: HpSettings) {
   const { options, clock, log } = ctx;
   return createHpClient({
     baseUrl: settings.baseUrl,
+    submitUrl: settings.submitUrl || undefined,
+    scheme: settings.scheme,
     key: settings.key,
     secret: settings.secret,
     clock,
@@ -95,7 +100,8 @@ export function clientFor(ctx: FulfilmentContext, settings: HpSettings) {
 export async function siteSettings(ctx: Pick<Deps, 'db'>, siteId: number): Promise<{ site: Site; settings: HpSettings }> {
   const site = await sitesRepo(ctx.db).byId(siteId);
   if (!site) throw new SendFailure('The site of this order no longer exists', true);
-  const { settings, missing } = hpSettingsOf(site.settings.env);
+  const { settings, missing, invalid } = hpSettingsOf(site.settings.env);
   if (missing.length) throw new SendFailure(`HP Site Flow is not set up for site "${site.name}": set ${missing.join(', ')} in its settings`, true);
+  if (invalid.length) throw new SendFailure(`HP Site Flow settings of site "${site.name}": ${invalid.join('; ')}`, true);
   return { site, settings };
 }

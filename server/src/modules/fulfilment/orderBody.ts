@@ -61,13 +61,14 @@ export interface HpOrderBody {
     postbackAddress?: string;
     items: HpItem[];
     shipments: Array<{
-      shipTo: { name: string; address1: string; address2: string; town: string; postcode: string; isoCountry: string; email?: string; phone?: string };
+      shipTo: { name: string; companyName?: string; address1: string; address2: string; town: string; state?: string; postcode: string; isoCountry: string; email?: string; phone?: string };
       carrier: { alias: string };
     }>;
     stockItems?: Array<{ code: string; name: string; quantity: number }>;
   };
 }
 
+/** The component code when a design names none: Site Flow's default product component. */
 export const COMPONENT_CODE = 'Content';
 
 const s = (v: unknown) => (v === null || v === undefined ? '' : String(v)).trim();
@@ -83,7 +84,8 @@ export function customerNameOf(order: StoreOrder): string {
 
 /** The shipment's address from the store's shipping address; null when the order has none. */
 export function shipToOf(order: StoreOrder): HpOrderBody['orderData']['shipments'][number]['shipTo'] | null {
-  const a = order.shipping_address;
+  // Shopify's address also has company and province_code, when the store order kept them.
+  const a = order.shipping_address as (StoreAddress & { company?: string | null; province_code?: string | null }) | null | undefined;
   if (!a || !s(a.address1)) return null;
   const shipTo: HpOrderBody['orderData']['shipments'][number]['shipTo'] = {
     name: s(a.name) || [s(a.first_name), s(a.last_name)].filter(Boolean).join(' ') || customerNameOf(order),
@@ -93,6 +95,10 @@ export function shipToOf(order: StoreOrder): HpOrderBody['orderData']['shipments
     postcode: s(a.zip),
     isoCountry: s(a.country_code).toUpperCase(),
   };
+  // Site Flow's optional fields: a carrier needs the state of a US or Canadian address.
+  if (s(a.company)) shipTo.companyName = s(a.company);
+  const state = s(a.province_code) || s(a.province);
+  if (state) shipTo.state = state;
   const email = s(order.email) || s(order.customer?.email);
   if (email) shipTo.email = email;
   if (s(a.phone)) shipTo.phone = s(a.phone);
@@ -130,7 +136,7 @@ export function buildOrderBody(input: { sourceOrderId: string; order: StoreOrder
       sku: l.hpSKU,
       quantity: l.quantity,
       shipmentIndex: 0,
-      components: [{ code: COMPONENT_CODE, path: l.pdfUrl, fetch: true, ...(attributes ? { attributes } : {}) }],
+      components: [{ code: l.hpAdditionData.componentCode || COMPONENT_CODE, path: l.pdfUrl, fetch: true, ...(attributes ? { attributes } : {}) }],
     };
   });
   const body: HpOrderBody = {

@@ -41,20 +41,25 @@ export async function processDue(ctx: FulfilmentContext): Promise<{ claimed: num
 
 /** Runs processDue every intervalMs (no overlapping passes). */
 export function startOutboxWorker(service: { processDue(): Promise<unknown> }, opts: { intervalMs?: number; log?: Deps['log'] } = {}) {
+  return startRepeating(() => service.processDue(), { intervalMs: opts.intervalMs ?? 5_000, log: opts.log, what: 'outbox worker pass' });
+}
+
+/** Runs `pass` now and every intervalMs, never two at once; a failed pass is logged. */
+export function startRepeating(pass: () => Promise<unknown>, opts: { intervalMs: number; log?: Deps['log']; what: string }) {
   let running = false;
   let stopped = false;
   const tick = async () => {
     if (running || stopped) return;
     running = true;
     try {
-      await service.processDue();
+      await pass();
     } catch (err) {
-      opts.log?.error({ err }, 'outbox worker pass failed');
+      opts.log?.error({ err }, `${opts.what} failed`);
     } finally {
       running = false;
     }
   };
-  const timer = setInterval(() => void tick(), opts.intervalMs ?? 5_000);
+  const timer = setInterval(() => void tick(), opts.intervalMs);
   timer.unref();
   void tick();
   return {

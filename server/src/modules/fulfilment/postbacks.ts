@@ -4,6 +4,7 @@ import crypto from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Deps } from '../../deps';
 import { unauthorized } from '../../http/errors';
+import { DUPLICATE_MESSAGE } from '../../integrations/hpSiteflow';
 import type { Delivery, Handled, Inbox } from '../inbox/service';
 import { orderTablesRepo } from '../orders/tablesRepo';
 import { sitesRepo, type Site } from '../sites/repo';
@@ -68,6 +69,7 @@ export async function applyPostback(ctx: Pick<Deps, 'clock'>, trx: Knex.Transact
   const { order, orderId, lineId } = await orderOfSource(trx, site.id, body.sourceOrderId);
   const carrier = body.shipment?.carrier;
   const trackingNumber = text(body.shipment?.trackingNumber) || null;
+  const refusal = submissionRefusal(body);
   const shippingMethod = text(carrier?.service) || text(carrier?.alias) || text(carrier?.code) || null;
   await orderTablesRepo(trx).insertProviderEvent({
     orderId,
@@ -83,6 +85,7 @@ export async function applyPostback(ctx: Pick<Deps, 'clock'>, trx: Knex.Transact
       event: body.event,
       sourceOrderId: body.sourceOrderId,
       lineId,
+      ...(refusal ? { error: refusal.message, alreadySent: refusal.duplicate } : {}),
       raw: body,
     },
     siteId: site.id,
@@ -92,6 +95,8 @@ export async function applyPostback(ctx: Pick<Deps, 'clock'>, trx: Knex.Transact
   });
   if (!order) return { note: `No order ${orderId} in site ${site.slug}`, answer: { duplicate: false, orderStatus: null, found: false } };
   const locked = (await lockedOrder(trx, order.id))!;
+  // Refused as a repeat: Site Flow already has this order, so it stays as it is.
+  if (refusal?.duplicate) return { answer: { duplicate: false, orderStatus: locked.status ?? (text(locked.data.status) || null), found: true } };
   const data = { ...locked.data };
   const current = locked.status ?? (text(data.status) || null);
   const next = nextOrderStatus(current, text(body.status), text(data.hpProgress) || null);
@@ -102,13 +107,22 @@ export async function applyPostback(ctx: Pick<Deps, 'clock'>, trx: Knex.Transact
     const prev = data.tracking ?? {};
     data.tracking = { number: trackingNumber ?? prev.number ?? null, method: shippingMethod ?? prev.method ?? null, url: text(body.shipment?.trackingUrl) || prev.url || null };
   }
-  if (body.orderId && !data.hpOrderId) data.hpOrderId = text(body.orderId);
   const hpOrders = { ...((data.hpOrders as Record<string, Record<string, unknown>>) ?? {}) };
   const entry = hpOrders[body.sourceOrderId] ?? {};
+  const postedId = text(body.orderId) || null;
+  // The submit host's acknowledgement _id may name the submission rather than the order: the id
+  // Site Flow's own postbacks name replaces it (everywhere it was recorded), once.
+  const ackId = entry.acknowledged === true && !refusal && postedId && postedId !== entry.hpOrderId ? text(entry.hpOrderId) : null;
+  if (ackId) {
+    if (data.hpOrderId === ackId) data.hpOrderId = postedId;
+    if (Array.isArray(data.preGeneratedHPItems)) data.preGeneratedHPItems = data.preGeneratedHPItems.map((i) => (i.hpOrderId === ackId ? { ...i, hpOrderId: postedId } : i));
+  }
+  if (postedId && !data.hpOrderId) data.hpOrderId = postedId;
   const entryNext = nextOrderStatus(text(entry.status) || null, text(body.status), text(entry.progress) || null);
   hpOrders[body.sourceOrderId] = {
     ...entry,
-    hpOrderId: entry.hpOrderId ?? (text(body.orderId) || null),
+    hpOrderId: ackId ? postedId : (entry.hpOrderId ?? postedId),
+    ...(entry.acknowledged === true && postedId && !refusal ? { acknowledged: false } : {}),
     lineId,
     status: entryNext ?? entry.status ?? null,
     progress: highestProgress(text(entry.progress) || null, text(body.status)),
@@ -117,6 +131,13 @@ export async function applyPostback(ctx: Pick<Deps, 'clock'>, trx: Knex.Transact
   data.hpOrders = hpOrders;
   await orderTablesRepo(trx).updateOrder(locked.id, { data, status: next ?? undefined, before: locked.data, updatedAt: at });
   return { answer: { duplicate: false, orderStatus: next ?? current, found: true } };
+}
+
+/** An "Order Submission Error" postback's reason; `duplicate` when the order was refused as already sent. */
+export function submissionRefusal(body: PostbackBody): { message: string; duplicate: boolean } | undefined {
+  if (!body.error) return undefined;
+  const messages = [text(body.error.message), ...(body.error.validations ?? []).map((v) => text(v.message))].filter(Boolean);
+  return { message: messages[0] ?? 'Site Flow refused the order', duplicate: messages.some((m) => DUPLICATE_MESSAGE.test(m)) };
 }
 
 /** Makes `inbox` apply HP postbacks, in the transaction that claims each delivery. */

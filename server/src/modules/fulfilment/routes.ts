@@ -37,6 +37,13 @@ export function onlineStoresFulfilmentRoutes(fulfilment: FulfilmentService): Rou
     answerSend(res, await fulfilment.sendOrder(actorOf(req), { orderRef: body.orderId, lineId: body.lineId, siteId: body.siteId, sendFromJobs: body.sendFromJobs }));
   });
 
+  r.post('/shopify-webhook/cancel-hp', allow.site, async (req, res) => {
+    const body = parse(sendHpBody, req.body);
+    const result = await fulfilment.cancelAtProvider(actorOf(req), { orderRef: (body.orderId ?? body.id)!, siteId: body.siteId });
+    if (!result.cancelled.length) return void res.status(422).json({ success: false, error: result.refused[0]?.error ?? 'HP Site Flow cancelled nothing', errorMes: result });
+    ok(res, result);
+  });
+
   r.post('/manually-send-hp', allow.ownSite, async (req, res) => {
     const body = parse(manualBody, req.body);
     const result = await fulfilment.manualSend(actorOf(req), body);

@@ -49,26 +49,62 @@ export const manualBody = z.object({
 
 const textish = z.union([z.string(), z.number()]).transform((v) => String(v));
 
-/** The (ours) default postback body of INTEGRATIONS.md §2. */
-export const postbackBody = z
-  .object({
-    event: z.string().min(1).max(200),
-    sourceOrderId: textish.pipe(z.string().min(1).max(200)),
-    orderId: textish.optional(),
-    status: z.string().min(1).max(32),
-    timestamp: z.string().min(1).max(64),
-    shipment: z
-      .object({
-        trackingNumber: textish.optional().nullable(),
-        trackingUrl: z.string().max(2048).optional().nullable(),
-        shippedDate: z.string().max(64).optional().nullable(),
-        carrier: z.object({ code: z.string().optional().nullable(), service: z.string().optional().nullable(), alias: z.string().optional().nullable() }).loose().optional().nullable(),
-      })
-      .loose()
-      .optional()
-      .nullable(),
-  })
-  .loose();
+const firstText = (...vs: unknown[]) => vs.map((v) => (typeof v === 'string' || typeof v === 'number' ? String(v).trim() : '')).find(Boolean) ?? '';
+
+/**
+ * Site Flow's own order object, as a trigger template of `{{{prettyJson this}}}` posts it, read as
+ * our postback: its sourceOrderId, _id, status and the first shipment with tracking. Our own
+ * template's body (it has a top-level sourceOrderId) passes unchanged.
+ */
+export function postbackFromOrderObject(v: unknown): unknown {
+  const o = v as { _id?: unknown; sourceOrderId?: unknown; orderData?: Record<string, unknown>; error?: unknown; [k: string]: unknown } | null;
+  if (!o || typeof o !== 'object' || Array.isArray(o) || o.sourceOrderId !== undefined || !o.orderData || typeof o.orderData !== 'object') return v;
+  const od = o.orderData;
+  const status = firstText(od.status);
+  const shipments = Array.isArray(od.shipments) ? (od.shipments as Array<Record<string, unknown>>) : [];
+  const tracked = shipments.find((s) => firstText(s?.trackingNumber));
+  return {
+    event: o.error ? 'order.submissionerror' : `order.${status || 'update'}`,
+    sourceOrderId: od.sourceOrderId,
+    orderId: o._id,
+    status,
+    // Nothing in the object says when the event happened: a repeat of a status is a duplicate.
+    timestamp: firstText(tracked?.shippedDate, o.modified, o.updatedAt, od.date, o.createdAt) || 'order-object',
+    ...(tracked ? { shipment: { trackingNumber: tracked.trackingNumber, trackingUrl: tracked.trackingUrl ?? null, shippedDate: tracked.shippedDate ?? null, carrier: tracked.carrier ?? null } } : {}),
+    ...(o.error ? { error: o.error } : {}),
+    order: o,
+  };
+}
+
+/** The (ours) default postback body of INTEGRATIONS.md §2, or Site Flow's raw order object. */
+export const postbackBody = z.preprocess(
+  postbackFromOrderObject,
+  z
+    .object({
+      event: z.string().min(1).max(200),
+      sourceOrderId: textish.pipe(z.string().min(1).max(200)),
+      orderId: textish.optional(),
+      status: z.string().min(1).max(32),
+      timestamp: z.string().min(1).max(64),
+      shipment: z
+        .object({
+          trackingNumber: textish.optional().nullable(),
+          trackingUrl: z.string().max(2048).optional().nullable(),
+          shippedDate: z.string().max(64).optional().nullable(),
+          carrier: z.object({ code: z.string().optional().nullable(), service: z.string().optional().nullable(), alias: z.string().optional().nullable() }).loose().optional().nullable(),
+        })
+        .loose()
+        .optional()
+        .nullable(),
+      /** An "Order Submission Error": why Site Flow refused an order it had acknowledged. */
+      error: z
+        .object({ message: z.string().max(2000).optional().nullable(), validations: z.array(z.object({ path: z.unknown(), message: z.unknown() }).loose()).max(200).optional().nullable() })
+        .loose()
+        .optional()
+        .nullable(),
+    })
+    .loose(),
+);
 
 export const hpDataQuery = z.object({
   page: z.coerce.number().int().min(1, 'must be 1 or more').max(100_000).optional(),

@@ -14,6 +14,8 @@ import { createInbox, type Inbox } from '../inbox/service';
 import type { RecordFilter, RecordSortField } from '../general-data/repo';
 import type { ProductionService } from '../production/service';
 import type { Site } from '../sites/repo';
+import { cancelAtProvider } from './cancelAtProvider';
+import { checkQuietOrders } from './checkQuietOrders';
 import { optionsOf, type FulfilmentContext, type FulfilmentOptions } from './context';
 import { manualSend } from './manualSend';
 import type { ManualInput } from './orderBody';
@@ -27,7 +29,7 @@ import { sendOrder, type SendOrderInput } from './sendOrder';
 
 export { DEFAULT_OPTIONS, HP_LOG, ORDER_TYPE, SEND_LOG, type FulfilmentOptions, type SendOutcome } from './context';
 export { MAYBE_AT_PROVIDER_WHOLE, mayBeAtProvider } from './lineSends';
-export { startOutboxWorker } from './outboxWorker';
+export { startOutboxWorker, startRepeating } from './outboxWorker';
 export { HP_SOURCE } from './postbacks';
 
 /** `inbox`: where postbacks are stored and applied (default: an inbox of its own). */
@@ -41,8 +43,12 @@ export function fulfilmentService(deps: Deps, production: ProductionService, ini
     enqueueOrderSend: (trx: Knex | Knex.Transaction, input: EnqueueOrderSend, actorId?: number | null): Promise<OutboxRow[]> => enqueueOrderSend(trx, input, actorId, clock.now()),
     sendNow: (outboxId: number) => sendNow(ctx, outboxId),
     processDue: () => processDue(ctx),
+    /** Asks the provider about orders with no news for options.quietAfterMs (lost postbacks). */
+    checkQuietOrders: () => checkQuietOrders(ctx, inbox),
     sendOrder: (actor: Actor, input: SendOrderInput) => sendOrder(ctx, actor, input),
     manualSend: (actor: Actor, input: ManualInput & { siteId?: number }) => manualSend(ctx, actor, input),
+    /** Cancels the order's unfinished provider orders at HP (HP_SOURCE_ACCOUNT); answers what HP cancelled and refused. */
+    cancelAtProvider: (actor: Actor, input: { orderRef: string; siteId?: number }) => cancelAtProvider(ctx, inbox, actor, input),
     postbackSite: (slug: string | undefined, token: string | undefined) => postbackSite(db, slug, token),
     receivePostback: (site: Site, body: PostbackBody) => receivePostback(ctx, inbox, site, body),
     listEvents: (actor: Actor, q: EventsQuery) => listEvents(ctx, actor, q),

@@ -1,0 +1,56 @@
+import { useState } from 'react';
+import { Confirm, useDataProvider, useNotify } from 'react-admin';
+import { useMutation } from '@tanstack/react-query';
+import { Button, CircularProgress } from '@mui/material';
+import CancelIcon from '@mui/icons-material/Cancel';
+import { errorMessage } from '../../lib/format';
+import type { AppDataProvider } from '../../providers/dataProvider';
+
+export const CANCEL_AT_HP_SUCCESS = 'Cancelled at HP';
+
+/** Cancels the order at HP Site Flow, after a yes; a cancel cannot be taken back. */
+export function CancelAtHpButton({ orderId, onDone }: { orderId: string; onDone: () => void }) {
+  const dataProvider = useDataProvider<AppDataProvider>();
+  const notify = useNotify();
+  const [open, setOpen] = useState(false);
+  const cancel = useMutation({
+    mutationFn: () => dataProvider.cancelOrderAtProvider(orderId),
+    onSuccess: (result) => {
+      setOpen(false);
+      if (!result) return; // signed out meanwhile (401)
+      const refused = result.refused.map((r) => `${r.sourceOrderId}: ${r.error}`).join('; ');
+      notify(refused ? `${CANCEL_AT_HP_SUCCESS}, except ${refused}` : CANCEL_AT_HP_SUCCESS, { type: refused ? 'warning' : 'success', autoHideDuration: 10_000 });
+      onDone();
+    },
+    onError: (error) => {
+      setOpen(false);
+      notify(errorMessage(error), { type: 'error', autoHideDuration: 10_000 });
+    },
+  });
+  return (
+    <>
+      <Button
+        size="small"
+        color="warning"
+        variant="outlined"
+        startIcon={cancel.isPending ? <CircularProgress size={16} /> : <CancelIcon fontSize="small" />}
+        disabled={cancel.isPending}
+        onClick={() => setOpen(true)}
+        sx={{ alignSelf: 'flex-start' }}
+      >
+        Cancel at HP
+      </Button>
+      <Confirm
+        isOpen={open}
+        loading={cancel.isPending}
+        title="Cancel at HP"
+        content="HP Site Flow will not print or ship this order. Cancel it there?"
+        confirm="Cancel at HP"
+        cancel="Keep it"
+        confirmColor="warning"
+        onConfirm={() => cancel.mutate()}
+        onClose={() => setOpen(false)}
+      />
+    </>
+  );
+}

@@ -1,0 +1,39 @@
+// The SQL of polling the provider: store orders at the provider with no news lately, and the time
+// each was last asked about (store_orders.provider_checked_at, written only here).
+import type { Knex } from 'knex';
+import type { Db } from '../../db';
+import { fromJson } from '../../db';
+
+export interface QuietOrder {
+  id: number;
+  siteId: number;
+  storeOrderId: string;
+  status: string;
+  ours: Record<string, unknown>;
+}
+
+export function providerChecksRepo(db: Db | Knex.Transaction) {
+  return {
+    /** The sites that have orders in `statuses` (each site has its own quiet period). */
+    async sitesWith(statuses: readonly string[]): Promise<number[]> {
+      const rows = await db('store_orders').whereIn('status', statuses as string[]).distinct('site_id');
+      return rows.map((r) => Number(r.site_id)).sort((a, b) => a - b);
+    },
+    /** A site's orders in `statuses` unchanged since `before` and not asked about since then, least recently asked first. */
+    async quietOrders(siteId: number, statuses: readonly string[], before: string, limit: number): Promise<QuietOrder[]> {
+      const rows = await db('store_orders')
+        .where('site_id', siteId)
+        .whereIn('status', statuses as string[])
+        .where('updated_at', '<', before)
+        .where((q) => q.whereNull('provider_checked_at').orWhere('provider_checked_at', '<', before))
+        .orderByRaw('coalesce(provider_checked_at, updated_at) asc')
+        .orderBy('id', 'asc')
+        .limit(limit)
+        .select('id', 'site_id', 'store_order_id', 'status', 'our_data');
+      return rows.map((r) => ({ id: Number(r.id), siteId: Number(r.site_id), storeOrderId: String(r.store_order_id), status: String(r.status), ours: fromJson<Record<string, unknown>>(r.our_data, {}) }));
+    },
+    async markChecked(id: number, at: string): Promise<void> {
+      await db('store_orders').where({ id }).update({ provider_checked_at: at });
+    },
+  };
+}
