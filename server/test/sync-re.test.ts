@@ -334,7 +334,7 @@ describe('sync: Raiser\'s Edge → Adestra', async () => {
       try {
         const url = `${server.url}${api(`/raiser-edge-webhook?webhookKey=${KEYS.webhookKey}`)}`;
         expect(await s.re.handshake(url)).toBe(true);
-        s.re.state.subscriptions.push({ id: 'sub-1', webhook_url: url, event_type: 'com.blackbaud.constituent.change.v1' });
+        s.re.state.subscriptions.push({ id: 'sub-1', webhook_url: url, event_type: 'com.blackbaud.constituent.change.v1', provisioning_status: 'Provisioned' });
         await s.re.updateConstituent('3', { requests_no_email: true });
         await s.sync.idle();
         const runs = await get('/raiser-edge-sync/list?kind=webhook&field1=3');

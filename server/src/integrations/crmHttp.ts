@@ -13,6 +13,8 @@ export type IntegrationErrorKind =
   | 'quota'
   /** 401, refused token or credentials. */
   | 'auth'
+  /** The CRM revoked our refresh token (400 invalid_grant): an admin must connect again. */
+  | 'reconnect'
   /** Missing or invalid settings. */
   | 'config'
   /** Any other answer that is not a success. */
