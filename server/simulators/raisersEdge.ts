@@ -139,7 +139,7 @@ export function createRaisersEdgeSimulator(opts: RaisersEdgeSimOptions) {
     authorizeAnswer: opts.authorizeAnswer ?? 'grant',
     consentSources: opts.consentSources ?? ['Website', 'Email', 'Event', 'Phone call'],
     consentCategories: opts.consentCategories ?? ['Newsletter', 'Fundraising', 'Events'],
-    calls: [] as Array<{ method: string; path: string; status: number }>,
+    calls: [] as Array<{ method: string; path: string; status: number; url: string }>,
     tokenRefreshes: 0,
     latestRefreshToken: opts.refreshToken,
   };
@@ -159,7 +159,7 @@ export function createRaisersEdgeSimulator(opts: RaisersEdgeSimOptions) {
   app.disable('x-powered-by');
 
   app.use(async (req, res, next) => {
-    res.on('finish', () => state.calls.push({ method: req.method, path: req.path, status: res.statusCode }));
+    res.on('finish', () => state.calls.push({ method: req.method, path: req.path, status: res.statusCode, url: req.originalUrl }));
     if (delayMs) await new Promise((r) => setTimeout(r, delayMs));
     const i = faults.findIndex((f) => !f.path || f.path.test(req.path));
     if (i >= 0) {
