@@ -25,7 +25,7 @@ function scriptedFetch(answers: Array<{ status: number; body: Buffer | string; h
     seen.push({ url: String(url), method: init?.method ?? 'GET', headers: Object.fromEntries(Object.entries((init?.headers ?? {}) as Record<string, string>).map(([k, v]) => [k.toLowerCase(), v])), body: String(init?.body ?? '') });
     const next = answers.shift();
     if (!next) throw new Error(`unexpected call ${String(url)}`);
-    return new Response(next.body, { status: next.status, headers: { 'Content-Type': 'application/json', ...next.headers } });
+    return new Response(typeof next.body === 'string' ? next.body : new Uint8Array(next.body), { status: next.status, headers: { 'Content-Type': 'application/json', ...next.headers } });
   }) as typeof globalThis.fetch;
   return { fetch, seen };
 }
@@ -130,7 +130,7 @@ describe('contract: SKY webhooks (sky-webhook-*.json) at our receiver', async ()
   const server = await listen(s.app);
   afterAll(() => server.close());
   const deliver = async (name: string) => {
-    const res = await fetch(`${server.url}${hookUrl}`, { method: 'POST', headers: { 'Content-Type': 'application/cloudevents+json; charset=utf-8' }, body: fixture(name) });
+    const res = await fetch(`${server.url}${hookUrl}`, { method: 'POST', headers: { 'Content-Type': 'application/cloudevents+json; charset=utf-8' }, body: new Uint8Array(fixture(name)) });
     return { status: res.status, body: (await res.json()) as { data?: unknown; error?: string } };
   };
 
