@@ -414,6 +414,20 @@ describe('sync: Raiser\'s Edge → Adestra', async () => {
       expect(res.body.data.checks[0].error).toMatch(/could not be reached/);
     });
 
+    it('when something is wrong, the check carries the vendor\'s raw answer', async () => {
+      // The settings as they were before the last test, with the refresh token the CRM holds now.
+      const current = s.env.map((e) => (e.key === 'RE_REFRESH_TOKEN' ? { ...e, value: s.re.state.latestRefreshToken } : e));
+      await w.db('sites').where({ id: w.sites.a }).update({ settings: JSON.stringify({ env: current }) });
+      s.re.failNext(1, 403, { retryAfter: 7200, path: /^\/constituent\/v1\/constituents$/ });
+      const re = await s.request().post('/api/test/send-raiser-edge').set(bearer(w.tokens.adminA)).send({ site: 'site-a' });
+      expect(re.body.data.checks[0]).toMatchObject({ ok: true });
+      expect(re.body.data.ok).toBe(false);
+      expect(re.body.data.checks[1]).toMatchObject({ status: 403, ok: false, body: { statusCode: 403, message: 'Out of call volume quota. Quota will be replenished in 02:00:00.' } });
+      s.adestra.failNext(1, 401);
+      const ad = await s.request().post('/api/test/send-adestra').set(bearer(w.tokens.adminA)).send({ site: 'site-a' });
+      expect(ad.body.data.checks[0]).toMatchObject({ status: 401, ok: false, body: { error: 'Simulated failure' } });
+    });
+
     it('a non-admin gets 403', async () => {
       expect((await s.request().post('/api/test/send-adestra').set(bearer(w.tokens.userA)).send({})).status).toBe(403);
     });

@@ -41,7 +41,7 @@ export function createAdestraClient(settings: AdestraSettings, httpSettings: Htt
     const answer = await http.send({ method, url, headers, body: body === undefined ? undefined : JSON.stringify(body), idempotent: true });
     if (answer.status === 401) {
       const ip = (answer.json as { error?: string })?.error === 'ip';
-      throw new IntegrationError('adestra', 'auth', ip ? 'Adestra refused this server\'s IP address (401 {"error":"ip"})' : 'Adestra refused the API token (401)', { status: 401, url });
+      throw new IntegrationError('adestra', 'auth', ip ? 'Adestra refused this server\'s IP address (401 {"error":"ip"})' : 'Adestra refused the API token (401)', { status: 401, url, body: answer.json });
     }
     return { ...answer, url };
   }
