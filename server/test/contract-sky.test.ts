@@ -151,8 +151,20 @@ describe('contract: SKY webhooks (sky-webhook-*.json) at our receiver', async ()
     expect(delivery).toMatchObject({ status: 'processed', topic: 'com.blackbaud.constituent.emailaddress.change.v1' });
   });
 
-  it('a constituent deletion: answered 200 (so Blackbaud does not retry it), nothing synced', async () => {
+  it('a constituent deletion: accepted, and that constituent\'s contact leaves the opt-in list', async () => {
+    expect(s.adestra.isOnList('person7203@example.org')).toBe(true);
     const res = await deliver('sky-webhook-constituent-delete.json');
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ status: 'queued' });
+    await s.sync.idle();
+    expect(s.adestra.isOnList('person7203@example.org')).toBe(false);
+    const run = await s.w.db('general_data').where({ type: 're-sync', field1: '7203' }).orderBy('id', 'desc').first();
+    expect(JSON.parse(typeof run.data === 'string' ? run.data : JSON.stringify(run.data)).results[0]).toMatchObject({ action: 'opted-out', reason: 'deleted', email: 'person7203@example.org' });
+  });
+
+  it('an event type we do not act on: answered 200 and ignored', async () => {
+    const other = JSON.parse(fixture('sky-webhook-constituent-delete.json').toString('utf8')) as Record<string, unknown>;
+    const res = await s.request().post(hookUrl).set('Content-Type', 'application/cloudevents+json').send(JSON.stringify({ ...other, id: 'gift-1', type: 'com.blackbaud.gift.add.v1' }));
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ status: 'ignored' });
   });

@@ -167,20 +167,16 @@ describe('Raiser\'s Edge connection', async () => {
     it('created by the button, one per event type, provisioned by the handshake; twice does not duplicate; the key is never shown', async () => {
       const created = await api().post('/api/sites/site-a/raiser-edge/webhook-subscriptions').set(bearer(w.tokens.adminA)).send({});
       expect(created.status).toBe(200);
-      expect(created.body.data.created).toEqual(['com.blackbaud.constituent.change.v1', 'com.blackbaud.constituent.emailaddress.change.v1']);
-      expect(s.re.state.subscriptions.map((x) => [x.event_type, x.webhook_url])).toEqual([
-        ['com.blackbaud.constituent.change.v1', `${server.url}/api/sites/site-a/raiser-edge-webhook?webhookKey=${KEYS.webhookKey}`],
-        ['com.blackbaud.constituent.emailaddress.change.v1', `${server.url}/api/sites/site-a/raiser-edge-webhook?webhookKey=${KEYS.webhookKey}`],
-      ]);
+      const types = ['com.blackbaud.constituent.change.v1', 'com.blackbaud.constituent.emailaddress.change.v1', 'com.blackbaud.constituent.delete.v1'];
+      expect(created.body.data.created).toEqual(types);
+      const hook = `${server.url}/api/sites/site-a/raiser-edge-webhook?webhookKey=${KEYS.webhookKey}`;
+      expect(s.re.state.subscriptions.map((x) => [x.event_type, x.webhook_url])).toEqual(types.map((t) => [t, hook]));
       const again = await api().post('/api/sites/site-a/raiser-edge/webhook-subscriptions').set(bearer(w.tokens.adminA)).send({});
       expect(again.body.data.created).toEqual([]);
-      expect(s.re.state.subscriptions).toHaveLength(2);
+      expect(s.re.state.subscriptions).toHaveLength(3);
       const list = await api().get('/api/sites/site-a/raiser-edge/webhook-subscriptions').set(bearer(w.tokens.adminA));
       expect(list.body.data.missing).toEqual([]);
-      expect(list.body.data.list).toEqual([
-        expect.objectContaining({ eventType: 'com.blackbaud.constituent.change.v1', provisioningStatus: 'Provisioned', ours: true }),
-        expect.objectContaining({ eventType: 'com.blackbaud.constituent.emailaddress.change.v1', provisioningStatus: 'Provisioned', ours: true }),
-      ]);
+      expect(list.body.data.list).toEqual(types.map((eventType) => expect.objectContaining({ eventType, provisioningStatus: 'Provisioned', ours: true })));
       expect(list.text).not.toContain(KEYS.webhookKey);
       expect((await api().get('/api/sites/site-a/raiser-edge/webhook-subscriptions').set(bearer(w.tokens.userA))).status).toBe(403);
     });

@@ -5,11 +5,12 @@ import { HttpError, unauthorized } from '../../http/errors';
 import type { Delivery, Handled } from '../inbox/service';
 import type { SyncContext } from './context';
 import { hasSync, syncSettingsOf, type SiteSync } from './siteSettings';
-import { syncOne } from './syncOne';
+import { syncDeleted, syncOne } from './syncOne';
 
 export const CLOUD_EVENT_TYPE = 'com.blackbaud.constituent.change.v1';
-/** The events that re-sync a constituent: any change, and a change of their email addresses. */
-export const HANDLED_EVENT_TYPES = [CLOUD_EVENT_TYPE, 'com.blackbaud.constituent.emailaddress.change.v1'] as const;
+export const CONSTITUENT_DELETED = 'com.blackbaud.constituent.delete.v1';
+/** The events we act on: a change re-syncs the constituent (email addresses too); a deletion takes them off the opt-in list. */
+export const HANDLED_EVENT_TYPES = [CLOUD_EVENT_TYPE, 'com.blackbaud.constituent.emailaddress.change.v1', CONSTITUENT_DELETED] as const;
 const isHandled = (type: unknown): type is (typeof HANDLED_EVENT_TYPES)[number] => (HANDLED_EVENT_TYPES as readonly unknown[]).includes(type);
 
 /** The constituent an event is about: `data.constituent_id` where the event has one (an email address's event), else `data.id`. */
@@ -45,7 +46,9 @@ export async function ingestWebhook(
   if (typeof event.id !== 'string' && typeof event.id !== 'number') throw new HttpError(400, 'id: the CloudEvent has no id');
   if (!isHandled(event.type)) return { status: 'ignored', eventId: String(event.id) };
   if (constituentOf(event.data) === undefined) throw new HttpError(400, 'data.id: the event names no constituent');
-  const eventId = `${s.site.id}:${String(event.id)}`.slice(0, 128);
+  // A CloudEvent is unique by source + id (the CloudEvents spec): Blackbaud's own samples share an id across sources.
+  const eventSource = typeof (event as { source?: unknown }).source === 'string' ? (event as { source: string }).source : '';
+  const eventId = `${s.site.id}:${eventSource ? `${eventSource}:` : ''}${String(event.id)}`.slice(0, 128);
   const deliveryId = await inbox.store({
     source: RE_SOURCE,
     eventId,
@@ -82,7 +85,12 @@ export async function processDelivery(ctx: SyncContext, delivery: Delivery): Pro
   const site = delivery.siteId ? await ctx.sites.byId(delivery.siteId) : undefined;
   const constituentId = constituentOf((delivery.payload as { data?: unknown } | undefined)?.data);
   if (!site || !hasSync(site) || constituentId === undefined) throw new Error('site or constituent missing');
-  const out = await syncOne(ctx, syncSettingsOf(site, ctx.config), constituentId, 'webhook', null);
+  const s = syncSettingsOf(site, ctx.config);
+  if (delivery.topic === CONSTITUENT_DELETED) {
+    await syncDeleted(ctx, s, constituentId);
+    return {};
+  }
+  const out = await syncOne(ctx, s, constituentId, 'webhook', null);
   return out.notFound ? { note: out.error } : {};
 }
 
