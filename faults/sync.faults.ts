@@ -68,6 +68,8 @@ async function startSyncSims(dropDir: string) {
     refreshToken: creds.refreshToken,
     constituents,
     consents: constituents.map((c) => ({ constituent_id: c.id, channel: 'Email', category: 'Newsletter', source: 'Website', consent_date: '2026-01-01T00:00:00Z', constituent_consent_response: 'OptOut' as const })),
+    // The organisation's consent sources: the file's consents name the site's RE_CONSENT_SOURCE.
+    consentSources: ['Website', 'Adestra'],
   });
   const adestra = createAdestraSimulator({ token: creds.adestraToken, tableId: 1, optInListId: 1, unsubListId: 2, dropDir });
   const server = http.createServer(express().use('/re', re.app).use('/adestra', adestra.app));
@@ -81,6 +83,7 @@ async function startSyncSims(dropDir: string) {
     RE_SUBSCRIPTION_KEY: creds.subscriptionKey,
     RE_REFRESH_TOKEN: creds.refreshToken,
     RE_WEBHOOK_KEY: secret(),
+    RE_CONSENT_SOURCE: 'Adestra',
     ADESTRA_BASE_URL: `${base}/adestra/api/rest/1`,
     ADESTRA_TOKEN: creds.adestraToken,
     ADESTRA_TABLE_ID: '1',
@@ -229,7 +232,7 @@ describe('two instances on one PostgreSQL database', () => {
     expect(file).toMatchObject({ status: 'success', rowsDone: ROWS, rowsTotal: ROWS });
     expect(file.runs).toBeGreaterThanOrEqual(2);
     for (const c of sims.constituents) {
-      const fromFile = sims.re.consentsOf(c.id).filter((x) => x.source === 'Adestra Export 80');
+      const fromFile = sims.re.consentsOf(c.id).filter((x) => x.source === 'Adestra');
       expect(fromFile.map((x) => x.constituent_consent_response), `consents of ${c.id} from Export 80`).toEqual(['OptIn']);
     }
 

@@ -8,6 +8,7 @@ import * as printJobMadeBy from './20261123_011_print_job_made_by';
 import * as orderTables from './20261124_011_order_tables';
 import * as inboxLease from './20261123_020_inbox_lease';
 import * as providerChecks from './20261125_012_provider_checks';
+import * as raisersEdgeConnection from './20261125_014_raisers_edge_connection';
 
 type Migration = { up(knex: Knex): Promise<void>; down(knex: Knex): Promise<void> };
 
@@ -20,6 +21,7 @@ const migrations: Record<string, Migration> = {
   '20261124_011_order_tables': orderTables,
   '20261123_020_inbox_lease': inboxLease,
   '20261125_012_provider_checks': providerChecks,
+  '20261125_014_raisers_edge_connection': raisersEdgeConnection,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -172,3 +172,54 @@ export interface SaveSyncConfigAnswer {
   config: JobConfig;
   message: string;
 }
+
+/** GET /api/sites/:site/raiser-edge/status: whether the CRM is connected, or must be connected again. */
+export interface ReConnectionStatus {
+  connected: boolean;
+  /** Blackbaud refused the refresh token (invalid_grant): an admin clicks Reconnect. */
+  needsReconnect: boolean;
+  reason: string | null;
+  connectedAt: string | null;
+  environmentName: string | null;
+}
+
+/** POST /api/sites/:site/raiser-edge/connect-url: where to send the admin's browser (single use, 10 minutes). */
+export interface ReConnectUrl {
+  url: string;
+  expiresAt: string;
+  /** Our callback: the redirect URI the Blackbaud application must list. */
+  redirectUri: string;
+}
+
+/** GET /api/sites/:site/raiser-edge/consent-options: the CRM's own lists and the site's choice. */
+export interface ConsentOptions {
+  sources: string[];
+  categories: string[];
+  source: string;
+  category: string;
+}
+
+export interface ConsentSettingsAnswer {
+  source: string;
+  category: string;
+  message: string;
+}
+
+/** A webhook subscription at the CRM, its key masked. */
+export interface ReWebhookSubscription {
+  id: string;
+  eventType: string;
+  webhookUrl: string;
+  provisioningStatus: string | null;
+  /** It points at this site's receiver with the current key. */
+  ours: boolean;
+}
+
+/** GET (and POST, with `created`) /api/sites/:site/raiser-edge/webhook-subscriptions. */
+export interface ReWebhookSubscriptions {
+  list: ReWebhookSubscription[];
+  eventTypes: string[];
+  /** Event types we handle that have no subscription of ours yet. */
+  missing: string[];
+  created?: string[];
+}

@@ -1,7 +1,7 @@
 // A loopback Adestra for the demo and the tests, faithful to ../shared/INTEGRATIONS.md §4: REST
 // under /api/rest/1 with `Authorization: TOKEN …` (401, or {"error":"ip"} for a refused address),
 // a core table of contacts upserted with dedupe on email (400 for a rejected address), lists with
-// add/remove, search, an unsubscribe list, and the saved exports 80 and 92 whose CSV files — and
+// add/remove, search (answered as {contacts}, a bare array or {data}: readers differ), an unsubscribe list, and the saved exports 80 and 92 whose CSV files — and
 // the unsubscribe files — it writes into a drop folder, on a schedule or on demand. Faults: the
 // next calls answer a status, or drop the connection.
 import fs from 'node:fs';
@@ -20,6 +20,8 @@ export interface AdestraSimOptions {
   people?: () => Array<{ email: string; first_name?: string; last_name?: string }>;
   /** Remote addresses refused with 401 {"error":"ip"} (tests). */
   refusedIps?: string[];
+  /** How a contact search answers: `{contacts:[…]}` (default, as the clients seen read it), a bare array, or `{data:[…]}`. */
+  searchShape?: 'contacts' | 'array' | 'data';
 }
 
 interface Contact {
@@ -63,6 +65,7 @@ export function createAdestraSimulator(opts: AdestraSimOptions) {
     ]),
     unsubscribes: [] as Array<{ email: string; unsubscribed_at: string; list_id: number }>,
     calls: [] as Array<{ method: string; path: string; status: number }>,
+    searchShape: opts.searchShape ?? 'contacts',
   };
   let seq = 0;
   const faults: Array<{ status?: number; drop?: boolean }> = [];
@@ -141,7 +144,8 @@ export function createAdestraSimulator(opts: AdestraSimOptions) {
       return void res.status(400).json({ error: 'search must be JSON' });
     }
     const matches = [...state.contacts.values()].filter((c) => Object.entries(search).every(([k, v]) => String(c[k] ?? '').toLowerCase() === String(v).toLowerCase()));
-    res.json(matches);
+    const shape = state.searchShape;
+    res.json(shape === 'array' ? matches : shape === 'data' ? { data: matches } : { contacts: matches });
   });
 
   api.get('/core_tables/:id', (req, res) => {

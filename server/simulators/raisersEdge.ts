@@ -1,9 +1,15 @@
-// A loopback Blackbaud Raiser's Edge NXT (SKY API) for the demo and the tests, faithful to
-// ../shared/INTEGRATIONS.md §3: OAuth refresh with rotation (a refresh token works once), the
-// subscription key and bearer token on every call, constituents with emails, Email consents,
-// changed-since paging with next_link, search by email, consent creation (JSON only, else 415),
-// webhook subscriptions with the OPTIONS handshake and CloudEvents deliveries, and faults
-// (429/403 with Retry-After, 5xx, dropped connections, delays).
+// A loopback Blackbaud Raiser's Edge NXT (SKY API) for the demo and the tests, written from
+// ../shared/INTEGRATIONS.md §3 and Blackbaud's sky-api-docs: the authorisation page
+// (/oauth/authorize, which sends the browser back with code + state, or error=access_denied) and
+// the token endpoint (authorization_code grant: a code works once, for 5 minutes, with the same
+// redirect_uri; refresh_token grant with rotation; a revoked token answers 400 invalid_grant), the
+// subscription key and bearer token on every call, constituents with emails (inactive and deceased
+// ones only with include_inactive / include_deceased), Email consents, changed-since paging whose
+// next_link is present on every page — the last, empty one too —, search by email, consent
+// creation (JSON only, else 415; source and category from the organisation's lists), those lists,
+// webhook subscriptions (listed with their provisioning status, provisioned by the OPTIONS
+// handshake) and CloudEvents deliveries, and faults (429 / 403 quota with Retry-After and the
+// documented bodies, 5xx, dropped connections, delays).
 import crypto from 'node:crypto';
 import express, { type Request, type Response } from 'express';
 import { mulberry32 } from './prng';
@@ -53,7 +59,26 @@ export interface RaisersEdgeSimOptions {
   now?: () => Date;
   /** Calls per second before 429 (off when absent). */
   rateLimitPerSecond?: number;
+  /** The redirect URIs registered with the application (absent: any is accepted). */
+  redirectUris?: string[];
+  /** What the signed-in Blackbaud user answers on the authorisation page. */
+  authorizeAnswer?: 'grant' | 'deny';
+  /** The organisation's consent code tables (defaults: a few typical names). */
+  consentSources?: string[];
+  consentCategories?: string[];
 }
+
+/** The documented bodies of a rate-limited (429) and a quota-spent (403) answer (sky-api-docs ratelimits.md, quotas.md). */
+export function rateLimitBody(retryAfter: number) {
+  return { statusCode: 429, message: `Rate limit is exceeded. Try again in ${retryAfter} second${retryAfter === 1 ? '' : 's'}.` };
+}
+export function quotaBody(retryAfter: number) {
+  const hms = [Math.floor(retryAfter / 3600), Math.floor((retryAfter % 3600) / 60), retryAfter % 60].map((n) => String(n).padStart(2, '0')).join(':');
+  return { statusCode: 403, message: `Out of call volume quota. Quota will be replenished in ${hms}.` };
+}
+
+/** An authorisation code is valid this long (sky-api-docs authcodeflow step 4). */
+export const CODE_TTL_MS = 5 * 60_000;
 
 const FIRST = ['Amelia', 'Oliver', 'Isla', 'George', 'Ava', 'Noah', 'Mia', 'Arthur', 'Ivy', 'Leo', 'Freya', 'Oscar', 'Lily', 'Harry', 'Grace', 'Jack', 'Rosie', 'Theo', 'Ella', 'Alfie'];
 const LAST = ['Smith', 'Jones', 'Taylor', 'Brown', 'Williams', 'Wilson', 'Johnson', 'Davies', 'Patel', 'Wright', 'Evans', 'Walker', 'Roberts', 'Green', 'Hall', 'Wood', 'Clarke', 'Hughes', 'Edwards', 'Khan'];
@@ -108,8 +133,13 @@ export function createRaisersEdgeSimulator(opts: RaisersEdgeSimOptions) {
     consents: [] as SimConsent[],
     refreshTokens: new Set<string>([opts.refreshToken]),
     accessTokens: new Map<string, number>(),
-    subscriptions: [] as Array<{ id: string; webhook_url: string; event_type: string }>,
-    calls: [] as Array<{ method: string; path: string; status: number }>,
+    subscriptions: [] as Array<{ id: string; webhook_url: string; event_type: string; provisioning_status: string }>,
+    /** Codes the authorisation page handed out: single use, CODE_TTL_MS, bound to the redirect_uri. */
+    codes: new Map<string, { redirectUri: string; expiresAt: number }>(),
+    authorizeAnswer: opts.authorizeAnswer ?? 'grant',
+    consentSources: opts.consentSources ?? ['Website', 'Email', 'Event', 'Phone call'],
+    consentCategories: opts.consentCategories ?? ['Newsletter', 'Fundraising', 'Events'],
+    calls: [] as Array<{ method: string; path: string; status: number; url: string }>,
     tokenRefreshes: 0,
     latestRefreshToken: opts.refreshToken,
   };
@@ -129,7 +159,7 @@ export function createRaisersEdgeSimulator(opts: RaisersEdgeSimOptions) {
   app.disable('x-powered-by');
 
   app.use(async (req, res, next) => {
-    res.on('finish', () => state.calls.push({ method: req.method, path: req.path, status: res.statusCode }));
+    res.on('finish', () => state.calls.push({ method: req.method, path: req.path, status: res.statusCode, url: req.originalUrl }));
     if (delayMs) await new Promise((r) => setTimeout(r, delayMs));
     const i = faults.findIndex((f) => !f.path || f.path.test(req.path));
     if (i >= 0) {
@@ -139,40 +169,88 @@ export function createRaisersEdgeSimulator(opts: RaisersEdgeSimOptions) {
         return;
       }
       if (f.retryAfter !== undefined) res.set('Retry-After', String(f.retryAfter));
-      res.status(f.status ?? 500).json({ statusCode: f.status ?? 500, message: f.status === 429 ? 'Rate limit is exceeded.' : f.status === 403 ? 'Out of call volume quota.' : 'Simulated failure' });
+      const status = f.status ?? 500;
+      const body = status === 429 ? rateLimitBody(f.retryAfter ?? 1) : status === 403 && f.retryAfter !== undefined ? quotaBody(f.retryAfter) : { statusCode: status, message: 'Simulated failure' };
+      res.status(status).json(body);
       return;
     }
-    if (opts.rateLimitPerSecond && req.path !== '/token') {
+    if (opts.rateLimitPerSecond && req.path !== '/token' && req.path !== '/oauth/authorize') {
       const t = Date.now();
       if (t - windowStart >= 1000) {
         windowStart = t;
         windowCalls = 0;
       }
       if (++windowCalls > opts.rateLimitPerSecond) {
-        res.set('Retry-After', '1').status(429).json({ statusCode: 429, message: 'Rate limit is exceeded. Try again in 1 seconds.' });
+        res.set('Retry-After', '1').status(429).json(rateLimitBody(1));
         return;
       }
     }
     next();
   });
 
-  // OAuth: refresh_token grant, Basic client auth, rotation.
-  app.post('/token', express.urlencoded({ extended: false }), (req, res) => {
-    const basic = /^Basic (.+)$/.exec(req.get('authorization') ?? '')?.[1];
-    const [id, secret] = basic ? Buffer.from(basic, 'base64').toString('utf8').split(':') : [req.body?.client_id, req.body?.client_secret];
-    if (id !== opts.clientId || secret !== opts.clientSecret) return void res.status(401).json({ error: 'invalid_client' });
-    if (!req.is('application/x-www-form-urlencoded')) return void res.status(400).json({ error: 'invalid_request', error_description: 'form-encoded body expected' });
-    if (req.body?.grant_type !== 'refresh_token') return void res.status(400).json({ error: 'unsupported_grant_type' });
-    const used = String(req.body?.refresh_token ?? '');
-    if (!state.refreshTokens.has(used)) return void res.status(400).json({ error: 'invalid_grant', error_description: 'The refresh token is not valid (already used or unknown)' });
-    state.refreshTokens.delete(used);
+  // The authorisation page: the user signs in and grants (or denies) access, then the browser goes
+  // back to the redirect_uri with code + state (or error + state).
+  app.get('/oauth/authorize', (req, res) => {
+    const q = req.query as Record<string, string | undefined>;
+    if (q.client_id !== opts.clientId) return void res.status(400).type('text/plain').send('Unknown client_id');
+    if (q.response_type !== 'code') return void res.status(400).type('text/plain').send('response_type must be code');
+    const redirect = String(q.redirect_uri ?? '');
+    if (!/^https?:\/\//.test(redirect) || (opts.redirectUris && !opts.redirectUris.includes(redirect))) return void res.status(400).type('text/plain').send('redirect_uri is not registered for this application');
+    const back = new URL(redirect);
+    if (state.authorizeAnswer === 'deny') back.searchParams.set('error', 'access_denied');
+    else {
+      const code = crypto.randomBytes(16).toString('hex');
+      state.codes.set(code, { redirectUri: redirect, expiresAt: now().getTime() + CODE_TTL_MS });
+      back.searchParams.set('code', code);
+    }
+    if (q.state !== undefined) back.searchParams.set('state', q.state);
+    res.redirect(302, back.toString());
+  });
+
+  /** New tokens, in the documented shape (sky-api-docs authcodeflow step 5). */
+  function issueTokens(res: Response) {
     const refresh = crypto.randomBytes(16).toString('hex');
     state.refreshTokens.add(refresh);
     state.latestRefreshToken = refresh;
     const access = crypto.randomBytes(24).toString('base64url');
     state.accessTokens.set(access, now().getTime() + ttl * 1000);
+    res.json({
+      access_token: access,
+      token_type: 'bearer',
+      expires_in: ttl,
+      refresh_token: refresh,
+      tenant_id: 'E27DD7B6-0000-4000-8000-5151AA000001',
+      tenant_name: "Raiser's Edge NXT - Simulator",
+      legal_entity_id: 'p-simulator',
+      legal_entity_name: 'Simulator',
+      environment_id: 'p-sim-environment',
+      environment_name: 'Simulator Environment',
+    });
+  }
+
+  // OAuth token endpoint: Basic client auth (or client_id/client_secret in the form), form body;
+  // authorization_code and refresh_token grants; a refresh token works once (rotation).
+  app.post('/token', express.urlencoded({ extended: false }), (req, res) => {
+    const basic = /^Basic (.+)$/.exec(req.get('authorization') ?? '')?.[1];
+    const [id, secret] = basic ? Buffer.from(basic, 'base64').toString('utf8').split(':') : [req.body?.client_id, req.body?.client_secret];
+    if (id !== opts.clientId || secret !== opts.clientSecret) return void res.status(401).json({ error: 'invalid_client' });
+    if (!req.is('application/x-www-form-urlencoded')) return void res.status(400).json({ error: 'invalid_request', error_description: 'form-encoded body expected' });
+    const grant = req.body?.grant_type;
+    if (grant === 'authorization_code') {
+      const code = String(req.body?.code ?? '');
+      const issued = state.codes.get(code);
+      state.codes.delete(code);
+      if (!issued || issued.expiresAt <= now().getTime()) return void res.status(400).json({ error: 'invalid_grant', error_description: 'The authorization code is invalid, already used or expired' });
+      if (req.body?.redirect_uri !== issued.redirectUri) return void res.status(400).json({ error: 'invalid_grant', error_description: 'redirect_uri does not match the authorization request' });
+      state.tokenRefreshes++;
+      return issueTokens(res);
+    }
+    if (grant !== 'refresh_token') return void res.status(400).json({ error: 'unsupported_grant_type' });
+    const used = String(req.body?.refresh_token ?? '');
+    if (!state.refreshTokens.has(used)) return void res.status(400).json({ error: 'invalid_grant', error_description: 'The refresh token is not valid (already used, revoked or unknown)' });
+    state.refreshTokens.delete(used);
     state.tokenRefreshes++;
-    res.json({ access_token: access, token_type: 'bearer', expires_in: ttl, refresh_token: refresh, refresh_token_expires_in: 365 * 86400, environment_id: 'p-sim', legal_entity_id: 'sim' });
+    issueTokens(res);
   });
 
   // Every API call: subscription key, then bearer token.
@@ -202,17 +280,18 @@ export function createRaisersEdgeSimulator(opts: RaisersEdgeSimOptions) {
     if (Number.isNaN(since)) return void res.status(400).json({ message: 'last_modified must be an ISO-8601 date' });
     const limit = Math.min(Math.max(Number(req.query.limit ?? 500) || 500, 1), 5000);
     const offset = Math.max(Number(req.query.offset ?? 0) || 0, 0);
+    // Without the flags, inactive and deceased people are left out.
+    const inactiveToo = req.query.include_inactive === 'true';
+    const deceasedToo = req.query.include_deceased === 'true';
     const all = [...state.constituents.values()]
-      .filter((c) => Date.parse(c.date_modified) >= since)
+      .filter((c) => Date.parse(c.date_modified) >= since && (inactiveToo || !c.inactive) && (deceasedToo || !c.deceased))
       .sort((a, b) => a.date_modified.localeCompare(b.date_modified) || Number(a.id) - Number(b.id));
     const value = all.slice(offset, offset + limit);
-    const body: Record<string, unknown> = { count: all.length, value };
-    if (offset + limit < all.length) {
-      const q = new URLSearchParams({ limit: String(limit), offset: String(offset + limit) });
-      if (req.query.last_modified) q.set('last_modified', String(req.query.last_modified));
-      body.next_link = `${origin(req)}/constituent/v1/constituents?${q}`;
-    }
-    res.json(body);
+    // next_link is on every page, the last and the empty one after it included.
+    const q = new URLSearchParams(req.query as Record<string, string>);
+    q.set('limit', String(limit));
+    q.set('offset', String(offset + limit));
+    res.json({ count: all.length, value, next_link: `${origin(req)}/constituent/v1/constituents?${q}` });
   });
 
   api.get('/constituent/v1/constituents/:id', (req, res) => {
@@ -245,6 +324,8 @@ export function createRaisersEdgeSimulator(opts: RaisersEdgeSimOptions) {
     if (!b.constituent_id || !state.constituents.has(String(b.constituent_id))) return void res.status(400).json({ message: 'constituent_id: unknown constituent' });
     if (!['OptIn', 'OptOut', 'NoResponse'].includes(b.constituent_consent_response)) return void res.status(400).json({ message: 'constituent_consent_response must be OptIn, OptOut or NoResponse' });
     if (!b.channel) return void res.status(400).json({ message: 'channel is required' });
+    if (b.source !== undefined && !state.consentSources.includes(b.source)) return void res.status(400).json({ message: `source: "${b.source}" is not in the organisation's consent sources` });
+    if (b.category !== undefined && !state.consentCategories.includes(b.category)) return void res.status(400).json({ message: `category: "${b.category}" is not in the organisation's consent categories` });
     const c = addConsent({
       constituent_id: String(b.constituent_id),
       channel: String(b.channel),
@@ -256,16 +337,22 @@ export function createRaisersEdgeSimulator(opts: RaisersEdgeSimOptions) {
     res.json({ id: c.id });
   });
 
-  // Webhook subscriptions: the handshake must answer WebHook-Allowed-Origin before deliveries start.
+  const codeTable = (names: string[]) => ({ count: names.length, value: names.map((description, i) => ({ description, inactive: false, sequence: i + 1 })) });
+  api.get('/commpref/v1/consent/sources', (_req, res) => void res.json(codeTable(state.consentSources)));
+  api.get('/commpref/v1/consent/categories', (_req, res) => void res.json(codeTable(state.consentCategories)));
+
+  // Webhook subscriptions: each POST creates one (a second identical one too); it is provisioned
+  // when the endpoint answers the OPTIONS handshake with WebHook-Allowed-Origin.
   api.post('/webhook/v1/subscriptions', async (req, res) => {
     const url = String(req.body?.webhook_url ?? '');
-    const eventType = String(req.body?.event_type ?? 'com.blackbaud.constituent.change.v1');
+    const eventType = String(req.body?.event_type ?? '');
+    if (!/^https?:\/\//.test(url) || !eventType) return void res.status(400).json({ title: 'Bad Request', status: 400, detail: 'webhook_url and event_type are required' });
     const ok = await handshake(url).catch(() => false);
-    if (!ok) return void res.status(400).json({ message: 'The webhook endpoint did not answer the handshake with WebHook-Allowed-Origin' });
-    const sub = { id: crypto.randomUUID(), webhook_url: url, event_type: eventType };
+    const sub = { id: crypto.randomUUID(), webhook_url: url, event_type: eventType, provisioning_status: ok ? 'Provisioned' : 'Failed' };
     state.subscriptions.push(sub);
     res.status(201).json({ id: sub.id });
   });
+  api.get('/webhook/v1/subscriptions', (_req, res) => void res.json({ count: state.subscriptions.length, value: state.subscriptions }));
 
   app.use(api);
 
@@ -274,9 +361,9 @@ export function createRaisersEdgeSimulator(opts: RaisersEdgeSimOptions) {
     return res.status === 200 && Boolean(res.headers.get('webhook-allowed-origin'));
   }
 
-  /** Deliver one CloudEvent for a constituent change to a URL; answers the status code. */
-  async function deliver(url: string, constituentId: string, eventId: string = crypto.randomUUID()): Promise<number> {
-    const event = { specversion: '1.0', type: 'com.blackbaud.constituent.change.v1', source: 'blackbaud', id: eventId, time: now().toISOString(), datacontenttype: 'application/json', data: { id: constituentId } };
+  /** Deliver one CloudEvent about a constituent to a URL; answers the status code. */
+  async function deliver(url: string, constituentId: string, eventId: string = crypto.randomUUID(), type = 'com.blackbaud.constituent.change.v1'): Promise<number> {
+    const event = { specversion: '1.0', type, source: 'blackbaud', subject: '/environments/p-sim-environment', id: eventId, time: now().toISOString(), data: { id: constituentId } };
     const res = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/cloudevents+json; charset=utf-8' }, body: JSON.stringify(event) });
     await res.arrayBuffer().catch(() => undefined);
     return res.status;
@@ -288,7 +375,7 @@ export function createRaisersEdgeSimulator(opts: RaisersEdgeSimOptions) {
     if (!c) return undefined;
     Object.assign(c, patch, { date_modified: now().toISOString() });
     const eventId = crypto.randomUUID();
-    for (const sub of state.subscriptions) {
+    for (const sub of state.subscriptions.filter((x) => x.provisioning_status === 'Provisioned' && x.event_type === 'com.blackbaud.constituent.change.v1')) {
       for (let attempt = 0; attempt < 3; attempt++) {
         const status = await deliver(sub.webhook_url, id, eventId).catch(() => 0);
         if (status >= 200 && status < 300) break;
@@ -318,6 +405,11 @@ export function createRaisersEdgeSimulator(opts: RaisersEdgeSimOptions) {
       faults.length = 0;
     },
     consentsOf: (id: string) => state.consents.filter((c) => c.constituent_id === id),
+    /** Blackbaud revokes the application's access (an admin removed it, or the token aged out): refreshes answer invalid_grant. */
+    revokeRefreshTokens() {
+      state.refreshTokens.clear();
+      state.accessTokens.clear();
+    },
   };
 }
 

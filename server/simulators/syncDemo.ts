@@ -26,6 +26,8 @@ export function demoSyncEnv(base: string): EnvVar[] {
   return [
     { key: 'RE_BASE_URL', value: `${base}${RE_SIMULATOR_PATH}` },
     { key: 'RE_TOKEN_URL', value: `${base}${RE_SIMULATOR_PATH}/token` },
+    // Connect / Reconnect on the sync screen go through the simulator's authorisation page.
+    { key: 'RE_AUTHORIZE_URL', value: `${base}${RE_SIMULATOR_PATH}/oauth/authorize` },
     { key: 'RE_CLIENT_ID', value: 'presswork-demo' },
     { key: 'RE_CLIENT_SECRET', value: secret() },
     { key: 'RE_SUBSCRIPTION_KEY', value: secret() },

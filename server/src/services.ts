@@ -28,7 +28,9 @@ export function createServices(deps: Deps, store: FileStore = fileStoreFor(deps.
   // Every inbound webhook (store orders, provider postbacks, CRM changes) goes through this inbox;
   // each module registers the handler of its source.
   const inbox = createInbox(deps);
-  const sites = sitesService(deps);
+  const sync = syncService(deps, { inbox });
+  // A site's CRM consent names are checked against the CRM's own lists when the site is saved.
+  const sites = sitesService(deps, { checkSettings: sync.checkSiteSettings });
   const printJobs = printJobsService(deps);
   const render = renderService(deps, store, artwork);
   const production = productionService(deps, { store, artwork, render, printJobs });
@@ -48,7 +50,7 @@ export function createServices(deps: Deps, store: FileStore = fileStoreFor(deps.
     orders,
     stores: storesService(sites, orders.invalidateSites),
     store,
-    sync: syncService(deps, { inbox }),
+    sync,
     inbox,
   };
 }

@@ -165,14 +165,37 @@ describe('sync: Raiser\'s Edge → Adestra', async () => {
       expect(run).toMatchObject({ type: 're-sync', field1: DAY, field2: 'day', status: 'success' });
       const ids = run.data.results.map((r: { constituentId: string }) => r.constituentId).sort();
       expect(ids).toEqual(dayPeople.map((p) => p.id).sort());
-      // Changed since the day window (day − 14 h): 25 of that day + 3 later + 2 the evening before → 3 pages of 10.
+      // Changed since the day window (day − 14 h): 25 of that day + 3 later + 2 the evening before → 3 pages of 10,
+      // then the empty page SKY still links to (its next_link too is ignored: paging ends there).
       const pages = s.re.state.calls.slice(callsBefore).filter((c) => c.path === '/constituent/v1/constituents');
-      expect(pages).toHaveLength(3);
+      expect(pages).toHaveLength(4);
+      for (const p of pages) expect(p.url).toMatch(/include_inactive=true.*include_deceased=true|include_deceased=true.*include_inactive=true/);
       expect(run.data.progress).toMatchObject({ pages: 3, done: 25, matched: 25, failed: 0 });
       expect(run.data.optInList).toHaveLength(16);
       expect(run.data.optOutList).toHaveLength(9);
       expect(s.adestra.isOnList('person501@example.org')).toBe(true);
       expect(s.adestra.isOnList('person500@example.org')).toBe(false);
+    });
+
+    it('inactive and deceased people changed that day are read too, opted out and taken off the opt-in list', async () => {
+      const day = '2026-03-20';
+      const gone = [person('700', { deceased: true, date_modified: `${day}T10:00:00.000Z` }), person('701', { inactive: true, date_modified: `${day}T11:00:00.000Z` })];
+      for (const p of gone) {
+        s.re.state.constituents.set(p.id, p);
+        s.re.addConsent(consent(p.id, 'OptIn'));
+        // On the list from an earlier sync, when they were alive and active.
+        const contact = s.adestra.state.contacts.size + 1000;
+        s.adestra.state.contacts.set(contact, { id: contact, email: `person${p.id}@example.org`, re_constituent_id: p.id });
+        s.adestra.state.lists.get(1)!.members.add(contact);
+      }
+      const res = await post('/raiser-edge-sync-list-from-specific-day?wait=1', { day });
+      expect(res.body.data.run.data.results.map((r: { constituentId: string; action: string; reason: string }) => [r.constituentId, r.action, r.reason])).toEqual([
+        ['700', 'opted-out', 'deceased'],
+        ['701', 'opted-out', 'inactive'],
+      ]);
+      expect(res.body.data.run.data.optOutList).toEqual(['person700@example.org', 'person701@example.org']);
+      expect(s.adestra.isOnList('person700@example.org')).toBe(false);
+      expect(s.adestra.isOnList('person701@example.org')).toBe(false);
     });
 
     it('answers at once with the running record; the UI polls it by id', async () => {
@@ -256,13 +279,26 @@ describe('sync: Raiser\'s Edge → Adestra', async () => {
       expect((await syncOne('1')).status).toBe(200);
     });
 
-    it('a refused token refresh → 502 naming the token refresh', async () => {
+    it('a token refresh refused for another reason than invalid_grant → 502 naming the token refresh', async () => {
       s.re.state.accessTokens.clear();
-      s.re.state.refreshTokens.clear();
+      s.re.failNext(1, 401, { path: /^\/token$/ });
       const res = await syncOne('1');
       expect(res.status).toBe(502);
       expect(res.body.error).toMatch(/token refresh/);
-      s.re.state.refreshTokens.add((await storedRefreshToken())!);
+      expect((await get('/raiser-edge/status')).body.data).toMatchObject({ connected: true, needsReconnect: false });
+    });
+  });
+
+  describe('Adestra contact search', () => {
+    it('reads {contacts:[…]}, a bare array and {data:[…]} alike', async () => {
+      const site = await s.sync.siteFor({ id: w.users.adminA, role: 'admin', siteId: w.sites.a, email: '', firstName: '', lastName: '' }, 'site-a');
+      const ad = s.sync.clients.adestra(site);
+      await ad.upsertContact({ email: 'shape@example.org', re_constituent_id: 'shape-1' });
+      for (const shape of ['contacts', 'array', 'data'] as const) {
+        s.adestra.state.searchShape = shape;
+        expect((await ad.searchContacts({ re_constituent_id: 'shape-1' })).map((c) => c.email), shape).toEqual(['shape@example.org']);
+      }
+      s.adestra.state.searchShape = 'contacts';
     });
   });
 
@@ -334,7 +370,7 @@ describe('sync: Raiser\'s Edge → Adestra', async () => {
       try {
         const url = `${server.url}${api(`/raiser-edge-webhook?webhookKey=${KEYS.webhookKey}`)}`;
         expect(await s.re.handshake(url)).toBe(true);
-        s.re.state.subscriptions.push({ id: 'sub-1', webhook_url: url, event_type: 'com.blackbaud.constituent.change.v1' });
+        s.re.state.subscriptions.push({ id: 'sub-1', webhook_url: url, event_type: 'com.blackbaud.constituent.change.v1', provisioning_status: 'Provisioned' });
         await s.re.updateConstituent('3', { requests_no_email: true });
         await s.sync.idle();
         const runs = await get('/raiser-edge-sync/list?kind=webhook&field1=3');
@@ -376,6 +412,20 @@ describe('sync: Raiser\'s Edge → Adestra', async () => {
       expect(res.body.data.ok).toBe(false);
       expect(res.body.data.checks[0]).toMatchObject({ ok: false, url: `${closed.url}/api/rest/1/lists/1` });
       expect(res.body.data.checks[0].error).toMatch(/could not be reached/);
+    });
+
+    it('when something is wrong, the check carries the vendor\'s raw answer', async () => {
+      // The settings as they were before the last test, with the refresh token the CRM holds now.
+      const current = s.env.map((e) => (e.key === 'RE_REFRESH_TOKEN' ? { ...e, value: s.re.state.latestRefreshToken } : e));
+      await w.db('sites').where({ id: w.sites.a }).update({ settings: JSON.stringify({ env: current }) });
+      s.re.failNext(1, 403, { retryAfter: 7200, path: /^\/constituent\/v1\/constituents$/ });
+      const re = await s.request().post('/api/test/send-raiser-edge').set(bearer(w.tokens.adminA)).send({ site: 'site-a' });
+      expect(re.body.data.checks[0]).toMatchObject({ ok: true });
+      expect(re.body.data.ok).toBe(false);
+      expect(re.body.data.checks[1]).toMatchObject({ status: 403, ok: false, body: { statusCode: 403, message: 'Out of call volume quota. Quota will be replenished in 02:00:00.' } });
+      s.adestra.failNext(1, 401);
+      const ad = await s.request().post('/api/test/send-adestra').set(bearer(w.tokens.adminA)).send({ site: 'site-a' });
+      expect(ad.body.data.checks[0]).toMatchObject({ status: 401, ok: false, body: { error: 'Simulated failure' } });
     });
 
     it('a non-admin gets 403', async () => {

@@ -8,6 +8,7 @@ import { afterAll } from 'vitest';
 import type { Express } from 'express';
 import { createApp } from '../src/app';
 import { createLogger } from '../src/lib/logger';
+import { sitesService } from '../src/modules/sites/service';
 import { syncService, type SyncServiceOptions } from '../src/modules/sync/service';
 import { createAdestraSimulator } from '../simulators/adestra';
 import { createRaisersEdgeSimulator, type RaisersEdgeSimOptions, type SimConstituent } from '../simulators/raisersEdge';
@@ -43,11 +44,24 @@ export const person = (id: string, patch: Partial<SimConstituent> = {}): SimCons
 
 export const KEYS = { clientId: 'client-1', clientSecret: 'client-secret-1', subscriptionKey: 'sub-key-1', refreshToken: 'refresh-0', webhookKey: 'hook-key-1', adestraToken: 'ad-token-1' };
 
-export async function createSyncWorld(o: { constituents?: SimConstituent[]; consents?: RaisersEdgeSimOptions['consents']; sync?: SyncServiceOptions; env?: Record<string, string> } = {}) {
+export async function createSyncWorld(
+  o: {
+    constituents?: SimConstituent[];
+    consents?: RaisersEdgeSimOptions['consents'];
+    sync?: SyncServiceOptions;
+    /** App settings (config). */
+    env?: Record<string, string>;
+    /** Extra settings.env values of site A. */
+    siteEnv?: Record<string, string>;
+    /** More options of the CRM simulator (code tables, redirect URIs…). */
+    reSim?: Partial<RaisersEdgeSimOptions>;
+    adestraSim?: Partial<Parameters<typeof createAdestraSimulator>[0]>;
+  } = {},
+) {
   const w = await createWorld(o.env);
-  const re = createRaisersEdgeSimulator({ clientId: KEYS.clientId, clientSecret: KEYS.clientSecret, subscriptionKey: KEYS.subscriptionKey, refreshToken: KEYS.refreshToken, constituents: o.constituents ?? [], consents: o.consents ?? [] });
+  const re = createRaisersEdgeSimulator({ clientId: KEYS.clientId, clientSecret: KEYS.clientSecret, subscriptionKey: KEYS.subscriptionKey, refreshToken: KEYS.refreshToken, constituents: o.constituents ?? [], consents: o.consents ?? [], ...o.reSim });
   const dropDir = path.join(w.dataDir, 'drop');
-  const adestra = createAdestraSimulator({ token: KEYS.adestraToken, dropDir });
+  const adestra = createAdestraSimulator({ token: KEYS.adestraToken, dropDir, ...o.adestraSim });
   const reServer = await listen(re.app);
   const adServer = await listen(adestra.app);
   const env = [
@@ -64,6 +78,7 @@ export async function createSyncWorld(o: { constituents?: SimConstituent[]; cons
     { key: 'ADESTRA_OPTIN_LIST_ID', value: '1' },
     { key: 'ADESTRA_UNSUB_LIST_ID', value: '2' },
     { key: 'ADESTRA_EXPORT_DIR', value: dropDir },
+    ...Object.entries(o.siteEnv ?? {}).map(([key, value]) => ({ key, value })),
   ];
   await w.db('sites').where({ id: w.sites.a }).update({ settings: JSON.stringify({ env }) });
   const waits: number[] = [];
@@ -71,7 +86,7 @@ export async function createSyncWorld(o: { constituents?: SimConstituent[]; cons
   const makeSync = (extra: SyncServiceOptions = {}) =>
     syncService(deps, { ...o.sync, ...extra, http: { sleep: async (ms) => void waits.push(ms), random: () => 0.5, ...o.sync?.http, ...extra.http } });
   const sync = makeSync({ inbox: w.services.inbox });
-  const { app } = createApp(deps, { ...w.services, sync });
+  const { app } = createApp(deps, { ...w.services, sync, sites: sitesService(deps, { checkSettings: sync.checkSiteSettings }) });
   afterAll(async () => {
     await sync.idle();
     await reServer.close();

@@ -25,6 +25,8 @@ export const ADMIN_ONLY_RESOURCES: ReadonlySet<string> = new Set([
   'all-orders',
   'hp-data',
   'stores',
+  // Connecting a site's Raiser's Edge, its consent names and webhook subscriptions.
+  'raisers-edge-connection',
 ]);
 
 /** `userId` is the signed-in user's id, compared with the record's creator. */

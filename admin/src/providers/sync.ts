@@ -1,11 +1,16 @@
 // The CRM ↔ email-platform sync of a site (docs/sync.md): Raiser's Edge → Adestra,
 // unsubscribe and Export 80/92 files → the CRM, the four scheduled jobs. The records are in common/api.
 import type {
+  ConsentOptions,
+  ConsentSettingsAnswer,
   DayRunAnswer,
   DropFileList,
   FileKind,
   ProcessedFile,
   ProcessFileAnswer,
+  ReConnectionStatus,
+  ReConnectUrl,
+  ReWebhookSubscriptions,
   RunKind,
   RunPage,
   RunStatus,
@@ -124,6 +129,33 @@ export const syncCalls = {
 
   getSyncStatus(site: string): Promise<SyncStatus> {
     return api<SyncStatus>(`${base(site)}/sync-status`);
+  },
+
+  /** Whether the site's Raiser's Edge is connected, or must be connected again. */
+  getReConnection(site: string): Promise<ReConnectionStatus> {
+    return api<ReConnectionStatus>(`${base(site)}/raiser-edge/status`);
+  },
+
+  /** A fresh Blackbaud authorisation address: the page then sends the browser there (a navigation carries no token). */
+  getReConnectUrl(site: string): Promise<ReConnectUrl> {
+    return api<ReConnectUrl>(`${base(site)}/raiser-edge/connect-url`, { method: 'POST', body: {} });
+  },
+
+  getConsentOptions(site: string): Promise<ConsentOptions> {
+    return api<ConsentOptions>(`${base(site)}/raiser-edge/consent-options`);
+  },
+
+  saveConsentSettings(site: string, input: { source: string; category: string }): Promise<ConsentSettingsAnswer> {
+    return api<ConsentSettingsAnswer>(`${base(site)}/raiser-edge/consent-settings`, { method: 'POST', body: input });
+  },
+
+  getWebhookSubscriptions(site: string): Promise<ReWebhookSubscriptions> {
+    return api<ReWebhookSubscriptions>(`${base(site)}/raiser-edge/webhook-subscriptions`);
+  },
+
+  /** Creates the subscriptions the site lacks (never a second one of a kind). */
+  createWebhookSubscriptions(site: string): Promise<ReWebhookSubscriptions> {
+    return api<ReWebhookSubscriptions>(`${base(site)}/raiser-edge/webhook-subscriptions`, { method: 'POST', body: {} });
   },
 
   /** An export file as a CSV blob (the call needs the token, so no plain link). */

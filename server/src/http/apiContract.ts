@@ -6,7 +6,7 @@ import type { OrderData, PreGeneratedHPItem, ProviderOrderLine, RerunResult, Sen
 import type { Design, PrintJob, PrintReports, ProductTypeOfSku } from '../../../common/api/printProduction';
 import type { DataRecord } from '../../../common/api/records';
 import type { LoginAnswer, Site, SiteInfo, User } from '../../../common/api/sites';
-import type { JobConfig, SyncResult } from '../../../common/api/sync';
+import type { ConsentOptions, JobConfig, ReConnectionStatus, ReConnectUrl, ReWebhookSubscriptions, SyncResult } from '../../../common/api/sync';
 import type { DesignsService } from '../modules/designs/service';
 import type { Design as DesignRow } from '../modules/designs/repo';
 import type { FulfilmentService, SendOutcome as ServerSendOutcome } from '../modules/fulfilment/service';
@@ -21,6 +21,7 @@ import type { PrintJobsService } from '../modules/print-jobs/service';
 import type { MaskedSite, SiteInfo as ServerSiteInfo, SitesService } from '../modules/sites/service';
 import type { JobConfig as ServerJobConfig } from '../modules/sync/records';
 import type { SyncResult as ServerSyncResult } from '../modules/sync/constituent';
+import type { SyncService } from '../modules/sync/service';
 import type { PublicUser, UsersService } from '../modules/users/service';
 
 /** The server's value is a valid `Shared` (an error names the field that differs). */
@@ -39,6 +40,11 @@ export type UserContract = Same<PublicUser, User>;
 export type StoreContract = Same<StoreRow, Store>;
 export type JobConfigContract = Same<ServerJobConfig, JobConfig>;
 export type SyncResultContract = Same<ServerSyncResult, SyncResult>;
+// The Raiser's Edge connection's answers (sync screen, site edit screen).
+export type ReConnectionContract = Same<Answer<SyncService['connectionStatus']>, ReConnectionStatus>;
+export type ReConnectUrlContract = Same<Answer<SyncService['startConnect']>, ReConnectUrl>;
+export type ConsentOptionsContract = Same<Answer<SyncService['consentOptions']>, ConsentOptions>;
+export type ReWebhookSubscriptionsContract = Conforms<Answer<SyncService['createWebhookSubscriptions']>, ReWebhookSubscriptions>;
 // Order data also holds records imported from the old system: the shared type is the looser reading.
 export type OrderDataContract = Conforms<Omit<StoredOrderData, 'preGeneratedHPItems'>, Omit<OrderData, 'preGeneratedHPItems'>>;
 // Stored as unknown[] on the order; fulfilment writes these.

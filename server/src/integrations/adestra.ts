@@ -17,6 +17,15 @@ export interface AdestraContact {
   [field: string]: unknown;
 }
 
+/** A contact search's answer: `{contacts:[…]}` (the clients seen), a bare array, or `{data:[…]}`. */
+export function contactsOf(body: unknown): AdestraContact[] {
+  if (Array.isArray(body)) return body as AdestraContact[];
+  const b = (body ?? {}) as { contacts?: unknown; data?: unknown };
+  if (Array.isArray(b.contacts)) return b.contacts as AdestraContact[];
+  if (Array.isArray(b.data)) return b.data as AdestraContact[];
+  return [];
+}
+
 export function createAdestraClient(settings: AdestraSettings, httpSettings: HttpSettings) {
   const http = createHttp('adestra', httpSettings);
   const base = settings.baseUrl.replace(/\/$/, '');
@@ -32,7 +41,7 @@ export function createAdestraClient(settings: AdestraSettings, httpSettings: Htt
     const answer = await http.send({ method, url, headers, body: body === undefined ? undefined : JSON.stringify(body), idempotent: true });
     if (answer.status === 401) {
       const ip = (answer.json as { error?: string })?.error === 'ip';
-      throw new IntegrationError('adestra', 'auth', ip ? 'Adestra refused this server\'s IP address (401 {"error":"ip"})' : 'Adestra refused the API token (401)', { status: 401, url });
+      throw new IntegrationError('adestra', 'auth', ip ? 'Adestra refused this server\'s IP address (401 {"error":"ip"})' : 'Adestra refused the API token (401)', { status: 401, url, body: answer.json });
     }
     return { ...answer, url };
   }
@@ -64,8 +73,7 @@ export function createAdestraClient(settings: AdestraSettings, httpSettings: Htt
     async searchContacts(search: Record<string, unknown>): Promise<AdestraContact[]> {
       const answer = await call('GET', `/core_tables/${encodeURIComponent(settings.tableId)}/contacts?${new URLSearchParams({ search: JSON.stringify(search) })}`);
       if (answer.status !== 200) throw fail(answer, 'GET', 'contact search');
-      const body = answer.json as AdestraContact[] | { data?: AdestraContact[] };
-      return Array.isArray(body) ? body : Array.isArray(body?.data) ? body.data : [];
+      return contactsOf(answer.json);
     },
 
     async getList(listId: string): Promise<Record<string, unknown> | undefined> {

@@ -13,6 +13,8 @@ export type IntegrationErrorKind =
   | 'quota'
   /** 401, refused token or credentials. */
   | 'auth'
+  /** The CRM revoked our refresh token (400 invalid_grant): an admin must connect again. */
+  | 'reconnect'
   /** Missing or invalid settings. */
   | 'config'
   /** Any other answer that is not a success. */
@@ -139,7 +141,9 @@ export function createHttp(service: IntegrationService, settings: HttpSettings) 
         const seconds = wait ?? 1;
         if (seconds > settings.maxRetryAfterSeconds || limited >= maxRateLimitRetries) {
           const what = isQuota ? 'daily call quota is spent' : 'rate limit was hit';
-          throw new IntegrationError(service, kind, `${service}: the ${what}; retry after ${seconds} s`, { status: res.status, url: req.url, retryAfterSeconds: seconds, body: answer.json });
+          // The service's own words (e.g. when the quota is replenished) go with ours.
+          const said = (answer.json as { message?: unknown } | null)?.message;
+          throw new IntegrationError(service, kind, `${service}: the ${what}; retry after ${seconds} s${typeof said === 'string' && said ? ` (${service} said: "${said.slice(0, 200)}")` : ''}`, { status: res.status, url: req.url, retryAfterSeconds: seconds, body: answer.json });
         }
         limited++;
         await sleep(seconds * 1000);

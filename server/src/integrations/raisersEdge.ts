@@ -2,7 +2,7 @@
 // the OAuth refresh with a rotating refresh token (persisted through the token store the moment
 // it arrives), Retry-After honoured on 429 and on 403 "quota spent", 5xx retried with backoff.
 // Wire format: ../shared/INTEGRATIONS.md §3.
-import { answerError, createHttp, IntegrationError, type HttpAnswer, type HttpSettings } from './crmHttp';
+import { answerError, createHttp, IntegrationError, realSleep, type HttpAnswer, type HttpSettings } from './crmHttp';
 
 export interface RaisersEdgeSettings {
   /** API base, e.g. https://api.sky.blackbaud.com (the /constituent/v1 paths are appended). */
@@ -60,8 +60,40 @@ export interface ReTokenStore {
   getRefreshToken(): Promise<string | undefined>;
   /** Must persist before resolving: the old refresh token is already dead. */
   saveRefreshToken(token: string): Promise<void>;
+  /** Why the site must be connected again (Blackbaud revoked the token), or undefined when it need not. */
+  needsReconnect?(): Promise<string | undefined>;
+  /** Remember that the refresh token was refused (400 invalid_grant), so runs stop asking and the screen says "Reconnect". */
+  markRevoked?(reason: string): Promise<void>;
   access?: { token: string; expiresAt: number };
   refreshing?: Promise<string>;
+}
+
+/** A webhook subscription as the CRM lists it. */
+export interface WebhookSubscription {
+  id: string;
+  event_type: string;
+  webhook_url: string;
+  /** e.g. Provisioned, Pending, Failed (absent when the CRM does not say). */
+  provisioning_status?: string;
+}
+
+/** The token endpoint's answer (fixtures/sky-token-response.json): what is kept besides the tokens. */
+export interface TokenGrant {
+  environmentName?: string;
+  environmentId?: string;
+  tenantName?: string;
+}
+
+const isInvalidGrant = (body: unknown) => typeof body === 'object' && body !== null && (body as { error?: unknown }).error === 'invalid_grant';
+
+/** A code-table list of the CRM ({count, value:[{description, inactive}]}, or plain strings): the active names. */
+function activeNames(body: unknown): string[] {
+  const value = Array.isArray(body) ? body : (body as { value?: unknown })?.value;
+  if (!Array.isArray(value)) return [];
+  return value
+    .map((v) => (typeof v === 'string' ? { description: v } : (v as { description?: unknown; inactive?: unknown })))
+    .filter((v) => typeof v?.description === 'string' && v.inactive !== true)
+    .map((v) => String(v.description));
 }
 
 export function createRaisersEdgeClient(settings: RaisersEdgeSettings, store: ReTokenStore, httpSettings: HttpSettings) {
@@ -72,21 +104,35 @@ export function createRaisersEdgeClient(settings: RaisersEdgeSettings, store: Re
     if (!value) throw new IntegrationError('raisers-edge', 'config', `${key} is not set for this site`);
   }
 
+  const sleep = httpSettings.sleep ?? realSleep;
+  const tokenCall = (form: Record<string, string>) =>
+    http.send({
+      method: 'POST',
+      url: settings.tokenUrl,
+      idempotent: false,
+      headers: {
+        'Content-Type': 'application/x-www-form-urlencoded',
+        Authorization: `Basic ${Buffer.from(`${settings.clientId}:${settings.clientSecret}`).toString('base64')}`,
+        Accept: 'application/json',
+      },
+      body: new URLSearchParams(form).toString(),
+    });
+
+  /** Keep what a successful token answer gives: the rotated refresh token first (the old one is dead), then the access token. */
+  async function accept(answer: HttpAnswer, what: string): Promise<{ access: string; body: Record<string, unknown> }> {
+    const body = (answer.json ?? {}) as { access_token?: string; expires_in?: number; refresh_token?: string };
+    if (!body?.access_token) throw new IntegrationError('raisers-edge', 'auth', `The token endpoint answered the ${what} without an access_token`, { status: answer.status, url: settings.tokenUrl, body: answer.json });
+    if (body.refresh_token) await store.saveRefreshToken(body.refresh_token);
+    store.access = { token: body.access_token, expiresAt: now() + Math.max(0, (body.expires_in ?? 3600) - 60) * 1000 };
+    return { access: body.access_token, body: body as Record<string, unknown> };
+  }
+
   async function refresh(): Promise<string> {
+    const revoked = await store.needsReconnect?.();
+    if (revoked) throw new IntegrationError('raisers-edge', 'reconnect', `Raiser's Edge must be connected again (an admin clicks Reconnect on the sync screen): ${revoked}`);
     const used = await store.getRefreshToken();
     if (!used) throw new IntegrationError('raisers-edge', 'config', 'RE_REFRESH_TOKEN is not set for this site: connect the CRM first');
-    const call = (refreshToken: string) =>
-      http.send({
-        method: 'POST',
-        url: settings.tokenUrl,
-        idempotent: false,
-        headers: {
-          'Content-Type': 'application/x-www-form-urlencoded',
-          Authorization: `Basic ${Buffer.from(`${settings.clientId}:${settings.clientSecret}`).toString('base64')}`,
-          Accept: 'application/json',
-        },
-        body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: refreshToken }).toString(),
-      });
+    const call = (refreshToken: string) => tokenCall({ grant_type: 'refresh_token', refresh_token: refreshToken });
     let answer = await call(used);
     // Another instance may be rotating the token right now (it used ours a moment ago and has not
     // stored the new one yet): wait a little for the stored token to change, then use that one.
@@ -98,17 +144,30 @@ export function createRaisersEdgeClient(settings: RaisersEdgeSettings, store: Re
         answer = await call(latest);
         continue;
       }
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await sleep(100);
+    }
+    if (answer.status === 400 && isInvalidGrant(answer.json)) {
+      const reason = `the CRM refused the refresh token (400 invalid_grant${typeof (answer.json as { error_description?: unknown }).error_description === 'string' ? `: ${(answer.json as { error_description: string }).error_description}` : ''})`;
+      await store.markRevoked?.(reason);
+      throw new IntegrationError('raisers-edge', 'reconnect', `Raiser's Edge must be connected again (an admin clicks Reconnect on the sync screen): ${reason}`, { status: 400, url: settings.tokenUrl, body: answer.json });
     }
     if (answer.status !== 200) {
       const err = answerError('raisers-edge', { method: 'POST', url: settings.tokenUrl }, answer, 'token refresh');
       throw new IntegrationError('raisers-edge', 'auth', err.message, err.info);
     }
-    const body = answer.json as { access_token?: string; expires_in?: number; refresh_token?: string };
-    if (!body?.access_token) throw new IntegrationError('raisers-edge', 'auth', 'The token endpoint answered without an access_token', { status: 200, url: settings.tokenUrl });
-    if (body.refresh_token) await store.saveRefreshToken(body.refresh_token);
-    store.access = { token: body.access_token, expiresAt: now() + Math.max(0, (body.expires_in ?? 3600) - 60) * 1000 };
-    return body.access_token;
+    return (await accept(answer, 'token refresh')).access;
+  }
+
+  /** The authorisation-code grant: the code Blackbaud sent to our callback, for the first tokens. */
+  async function exchangeCode(code: string, redirectUri: string): Promise<TokenGrant> {
+    const answer = await tokenCall({ grant_type: 'authorization_code', code, redirect_uri: redirectUri });
+    if (answer.status !== 200) {
+      const err = answerError('raisers-edge', { method: 'POST', url: settings.tokenUrl }, answer, 'authorisation code exchange');
+      throw new IntegrationError('raisers-edge', 'auth', err.message, err.info);
+    }
+    const { body } = await accept(answer, 'authorisation code exchange');
+    const text = (k: string) => (typeof body[k] === 'string' ? (body[k] as string) : undefined);
+    return { environmentName: text('environment_name'), environmentId: text('environment_id'), tenantName: text('tenant_name') };
   }
 
   async function accessToken(force = false): Promise<string> {
@@ -151,15 +210,21 @@ export function createRaisersEdgeClient(settings: RaisersEdgeSettings, store: Re
       return answer.json as Constituent;
     },
 
-    /** Every page of constituents changed since `since`, following next_link until it is absent. */
+    /**
+     * Every page of constituents changed since `since`, inactive and deceased ones included (they
+     * are the ones who must leave the mailing lists). SKY answers a next_link even on the last,
+     * empty page: an empty page ends the paging, and so does a next_link already followed.
+     */
     async *changedSince(since: string, limit = 500): AsyncGenerator<ConstituentPage> {
-      let next: string | null | undefined = `/constituent/v1/constituents?${new URLSearchParams({ last_modified: since, limit: String(limit), offset: '0' })}`;
+      const first = new URLSearchParams({ last_modified: since, limit: String(limit), offset: '0', include_inactive: 'true', include_deceased: 'true' });
+      let next: string | null | undefined = `/constituent/v1/constituents?${first}`;
       const seen = new Set<string>();
-      while (next) {
-        if (seen.has(next)) throw new IntegrationError('raisers-edge', 'http', `The CRM answered the same next_link twice (${next}); paging stopped`);
+      while (next && !seen.has(next)) {
         seen.add(next);
         const page = (await expectOk('GET', next, undefined, 'constituents changed since')) as ConstituentPage;
-        yield { count: Number(page?.count ?? 0), value: Array.isArray(page?.value) ? page.value : [], next_link: page?.next_link };
+        const value = Array.isArray(page?.value) ? page.value : [];
+        if (!value.length) return;
+        yield { count: Number(page?.count ?? 0), value, next_link: page?.next_link };
         next = page?.next_link;
       }
     },
@@ -181,9 +246,28 @@ export function createRaisersEdgeClient(settings: RaisersEdgeSettings, store: Re
       return ((await expectOk('POST', '/commpref/v1/consent/consents', consent, 'create consent')) ?? {}) as { id?: string };
     },
 
+    /** The organisation's consent sources and categories (active ones): what RE_CONSENT_SOURCE / RE_CONSENT_CATEGORY may name. */
+    async consentSources(): Promise<string[]> {
+      return activeNames(await expectOk('GET', '/commpref/v1/consent/sources', undefined, 'consent sources'));
+    },
+    async consentCategories(): Promise<string[]> {
+      return activeNames(await expectOk('GET', '/commpref/v1/consent/categories', undefined, 'consent categories'));
+    },
+
+    /** The webhook subscriptions of this application in the connected environment. */
+    async webhookSubscriptions(): Promise<WebhookSubscription[]> {
+      const body = await expectOk('GET', '/webhook/v1/subscriptions', undefined, 'webhook subscriptions');
+      const value = Array.isArray(body) ? body : (body as { value?: unknown })?.value;
+      return Array.isArray(value) ? (value as WebhookSubscription[]) : [];
+    },
+    async createWebhookSubscription(eventType: string, webhookUrl: string): Promise<{ id?: string }> {
+      return ((await expectOk('POST', '/webhook/v1/subscriptions', { event_type: eventType, webhook_url: webhookUrl }, 'create webhook subscription')) ?? {}) as { id?: string };
+    },
+
     /** A raw GET for the connectivity test call. */
     rawGet: (path: string) => call('GET', path),
     accessToken,
+    exchangeCode,
   };
 }
 

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { User } from '../../../../common/api/sites';
@@ -117,6 +117,10 @@ const processed = (name: string, doneAt: string): ProcessedFile => ({
 
 type Routes = Parameters<typeof router>[0];
 
+const NOT_CONNECTED = { connected: false, needsReconnect: false, reason: null, connectedAt: null, environmentName: null };
+const CONNECTED = { connected: true, needsReconnect: false, reason: null, connectedAt: '2026-11-22T00:00:00.000Z', environmentName: 'Hope Harbour RE' };
+const REVOKED = { connected: false, needsReconnect: true, reason: 'the CRM refused the refresh token (400 invalid_grant)', connectedAt: '2026-11-01T00:00:00.000Z', environmentName: 'Hope Harbour RE' };
+
 /** The sync calls of hope-harbour and the sites calls; `extra` adds or replaces routes. */
 function syncRoutes(extra: Routes = {}): Routes {
   const defaults: Routes = {
@@ -129,6 +133,7 @@ function syncRoutes(extra: Routes = {}): Routes {
     [`GET ${API}/list-handle-export80`]: () => ok({ list: [], hasNext: false, total: 0 }),
     [`GET ${API}/list-file-export92`]: () => ok({ list: [], hasNext: false, total: 0, exportUrl: 'http://adestra.test/exports/92' }),
     [`GET ${API}/list-handle-export92`]: () => ok({ list: [], hasNext: false, total: 0 }),
+    [`GET ${API}/raiser-edge/status`]: () => ok(NOT_CONNECTED),
   };
   return { ...defaults, ...extra };
 }
@@ -409,5 +414,77 @@ describe('Menu: RE & Adestra Sync', () => {
     expect(await screen.findByRole('menuitem', { name: /Product Designs/ })).toBeInTheDocument();
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(screen.queryByText('RE & Adestra Sync')).not.toBeInTheDocument();
+  });
+
+});
+
+describe("Raiser's Edge connection", () => {
+  it('a revoked token: "Needs reconnecting" and why; Reconnect fetches a fresh Blackbaud address with the token and goes there', async () => {
+    const assign = vi.fn();
+    vi.stubGlobal('location', { ...window.location, assign });
+    const { calls } = stubFetch(
+      router(
+        syncRoutes({
+          [`GET ${API}/raiser-edge/status`]: () => ok(REVOKED),
+          [`POST ${API}/raiser-edge/connect-url`]: () => ok({ url: 'https://app.blackbaud.com/oauth/authorize?client_id=x&state=s', expiresAt: '2026-11-22T00:10:00.000Z', redirectUri: 'https://p.example/api/sites/hope-harbour/raiser-edge/callback' }),
+        }),
+        ADMIN,
+      ),
+    );
+    renderSync();
+    expect(await screen.findByText('Needs reconnecting')).toBeInTheDocument();
+    expect(screen.getByText(/Syncs stop until an admin reconnects: the CRM refused the refresh token \(400 invalid_grant\)/)).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Reconnect' }));
+    await waitFor(() => expect(assign).toHaveBeenCalledWith('https://app.blackbaud.com/oauth/authorize?client_id=x&state=s'));
+    expect(callsTo(calls, 'POST', `${API}/raiser-edge/connect-url`)).toHaveLength(1);
+    vi.unstubAllGlobals();
+  });
+
+  it('back from Blackbaud: the outcome of the connection is shown', async () => {
+    stubFetch(router(syncRoutes(), ADMIN));
+    renderSync('/re-n-adestra-sync?site=hope-harbour&reConnect=failed&reConnectMessage=Access%20was%20not%20granted%20in%20Blackbaud%20(access_denied)%3A%20nothing%20changed');
+    expect(await screen.findByText('Access was not granted in Blackbaud (access_denied): nothing changed')).toBeInTheDocument();
+    expect(await screen.findByRole('button', { name: "Connect to Raiser's Edge" })).toBeInTheDocument();
+  });
+
+  it('connected: the consent names come from the CRM\'s lists and are saved; webhook subscriptions are listed and created', async () => {
+    let subs = { list: [] as unknown[], eventTypes: ['com.blackbaud.constituent.change.v1', 'com.blackbaud.constituent.emailaddress.change.v1'], missing: ['com.blackbaud.constituent.change.v1', 'com.blackbaud.constituent.emailaddress.change.v1'] };
+    const { calls } = stubFetch(
+      router(
+        syncRoutes({
+          [`GET ${API}/raiser-edge/status`]: () => ok(CONNECTED),
+          [`GET ${API}/raiser-edge/consent-options`]: () => ok({ sources: ['Website', 'Email platform'], categories: ['Newsletter'], source: '', category: '' }),
+          [`POST ${API}/raiser-edge/consent-settings`]: () => ok({ source: 'Email platform', category: 'Newsletter', message: 'Consent settings saved' }),
+          [`GET ${API}/raiser-edge/webhook-subscriptions`]: () => ok(subs),
+          [`POST ${API}/raiser-edge/webhook-subscriptions`]: () => {
+            subs = { ...subs, missing: [], list: subs.eventTypes.map((eventType, i) => ({ id: String(i), eventType, webhookUrl: 'x', provisioningStatus: 'Provisioned', ours: true })) };
+            return ok({ ...subs, created: subs.eventTypes });
+          },
+        }),
+        ADMIN,
+      ),
+    );
+    renderSync();
+    expect(await screen.findByText('Connected to Hope Harbour RE')).toBeInTheDocument();
+    await userEvent.click(await screen.findByRole('combobox', { name: 'Consent source' }));
+    expect(screen.getAllByRole('option').map((o) => o.textContent)).toEqual(['None', 'Website', 'Email platform']);
+    await userEvent.click(screen.getByRole('option', { name: 'Email platform' }));
+    await userEvent.click(screen.getByRole('combobox', { name: 'Consent category' }));
+    await userEvent.click(screen.getByRole('option', { name: 'Newsletter' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Save consent settings' }));
+    await waitFor(() => expect(callsTo(calls, 'POST', `${API}/raiser-edge/consent-settings`)).toHaveLength(1));
+    expect(callsTo(calls, 'POST', `${API}/raiser-edge/consent-settings`)[0].body).toEqual({ source: 'Email platform', category: 'Newsletter' });
+    const table = await screen.findByRole('table', { name: 'Webhook subscriptions' });
+    expect(within(table).getAllByText('not subscribed yet')).toHaveLength(2);
+    await userEvent.click(screen.getByRole('button', { name: 'Create webhook subscriptions' }));
+    await waitFor(() => expect(within(screen.getByRole('table', { name: 'Webhook subscriptions' })).getAllByText('Provisioned')).toHaveLength(2));
+  });
+
+  it("a user of the site sees the connection's state but no Connect button", async () => {
+    signIn(STAFF);
+    stubFetch(router(syncRoutes({ [`GET ${API}/raiser-edge/status`]: () => ok(REVOKED) }), STAFF));
+    renderSync();
+    expect(await screen.findByText('Needs reconnecting')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Reconnect' })).not.toBeInTheDocument();
   });
 });

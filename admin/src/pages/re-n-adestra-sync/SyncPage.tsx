@@ -121,6 +121,29 @@ function UserSyncView() {
   return <SyncAreas site={site.slug} />;
 }
 
+/** What Blackbaud's redirect back to our callback ended in (?reConnect=ok|failed&reConnectMessage=…), until dismissed. */
+function ConnectOutcome() {
+  const [params, setParams] = useSearchParams();
+  const outcome = params.get('reConnect');
+  const message = params.get('reConnectMessage');
+  if (!outcome || !message) return null;
+  const dismiss = () =>
+    setParams(
+      (p) => {
+        const next = new URLSearchParams(p);
+        next.delete('reConnect');
+        next.delete('reConnectMessage');
+        return next;
+      },
+      { replace: true },
+    );
+  return (
+    <Alert severity={outcome === 'ok' ? 'success' : 'error'} onClose={dismiss} sx={{ mx: 2, mt: 1 }}>
+      {message}
+    </Alert>
+  );
+}
+
 function SyncView() {
   usePageTitle(SCREEN_TITLE);
   const { permissions, isPending } = usePermissions<Role | null>();
@@ -132,6 +155,7 @@ function SyncView() {
           {SCREEN_TITLE}
         </Typography>
       </Box>
+      <ConnectOutcome />
       {isPending ? <LoadingScreen /> : permissions === 'admin' ? <AdminSyncView /> : <UserSyncView />}
     </Card>
   );

@@ -86,6 +86,7 @@ export const REASON_LABELS: Record<string, string> = {
   deceased: 'Deceased',
   inactive: 'Constituent inactive',
   'requests-no-email': 'Requests no email',
+  deleted: 'Deleted from the CRM',
 };
 
 export const reasonLabel = (reason: string | null | undefined) => (reason ? (REASON_LABELS[reason] ?? reason) : '');

@@ -12,6 +12,9 @@ export const syncKeys = {
   runs: (site: string) => [...syncKeys.site(site), 'runs'] as const,
   files: (site: string, kind: string) => [...syncKeys.site(site), 'files', kind] as const,
   processed: (site: string, kind: string) => [...syncKeys.site(site), 'processed', kind] as const,
+  connection: (site: string) => [...syncKeys.site(site), 'connection'] as const,
+  consent: (site: string) => [...syncKeys.site(site), 'consent'] as const,
+  subscriptions: (site: string) => [...syncKeys.site(site), 'subscriptions'] as const,
 };
 
 /** The four jobs' configs (hours) and the export links. */
@@ -29,4 +32,10 @@ export function useSyncStatus(site: string) {
     retry: false,
     refetchInterval: (query) => (query.state.data?.jobs?.some((j) => j.running) ? 3000 : 30_000),
   });
+}
+
+/** Whether the site's Raiser's Edge is connected or must be connected again. */
+export function useReConnection(site: string) {
+  const dataProvider = useDataProvider<AppDataProvider>();
+  return useQuery({ queryKey: syncKeys.connection(site), queryFn: () => dataProvider.getReConnection(site), retry: false });
 }

@@ -3,7 +3,7 @@ import type { Deps } from '../../deps';
 import { badRequest, conflict, notFound } from '../../http/errors';
 import type { Actor } from '../../http/types';
 import { isoNow } from '../../lib/clock';
-import { envValue, maskEnv, mergeMaskedEnv } from '../../lib/secrets';
+import { envValue, maskEnv, mergeMaskedEnv, type EnvVar } from '../../lib/secrets';
 import { assertAdmin, isAdmin } from '../auth/permissions';
 import { sitesRepo, type Site, type SiteSortField } from './repo';
 import { DEFAULT_MAIN_COLOR, type SiteInput } from './schema';
@@ -41,7 +41,12 @@ export const maskedSite = (s: Site) => ({
 
 export type MaskedSite = ReturnType<typeof maskedSite>;
 
-export function sitesService({ db, clock, config }: Deps) {
+export interface SitesHooks {
+  /** Refuses settings.env values another module owns and cannot accept (e.g. CRM consent names the CRM does not list). */
+  checkSettings?: (site: Site | undefined, env: EnvVar[], previous: EnvVar[]) => Promise<void>;
+}
+
+export function sitesService({ db, clock, config }: Deps, hooks: SitesHooks = {}) {
   const repo = sitesRepo(db);
 
   async function get(actor: Actor, id: number): Promise<MaskedSite | SiteInfo> {
@@ -77,6 +82,7 @@ export function sitesService({ db, clock, config }: Deps) {
     if (sameSlug && sameSlug.id !== existing?.id) throw conflict('slug: another site already uses this slug');
     const { env, unknownMasked } = mergeMaskedEnv(input.settings?.env ?? existing?.settings.env ?? [], existing?.settings.env ?? []);
     if (unknownMasked.length) throw badRequest(`settings.env: enter a real value for ${unknownMasked.join(', ')}`);
+    await hooks.checkSettings?.(existing, env, existing?.settings.env ?? []);
     const now = isoNow(clock);
     const site = {
       name: input.name,

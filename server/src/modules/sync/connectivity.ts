@@ -18,16 +18,21 @@ export interface Check {
   latencyMs: number | null;
   ok: boolean;
   error: string | null;
+  /** When something is wrong: the service's own answer, as it sent it (what the vendor's support will ask for). */
+  body?: unknown;
 }
 
-async function timed(step: string, url: string | null, fn: () => Promise<{ status: number; url?: string; latencyMs?: number }>): Promise<Check> {
+const rawBody = (answer: { json?: unknown; text?: string }) => (answer.json !== undefined && answer.json !== null ? answer.json : (answer.text ?? '').slice(0, 20_000) || null);
+
+async function timed(step: string, url: string | null, fn: () => Promise<{ status: number; url?: string; latencyMs?: number; json?: unknown; text?: string }>): Promise<Check> {
   const started = Date.now();
   try {
     const r = await fn();
-    return { step, url: r.url ?? url, status: r.status, latencyMs: r.latencyMs ?? Date.now() - started, ok: r.status >= 200 && r.status < 300, error: r.status >= 300 ? `answered ${r.status}` : null };
+    const failed = r.status < 200 || r.status >= 300;
+    return { step, url: r.url ?? url, status: r.status, latencyMs: r.latencyMs ?? Date.now() - started, ok: !failed, error: failed ? `answered ${r.status}` : null, ...(failed ? { body: rawBody(r) } : {}) };
   } catch (err) {
     const info = err instanceof IntegrationError ? err.info : {};
-    return { step, url: info.url ?? url, status: info.status ?? null, latencyMs: Date.now() - started, ok: false, error: errorMessage(err) };
+    return { step, url: info.url ?? url, status: info.status ?? null, latencyMs: Date.now() - started, ok: false, error: errorMessage(err), ...(info.body !== undefined ? { body: info.body } : {}) };
   }
 }
 

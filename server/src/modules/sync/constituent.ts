@@ -13,7 +13,9 @@ export type SyncReason =
   | 'email-do-not-email'
   | 'deceased'
   | 'inactive'
-  | 'requests-no-email';
+  | 'requests-no-email'
+  /** Deleted from the CRM (its webhook): the contacts of that constituent leave the opt-in list. */
+  | 'deleted';
 
 export interface SyncResult {
   constituentId: string;
@@ -84,4 +86,24 @@ export async function syncConstituent(s: SiteSync, re: RaisersEdgeClient, adestr
     else await adestra.removeFromList(contact.id, listId);
   }
   return { ...result, contactId: String(contact.id), link: adestra.contactUrl(contact.id) };
+}
+
+/** A constituent deleted from the CRM: every Adestra contact of theirs leaves the opt-in list (the contact itself stays). */
+export async function forgetConstituent(s: SiteSync, adestra: AdestraClient, constituentId: string): Promise<SyncResult> {
+  const known = await adestra.searchContacts({ [RE_ID_FIELD]: constituentId });
+  const listId = s.adestra.optInListId;
+  for (const contact of known) if (listId) await adestra.removeFromList(contact.id, listId);
+  const first = known[0];
+  return {
+    constituentId,
+    name: null,
+    email: typeof first?.email === 'string' ? first.email : null,
+    category: null,
+    consent: null,
+    consentDate: null,
+    action: first ? 'opted-out' : 'skipped',
+    reason: 'deleted',
+    contactId: first ? String(first.id) : null,
+    link: first ? adestra.contactUrl(first.id) : null,
+  };
 }

@@ -37,11 +37,14 @@ async function applyRow({ clock }: Pick<SyncContext, 'clock'>, s: SiteSync, re: 
     const recent = mostRecentConsent(await re.emailConsents(String(m.id)));
     // Idempotent: a row replayed after a crash finds its consent already there.
     if (recent?.constituent_consent_response === target) continue;
+    // The CRM accepts only names from the organisation's own lists: the site's settings (checked
+    // against those lists when saved), else the category the supporter had and no source.
+    const category = s.re.consentCategory || recent?.category;
     await re.createConsent({
       constituent_id: String(m.id),
       channel: 'Email',
-      ...(recent?.category ? { category: recent.category } : {}),
-      source: `Adestra ${FILE_KINDS[kind].label}`,
+      ...(category ? { category } : {}),
+      ...(s.re.consentSource ? { source: s.re.consentSource } : {}),
       consent_date: consentDate(kind === 'unsubscribe' ? row.unsubscribed_at : row.event_date, clock.now()),
       constituent_consent_response: target,
     });

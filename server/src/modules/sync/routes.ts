@@ -11,7 +11,8 @@ import { idParam, jsonBody, parse } from '../../http/validate';
 import { pageWindow } from '../../lib/paging';
 import { FILE_KINDS, type FileKind } from './files';
 import { isJobName, type RunTrigger } from './records';
-import { configBody, constituentIdOf, dayOf, fileBody, runListQuery } from './schema';
+import { baseUrlOf } from '../uploads/routes';
+import { configBody, consentSettingsBody, constituentIdOf, dayOf, fileBody, runListQuery } from './schema';
 import type { SyncService } from './service';
 import type { SiteSync } from './siteSettings';
 
@@ -31,6 +32,17 @@ const FILE_ROUTES: Array<{ kind: FileKind; list: string; handled: string; proces
   { kind: 'export80', list: 'list-file-export80', handled: 'list-handle-export80', process: 'sync-single-export80' },
   { kind: 'export92', list: 'list-file-export92', handled: 'list-handle-export92', process: 'sync-single-export92' },
 ];
+
+/** A signed-in admin, or a user of that site; the sync site resolved onto the request. */
+function siteGate(sync: SyncService): RequestHandler[] {
+  return [
+    allow.site,
+    async (req, _res, next) => {
+      req.syncSite = await sync.siteFor(actorOf(req), String(req.params.site));
+      next();
+    },
+  ];
+}
 
 export function syncRoutes(sync: SyncService, surface: 'api' | 'sync-service' = 'api'): Router {
   const r = Router({ mergeParams: true });
@@ -62,13 +74,7 @@ export function syncRoutes(sync: SyncService, surface: 'api' | 'sync-service' = 
 
   // ---- everything else: a signed-in admin, or a user of that site -------------------------------
   // (per route, not r.use: this router shares /api/sites with the sites calls)
-  const site: RequestHandler[] = [
-    allow.site,
-    async (req, _res, next) => {
-      req.syncSite = await sync.siteFor(actorOf(req), String(req.params.site));
-      next();
-    },
-  ];
+  const site = siteGate(sync);
 
   r.post(
     '/raiser-edge-sync-one',
@@ -207,5 +213,68 @@ export function syncRoutes(sync: SyncService, surface: 'api' | 'sync-service' = 
     },
   );
 
+  if (surface === 'api') raisersEdgeConnectionRoutes(r, sync);
   return r;
+}
+
+/** Where the outside world reaches us: PUBLIC_URL, else the address this request came to. */
+const publicBase = (req: Request, sync: SyncService) => baseUrlOf(req, sync.config);
+
+/**
+ * The Raiser's Edge connection of a site (docs/connect-raisers-edge-adestra.md): Connect (the
+ * authorisation-code flow), its callback, the connection's status, the consent names, the
+ * webhook subscriptions. Only under /api/sites/:site — Blackbaud knows one callback address.
+ */
+function raisersEdgeConnectionRoutes(r: Router, sync: SyncService): void {
+  const adminSite: RequestHandler[] = [
+    allow.admin,
+    async (req, _res, next) => {
+      req.syncSite = await sync.siteFor(actorOf(req), String(req.params.site));
+      next();
+    },
+  ];
+
+  // With the admin's bearer token (an API client, or a test): straight to Blackbaud.
+  r.get('/raiser-edge/connect', adminSite, async (req: Request, res: Response) => {
+    const { url } = await sync.startConnect(siteOf(req), actorOf(req), publicBase(req, sync));
+    res.redirect(302, url);
+  });
+
+  // The admin screen fetches the same address with its token, then sends the browser there (a
+  // browser navigation carries no Authorization header).
+  r.post('/raiser-edge/connect-url', adminSite, async (req: Request, res: Response) => {
+    ok(res, await sync.startConnect(siteOf(req), actorOf(req), publicBase(req, sync)));
+  });
+
+  // Blackbaud sends the admin's browser back here: no session; the single-use state is the proof.
+  // Whatever happened, the browser lands on the sync screen with a message, never on an error page.
+  r.get('/raiser-edge/callback', allow.public, async (req: Request, res: Response) => {
+    const outcome = await sync.finishConnect(String(req.params.site), req.query as Record<string, unknown>);
+    const q = new URLSearchParams();
+    if (outcome.site) q.set('site', outcome.site);
+    q.set('reConnect', outcome.ok ? 'ok' : 'failed');
+    q.set('reConnectMessage', outcome.message);
+    res.set('Cache-Control', 'no-store').redirect(302, `/re-n-adestra-sync?${q}`);
+  });
+
+  r.get('/raiser-edge/status', siteGate(sync), async (req: Request, res: Response) => {
+    ok(res, await sync.connectionStatus(siteOf(req)));
+  });
+
+  r.get('/raiser-edge/consent-options', adminSite, async (req: Request, res: Response) => {
+    ok(res, await sync.consentOptions(siteOf(req)));
+  });
+
+  r.post('/raiser-edge/consent-settings', adminSite, async (req: Request, res: Response) => {
+    const input = parse(consentSettingsBody, req.body);
+    ok(res, { ...(await sync.saveConsentSettings(siteOf(req), input, actorOf(req))), message: 'Consent settings saved' });
+  });
+
+  r.get('/raiser-edge/webhook-subscriptions', adminSite, async (req: Request, res: Response) => {
+    ok(res, await sync.listWebhookSubscriptions(siteOf(req), publicBase(req, sync)));
+  });
+
+  r.post('/raiser-edge/webhook-subscriptions', adminSite, async (req: Request, res: Response) => {
+    ok(res, await sync.createWebhookSubscriptions(siteOf(req), publicBase(req, sync)));
+  });
 }

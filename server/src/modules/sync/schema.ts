@@ -66,3 +66,9 @@ export const reCallBody = z.object({
 });
 
 export const testBody = z.object({ site: z.string().max(64).optional() });
+
+/** The consent names the sync writes into the CRM; empty means none is sent. */
+export const consentSettingsBody = z.object({
+  source: z.string().trim().max(200, 'source: 200 characters at most').default(''),
+  category: z.string().trim().max(200, 'category: 200 characters at most').default(''),
+});

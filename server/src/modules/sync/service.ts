@@ -5,17 +5,23 @@
 // Every run is logged as a `re-sync` record; leases (job_leases) keep runs single across instances.
 import type { Deps } from '../../deps';
 import type { Actor } from '../../http/types';
+import type { EnvVar } from '../../lib/secrets';
+import { assertAdmin } from '../auth/permissions';
+import type { Site } from '../sites/repo';
+import { checkConsentSettings, consentOptions, CONSENT_KEYS } from './consentSettings';
 import * as connectivity from './connectivity';
 import { createSyncContext, type SyncServiceOptions } from './context';
 import { downloadPath, listFiles, listHandled, processFile } from './fileJobs';
 import type { FileKind } from './files';
 import * as jobs from './jobs';
 import type { JobName, RunTrigger } from './records';
-import type { SiteSync } from './siteSettings';
+import { connectionStatus, finishConnect, startConnect } from './raisersEdgeConnection';
+import { readEnv, writeEnvValue, type SiteSync } from './siteSettings';
 import * as sites from './sites';
 import { startDay } from './syncDay';
 import { syncOne } from './syncOne';
 import { ingestWebhook, processDeliveryLater, registerWebhookHandler, verifyWebhookKey } from './webhook';
+import { createSubscriptions, listSubscriptions } from './webhookSubscriptions';
 
 export type { SyncServiceOptions } from './context';
 export { CLOUD_EVENT_TYPE, RE_SOURCE } from './webhook';
@@ -55,6 +61,27 @@ export function syncService(deps: Deps, opts: SyncServiceOptions = {}) {
     idle: ctx.idle,
     track: ctx.track,
     exportUrl: (s: SiteSync, n: number) => `${s.adestra.baseUrl.replace(/\/$/, '')}/exports/${n}`,
+    /** The app's settings (the routes need PUBLIC_URL for the addresses Blackbaud calls back). */
+    config: ctx.config,
+    // ---- the Raiser's Edge connection -------------------------------------------------------------
+    startConnect: (s: SiteSync, actor: Actor, publicBase: string) => startConnect(ctx, s, actor, publicBase),
+    finishConnect: (siteParam: string, query: Record<string, unknown>) => finishConnect(ctx, siteParam, query),
+    connectionStatus: (s: SiteSync) => connectionStatus(ctx, s),
+    consentOptions: (s: SiteSync) => consentOptions(ctx, s),
+    /** Save the consent source and category after checking them against the CRM's lists. */
+    async saveConsentSettings(s: SiteSync, input: { source: string; category: string }, actor: Actor) {
+      assertAdmin(actor, 'Only an admin can change the consent settings');
+      const previous = await readEnv(ctx.db, s.site.id);
+      const values: Record<string, string> = { [CONSENT_KEYS.source]: input.source.trim(), [CONSENT_KEYS.category]: input.category.trim() };
+      const env = [...previous.filter((v) => !(v.key in values)), ...Object.entries(values).map(([key, value]) => ({ key, value }))];
+      await checkConsentSettings(ctx, { ...s.site, settings: { ...s.site.settings, env: previous } }, env, previous);
+      for (const [key, value] of Object.entries(values)) await writeEnvValue(ctx.db, ctx.clock, s.site.id, key, value);
+      return { source: values[CONSENT_KEYS.source], category: values[CONSENT_KEYS.category] };
+    },
+    /** The sites module's check of a settings.env about to be saved. */
+    checkSiteSettings: (site: Site | undefined, env: EnvVar[], previous: EnvVar[]) => checkConsentSettings(ctx, site, env, previous),
+    listWebhookSubscriptions: (s: SiteSync, publicBase: string) => listSubscriptions(ctx, s, publicBase),
+    createWebhookSubscriptions: (s: SiteSync, publicBase: string) => createSubscriptions(ctx, s, publicBase),
   };
 }
 

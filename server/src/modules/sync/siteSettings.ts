@@ -11,13 +11,27 @@ import { createAdestraClient, type AdestraClient } from '../../integrations/ades
 import type { HttpSettings } from '../../integrations/crmHttp';
 import { createRaisersEdgeClient, type RaisersEdgeClient, type ReTokenStore } from '../../integrations/raisersEdge';
 import type { Site } from '../sites/repo';
+import { connectionRepo } from './connectionRepo';
 
 /** Blackbaud's OAuth token endpoint, used when RE_TOKEN_URL is not set. */
 export const SKY_TOKEN_URL = 'https://oauth2.sky.blackbaud.com/token';
+/** Blackbaud's authorisation page (the admin's browser is sent there), used when RE_AUTHORIZE_URL is not set. */
+export const SKY_AUTHORIZE_URL = 'https://app.blackbaud.com/oauth/authorize';
 
 export interface SiteSync {
   site: Site;
-  re: { baseUrl: string; tokenUrl: string; clientId: string; clientSecret: string; subscriptionKey: string; webhookKey: string };
+  re: {
+    baseUrl: string;
+    tokenUrl: string;
+    authorizeUrl: string;
+    clientId: string;
+    clientSecret: string;
+    subscriptionKey: string;
+    webhookKey: string;
+    /** The organisation's own consent source and category names, sent with every consent we create (empty: none sent). */
+    consentSource: string;
+    consentCategory: string;
+  };
   adestra: { baseUrl: string; token: string; tableId: string; optInListId: string; unsubListId: string };
   dropDir: string;
 }
@@ -39,10 +53,13 @@ export function syncSettingsOf(site: Site, config: Config): SiteSync {
     re: {
       baseUrl: v('RE_BASE_URL'),
       tokenUrl: v('RE_TOKEN_URL') || SKY_TOKEN_URL,
+      authorizeUrl: v('RE_AUTHORIZE_URL') || SKY_AUTHORIZE_URL,
       clientId: v('RE_CLIENT_ID'),
       clientSecret: v('RE_CLIENT_SECRET'),
       subscriptionKey: v('RE_SUBSCRIPTION_KEY'),
       webhookKey: v('RE_WEBHOOK_KEY'),
+      consentSource: v('RE_CONSENT_SOURCE'),
+      consentCategory: v('RE_CONSENT_CATEGORY'),
     },
     adestra: { baseUrl: v('ADESTRA_BASE_URL'), token: v('ADESTRA_TOKEN'), tableId: v('ADESTRA_TABLE_ID'), optInListId: v('ADESTRA_OPTIN_LIST_ID'), unsubListId: v('ADESTRA_UNSUB_LIST_ID') },
     dropDir: dropDirOf(site, config),
@@ -83,6 +100,7 @@ export interface ClientFactoryOptions {
 /** Builds the two clients of a site; keeps one access-token cache per site in this process. */
 export function clientFactory({ db, clock, config, http }: ClientFactoryOptions) {
   const stores = new Map<string, ReTokenStore>();
+  const connections = connectionRepo(db);
   const httpSettings = (): HttpSettings => ({
     timeoutMs: config.sync.httpTimeoutMs,
     maxRetryAfterSeconds: config.sync.maxRetryAfterSeconds,
@@ -97,6 +115,11 @@ export function clientFactory({ db, clock, config, http }: ClientFactoryOptions)
       store = {
         getRefreshToken: async () => envValue(await readEnv(db, s.site.id), 'RE_REFRESH_TOKEN') || undefined,
         saveRefreshToken: (token) => writeEnvValue(db, clock, s.site.id, 'RE_REFRESH_TOKEN', token),
+        needsReconnect: async () => {
+          const c = await connections.get(s.site.id);
+          return c?.needsReconnect ? (c.reason ?? 'the CRM refused the refresh token') : undefined;
+        },
+        markRevoked: (reason) => connections.markRevoked(s.site.id, reason, clock.now().toISOString()),
       };
       stores.set(key, store);
     }

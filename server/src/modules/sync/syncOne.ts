@@ -1,5 +1,5 @@
 // RE → Adestra for one constituent (the manual call and every CRM webhook), logged as one run.
-import { syncConstituent, type SyncResult } from './constituent';
+import { forgetConstituent, syncConstituent, type SyncResult } from './constituent';
 import type { SyncContext } from './context';
 import type { RunData, RunTrigger } from './records';
 import { finishRun, pushError } from './runs';
@@ -26,6 +26,27 @@ export async function syncOne(ctx: SyncContext, s: SiteSync, constituentId: stri
     }
     data.progress = { ...data.progress, seen: 1, matched: 1 };
     const result = await syncConstituent(s, re, clients.adestra(s), constituent);
+    data.results.push(result);
+    data.progress.done = 1;
+    listResult(data, result);
+    await finishRun(ctx, run.id, data);
+    return { result, run: (await records.getRun(run.id))! };
+  } catch (err) {
+    pushError(data, err, { constituentId });
+    data.progress.failed = 1;
+    await finishRun(ctx, run.id, data, 'failed');
+    throw err;
+  }
+}
+
+/** A constituent the CRM says it deleted: off the opt-in list, logged as a webhook run. */
+export async function syncDeleted(ctx: SyncContext, s: SiteSync, constituentId: string) {
+  const { records, clients } = ctx;
+  const run = await records.createRun(s.site.id, 'webhook', constituentId, 'webhook', null);
+  const { data } = run;
+  try {
+    data.progress = { ...data.progress, seen: 1, matched: 1 };
+    const result = await forgetConstituent(s, clients.adestra(s), constituentId);
     data.results.push(result);
     data.progress.done = 1;
     listResult(data, result);

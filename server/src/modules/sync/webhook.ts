@@ -5,9 +5,20 @@ import { HttpError, unauthorized } from '../../http/errors';
 import type { Delivery, Handled } from '../inbox/service';
 import type { SyncContext } from './context';
 import { hasSync, syncSettingsOf, type SiteSync } from './siteSettings';
-import { syncOne } from './syncOne';
+import { syncDeleted, syncOne } from './syncOne';
 
 export const CLOUD_EVENT_TYPE = 'com.blackbaud.constituent.change.v1';
+export const CONSTITUENT_DELETED = 'com.blackbaud.constituent.delete.v1';
+/** The events we act on: a change re-syncs the constituent (email addresses too); a deletion takes them off the opt-in list. */
+export const HANDLED_EVENT_TYPES = [CLOUD_EVENT_TYPE, 'com.blackbaud.constituent.emailaddress.change.v1', CONSTITUENT_DELETED] as const;
+const isHandled = (type: unknown): type is (typeof HANDLED_EVENT_TYPES)[number] => (HANDLED_EVENT_TYPES as readonly unknown[]).includes(type);
+
+/** The constituent an event is about: `data.constituent_id` where the event has one (an email address's event), else `data.id`. */
+export function constituentOf(data: unknown): string | undefined {
+  const d = (data ?? {}) as { id?: unknown; constituent_id?: unknown };
+  const id = d.constituent_id ?? d.id;
+  return typeof id === 'string' || typeof id === 'number' ? String(id) : undefined;
+}
 /** The inbox source of CRM webhooks. */
 export const RE_SOURCE = 're';
 
@@ -31,18 +42,19 @@ export async function ingestWebhook(
   body: unknown,
 ): Promise<{ status: 'queued' | 'duplicate' | 'ignored'; deliveryId?: number; eventId?: string }> {
   verifyWebhookKey(s, webhookKey);
-  const event = (body ?? {}) as { type?: unknown; id?: unknown; time?: unknown; data?: { id?: unknown } };
+  const event = (body ?? {}) as { type?: unknown; id?: unknown; time?: unknown; data?: unknown };
   if (typeof event.id !== 'string' && typeof event.id !== 'number') throw new HttpError(400, 'id: the CloudEvent has no id');
-  if (event.type !== CLOUD_EVENT_TYPE) return { status: 'ignored', eventId: String(event.id) };
-  const constituentId = event.data?.id;
-  if (typeof constituentId !== 'string' && typeof constituentId !== 'number') throw new HttpError(400, 'data.id: the event names no constituent');
-  const eventId = `${s.site.id}:${String(event.id)}`.slice(0, 128);
+  if (!isHandled(event.type)) return { status: 'ignored', eventId: String(event.id) };
+  if (constituentOf(event.data) === undefined) throw new HttpError(400, 'data.id: the event names no constituent');
+  // A CloudEvent is unique by source + id (the CloudEvents spec): Blackbaud's own samples share an id across sources.
+  const eventSource = typeof (event as { source?: unknown }).source === 'string' ? (event as { source: string }).source : '';
+  const eventId = `${s.site.id}:${eventSource ? `${eventSource}:` : ''}${String(event.id)}`.slice(0, 128);
   const deliveryId = await inbox.store({
     source: RE_SOURCE,
     eventId,
     deliveryId: String(event.id).slice(0, 128),
     siteId: s.site.id,
-    topic: CLOUD_EVENT_TYPE,
+    topic: event.type,
     payload: event,
     status: 'received',
     receivedAt: clock.now().toISOString(),
@@ -71,9 +83,14 @@ export function processDeliveryLater({ inbox, log, siteQueues, track }: Pick<Syn
  */
 export async function processDelivery(ctx: SyncContext, delivery: Delivery): Promise<Handled> {
   const site = delivery.siteId ? await ctx.sites.byId(delivery.siteId) : undefined;
-  const event = (delivery.payload ?? {}) as { data?: { id?: string | number } };
-  if (!site || !hasSync(site) || event.data?.id === undefined) throw new Error('site or constituent missing');
-  const out = await syncOne(ctx, syncSettingsOf(site, ctx.config), String(event.data.id), 'webhook', null);
+  const constituentId = constituentOf((delivery.payload as { data?: unknown } | undefined)?.data);
+  if (!site || !hasSync(site) || constituentId === undefined) throw new Error('site or constituent missing');
+  const s = syncSettingsOf(site, ctx.config);
+  if (delivery.topic === CONSTITUENT_DELETED) {
+    await syncDeleted(ctx, s, constituentId);
+    return {};
+  }
+  const out = await syncOne(ctx, s, constituentId, 'webhook', null);
   return out.notFound ? { note: out.error } : {};
 }
 

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { configure, screen } from '@testing-library/react';
+import { ADMIN, jsonResponse, renderInAdmin, signIn, stubFetch } from '../../test/helpers';
+import { SiteEdit } from './SiteEdit';
+
+const site = (env: Array<{ key: string; value: string }>) => ({ id: 2, name: 'Hope Harbour Charity', slug: 'hope-harbour', logo: null, theme: { mainColor: '#1e88e5' }, settings: { env }, createdAt: '2025-03-07T10:00:00.000Z' });
+const SYNC_ENV = [
+  { key: 'RE_BASE_URL', value: 'https://api.sky.blackbaud.com' },
+  { key: 'ADESTRA_BASE_URL', value: 'https://app.adestra.com/api/rest/1' },
+  { key: 'RE_REFRESH_TOKEN', value: '********' },
+];
+
+function answer(record: ReturnType<typeof site>) {
+  return stubFetch((call) => {
+    if (call.url.startsWith('/api/admin/sites/2')) return jsonResponse(record);
+    if (call.url.startsWith('/api/sites/hope-harbour/raiser-edge/status')) return jsonResponse({ success: true, data: { connected: false, needsReconnect: true, reason: 'the CRM refused the refresh token (400 invalid_grant)', connectedAt: null, environmentName: null } });
+    if (call.url.startsWith('/api/admin/users')) return jsonResponse([], 200, { 'Content-Range': 'users 0-0/0' });
+    return jsonResponse({ success: true, data: ADMIN });
+  });
+}
+
+// The edit screen loads the site, its users, then the connection: allow it time in jsdom.
+configure({ asyncUtilTimeout: 5000 });
+
+describe('SiteEdit: the site\'s Raiser\'s Edge connection', () => {
+  it('a site with the sync settings shows its connection and a Reconnect button', { timeout: 15_000 }, async () => {
+    signIn(ADMIN);
+    answer(site(SYNC_ENV));
+    renderInAdmin(<SiteEdit />, { path: '/sites/2', routePath: '/sites/:id' });
+    expect(await screen.findByText('Needs reconnecting')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Reconnect' })).toBeInTheDocument();
+  });
+
+  it('a site without them shows none', async () => {
+    signIn(ADMIN);
+    const { calls } = answer(site([]));
+    renderInAdmin(<SiteEdit />, { path: '/sites/2', routePath: '/sites/:id' });
+    expect(await screen.findByDisplayValue('Hope Harbour Charity')).toBeInTheDocument();
+    expect(screen.queryByText("Raiser's Edge connection")).not.toBeInTheDocument();
+    expect(calls.some((c) => c.url.includes('/raiser-edge/'))).toBe(false);
+  });
+});

@@ -1,0 +1,56 @@
+// The consent source and category the sync writes into the CRM (RE_CONSENT_SOURCE,
+// RE_CONSENT_CATEGORY): the CRM accepts only names from the organisation's own lists, so a value
+// is checked against those lists when it is saved — an unknown one, or a CRM that cannot be asked,
+// refuses the save with the CRM's own answer rather than failing every sync later.
+import { badRequest } from '../../http/errors';
+import { IntegrationError } from '../../integrations/crmHttp';
+import { envValue, type EnvVar } from '../../lib/secrets';
+import type { Site } from '../sites/repo';
+import type { SyncContext } from './context';
+import { hasSync, syncSettingsOf, type SiteSync } from './siteSettings';
+
+export const CONSENT_KEYS = { source: 'RE_CONSENT_SOURCE', category: 'RE_CONSENT_CATEGORY' } as const;
+
+export interface ConsentOptions {
+  sources: string[];
+  categories: string[];
+  source: string;
+  category: string;
+}
+
+/** The CRM's lists and the site's current choice. */
+export async function consentOptions(ctx: Pick<SyncContext, 'clients'>, s: SiteSync): Promise<ConsentOptions> {
+  const re = ctx.clients.raisersEdge(s);
+  const [sources, categories] = await Promise.all([re.consentSources(), re.consentCategories()]);
+  return { sources, categories, source: s.re.consentSource, category: s.re.consentCategory };
+}
+
+const quoteList = (names: string[]) => (names.length ? names.map((n) => `"${n}"`).join(', ') : 'none');
+
+/**
+ * Refuse a settings.env whose consent source or category changed to a name the CRM does not list.
+ * Unchanged or emptied values are not checked (nothing new is asked of the CRM).
+ */
+export async function checkConsentSettings(ctx: Pick<SyncContext, 'clients' | 'config'>, site: Site | undefined, env: EnvVar[], previous: EnvVar[]): Promise<void> {
+  const wanted = (key: string) => (envValue(env, key) ?? '').trim();
+  const changed = Object.values(CONSENT_KEYS).filter((key) => wanted(key) && wanted(key) !== (envValue(previous, key) ?? '').trim());
+  if (!changed.length) return;
+  const candidate = site ? { ...site, settings: { ...site.settings, env } } : undefined;
+  if (!candidate || !hasSync(candidate)) throw badRequest(`${changed.join(', ')}: save the site with its Raiser's Edge settings and connect it first, then choose from the CRM's own lists`);
+  const s = syncSettingsOf(candidate, ctx.config);
+  let options: ConsentOptions;
+  try {
+    options = await consentOptions(ctx, s);
+  } catch (err) {
+    if (err instanceof IntegrationError) {
+      throw new IntegrationError(err.service, err.kind, `${changed.join(', ')} not saved: the CRM's lists could not be read to check them — ${err.message}`, err.info);
+    }
+    throw err;
+  }
+  if (changed.includes(CONSENT_KEYS.source) && !options.sources.includes(wanted(CONSENT_KEYS.source))) {
+    throw badRequest(`RE_CONSENT_SOURCE: "${wanted(CONSENT_KEYS.source)}" is not one of the CRM's consent sources (${quoteList(options.sources)})`);
+  }
+  if (changed.includes(CONSENT_KEYS.category) && !options.categories.includes(wanted(CONSENT_KEYS.category))) {
+    throw badRequest(`RE_CONSENT_CATEGORY: "${wanted(CONSENT_KEYS.category)}" is not one of the CRM's consent categories (${quoteList(options.categories)})`);
+  }
+}
