@@ -7,6 +7,7 @@ import * as syncJobs from './20261123_010_sync_jobs';
 import * as printJobMadeBy from './20261123_011_print_job_made_by';
 import * as orderTables from './20261124_011_order_tables';
 import * as inboxLease from './20261123_020_inbox_lease';
+import * as printJobWithdrawn from './20261125_013_print_job_withdrawn';
 
 type Migration = { up(knex: Knex): Promise<void>; down(knex: Knex): Promise<void> };
 
@@ -18,6 +19,7 @@ const migrations: Record<string, Migration> = {
   '20261123_011_print_job_made_by': printJobMadeBy,
   '20261124_011_order_tables': orderTables,
   '20261123_020_inbox_lease': inboxLease,
+  '20261125_013_print_job_withdrawn': printJobWithdrawn,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

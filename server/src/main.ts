@@ -49,6 +49,7 @@ async function main() {
   // The scheduled CRM ↔ email-platform sync jobs (started once the server listens: the demo reaches its simulators through it).
   const scheduler = createScheduler(deps, services.sync);
   const outboxWorker = startOutboxWorker(services.fulfilment, { log });
+  const cancelWorker = startOutboxWorker(services.cancellations, { log });
   // Webhooks of every source answered but not processed (a crash, a failure) are processed again now and every minute.
   const stopWebhookRecovery = services.inbox.startRecovery();
   let stopShopifyDemo = () => {};
@@ -77,6 +78,7 @@ async function main() {
     closing = true;
     log.info({ signal }, 'shutting down');
     outboxWorker.stop();
+    cancelWorker.stop();
     stopWebhookRecovery();
     stopShopifyDemo();
     syncSims?.stop();

@@ -9,6 +9,8 @@ export interface HpSettings {
   carrierAlias: string;
   postbackToken: string;
   autoSend: boolean;
+  /** HP_SOURCE_ACCOUNT: the account name in cancel paths (PUT /api/order/{sourceAccount}/{sourceOrderId}/cancel). */
+  sourceAccount: string;
 }
 
 export const HP_REQUIRED = ['HP_BASE_URL', 'HP_API_KEY', 'HP_API_SECRET'] as const;
@@ -25,6 +27,7 @@ export function hpSettingsOf(env: EnvVar[]): { settings: HpSettings; missing: st
       carrierAlias: v('HP_CARRIER_ALIAS') || 'standard',
       postbackToken: v('HP_POSTBACK_TOKEN'),
       autoSend: ['1', 'true', 'yes', 'on'].includes(v('HP_AUTO_SEND').toLowerCase()),
+      sourceAccount: v('HP_SOURCE_ACCOUNT'),
     },
     missing: HP_REQUIRED.filter((k) => !v(k)),
   };
