@@ -13,6 +13,7 @@ export const ORDER_UNPAID = 'ORDER_UNPAID';
 export interface HeldOrder {
   financial_status?: unknown;
   cancelled?: Cancellation | null;
+  [k: string]: unknown;
 }
 
 export type PrintHold = { code: typeof ORDER_CANCELLED | typeof ORDER_UNPAID; message: string };
@@ -22,10 +23,10 @@ const cancelledMessage = (c: Cancellation) => `The order was cancelled in the st
 /** Why the order must not go to print or to the provider now (undefined: it may). */
 export function printHold(order: HeldOrder, sendWhen: SendWhen): PrintHold | undefined {
   if (order.cancelled) return { code: ORDER_CANCELLED, message: `${cancelledMessage(order.cancelled)}: it is not printed or sent` };
-  if (sendWhen === 'paid' && !isPaid(order)) {
-    const status = typeof order.financial_status === 'string' && order.financial_status ? order.financial_status : 'unknown';
-    return { code: ORDER_UNPAID, message: `The order is not paid yet (payment status: ${status})` };
-  }
+  // An order that says nothing of its payment (imported from the old system) is not held: Shopify
+  // always says it, so only such records lack it.
+  const said = typeof order.financial_status === 'string' && order.financial_status !== '';
+  if (sendWhen === 'paid' && said && !isPaid(order)) return { code: ORDER_UNPAID, message: `The order is not paid yet (payment status: ${order.financial_status})` };
   return undefined;
 }
 
