@@ -161,3 +161,10 @@ export interface Store {
   webhookUrl: string;
   autoSendToHP: boolean;
 }
+
+/**
+ * Shopify financial_status values that mean the money was taken (partially_refunded: it was paid;
+ * the refunded units show in the lines' current_quantity). The server's SHOPIFY_SEND_WHEN=paid
+ * rule and the order list's "unpaid" mark both read this.
+ */
+export const PAID_FINANCIAL_STATUSES = ['paid', 'partially_paid', 'partially_refunded'] as const;

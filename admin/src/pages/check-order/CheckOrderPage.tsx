@@ -21,6 +21,7 @@ import { errorMessage } from '../../lib/format';
 import { usePageTitle } from '../../layout/usePageTitle';
 import type { AppDataProvider } from '../../providers/dataProvider';
 import { storeOrderId } from '../../providers/orders';
+import { CancellationNotice } from './CancellationNotice';
 import { HpDataTab } from './HpDataTab';
 import { OrderSearchForm, type OrderSearch } from './OrderSearchForm';
 import { RerunPanel } from './RerunPanel';
@@ -56,6 +57,7 @@ function OrderDetail({ logs, onChanged }: { logs: OrderLogs; onChanged: () => vo
       <Typography variant="h6" component="h2">
         Order {logs.order.data?.name || orderId}
       </Typography>
+      <CancellationNotice order={logs.order} />
       <RerunPanel key={keyOf(logs.order)} orderId={orderId} onDone={onChanged} />
       <Box sx={{ borderBottom: 1, borderColor: 'divider' }}>
         <Tabs value={tab} onChange={(_e, value: 'shopify' | 'hp') => setTab(value)} aria-label="Order data">

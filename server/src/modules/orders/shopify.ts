@@ -1,7 +1,7 @@
 // Shopify order webhooks: the pure rules (no database, no HTTP) — signature check, int64-safe
 // parsing, the order as we store it, and which of two versions of an order is newer.
 import crypto from 'node:crypto';
-import type { OrderAddress } from '../../../../common/api/orders';
+import { PAID_FINANCIAL_STATUSES, type OrderAddress } from '../../../../common/api/orders';
 import { unitsToMake } from '../production/units';
 
 export const ORDER_TOPICS = ['orders/create', 'orders/updated', 'orders/paid', 'orders/cancelled', 'orders/edited', 'orders/fulfilled'] as const;
@@ -261,13 +261,11 @@ export function orderNameOf(name: string): string {
 // Payment and cancellation
 
 /**
- * Money taken: `paid`, `partially_paid`, and `partially_refunded` (it was paid; the refunded units
- * show in current_quantity). Not paid: `pending`, `authorized` (not captured yet; Shopify sends
- * orders/paid on capture), `refunded`, `voided`, `expired`, or nothing said.
+ * Money taken: `paid`, `partially_paid`, and `partially_refunded` (PAID_FINANCIAL_STATUSES). Not
+ * paid: `pending`, `authorized` (not captured yet; Shopify sends orders/paid on capture),
+ * `refunded`, `voided`, `expired`, or nothing said.
  */
-export const PAID_STATUSES = ['paid', 'partially_paid', 'partially_refunded'] as const;
-
-export const isPaid = (order: { financial_status?: unknown }) => (PAID_STATUSES as readonly string[]).includes(String(order.financial_status ?? '').toLowerCase());
+export const isPaid = (order: { financial_status?: unknown }) => (PAID_FINANCIAL_STATUSES as readonly string[]).includes(String(order.financial_status ?? '').toLowerCase());
 
 /** What the topic itself says beyond the body: orders/paid means paid, orders/cancelled means cancelled. */
 export function withTopic(order: ShopifyOrder, topic: string, now: string): ShopifyOrder {
