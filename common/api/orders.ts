@@ -11,6 +11,8 @@ export interface OrderLineItem {
   product_id?: Id | null;
   sku?: string | null;
   quantity?: number | null;
+  /** Units still ordered after edits and refunds (Shopify); what is printed when given. */
+  current_quantity?: number | null;
   properties?: unknown;
 }
 
@@ -107,6 +109,8 @@ export interface LineProduction {
   printJobId: RecordId;
   madeBy: MadeBy;
   isPrinted: boolean;
+  /** Why the job left the queue unprinted (the order was cancelled, no units left), if it did. */
+  withdrawn?: string | null;
 }
 
 /** GET /api/hp-data/order/:orderId */

@@ -10,8 +10,9 @@ import { connectStores, deliver, order } from './ordersKit';
 const w = await createWorld();
 const t0 = '2026-11-20T09:00:00.000Z';
 
-// Back to the schema before the order tables (down runs on empty tables here).
-await w.db.migrate.down({ migrationSource });
+// Back to the schema before the order tables (down runs on empty tables here); named, as later
+// migrations sort after it.
+await w.db.migrate.down({ migrationSource, name: '20261124_011_order_tables' });
 expect(await w.db.schema.hasTable('store_orders')).toBe(false);
 
 const storeJson = (id: string, name: string, updatedAt: string, extra: Record<string, unknown> = {}) => ({

@@ -146,6 +146,10 @@ describe('shopify inbound, as the store sends it', async () => {
         expect((await queue()).some((j) => j.id === job.id)).toBe(false);
         const [gone] = await jobsOf(o.id);
         expect(gone.withdrawn?.reason).toBe('The order was cancelled in the store (customer)');
+        // Check order says so per line.
+        const check = await post('/api/online-stores/check-order', { id: o.id });
+        const rec = (check.body.data as Array<{ type: string; data: { production: unknown[] } }>).find((r) => r.type === 'shopify-order-log')!;
+        expect(rec.data.production).toEqual([expect.objectContaining({ printJobId: job.id, withdrawn: 'The order was cancelled in the store (customer)' })]);
         const download = await post('/api/pdf/from-print-job', { id: job.id });
         expect(download.status).toBe(409);
         expect(download.body.error).toMatch(/left the queue unprinted.*cancelled in the store \(customer\)/);

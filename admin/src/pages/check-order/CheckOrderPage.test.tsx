@@ -56,7 +56,14 @@ describe('Check order (/check-order)', () => {
     signIn(USER);
     const cancelled = order(
       { id: 1, status: 'cancelled' },
-      { id: '5500000001', name: '#1001', cancelled: { cancelledAt: '2025-03-08T10:00:00', reason: 'customer' }, providerCancellation: { status: 'failed', message: 'HP Site Flow refused to cancel 5500000001: A shipped order cannot be cancelled', at: '2025-03-08T10:01:00' } },
+      {
+        id: '5500000001',
+        name: '#1001',
+        financial_status: 'voided',
+        line_items: [{ id: '901', name: 'Robin card', sku: 'CARD-ROBIN', quantity: 2, current_quantity: 1 }],
+        production: [{ lineId: '901', printJobId: 7, madeBy: 'inHouse', isPrinted: false, withdrawn: 'The order was cancelled in the store (customer)' }],
+        cancelled: { cancelledAt: '2025-03-08T10:00:00', reason: 'customer' },
+        providerCancellation: { status: 'failed', message: 'HP Site Flow refused to cancel 5500000001: A shipped order cannot be cancelled', at: '2025-03-08T10:01:00' } },
     );
     stubFetch(router({ 'POST /api/online-stores/check-order': () => ok([cancelled]) }, USER));
     renderCheck();
@@ -66,6 +73,10 @@ describe('Check order (/check-order)', () => {
     const provider = screen.getByRole('status', { name: 'Provider cancellation' });
     expect(provider).toHaveTextContent('Not cancelled at HP Site Flow');
     expect(provider).toHaveTextContent('A shipped order cannot be cancelled');
+    const lines = screen.getByRole('table', { name: 'Line items' });
+    expect(within(lines).getByText('1 of 2')).toBeInTheDocument();
+    expect(within(lines).getByText('In house, Jobs (job #7): left the queue (The order was cancelled in the store (customer))')).toBeInTheDocument();
+    expect(screen.getByText('voided')).toBeInTheDocument();
   });
 
   it('an order not cancelled shows no cancellation notice', async () => {

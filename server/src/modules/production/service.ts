@@ -152,10 +152,10 @@ export function productionService(deps: Deps, parts: ProductionParts) {
   // Where an item is made
 
   /** Where each line of an order with a job is made (Check order shows it). */
-  async function whereMade(siteId: number, orderId: string): Promise<Array<{ lineId: string; printJobId: number; madeBy: MadeBy; isPrinted: boolean }>> {
+  async function whereMade(siteId: number, orderId: string): Promise<Array<{ lineId: string; printJobId: number; madeBy: MadeBy; isPrinted: boolean; withdrawn: string | null }>> {
     return (await printJobsRepo(db).ofOrder(siteId, orderId))
       .filter((j) => j.lineItemId !== null)
-      .map((j) => ({ lineId: j.lineItemId!, printJobId: j.id, madeBy: j.madeBy, isPrinted: j.isPrinted }));
+      .map((j) => ({ lineId: j.lineItemId!, printJobId: j.id, madeBy: j.madeBy, isPrinted: j.isPrinted, withdrawn: j.withdrawn?.reason ?? null }));
   }
 
   /**
