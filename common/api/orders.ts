@@ -164,6 +164,8 @@ export interface Store {
   previousSecret: string;
   webhookUrl: string;
   autoSendToHP: boolean;
+  /** SHOPIFY_SEND_WHEN: an order goes to print or to HP once `paid` (the default), or as soon as `created`. */
+  sendWhen: 'paid' | 'created';
 }
 
 /**
