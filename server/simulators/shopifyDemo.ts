@@ -44,14 +44,18 @@ export function startShopifyDemo(o: ShopifyDemoOptions): () => void {
     await lifeOf(sender, order, r);
   }
 
-  /** Sends an order's life: created, then perhaps paid, edited or cancelled, a few seconds apart. */
+  /** Sends an order's life: created now; then, a few seconds apart and without holding up the next order, perhaps paid, edited or cancelled. */
   async function lifeOf(sender: ShopifySender, order: FakeOrder, r: ReturnType<typeof prng>): Promise<void> {
     const send = async (body: object, topic: string) => {
       const result = await sender.sendOrder(body, { topic, withoutEventId: r.chance(0.25) });
       if (!result.ok) o.log.warn({ status: result.status, body: result.body, topic }, 'demo shopify delivery was not accepted');
     };
-    const pause = () => new Promise((resolve) => setTimeout(resolve, 3_000).unref());
     await send(order, 'orders/create');
+    void afterwards(order, r, send).catch((err) => o.log.warn({ err }, 'demo shopify order could not be updated'));
+  }
+
+  async function afterwards(order: FakeOrder, r: ReturnType<typeof prng>, send: (body: object, topic: string) => Promise<void>): Promise<void> {
+    const pause = () => new Promise((resolve) => setTimeout(resolve, 3_000).unref());
     let current = order;
     if (current.financial_status === 'pending') {
       await pause();
