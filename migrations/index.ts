@@ -9,6 +9,7 @@ import * as orderTables from './20261124_011_order_tables';
 import * as inboxLease from './20261123_020_inbox_lease';
 import * as providerChecks from './20261125_012_provider_checks';
 import * as raisersEdgeConnection from './20261125_014_raisers_edge_connection';
+import * as printJobWithdrawn from './20261125_013_print_job_withdrawn';
 
 type Migration = { up(knex: Knex): Promise<void>; down(knex: Knex): Promise<void> };
 
@@ -22,6 +23,7 @@ const migrations: Record<string, Migration> = {
   '20261123_020_inbox_lease': inboxLease,
   '20261125_012_provider_checks': providerChecks,
   '20261125_014_raisers_edge_connection': raisersEdgeConnection,
+  '20261125_013_print_job_withdrawn': printJobWithdrawn,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

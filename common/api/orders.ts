@@ -11,6 +11,8 @@ export interface OrderLineItem {
   product_id?: Id | null;
   sku?: string | null;
   quantity?: number | null;
+  /** Units still ordered after edits and refunds (Shopify); what is printed when given. */
+  current_quantity?: number | null;
   properties?: unknown;
 }
 
@@ -107,6 +109,8 @@ export interface LineProduction {
   printJobId: RecordId;
   madeBy: MadeBy;
   isPrinted: boolean;
+  /** Why the job left the queue unprinted (the order was cancelled, no units left), if it did. */
+  withdrawn?: string | null;
 }
 
 /** GET /api/hp-data/order/:orderId */
@@ -160,6 +164,8 @@ export interface Store {
   previousSecret: string;
   webhookUrl: string;
   autoSendToHP: boolean;
+  /** SHOPIFY_SEND_WHEN: an order goes to print or to HP once `paid` (the default), or as soon as `created`. */
+  sendWhen: 'paid' | 'created';
 }
 
 /** cancel-hp's answer: the provider orders (sourceOrderIds) HP cancelled, and those it refused with its reason. */
@@ -167,3 +173,9 @@ export interface ProviderCancelResult {
   cancelled: string[];
   refused: Array<{ sourceOrderId: string; error: string }>;
 }
+/**
+ * Shopify financial_status values that mean the money was taken (partially_refunded: it was paid;
+ * the refunded units show in the lines' current_quantity). The server's SHOPIFY_SEND_WHEN=paid
+ * rule and the order list's "unpaid" mark both read this.
+ */
+export const PAID_FINANCIAL_STATUSES = ['paid', 'partially_paid', 'partially_refunded'] as const;

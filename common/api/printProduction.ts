@@ -34,6 +34,8 @@ export interface PrintJob {
   data: PrintJobData;
   /** Where the item is made (docs/production.md). */
   madeBy: MadeBy;
+  /** Out of the Jobs queue unprinted, and why (the order was cancelled, the line's units removed). */
+  withdrawn: { at: string; reason: string } | null;
   productionNote: ProductionNote | null;
   isPrinted: boolean;
   isPDFDownloaded: boolean;

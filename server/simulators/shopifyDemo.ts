@@ -1,11 +1,15 @@
 // The demo order trickle (outside production, SIMULATORS=1): the demo site's "store" sends a
 // signed order to the app's own webhook now and then, so List Orders keeps moving. The orders
-// use the demo site's design SKUs and go through the real webhook path (signature, dedupe, processing).
+// use the demo site's design SKUs and go through the real webhook path (signature, dedupe,
+// processing), and live a store's life: some are placed unpaid and paid a little later
+// (orders/create, then orders/paid), some are edited (orders/edited, then orders/updated), now and
+// then one is cancelled (orders/cancelled), and some deliveries carry no X-Shopify-Event-Id.
 import type { Logger } from 'pino';
 import type { Db } from '../src/db';
 import { envValue } from '../src/lib/secrets';
 import { sitesRepo } from '../src/modules/sites/repo';
-import { createShopifySender, fakeOrder } from './shopify';
+import { prng } from './prng';
+import { cancelledOrder, createShopifySender, fakeOrder, orderEdit, paidOrder, type FakeOrder, type ShopifySender } from './shopify';
 
 export const DEMO_STORE_SITE = 'demo';
 
@@ -35,8 +39,38 @@ export function startShopifyDemo(o: ShopifyDemoOptions): () => void {
     // Order numbers follow on from the orders the demo store already has: #1001, #1002, …
     nextNumber ??= 1001 + Number(((await o.db('general_data').where({ type: 'shopify-order-log', site_id: site.id }).count({ n: '*' }).first()) as { n: number | string } | undefined)?.n ?? 0);
     const seed = (Date.now() % 1_000_000_007) + sent++;
-    const result = await sender.sendOrder(fakeOrder(seed, { skus: rows.map((r) => r.sku), orderNumber: nextNumber++ }));
-    if (!result.ok) o.log.warn({ status: result.status, body: result.body }, 'demo shopify order was not accepted');
+    const r = prng(seed);
+    const order = fakeOrder(seed, { skus: rows.map((x) => x.sku), orderNumber: nextNumber++, financialStatus: r.chance(0.3) ? 'pending' : 'paid' });
+    await lifeOf(sender, order, r);
+  }
+
+  /** Sends an order's life: created now; then, a few seconds apart and without holding up the next order, perhaps paid, edited or cancelled. */
+  async function lifeOf(sender: ShopifySender, order: FakeOrder, r: ReturnType<typeof prng>): Promise<void> {
+    const send = async (body: object, topic: string) => {
+      const result = await sender.sendOrder(body, { topic, withoutEventId: r.chance(0.25) });
+      if (!result.ok) o.log.warn({ status: result.status, body: result.body, topic }, 'demo shopify delivery was not accepted');
+    };
+    await send(order, 'orders/create');
+    void afterwards(order, r, send).catch((err) => o.log.warn({ err }, 'demo shopify order could not be updated'));
+  }
+
+  async function afterwards(order: FakeOrder, r: ReturnType<typeof prng>, send: (body: object, topic: string) => Promise<void>): Promise<void> {
+    const pause = () => new Promise((resolve) => setTimeout(resolve, 3_000).unref());
+    let current = order;
+    if (current.financial_status === 'pending') {
+      await pause();
+      if (stopped) return;
+      if (r.chance(0.2)) return send(cancelledOrder(current, 'customer'), 'orders/cancelled');
+      current = paidOrder(current);
+      await send(current, 'orders/paid');
+    }
+    if (r.chance(0.15) && current.line_items[0]) {
+      await pause();
+      if (stopped) return;
+      const { edited, updated } = orderEdit(current, { removals: [{ lineId: current.line_items[0].id, delta: 1 }] }, r.int(1, 1_000_000));
+      await send(edited, 'orders/edited');
+      await send(updated, 'orders/updated');
+    }
   }
 
   const tick = () => {

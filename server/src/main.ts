@@ -51,6 +51,7 @@ async function main() {
   const outboxWorker = startOutboxWorker(services.fulfilment, { log });
   // Postbacks can be lost: every 5 minutes, orders with no provider news for HP_POLL_AFTER_MINUTES (default 6 hours) are asked about.
   const quietOrderChecks = startRepeating(() => services.fulfilment.checkQuietOrders(), { intervalMs: 5 * 60_000, log, what: 'asking HP about quiet orders' });
+  const cancelWorker = startOutboxWorker(services.cancellations, { log });
   // Webhooks of every source answered but not processed (a crash, a failure) are processed again now and every minute.
   const stopWebhookRecovery = services.inbox.startRecovery();
   let stopShopifyDemo = () => {};
@@ -80,6 +81,7 @@ async function main() {
     log.info({ signal }, 'shutting down');
     outboxWorker.stop();
     quietOrderChecks.stop();
+    cancelWorker.stop();
     stopWebhookRecovery();
     stopShopifyDemo();
     syncSims?.stop();

@@ -3,6 +3,7 @@ import path from 'node:path';
 import os from 'node:os';
 import type { Deps } from './deps';
 import { designsService } from './modules/designs/service';
+import { providerCancellations } from './modules/fulfilment/cancel';
 import { fulfilmentService } from './modules/fulfilment/service';
 import { generalDataService } from './modules/general-data/service';
 import { createInbox } from './modules/inbox/service';
@@ -35,7 +36,9 @@ export function createServices(deps: Deps, store: FileStore = fileStoreFor(deps.
   const render = renderService(deps, store, artwork);
   const production = productionService(deps, { store, artwork, render, printJobs });
   const fulfilment = fulfilmentService(deps, production, {}, inbox);
-  const orders = ordersService(deps, { sites, production, send: fulfilment, inbox });
+  // A store cancellation reaches the provider through its own outbox step (fulfilment/cancel.ts).
+  const cancellations = providerCancellations({ ...deps, production, options: fulfilment.options });
+  const orders = ordersService(deps, { sites, production, send: fulfilment, cancel: cancellations, inbox });
   return {
     users: usersService(deps),
     sites,
@@ -47,6 +50,7 @@ export function createServices(deps: Deps, store: FileStore = fileStoreFor(deps.
     artwork,
     render,
     fulfilment,
+    cancellations,
     orders,
     stores: storesService(sites, orders.invalidateSites),
     store,

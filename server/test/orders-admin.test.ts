@@ -26,6 +26,7 @@ describe('orders admin', async () => {
         previousSecret: '',
         webhookUrl: 'https://presswork.example.com/api/online-stores/shopify-webhook?site=site-a',
         autoSendToHP: true,
+        sendWhen: 'paid',
       });
       expect(await envOf(w.sites.a)).toEqual(
         expect.arrayContaining([
@@ -54,6 +55,18 @@ describe('orders admin', async () => {
       // The site editor's view masks them too.
       const site = await api('get', `/api/admin/sites/${w.sites.a}`, w.tokens.adminA);
       expect(JSON.stringify(site.body)).not.toContain('n3w');
+    });
+
+    it('SHOPIFY_SEND_WHEN from the store screen: created is written down, paid (the default) removes it; anything else is refused', async () => {
+      const created = await api('put', `/api/admin/stores/${w.sites.a}`, w.tokens.adminA).send({ sendWhen: 'created' });
+      expect(created.body).toMatchObject({ sendWhen: 'created' });
+      expect((await envOf(w.sites.a)).find((v) => v.key === 'SHOPIFY_SEND_WHEN')?.value).toBe('created');
+      const paid = await api('put', `/api/admin/stores/${w.sites.a}`, w.tokens.adminA).send({ sendWhen: 'paid' });
+      expect(paid.body).toMatchObject({ sendWhen: 'paid' });
+      expect((await envOf(w.sites.a)).some((v) => v.key === 'SHOPIFY_SEND_WHEN')).toBe(false);
+      const bad = await api('put', `/api/admin/stores/${w.sites.a}`, w.tokens.adminA).send({ sendWhen: 'shipped' });
+      expect(bad.status).toBe(400);
+      expect(bad.body.error).toMatch(/sendWhen: must be paid or created/);
     });
 
     it('the webhook URL follows the request origin when PUBLIC_URL is not set', async () => {

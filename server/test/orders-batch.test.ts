@@ -23,6 +23,7 @@ describe('shopify webhook processing in batches', async () => {
       'x-shopify-hmac-sha256': signShopifyBody(o.secret ?? SECRET_A, raw),
       'x-shopify-shop-domain': o.shop ?? SHOP_A,
       'x-shopify-webhook-id': crypto.randomUUID(),
+      'x-shopify-api-version': '2026-07',
       'x-shopify-event-id': o.eventId ?? crypto.randomUUID(),
     };
     const answer = await orders.receiveWebhook({ rawBody: raw, header: (name) => headers[name.toLowerCase()] });

@@ -1,9 +1,10 @@
 // The Shopify simulator against a real listening Presswork (127.0.0.1:0): signed deliveries,
 // retries with the same ids, duplicates, faults; and fakeOrder's realism.
+import crypto from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createShopifySender, fakeOrder, updatedOrder, DEMO_SKUS } from '../simulators/shopify';
+import { cancelledOrder, createShopifySender, fakeOrder, orderEdit, paidOrder, updatedOrder, DEMO_SKUS } from '../simulators/shopify';
 import { startShopifyDemo } from '../simulators/shopifyDemo';
 import { createLogger } from '../src/lib/logger';
 import { createWorld } from './harness';
@@ -102,6 +103,55 @@ describe('shopify simulator → listening app', async () => {
     expect(row.data.email).toBe('v3@example.com');
   });
 
+  it("an order's life as Shopify sends it: unpaid, then paid; edited (orders/edited body, then orders/updated); cancelled", async () => {
+    const o = fakeOrder(7, { orderNumber: 4101, financialStatus: 'pending', lineCount: 2 });
+    o.line_items[0].quantity = o.line_items[0].current_quantity = o.line_items[0].fulfillable_quantity = 3;
+    expect((await sender.sendOrder(o)).ok).toBe(true);
+    await w.services.orders.idle();
+    expect((await orderRows(w, o.id))[0].data.financial_status).toBe('pending');
+    const paid = paidOrder(o);
+    expect((await sender.sendOrder(paid, { topic: 'orders/paid' })).ok).toBe(true);
+    await w.services.orders.idle();
+    expect((await orderRows(w, o.id))[0].data.financial_status).toBe('paid');
+
+    const { edited, updated } = orderEdit(paid, { removals: [{ lineId: o.line_items[0].id, delta: 2 }], additions: [{ sku: DEMO_SKUS[2], quantity: 1 }] });
+    expect(edited).toMatchObject({ order_edit: { order_id: o.id, line_items: { removals: [{ id: o.line_items[0].id, delta: 2 }], additions: [{ delta: 1 }] } } });
+    expect((await sender.sendOrder(edited, { topic: 'orders/edited' })).ok).toBe(true);
+    await w.services.orders.idle();
+    const afterEdit = (await orderRows(w, o.id))[0].data.line_items as Array<{ id: string; current_quantity: number; sku: string | null }>;
+    expect(afterEdit[0]).toMatchObject({ id: o.line_items[0].id, current_quantity: 1 });
+    expect(afterEdit).toHaveLength(3);
+    expect((await sender.sendOrder(updated, { topic: 'orders/updated' })).ok).toBe(true);
+    await w.services.orders.idle();
+    expect(((await orderRows(w, o.id))[0].data.line_items as Array<{ sku: string | null }>)[2].sku).toBe(DEMO_SKUS[2]);
+
+    const cancelled = cancelledOrder(updated, 'inventory');
+    expect(cancelled).toMatchObject({ cancel_reason: 'inventory', financial_status: 'refunded' });
+    expect((await sender.sendOrder(cancelled, { topic: 'orders/cancelled' })).ok).toBe(true);
+    await w.services.orders.idle();
+    const row = (await orderRows(w, o.id))[0];
+    expect(row.status).toBe('cancelled');
+    expect(row.data.cancelled).toEqual({ cancelledAt: cancelled.cancelled_at, reason: 'inventory' });
+  });
+
+  it('a delivery without X-Shopify-Event-Id is deduplicated by its webhook id', async () => {
+    const seen: Array<string | null> = [];
+    const watching = createShopifySender({
+      webhookUrl,
+      shopDomain: SHOP_A,
+      secret: SECRET_A,
+      fetchImpl: async (input, init) => {
+        seen.push(new Headers(init?.headers).get('x-shopify-event-id'));
+        return fetch(input, init);
+      },
+    });
+    const o = fakeOrder(8);
+    const webhookId = crypto.randomUUID();
+    expect((await watching.sendOrder(o, { withoutEventId: true, webhookId })).body).toMatchObject({ data: { received: true } });
+    expect((await watching.sendOrder(o, { withoutEventId: true, webhookId })).body).toMatchObject({ data: { duplicate: true } });
+    expect(seen).toEqual([null, null]);
+  });
+
   it('the demo trickle sends orders of the demo site to the app', async () => {
     const [r] = await w.db('sites').insert({ name: 'Demo', slug: 'demo', logo: null, theme: '{}', settings: JSON.stringify({ env: [] }), created_at: 'x', updated_at: 'x' }).returning('id');
     const demoId = typeof r === 'object' ? r.id : r;
@@ -141,5 +191,13 @@ describe('fakeOrder', () => {
     expect(orders.some((o) => o.line_items.some((l) => l.properties.length > 0))).toBe(true);
     expect(orders.some((o) => o.line_items.every((l) => l.properties.length === 0))).toBe(true);
     expect(fakeOrder(1, { skus: ['ONLY'] }).line_items.every((l) => l.sku === 'ONLY')).toBe(true);
+    // The shape of Shopify's own example Order: current_quantity, province_code, company, cancellation fields.
+    for (const o of orders) {
+      expect(o).toMatchObject({ cancelled_at: null, cancel_reason: null, financial_status: 'paid' });
+      for (const l of o.line_items) expect(l.current_quantity).toBe(l.quantity);
+    }
+    expect(orders.some((o) => o.shipping_address?.company)).toBe(true);
+    expect(orders.every((o) => o.shipping_address === null || typeof o.shipping_address.province_code === 'string')).toBe(true);
+    expect(fakeOrder(1, { financialStatus: 'pending' }).financial_status).toBe('pending');
   });
 });

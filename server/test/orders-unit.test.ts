@@ -73,7 +73,7 @@ describe('the stored order', () => {
   it('normalises ids to strings, trims SKUs, drops lines without an id', () => {
     const o = normaliseOrder(payload);
     expect(o).toMatchObject({ id: '123', name: '#1001', customer: null, shipping_address: null, shipping_lines: [] });
-    expect(o.line_items).toEqual([{ id: '5', name: null, title: null, product_id: null, variant_id: null, sku: 'CARD-1', quantity: 2, properties: [{ name: 'Message', value: 'Hi' }] }]);
+    expect(o.line_items).toEqual([{ id: '5', name: null, title: null, product_id: null, variant_id: null, sku: 'CARD-1', quantity: 2, current_quantity: null, properties: [{ name: 'Message', value: 'Hi' }] }]);
     expect(() => normaliseOrder({ name: '#1' })).toThrow('no order id');
     expect(() => normaliseOrder([])).toThrow('no order id');
   });

@@ -56,6 +56,7 @@ describe('shopify order webhook', async () => {
         .set('X-SHOPIFY-HMAC-SHA256', signShopifyBody(SECRET_A, raw))
         .set('x-Shopify-shop-Domain', SHOP_A.toUpperCase())
         .set('x-shopify-webhook-id', crypto.randomUUID())
+        .set('x-SHOPIFY-api-VERSION', '2026-07')
         .set('X-Shopify-Event-ID', crypto.randomUUID())
         .set('Content-Type', 'application/json')
         .send(raw);
@@ -88,7 +89,7 @@ describe('shopify order webhook', async () => {
     it.each([
       ['X-Shopify-Hmac-Sha256', 'Missing X-Shopify-Hmac-Sha256 header'],
       ['X-Shopify-Topic', 'Missing X-Shopify-Topic header'],
-      ['X-Shopify-Event-Id', 'Missing X-Shopify-Event-Id header'],
+      ['X-Shopify-API-Version', 'Missing X-Shopify-API-Version header'],
       ['X-Shopify-Webhook-Id', 'Missing X-Shopify-Webhook-Id header'],
       ['X-Shopify-Shop-Domain', 'Missing X-Shopify-Shop-Domain header'],
     ])('without %s → 401 saying so', async (header, reason) => {

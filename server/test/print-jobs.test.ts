@@ -85,6 +85,7 @@ describe('print jobs', async () => {
       expect(job).toEqual({
         id: expect.any(Number),
         madeBy: 'inHouse',
+        withdrawn: null,
         productName: 'Birthday card',
         previewUrl: '/files/art/preview.png',
         quantity: 2,

@@ -30,17 +30,22 @@ export function useServerQuestion(title: string, confirmLabel: string): {
   const answer = useRef<((yes: boolean) => void) | null>(null);
 
   const withQuestion = useCallback(async <T,>(action: (answers: Record<string, boolean>) => Promise<T>): Promise<T | undefined> => {
-    try {
-      return await action({});
-    } catch (error) {
-      const question = serverQuestionOf(error);
-      if (!question) throw error;
-      const yes = await new Promise<boolean>((resolve) => {
-        answer.current = resolve;
-        setOpen(question);
-      });
-      if (!yes) return undefined;
-      return action(question.confirmWith);
+    // The server may ask more than one thing (the order is unpaid, then a line is in the Jobs
+    // queue): each yes is kept and sent with the next try, each new question asked in turn.
+    let answers: Record<string, boolean> = {};
+    for (;;) {
+      try {
+        return await action(answers);
+      } catch (error) {
+        const question = serverQuestionOf(error);
+        if (!question || Object.keys(question.confirmWith).every((k) => answers[k] === question.confirmWith[k])) throw error;
+        const yes = await new Promise<boolean>((resolve) => {
+          answer.current = resolve;
+          setOpen(question);
+        });
+        if (!yes) return undefined;
+        answers = { ...answers, ...question.confirmWith };
+      }
     }
   }, []);
 

@@ -22,6 +22,7 @@ export function printJob(overrides: Partial<PrintJob> = {}): PrintJob {
     lineItemId: null,
     data: {},
     madeBy: 'inHouse',
+    withdrawn: null,
     productionNote: null,
     reprintCount: 0,
     downloadedAt: null,

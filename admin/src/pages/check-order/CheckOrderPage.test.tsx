@@ -52,6 +52,41 @@ describe('Check order (/check-order)', () => {
     expect(within(hp).getByLabelText('Response')).toHaveTextContent('"_id": "hp-1"');
   });
 
+  it('a cancelled order shows the store\'s reason and what HP Site Flow said about the cancellation', async () => {
+    signIn(USER);
+    const cancelled = order(
+      { id: 1, status: 'cancelled' },
+      {
+        id: '5500000001',
+        name: '#1001',
+        financial_status: 'voided',
+        line_items: [{ id: '901', name: 'Robin card', sku: 'CARD-ROBIN', quantity: 2, current_quantity: 1 }],
+        production: [{ lineId: '901', printJobId: 7, madeBy: 'inHouse', isPrinted: false, withdrawn: 'The order was cancelled in the store (customer)' }],
+        cancelled: { cancelledAt: '2025-03-08T10:00:00', reason: 'customer' },
+        providerCancellation: { status: 'failed', message: 'HP Site Flow refused to cancel 5500000001: A shipped order cannot be cancelled', at: '2025-03-08T10:01:00' } },
+    );
+    stubFetch(router({ 'POST /api/online-stores/check-order': () => ok([cancelled]) }, USER));
+    renderCheck();
+    const notice = await screen.findByRole('status', { name: 'Order cancelled' });
+    expect(notice).toHaveTextContent('Cancelled in the store on 08/03/2025 10:00');
+    expect(notice).toHaveTextContent('Reason: customer');
+    const provider = screen.getByRole('status', { name: 'Provider cancellation' });
+    expect(provider).toHaveTextContent('Not cancelled at HP Site Flow');
+    expect(provider).toHaveTextContent('A shipped order cannot be cancelled');
+    const lines = screen.getByRole('table', { name: 'Line items' });
+    expect(within(lines).getByText('1 of 2')).toBeInTheDocument();
+    expect(within(lines).getByText('In house, Jobs (job #7): left the queue (The order was cancelled in the store (customer))')).toBeInTheDocument();
+    expect(screen.getByText('voided')).toBeInTheDocument();
+  });
+
+  it('an order not cancelled shows no cancellation notice', async () => {
+    signIn(USER);
+    stubFetch(router({ 'POST /api/online-stores/check-order': () => ok([ROBIN]) }, USER));
+    renderCheck();
+    expect(await screen.findByRole('heading', { name: 'Order #1001' })).toBeInTheDocument();
+    expect(screen.queryByRole('status', { name: 'Order cancelled' })).not.toBeInTheDocument();
+  });
+
   it('says "There is no postback" and "There is no sent data" when the provider has nothing', async () => {
     signIn(USER);
     stubFetch(router({ 'POST /api/online-stores/check-order': () => ok([ROBIN]) }, USER));

@@ -22,6 +22,7 @@ import { usePageTitle } from '../../layout/usePageTitle';
 import type { AppDataProvider } from '../../providers/dataProvider';
 import { storeOrderId } from '../../providers/orders';
 import { CancelAtHpButton } from './CancelAtHpButton';
+import { CancellationNotice } from './CancellationNotice';
 import { HpDataTab } from './HpDataTab';
 import { OrderSearchForm, type OrderSearch } from './OrderSearchForm';
 import { RerunPanel } from './RerunPanel';
@@ -60,6 +61,7 @@ function OrderDetail({ logs, onChanged }: { logs: OrderLogs; onChanged: () => vo
       <Typography variant="h6" component="h2">
         Order {logs.order.data?.name || orderId}
       </Typography>
+      <CancellationNotice order={logs.order} />
       <RerunPanel key={keyOf(logs.order)} orderId={orderId} onDone={onChanged} />
       {atProvider(logs.order) ? <CancelAtHpButton orderId={orderId} onDone={onChanged} /> : null}
       <Box sx={{ borderBottom: 1, borderColor: 'divider' }}>

@@ -15,6 +15,13 @@ function addressOf(address: OrderAddress | null | undefined): string {
     .join(', ');
 }
 
+/** "2" — or "1 of 2" when edits or refunds left fewer units than were ordered (what prints). */
+function unitsLabel(line: { quantity?: number | null; current_quantity?: number | null }): string {
+  const ordered = line.quantity ?? '';
+  if (line.current_quantity === null || line.current_quantity === undefined || line.current_quantity === line.quantity) return String(ordered);
+  return `${line.current_quantity} of ${ordered}`;
+}
+
 /** The online store's data of the order: its fields, line items and the raw record. */
 export function ShopifyDataTab({ order }: { order: OrderRecord }) {
   const data = order.data ?? { id: storeOrderId(order) };
@@ -23,7 +30,8 @@ export function ShopifyDataTab({ order }: { order: OrderRecord }) {
   const production = Array.isArray(data.production) ? (data.production as LineProduction[]) : [];
   const madeAt = (lineId: string) => {
     const p = production.find((x) => x.lineId === lineId);
-    return madeByLabel(p?.madeBy, p?.printJobId);
+    const label = madeByLabel(p?.madeBy, p?.printJobId);
+    return p?.withdrawn ? `${label}: left the queue (${p.withdrawn})` : label;
   };
   return (
     <Box sx={{ display: 'flex', flexDirection: 'column', gap: 3 }}>
@@ -34,6 +42,7 @@ export function ShopifyDataTab({ order }: { order: OrderRecord }) {
           ['Order Name', data.name ?? ''],
           ['Created At', formatDateTime(data.created_at ?? order.createdAt)],
           ['Status', orderStatusOf(order)],
+          ['Payment', typeof data.financial_status === 'string' ? data.financial_status : ''],
           ['Customer Name', customerNameOf(order)],
           ['Email', data.email ?? data.customer?.email ?? ''],
           ['Shipping Address', addressOf(data.shipping_address)],
@@ -82,7 +91,7 @@ export function ShopifyDataTab({ order }: { order: OrderRecord }) {
                   <TableCell>{line.name ?? line.title ?? ''}</TableCell>
                   <TableCell>{line.product_id === null || line.product_id === undefined ? '' : String(line.product_id)}</TableCell>
                   <TableCell>{line.sku ?? ''}</TableCell>
-                  <TableCell align="right">{line.quantity ?? ''}</TableCell>
+                  <TableCell align="right">{unitsLabel(line)}</TableCell>
                   <TableCell>{madeAt(String(line.id))}</TableCell>
                 </TableRow>
               ))}

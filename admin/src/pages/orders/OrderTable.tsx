@@ -17,6 +17,7 @@ import type { OrderRecord, SendOutcome } from '../../../../common/api/orders';
 import { formatDateTime } from '../../lib/format';
 import { customerNameOf, hasPreGeneratedItems, lineItemsOf, orderStatusOf, storeOrderId } from '../../providers/orders';
 import { OrderLinePdfButton } from './OrderLinePdfButton';
+import { OrderHoldChip } from './OrderHoldChip';
 import { SendHpButton } from './SendHpButton';
 
 export interface OrderTableProps {
@@ -113,6 +114,7 @@ export function OrderTable({ orders, siteNames, productTypes, sentIds, onSent, o
                       {status}
                     </Typography>
                   ) : null}
+                  <OrderHoldChip order={order} />
                 </TableCell>
                 <TableCell>
                   <OrderRef order={order} />

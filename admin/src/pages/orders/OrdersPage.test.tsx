@@ -263,6 +263,55 @@ describe('List Orders (/orders)', () => {
     expect(sends().map((c) => c.body)).toEqual([{ id: '5500000001' }, { id: '5500000001' }, { id: '5500000001', sendFromJobs: true }]);
   });
 
+  it('an unpaid order with a line in the Jobs queue: both questions are asked in turn, the yeses sent together', async () => {
+    signIn(USER);
+    const unpaid = order({ id: 1 }, { id: '5500000001', name: '#1001', financial_status: 'pending' });
+    const { calls } = stubFetch(
+      router(
+        {
+          'GET /api/general-data/shopify-order-log': () => page([unpaid]),
+          'GET /api/designs/all-with-product-type': () => PRODUCT_TYPES,
+          'POST /api/online-stores/shopify-webhook/send-hp': (call) => {
+            const body = call.body as { sendUnpaid?: boolean; sendFromJobs?: boolean };
+            if (!body.sendUnpaid) return jsonResponse({ success: false, error: 'The order is not paid yet (payment status: pending). Send it to HP Site Flow anyway?', details: { code: 'ORDER_UNPAID', confirmWith: { sendUnpaid: true } } }, 409);
+            if (!body.sendFromJobs) return jsonResponse({ success: false, error: 'Item 1 is in the Jobs queue.', details: { code: 'IN_JOBS_QUEUE', confirmWith: { sendFromJobs: true } } }, 409);
+            return ok({ status: 'sent', hpOrderId: 'hp-9' });
+          },
+        },
+        USER,
+      ),
+    );
+    renderOrders();
+    const row = await screen.findByTestId('order-5500000001');
+    await userEvent.click(within(row).getByRole('button', { name: 'Send HP' }));
+    expect(await screen.findByRole('dialog')).toHaveTextContent('not paid yet (payment status: pending)');
+    await userEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Send to HP' }));
+    await waitFor(() => expect(screen.getByRole('dialog')).toHaveTextContent('Item 1 is in the Jobs queue.'));
+    await userEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Send to HP' }));
+    expect(await screen.findByText('Send HP successfully')).toBeInTheDocument();
+    expect(calls.filter((c) => c.url.endsWith('/send-hp')).map((c) => c.body)).toEqual([
+      { id: '5500000001' },
+      { id: '5500000001', sendUnpaid: true },
+      { id: '5500000001', sendUnpaid: true, sendFromJobs: true },
+    ]);
+  });
+
+  it('marks cancelled and unpaid orders in the list; paid ones carry no mark', async () => {
+    signIn(USER);
+    const unpaid = order({ id: 4, field1: '5500000004' }, { id: '5500000004', name: '#1004', financial_status: 'pending' });
+    const cancelled = order({ id: 5, field1: '5500000005', status: 'cancelled' }, { id: '5500000005', name: '#1005', financial_status: 'voided', cancelled: { cancelledAt: '2025-03-08T10:00:00Z', reason: 'customer' } });
+    const paid = order({ id: 6, field1: '5500000006' }, { id: '5500000006', name: '#1006', financial_status: 'partially_refunded' });
+    stubFetch(router({ 'GET /api/general-data/shopify-order-log': () => page([unpaid, cancelled, paid]), 'GET /api/designs/all-with-product-type': () => PRODUCT_TYPES }, USER));
+    renderOrders();
+    expect(within(await screen.findByTestId('order-5500000004')).getByText('Unpaid')).toBeInTheDocument();
+    const cancelledRow = screen.getByTestId('order-5500000005');
+    expect(within(cancelledRow).getByText('Cancelled')).toBeInTheDocument();
+    expect(within(cancelledRow).queryByText('Unpaid')).not.toBeInTheDocument();
+    const paidRow = screen.getByTestId('order-5500000006');
+    expect(within(paidRow).queryByText('Unpaid')).not.toBeInTheDocument();
+    expect(within(paidRow).queryByText('Cancelled')).not.toBeInTheDocument();
+  });
+
   it('shows a refused send (422) in an alert and its errorMes in the Error Data panel', async () => {
     signIn(USER);
     stubFetch(

@@ -17,6 +17,7 @@ const STORE: Store = {
   previousSecret: '********',
   webhookUrl: 'http://localhost:8094/api/online-stores/shopify-webhook?site=hood',
   autoSendToHP: false,
+  sendWhen: 'paid',
 };
 
 function storesApi(call: RecordedCall) {
@@ -37,8 +38,10 @@ describe('storeChanges', () => {
       webhookSecret: '********',
       previousSecret: '********',
       autoSendToHP: false,
+      sendWhen: 'paid',
     });
-    expect(storeChanges({ ...STORE, webhookSecret: 'shpss_new' }, STORE)).toEqual({ shopDomain: STORE.shopDomain, webhookSecret: 'shpss_new', autoSendToHP: false });
+    expect(storeChanges({ ...STORE, webhookSecret: 'shpss_new' }, STORE)).toEqual({ shopDomain: STORE.shopDomain, webhookSecret: 'shpss_new', autoSendToHP: false, sendWhen: 'paid' });
+    expect(storeChanges({ ...STORE, sendWhen: 'created' }, STORE)).toMatchObject({ sendWhen: 'created' });
     expect(storeChanges({ ...STORE, webhookSecret: 'shpss_new', previousSecret: '' }, STORE)).toHaveProperty('previousSecret', '');
   });
 });
@@ -76,7 +79,20 @@ describe('Stores', () => {
       webhookSecret: '********',
       previousSecret: '********',
       autoSendToHP: true,
+      sendWhen: 'paid',
     });
+  });
+
+  it('sets when orders go to print (SHOPIFY_SEND_WHEN)', async () => {
+    signIn(ADMIN);
+    const { calls } = stubFetch(storesApi);
+    renderEdit();
+    await waitFor(() => expect(screen.getByLabelText('Shop domain')).toHaveValue('hood-shop.myshopify.com'));
+    await userEvent.click(screen.getByRole('combobox', { name: /Orders go to print/ }));
+    await userEvent.click(await screen.findByRole('option', { name: 'As soon as created, paid or not' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(calls.some((c) => c.method === 'PUT')).toBe(true));
+    expect(calls.find((c) => c.method === 'PUT')?.body).toMatchObject({ sendWhen: 'created' });
   });
 
   it('sends a new webhook secret, letting the server keep the old one as the previous secret', async () => {
@@ -89,6 +105,6 @@ describe('Stores', () => {
     await userEvent.type(secret, 'shpss_rotated');
     await userEvent.click(screen.getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(calls.some((c) => c.method === 'PUT')).toBe(true));
-    expect(calls.find((c) => c.method === 'PUT')?.body).toEqual({ shopDomain: 'hood-shop.myshopify.com', webhookSecret: 'shpss_rotated', autoSendToHP: false });
+    expect(calls.find((c) => c.method === 'PUT')?.body).toEqual({ shopDomain: 'hood-shop.myshopify.com', webhookSecret: 'shpss_rotated', autoSendToHP: false, sendWhen: 'paid' });
   });
 });

@@ -1,4 +1,4 @@
-import { BooleanInput, DeleteButton, Edit, Labeled, SaveButton, SimpleForm, TextField, TextInput, Toolbar, useRecordContext } from 'react-admin';
+import { BooleanInput, DeleteButton, Edit, Labeled, SaveButton, SelectInput, SimpleForm, TextField, TextInput, Toolbar, useRecordContext } from 'react-admin';
 import { useParams } from 'react-router-dom';
 import { Typography } from '@mui/material';
 import type { Store } from '../../../../common/api/orders';
@@ -20,6 +20,11 @@ function StoreToolbar() {
     </Toolbar>
   );
 }
+
+const SEND_WHEN_CHOICES = [
+  { id: 'paid', name: 'Once paid (SHOPIFY_SEND_WHEN=paid)' },
+  { id: 'created', name: 'As soon as created, paid or not' },
+];
 
 const secretHelp = `${SECRET_MASK} keeps the current secret; clear the field to remove it`;
 
@@ -50,6 +55,13 @@ function StoreEditView({ id }: { id: string }) {
         <TextInput source="webhookSecret" label="Webhook secret" type="password" autoComplete="new-password" helperText={secretHelp} fullWidth />
         <TextInput source="previousSecret" label="Previous secret" type="password" autoComplete="new-password" helperText={secretHelp} fullWidth />
         <BooleanInput source="autoSendToHP" label="Send orders to HP automatically" helperText="When every line item maps to a design with an HP SKU" />
+        <SelectInput
+          source="sendWhen"
+          label="Orders go to print"
+          choices={SEND_WHEN_CHOICES}
+          defaultValue="paid"
+          helperText="Paid: an unpaid order waits for its payment, and Send HP asks first. A cancelled order never goes."
+        />
       </SimpleForm>
     </Edit>
   );

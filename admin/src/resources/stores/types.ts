@@ -3,7 +3,7 @@ import type { Store } from '../../../../common/api/orders';
 /** The value the server shows for a secret that is set; sent back, it means "unchanged". */
 export const SECRET_MASK = '********';
 
-export type StoreChanges = Pick<Store, 'shopDomain' | 'webhookSecret' | 'autoSendToHP'> & { previousSecret?: string };
+export type StoreChanges = Pick<Store, 'shopDomain' | 'webhookSecret' | 'autoSendToHP' | 'sendWhen'> & { previousSecret?: string };
 
 /**
  * The body of a store save: only the store's own fields. A new webhook secret with the previous
@@ -16,6 +16,7 @@ export function storeChanges(data: Partial<Store>, previous?: Partial<Store>): S
     webhookSecret: data.webhookSecret ?? '',
     previousSecret: data.previousSecret ?? '',
     autoSendToHP: Boolean(data.autoSendToHP),
+    sendWhen: data.sendWhen === 'created' ? 'created' : 'paid',
   };
   const secretChanged = previous !== undefined && body.webhookSecret !== (previous.webhookSecret ?? '');
   if (secretChanged && body.webhookSecret && body.previousSecret === (previous?.previousSecret ?? '')) delete body.previousSecret;

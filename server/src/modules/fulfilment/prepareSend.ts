@@ -2,6 +2,7 @@
 // job and print file (asked of modules/production), and the provider's order body.
 import { HttpError } from '../../http/errors';
 import { providerBlocker } from '../production/designForLine';
+import { quantityOf } from '../production/service';
 import { siteSettings, SendFailure, text, type FulfilmentContext } from './context';
 import { linesSentOnTheirOwn } from './lineSends';
 import { buildOrderBody, shipToOf, sourceOrderIdOf, type HpOrderBody, type MappedLine, type PreGeneratedItem } from './orderBody';
@@ -64,7 +65,7 @@ export async function prepareSend(ctx: FulfilmentContext, row: OutboxRow): Promi
       if (err instanceof HttpError) throw new SendFailure(`Line ${id}: ${err.message}`, err.status < 500);
       throw err;
     }
-    const quantity = Math.max(1, Math.floor(Number(line.quantity) || 1));
+    const quantity = quantityOf(line);
     mapped.push({ line, lineId: id, hpSKU: design.hpSKU, quantity, pdfUrl, hpAdditionData: design.hpAdditionData });
     items.push({ lineId: id, sourceOrderId, sourceItemId: id, sku: design.hpSKU, quantity, path: pdfUrl, printJobId, hpOrderId: null, sentAt: '' });
   }

@@ -29,12 +29,12 @@ export function onlineStoresFulfilmentRoutes(fulfilment: FulfilmentService): Rou
 
   r.post('/shopify-webhook/send-hp', allow.site, async (req, res) => {
     const body = parse(sendHpBody, req.body);
-    answerSend(res, await fulfilment.sendOrder(actorOf(req), { orderRef: (body.orderId ?? body.id)!, siteId: body.siteId, sendFromJobs: body.sendFromJobs }));
+    answerSend(res, await fulfilment.sendOrder(actorOf(req), { orderRef: (body.orderId ?? body.id)!, siteId: body.siteId, sendFromJobs: body.sendFromJobs, sendUnpaid: body.sendUnpaid }));
   });
 
   r.post('/shopify-webhook/send-hp-single-line', allow.site, async (req, res) => {
     const body = parse(sendLineBody, req.body);
-    answerSend(res, await fulfilment.sendOrder(actorOf(req), { orderRef: body.orderId, lineId: body.lineId, siteId: body.siteId, sendFromJobs: body.sendFromJobs }));
+    answerSend(res, await fulfilment.sendOrder(actorOf(req), { orderRef: body.orderId, lineId: body.lineId, siteId: body.siteId, sendFromJobs: body.sendFromJobs, sendUnpaid: body.sendUnpaid }));
   });
 
   r.post('/shopify-webhook/cancel-hp', allow.site, async (req, res) => {

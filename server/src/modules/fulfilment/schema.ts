@@ -11,10 +11,10 @@ const optionalSiteId = z.preprocess((v) => (v === '' || v === null ? undefined :
 
 /** `sendFromJobs`: the operator's yes to sending lines that are in the Jobs queue (asked after a 409). */
 export const sendHpBody = z
-  .object({ id: ref.optional(), orderId: ref.optional(), siteId: optionalSiteId, sendFromJobs: flag.optional() })
+  .object({ id: ref.optional(), orderId: ref.optional(), siteId: optionalSiteId, sendFromJobs: flag.optional(), sendUnpaid: flag.optional() })
   .refine((b) => b.id !== undefined || b.orderId !== undefined, { message: 'id or orderId is required', path: ['orderId'] });
 
-export const sendLineBody = z.object({ orderId: ref, lineId: ref, siteId: optionalSiteId, sendFromJobs: flag.optional() });
+export const sendLineBody = z.object({ orderId: ref, lineId: ref, siteId: optionalSiteId, sendFromJobs: flag.optional(), sendUnpaid: flag.optional() });
 
 /** The manual form: free text everywhere (spec §5), quantity made a number. */
 const free = z

@@ -7,6 +7,9 @@ import { lineSendsAtProvider, mayBeAtProvider, MAYBE_AT_PROVIDER_WHOLE } from '.
 import { enqueueOrderSend, hpDedupeKey, outboxRepo } from './outbox';
 import { sendNow } from './outboxWorker';
 import { lockedOrder, resolveOrder } from './resolveOrder';
+import { sendWhenOf } from '../orders/webhookSites';
+import { assertOperatorMaySend } from '../production/orderHold';
+import { sitesRepo } from '../sites/repo';
 
 export interface SendOrderInput {
   /** The store order id, or the order record's id. */
@@ -16,6 +19,8 @@ export interface SendOrderInput {
   siteId?: number;
   /** The operator's yes to sending lines that are queued (or printed) in house. */
   sendFromJobs?: boolean;
+  /** The operator's yes to sending an order the store says is not paid yet. */
+  sendUnpaid?: boolean;
 }
 
 export async function sendOrder(ctx: FulfilmentContext, actor: Actor, input: SendOrderInput): Promise<SendOutcome> {
@@ -23,6 +28,8 @@ export async function sendOrder(ctx: FulfilmentContext, actor: Actor, input: Sen
   const order = await resolveOrder(db, actor, input.orderRef, input.siteId);
   const orderId = order.field1 ?? text(order.data.id);
   if (input.lineId && !(order.data.line_items ?? []).some((l) => text(l.id) === input.lineId)) throw notFound('Line item not found in this order');
+  // Cancelled in the store: refused. Not paid yet (SHOPIFY_SEND_WHEN=paid): asked first.
+  assertOperatorMaySend(order.data, sendWhenOf(await sitesRepo(db).byId(order.siteId)), input.sendUnpaid === true);
   // Under the order's lock (PostgreSQL; SQLite has one writer): a line is in one provider order
   // only — the whole order's, or its own. A line send while the whole order's send is sent or
   // going answers that send; a whole-order send leaves out lines sent on their own.

@@ -5,7 +5,7 @@ import { isoNow, type Clock } from '../../lib/clock';
 import type { Inbox } from '../inbox/service';
 import type { Site } from '../sites/repo';
 import { SHOPIFY_SOURCE } from './repo';
-import { PayloadError, SHOPIFY_HEADERS, isOrderTopic, normaliseOrder, parseJsonInt64Safe } from './shopify';
+import { PayloadError, SHOPIFY_HEADERS, isOrderTopic, parseJsonInt64Safe, storeChangeOf } from './shopify';
 import type { WebhookInput, WebhookSites } from './webhookSites';
 
 export type WebhookAnswer = { duplicate: true } | { ignored: true; topic: string } | { received: true; deliveryId: number };
@@ -16,8 +16,19 @@ export interface IngestContext {
   sites: WebhookSites;
 }
 
+/**
+ * The inbox's dedupe key of a delivery. X-Shopify-Event-Id names the event (the same for every
+ * subscription and retry that carries it); it may be absent, and then X-Shopify-Webhook-Id, which
+ * a retry keeps, is the key. The two kinds never collide: a key from a webhook id is prefixed.
+ */
+export function shopifyDedupeKey(eventId: string | undefined, webhookId: string): string {
+  const event = eventId?.trim();
+  return (event ? event : `webhook:${webhookId}`).slice(0, 128);
+}
+
 export async function receiveWebhook({ clock, inbox, sites }: IngestContext, input: WebhookInput): Promise<WebhookAnswer> {
-  const required = [SHOPIFY_HEADERS.hmac, SHOPIFY_HEADERS.topic, SHOPIFY_HEADERS.eventId, SHOPIFY_HEADERS.webhookId];
+  // As Shopify's own validator: Shop-Domain is checked with the site (a ?site= URL may stand in for it).
+  const required = [SHOPIFY_HEADERS.hmac, SHOPIFY_HEADERS.topic, SHOPIFY_HEADERS.apiVersion, SHOPIFY_HEADERS.webhookId];
   const headers: Record<string, string> = {};
   for (const name of required) {
     const value = input.header(name)?.trim();
@@ -43,17 +54,16 @@ export async function receiveWebhook({ clock, inbox, sites }: IngestContext, inp
   const known = isOrderTopic(topic);
   if (known) {
     try {
-      normaliseOrder(payload);
+      storeChangeOf(topic, payload);
     } catch (err) {
       if (err instanceof PayloadError) throw badRequest(err.message);
       throw err;
     }
   }
-  const eventId = headers[SHOPIFY_HEADERS.eventId].slice(0, 128);
-  // One statement (one transaction): a duplicate event id inserts nothing, also under concurrency.
+  // One statement (one transaction): a duplicate dedupe key inserts nothing, also under concurrency.
   const deliveryId = await inbox.store({
     source: SHOPIFY_SOURCE,
-    eventId,
+    eventId: shopifyDedupeKey(input.header(SHOPIFY_HEADERS.eventId), headers[SHOPIFY_HEADERS.webhookId]),
     deliveryId: headers[SHOPIFY_HEADERS.webhookId].slice(0, 128),
     siteId: site.id,
     topic: topic.slice(0, 64),

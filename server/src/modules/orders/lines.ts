@@ -1,10 +1,11 @@
 // The order screens' line actions: order-to-arwork, a line's print file and its pages. What prints
 // a line is production's to say (modules/production); this file finds the order and the line.
 import type { Db } from '../../db';
-import { HttpError, badRequest, notFound } from '../../http/errors';
+import { HttpError, badRequest, conflict, notFound } from '../../http/errors';
 import type { Actor } from '../../http/types';
 import type { PrintJob } from '../print-jobs/repo';
 import type { LineMapping } from '../production/designForLine';
+import { printHold } from '../production/orderHold';
 import type { ProductionService } from '../production/service';
 import { orderFor } from './lookup';
 import type { OrderRecord } from './repo';
@@ -16,9 +17,16 @@ export interface LinesContext {
   production: ProductionService;
 }
 
+/** A cancelled order is not printed in house either: refused, saying why. */
+function refuseCancelled(order: OrderRecord): void {
+  const hold = printHold(order.data, 'created');
+  if (hold) throw conflict(hold.message);
+}
+
 /** order-to-arwork: each mapped line's print job (made if it has none, personalised with the line's properties). */
 export async function orderToArtwork({ db, production }: LinesContext, actor: Actor, id: string, siteId?: number, ownOrigin?: string): Promise<{ jobs: PrintJob[]; skipped: Array<{ lineId: string; reason: string }> }> {
   const order = await orderFor(db, actor, id, siteId);
+  refuseCancelled(order);
   const mappings = await production.mapLines(order.siteId, order.data);
   const jobs: PrintJob[] = [];
   const skipped: Array<{ lineId: string; reason: string }> = [];
@@ -50,6 +58,8 @@ async function lineOf({ db, production }: LinesContext, actor: Actor, input: Ord
 export async function linePdf(ctx: LinesContext, actor: Actor, input: OrderLineInput & { printInHouse?: boolean }, ownOrigin: string): Promise<Buffer> {
   const { order, line, mapping } = await lineOf(ctx, actor, input);
   const { production } = ctx;
+  refuseCancelled(order);
+  if (mapping.removed) throw badRequest(mapping.reason ?? 'No units left to print');
   const existing = await production.jobOfLine(order.siteId, order.field1!, line.id);
   if (!existing && !mapping.design) throw badRequest(mapping.reason ?? 'No design');
   return production.downloadLineFile(actor, { siteId: order.siteId, orderId: order.field1!, line, design: mapping.design ?? undefined, ownOrigin, printInHouse: input.printInHouse });

@@ -9,6 +9,8 @@ import { sitesRepo } from '../sites/repo';
 import { orderFor } from './lookup';
 import type { RerunOrderInput } from './schema';
 import type { OrderSendPort } from './upsert';
+import { ORDER_UNPAID, printHold } from '../production/orderHold';
+import { sendWhenOf } from './webhookSites';
 
 /** Steps not built yet: which settings make a site "configured" for them. */
 const RERUN_STEPS: Record<'addToAdestra' | 'addToRaisersEdge' | 'sendEcard', string[] | null> = {
@@ -41,7 +43,10 @@ export async function rerunOrder(ctx: RerunContext, actor: Actor, input: RerunOr
   }
   if (flags.sendToHP) {
     const blockers = providerBlockers(await production.mapLines(order.siteId, order.data));
+    const hold = printHold(order.data, sendWhenOf(site));
     if (!sendPort) skipped.push({ step: 'sendToHP', reason: 'sending to the provider is not available on this server' });
+    // An unpaid order goes only on the operator's yes, which Send HP asks for.
+    else if (hold) skipped.push({ step: 'sendToHP', reason: hold.code === ORDER_UNPAID ? `${hold.message}. Use Send HP on the order to choose.` : hold.message });
     else if (blockers.length) skipped.push({ step: 'sendToHP', reason: blockers.map((b) => `line ${b.lineId}: ${b.reason}`).join('; ') });
     else {
       const port = sendPort;

@@ -59,6 +59,7 @@ export const storeBody = z.object({
   webhookSecret: secretValue,
   previousSecret: secretValue,
   autoSendToHP: flag.optional(),
+  sendWhen: z.enum(['paid', 'created'], { error: 'must be paid or created' }).optional(),
 });
 
 export type StoreInput = z.infer<typeof storeBody>;

@@ -13,10 +13,10 @@ import { SHOPIFY_SOURCE, ordersRepo } from './repo';
 import { rerunOrder } from './rerun';
 import type { CheckOrderInput, OrderLineInput, RerunOrderInput } from './schema';
 import type { OrderLine } from './shopify';
-import { applyDeliveries, applyDelivery, type OrderSendPort, type UpsertContext } from './upsert';
+import { applyDeliveries, applyDelivery, type OrderCancelPort, type OrderSendPort, type UpsertContext } from './upsert';
 import { webhookSites, type WebhookInput } from './webhookSites';
 
-export type { OrderSendPort } from './upsert';
+export type { OrderCancelPort, OrderSendPort } from './upsert';
 export type { WebhookAnswer } from './ingest';
 export { STORE_KEYS, SITE_CACHE_MS, type WebhookInput } from './webhookSites';
 
@@ -25,6 +25,8 @@ export interface OrdersServiceDeps {
   /** Which design, print job and print file for a line (modules/production). */
   production: ProductionService;
   send?: OrderSendPort;
+  /** The provider side of a store cancellation (fulfilment/cancel.ts). */
+  cancel?: OrderCancelPort;
   /** Where webhook deliveries are stored and processed (default: an inbox of its own). */
   inbox?: Inbox;
 }
@@ -35,7 +37,8 @@ export function ordersService(deps: Deps, services: OrdersServiceDeps) {
   let sendPort = services.send;
   const inbox = services.inbox ?? createInbox(deps);
   const sites = webhookSites(db);
-  const upsert: UpsertContext = { clock, production, sendPort: () => sendPort };
+  let cancelPort = services.cancel;
+  const upsert: UpsertContext = { clock, production, sendPort: () => sendPort, cancelPort: () => cancelPort };
 
   inbox.register({
     source: SHOPIFY_SOURCE,
@@ -63,6 +66,7 @@ export function ordersService(deps: Deps, services: OrdersServiceDeps) {
     lineImages: (actor: Actor, input: OrderLineInput & { page?: number }, ownOrigin?: string) => lineImages({ db, production }, actor, input, ownOrigin),
     /** Wires the provider side after both services exist (and lets tests use a fake). */
     setSendPort: (port: OrderSendPort | undefined) => void (sendPort = port),
+    setCancelPort: (port: OrderCancelPort | undefined) => void (cancelPort = port),
   };
 }
 

@@ -1,9 +1,10 @@
 // Shopify order webhooks: the pure rules (no database, no HTTP) — signature check, int64-safe
 // parsing, the order as we store it, and which of two versions of an order is newer.
 import crypto from 'node:crypto';
-import type { OrderAddress } from '../../../../common/api/orders';
+import { PAID_FINANCIAL_STATUSES, type OrderAddress } from '../../../../common/api/orders';
+import { unitsToMake } from '../production/units';
 
-export const ORDER_TOPICS = ['orders/create', 'orders/updated', 'orders/paid', 'orders/fulfilled'] as const;
+export const ORDER_TOPICS = ['orders/create', 'orders/updated', 'orders/paid', 'orders/cancelled', 'orders/edited', 'orders/fulfilled'] as const;
 export type OrderTopic = (typeof ORDER_TOPICS)[number];
 export const isOrderTopic = (topic: string): topic is OrderTopic => (ORDER_TOPICS as readonly string[]).includes(topic);
 
@@ -81,6 +82,8 @@ export interface OrderLine {
   variant_id: string | null;
   sku: string | null;
   quantity: number;
+  /** Units still ordered after edits and refunds (Shopify's current_quantity); null when the store did not say. */
+  current_quantity?: number | null;
   properties: Array<{ name: string; value: string }>;
 }
 
@@ -97,6 +100,8 @@ export interface ShopifyOrder {
   email: string | null;
   financial_status: string | null;
   fulfillment_status: string | null;
+  cancelled_at: string | null;
+  cancel_reason: string | null;
   customer: { id: string | null; first_name: string | null; last_name: string | null; email: string | null } | null;
   line_items: OrderLine[];
   shipping_address: OrderAddress | null;
@@ -111,11 +116,25 @@ export interface FulfilmentFields {
   tracking: { number?: string | null; method?: string | null; url?: string | null } | null;
 }
 
-export type OrderData = ShopifyOrder & FulfilmentFields & { lastTopic: string; [k: string]: unknown };
+/** The store's cancellation of the order (`cancelled_at`, `cancel_reason`), kept once seen. */
+export interface Cancellation {
+  cancelledAt: string;
+  reason: string | null;
+}
+
+export type OrderData = ShopifyOrder &
+  FulfilmentFields & {
+    lastTopic: string;
+    cancelled?: Cancellation | null;
+    /** created_at of the newest order edit applied from an orders/edited body (a version of the order, like updated_at). */
+    editedAt?: string | null;
+    [k: string]: unknown;
+  };
 
 /** Order statuses of the contract, plus `no-lines` for orders the list hides (nothing to print). */
 export const NO_LINES = 'no-lines';
 export const RECEIVED = 'received';
+export const CANCELLED = 'cancelled';
 
 export class PayloadError extends Error {}
 
@@ -146,6 +165,8 @@ export function normaliseOrder(payload: unknown): ShopifyOrder {
     email: str(p.email) ?? str(p.contact_email),
     financial_status: str(p.financial_status),
     fulfillment_status: str(p.fulfillment_status),
+    cancelled_at: str(p.cancelled_at),
+    cancel_reason: str(p.cancel_reason),
     customer: customer ? { id: idOf(customer.id), first_name: str(customer.first_name), last_name: str(customer.last_name), email: str(customer.email) } : null,
     line_items: arr(p.line_items)
       .map(obj)
@@ -158,6 +179,7 @@ export function normaliseOrder(payload: unknown): ShopifyOrder {
         variant_id: idOf(l.variant_id),
         sku: str(l.sku)?.trim() || null,
         quantity: Number.isSafeInteger(Number(l.quantity)) && Number(l.quantity) > 0 ? Number(l.quantity) : 1,
+        current_quantity: l.current_quantity === null || l.current_quantity === undefined || l.current_quantity === '' || !Number.isSafeInteger(Number(l.current_quantity)) ? null : Math.max(0, Number(l.current_quantity)),
         properties: arr(l.properties)
           .map(obj)
           .filter((x): x is Record<string, unknown> => x !== null && str(x.name) !== null)
@@ -201,6 +223,9 @@ export function orderSearchText(o: ShopifyOrder): string {
  */
 export function nextStatus(current: string | null | undefined, order: ShopifyOrder): string {
   const hasLines = order.line_items.length > 0;
+  // Cancelled before it was sent: nothing more happens to it. A sent order keeps the provider's
+  // status until the provider confirms the cancellation (fulfilment/cancel.ts).
+  if (order.cancelled_at && (!current || current === NO_LINES || current === RECEIVED)) return CANCELLED;
   if (!current || current === NO_LINES || current === RECEIVED) return hasLines ? RECEIVED : NO_LINES;
   return current;
 }
@@ -214,6 +239,8 @@ export function mergeOrderData(previous: Partial<OrderData> | undefined, order: 
     preGeneratedHPItems: Array.isArray(previous?.preGeneratedHPItems) ? previous.preGeneratedHPItems : [],
     hpOrderId: previous?.hpOrderId ?? null,
     tracking: previous?.tracking ?? null,
+    // A cancellation is final in Shopify: a later version without cancelled_at does not undo it.
+    cancelled: order.cancelled_at ? { cancelledAt: order.cancelled_at, reason: order.cancel_reason } : (previous?.cancelled ?? null),
     lastTopic: topic,
   };
 }
@@ -228,4 +255,104 @@ export function orderCreatedAt(order: ShopifyOrder, now: string): string {
 export function orderNameOf(name: string): string {
   const n = name.trim();
   return n.startsWith('#') ? n : `#${n}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Payment and cancellation
+
+/**
+ * Money taken: `paid`, `partially_paid`, and `partially_refunded` (PAID_FINANCIAL_STATUSES). Not
+ * paid: `pending`, `authorized` (not captured yet; Shopify sends orders/paid on capture),
+ * `refunded`, `voided`, `expired`, or nothing said.
+ */
+export const isPaid = (order: { financial_status?: unknown }) => (PAID_FINANCIAL_STATUSES as readonly string[]).includes(String(order.financial_status ?? '').toLowerCase());
+
+/** What the topic itself says beyond the body: orders/paid means paid, orders/cancelled means cancelled. */
+export function withTopic(order: ShopifyOrder, topic: string, now: string): ShopifyOrder {
+  if (topic === 'orders/paid' && !isPaid(order)) return { ...order, financial_status: 'paid' };
+  if (topic === 'orders/cancelled' && !order.cancelled_at) return { ...order, cancelled_at: order.updated_at ?? now };
+  return order;
+}
+
+// ---------------------------------------------------------------------------------------------
+// orders/edited: Shopify sends `{order_edit: {id, order_id, created_at, line_items: {additions:
+// [{id, delta}], removals: [{id, delta}]}, …}}`, not an Order. The deltas are applied to the
+// stored lines; what the body cannot say (a new line's SKU and properties) the orders/updated
+// that follows every edit brings (the newest version wins).
+
+export interface OrderEdit {
+  orderId: string;
+  editId: string | null;
+  createdAt: string | null;
+  additions: Array<{ lineId: string; delta: number }>;
+  removals: Array<{ lineId: string; delta: number }>;
+}
+
+const deltas = (v: unknown) =>
+  arr(v)
+    .map(obj)
+    .filter((x): x is Record<string, unknown> => x !== null && idOf(x.id) !== null && Number.isSafeInteger(Number(x.delta)) && Number(x.delta) > 0)
+    .map((x) => ({ lineId: idOf(x.id)!, delta: Number(x.delta) }));
+
+/** The order edit of an orders/edited body, or undefined when the body is a full Order. Throws PayloadError without an order id. */
+export function orderEditOf(payload: unknown): OrderEdit | undefined {
+  const edit = obj(obj(payload)?.order_edit);
+  if (!edit) return undefined;
+  const orderId = idOf(edit.order_id);
+  if (!orderId || !/^\d{1,20}$/.test(orderId)) throw new PayloadError('The order edit has no order id');
+  const lines = obj(edit.line_items);
+  return { orderId, editId: idOf(edit.id), createdAt: str(edit.created_at), additions: deltas(lines?.additions), removals: deltas(lines?.removals) };
+}
+
+/** The stored order with an edit's deltas applied; a line the order does not have yet is added without details. */
+export function applyOrderEdit(order: ShopifyOrder, edit: OrderEdit): ShopifyOrder {
+  const lines = order.line_items.map((l) => ({ ...l }));
+  for (const { lineId, delta } of edit.removals) {
+    const line = lines.find((l) => l.id === lineId);
+    if (line) line.current_quantity = Math.max(0, unitsToMake(line) - delta);
+  }
+  for (const { lineId, delta } of edit.additions) {
+    const line = lines.find((l) => l.id === lineId);
+    if (line) line.current_quantity = unitsToMake(line) + delta;
+    else lines.push({ id: lineId, name: null, title: 'Added by an order edit (details follow from the store)', product_id: null, variant_id: null, sku: null, quantity: delta, current_quantity: delta, properties: [] });
+  }
+  return { ...order, line_items: lines };
+}
+
+/** What a delivery carries: a version of the order, or an edit of it. */
+export type StoreChange = { kind: 'order'; orderId: string; order: ShopifyOrder } | { kind: 'edit'; orderId: string; edit: OrderEdit };
+
+/** The delivery's change; throws PayloadError when it names no order. */
+export function storeChangeOf(topic: string, payload: unknown): StoreChange {
+  const edit = topic === 'orders/edited' ? orderEditOf(payload) : undefined;
+  if (edit) return { kind: 'edit', orderId: edit.orderId, edit };
+  const order = normaliseOrder(payload);
+  return { kind: 'order', orderId: order.id, order };
+}
+
+/** The time a stored order stands for: its updated_at, or a later edit applied to it. */
+export function versionOf(data: Pick<OrderData, 'updated_at' | 'editedAt'>): Pick<ShopifyOrder, 'updated_at'> {
+  const a = timeOf(data.updated_at);
+  const b = timeOf(data.editedAt);
+  return { updated_at: b !== undefined && (a === undefined || b > a) ? data.editedAt! : data.updated_at };
+}
+
+export type AppliedChange = { order: ShopifyOrder; status: string; data: OrderData } | { skipped: string };
+
+/** A store change applied to the stored order (none yet: undefined): the next record, or why nothing changes. */
+export function applyStoreChange(current: { status?: string | null; data: OrderData } | undefined, change: StoreChange, topic: string, now: string): AppliedChange {
+  let order: ShopifyOrder;
+  if (change.kind === 'order') {
+    order = withTopic(change.order, topic, now);
+    if (current && isOlder(order, versionOf(current.data))) return { skipped: 'An older version of the order than the one stored' };
+  } else {
+    if (!current) return { skipped: 'An edit of an order not received yet: the orders/updated that follows brings it' };
+    const { edit } = change;
+    if (edit.createdAt && !isOlder({ updated_at: versionOf(current.data).updated_at }, { updated_at: edit.createdAt })) return { skipped: 'The stored order already includes this edit' };
+    order = applyOrderEdit(current.data, edit);
+  }
+  const status = nextStatus(current?.status, order);
+  const data = mergeOrderData(current?.data, order, topic, status);
+  if (change.kind === 'edit') data.editedAt = change.edit.createdAt ?? current?.data.editedAt ?? null;
+  return { order, status, data };
 }

@@ -9,7 +9,7 @@ import type { Site } from '../sites/repo';
 import { siteBody } from '../sites/schema';
 import type { SitesService } from '../sites/service';
 import type { StoreInput } from './schema';
-import { STORE_KEYS } from './webhookSites';
+import { STORE_KEYS, sendWhenOf, type SendWhen } from './webhookSites';
 
 export interface Store {
   id: number;
@@ -21,6 +21,7 @@ export interface Store {
   previousSecret: string;
   webhookUrl: string;
   autoSendToHP: boolean;
+  sendWhen: SendWhen;
 }
 
 export type StoreSortField = 'id' | 'siteName';
@@ -41,6 +42,7 @@ export function storeOf(site: Site, baseUrl: string): Store {
     previousSecret: masked(envValue(env, STORE_KEYS.previousSecret)),
     webhookUrl: webhookUrlOf(baseUrl, site.slug),
     autoSendToHP: envValue(env, STORE_KEYS.autoSend) === '1',
+    sendWhen: sendWhenOf(site),
   };
 }
 
@@ -67,6 +69,8 @@ export function applyStoreInput(env: EnvVar[], input: StoreInput): EnvVar[] {
   }
   if (input.previousSecret !== undefined && input.previousSecret !== MASK) next = setEnv(next, STORE_KEYS.previousSecret, input.previousSecret);
   if (input.autoSendToHP !== undefined) next = setEnv(next, STORE_KEYS.autoSend, input.autoSendToHP ? '1' : undefined);
+  // `paid` is the default: only `created` is written down.
+  if (input.sendWhen !== undefined) next = setEnv(next, STORE_KEYS.sendWhen, input.sendWhen === 'created' ? 'created' : undefined);
   return next;
 }
 

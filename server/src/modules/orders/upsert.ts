@@ -1,25 +1,36 @@
 // What a store order delivery does to its order, run by the inbox after the webhook was answered:
-// the order stored once per (site, store order id), the newest update wins, and an auto-send
-// site's new order is queued for the provider in the same transaction.
+// the order stored once per (site, store order id), the newest version wins (an orders/edited body
+// is applied to the stored lines), and in the same transaction what follows from it — an auto-send
+// site's order queued for the provider once it may go (paid, per SHOPIFY_SEND_WHEN; never when
+// cancelled), the order's print jobs following it (out of the queue when cancelled or its units
+// removed), and a cancelled order's provider orders cancelled (fulfilment/cancel.ts).
 import type { Knex } from 'knex';
 import { isoNow, type Clock } from '../../lib/clock';
 import type { Delivery } from '../inbox/service';
+import { printHold } from '../production/orderHold';
 import type { ProductionService } from '../production/service';
-import { sitesRepo } from '../sites/repo';
+import { unitsToMake } from '../production/units';
+import { sitesRepo, type Site } from '../sites/repo';
 import { ordersRepo } from './repo';
-import { RECEIVED, isOlder, mergeOrderData, nextStatus, normaliseOrder, orderCreatedAt, orderSearchText, type OrderData, type ShopifyOrder } from './shopify';
-import { sendsAutomatically } from './webhookSites';
+import { RECEIVED, applyStoreChange, orderCreatedAt, orderSearchText, storeChangeOf, type OrderData, type ShopifyOrder } from './shopify';
+import { sendWhenOf, sendsAutomatically } from './webhookSites';
 
 /** The provider side (modules/fulfilment): queues a send in the caller's transaction, deduplicated per order/line. */
 export interface OrderSendPort {
   enqueueOrderSend(trx: Knex.Transaction, input: { siteId: number; orderId: string; lineIds?: string[] }, actorId?: number | null): Promise<unknown>;
 }
 
+/** The provider side of a store cancellation (fulfilment/cancel.ts): answers what the order shows, or undefined (nothing reached the provider). */
+export interface OrderCancelPort {
+  cancelAtProvider(trx: Knex.Transaction, input: { siteId: number; orderId: string }): Promise<object | undefined>;
+}
+
 export interface UpsertContext {
   clock: Clock;
-  production: Pick<ProductionService, 'autoSendable'>;
+  production: Pick<ProductionService, 'autoSendable' | 'followOrder'>;
   /** The provider side, once wired (none: nothing is sent automatically). */
   sendPort(): OrderSendPort | undefined;
+  cancelPort?(): OrderCancelPort | undefined;
 }
 
 /** The batch the inbox claimed: applied per site (orders read once and written once); the inbox marks it processed. */
@@ -37,57 +48,78 @@ export async function applyDeliveries(ctx: UpsertContext, trx: Knex.Transaction,
   }
 }
 
+/** Units per line id: a change in them (or a cancellation) is what the order's print jobs follow. */
+const unitsByLine = (data: Pick<OrderData, 'line_items'> | undefined) => JSON.stringify((data?.line_items ?? []).map((l) => [l.id, unitsToMake(l)]));
+
+/** What follows a stored change, in its transaction: the jobs follow the order, a new cancellation goes to the provider. Answers the data to write. */
+async function followUps(ctx: UpsertContext, trx: Knex.Transaction, siteId: number, before: OrderData | undefined, data: OrderData): Promise<OrderData> {
+  if (!before) return data;
+  const newlyCancelled = Boolean(data.cancelled) && !before.cancelled;
+  if (newlyCancelled || unitsByLine(before) !== unitsByLine(data)) await ctx.production.followOrder(trx, siteId, data);
+  if (!newlyCancelled) return data;
+  const providerCancellation = await ctx.cancelPort?.()?.cancelAtProvider(trx, { siteId, orderId: data.id });
+  return providerCancellation ? { ...data, providerCancellation } : data;
+}
+
 /** applyDelivery's rules for a site's deliveries in id order (no auto-send), each order read once and written once. */
-async function applyOrders({ clock }: UpsertContext, trx: Knex.Transaction, siteId: number, list: Delivery[]): Promise<void> {
+async function applyOrders(ctx: UpsertContext, trx: Knex.Transaction, siteId: number, list: Delivery[]): Promise<void> {
   const repo = ordersRepo(trx);
-  const incoming = list.map((d) => ({ topic: d.topic ?? '', order: normaliseOrder(d.payload) }));
-  const orderIds = [...new Set(incoming.map((x) => x.order.id))];
+  const incoming = list.map((d) => ({ topic: d.topic ?? '', change: storeChangeOf(d.topic ?? '', d.payload) }));
+  const orderIds = [...new Set(incoming.map((x) => x.change.orderId))];
   await repo.lockOrders(siteId, orderIds);
   const stored = await repo.orderStates(siteId, orderIds, true);
-  const now = isoNow(clock);
+  const now = isoNow(ctx.clock);
   const next = new Map<string, { id?: number; order: ShopifyOrder; status: string; data: OrderData; createdAt: string }>();
-  for (const { topic, order } of incoming) {
-    const current = next.get(order.id) ?? stored.get(order.id);
-    if (current && isOlder(order, current.data)) continue;
-    const status = nextStatus(current?.status, order);
-    const data = mergeOrderData(current?.data, order, topic, status);
-    const before = next.get(order.id);
-    next.set(order.id, { id: stored.get(order.id)?.id, order, status, data, createdAt: before?.createdAt ?? orderCreatedAt(order, now) });
+  for (const { topic, change } of incoming) {
+    const current = next.get(change.orderId) ?? stored.get(change.orderId);
+    const applied = applyStoreChange(current, change, topic, now);
+    if ('skipped' in applied) continue;
+    const before = next.get(change.orderId);
+    next.set(change.orderId, { id: stored.get(change.orderId)?.id, ...applied, createdAt: before?.createdAt ?? orderCreatedAt(applied.order, now) });
   }
   const fresh = [];
   for (const [orderId, o] of next) {
-    if (o.id !== undefined) await repo.updateOrder(o.id, { name: o.order.name, status: o.status, searchText: orderSearchText(o.order), data: o.data, before: stored.get(orderId)?.data, updatedAt: now });
-    else fresh.push({ siteId, orderId, name: o.order.name, status: o.status, searchText: orderSearchText(o.order), data: o.data, createdAt: o.createdAt, updatedAt: now });
+    if (o.id !== undefined) {
+      const before = stored.get(orderId)?.data;
+      const data = await followUps(ctx, trx, siteId, before, o.data);
+      await repo.updateOrder(o.id, { name: o.order.name, status: o.status, searchText: orderSearchText(o.order), data, before, updatedAt: now });
+    } else fresh.push({ siteId, orderId, name: o.order.name, status: o.status, searchText: orderSearchText(o.order), data: o.data, createdAt: o.createdAt, updatedAt: now });
   }
   await repo.insertOrders(fresh);
 }
 
+/** An auto-send site's order goes once it may: paid (or SHOPIFY_SEND_WHEN=created), not cancelled, every line ready. */
+async function mayAutoSend(ctx: UpsertContext, trx: Knex.Transaction, site: Site | undefined, siteId: number, data: OrderData): Promise<boolean> {
+  if (!sendsAutomatically(site) || printHold(data, sendWhenOf(site))) return false;
+  return ctx.production.autoSendable(trx, siteId, data);
+}
+
 /**
- * One delivery: upsert the order record (newest updated_at wins) and, for an auto-send site,
- * queue the provider send in the same transaction.
+ * One delivery: upsert the order record (newest version wins) and, for an auto-send site, queue
+ * the provider send in the same transaction. An unpaid order is queued by the delivery that makes
+ * it paid (orders/paid, or any topic whose financial_status says so); the outbox's dedupe key
+ * keeps it to one send whatever arrives after.
  */
 export async function applyDelivery(ctx: UpsertContext, trx: Knex.Transaction, d: { id: number; siteId: number | null; topic: string | null; payload: unknown }): Promise<'stored' | 'stale'> {
-const { clock } = ctx;
-const sendPort = ctx.sendPort();
+  const sendPort = ctx.sendPort();
   if (d.siteId === null) throw new Error('The delivery has no site (the site was deleted)');
-  const order = normaliseOrder(d.payload);
+  const change = storeChangeOf(d.topic ?? '', d.payload);
   const repo = ordersRepo(trx);
-  await repo.lockOrder(d.siteId, order.id);
-  const existing = await repo.orderOf(d.siteId, order.id, true);
-  if (existing && isOlder(order, existing.data)) return 'stale';
-  const now = isoNow(clock);
-  const status = nextStatus(existing?.status, order);
-  const data = mergeOrderData(existing?.data, order, d.topic ?? '', status);
+  await repo.lockOrder(d.siteId, change.orderId);
+  const existing = await repo.orderOf(d.siteId, change.orderId, true);
+  const now = isoNow(ctx.clock);
+  const applied = applyStoreChange(existing ? { status: existing.status, data: existing.data } : undefined, change, d.topic ?? '', now);
+  if ('skipped' in applied) return 'stale';
+  const { order, status } = applied;
   if (existing) {
+    const data = await followUps(ctx, trx, d.siteId, existing.data, applied.data);
     await repo.updateOrder(existing.id, { name: order.name, status, searchText: orderSearchText(order), data, before: existing.data, updatedAt: now });
   } else {
-    await repo.insertOrders([{ siteId: d.siteId, orderId: order.id, name: order.name, status, searchText: orderSearchText(order), data, createdAt: orderCreatedAt(order, now), updatedAt: now }]);
+    await repo.insertOrders([{ siteId: d.siteId, orderId: order.id, name: order.name, status, searchText: orderSearchText(order), data: applied.data, createdAt: orderCreatedAt(order, now), updatedAt: now }]);
   }
   if (status === RECEIVED && sendPort) {
     const site = await sitesRepo(trx).byId(d.siteId);
-    if (sendsAutomatically(site) && (await ctx.production.autoSendable(trx, d.siteId, order))) {
-      await sendPort.enqueueOrderSend(trx, { siteId: d.siteId, orderId: order.id });
-    }
+    if (await mayAutoSend(ctx, trx, site, d.siteId, applied.data)) await sendPort.enqueueOrderSend(trx, { siteId: d.siteId, orderId: order.id });
   }
   return 'stored';
 }

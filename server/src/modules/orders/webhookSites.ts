@@ -15,7 +15,11 @@ export const STORE_KEYS = {
   secret: 'SHOPIFY_WEBHOOK_SECRET',
   previousSecret: 'SHOPIFY_WEBHOOK_SECRET_PREVIOUS',
   autoSend: 'HP_AUTO_SEND',
+  sendWhen: 'SHOPIFY_SEND_WHEN',
 } as const;
+
+/** When a store order may go to print or to the provider: once paid (the default), or as soon as it is created. */
+export type SendWhen = 'paid' | 'created';
 
 /** How long a process trusts the sites it read (shop domain, webhook secrets). */
 export const SITE_CACHE_MS = 2_000;
@@ -27,6 +31,9 @@ export interface WebhookInput {
 }
 
 export const shopDomainOf = (site: Site) => envValue(site.settings.env, STORE_KEYS.shopDomain)?.trim().toLowerCase() || undefined;
+
+/** SHOPIFY_SEND_WHEN: `created`, else `paid` (a missing or unknown value holds unpaid orders: the safe reading). */
+export const sendWhenOf = (site: Site | undefined): SendWhen => (site && envValue(site.settings.env, STORE_KEYS.sendWhen)?.trim().toLowerCase() === 'created' ? 'created' : 'paid');
 
 /** An auto-send site sends a new order to the provider as soon as it may. */
 export const sendsAutomatically = (site: Site | undefined) => Boolean(site && envValue(site.settings.env, STORE_KEYS.autoSend) === '1');

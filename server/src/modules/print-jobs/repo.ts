@@ -27,6 +27,8 @@ export interface PrintJob extends PrintJobState {
   lineItemId: string | null;
   data: PrintJobData;
   madeBy: MadeBy;
+  /** Out of the Jobs queue unprinted, and why (production decides: a cancelled order, a removed line). */
+  withdrawn: { at: string; reason: string } | null;
   productionNote: { id: number; note: string } | null;
 }
 
@@ -52,6 +54,8 @@ interface Row {
   printed_by_user_id: number | null;
   reprint_count: number;
   made_by?: string | null;
+  withdrawn_at?: string | null;
+  withdrawn_reason?: string | null;
   created_at: string;
   updated_at: string;
   note_id?: number | null;
@@ -84,11 +88,12 @@ const fromRow = (r: Row): PrintJob => {
     printedByUserId: r.printed_by_user_id,
     reprintCount: Number(r.reprint_count),
     madeBy: madeByOf(r.made_by),
+    withdrawn: r.withdrawn_at ? { at: r.withdrawn_at, reason: r.withdrawn_reason ?? '' } : null,
     productionNote: r.note_id && note ? { id: r.note_id, note: typeof note.note === 'string' ? note.note : '' } : null,
   };
 };
 
-export type NewPrintJob = Omit<PrintJob, 'id' | 'productionNote' | 'madeBy'> & { madeBy?: MadeBy };
+export type NewPrintJob = Omit<PrintJob, 'id' | 'productionNote' | 'madeBy' | 'withdrawn'> & { madeBy?: MadeBy };
 
 const toRow = (j: NewPrintJob) => ({
   client_id: j.clientId,
@@ -124,6 +129,8 @@ export interface PrintJobFilter {
   designId?: number;
   shopifyOrderId?: string;
   madeBy?: MadeBy;
+  /** false: only jobs still in play (not withdrawn). */
+  withdrawn?: boolean;
   q?: string;
 }
 
@@ -159,6 +166,7 @@ export function printJobsRepo(db: Db | Knex.Transaction) {
     if (f.designId !== undefined) q.where('j.design_id', f.designId);
     if (f.shopifyOrderId !== undefined) q.where('j.shopify_order_id', f.shopifyOrderId);
     if (f.madeBy !== undefined) q.where('j.made_by', MADE_BY_COLUMN[f.madeBy]);
+    if (f.withdrawn !== undefined) q.where((w) => (f.withdrawn ? w.whereNotNull('j.withdrawn_at') : w.whereNull('j.withdrawn_at')));
     if (f.q) q.whereRaw('lower(j.product_name) like ?', [`%${f.q.toLowerCase()}%`]);
     return q;
   };
@@ -210,6 +218,19 @@ export function printJobsRepo(db: Db | Knex.Transaction) {
     /** Moves a job between the in-house queue and the provider; false when it was already there. */
     async setMadeBy(id: number, madeBy: MadeBy, now: string): Promise<boolean> {
       const n = await db('print_jobs').where({ id }).whereNot('made_by', MADE_BY_COLUMN[madeBy]).update({ made_by: MADE_BY_COLUMN[madeBy], updated_at: now });
+      return n === 1;
+    },
+    /** Takes a job out of the queue with the reason (null: back in play); false when nothing changed. */
+    async setWithdrawn(id: number, withdrawn: { at: string; reason: string } | null, now: string): Promise<boolean> {
+      const q = db('print_jobs').where({ id });
+      if (withdrawn) q.where((w) => w.whereNull('withdrawn_reason').orWhereNot('withdrawn_reason', withdrawn.reason));
+      else q.whereNotNull('withdrawn_at');
+      const n = await q.update({ withdrawn_at: withdrawn?.at ?? null, withdrawn_reason: withdrawn?.reason.slice(0, 255) ?? null, updated_at: now });
+      return n === 1;
+    },
+    /** An unprinted job's units follow its line (an order edit). */
+    async setQuantity(id: number, quantity: number, now: string): Promise<boolean> {
+      const n = await db('print_jobs').where({ id, is_printed: false }).whereNot('quantity', quantity).update({ quantity, updated_at: now });
       return n === 1;
     },
     addEvent: (e: { jobId: number; kind: PrintJobEventKind; at: string; userId: number | null; siteId: number }) =>

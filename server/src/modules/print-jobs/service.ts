@@ -13,7 +13,7 @@ import { designsRepo } from '../designs/repo';
 import { sitesRepo } from '../sites/repo';
 import { printJobsRepo, type MadeBy, type PrintJob, type PrintJobFilter, type PrintJobSortField } from './repo';
 import type { ChangeInput, CreateInput, ListQuery, ReportsQuery } from './schema';
-import { applyPrintJobChange, atProviderRefusal, printsInHouse, type PrintJobChange } from './state';
+import { applyPrintJobChange, atProviderRefusal, printsInHouse, withdrawnRefusal, type PrintJobChange } from './state';
 
 export const ORDER_LINE_TAKEN = 'This order line already has a print job';
 
@@ -49,14 +49,16 @@ export function printJobsService({ db, clock }: Deps) {
   async function list(actor: Actor, q: ListQuery): Promise<Page<PrintJob>> {
     const w = pageWindow(q.page, q.pageSize);
     // The queue holds what is printed here: the provider's items never appear in it.
-    const filter: PrintJobFilter = { clientId: scope(actor, q.clientId), isPrinted: q.isPrinted, readyForPrint: q.readyForPrint, madeBy: q.isPrinted === false ? 'inHouse' : undefined };
+    const queue = q.isPrinted === false;
+    const filter: PrintJobFilter = { clientId: scope(actor, q.clientId), isPrinted: q.isPrinted, readyForPrint: q.readyForPrint, madeBy: queue ? 'inHouse' : undefined, withdrawn: queue ? false : undefined };
     const { rows, total } = await repo.list(filter, defaultSort(q.isPrinted), w.limit, w.offset);
     return { list: rows, hasNext: w.offset + rows.length < total, total };
   }
 
   async function adminList(actor: Actor, filter: PrintJobFilter, sort: { field: PrintJobSortField; order: 'asc' | 'desc' }, limit: number, offset: number) {
     const madeBy = filter.madeBy ?? (filter.isPrinted === false ? 'inHouse' : undefined);
-    return repo.list({ ...filter, madeBy, clientId: scope(actor, filter.clientId) }, [sort, { field: 'id', order: sort.order }], limit, offset);
+    const withdrawn = filter.withdrawn ?? (filter.isPrinted === false ? false : undefined);
+    return repo.list({ ...filter, madeBy, withdrawn, clientId: scope(actor, filter.clientId) }, [sort, { field: 'id', order: sort.order }], limit, offset);
   }
 
   async function fromShopifyOrder(actor: Actor, orderId: string): Promise<Page<PrintJob>> {
@@ -123,6 +125,21 @@ export function printJobsService({ db, clock }: Deps) {
   }
 
   /**
+   * A job follows its order line (production decides what): out of the queue with the reason, back
+   * in play, and its units. Recorded as events of Presswork (no operator).
+   */
+  async function followLine(trx: Db | Knex.Transaction, job: PrintJob, next: { withdrawn: string | null; quantity: number }): Promise<void> {
+    const at = isoNow(clock);
+    const tx = printJobsRepo(trx);
+    if (next.withdrawn !== null && !job.isPrinted && job.withdrawn?.reason !== next.withdrawn) {
+      if (await tx.setWithdrawn(job.id, { at, reason: next.withdrawn }, at)) await tx.addEvent({ jobId: job.id, kind: 'withdrawn', at, userId: null, siteId: job.clientId });
+    } else if (next.withdrawn === null && job.withdrawn) {
+      if (await tx.setWithdrawn(job.id, null, at)) await tx.addEvent({ jobId: job.id, kind: 'restored', at, userId: null, siteId: job.clientId });
+    }
+    if (next.quantity > 0 && !job.isPrinted) await tx.setQuantity(job.id, next.quantity, at);
+  }
+
+  /**
    * One state change and its event, in one transaction; a change raced by another operator is
    * re-judged on the fresh row. Printing the provider's item here needs `printInHouse` (the
    * operator's yes), and then the item moves to the Jobs side.
@@ -134,6 +151,7 @@ export function printJobsService({ db, clock }: Deps) {
       for (let attempt = 0; ; attempt++) {
         const job = await tx.byId(id);
         if (!job) throw notFound(JOB_NOT_FOUND);
+        if (job.withdrawn && printsInHouse(change)) throw withdrawnRefusal(job);
         if (job.madeBy === 'provider' && printsInHouse(change)) {
           if (!opts.printInHouse) throw atProviderRefusal(job);
           await moveJob(trx, job, 'inHouse', actor.id);
@@ -172,7 +190,7 @@ export function printJobsService({ db, clock }: Deps) {
     const clientId = scope(actor, q.clientId);
     const [figures, oldest] = await Promise.all([
       repo.reports({ fromAt: from, toAt: nextDay(to), clientId }),
-      repo.list({ clientId, readyForPrint: true, isPrinted: false, madeBy: 'inHouse' }, defaultSort(false), 10, 0),
+      repo.list({ clientId, readyForPrint: true, isPrinted: false, madeBy: 'inHouse', withdrawn: false }, defaultSort(false), 10, 0),
     ]);
     return {
       from,
@@ -185,7 +203,7 @@ export function printJobsService({ db, clock }: Deps) {
     };
   }
 
-  return { list, adminList, get, create, change, markDownloaded, moveJob, remove, fromShopifyOrder, reports, repo };
+  return { list, adminList, get, create, change, markDownloaded, moveJob, followLine, remove, fromShopifyOrder, reports, repo };
 }
 
 export type PrintJobsService = ReturnType<typeof printJobsService>;

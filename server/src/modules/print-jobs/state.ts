@@ -16,8 +16,11 @@ export interface PrintJobState {
 /** The flags a client sends (POST /api/print-jobs with id), or the server serving the job's PDF. */
 export type PrintJobChange = { isPDFDownloaded?: boolean; isPrinted?: boolean; isRePrinted?: boolean } | 'pdf-served';
 
-/** `to-provider` / `to-in-house`: an operator (or a send) moved the item between the queue and the provider. */
-export type PrintJobEventKind = 'downloaded' | 'printed' | 'reset' | 'reprinted' | 'to-provider' | 'to-in-house';
+/**
+ * `to-provider` / `to-in-house`: an operator (or a send) moved the item between the queue and the provider.
+ * `withdrawn` / `restored`: the store order took the job out of play (cancelled, units removed), or back.
+ */
+export type PrintJobEventKind = 'downloaded' | 'printed' | 'reset' | 'reprinted' | 'to-provider' | 'to-in-house' | 'withdrawn' | 'restored';
 
 export const ALREADY_PRINTED = 'This job is already printed';
 export const DOWNLOAD_FIRST = 'Download the PDF before marking the job printed';
@@ -96,4 +99,9 @@ export function atProviderRefusal(job: { id: number; productName: string }): Htt
     `This item is made by HP Site Flow (job #${job.id}, ${job.productName}): printing it here as well makes it twice. Print it in house anyway?`,
     { code: AT_PROVIDER, printJobId: job.id, confirmWith: { printInHouse: true } },
   );
+}
+
+/** Printing a job its order no longer wants is refused, with the reason the job carries. */
+export function withdrawnRefusal(job: { id: number; withdrawn: { reason: string } | null }): HttpError {
+  return conflict(`This job left the queue unprinted (job #${job.id}): ${job.withdrawn?.reason ?? 'withdrawn'}`);
 }

@@ -7,9 +7,10 @@ import type { Db } from '../../db';
 import { designsRepo, type Design } from '../designs/repo';
 import { generalDataRepo } from '../general-data/repo';
 import { RECORD_TYPES } from '../general-data/types';
+import { NOTHING_LEFT, unitsToMake, type LineUnits } from './units';
 
 /** What finding a line's design reads of a line: a stored store line or a normalised one. */
-export interface LineRef {
+export interface LineRef extends LineUnits {
   id: string | number;
   sku?: string | null;
 }
@@ -23,6 +24,8 @@ export interface LineMapping<L extends LineRef = LineRef> {
   via: 'design' | 'product' | null;
   /** Why there is no design. */
   reason?: string;
+  /** Every unit of the line was removed or refunded: it is not printed (and blocks nothing). */
+  removed?: boolean;
 }
 
 /** The product record's design id: field2 (contract), else data.designId. */
@@ -51,6 +54,7 @@ export async function mapLines<L extends LineRef>(db: Db | Knex.Transaction, sit
   const bySku = new Map<string, Promise<Omit<LineMapping, 'line'>>>();
   return Promise.all(
     order.line_items.map(async (line) => {
+      if (unitsToMake(line) === 0) return { line, design: null, via: null, reason: NOTHING_LEFT, removed: true };
       const sku = typeof line.sku === 'string' ? line.sku.trim() : '';
       if (!sku) return { line, design: null, via: null, reason: 'The line has no SKU' };
       if (!bySku.has(sku)) bySku.set(sku, designForSku(db, siteId, sku));
@@ -62,8 +66,11 @@ export async function mapLines<L extends LineRef>(db: Db | Knex.Transaction, sit
 /** The design of one line. */
 export const designForLine = async <L extends LineRef>(db: Db | Knex.Transaction, siteId: number, line: L): Promise<LineMapping<L>> => (await mapLines(db, siteId, { line_items: [line] }))[0];
 
-/** Auto-send rule: the order has lines and every one maps to a design with a provider SKU. */
-export const readyForProvider = (mappings: LineMapping[]) => mappings.length > 0 && mappings.every((m) => Boolean(m.design?.hpSKU));
+/** Auto-send rule: the order has lines to print and every one maps to a design with a provider SKU. */
+export function readyForProvider(mappings: LineMapping[]): boolean {
+  const printed = mappings.filter((m) => !m.removed);
+  return printed.length > 0 && printed.every((m) => Boolean(m.design?.hpSKU));
+}
 
 /** Why a line cannot go to the provider (undefined when it can). */
 export function providerBlocker(m: LineMapping): string | undefined {
@@ -74,6 +81,7 @@ export function providerBlocker(m: LineMapping): string | undefined {
 /** Why an order cannot go to the provider, per line (empty when it can). */
 export function providerBlockers(mappings: LineMapping[]): Array<{ lineId: string; reason: string }> {
   return mappings.flatMap((m) => {
+    if (m.removed) return [];
     const reason = providerBlocker(m);
     return reason ? [{ lineId: String(m.line.id), reason }] : [];
   });

@@ -15,18 +15,19 @@ import type { ArtworkFetcher } from '../pdf/artwork';
 import { PRINT_FILE_NAME, assertFourPages, buildPrintPdf } from '../pdf/printPdf';
 import { printJobsRepo, type MadeBy, type PrintJob } from '../print-jobs/repo';
 import { OrderLineTaken, type PrintJobsService } from '../print-jobs/service';
-import { atProviderRefusal } from '../print-jobs/state';
+import { atProviderRefusal, withdrawnRefusal } from '../print-jobs/state';
 import type { RenderService } from '../render/service';
 import { uploadsRepo } from '../uploads/repo';
 import type { FileStore } from '../uploads/storage';
 import { designForLine, mapLines, readyForProvider, type LineRef } from './designForLine';
+import { NOTHING_LEFT, unitsToMake } from './units';
+import { cancelledJobReason, type HeldOrder } from './orderHold';
 
 /** The parts of a store order line production reads (a stored line, or a normalised one). */
 export interface ProductionLine extends LineRef {
   name?: string | null;
   title?: string | null;
   product_id?: string | number | null;
-  quantity?: number | string | null;
   properties?: Array<{ name: string; value: unknown }> | null;
 }
 
@@ -50,8 +51,8 @@ export const IN_JOBS_QUEUE = 'IN_JOBS_QUEUE';
 const text = (v: unknown) => (v === null || v === undefined ? '' : String(v));
 const artworkOf = (design: Design) => (Array.isArray(design.data.artworkUrls) ? design.data.artworkUrls.filter((u): u is string => typeof u === 'string' && u !== '') : []);
 
-/** Units of a line to make. */
-export const quantityOf = (line: ProductionLine) => Math.max(1, Math.floor(Number(line.quantity) || 1));
+/** Units of a line to make (units.ts); 0 for a line whose units were all removed or refunded. */
+export const quantityOf = (line: ProductionLine) => unitsToMake(line);
 
 export interface ProductionParts {
   store: FileStore;
@@ -95,6 +96,7 @@ export function productionService(deps: Deps, parts: ProductionParts) {
     const lineId = text(req.line.id);
     const existing = await jobOfLine(req.siteId, req.orderId, lineId);
     if (existing) return { job: existing, created: false };
+    if (unitsToMake(req.line) === 0) throw badRequest(NOTHING_LEFT);
     let design = req.design;
     if (!design) {
       const m = await designForLine(db, req.siteId, req.line);
@@ -150,10 +152,10 @@ export function productionService(deps: Deps, parts: ProductionParts) {
   // Where an item is made
 
   /** Where each line of an order with a job is made (Check order shows it). */
-  async function whereMade(siteId: number, orderId: string): Promise<Array<{ lineId: string; printJobId: number; madeBy: MadeBy; isPrinted: boolean }>> {
+  async function whereMade(siteId: number, orderId: string): Promise<Array<{ lineId: string; printJobId: number; madeBy: MadeBy; isPrinted: boolean; withdrawn: string | null }>> {
     return (await printJobsRepo(db).ofOrder(siteId, orderId))
       .filter((j) => j.lineItemId !== null)
-      .map((j) => ({ lineId: j.lineItemId!, printJobId: j.id, madeBy: j.madeBy, isPrinted: j.isPrinted }));
+      .map((j) => ({ lineId: j.lineItemId!, printJobId: j.id, madeBy: j.madeBy, isPrinted: j.isPrinted, withdrawn: j.withdrawn?.reason ?? null }));
   }
 
   /**
@@ -188,6 +190,21 @@ export function productionService(deps: Deps, parts: ProductionParts) {
     const queued = (await printJobsRepo(trx).ofOrder(siteId, order.id)).some((j) => j.madeBy === 'inHouse');
     if (queued) log.info({ siteId, orderId: order.id }, 'not sent automatically: a line is in the Jobs queue');
     return !queued;
+  }
+
+  /**
+   * After a store change of an order: each unprinted job follows its line — out of the queue with
+   * the reason when the order was cancelled or the line's units are all gone, back in play and
+   * with the line's units otherwise. In the caller's transaction.
+   */
+  async function followOrder(trx: Db | Knex.Transaction, siteId: number, order: HeldOrder & { id: string; line_items: ProductionLine[] }): Promise<void> {
+    const cancelled = cancelledJobReason(order);
+    for (const job of await printJobsRepo(trx).ofOrder(siteId, String(order.id))) {
+      if (job.lineItemId === null || job.isPrinted) continue;
+      const line = order.line_items.find((l) => String(l.id) === job.lineItemId);
+      const units = line ? unitsToMake(line) : 0;
+      await printJobs.followLine(trx, job, { withdrawn: cancelled ?? (units === 0 ? NOTHING_LEFT : null), quantity: units });
+    }
   }
 
   // -------------------------------------------------------------------------------------------
@@ -255,6 +272,7 @@ export function productionService(deps: Deps, parts: ProductionParts) {
   /** An operator's download of a job's file (Jobs, Print History): asks first for the provider's item; serving it marks the job downloaded. */
   async function downloadJobFile(actor: Actor, jobId: number, opts: { ownOrigin: string; images?: string[]; printInHouse?: boolean }): Promise<Buffer> {
     const job = await printJobs.get(actor, jobId);
+    if (job.withdrawn) throw withdrawnRefusal(job);
     // Asked before the file is handed out; the yes is recorded when the download is.
     if (job.madeBy === 'provider' && !opts.printInHouse) throw atProviderRefusal(job);
     const { pdf } = await printFile(job, opts);
@@ -279,6 +297,7 @@ export function productionService(deps: Deps, parts: ProductionParts) {
     /** A job the provider makes from now on (the send's own decision, no operator asked: null). */
     moveToProvider: (job: PrintJob, byUserId: number | null) => printJobs.moveJob(db, job, 'provider', byUserId),
     autoSendable,
+    followOrder,
     printFile,
     printFileUrl,
     downloadJobFile,

@@ -1,0 +1,167 @@
+// An order cancelled in the store is cancelled at the provider too, reliably: the cancellation
+// queues a cancel step (an outbox row of kind hp-cancel) in the transaction that stores it; a worker
+// claims the step under a lease and calls PUT /api/order/{HP_SOURCE_ACCOUNT}/{sourceOrderId}/cancel
+// for each provider order of the order (the whole order's, and `<order>-<line>` for lines sent on
+// their own), retrying no answer, 429 and 5xx with backoff. The result shows on the order
+// (data.providerCancellation) and, once HP confirms, its status becomes `cancelled`.
+import type { Knex } from 'knex';
+import type { Deps } from '../../deps';
+import { HpError } from '../../integrations/hpSiteflow';
+import { orderTablesRepo } from '../orders/tablesRepo';
+import { HP_CANCEL_KIND, cancelRepo } from './cancelRepo';
+import { clientFor, later, nowIso, SendFailure, siteSettings, type FulfilmentContext } from './context';
+import { mayBeAtProvider } from './lineSends';
+import { sourceOrderIdOf } from './orderBody';
+import { hpDedupeKey, outboxRepo, type OutboxRow } from './outbox';
+import { findOrder, lockedOrder } from './resolveOrder';
+import { nextOrderStatus } from './status';
+
+export { HP_CANCEL_KIND } from './cancelRepo';
+
+/** The provider side of a store cancellation, as the order record shows it. */
+export interface ProviderCancellation {
+  status: 'pending' | 'cancelled' | 'failed';
+  message: string;
+  at: string;
+  /** The provider orders concerned (`<order>` and/or `<order>-<line>`). */
+  sourceOrderIds?: string[];
+}
+
+/** Why a send that had not gone out was stopped. */
+export const STOPPED_BY_CANCELLATION = 'Not sent: the order was cancelled in the store';
+
+const unanswered = (row: OutboxRow) => (row.result as { unanswered?: unknown } | null)?.unanswered === true;
+
+/** The provider sends of an order: the whole order's and its lines' own. */
+async function sendsOf(db: Deps['db'] | Knex.Transaction, siteId: number, orderId: string): Promise<OutboxRow[]> {
+  const repo = outboxRepo(db);
+  const whole = await repo.byKey(hpDedupeKey(siteId, orderId));
+  return [...(whole ? [whole] : []), ...(await repo.lineRowsOf(siteId, orderId))];
+}
+
+/**
+ * Stops the sends that have not gone out, and answers the provider orders HP may hold (sent,
+ * being sent now, or tried without an answer).
+ */
+async function stopAndFind(db: Deps['db'] | Knex.Transaction, siteId: number, orderId: string, at: string): Promise<{ atProvider: OutboxRow[]; inFlight: boolean }> {
+  const atProvider: OutboxRow[] = [];
+  let inFlight = false;
+  for (const row of await sendsOf(db, siteId, orderId)) {
+    if (row.status === 'pending') {
+      if (await cancelRepo(db).stopSend(row.id, STOPPED_BY_CANCELLATION, at)) {
+        if (unanswered(row)) atProvider.push(row);
+        continue;
+      }
+      // Being sent right now: its outcome decides.
+      inFlight = true;
+      atProvider.push(row);
+    } else if (mayBeAtProvider(row)) atProvider.push(row);
+  }
+  return { atProvider, inFlight };
+}
+
+/**
+ * In the transaction that stores the store's cancellation: stops the order's sends that have not
+ * gone out and, if HP may hold any of it, queues the cancel step. Answers what the order shows
+ * (undefined: nothing reached HP, nothing to cancel there).
+ */
+export async function cancelAtProvider(trx: Knex.Transaction, input: { siteId: number; orderId: string }, now: Date): Promise<ProviderCancellation | undefined> {
+  const at = now.toISOString();
+  const { atProvider } = await stopAndFind(trx, input.siteId, input.orderId, at);
+  if (!atProvider.length) return undefined;
+  await cancelRepo(trx).enqueue(input.siteId, input.orderId, at);
+  return { status: 'pending', message: 'Cancelling the order at HP Site Flow', at, sourceOrderIds: atProvider.map((r) => sourceOrderIdOf(input.orderId, r.payload.lineId)) };
+}
+
+/** The result on the order record (and status `cancelled` once HP confirmed), under the order's lock. */
+async function showOnOrder(ctx: FulfilmentContext, siteId: number, orderId: string, result: ProviderCancellation): Promise<void> {
+  await ctx.db.transaction(async (trx) => {
+    const found = await findOrder(trx, orderId, siteId);
+    const order = found && (await lockedOrder(trx, found.id));
+    if (!order) return;
+    const data = { ...order.data, providerCancellation: result };
+    const status = result.status === 'cancelled' ? nextOrderStatus(order.status ?? null, 'cancelled') : null;
+    if (status) data.status = status;
+    await orderTablesRepo(trx).updateOrder(order.id, { data, status: status ?? undefined, before: order.data, updatedAt: result.at });
+  });
+}
+
+type StepResult = { done: string[]; notThere: string[] };
+
+/** One attempt of a claimed cancel step. */
+export async function attemptCancel(ctx: FulfilmentContext, row: OutboxRow): Promise<ProviderCancellation['status'] | 'queued'> {
+  const { siteId, orderId } = row.payload;
+  const at = nowIso(ctx);
+  const progress: StepResult = { done: [], notThere: [], ...((row.result as Partial<StepResult> | null) ?? {}) };
+  const outbox = outboxRepo(ctx.db);
+  const finish = async (result: Omit<ProviderCancellation, 'at'>) => {
+    const shown = { ...result, at };
+    if (result.status === 'cancelled') await outbox.markSent(row.id, { ...progress, ...shown }, at);
+    else await outbox.markFailed(row.id, result.message, { ...progress, ...shown }, at);
+    await showOnOrder(ctx, siteId, orderId, shown);
+    return result.status;
+  };
+  const retry = async (message: string) => {
+    if (row.attempts >= ctx.options.maxAttempts) return finish({ status: 'failed', message: `${message} (gave up after ${row.attempts} attempts)` });
+    const cap = Math.min(ctx.options.backoff.maxMs, ctx.options.backoff.baseMs * 2 ** Math.max(0, row.attempts - 1));
+    await outbox.reschedule(row.id, message, progress, later(ctx, Math.floor(cap / 2 + (Math.random() * cap) / 2)), at);
+    await showOnOrder(ctx, siteId, orderId, { status: 'pending', message, at });
+    return 'queued' as const;
+  };
+
+  const { atProvider, inFlight } = await stopAndFind(ctx.db, siteId, orderId, at);
+  if (inFlight) return retry('A send of this order is going out right now: it is cancelled once that send is answered');
+  const targets = atProvider.map((r) => ({ sourceOrderId: sourceOrderIdOf(orderId, r.payload.lineId), maybeOnly: r.status === 'failed' }));
+  const todo = targets.filter((t) => !progress.done.includes(t.sourceOrderId) && !progress.notThere.includes(t.sourceOrderId));
+  if (!targets.length) return finish({ status: 'cancelled', message: 'Nothing had reached HP Site Flow: no send went out', sourceOrderIds: [] });
+  let account: string;
+  try {
+    const { settings } = await siteSettings(ctx, siteId);
+    if (!settings.sourceAccount) return finish({ status: 'failed', message: 'Set HP_SOURCE_ACCOUNT in the site settings to cancel orders at HP Site Flow; cancel it in Site Flow by hand meanwhile', sourceOrderIds: targets.map((t) => t.sourceOrderId) });
+    account = settings.sourceAccount;
+    const client = clientFor(ctx, settings);
+    for (const t of todo) {
+      try {
+        await client.cancelOrder(account, t.sourceOrderId);
+        progress.done.push(t.sourceOrderId);
+      } catch (err) {
+        if (!(err instanceof HpError)) throw err;
+        if (err.retryable) return retry(`HP Site Flow did not answer the cancellation of ${t.sourceOrderId}: ${err.message}`);
+        // A send that got no answer may never have landed: HP not knowing the order is the good outcome.
+        if (err.status === 404 && t.maybeOnly) {
+          progress.notThere.push(t.sourceOrderId);
+          continue;
+        }
+        return finish({ status: 'failed', message: `HP Site Flow refused to cancel ${t.sourceOrderId}: ${err.message}`, sourceOrderIds: targets.map((x) => x.sourceOrderId) });
+      }
+    }
+  } catch (err) {
+    if (err instanceof SendFailure) return finish({ status: 'failed', message: err.message, sourceOrderIds: targets.map((t) => t.sourceOrderId) });
+    ctx.log.error({ err, outboxId: row.id }, 'HP cancellation failed unexpectedly');
+    return retry(`Unexpected error: ${(err as Error).message}`);
+  }
+  return finish({ status: 'cancelled', message: `Cancelled at HP Site Flow (${progress.done.join(', ') || 'nothing had landed there'})`, sourceOrderIds: targets.map((t) => t.sourceOrderId) });
+}
+
+/** The worker's pass over due cancel steps. */
+export async function processDueCancellations(ctx: FulfilmentContext): Promise<{ claimed: number }> {
+  const due = await cancelRepo(ctx.db).dueIds(nowIso(ctx), ctx.options.batchSize);
+  let claimed = 0;
+  for (const id of due) {
+    const row = await outboxRepo(ctx.db).claim(id, nowIso(ctx), later(ctx, ctx.options.leaseMs), false);
+    if (!row || row.kind !== HP_CANCEL_KIND) continue;
+    claimed++;
+    await attemptCancel(ctx, row);
+  }
+  return { claimed };
+}
+
+/** What the orders module and main.ts hold: the cancellation in a transaction, and the worker's pass. */
+export function providerCancellations(ctx: FulfilmentContext) {
+  return {
+    cancelAtProvider: (trx: Knex.Transaction, input: { siteId: number; orderId: string }) => cancelAtProvider(trx, input, ctx.clock.now()),
+    processDue: () => processDueCancellations(ctx),
+  };
+}
+
+export type ProviderCancellations = ReturnType<typeof providerCancellations>;

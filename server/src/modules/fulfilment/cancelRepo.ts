@@ -1,0 +1,57 @@
+// SQL of the provider cancellation (cancel.ts): its outbox rows (kind hp-cancel), and the stopping
+// of an order's sends that have not gone out yet.
+import type { Knex } from 'knex';
+import type { Db } from '../../db';
+import { toJson } from '../../db';
+
+export const HP_CANCEL_KIND = 'hp-cancel';
+
+export const cancelDedupeKey = (siteId: number, orderId: string) => `hp-cancel:${siteId}:${orderId}`;
+
+export function cancelRepo(db: Db | Knex.Transaction) {
+  return {
+    /** Queues the order's cancel step once (a second cancellation of the order keeps the first row). */
+    async enqueue(siteId: number, orderId: string, at: string): Promise<void> {
+      await db('outbox')
+        .insert({
+          kind: HP_CANCEL_KIND,
+          dedupe_key: cancelDedupeKey(siteId, orderId),
+          site_id: siteId,
+          payload: toJson({ siteId, orderId, lineId: null, actorId: null }),
+          status: 'pending',
+          attempts: 0,
+          next_attempt_at: at,
+          locked_until: null,
+          result: null,
+          error: null,
+          created_at: at,
+          updated_at: at,
+        })
+        .onConflict('dedupe_key')
+        .ignore();
+    },
+    /** Cancel steps due at `at` and not leased, oldest due first. */
+    async dueIds(at: string, limit: number): Promise<number[]> {
+      const rows = (await db('outbox')
+        .where({ kind: HP_CANCEL_KIND, status: 'pending' })
+        .where('next_attempt_at', '<=', at)
+        .where((w) => w.whereNull('locked_until').orWhere('locked_until', '<', at))
+        .orderBy('next_attempt_at')
+        .orderBy('id')
+        .limit(limit)
+        .select('id')) as Array<{ id: number }>;
+      return rows.map((r) => Number(r.id));
+    },
+    /**
+     * A provider send that has not gone out and nobody is sending right now: failed with the reason,
+     * so it never goes. Answers false when it is no longer so (sent, or being sent).
+     */
+    async stopSend(id: number, reason: string, at: string): Promise<boolean> {
+      const n = await db('outbox')
+        .where({ id, status: 'pending' })
+        .where((w) => w.whereNull('locked_until').orWhere('locked_until', '<', at))
+        .update({ status: 'failed', error: reason, locked_until: null, updated_at: at });
+      return n === 1;
+    },
+  };
+}
