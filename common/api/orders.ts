@@ -25,6 +25,10 @@ export interface OrderAddress {
   city?: string | null;
   zip?: string | null;
   province?: string | null;
+  /** Shopify's `province_code` (e.g. `KY`): sent to the provider as the ship-to state. */
+  province_code?: string | null;
+  /** Sent to the provider as the ship-to companyName. */
+  company?: string | null;
   country?: string | null;
   country_code?: string | null;
   phone?: string | null;
@@ -168,10 +172,16 @@ export interface Store {
   sendWhen: 'paid' | 'created';
 }
 
-/** cancel-hp's answer: the provider orders (sourceOrderIds) HP cancelled, and those it refused with its reason. */
-export interface ProviderCancelResult {
-  cancelled: string[];
-  refused: Array<{ sourceOrderId: string; error: string }>;
+/**
+ * The provider side of a cancellation (the store's, or an operator's "Cancel at HP"), as the order
+ * record keeps it in data.providerCancellation and cancel-hp answers it.
+ */
+export interface ProviderCancellation {
+  status: 'pending' | 'cancelled' | 'failed';
+  message: string;
+  at: string;
+  /** The provider orders concerned (`<order>` and/or `<order>-<line>`). */
+  sourceOrderIds?: string[];
 }
 /**
  * Shopify financial_status values that mean the money was taken (partially_refunded: it was paid;

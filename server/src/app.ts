@@ -83,7 +83,7 @@ export function createApp(deps: Deps, services: Services = createServices(deps))
   api.use('/designs', designsRoutes(services.designs, config));
   api.use('/pdf', printJobPdfRoutes(services.production, config));
   // Provider calls first: their postback route takes no session, whatever else /online-stores requires.
-  api.use('/online-stores', onlineStoresFulfilmentRoutes(services.fulfilment));
+  api.use('/online-stores', onlineStoresFulfilmentRoutes(services.fulfilment, services.cancellations));
   api.use('/hp-data', hpDataRoutes(services.fulfilment));
   api.use('/admin/hp-logs', hpLogsAdminRoutes(services.fulfilment));
   api.use('/online-stores', onlineStoresRoutes(services.orders, config));

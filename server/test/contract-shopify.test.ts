@@ -54,7 +54,7 @@ describe('contract: Shopify order webhook (vendor sample, byte for byte)', async
       financial_status: 'partially_refunded',
       customer: { id: '207119551', first_name: 'Bob', last_name: 'Norman' },
       cancelled: null,
-      shipping_address: { name: 'Bob Norman', address1: 'Chestnut Street 92', city: 'Louisville', zip: '40202', province: 'Kentucky', country_code: 'US', phone: '+1(502)-459-2181' },
+      shipping_address: { name: 'Bob Norman', company: null, address1: 'Chestnut Street 92', city: 'Louisville', zip: '40202', province: 'Kentucky', province_code: 'KY', country_code: 'US', phone: '+1(502)-459-2181' },
       shipping_lines: [{ title: 'Free Shipping', code: 'Free Shipping' }],
     });
     expect(row.data.line_items).toEqual([
@@ -71,6 +71,9 @@ describe('contract: Shopify order webhook (vendor sample, byte for byte)', async
     const sent = w.sim.orderBySource('450789469');
     expect(sent, 'HP has the order').toBeDefined();
     expect(sent!.body.orderData.items).toEqual([expect.objectContaining({ sourceItemId: '518995019', sku: 'HP-IPOD2008RED', quantity: 1 })]);
+    // The sample's province_code is the state; its company is null, so no companyName is sent.
+    expect((sent!.body.orderData.shipments as Array<{ shipTo: Record<string, unknown> }>)[0].shipTo).toMatchObject({ name: 'Bob Norman', state: 'KY', town: 'Louisville', postcode: '40202', isoCountry: 'US' });
+    expect((sent!.body.orderData.shipments as Array<{ shipTo: Record<string, unknown> }>)[0].shipTo).not.toHaveProperty('companyName');
     // No print job for the refunded lines.
     const jobs = (await w.request().get('/api/print-jobs/from-shopify-order/450789469').set(bearer(w.tokens.userA))).body.data.list as Array<{ lineItemId: string }>;
     expect(jobs.map((j) => j.lineItemId)).toEqual(['518995019']);

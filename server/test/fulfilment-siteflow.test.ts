@@ -201,15 +201,19 @@ describe('cancel-hp', () => {
     expect((await cancel(orderId, w.tokens.userB)).status).toBe(404);
     const res = await cancel(orderId);
     expect(res.status).toBe(200);
-    expect(res.body.data).toEqual({ cancelled: [orderId], refused: [] });
+    expect(res.body.data).toMatchObject({ status: 'cancelled', sourceOrderIds: [orderId] });
     expect(w.sim.orderBySource(orderId)!.status).toBe('cancelled');
+    // The same step as a store cancellation: its result is on the order.
+    expect((await w.orderRecord(w.sites.a, orderId)).data.providerCancellation).toMatchObject({ status: 'cancelled', sourceOrderIds: [orderId] });
     expect(w.sim.calls.filter((c) => c.method === 'PUT').map((c) => c.path)).toEqual([`/siteflow/api/order/${w.sim.sourceAccount}/${orderId}/cancel`]);
     await w.sim.idle();
     expect((await w.orderRecord(w.sites.a, orderId)).status).toBe('cancelled');
-    expect((await hpLogs(orderId)).map((l) => l.status)).toContain('cancelled');
     const again = await cancel(orderId);
     expect(again.status).toBe(400);
     expect(again.body.error).toMatch(/nothing at HP Site Flow to cancel/);
+    // Never sent: nothing to cancel there either.
+    const unsent = await orderWithDesign();
+    expect((await cancel(unsent)).body.error).toMatch(/nothing at HP Site Flow to cancel \(it was never sent\)/);
   });
 
   it('HP refusing (the order shipped, its postback lost) is answered 422 with HP\'s reason; nothing changes', async () => {
@@ -220,9 +224,15 @@ describe('cancel-hp', () => {
     await w.sim.progress(orderId, 'shipped');
     const res = await cancel(orderId);
     expect(res.status).toBe(422);
-    expect(res.body.error).toBe('A shipped order cannot be cancelled');
-    expect(res.body.errorMes).toEqual({ cancelled: [], refused: [{ sourceOrderId: orderId, error: 'A shipped order cannot be cancelled' }] });
-    expect((await w.orderRecord(w.sites.a, orderId)).status).toBe('sent');
+    expect(res.body.error).toBe(`HP Site Flow refused to cancel ${orderId}: A shipped order cannot be cancelled`);
+    expect(res.body.errorMes).toMatchObject({ status: 'failed', sourceOrderIds: [orderId] });
+    const after = await w.orderRecord(w.sites.a, orderId);
+    expect(after.status).toBe('sent');
+    expect(after.data.providerCancellation).toMatchObject({ status: 'failed' });
+    // Asked again (the operator retries): the failed step is queued again and HP asked again.
+    const puts = w.sim.calls.filter((c) => c.method === 'PUT').length;
+    expect((await cancel(orderId)).status).toBe(422);
+    expect(w.sim.calls.filter((c) => c.method === 'PUT').length).toBe(puts + 1);
   });
 });
 

@@ -11,7 +11,7 @@ import type {
   ProviderOrderDetail,
   RerunFlags,
   RerunResult,
-  ProviderCancelResult,
+  ProviderCancellation,
   SendOutcome,
 } from '../../../common/api/orders';
 import type {
@@ -201,8 +201,8 @@ export const dataProvider = {
   },
 
   /** Cancels the order at HP Site Flow (cancel-hp); HP refusing everything throws ApiError with HP's reason. */
-  cancelOrderAtProvider(id: Id): Promise<ProviderCancelResult> {
-    return api<ProviderCancelResult>('/api/online-stores/shopify-webhook/cancel-hp', { method: 'POST', body: { id: String(id) } });
+  cancelOrderAtProvider(id: Id): Promise<ProviderCancellation> {
+    return api<ProviderCancellation>('/api/online-stores/shopify-webhook/cancel-hp', { method: 'POST', body: { id: String(id) } });
   },
 
   /** The order's logs (order, provider events, sends), newest first. */

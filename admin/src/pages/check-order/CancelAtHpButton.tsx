@@ -18,8 +18,9 @@ export function CancelAtHpButton({ orderId, onDone }: { orderId: string; onDone:
     onSuccess: (result) => {
       setOpen(false);
       if (!result) return; // signed out meanwhile (401)
-      const refused = result.refused.map((r) => `${r.sourceOrderId}: ${r.error}`).join('; ');
-      notify(refused ? `${CANCEL_AT_HP_SUCCESS}, except ${refused}` : CANCEL_AT_HP_SUCCESS, { type: refused ? 'warning' : 'success', autoHideDuration: 10_000 });
+      // Still pending: HP did not answer yet; the step is retried and the order shows how it ends.
+      if (result.status === 'pending') notify(`Cancelling at HP: ${result.message}`, { type: 'info', autoHideDuration: 10_000 });
+      else notify(CANCEL_AT_HP_SUCCESS, { type: 'success', autoHideDuration: 10_000 });
       onDone();
     },
     onError: (error) => {

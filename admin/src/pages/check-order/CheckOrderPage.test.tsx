@@ -179,7 +179,7 @@ describe('Check order (/check-order)', () => {
         router(
           {
             'POST /api/online-stores/check-order': () => ok([ROBIN]),
-            'POST /api/online-stores/shopify-webhook/cancel-hp': () => ok({ cancelled: ['5500000001'], refused: [] }),
+            'POST /api/online-stores/shopify-webhook/cancel-hp': () => ok({ status: 'cancelled', message: 'Cancelled at HP Site Flow (5500000001)', at: '2025-03-08T10:01:00Z', sourceOrderIds: ['5500000001'] }),
           },
           USER,
         ),
@@ -194,6 +194,25 @@ describe('Check order (/check-order)', () => {
       expect(await screen.findByText('Cancelled at HP')).toBeInTheDocument();
       expect(calls.find((c) => c.url === '/api/online-stores/shopify-webhook/cancel-hp')?.body).toEqual({ id: '5500000001' });
       await waitFor(() => expect(checkCalls(calls)).toHaveLength(2));
+    });
+
+    it('HP not answering yet: says the cancellation is under way, not done', async () => {
+      signIn(USER);
+      stubFetch(
+        router(
+          {
+            'POST /api/online-stores/check-order': () => ok([ROBIN]),
+            'POST /api/online-stores/shopify-webhook/cancel-hp': () => ok({ status: 'pending', message: 'HP Site Flow did not answer the cancellation of 5500000001', at: '2025-03-08T10:01:00Z' }),
+          },
+          USER,
+        ),
+      );
+      renderCheck();
+      await screen.findByRole('heading', { name: 'Order #1001' });
+      await userEvent.click(screen.getByRole('button', { name: 'Cancel at HP' }));
+      await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Cancel at HP' }));
+      expect(await screen.findByText('Cancelling at HP: HP Site Flow did not answer the cancellation of 5500000001')).toBeInTheDocument();
+      expect(screen.queryByText('Cancelled at HP')).not.toBeInTheDocument();
     });
 
     it('shows HP\'s refusal and no success', async () => {

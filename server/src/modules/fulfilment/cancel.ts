@@ -5,27 +5,22 @@
 // their own), retrying no answer, 429 and 5xx with backoff. The result shows on the order
 // (data.providerCancellation) and, once HP confirms, its status becomes `cancelled`.
 import type { Knex } from 'knex';
+import type { ProviderCancellation } from '../../../../common/api/orders';
+import { badRequest } from '../../http/errors';
+import type { Actor } from '../../http/types';
 import type { Deps } from '../../deps';
 import { HpError } from '../../integrations/hpSiteflow';
 import { orderTablesRepo } from '../orders/tablesRepo';
-import { HP_CANCEL_KIND, cancelRepo } from './cancelRepo';
-import { clientFor, later, nowIso, SendFailure, siteSettings, type FulfilmentContext } from './context';
+import { HP_CANCEL_KIND, cancelDedupeKey, cancelRepo } from './cancelRepo';
+import { clientFor, later, nowIso, SendFailure, siteSettings, text, type FulfilmentContext } from './context';
 import { mayBeAtProvider } from './lineSends';
 import { sourceOrderIdOf } from './orderBody';
 import { hpDedupeKey, outboxRepo, type OutboxRow } from './outbox';
-import { findOrder, lockedOrder } from './resolveOrder';
-import { nextOrderStatus } from './status';
+import { findOrder, lockedOrder, resolveOrder } from './resolveOrder';
+import { TERMINAL, nextOrderStatus } from './status';
 
 export { HP_CANCEL_KIND } from './cancelRepo';
-
-/** The provider side of a store cancellation, as the order record shows it. */
-export interface ProviderCancellation {
-  status: 'pending' | 'cancelled' | 'failed';
-  message: string;
-  at: string;
-  /** The provider orders concerned (`<order>` and/or `<order>-<line>`). */
-  sourceOrderIds?: string[];
-}
+export type { ProviderCancellation } from '../../../../common/api/orders';
 
 /** Why a send that had not gone out was stopped. */
 export const STOPPED_BY_CANCELLATION = 'Not sent: the order was cancelled in the store';
@@ -156,11 +151,43 @@ export async function processDueCancellations(ctx: FulfilmentContext): Promise<{
   return { claimed };
 }
 
+/**
+ * An operator's "Cancel at HP" (the order still live in the store): the same step as a store
+ * cancellation — sends not gone out are stopped, the step queued (or a failed one queued again) —
+ * tried at once. Answers what the order then shows.
+ */
+export async function cancelNow(ctx: FulfilmentContext, actor: Actor, input: { orderRef: string; siteId?: number }): Promise<ProviderCancellation> {
+  const order = await resolveOrder(ctx.db, actor, input.orderRef, input.siteId);
+  const orderId = text(order.field1);
+  let found;
+  try {
+    found = await siteSettings(ctx, order.siteId);
+  } catch (err) {
+    if (err instanceof SendFailure) throw badRequest(err.message);
+    throw err;
+  }
+  if (!found.settings.sourceAccount) throw badRequest(`HP Site Flow cancels by source account: set HP_SOURCE_ACCOUNT in the settings of site "${found.site.name}"`);
+  if (order.status && TERMINAL.has(order.status)) throw badRequest(`This order is ${order.status}: there is nothing at HP Site Flow to cancel`);
+  const queued = await ctx.db.transaction(async (trx) => {
+    const pending = await cancelAtProvider(trx, { siteId: order.siteId, orderId }, ctx.clock.now());
+    if (pending) await cancelRepo(trx).retryFailed(order.siteId, orderId, nowIso(ctx));
+    return pending;
+  });
+  if (!queued) throw badRequest('This order has nothing at HP Site Flow to cancel (it was never sent)');
+  await showOnOrder(ctx, order.siteId, orderId, queued);
+  const step = await outboxRepo(ctx.db).byKey(cancelDedupeKey(order.siteId, orderId));
+  const row = step && (await outboxRepo(ctx.db).claim(step.id, nowIso(ctx), later(ctx, ctx.options.leaseMs), true));
+  if (row) await attemptCancel(ctx, row);
+  const after = await findOrder(ctx.db, orderId, order.siteId);
+  return ((after?.data as { providerCancellation?: ProviderCancellation } | undefined)?.providerCancellation ?? queued) as ProviderCancellation;
+}
+
 /** What the orders module and main.ts hold: the cancellation in a transaction, and the worker's pass. */
 export function providerCancellations(ctx: FulfilmentContext) {
   return {
     cancelAtProvider: (trx: Knex.Transaction, input: { siteId: number; orderId: string }) => cancelAtProvider(trx, input, ctx.clock.now()),
     processDue: () => processDueCancellations(ctx),
+    cancelNow: (actor: Actor, input: { orderRef: string; siteId?: number }) => cancelNow(ctx, actor, input),
   };
 }
 

@@ -30,6 +30,12 @@ export function cancelRepo(db: Db | Knex.Transaction) {
         .onConflict('dedupe_key')
         .ignore();
     },
+    /** A cancel step that failed (HP refused, a setting was missing) is queued again: an operator asked once more. */
+    async retryFailed(siteId: number, orderId: string, at: string): Promise<void> {
+      await db('outbox')
+        .where({ dedupe_key: cancelDedupeKey(siteId, orderId), kind: HP_CANCEL_KIND, status: 'failed' })
+        .update({ status: 'pending', attempts: 0, next_attempt_at: at, locked_until: null, error: null, updated_at: at });
+    },
     /** Cancel steps due at `at` and not leased, oldest due first. */
     async dueIds(at: string, limit: number): Promise<number[]> {
       const rows = (await db('outbox')

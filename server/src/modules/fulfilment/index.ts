@@ -9,7 +9,7 @@ export { sendOrder, type SendOrderInput } from './sendOrder';
 export { MAYBE_AT_PROVIDER_WHOLE, mayBeAtProvider } from './lineSends';
 export { prepareSend, type PreparedSend } from './prepareSend';
 export { manualSend } from './manualSend';
-export { cancelAtProvider, type CancelAtProvider } from './cancelAtProvider';
+export { cancelNow, providerCancellations, type ProviderCancellations } from './cancel';
 export { checkQuietOrders } from './checkQuietOrders';
 export { applyPostback, HP_SOURCE, postbackSite, receivePostback } from './postbacks';
 export { adminLog, adminLogs, listEvents, orderDetail } from './providerEvents';

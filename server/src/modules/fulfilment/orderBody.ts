@@ -84,8 +84,7 @@ export function customerNameOf(order: StoreOrder): string {
 
 /** The shipment's address from the store's shipping address; null when the order has none. */
 export function shipToOf(order: StoreOrder): HpOrderBody['orderData']['shipments'][number]['shipTo'] | null {
-  // Shopify's address also has company and province_code, when the store order kept them.
-  const a = order.shipping_address as (StoreAddress & { company?: string | null; province_code?: string | null }) | null | undefined;
+  const a = order.shipping_address as StoreAddress | null | undefined;
   if (!a || !s(a.address1)) return null;
   const shipTo: HpOrderBody['orderData']['shipments'][number]['shipTo'] = {
     name: s(a.name) || [s(a.first_name), s(a.last_name)].filter(Boolean).join(' ') || customerNameOf(order),

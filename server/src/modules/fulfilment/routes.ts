@@ -9,6 +9,7 @@ import { idsFilter, optionalNumber, optionalString, restAccess, simpleRestRouter
 import { parse } from '../../http/validate';
 import type { DataRecord, RecordSortField } from '../general-data/repo';
 import { detailQuery, hpDataQuery, manualBody, postbackBody, sendHpBody, sendLineBody } from './schema';
+import type { ProviderCancellations } from './cancel';
 import type { FulfilmentService, SendOutcome } from './service';
 
 /** A send's answer (docs/orders-fulfilment.md): data {status, hpOrderId} or {success:false, error, errorMes}. */
@@ -24,7 +25,7 @@ function answerSend(res: Response, outcome: SendOutcome) {
   ok(res, { status: outcome.status, hpOrderId: outcome.hpOrderId });
 }
 
-export function onlineStoresFulfilmentRoutes(fulfilment: FulfilmentService): Router {
+export function onlineStoresFulfilmentRoutes(fulfilment: FulfilmentService, cancellations: ProviderCancellations): Router {
   const r = Router();
 
   r.post('/shopify-webhook/send-hp', allow.site, async (req, res) => {
@@ -39,8 +40,10 @@ export function onlineStoresFulfilmentRoutes(fulfilment: FulfilmentService): Rou
 
   r.post('/shopify-webhook/cancel-hp', allow.site, async (req, res) => {
     const body = parse(sendHpBody, req.body);
-    const result = await fulfilment.cancelAtProvider(actorOf(req), { orderRef: (body.orderId ?? body.id)!, siteId: body.siteId });
-    if (!result.cancelled.length) return void res.status(422).json({ success: false, error: result.refused[0]?.error ?? 'HP Site Flow cancelled nothing', errorMes: result });
+    const result = await cancellations.cancelNow(actorOf(req), { orderRef: (body.orderId ?? body.id)!, siteId: body.siteId });
+    // HP refused (or a setting is missing): 422 with the reason; still trying (no answer yet): 202.
+    if (result.status === 'failed') return void res.status(422).json({ success: false, error: result.message, errorMes: result });
+    if (result.status === 'pending') return void res.status(202).json({ success: true, data: result });
     ok(res, result);
   });
 

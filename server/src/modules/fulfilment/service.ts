@@ -14,7 +14,6 @@ import { createInbox, type Inbox } from '../inbox/service';
 import type { RecordFilter, RecordSortField } from '../general-data/repo';
 import type { ProductionService } from '../production/service';
 import type { Site } from '../sites/repo';
-import { cancelAtProvider } from './cancelAtProvider';
 import { checkQuietOrders } from './checkQuietOrders';
 import { optionsOf, type FulfilmentContext, type FulfilmentOptions } from './context';
 import { manualSend } from './manualSend';
@@ -47,8 +46,6 @@ export function fulfilmentService(deps: Deps, production: ProductionService, ini
     checkQuietOrders: () => checkQuietOrders(ctx, inbox),
     sendOrder: (actor: Actor, input: SendOrderInput) => sendOrder(ctx, actor, input),
     manualSend: (actor: Actor, input: ManualInput & { siteId?: number }) => manualSend(ctx, actor, input),
-    /** Cancels the order's unfinished provider orders at HP (HP_SOURCE_ACCOUNT); answers what HP cancelled and refused. */
-    cancelAtProvider: (actor: Actor, input: { orderRef: string; siteId?: number }) => cancelAtProvider(ctx, inbox, actor, input),
     postbackSite: (slug: string | undefined, token: string | undefined) => postbackSite(db, slug, token),
     receivePostback: (site: Site, body: PostbackBody) => receivePostback(ctx, inbox, site, body),
     listEvents: (actor: Actor, q: EventsQuery) => listEvents(ctx, actor, q),

@@ -146,7 +146,7 @@ const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 function address(v: unknown): OrderAddress | null {
   const a = obj(v);
   if (!a) return null;
-  const keys = ['name', 'first_name', 'last_name', 'address1', 'address2', 'city', 'zip', 'province', 'country', 'country_code', 'phone'] as const;
+  const keys = ['name', 'company', 'first_name', 'last_name', 'address1', 'address2', 'city', 'zip', 'province', 'province_code', 'country', 'country_code', 'phone'] as const;
   return Object.fromEntries(keys.map((k) => [k, str(a[k])])) as OrderAddress;
 }
 
