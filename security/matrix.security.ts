@@ -125,6 +125,7 @@ const EXAMPLES: Examples = {
   'POST /api/test/send-raiser-edge': (c) => ({ body: { site: c.world.fx.siteASlug } }),
   'POST /api/test/raiser-edge/call': (c) => ({ body: { site: c.world.fx.siteASlug, path: '/constituent/v1/constituents/1001' } }),
   'POST /api/test/send-adestra': (c) => ({ body: { site: c.world.fx.siteASlug } }),
+  'POST /api/test/send-hp': (c) => ({ body: { site: c.world.fx.siteASlug } }),
   'GET /api/general-data/:type': {},
   'GET /api/general-data/:type/:id': (c) => ({ params: { id: String(c.world.fx.recordId) } }),
   'POST /api/general-data/:type': { body: { name: 'new note' } },

@@ -12,7 +12,7 @@ import { errorHandler, notFoundHandler, refuseNulInUrl } from './http/errorHandl
 import { jsonBody } from './http/validate';
 import { adminRoutes } from './modules/admin/routes';
 import { designsRoutes } from './modules/designs/routes';
-import { hpDataRoutes, hpLogsAdminRoutes, onlineStoresFulfilmentRoutes } from './modules/fulfilment/routes';
+import { hpDataRoutes, hpLogsAdminRoutes, hpTestRoutes, onlineStoresFulfilmentRoutes } from './modules/fulfilment/routes';
 import { generalDataRoutes } from './modules/general-data/routes';
 import { imagesRoutes } from './modules/images/routes';
 import { ordersAdminRoutes } from './modules/orders/adminResources';
@@ -74,6 +74,7 @@ export function createApp(deps: Deps, services: Services = createServices(deps))
   // The CRM ↔ email-platform sync calls of a site, and the connectivity tests.
   api.use('/sites/:site', syncRoutes(services.sync));
   api.use('/test', syncTestRoutes(services.sync));
+  api.use('/test', hpTestRoutes(services.fulfilment));
   api.use('/general-data', generalDataRoutes(services.generalData));
   api.use('/pdf', pdfRoutes(services.artwork, config));
   api.use('/images', imagesRoutes(services.artwork, config));

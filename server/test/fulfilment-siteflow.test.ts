@@ -265,6 +265,40 @@ describe('the component code', () => {
   });
 });
 
+describe('connectivity test (POST /api/test/send-hp)', () => {
+  const test = (token: string, site?: string) => w.request().post('/api/test/send-hp').set(bearer(token)).send(site ? { site } : {});
+  const slugA = async () => (await w.db('sites').where({ id: w.sites.a }).first('slug')).slug as string;
+
+  it('the right key pair and scheme: HP looked the probe order up (not found), so the signature was taken; nothing created', async () => {
+    const res = await test(w.tokens.adminA, await slugA());
+    expect(res.status).toBe(200);
+    expect(res.body.data.scheme).toBe('oneflow');
+    expect(res.body.data.checks.map((c: { step: string; ok: boolean }) => [c.step, c.ok])).toEqual([
+      ['settings', true],
+      ['signed call (GET /api/order/{id})', true],
+    ]);
+    expect(res.body.data.checks[1].status).toBe(404);
+    expect(w.sim.calls.filter((c) => c.method !== 'GET')).toEqual([]);
+  });
+
+  it("a wrong secret or scheme: HP's refusal and its own answer are shown; missing settings are named", async () => {
+    await w.setHpEnv(w.sites.a, siteflowEnv({ HP_API_SECRET: 'not-the-secret' }));
+    const wrong = (await test(w.tokens.adminA, await slugA())).body.data.checks[1];
+    expect(wrong).toMatchObject({ ok: false, status: 401, error: expect.stringMatching(/HP refused the key or the signature \(oneflow scheme\)/) });
+    expect(wrong.body).toBeTruthy();
+    await w.setHpEnv(w.sites.a, siteflowEnv({ HP_AUTH_SCHEME: 'printos' }));
+    expect((await test(w.tokens.adminA, await slugA())).body.data.checks[1]).toMatchObject({ ok: false, status: 401 });
+    await w.setHpEnv(w.sites.a, { HP_BASE_URL: w.simUrl });
+    const missing = (await test(w.tokens.adminA, await slugA())).body.data.checks;
+    expect(missing).toEqual([expect.objectContaining({ step: 'settings', ok: false, error: 'HP_API_KEY is not set; HP_API_SECRET is not set' })]);
+  });
+
+  it('admins only; another site is named by slug, an unknown one is 404', async () => {
+    expect((await test(w.tokens.userA)).status).toBe(403);
+    expect((await test(w.tokens.adminA, 'no-such-site')).status).toBe(404);
+  });
+});
+
 describe('a site sets its own quiet period', () => {
   it("HP_POLL_AFTER_MINUTES sets a site's own quiet period; a bad value is refused by name", async () => {
     await w.db('store_orders').update({ status: 'cancelled' });

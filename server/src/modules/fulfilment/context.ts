@@ -79,7 +79,7 @@ export const nowIso = (ctx: Pick<Deps, 'clock'>) => isoNow(ctx.clock);
 /** The time `ms` from now on the context's clock. */
 export const later = (ctx: Pick<Deps, 'clock'>, ms: number) => new Date(ctx.clock.now().getTime() + ms).toISOString();
 
-export function clientFor(ctx: FulfilmentContext, settings: HpSettings) {
+export function clientFor(ctx: FulfilmentContext, settings: HpSettings, retry?: Partial<HpRetryOptions>) {
   const { options, clock, log } = ctx;
   return createHpClient({
     baseUrl: settings.baseUrl,
@@ -89,7 +89,7 @@ export function clientFor(ctx: FulfilmentContext, settings: HpSettings) {
     secret: settings.secret,
     clock,
     fetchImpl: options.fetchImpl,
-    retry: options.retry,
+    retry: retry ? { ...options.retry, ...retry } : options.retry,
     sleep: options.sleep,
     timeoutMs: options.timeoutMs,
     onRetry: ({ attempt, delayMs, error }) => log.warn({ attempt, delayMs, status: error.status, code: error.code }, 'HP Site Flow call failed; retrying'),

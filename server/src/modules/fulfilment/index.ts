@@ -14,4 +14,4 @@ export { checkQuietOrders } from './checkQuietOrders';
 export { applyPostback, HP_SOURCE, postbackSite, receivePostback } from './postbacks';
 export { adminLog, adminLogs, listEvents, orderDetail } from './providerEvents';
 export { findOrder, resolveOrder } from './resolveOrder';
-export { hpDataRoutes, hpLogsAdminRoutes, onlineStoresFulfilmentRoutes } from './routes';
+export { hpDataRoutes, hpLogsAdminRoutes, hpTestRoutes, onlineStoresFulfilmentRoutes } from './routes';

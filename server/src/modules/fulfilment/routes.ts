@@ -8,7 +8,7 @@ import { badRequest } from '../../http/errors';
 import { idsFilter, optionalNumber, optionalString, restAccess, simpleRestRouter, type RestResource } from '../../http/simpleRest';
 import { parse } from '../../http/validate';
 import type { DataRecord, RecordSortField } from '../general-data/repo';
-import { detailQuery, hpDataQuery, manualBody, postbackBody, sendHpBody, sendLineBody } from './schema';
+import { detailQuery, hpDataQuery, hpTestBody, manualBody, postbackBody, sendHpBody, sendLineBody } from './schema';
 import type { ProviderCancellations } from './cancel';
 import type { FulfilmentService, SendOutcome } from './service';
 
@@ -102,3 +102,13 @@ function hpLogsResource(fulfilment: FulfilmentService): RestResource<RecordSortF
 }
 
 export const hpLogsAdminRoutes = (fulfilment: FulfilmentService) => simpleRestRouter('hp-logs', hpLogsResource(fulfilment), restAccess.siteScoped);
+
+/** The HP Site Flow connectivity test, beside the spec's /api/test calls: admin only. */
+export function hpTestRoutes(fulfilment: FulfilmentService): Router {
+  const r = Router();
+  r.post('/send-hp', allow.admin, async (req, res) => {
+    const { site } = parse(hpTestBody, req.body ?? {});
+    ok(res, await fulfilment.testHp(actorOf(req), site));
+  });
+  return r;
+}

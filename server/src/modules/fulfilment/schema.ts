@@ -117,3 +117,6 @@ export const hpDataQuery = z.object({
 export const detailQuery = z.object({ siteId: optionalSiteId });
 
 export type PostbackBody = z.infer<typeof postbackBody>;
+
+/** POST /api/test/send-hp: the site (slug or id); the caller's own site when absent. */
+export const hpTestBody = z.object({ site: z.union([z.string(), z.number()]).transform(String).pipe(z.string().min(1).max(64)).optional() });

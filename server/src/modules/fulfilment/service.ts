@@ -15,6 +15,7 @@ import type { RecordFilter, RecordSortField } from '../general-data/repo';
 import type { ProductionService } from '../production/service';
 import type { Site } from '../sites/repo';
 import { checkQuietOrders } from './checkQuietOrders';
+import { testHp } from './connectivity';
 import { optionsOf, type FulfilmentContext, type FulfilmentOptions } from './context';
 import { manualSend } from './manualSend';
 import type { ManualInput } from './orderBody';
@@ -45,6 +46,8 @@ export function fulfilmentService(deps: Deps, production: ProductionService, ini
     /** Asks the provider about orders with no news for options.quietAfterMs (lost postbacks). */
     checkQuietOrders: () => checkQuietOrders(ctx, inbox),
     sendOrder: (actor: Actor, input: SendOrderInput) => sendOrder(ctx, actor, input),
+    /** Connectivity test: settings complete, and HP takes our signature (one read-only call). */
+    testHp: (actor: Actor, site?: string) => testHp(ctx, actor, site),
     manualSend: (actor: Actor, input: ManualInput & { siteId?: number }) => manualSend(ctx, actor, input),
     postbackSite: (slug: string | undefined, token: string | undefined) => postbackSite(db, slug, token),
     receivePostback: (site: Site, body: PostbackBody) => receivePostback(ctx, inbox, site, body),
