@@ -83,7 +83,6 @@ async function startSyncSims(dropDir: string) {
     RE_SUBSCRIPTION_KEY: creds.subscriptionKey,
     RE_REFRESH_TOKEN: creds.refreshToken,
     RE_WEBHOOK_KEY: secret(),
-    RE_CONSENT_SOURCE: 'Adestra',
     ADESTRA_BASE_URL: `${base}/adestra/api/rest/1`,
     ADESTRA_TOKEN: creds.adestraToken,
     ADESTRA_TABLE_ID: '1',
@@ -141,6 +140,9 @@ describe('two instances on one PostgreSQL database', () => {
     // One site: the store, HP (auto-send), the CRM and the email platform.
     const slug = `sync-${seed % 100_000}`;
     const site = await createHpSite(apps[0].baseUrl, token, slug, hp.baseUrl, { HP_AUTO_SEND: '1', ...sims.env });
+    // The consent source is chosen once the site is connected: checked against the CRM's own list.
+    const consent = await api(apps[0].baseUrl, token, 'POST', `/api/sites/${slug}/raiser-edge/consent-settings`, { source: 'Adestra' });
+    if (consent.status !== 200) throw new Error(`consent settings: ${consent.status} ${JSON.stringify(consent.body)}`);
     hp.sim.setPostback({ url: `${apps[1].baseUrl}/api/online-stores/hp-webhook?site=${slug}`, token: HP_POSTBACK_TOKEN });
 
     // The Export 80 file of yesterday: every supporter subscribed again. Each CRM call takes a while,

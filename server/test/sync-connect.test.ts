@@ -163,6 +163,26 @@ describe('Raiser\'s Edge connection', async () => {
     });
   });
 
+  describe('a site save and a rotated refresh token', () => {
+    it('a save that left the refresh token as it was keeps the one the CRM rotated meanwhile', async () => {
+      const before = await stored('RE_REFRESH_TOKEN');
+      expect(before).toBeTruthy();
+      // The access token has expired: the save's consent check refreshes, and SKY rotates the refresh token.
+      w.clock.advance(3 * 60 * 60_000);
+      const form = (await api().get(`/api/admin/sites/${w.sites.a}`).set(bearer(w.tokens.adminA))).body as { settings: { env: Array<{ key: string; value: string }> } };
+      const env = form.settings.env.map((e) => (e.key === 'RE_CONSENT_CATEGORY' ? { ...e, value: 'Newsletter' } : e));
+      if (!env.some((e) => e.key === 'RE_CONSENT_CATEGORY')) env.push({ key: 'RE_CONSENT_CATEGORY', value: 'Newsletter' });
+      const put = await api().put(`/api/admin/sites/${w.sites.a}`).set(bearer(w.tokens.adminA)).send({ name: 'Site A', slug: 'site-a', settings: { env } });
+      expect(put.status, JSON.stringify(put.body)).toBe(200);
+      const after = await stored('RE_REFRESH_TOKEN');
+      expect(after).not.toBe(before);
+      // The stored token is the live one: the next refresh works, no reconnect needed.
+      w.clock.advance(3 * 60 * 60_000);
+      expect((await api().get('/api/sites/site-a/raiser-edge/consent-options').set(bearer(w.tokens.adminA))).status).toBe(200);
+      expect(await status()).toMatchObject({ connected: true, needsReconnect: false });
+    });
+  });
+
   describe('webhook subscriptions', () => {
     it('created by the button, one per event type, provisioned by the handshake; twice does not duplicate; the key is never shown', async () => {
       const created = await api().post('/api/sites/site-a/raiser-edge/webhook-subscriptions').set(bearer(w.tokens.adminA)).send({});

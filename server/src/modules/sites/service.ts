@@ -83,13 +83,17 @@ export function sitesService({ db, clock, config }: Deps, hooks: SitesHooks = {}
     const { env, unknownMasked } = mergeMaskedEnv(input.settings?.env ?? existing?.settings.env ?? [], existing?.settings.env ?? []);
     if (unknownMasked.length) throw badRequest(`settings.env: enter a real value for ${unknownMasked.join(', ')}`);
     await hooks.checkSettings?.(existing, env, existing?.settings.env ?? []);
+    // A value the admin left as it was is read again now: the check above, or a sync run meanwhile,
+    // may have rotated the CRM's refresh token, and writing the old one back would revoke access.
+    const fresh = existing ? ((await repo.byId(existing.id))?.settings.env ?? []) : [];
+    const toWrite = env.map((v) => (envValue(existing?.settings.env ?? [], v.key) === v.value && envValue(fresh, v.key) !== undefined ? { ...v, value: envValue(fresh, v.key)! } : v));
     const now = isoNow(clock);
     const site = {
       name: input.name,
       slug: input.slug,
       logo: input.logo === undefined ? (existing?.logo ?? null) : input.logo || null,
       theme: { ...existing?.theme, ...input.theme, mainColor: input.theme?.mainColor || existing?.theme.mainColor || DEFAULT_MAIN_COLOR },
-      settings: { ...existing?.settings, ...input.settings, env },
+      settings: { ...existing?.settings, ...input.settings, env: toWrite },
       updatedAt: now,
     };
     const id = existing ? (await repo.update(existing.id, site), existing.id) : await repo.insert({ ...site, createdAt: now });
