@@ -99,7 +99,7 @@ describe('orders and fulfilment in the browser', () => {
   it('an order from the Shopify simulator shows in List Orders (staff) and All orders (admin, Client column)', async () => {
     const seed = Date.now() % 1_000_000_007;
     const made = fakeOrder(seed, { skus: [SKU], lineCount: 1, orderNumber: 90_000 + (seed % 9_000), withCustomer: true, withAddress: true });
-    order = { ...made, customer: { ...made.customer!, ...CUSTOMER }, line_items: made.line_items.map((l) => ({ ...l, quantity: 2 })) };
+    order = { ...made, customer: { ...made.customer!, ...CUSTOMER }, line_items: made.line_items.map((l) => ({ ...l, quantity: 2, current_quantity: 2, fulfillable_quantity: 2 })) };
     const sent = await sender.sendOrder(order);
     expect(sent.status).toBe(200);
     expect(sent.body).toMatchObject({ success: true, data: { received: true } });

@@ -61,6 +61,7 @@ export interface OrderData {
   preGeneratedHPItems?: PreGeneratedHPItem[] | null;
   hpOrderId?: string | null;
   tracking?: { number?: string | null; method?: string | null; url?: string | null } | null;
+  providerError?: ProviderError | null;
   [key: string]: unknown;
 }
 
@@ -75,7 +76,16 @@ export interface ProviderEvent {
   trackingNumber?: string | null;
   shippingMethod?: string | null;
   event?: string | null;
+  /** An "Order Submission Error": why Site Flow refused the order, in its words. */
+  error?: string | null;
   raw?: unknown;
+}
+
+/** On the order (data.providerError) while Site Flow's refusal of it stands. */
+export interface ProviderError {
+  message: string;
+  sourceOrderId: string;
+  at: string;
 }
 
 export type ProviderEventRecord = DataRecord<ProviderEvent>;

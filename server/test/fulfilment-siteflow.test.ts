@@ -96,7 +96,9 @@ describe('Site Flow (oneflow scheme, separate submit host)', () => {
     expect(order.status).toBe('error');
     const [log] = await hpLogs(orderId);
     expect(log.name).toBe('order.submissionerror');
-    expect(log.data.error).toBe('Order validation failed');
+    expect(log.data.error).toBe('Order validation failed: orderData.shipments[0].shipTo.postcode is required');
+    // On the order too, until it moves on.
+    expect(order.data.providerError).toMatchObject({ message: 'Order validation failed: orderData.shipments[0].shipTo.postcode is required', sourceOrderId: orderId });
     expect(log.data.raw.error.validations).toEqual([{ path: 'orderData.shipments[0].shipTo.postcode', message: 'is required' }]);
   });
 
@@ -112,7 +114,8 @@ describe('Site Flow (oneflow scheme, separate submit host)', () => {
     expect(w.sim.stats.duplicates).toBe(1);
     expect((await w.orderRecord(w.sites.a, orderId)).status).toBe('sent');
     const [log] = await hpLogs(orderId);
-    expect(log.data).toMatchObject({ error: 'Source Order ID already exists', alreadySent: true });
+    expect(log.data).toMatchObject({ error: expect.stringMatching(/^Source Order ID already exists/), alreadySent: true });
+    expect((await w.orderRecord(w.sites.a, orderId)).data.providerError).toBeUndefined();
   });
 
   it('takes Site Flow\'s raw order object as a postback: status, provider id and tracking', async () => {

@@ -52,6 +52,28 @@ describe('Check order (/check-order)', () => {
     expect(within(hp).getByLabelText('Response')).toHaveTextContent('"_id": "hp-1"');
   });
 
+  it("Site Flow's refusal shows on the order in its words", async () => {
+    signIn(USER);
+    const refused = order(
+      { id: 1, status: 'error' },
+      { id: '5500000001', name: '#1001', hpOrderId: 'ack-1', providerError: { message: 'Order validation failed: orderData.shipments[0].shipTo.postcode is required', sourceOrderId: '5500000001', at: '2025-03-08T10:01:00' } },
+    );
+    stubFetch(router({ 'POST /api/online-stores/check-order': () => ok([refused]) }, USER));
+    renderCheck();
+    const notice = await screen.findByRole('status', { name: 'Provider refusal' });
+    expect(notice).toHaveTextContent('HP Site Flow refused the order');
+    expect(notice).toHaveTextContent('orderData.shipments[0].shipTo.postcode is required');
+  });
+
+  it('an order Site Flow only acknowledged says it is not yet accepted', async () => {
+    signIn(USER);
+    const waiting = order({ id: 1, status: 'sent' }, { id: '5500000001', name: '#1001', hpOrderId: 'ack-1', hpOrders: { '5500000001': { hpOrderId: 'ack-1', acknowledged: true } } });
+    stubFetch(router({ 'POST /api/online-stores/check-order': () => ok([waiting]) }, USER));
+    renderCheck();
+    expect(await screen.findByRole('status', { name: 'Provider acknowledgement' })).toHaveTextContent('Submitted to HP Site Flow, not yet accepted');
+    expect(screen.queryByRole('status', { name: 'Provider refusal' })).not.toBeInTheDocument();
+  });
+
   it('a cancelled order shows the store\'s reason and what HP Site Flow said about the cancellation', async () => {
     signIn(USER);
     const cancelled = order(

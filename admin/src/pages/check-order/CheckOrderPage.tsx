@@ -23,6 +23,7 @@ import type { AppDataProvider } from '../../providers/dataProvider';
 import { storeOrderId } from '../../providers/orders';
 import { CancelAtHpButton } from './CancelAtHpButton';
 import { CancellationNotice } from './CancellationNotice';
+import { ProviderNotice } from './ProviderNotice';
 import { HpDataTab } from './HpDataTab';
 import { OrderSearchForm, type OrderSearch } from './OrderSearchForm';
 import { RerunPanel } from './RerunPanel';
@@ -62,6 +63,7 @@ function OrderDetail({ logs, onChanged }: { logs: OrderLogs; onChanged: () => vo
         Order {logs.order.data?.name || orderId}
       </Typography>
       <CancellationNotice order={logs.order} />
+      <ProviderNotice order={logs.order} />
       <RerunPanel key={keyOf(logs.order)} orderId={orderId} onDone={onChanged} />
       {atProvider(logs.order) ? <CancelAtHpButton orderId={orderId} onDone={onChanged} /> : null}
       <Box sx={{ borderBottom: 1, borderColor: 'divider' }}>

@@ -61,7 +61,14 @@ function HpDataView() {
                     sx={{ cursor: orderId ? 'pointer' : 'default', '&:nth-of-type(even)': { bgcolor: 'action.hover' } }}
                   >
                     <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatDateTime(event.data?.timestamp ?? event.createdAt)}</TableCell>
-                    <TableCell>{event.data?.status ?? event.status ?? ''}</TableCell>
+                    <TableCell>
+                      {event.data?.status ?? event.status ?? ''}
+                      {event.data?.error ? (
+                        <Typography variant="body2" color="error">
+                          {event.data.error}
+                        </Typography>
+                      ) : null}
+                    </TableCell>
                     <TableCell>{orderId}</TableCell>
                     <TableCell>{event.data?.trackingNumber ?? ''}</TableCell>
                     <TableCell>{event.data?.shippingMethod ?? ''}</TableCell>

@@ -30,7 +30,14 @@ export function ProviderEventsTable({ events }: { events: readonly ProviderEvent
             <TableRow key={String(e.id)}>
               <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatDateTime(e.data?.timestamp ?? e.createdAt)}</TableCell>
               <TableCell>{e.data?.status ?? e.status ?? ''}</TableCell>
-              <TableCell>{e.data?.event ?? e.name ?? ''}</TableCell>
+              <TableCell>
+                {e.data?.event ?? e.name ?? ''}
+                {e.data?.error ? (
+                  <Typography variant="body2" color="error">
+                    {e.data.error}
+                  </Typography>
+                ) : null}
+              </TableCell>
               <TableCell>{e.data?.trackingNumber ?? ''}</TableCell>
               <TableCell>{e.data?.shippingMethod ?? ''}</TableCell>
             </TableRow>

@@ -101,6 +101,9 @@ export async function applyPostback(ctx: Pick<Deps, 'clock'>, trx: Knex.Transact
   const current = locked.status ?? (text(data.status) || null);
   const next = nextOrderStatus(current, text(body.status), text(data.hpProgress) || null);
   if (next) data.status = next;
+  // Site Flow's refusal shows on the order until the order moves on.
+  if (refusal) data.providerError = { message: refusal.message, sourceOrderId: body.sourceOrderId, at };
+  else if (next && next !== 'error') delete data.providerError;
   data.hpProgress = highestProgress(text(data.hpProgress) || null, text(body.status));
   // Tracking is kept: a later postback without it never erases it.
   if (trackingNumber || body.shipment?.trackingUrl) {
@@ -136,8 +139,11 @@ export async function applyPostback(ctx: Pick<Deps, 'clock'>, trx: Knex.Transact
 /** An "Order Submission Error" postback's reason; `duplicate` when the order was refused as already sent. */
 export function submissionRefusal(body: PostbackBody): { message: string; duplicate: boolean } | undefined {
   if (!body.error) return undefined;
-  const messages = [text(body.error.message), ...(body.error.validations ?? []).map((v) => text(v.message))].filter(Boolean);
-  return { message: messages[0] ?? 'Site Flow refused the order', duplicate: messages.some((m) => DUPLICATE_MESSAGE.test(m)) };
+  const validations = (body.error.validations ?? []).map((v) => [text(v.path), text(v.message)].filter(Boolean).join(' ')).filter(Boolean);
+  const messages = [text(body.error.message), ...validations].filter(Boolean);
+  // The headline and what each validation says: "Order validation failed: orderData…postcode is required".
+  const message = text(body.error.message) && validations.length ? `${text(body.error.message)}: ${validations.slice(0, 10).join('; ')}` : (messages[0] ?? 'Site Flow refused the order');
+  return { message: message.slice(0, 2000), duplicate: messages.some((m) => DUPLICATE_MESSAGE.test(m)) };
 }
 
 /** Makes `inbox` apply HP postbacks, in the transaction that claims each delivery. */
