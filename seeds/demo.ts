@@ -31,6 +31,8 @@ export function demoHpEnv(base: string) {
     { key: 'HP_API_KEY', value: `demo-${crypto.randomBytes(6).toString('hex')}` },
     { key: 'HP_API_SECRET', value: secret() },
     { key: 'HP_DESTINATION', value: 'presswork-demo' },
+    // The simulator's source account: cancellations name it in their path.
+    { key: 'HP_SOURCE_ACCOUNT', value: 'presswork' },
     { key: 'HP_CARRIER_ALIAS', value: 'royalmail' },
     { key: 'HP_POSTBACK_TOKEN', value: secret() },
     { key: 'HP_AUTO_SEND', value: '0' },

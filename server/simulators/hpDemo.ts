@@ -20,6 +20,7 @@ export async function demoHpSimulator(db: Db, baseUrl: string): Promise<HpSimula
     key,
     secret,
     scheme: (envValue(env, 'HP_AUTH_SCHEME') ?? '').trim().toLowerCase() === 'oneflow' ? 'oneflow' : 'printos',
+    sourceAccount: envValue(env, 'HP_SOURCE_ACCOUNT') || undefined,
     timeline: 5_000,
     postback: token ? { url: `${baseUrl}/api/online-stores/hp-webhook?site=${encodeURIComponent(site.slug)}`, token } : undefined,
   });

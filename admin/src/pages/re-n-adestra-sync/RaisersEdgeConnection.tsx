@@ -77,7 +77,7 @@ function ConsentSettings({ site }: { site: string }) {
     <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ alignItems: { sm: 'center' } }}>
       {pick('Consent source', source, options.data?.sources ?? [], setSource)}
       {pick('Consent category', category, options.data?.categories ?? [], setCategory)}
-      <Button variant="outlined" disabled={save.isPending} onClick={() => save.mutate()}>
+      <Button variant="outlined" disabled={save.isPending} onClick={() => save.mutate()} sx={{ flexShrink: 0, whiteSpace: 'nowrap' }}>
         Save consent settings
       </Button>
     </Stack>
