@@ -2,7 +2,7 @@
 // of an order's sends that have not gone out yet.
 import type { Knex } from 'knex';
 import type { Db } from '../../db';
-import { toJson } from '../../db';
+import { insertOnce } from './outbox';
 
 export const HP_CANCEL_KIND = 'hp-cancel';
 
@@ -12,23 +12,7 @@ export function cancelRepo(db: Db | Knex.Transaction) {
   return {
     /** Queues the order's cancel step once (a second cancellation of the order keeps the first row). */
     async enqueue(siteId: number, orderId: string, at: string): Promise<void> {
-      await db('outbox')
-        .insert({
-          kind: HP_CANCEL_KIND,
-          dedupe_key: cancelDedupeKey(siteId, orderId),
-          site_id: siteId,
-          payload: toJson({ siteId, orderId, lineId: null, actorId: null }),
-          status: 'pending',
-          attempts: 0,
-          next_attempt_at: at,
-          locked_until: null,
-          result: null,
-          error: null,
-          created_at: at,
-          updated_at: at,
-        })
-        .onConflict('dedupe_key')
-        .ignore();
+      await insertOnce(db, { kind: HP_CANCEL_KIND, dedupeKey: cancelDedupeKey(siteId, orderId), siteId, payload: { siteId, orderId, lineId: null, actorId: null }, at });
     },
     /** A cancel step that failed (HP refused, a setting was missing) is queued again: an operator asked once more. */
     async retryFailed(siteId: number, orderId: string, at: string): Promise<void> {

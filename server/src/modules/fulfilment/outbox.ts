@@ -71,6 +71,27 @@ export const outboxFromRow = (r: Row): OutboxRow => ({
 
 export const hpDedupeKey = (siteId: number, orderId: string, lineId?: string | null) => `hp:${siteId}:${orderId}${lineId ? `:${lineId}` : ''}`;
 
+/** One outbox row, due at `at`; a row with the same dedupe key is kept as it is (ON CONFLICT DO NOTHING). */
+export async function insertOnce(db: Knex | Knex.Transaction, row: { kind: string; dedupeKey: string; siteId: number; payload: HpOrderPayload; at: string }): Promise<void> {
+  await db('outbox')
+    .insert({
+      kind: row.kind,
+      dedupe_key: row.dedupeKey,
+      site_id: row.siteId,
+      payload: toJson(row.payload),
+      status: 'pending',
+      attempts: 0,
+      next_attempt_at: row.at,
+      locked_until: null,
+      result: null,
+      error: null,
+      created_at: row.at,
+      updated_at: row.at,
+    })
+    .onConflict('dedupe_key')
+    .ignore();
+}
+
 /**
  * Queue the provider send of an order (or of some of its lines, one row per line) inside the
  * caller's transaction. A row with the same dedupe key is kept as it is (ON CONFLICT DO NOTHING)
@@ -83,23 +104,7 @@ export async function enqueueOrderSend(trx: Knex | Knex.Transaction, input: Enqu
   for (const lineId of lines) {
     const payload: HpOrderPayload = { siteId: input.siteId, orderId: String(input.orderId), lineId, actorId: actorId ?? null };
     const dedupeKey = hpDedupeKey(input.siteId, payload.orderId, lineId);
-    await trx('outbox')
-      .insert({
-        kind: HP_ORDER_KIND,
-        dedupe_key: dedupeKey,
-        site_id: input.siteId,
-        payload: toJson(payload),
-        status: 'pending',
-        attempts: 0,
-        next_attempt_at: at,
-        locked_until: null,
-        result: null,
-        error: null,
-        created_at: at,
-        updated_at: at,
-      })
-      .onConflict('dedupe_key')
-      .ignore();
+    await insertOnce(trx, { kind: HP_ORDER_KIND, dedupeKey, siteId: input.siteId, payload, at });
     const row = (await trx<Row>('outbox').where({ dedupe_key: dedupeKey }).first())!;
     out.push(outboxFromRow(row));
   }
