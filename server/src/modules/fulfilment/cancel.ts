@@ -140,7 +140,7 @@ export async function attemptCancel(ctx: FulfilmentContext, row: OutboxRow): Pro
 
 /** The worker's pass over due cancel steps. */
 export async function processDueCancellations(ctx: FulfilmentContext): Promise<{ claimed: number }> {
-  const due = await cancelRepo(ctx.db).dueIds(nowIso(ctx), ctx.options.batchSize);
+  const due = await outboxRepo(ctx.db).dueIds(nowIso(ctx), ctx.options.batchSize, HP_CANCEL_KIND);
   let claimed = 0;
   for (const id of due) {
     const row = await outboxRepo(ctx.db).claim(id, nowIso(ctx), later(ctx, ctx.options.leaseMs), false);

@@ -20,18 +20,6 @@ export function cancelRepo(db: Db | Knex.Transaction) {
         .where({ dedupe_key: cancelDedupeKey(siteId, orderId), kind: HP_CANCEL_KIND, status: 'failed' })
         .update({ status: 'pending', attempts: 0, next_attempt_at: at, locked_until: null, error: null, updated_at: at });
     },
-    /** Cancel steps due at `at` and not leased, oldest due first. */
-    async dueIds(at: string, limit: number): Promise<number[]> {
-      const rows = (await db('outbox')
-        .where({ kind: HP_CANCEL_KIND, status: 'pending' })
-        .where('next_attempt_at', '<=', at)
-        .where((w) => w.whereNull('locked_until').orWhere('locked_until', '<', at))
-        .orderBy('next_attempt_at')
-        .orderBy('id')
-        .limit(limit)
-        .select('id')) as Array<{ id: number }>;
-      return rows.map((r) => Number(r.id));
-    },
     /**
      * A provider send that has not gone out and nobody is sending right now: failed with the reason,
      * so it never goes. Answers false when it is no longer so (sent, or being sent).

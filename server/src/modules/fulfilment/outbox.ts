@@ -138,10 +138,10 @@ export function outboxRepo(db: Db | Knex.Transaction) {
       return r ? outboxFromRow(r) : undefined;
     },
 
-    /** Ids of provider sends due at `at` and not leased, oldest due first. */
-    async dueIds(at: string, limit: number): Promise<number[]> {
+    /** Ids of rows of `kind` (provider sends by default) due at `at` and not leased, oldest due first. */
+    async dueIds(at: string, limit: number, kind: string = HP_ORDER_KIND): Promise<number[]> {
       const rows = (await db('outbox')
-        .where({ kind: HP_ORDER_KIND, status: 'pending' })
+        .where({ kind, status: 'pending' })
         .where('next_attempt_at', '<=', at)
         .where((w) => w.whereNull('locked_until').orWhere('locked_until', '<', at))
         .orderBy('next_attempt_at')
