@@ -486,6 +486,15 @@ describe('print reports (GET /api/print-jobs/reports)', async () => {
         { day: '2030-03-03', jobs: 1, quantity: 3 },
         { day: '2030-03-04', jobs: 1, quantity: 1 },
       ],
+      bucket: 'day',
+      printedPerPeriod: [
+        { start: '2030-03-01', end: '2030-03-01', jobs: 0, quantity: 0 },
+        { start: '2030-03-02', end: '2030-03-02', jobs: 2, quantity: 3 },
+        { start: '2030-03-03', end: '2030-03-03', jobs: 1, quantity: 3 },
+        { start: '2030-03-04', end: '2030-03-04', jobs: 1, quantity: 1 },
+        { start: '2030-03-05', end: '2030-03-05', jobs: 0, quantity: 0 },
+      ],
+      totals: { jobs: 4, quantity: 7 },
       perProduct: [
         { productName: 'Card', jobs: 2, quantity: 5 },
         { productName: 'Mug', jobs: 2, quantity: 2 },
@@ -514,6 +523,54 @@ describe('print reports (GET /api/print-jobs/reports)', async () => {
     const recent = (await get('/api/print-jobs/reports', w.tokens.userA)).body.data;
     expect(recent).toMatchObject({ from: '2030-02-09', to: '2030-03-10' });
     expect(recent.reprints.printed).toBe(4);
+  });
+
+  it('any range, however long, gives one total: totals = per product = the series, which covers the range', async () => {
+    const printAt = async (iso: string, productName: string, quantity: number) => {
+      at(iso);
+      const job = await create(w.tokens.userA, { productName, quantity, artworkUrls: ART });
+      await changed(w.tokens.userA, job.id, { isPDFDownloaded: true });
+      await changed(w.tokens.userA, job.id, { isPrinted: true });
+    };
+    // Both ends of a 26-year range, and between.
+    await printAt('2000-01-01T00:00:00.000Z', 'Early card', 2);
+    await printAt('2000-12-31T23:00:00.000Z', 'Early card', 1);
+    await printAt('2012-06-15T12:00:00.000Z', 'Mid mug', 5);
+    await printAt('2025-12-31T23:59:59.000Z', 'Late poster', 3);
+    at('2026-01-10T12:00:00.000Z');
+    const sum = (xs: Array<{ jobs: number; quantity: number }>) => xs.reduce((a, x) => ({ jobs: a.jobs + x.jobs, quantity: a.quantity + x.quantity }), { jobs: 0, quantity: 0 });
+
+    const long = (await get('/api/print-jobs/reports?from=2000-01-01&to=2025-12-31', w.tokens.userA)).body.data;
+    expect(long.totals).toEqual({ jobs: 4, quantity: 11 });
+    expect(sum(long.perProduct)).toEqual(long.totals);
+    expect(sum(long.printedPerPeriod)).toEqual(long.totals);
+    expect(long.bucket).toBe('month');
+    expect(long.printedPerPeriod).toHaveLength(26 * 12);
+    expect(long.printedPerPeriod[0]).toEqual({ start: '2000-01-01', end: '2000-01-31', jobs: 1, quantity: 2 });
+    expect(long.printedPerPeriod[11]).toEqual({ start: '2000-12-01', end: '2000-12-31', jobs: 1, quantity: 1 });
+    expect(long.printedPerPeriod.at(-1)).toEqual({ start: '2025-12-01', end: '2025-12-31', jobs: 1, quantity: 3 });
+    // Buckets follow each other with no gap and no overlap.
+    for (let i = 1; i < long.printedPerPeriod.length; i++) {
+      expect(Date.parse(long.printedPerPeriod[i].start) - Date.parse(long.printedPerPeriod[i - 1].end)).toBe(24 * 3600 * 1000);
+    }
+
+    // A year: weeks from Monday, the first and last cut to the range.
+    const year = (await get('/api/print-jobs/reports?from=2000-01-01&to=2000-12-31', w.tokens.userA)).body.data;
+    expect(year.bucket).toBe('week');
+    expect(year.totals).toEqual({ jobs: 2, quantity: 3 });
+    expect(sum(year.printedPerPeriod)).toEqual(year.totals);
+    expect(sum(year.perProduct)).toEqual(year.totals);
+    // 1 January 2000 was a Saturday.
+    expect(year.printedPerPeriod[0]).toEqual({ start: '2000-01-01', end: '2000-01-02', jobs: 1, quantity: 2 });
+    expect(year.printedPerPeriod[1]).toMatchObject({ start: '2000-01-03', end: '2000-01-09' });
+    expect(year.printedPerPeriod.at(-1)).toEqual({ start: '2000-12-25', end: '2000-12-31', jobs: 1, quantity: 1 });
+
+    // Up to 92 days: a bucket a day.
+    const quarter = (await get('/api/print-jobs/reports?from=2025-10-01&to=2025-12-31', w.tokens.userA)).body.data;
+    expect(quarter.bucket).toBe('day');
+    expect(quarter.printedPerPeriod).toHaveLength(92);
+    expect(quarter.printedPerPeriod.at(-1)).toEqual({ start: '2025-12-31', end: '2025-12-31', jobs: 1, quantity: 3 });
+    expect((await get('/api/print-jobs/reports?from=2025-10-01&to=2026-01-01', w.tokens.userA)).body.data.bucket).toBe('week');
   });
 
   it.each([
