@@ -37,6 +37,10 @@ export interface PrintJob {
   /** Out of the Jobs queue unprinted, and why (the order was cancelled, the line's units removed). */
   withdrawn: { at: string; reason: string } | null;
   productionNote: ProductionNote | null;
+  /** The store order's name (e.g. #1001); null for a job made from a design by hand. */
+  orderName: string | null;
+  /** When the store order was placed (its created_at); null without a store order: count from createdAt. */
+  orderCreatedAt: string | null;
   isPrinted: boolean;
   isPDFDownloaded: boolean;
   isRePrinted: boolean;

@@ -5,6 +5,7 @@ import sharp from 'sharp';
 import type { Response } from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { fromJson } from '../src/db';
+import { orderTablesRepo } from '../src/modules/orders/tablesRepo';
 import { bearer, createWorld, type TestWorld } from './harness';
 
 interface Job {
@@ -31,6 +32,8 @@ interface Job {
   printedByUserId: number | null;
   reprintCount: number;
   productionNote: { id: number; note: string } | null;
+  orderName?: string | null;
+  orderCreatedAt?: string | null;
 }
 
 const binary = (res: Response, cb: (err: Error | null, body: Buffer) => void) => {
@@ -440,6 +443,50 @@ describe('print jobs', async () => {
       expect(removed.status).toBe(200);
       expect(await w.db('print_jobs').where({ id }).first()).toBeUndefined();
     });
+  });
+});
+
+describe('print jobs and their store order (name, placed at)', async () => {
+  const w = await createWorld();
+  const { create, get } = api(w);
+  const placedAt = '2026-11-01T08:30:00.000Z';
+  const storeOrder = (siteId: number, orderId: string, name: string, createdAt: string) => ({
+    siteId, orderId, name, status: 'received', searchText: name, data: { id: orderId, name, created_at: createdAt, line_items: [{ id: `${orderId}-1`, sku: 'X', quantity: 1 }] }, createdAt, updatedAt: createdAt,
+  });
+
+  it("a job of a store order carries the order's name and when it was placed; a job made by hand has neither", async () => {
+    await orderTablesRepo(w.db).insertOrders([
+      storeOrder(w.sites.a, '5550001', '#1042', placedAt),
+      // The same store order id in another site: never the job's.
+      storeOrder(w.sites.b, '5550001', '#B-9', '2020-01-01T00:00:00.000Z'),
+    ]);
+    const ofOrder = await create(w.tokens.userA, { productName: 'Order card', artworkUrls: ART, shopifyOrderId: '5550001', lineItemId: '5550001-1' });
+    const byHand = await create(w.tokens.userA, { productName: 'Hand card', artworkUrls: ART });
+    expect(ofOrder).toMatchObject({ orderName: '#1042', orderCreatedAt: placedAt });
+    expect(byHand).toMatchObject({ orderName: null, orderCreatedAt: null });
+    expect((await get(`/api/print-jobs/${ofOrder.id}`, w.tokens.userA)).body.data).toMatchObject({ orderName: '#1042', orderCreatedAt: placedAt });
+    const queue = (await get('/api/print-jobs?readyForPrint=1&isPrinted=0&pageSize=100', w.tokens.userA)).body.data.list as Job[];
+    expect(queue.find((j) => j.id === ofOrder.id)).toMatchObject({ orderName: '#1042', orderCreatedAt: placedAt });
+    expect(queue.find((j) => j.id === byHand.id)).toMatchObject({ orderName: null, orderCreatedAt: null });
+  });
+
+  it('a page of 100 jobs of 100 orders is read in two queries (the page and its count)', async () => {
+    const orders = Array.from({ length: 100 }, (_, i) => storeOrder(w.sites.a, `66600${i}`, `#2${String(i).padStart(3, '0')}`, placedAt));
+    await orderTablesRepo(w.db).insertOrders(orders);
+    for (const o of orders) await create(w.tokens.userA, { productName: 'Bulk card', artworkUrls: ART, shopifyOrderId: o.orderId, lineItemId: `${o.orderId}-1` });
+    const queries: string[] = [];
+    const onQuery = (q: { sql: string }) => queries.push(q.sql);
+    w.db.on('query', onQuery);
+    let page: Job[];
+    try {
+      page = (await get('/api/print-jobs?q=bulk&pageSize=100', w.tokens.userA)).body.data.list;
+    } finally {
+      w.db.removeListener('query', onQuery);
+    }
+    expect(page).toHaveLength(100);
+    expect(new Set(page.map((j) => j.orderName)).size).toBe(100);
+    expect(queries.filter((sql) => /store_orders/.test(sql))).toHaveLength(1);
+    expect(queries.filter((sql) => /from .print_jobs/i.test(sql))).toHaveLength(2);
   });
 });
 
