@@ -111,6 +111,8 @@ describe('print jobs', async () => {
         printedByUserId: null,
         reprintCount: 0,
         productionNote: null,
+        orderName: null,
+        orderCreatedAt: null,
       });
       const row = await w.db('print_jobs').where({ id: job.id }).first();
       expect(row).toMatchObject({ client_id: w.sites.a, product_name: 'Birthday card', quantity: 2 });
