@@ -37,6 +37,10 @@ export interface PrintJob {
   /** Out of the Jobs queue unprinted, and why (the order was cancelled, the line's units removed). */
   withdrawn: { at: string; reason: string } | null;
   productionNote: ProductionNote | null;
+  /** The store order's name (e.g. #1001); null for a job made from a design by hand. */
+  orderName: string | null;
+  /** When the store order was placed (its created_at); null without a store order: count from createdAt. */
+  orderCreatedAt: string | null;
   isPrinted: boolean;
   isPDFDownloaded: boolean;
   isRePrinted: boolean;
@@ -64,11 +68,20 @@ export interface NewPrintJob {
   quantity: number;
 }
 
+/** How the reports group a range: by day up to ~3 months, by week up to 2 years, by month beyond. */
+export type ReportBucket = 'day' | 'week' | 'month';
+
 export interface PrintReports {
   from: string;
   to: string;
   clientId: RecordId | null;
+  /** Only the days something was printed. */
   printedPerDay: { day: string; jobs: number; quantity: number }[];
+  /** Every bucket of the range in order, empty ones included: its sums are `totals`. */
+  bucket: ReportBucket;
+  printedPerPeriod: { start: string; end: string; jobs: number; quantity: number }[];
+  /** Jobs printed in the range and their items: the same as the sum of perProduct. */
+  totals: { jobs: number; quantity: number };
   perProduct: { productName: string | null; jobs: number; quantity: number }[];
   reprints: { printed: number; reprinted: number; rate: number };
   oldestUnprinted: PrintJob[];

@@ -5,6 +5,7 @@ import sharp from 'sharp';
 import type { Response } from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { fromJson } from '../src/db';
+import { orderTablesRepo } from '../src/modules/orders/tablesRepo';
 import { bearer, createWorld, type TestWorld } from './harness';
 
 interface Job {
@@ -31,6 +32,8 @@ interface Job {
   printedByUserId: number | null;
   reprintCount: number;
   productionNote: { id: number; note: string } | null;
+  orderName?: string | null;
+  orderCreatedAt?: string | null;
 }
 
 const binary = (res: Response, cb: (err: Error | null, body: Buffer) => void) => {
@@ -108,6 +111,8 @@ describe('print jobs', async () => {
         printedByUserId: null,
         reprintCount: 0,
         productionNote: null,
+        orderName: null,
+        orderCreatedAt: null,
       });
       const row = await w.db('print_jobs').where({ id: job.id }).first();
       expect(row).toMatchObject({ client_id: w.sites.a, product_name: 'Birthday card', quantity: 2 });
@@ -443,6 +448,50 @@ describe('print jobs', async () => {
   });
 });
 
+describe('print jobs and their store order (name, placed at)', async () => {
+  const w = await createWorld();
+  const { create, get } = api(w);
+  const placedAt = '2026-11-01T08:30:00.000Z';
+  const storeOrder = (siteId: number, orderId: string, name: string, createdAt: string) => ({
+    siteId, orderId, name, status: 'received', searchText: name, data: { id: orderId, name, created_at: createdAt, line_items: [{ id: `${orderId}-1`, sku: 'X', quantity: 1 }] }, createdAt, updatedAt: createdAt,
+  });
+
+  it("a job of a store order carries the order's name and when it was placed; a job made by hand has neither", async () => {
+    await orderTablesRepo(w.db).insertOrders([
+      storeOrder(w.sites.a, '5550001', '#1042', placedAt),
+      // The same store order id in another site: never the job's.
+      storeOrder(w.sites.b, '5550001', '#B-9', '2020-01-01T00:00:00.000Z'),
+    ]);
+    const ofOrder = await create(w.tokens.userA, { productName: 'Order card', artworkUrls: ART, shopifyOrderId: '5550001', lineItemId: '5550001-1' });
+    const byHand = await create(w.tokens.userA, { productName: 'Hand card', artworkUrls: ART });
+    expect(ofOrder).toMatchObject({ orderName: '#1042', orderCreatedAt: placedAt });
+    expect(byHand).toMatchObject({ orderName: null, orderCreatedAt: null });
+    expect((await get(`/api/print-jobs/${ofOrder.id}`, w.tokens.userA)).body.data).toMatchObject({ orderName: '#1042', orderCreatedAt: placedAt });
+    const queue = (await get('/api/print-jobs?readyForPrint=1&isPrinted=0&pageSize=100', w.tokens.userA)).body.data.list as Job[];
+    expect(queue.find((j) => j.id === ofOrder.id)).toMatchObject({ orderName: '#1042', orderCreatedAt: placedAt });
+    expect(queue.find((j) => j.id === byHand.id)).toMatchObject({ orderName: null, orderCreatedAt: null });
+  });
+
+  it('a page of 100 jobs of 100 orders is read in two queries (the page and its count)', async () => {
+    const orders = Array.from({ length: 100 }, (_, i) => storeOrder(w.sites.a, `66600${i}`, `#2${String(i).padStart(3, '0')}`, placedAt));
+    await orderTablesRepo(w.db).insertOrders(orders);
+    for (const o of orders) await create(w.tokens.userA, { productName: 'Bulk card', artworkUrls: ART, shopifyOrderId: o.orderId, lineItemId: `${o.orderId}-1` });
+    const queries: string[] = [];
+    const onQuery = (q: { sql: string }) => queries.push(q.sql);
+    w.db.on('query', onQuery);
+    let page: Job[];
+    try {
+      page = (await get('/api/print-jobs?q=bulk&pageSize=100', w.tokens.userA)).body.data.list;
+    } finally {
+      w.db.removeListener('query', onQuery);
+    }
+    expect(page).toHaveLength(100);
+    expect(new Set(page.map((j) => j.orderName)).size).toBe(100);
+    expect(queries.filter((sql) => /store_orders/.test(sql))).toHaveLength(1);
+    expect(queries.filter((sql) => /from .print_jobs/i.test(sql))).toHaveLength(2);
+  });
+});
+
 describe('print reports (GET /api/print-jobs/reports)', async () => {
   // The report runs on fixed days in 2030: tokens (signed at the real time) must outlive the test clock.
   const w = await createWorld({ JWT_EXPIRES_IN: '5000d' });
@@ -486,6 +535,15 @@ describe('print reports (GET /api/print-jobs/reports)', async () => {
         { day: '2030-03-03', jobs: 1, quantity: 3 },
         { day: '2030-03-04', jobs: 1, quantity: 1 },
       ],
+      bucket: 'day',
+      printedPerPeriod: [
+        { start: '2030-03-01', end: '2030-03-01', jobs: 0, quantity: 0 },
+        { start: '2030-03-02', end: '2030-03-02', jobs: 2, quantity: 3 },
+        { start: '2030-03-03', end: '2030-03-03', jobs: 1, quantity: 3 },
+        { start: '2030-03-04', end: '2030-03-04', jobs: 1, quantity: 1 },
+        { start: '2030-03-05', end: '2030-03-05', jobs: 0, quantity: 0 },
+      ],
+      totals: { jobs: 4, quantity: 7 },
       perProduct: [
         { productName: 'Card', jobs: 2, quantity: 5 },
         { productName: 'Mug', jobs: 2, quantity: 2 },
@@ -514,6 +572,54 @@ describe('print reports (GET /api/print-jobs/reports)', async () => {
     const recent = (await get('/api/print-jobs/reports', w.tokens.userA)).body.data;
     expect(recent).toMatchObject({ from: '2030-02-09', to: '2030-03-10' });
     expect(recent.reprints.printed).toBe(4);
+  });
+
+  it('any range, however long, gives one total: totals = per product = the series, which covers the range', async () => {
+    const printAt = async (iso: string, productName: string, quantity: number) => {
+      at(iso);
+      const job = await create(w.tokens.userA, { productName, quantity, artworkUrls: ART });
+      await changed(w.tokens.userA, job.id, { isPDFDownloaded: true });
+      await changed(w.tokens.userA, job.id, { isPrinted: true });
+    };
+    // Both ends of a 26-year range, and between.
+    await printAt('2000-01-01T00:00:00.000Z', 'Early card', 2);
+    await printAt('2000-12-31T23:00:00.000Z', 'Early card', 1);
+    await printAt('2012-06-15T12:00:00.000Z', 'Mid mug', 5);
+    await printAt('2025-12-31T23:59:59.000Z', 'Late poster', 3);
+    at('2026-01-10T12:00:00.000Z');
+    const sum = (xs: Array<{ jobs: number; quantity: number }>) => xs.reduce((a, x) => ({ jobs: a.jobs + x.jobs, quantity: a.quantity + x.quantity }), { jobs: 0, quantity: 0 });
+
+    const long = (await get('/api/print-jobs/reports?from=2000-01-01&to=2025-12-31', w.tokens.userA)).body.data;
+    expect(long.totals).toEqual({ jobs: 4, quantity: 11 });
+    expect(sum(long.perProduct)).toEqual(long.totals);
+    expect(sum(long.printedPerPeriod)).toEqual(long.totals);
+    expect(long.bucket).toBe('month');
+    expect(long.printedPerPeriod).toHaveLength(26 * 12);
+    expect(long.printedPerPeriod[0]).toEqual({ start: '2000-01-01', end: '2000-01-31', jobs: 1, quantity: 2 });
+    expect(long.printedPerPeriod[11]).toEqual({ start: '2000-12-01', end: '2000-12-31', jobs: 1, quantity: 1 });
+    expect(long.printedPerPeriod.at(-1)).toEqual({ start: '2025-12-01', end: '2025-12-31', jobs: 1, quantity: 3 });
+    // Buckets follow each other with no gap and no overlap.
+    for (let i = 1; i < long.printedPerPeriod.length; i++) {
+      expect(Date.parse(long.printedPerPeriod[i].start) - Date.parse(long.printedPerPeriod[i - 1].end)).toBe(24 * 3600 * 1000);
+    }
+
+    // A year: weeks from Monday, the first and last cut to the range.
+    const year = (await get('/api/print-jobs/reports?from=2000-01-01&to=2000-12-31', w.tokens.userA)).body.data;
+    expect(year.bucket).toBe('week');
+    expect(year.totals).toEqual({ jobs: 2, quantity: 3 });
+    expect(sum(year.printedPerPeriod)).toEqual(year.totals);
+    expect(sum(year.perProduct)).toEqual(year.totals);
+    // 1 January 2000 was a Saturday.
+    expect(year.printedPerPeriod[0]).toEqual({ start: '2000-01-01', end: '2000-01-02', jobs: 1, quantity: 2 });
+    expect(year.printedPerPeriod[1]).toMatchObject({ start: '2000-01-03', end: '2000-01-09' });
+    expect(year.printedPerPeriod.at(-1)).toEqual({ start: '2000-12-25', end: '2000-12-31', jobs: 1, quantity: 1 });
+
+    // Up to 92 days: a bucket a day.
+    const quarter = (await get('/api/print-jobs/reports?from=2025-10-01&to=2025-12-31', w.tokens.userA)).body.data;
+    expect(quarter.bucket).toBe('day');
+    expect(quarter.printedPerPeriod).toHaveLength(92);
+    expect(quarter.printedPerPeriod.at(-1)).toEqual({ start: '2025-12-31', end: '2025-12-31', jobs: 1, quantity: 3 });
+    expect((await get('/api/print-jobs/reports?from=2025-10-01&to=2026-01-01', w.tokens.userA)).body.data.bucket).toBe('week');
   });
 
   it.each([

@@ -31,4 +31,8 @@ describe('loginUrlFor', () => {
     expect(loginUrlFor('/')).toBe('/login');
     expect(loginUrlFor('/login?redirect=%2Fsites')).toBe('/login');
   });
+  it("keeps a client's site slug, so the sign-in page stays branded", () => {
+    expect(loginUrlFor('/login?site=hope-harbour')).toBe('/login?site=hope-harbour');
+    expect(loginUrlFor('/orders?site=hope-harbour')).toBe('/login?site=hope-harbour&redirect=%2Forders%3Fsite%3Dhope-harbour');
+  });
 });

@@ -14,10 +14,17 @@ export function safeRedirectTarget(raw: string | null | undefined): string {
   }
 }
 
-/** The login URL that brings the user back to `path` (path + search) afterwards. */
+/**
+ * The login URL that brings the user back to `path` (path + search) afterwards. A `site=<slug>` of
+ * that path is kept on the login URL, so a client's link still shows their branded sign-in page.
+ */
 export function loginUrlFor(path: string): string {
-  if (!path || path === '/' || path.startsWith('/login')) return '/login';
-  return `/login?redirect=${encodeURIComponent(path)}`;
+  const site = path ? new URLSearchParams(path.split('?')[1]?.split('#')[0] ?? '').get('site')?.trim() : null;
+  const params = new URLSearchParams();
+  if (site) params.set('site', site);
+  if (path && path !== '/' && !path.startsWith('/login')) params.set('redirect', path);
+  const query = params.toString();
+  return query ? `/login?${query}` : '/login';
 }
 
 export function currentPath(): string {

@@ -24,6 +24,8 @@ export function printJob(overrides: Partial<PrintJob> = {}): PrintJob {
     madeBy: 'inHouse',
     withdrawn: null,
     productionNote: null,
+    orderName: null,
+    orderCreatedAt: null,
     reprintCount: 0,
     downloadedAt: null,
     downloadedByUserId: null,

@@ -3,6 +3,7 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { ADMIN, jsonResponse, renderInAdmin, stubFetch } from '../../test/helpers';
 import { getToken, getUser } from '../../providers/session';
+import { SiteInfoProvider } from '../../layout/SiteInfoContext';
 import { LoginPage } from './LoginPage';
 
 function renderLogin(search = '') {
@@ -98,4 +99,19 @@ describe('LoginPage', () => {
       await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/$/));
     },
   );
+
+  it('/login?site=<slug> asks for that site and shows its name and colour', async () => {
+    const hope = { id: 2, name: 'Hope Harbour Charity', slug: 'hope-harbour', logo: null, theme: { mainColor: '#1e88e5' }, features: { sync: true } };
+    const demo = { id: 1, name: 'Presswork Demo', slug: 'demo', logo: null, theme: { mainColor: '#e91e63' }, features: { sync: false } };
+    const { calls } = stubFetch((call) => jsonResponse({ success: true, data: { data: call.url.includes('site=hope-harbour') ? hope : demo } }));
+    renderInAdmin(
+      <SiteInfoProvider>
+        <LoginPage />
+      </SiteInfoProvider>,
+      { path: '/login?site=hope-harbour', routePath: '/login' },
+    );
+    expect(await screen.findByRole('heading', { name: 'Hope Harbour Charity' })).toBeInTheDocument();
+    expect(calls.map((c) => c.url)).toContain('/api/sites/info?site=hope-harbour');
+    expect(screen.getByTestId('sign-in-card')).toHaveStyle({ borderTopColor: '#1e88e5' });
+  });
 });

@@ -6,6 +6,7 @@ import { Alert, Box, Button, Card, CardContent, CircularProgress, TextField, Typ
 import type { User } from '../../../../common/api/sites';
 import { useSiteInfo } from '../../layout/SiteInfoContext';
 import { usePageTitle } from '../../layout/usePageTitle';
+import { isHexColour } from '../../lib/format';
 import { safeRedirectTarget } from '../../providers/redirect';
 import { WELCOME_DURATION_MS, WELCOME_MIN_WIDTH, WelcomeAnimation } from './WelcomeAnimation';
 
@@ -72,7 +73,11 @@ export function LoginPage() {
       }}
     >
       {showWelcome && state.status === 'success' ? <WelcomeAnimation firstName={state.user.firstName} /> : null}
-      <Card sx={{ width: '100%', maxWidth: 380, borderTop: 4, borderColor: 'primary.main' }}>
+      <Card
+        data-testid="sign-in-card"
+        // The site's own colour even before the app's theme follows it (a `?site=` sign-in page).
+        sx={{ width: '100%', maxWidth: 380, borderTop: 4, borderColor: isHexColour(site?.theme?.mainColor) ? site.theme.mainColor : 'primary.main' }}
+      >
         <CardContent sx={{ p: 4 }}>
           <Box sx={{ textAlign: 'center', mb: 3 }}>
             {site?.logo ? (

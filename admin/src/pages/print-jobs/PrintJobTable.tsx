@@ -8,11 +8,12 @@ import {
   TableContainer,
   TableHead,
   TableRow,
+  Typography,
 } from '@mui/material';
 import type { Id } from '../../../../common/api/envelope';
 import type { PrintJob } from '../../../../common/api/printProduction';
 import { PagedListError, PagedListFooter } from '../../components/PagedListParts';
-import { formatDate, formatTimeSince } from '../../lib/format';
+import { formatDate, formatDateTime, formatTimeSince } from '../../lib/format';
 import type { PagedList } from '../../lib/usePagedList';
 import { useNow } from '../../lib/useViewport';
 import { ProductionNoteField } from './ProductionNoteField';
@@ -61,6 +62,19 @@ function Preview({ job }: { job: PrintJob }) {
   );
 }
 
+/** Since the store order was placed (spec §2); a job made by hand has no order, so since the job, and it says so. */
+function TimeSinceOrder({ job, now }: { job: PrintJob; now: number }) {
+  if (job.orderCreatedAt) return <span title={`Order placed ${formatDateTime(job.orderCreatedAt)}`}>{formatTimeSince(job.orderCreatedAt, now)}</span>;
+  return (
+    <>
+      <span>{formatTimeSince(job.createdAt, now)}</span>
+      <Typography variant="caption" color="text.secondary" sx={{ display: 'block' }}>
+        since the job (no store order)
+      </Typography>
+    </>
+  );
+}
+
 function PrintJobRow({
   job,
   now,
@@ -89,6 +103,11 @@ function PrintJobRow({
     >
       <TableCell sx={{ fontWeight: 600 }}>
         {job.productName}
+        {job.orderName ? (
+          <Typography variant="caption" color="text.secondary" sx={{ display: 'block', fontWeight: 400 }}>
+            Order {job.orderName}
+          </Typography>
+        ) : null}
         <NeedsReview job={job} />
       </TableCell>
       <TableCell>
@@ -96,7 +115,9 @@ function PrintJobRow({
       </TableCell>
       <TableCell align="right">{job.quantity}</TableCell>
       <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatDate(job.createdAt)}</TableCell>
-      <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatTimeSince(job.createdAt, now)}</TableCell>
+      <TableCell sx={{ whiteSpace: 'nowrap' }}>
+        <TimeSinceOrder job={job} now={now} />
+      </TableCell>
       <TableCell sx={{ minWidth: 200 }}>
         <ProductionNoteField job={job} />
       </TableCell>

@@ -42,6 +42,22 @@ describe('Jobs (/print-jobs)', () => {
     expect(document.title).toBe('Jobs | Presswork');
   });
 
+  it("counts Time Since Order from the store order's placing and shows its name; a job made by hand counts from the job and says so", async () => {
+    const hoursAgo = (h: number) => new Date(Date.now() - h * 3600_000).toISOString();
+    const ofOrder = printJob({ id: 8, productName: 'Order card', createdAt: hoursAgo(5), orderName: '#1042', orderCreatedAt: hoursAgo(10 * 24 + 3), shopifyOrderId: '5550001' });
+    const byHand = printJob({ id: 9, productName: 'Hand card', createdAt: hoursAgo(2 * 24 + 1) });
+    stubFetch(router({ 'GET /api/print-jobs': () => ok({ list: [ofOrder, byHand], hasNext: false, total: 2 }) }, ADMIN));
+    renderJobs();
+    const row = await screen.findByTestId('print-job-8');
+    expect(within(row).getByText('Order #1042')).toBeInTheDocument();
+    expect(within(row).getByText('10 d 3 h')).toBeInTheDocument();
+    expect(within(row).queryByText(/no store order/)).not.toBeInTheDocument();
+    const hand = screen.getByTestId('print-job-9');
+    expect(within(hand).getByText('2 d 1 h')).toBeInTheDocument();
+    expect(within(hand).getByText('since the job (no store order)')).toBeInTheDocument();
+    expect(within(hand).queryByText(/^Order /)).not.toBeInTheDocument();
+  });
+
   it('says "No jobs found" when the queue is empty', async () => {
     stubFetch(router({ 'GET /api/print-jobs': () => ok({ list: [], hasNext: false, total: 0 }) }, ADMIN));
     renderJobs();

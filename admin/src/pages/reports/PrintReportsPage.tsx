@@ -20,8 +20,8 @@ import { addDays, errorMessage, formatDate, formatTimeSince, toDayString } from 
 import { useNow } from '../../lib/useViewport';
 import { usePageTitle } from '../../layout/usePageTitle';
 import type { AppDataProvider } from '../../providers/dataProvider';
-import { PrintedPerDayChart } from './PrintedPerDayChart';
-import { fillDays, formatRate } from './reportDays';
+import { PrintedChart } from './PrintedChart';
+import { formatRate } from './reportDays';
 
 export const DEFAULT_PERIOD_DAYS = 30;
 
@@ -57,24 +57,22 @@ function Figure({ label, value }: { label: string; value: ReactNode }) {
   );
 }
 
-function Report({ report, period }: { report: PrintReports; period: { from: string; to: string } }) {
+function Report({ report }: { report: PrintReports }) {
   const now = useNow();
-  const days = fillDays(period.from, period.to, report.printedPerDay ?? []);
-  const printedJobs = days.reduce((sum, d) => sum + d.jobs, 0);
-  const printedItems = days.reduce((sum, d) => sum + d.quantity, 0);
-  const { reprints } = report;
+  // The server's totals and series cover the whole range (by day, week or month), so they agree with Per product.
+  const { reprints, totals, bucket } = report;
   return (
     <Box sx={{ display: 'grid', gap: 2 }}>
       <Card>
         <CardContent sx={{ display: 'flex', flexWrap: 'wrap', gap: 4 }}>
-          <Figure label="Jobs printed" value={printedJobs} />
-          <Figure label="Items printed" value={printedItems} />
+          <Figure label="Jobs printed" value={totals.jobs} />
+          <Figure label="Items printed" value={totals.quantity} />
           <Figure label="Reprint rate" value={formatRate(reprints?.rate)} />
           <Figure label="Reprints" value={`${reprints?.reprinted ?? 0} of ${reprints?.printed ?? 0}`} />
         </CardContent>
       </Card>
-      <Section title="Jobs printed per day">
-        <PrintedPerDayChart days={days} />
+      <Section title={`Jobs printed per ${bucket}`}>
+        <PrintedChart bucket={bucket} periods={report.printedPerPeriod} />
       </Section>
       <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', lg: '1fr 1fr' }, alignItems: 'start' }}>
         <Section title="Per product">
@@ -189,7 +187,7 @@ function PrintReportsView() {
           {errorMessage(report.error)}
         </Typography>
       ) : null}
-      {valid && report.data ? <Report report={report.data} period={period} /> : null}
+      {valid && report.data ? <Report report={report.data} /> : null}
     </Box>
   );
 }

@@ -30,6 +30,9 @@ export interface PrintJob extends PrintJobState {
   /** Out of the Jobs queue unprinted, and why (production decides: a cancelled order, a removed line). */
   withdrawn: { at: string; reason: string } | null;
   productionNote: { id: number; note: string } | null;
+  /** The store order's name and when it was placed; null for a job made from a design by hand. */
+  orderName: string | null;
+  orderCreatedAt: string | null;
 }
 
 interface Row {
@@ -60,6 +63,8 @@ interface Row {
   updated_at: string;
   note_id?: number | null;
   note_data?: unknown;
+  order_name?: string | null;
+  order_created_at?: string | null;
 }
 
 const fromRow = (r: Row): PrintJob => {
@@ -90,10 +95,12 @@ const fromRow = (r: Row): PrintJob => {
     madeBy: madeByOf(r.made_by),
     withdrawn: r.withdrawn_at ? { at: r.withdrawn_at, reason: r.withdrawn_reason ?? '' } : null,
     productionNote: r.note_id && note ? { id: r.note_id, note: typeof note.note === 'string' ? note.note : '' } : null,
+    orderName: r.order_name ?? null,
+    orderCreatedAt: r.order_created_at ?? null,
   };
 };
 
-export type NewPrintJob = Omit<PrintJob, 'id' | 'productionNote' | 'madeBy' | 'withdrawn'> & { madeBy?: MadeBy };
+export type NewPrintJob = Omit<PrintJob, 'id' | 'productionNote' | 'madeBy' | 'withdrawn' | 'orderName' | 'orderCreatedAt'> & { madeBy?: MadeBy };
 
 const toRow = (j: NewPrintJob) => ({
   client_id: j.clientId,
@@ -170,8 +177,14 @@ export function printJobsRepo(db: Db | Knex.Transaction) {
     if (f.q) q.whereRaw('lower(j.product_name) like ?', [`%${f.q.toLowerCase()}%`]);
     return q;
   };
-  /** Jobs with their production note, in one query. */
-  const withNotes = (q: Knex.QueryBuilder) => q.clone().joinRaw(NOTE_JOIN, [NOTE_TYPE]).select('j.*', 'n.id as note_id', 'n.data as note_data');
+  /** Jobs with their production note and their store order's name and placing time, in one query. */
+  const withNotes = (q: Knex.QueryBuilder) =>
+    q
+      .clone()
+      .joinRaw(NOTE_JOIN, [NOTE_TYPE])
+      // The site's own order (the unique site + store order id): a job never shows another site's order.
+      .leftJoin('store_orders as o', (on) => on.on('o.site_id', '=', 'j.client_id').andOn('o.store_order_id', '=', 'j.shopify_order_id'))
+      .select('j.*', 'n.id as note_id', 'n.data as note_data', 'o.order_name as order_name', 'o.created_at as order_created_at');
 
   return {
     async byId(id: number) {

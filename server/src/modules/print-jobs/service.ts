@@ -12,6 +12,7 @@ import { siteScope as scope, visibleTo } from '../auth/scope';
 import { designsRepo } from '../designs/repo';
 import { sitesRepo } from '../sites/repo';
 import { printJobsRepo, type MadeBy, type PrintJob, type PrintJobFilter, type PrintJobSortField } from './repo';
+import { bucketOf, printedPerPeriod } from './reportPeriods';
 import type { ChangeInput, CreateInput, ListQuery, ReportsQuery } from './schema';
 import { applyPrintJobChange, atProviderRefusal, printsInHouse, withdrawnRefusal, type PrintJobChange } from './state';
 
@@ -188,6 +189,7 @@ export function printJobsService({ db, clock }: Deps) {
     const to = q.to ?? (q.from && q.from > dayOf(clock.now()) ? q.from : dayOf(clock.now()));
     const from = q.from ?? dayOf(new Date(Date.parse(`${to}T00:00:00Z`) - 29 * DAY_MS));
     const clientId = scope(actor, q.clientId);
+    const bucket = bucketOf(from, to);
     const [figures, oldest] = await Promise.all([
       repo.reports({ fromAt: from, toAt: nextDay(to), clientId }),
       repo.list({ clientId, readyForPrint: true, isPrinted: false, madeBy: 'inHouse', withdrawn: false }, defaultSort(false), 10, 0),
@@ -197,6 +199,12 @@ export function printJobsService({ db, clock }: Deps) {
       to,
       clientId: clientId ?? null,
       printedPerDay: figures.printedPerDay,
+      bucket,
+      printedPerPeriod: printedPerPeriod(from, to, bucket, figures.printedPerDay),
+      totals: {
+        jobs: figures.printedPerDay.reduce((n, d) => n + d.jobs, 0),
+        quantity: figures.printedPerDay.reduce((n, d) => n + d.quantity, 0),
+      },
       perProduct: figures.perProduct,
       reprints: { printed: figures.printed, reprinted: figures.reprinted, rate: figures.printed ? Math.round((figures.reprinted / figures.printed) * 10_000) / 10_000 : 0 },
       oldestUnprinted: oldest.rows,
