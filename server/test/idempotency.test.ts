@@ -1,6 +1,10 @@
 // Idempotency-Key: a double click (the same user action sent twice) creates one thing and the
 // second answer equals the first; a key is the user's own, kept for a day, and bound to its request.
-import { describe, expect, it } from 'vitest';
+import supertest from 'supertest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createApp } from '../src/app';
+import { createDb, isPostgres } from '../src/db';
+import { createLogger } from '../src/lib/logger';
 import { ABANDONED_AFTER_MS, IDEMPOTENCY_TTL_MS, STILL_RUNNING_MESSAGE } from '../src/http/idempotency';
 import { idempotencyRepo } from '../src/modules/idempotency/repo';
 import { bearer } from './harness';
@@ -91,6 +95,24 @@ describe('a key is bound to its request, its user and a day', () => {
       // Each either waited for the first answer or was told the action is still running: never a second job.
       if (a.status === 409) expect(a.body.error).toBe(STILL_RUNNING_MESSAGE);
       else expect(a.body).toEqual(answers.find((x) => x.status === 200)!.body);
+    }
+  });
+
+  it('two app instances on one database, one key at once: one job', async () => {
+    // On PostgreSQL the second instance has its own connection pool, as another process would.
+    const db2 = isPostgres(w.db) ? createDb(w.config.database) : w.db;
+    afterAll(async () => {
+      if (db2 !== w.db) await db2.destroy();
+    });
+    const second = createApp({ db: db2, clock: w.clock, config: w.config, log: createLogger('silent') }).app;
+    const k = key();
+    const send = (app: typeof second) => supertest(app).post('/api/print-jobs').set(bearer(w.tokens.userA)).set('Idempotency-Key', k).send(job('Two instances'));
+    const answers = await Promise.all([send(w.app), send(second), send(w.app), send(second)]);
+    expect(await jobsNamed('Two instances')).toHaveLength(1);
+    const created = answers.find((a) => a.status === 200)!;
+    for (const a of answers) {
+      if (a.status === 409) expect(a.body.error).toBe(STILL_RUNNING_MESSAGE);
+      else expect(a.body).toEqual(created.body);
     }
   });
 
