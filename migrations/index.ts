@@ -10,6 +10,7 @@ import * as inboxLease from './20261123_020_inbox_lease';
 import * as providerChecks from './20261125_012_provider_checks';
 import * as raisersEdgeConnection from './20261125_014_raisers_edge_connection';
 import * as printJobWithdrawn from './20261125_013_print_job_withdrawn';
+import * as idempotencyKeys from './20261126_013_idem_idempotency_keys';
 
 type Migration = { up(knex: Knex): Promise<void>; down(knex: Knex): Promise<void> };
 
@@ -24,6 +25,7 @@ const migrations: Record<string, Migration> = {
   '20261125_012_provider_checks': providerChecks,
   '20261125_014_raisers_edge_connection': raisersEdgeConnection,
   '20261125_013_print_job_withdrawn': printJobWithdrawn,
+  '20261126_013_idem_idempotency_keys': idempotencyKeys,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

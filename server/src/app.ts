@@ -9,6 +9,7 @@ import { allow } from './http/access';
 import { attachActor } from './http/auth';
 import { ok } from './http/envelope';
 import { errorHandler, notFoundHandler, refuseNulInUrl } from './http/errorHandler';
+import { provideIdempotencyKeys } from './http/idempotency';
 import { jsonBody } from './http/validate';
 import { adminRoutes } from './modules/admin/routes';
 import { designsRoutes } from './modules/designs/routes';
@@ -65,6 +66,8 @@ export function createApp(deps: Deps, services: Services = createServices(deps))
   const api = Router();
   api.use(jsonBody(config.bodyLimit));
   api.use(attachActor(services.users));
+  // Idempotency-Key on the routes that create (declared `idempotent` beside each route).
+  api.use(provideIdempotencyKeys(deps));
   api.get('/', allow.public, (_req, res) => ok(res, { name: 'Presswork', status: 'ok' }));
   // What the admin UI needs to know before sign-in: where the editors it frames live.
   api.get('/app-config', allow.public, (_req, res) => ok(res, { editorUrl: config.editor.url, sampleEditorUrl: config.editor.sampleUrl, editorAllowedParentOrigins: config.editor.allowedParentOrigins }));

@@ -1,5 +1,6 @@
 import { useCallback, useRef, useState, type ReactNode } from 'react';
 import { Confirm } from 'react-admin';
+import { newActionKey } from '../lib/actionKey';
 import { ApiError } from '../providers/api';
 
 /** A question the server asks before an action it will not take unasked (409 with details.confirmWith). */
@@ -21,21 +22,25 @@ export function serverQuestionOf(error: unknown): ServerQuestion | undefined {
  * Runs an action; when the server asks first (the line is in the Jobs queue, the provider makes
  * this item…), shows its question and runs the action again with the answer only on a yes.
  * Answers undefined when the operator says no.
+ *
+ * Each try gets its own Idempotency-Key (the action's second argument): the server keeps its
+ * question as the first try's answer, and the yes sends other data, which under the same key would
+ * be refused (422). The yes is the operator's new decision, so it is a new action with a new key.
  */
 export function useServerQuestion(title: string, confirmLabel: string): {
-  withQuestion: <T>(action: (answers: Record<string, boolean>) => Promise<T>) => Promise<T | undefined>;
+  withQuestion: <T>(action: (answers: Record<string, boolean>, idempotencyKey: string) => Promise<T>) => Promise<T | undefined>;
   dialog: ReactNode;
 } {
   const [open, setOpen] = useState<ServerQuestion | null>(null);
   const answer = useRef<((yes: boolean) => void) | null>(null);
 
-  const withQuestion = useCallback(async <T,>(action: (answers: Record<string, boolean>) => Promise<T>): Promise<T | undefined> => {
+  const withQuestion = useCallback(async <T,>(action: (answers: Record<string, boolean>, idempotencyKey: string) => Promise<T>): Promise<T | undefined> => {
     // The server may ask more than one thing (the order is unpaid, then a line is in the Jobs
     // queue): each yes is kept and sent with the next try, each new question asked in turn.
     let answers: Record<string, boolean> = {};
     for (;;) {
       try {
-        return await action(answers);
+        return await action(answers, newActionKey());
       } catch (error) {
         const question = serverQuestionOf(error);
         if (!question || Object.keys(question.confirmWith).every((k) => answers[k] === question.confirmWith[k])) throw error;

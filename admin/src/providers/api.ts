@@ -22,6 +22,8 @@ export interface ApiOptions {
   signal?: AbortSignal;
   /** Sign the call with this token instead of the stored session's (the framed editor's token from `init`). */
   token?: string;
+  /** The user action this call belongs to (Idempotency-Key): the server runs it once per key. */
+  idempotencyKey?: string;
 }
 
 async function parseBody(res: Response): Promise<unknown> {
@@ -36,12 +38,13 @@ async function parseBody(res: Response): Promise<unknown> {
 
 /** Returns `data` of a successful envelope; throws ApiError carrying the server's `error` text as-is. */
 export async function api<T>(path: string, options: ApiOptions = {}): Promise<T> {
-  const { method = 'GET', body, signal, token } = options;
+  const { method = 'GET', body, signal, token, idempotencyKey } = options;
   const headers: Record<string, string> = {
     Accept: 'application/json',
     ...(token ? { Authorization: `Bearer ${token}` } : authHeaders()),
   };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
+  if (idempotencyKey) headers['Idempotency-Key'] = idempotencyKey;
   const res = await fetch(path, {
     method,
     headers,

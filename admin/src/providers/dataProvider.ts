@@ -25,6 +25,7 @@ import type {
   ProductionNote,
   ProductTypeOfSku,
 } from '../../../common/api/printProduction';
+import { newActionKey } from '../lib/actionKey';
 import { authHeaders } from './session';
 import { syncCalls } from './sync';
 
@@ -45,7 +46,18 @@ export async function httpClient(url: string, options: fetchUtils.Options = {}) 
   }
 }
 
-const restProvider = simpleRestProvider('/api/admin', httpClient);
+const simpleRest = simpleRestProvider('/api/admin', httpClient);
+
+/** A create (react-admin's useCreate, a Save of a new site or user) is one user action: one Idempotency-Key, meta.idempotencyKey when the caller has one. */
+const restProvider: DataProvider = {
+  ...simpleRest,
+  create: (resource, params) =>
+    httpClient(`/api/admin/${resource}`, {
+      method: 'POST',
+      body: JSON.stringify(params.data),
+      headers: new Headers({ Accept: 'application/json', 'Idempotency-Key': (params.meta as { idempotencyKey?: string } | undefined)?.idempotencyKey ?? newActionKey() }),
+    }).then(({ json }) => ({ data: json })),
+};
 
 const enc = encodeURIComponent;
 
@@ -115,8 +127,8 @@ export const dataProvider = {
     return api<PrintJob>('/api/print-jobs', { method: 'POST', body: { id, ...change } });
   },
 
-  createPrintJob(input: NewPrintJob): Promise<PrintJob> {
-    return api<PrintJob>('/api/print-jobs', { method: 'POST', body: input });
+  createPrintJob(input: NewPrintJob, idempotencyKey?: string): Promise<PrintJob> {
+    return api<PrintJob>('/api/print-jobs', { method: 'POST', body: input, idempotencyKey });
   },
 
   deletePrintJob(id: Id): Promise<PrintJob> {
@@ -150,8 +162,8 @@ export const dataProvider = {
     return api<Design>(`/api/designs/${enc(String(id))}`);
   },
 
-  saveDesign(input: DesignInput): Promise<Design> {
-    return api<Design>('/api/designs', { method: 'POST', body: input });
+  saveDesign(input: DesignInput, idempotencyKey?: string): Promise<Design> {
+    return api<Design>('/api/designs', { method: 'POST', body: input, idempotencyKey });
   },
 
   deleteDesign(id: Id): Promise<Design> {
@@ -224,8 +236,8 @@ export const dataProvider = {
   },
 
   /** The manual form; answers the provider's answer. A refusal (422) throws with it in the error body's data. */
-  sendToProviderManually(submission: ManualSubmission): Promise<unknown> {
-    return api<unknown>('/api/online-stores/manually-send-hp', { method: 'POST', body: submission });
+  sendToProviderManually(submission: ManualSubmission, idempotencyKey?: string): Promise<unknown> {
+    return api<unknown>('/api/online-stores/manually-send-hp', { method: 'POST', body: submission, idempotencyKey });
   },
 } satisfies DataProvider;
 

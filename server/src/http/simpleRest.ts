@@ -7,6 +7,7 @@ import { badRequest } from './errors';
 import { allow, type AccessHandler } from './access';
 import { actorOf } from './auth';
 import type { Actor } from './types';
+import { idempotent } from './idempotency';
 import { idParam } from './validate';
 
 export interface ListParams<F extends string> {
@@ -92,7 +93,7 @@ export function simpleRestRouter<F extends string, R extends { id: number }>(nam
   });
   if (resource.create) {
     const create = resource.create;
-    router.post('/', access.create, async (req, res) => {
+    router.post('/', access.create, idempotent, async (req, res) => {
       res.status(201).json(await create(actorOf(req), req.body, req));
     });
   }

@@ -17,6 +17,7 @@ import { Box, Button, CircularProgress, Divider, Link, Typography } from '@mui/m
 import DeleteIcon from '@mui/icons-material/Delete';
 import SaveIcon from '@mui/icons-material/Save';
 import { type Design, PRODUCT_TYPES } from '../../../../common/api/printProduction';
+import { retryLostAnswers, useActionKey } from '../../lib/actionKey';
 import { errorMessage } from '../../lib/format';
 import type { AppDataProvider } from '../../providers/dataProvider';
 import { designFormValues, toDesignInput, type DesignFormValues } from './designForm';
@@ -72,8 +73,11 @@ export function DesignInfoForm({ design, canSave, canDelete, onSaved, onDeleted 
   const notify = useNotify();
   const [confirmDelete, setConfirmDelete] = useState(false);
 
+  const actionKey = useActionKey();
   const save = useMutation({
-    mutationFn: (values: DesignFormValues) => dataProvider.saveDesign(toDesignInput(values, design?.id)),
+    mutationFn: ({ values, idempotencyKey }: { values: DesignFormValues; idempotencyKey: string }) => dataProvider.saveDesign(toDesignInput(values, design?.id), idempotencyKey),
+    ...retryLostAnswers,
+    onSettled: actionKey.end,
     onSuccess: (saved) => {
       notify(SAVED_MESSAGE, { type: 'success' });
       onSaved(saved, !design);
@@ -105,7 +109,7 @@ export function DesignInfoForm({ design, canSave, canDelete, onSaved, onDeleted 
         // A reloaded design (e.g. after the editor saved it) resets the form to the server's values.
         key={`${design?.id ?? 'new'}-${design?.updatedAt ?? ''}`}
         record={formRecord}
-        onSubmit={(values: Record<string, unknown>) => save.mutate(values as unknown as DesignFormValues)}
+        onSubmit={(values: Record<string, unknown>) => save.mutate({ values: values as unknown as DesignFormValues, idempotencyKey: actionKey.begin() })}
         noValidate
       >
         <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' }, columnGap: 2, maxWidth: 960 }}>

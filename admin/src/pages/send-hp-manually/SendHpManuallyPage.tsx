@@ -21,6 +21,7 @@ import SendIcon from '@mui/icons-material/Send';
 import type { Role } from '../../../../common/api/sites';
 import { JsonBlock } from '../../components/JsonBlock';
 import { RequireAccess } from '../../components/RequireAccess';
+import { retryLostAnswers, useActionKey } from '../../lib/actionKey';
 import { errorMessage } from '../../lib/format';
 import { usePageTitle } from '../../layout/usePageTitle';
 import type { AppDataProvider } from '../../providers/dataProvider';
@@ -111,8 +112,11 @@ function SendHpManuallyView() {
   const [form, setForm] = useState<ManualForm>(initialForm);
   const [siteId, setSiteId] = useState(() => String(getUser()?.siteId ?? ''));
 
+  const actionKey = useActionKey();
   const send = useMutation({
-    mutationFn: () => dataProvider.sendToProviderManually(toSubmission(form, isAdmin && siteId ? Number(siteId) : undefined)),
+    mutationFn: (idempotencyKey: string) => dataProvider.sendToProviderManually(toSubmission(form, isAdmin && siteId ? Number(siteId) : undefined), idempotencyKey),
+    ...retryLostAnswers,
+    onSettled: actionKey.end,
     onSuccess: () => notify(MANUAL_SUCCESS, { type: 'success' }),
     onError: (error) => notify(errorMessage(error), { type: 'error', autoHideDuration: 10_000 }),
   });
@@ -120,7 +124,7 @@ function SendHpManuallyView() {
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    send.mutate();
+    send.mutate(actionKey.begin());
   };
   const setOrderData = (key: keyof ManualForm['orderData'], value: string) => setForm((f) => ({ ...f, orderData: { ...f.orderData, [key]: value } }));
   const setShipTo = (key: ShipToKey, value: string) => setForm((f) => ({ ...f, shipTo: { ...f.shipTo, [key]: value } }));

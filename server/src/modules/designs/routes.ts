@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import type { Config } from '../../config';
 import { allow } from '../../http/access';
+import { idempotent } from '../../http/idempotency';
 import { actorOf } from '../../http/auth';
 import { ok } from '../../http/envelope';
 import { idParam, parse } from '../../http/validate';
@@ -19,15 +20,15 @@ export function designsRoutes(designs: DesignsService, config: Config): Router {
     ok(res, await designs.allWithProductType(actorOf(req)));
   });
 
-  r.post('/', allow.ownSite, async (req, res) => {
+  r.post('/', allow.ownSite, idempotent, async (req, res) => {
     ok(res, await designs.upsert(actorOf(req), parse(upsertBody, req.body)));
   });
 
-  r.post('/import-from-json', allow.ownSite, async (req, res) => {
+  r.post('/import-from-json', allow.ownSite, idempotent, async (req, res) => {
     ok(res, await designs.importFromJson(actorOf(req), parse(importBody, req.body)));
   });
 
-  r.post('/create-with-front-image', allow.ownSite, async (req, res) => {
+  r.post('/create-with-front-image', allow.ownSite, idempotent, async (req, res) => {
     ok(res, await designs.createWithFrontImage(actorOf(req), parse(frontImageBody, req.body), baseUrlOf(req, config)));
   });
 

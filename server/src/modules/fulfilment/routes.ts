@@ -2,6 +2,7 @@
 // hp-webhook postbacks under /api/online-stores; /api/hp-data; and /api/admin/hp-logs.
 import { Router, type Response } from 'express';
 import { allow } from '../../http/access';
+import { idempotent } from '../../http/idempotency';
 import { actorOf } from '../../http/auth';
 import { ok } from '../../http/envelope';
 import { badRequest } from '../../http/errors';
@@ -28,17 +29,17 @@ function answerSend(res: Response, outcome: SendOutcome) {
 export function onlineStoresFulfilmentRoutes(fulfilment: FulfilmentService, cancellations: ProviderCancellations): Router {
   const r = Router();
 
-  r.post('/shopify-webhook/send-hp', allow.site, async (req, res) => {
+  r.post('/shopify-webhook/send-hp', allow.site, idempotent, async (req, res) => {
     const body = parse(sendHpBody, req.body);
     answerSend(res, await fulfilment.sendOrder(actorOf(req), { orderRef: (body.orderId ?? body.id)!, siteId: body.siteId, sendFromJobs: body.sendFromJobs, sendUnpaid: body.sendUnpaid }));
   });
 
-  r.post('/shopify-webhook/send-hp-single-line', allow.site, async (req, res) => {
+  r.post('/shopify-webhook/send-hp-single-line', allow.site, idempotent, async (req, res) => {
     const body = parse(sendLineBody, req.body);
     answerSend(res, await fulfilment.sendOrder(actorOf(req), { orderRef: body.orderId, lineId: body.lineId, siteId: body.siteId, sendFromJobs: body.sendFromJobs, sendUnpaid: body.sendUnpaid }));
   });
 
-  r.post('/shopify-webhook/cancel-hp', allow.site, async (req, res) => {
+  r.post('/shopify-webhook/cancel-hp', allow.site, idempotent, async (req, res) => {
     const body = parse(sendHpBody, req.body);
     const result = await cancellations.cancelNow(actorOf(req), { orderRef: (body.orderId ?? body.id)!, siteId: body.siteId });
     // HP refused (or a setting is missing): 422 with the reason; still trying (no answer yet): 202.
@@ -47,7 +48,7 @@ export function onlineStoresFulfilmentRoutes(fulfilment: FulfilmentService, canc
     ok(res, result);
   });
 
-  r.post('/manually-send-hp', allow.ownSite, async (req, res) => {
+  r.post('/manually-send-hp', allow.ownSite, idempotent, async (req, res) => {
     const body = parse(manualBody, req.body);
     const result = await fulfilment.manualSend(actorOf(req), body);
     if (result.ok) return ok(res, result.answer);
@@ -106,7 +107,7 @@ export const hpLogsAdminRoutes = (fulfilment: FulfilmentService) => simpleRestRo
 /** The HP Site Flow connectivity test, beside the spec's /api/test calls: admin only. */
 export function hpTestRoutes(fulfilment: FulfilmentService): Router {
   const r = Router();
-  r.post('/send-hp', allow.admin, async (req, res) => {
+  r.post('/send-hp', allow.admin, idempotent, async (req, res) => {
     const { site } = parse(hpTestBody, req.body ?? {});
     ok(res, await fulfilment.testHp(actorOf(req), site));
   });

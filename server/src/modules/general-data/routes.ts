@@ -1,5 +1,6 @@
 import { Router } from 'express';
 import { allow } from '../../http/access';
+import { idempotent } from '../../http/idempotency';
 import { actorOf } from '../../http/auth';
 import { ok } from '../../http/envelope';
 import { idParam, parse } from '../../http/validate';
@@ -18,7 +19,7 @@ export function generalDataRoutes(records: GeneralDataService): Router {
     ok(res, await records.get(actorOf(req), parse(recordType, req.params.type), idParam(req.params.id)));
   });
 
-  r.post('/:type', allow.ownSite, async (req, res) => {
+  r.post('/:type', allow.ownSite, idempotent, async (req, res) => {
     ok(res, await records.upsert(actorOf(req), parse(recordType, req.params.type), parse(upsertBody, req.body)));
   });
 

@@ -3,6 +3,7 @@ import express, { Router } from 'express';
 import { z } from 'zod';
 import type { Config } from '../../config';
 import { allow } from '../../http/access';
+import { idempotent } from '../../http/idempotency';
 import { actorOf } from '../../http/auth';
 import { ok } from '../../http/envelope';
 import { HttpError } from '../../http/errors';
@@ -50,7 +51,7 @@ export function onlineStoresRoutes(orders: OrdersService, config: Config): Route
     ok(res, await orders.checkOrder(actorOf(req), parse(checkOrderBody, req.body)));
   });
 
-  r.post('/rerun-order', allow.site, async (req, res) => {
+  r.post('/rerun-order', allow.site, idempotent, async (req, res) => {
     const actor = actorOf(req);
     const input = parse(rerunOrderBody, req.body);
     try {

@@ -1,5 +1,6 @@
 import { Router } from 'express';
 import { allow } from '../../http/access';
+import { idempotent } from '../../http/idempotency';
 import { actorOf } from '../../http/auth';
 import { ok } from '../../http/envelope';
 import { idParam, parse } from '../../http/validate';
@@ -22,7 +23,7 @@ export function printJobsRoutes(jobs: PrintJobsService): Router {
   });
 
   // With id: a state change (downloaded, printed, not printed, reprint). Without: a new job.
-  r.post('/', allow.ownSite, async (req, res) => {
+  r.post('/', allow.ownSite, idempotent, async (req, res) => {
     const body = (req.body ?? {}) as { id?: unknown };
     const hasId = body.id !== undefined && body.id !== null && body.id !== '';
     if (hasId) ok(res, await jobs.change(actorOf(req), parse(changeBody, body)));

@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import { allow } from '../../http/access';
+import { idempotent } from '../../http/idempotency';
 import { actorOf } from '../../http/auth';
 import { ok } from '../../http/envelope';
 import { idParam, parse } from '../../http/validate';
@@ -28,7 +29,7 @@ export function sitesRoutes(sites: SitesService): Router {
     ok(res, await sites.get(actorOf(req), idParam(req.params.id)));
   });
 
-  r.post('/', allow.admin, async (req, res) => {
+  r.post('/', allow.admin, idempotent, async (req, res) => {
     ok(res, await sites.upsert(actorOf(req), parse(siteBody, req.body)));
   });
 

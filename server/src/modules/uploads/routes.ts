@@ -1,6 +1,7 @@
 import express, { Router, type Request } from 'express';
 import { z } from 'zod';
 import { allow } from '../../http/access';
+import { idempotent } from '../../http/idempotency';
 import { actorOf } from '../../http/auth';
 import { ok } from '../../http/envelope';
 import { notFound } from '../../http/errors';
@@ -28,7 +29,7 @@ const keyOf = (req: Request) => {
 /** POST /api/users/me/get-upload-url → data is the signed URL (spec §7). */
 export function uploadGrantRoutes(uploads: UploadsService, config: Config): Router {
   const r = Router();
-  r.post('/me/get-upload-url', allow.signedIn, async (req, res) => {
+  r.post('/me/get-upload-url', allow.signedIn, idempotent, async (req, res) => {
     const grant = uploads.grantUpload(actorOf(req), parse(grantBody, req.body), baseUrlOf(req, config));
     res.set('X-File-Url', grant.fileUrl);
     ok(res, grant.url);

@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import { allow } from '../../http/access';
+import { idempotent } from '../../http/idempotency';
 import { actorOf } from '../../http/auth';
 import { ok } from '../../http/envelope';
 import { badRequest } from '../../http/errors';
@@ -25,7 +26,7 @@ export function usersRoutes(users: UsersService): Router {
     ok(res, null);
   });
 
-  r.post('/register', allow.admin, async (req, res) => {
+  r.post('/register', allow.admin, idempotent, async (req, res) => {
     ok(res, await users.register(actorOf(req), parse(registerBody, req.body)), 201);
   });
 
@@ -39,7 +40,7 @@ export function usersRoutes(users: UsersService): Router {
   });
 
   // Admins: any user; a user: their own account only (the service checks).
-  r.post('/upsert', allow.signedIn, async (req, res) => {
+  r.post('/upsert', allow.signedIn, idempotent, async (req, res) => {
     ok(res, await users.upsert(actorOf(req), parse(upsertBody, req.body)));
   });
 
