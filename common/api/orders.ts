@@ -140,7 +140,14 @@ export interface ProviderOrderDetail {
  * after a transient failure (HTTP 202). A refusal is {success:false, error, errorMes} (422).
  */
 export type SendOutcome =
-  | { status: 'sent' | 'already-sent'; hpOrderId: string | null }
+  | {
+      status: 'sent' | 'already-sent';
+      hpOrderId: string | null;
+      /** When the provider took the order; null when it had it from a send we did not make. */
+      sentAt: string | null;
+      /** The order's status after the send. */
+      orderStatus: string | null;
+    }
   | { status: 'queued'; error: string | null; nextAttemptAt: string | null };
 
 export interface RerunFlags {
