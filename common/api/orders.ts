@@ -88,7 +88,10 @@ export interface ProviderError {
   at: string;
 }
 
-export type ProviderEventRecord = DataRecord<ProviderEvent>;
+export type ProviderEventRecord = DataRecord<ProviderEvent> & {
+  /** In the /api/hp-data list: the order is a store order (false: a manual send's, or unknown). */
+  hasStoreOrder?: boolean;
+};
 
 /** data of a shopify-hp-log record: what was sent to the provider and its answer. */
 export interface ProviderSend {
