@@ -88,7 +88,10 @@ export interface ProviderError {
   at: string;
 }
 
-export type ProviderEventRecord = DataRecord<ProviderEvent>;
+export type ProviderEventRecord = DataRecord<ProviderEvent> & {
+  /** In the /api/hp-data list: the order is a store order (false: a manual send's, or unknown). */
+  hasStoreOrder?: boolean;
+};
 
 /** data of a shopify-hp-log record: what was sent to the provider and its answer. */
 export interface ProviderSend {
@@ -140,7 +143,14 @@ export interface ProviderOrderDetail {
  * after a transient failure (HTTP 202). A refusal is {success:false, error, errorMes} (422).
  */
 export type SendOutcome =
-  | { status: 'sent' | 'already-sent'; hpOrderId: string | null }
+  | {
+      status: 'sent' | 'already-sent';
+      hpOrderId: string | null;
+      /** When the provider took the order; null when it had it from a send we did not make. */
+      sentAt: string | null;
+      /** The order's status after the send. */
+      orderStatus: string | null;
+    }
   | { status: 'queued'; error: string | null; nextAttemptAt: string | null };
 
 export interface RerunFlags {

@@ -109,7 +109,25 @@ describe('send-hp', () => {
     expect(jobs.map((j) => j.line_item_id).sort()).toEqual(['11', '12']);
 
     const again = await sendHp({ id: orderId });
-    expect(again.body.data).toEqual({ status: 'already-sent', hpOrderId: simOrder._id });
+    expect(again.body.data).toEqual({ status: 'already-sent', hpOrderId: simOrder._id, sentAt: res.body.data.sentAt, orderStatus: 'sent' });
+    expect(w.sim.stats.submitCalls).toBe(1);
+  });
+
+  it('answers when the order was sent and its status now, for a send and for a click on a sent or shipped order', async () => {
+    const orderId = await orderWithDesign();
+    const sent = await sendHp({ orderId });
+    expect(sent.status).toBe(200);
+    expect(sent.body.data).toMatchObject({ status: 'sent', orderStatus: 'sent' });
+    expect(Date.parse(sent.body.data.sentAt)).not.toBeNaN();
+    const order = await w.orderRecord(w.sites.a, orderId);
+    expect((order.data.hpOrders as Record<string, { sentAt: string }>)[orderId].sentAt).toBe(sent.body.data.sentAt);
+
+    // Shipped since: a click says when it went, and that it is shipped, not "sent".
+    await orderTablesRepo(w.db).updateOrder(order.id, { data: { ...order.data, status: 'shipped' }, status: 'shipped', before: order.data, updatedAt: new Date().toISOString() });
+    const again = await sendHp({ orderId });
+    expect(again.body.data).toEqual({ status: 'already-sent', hpOrderId: sent.body.data.hpOrderId, sentAt: sent.body.data.sentAt, orderStatus: 'shipped' });
+    const line = await w.request().post('/api/online-stores/shopify-webhook/send-hp-single-line').set(bearer(w.tokens.userA)).send({ orderId, lineId: '11' });
+    expect(line.body.data).toMatchObject({ status: 'already-sent', sentAt: sent.body.data.sentAt });
     expect(w.sim.stats.submitCalls).toBe(1);
   });
 

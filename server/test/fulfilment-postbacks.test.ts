@@ -200,6 +200,27 @@ describe('/api/hp-data', () => {
     expect((await w.request().get('/api/hp-data')).status).toBe(401);
   });
 
+  it('marks which rows are of a store order: a manual send\'s postbacks are not', async () => {
+    const orderId = await sentOrder();
+    await hook(postback(orderId, 'printready'));
+    const manual = await w.request().post('/api/online-stores/manually-send-hp').set(bearer(w.tokens.userA)).send({
+      orderData: { sourceOrderId: 'manual-listed', customerName: 'Grace Hopper' },
+      items: [{ sku: 'HP-MANUAL', quantity: 1, pdfUrl: 'https://files.example.com/manual.pdf', sourceItemId: 'item-1' }],
+      shipTo: { name: 'Grace Hopper', address1: '1 Navy Way', address2: '', town: 'Arlington', isoCountry: 'GB', postcode: 'AR1 1NG' },
+    });
+    expect(manual.status).toBe(200);
+    await hook(postback('manual-listed', 'printed'));
+    const res = await w.request().get('/api/hp-data?pageSize=100').set(bearer(w.tokens.userA));
+    const rowOf = (id: string) => res.body.data.list.find((r: { field1: string }) => r.field1 === id);
+    expect(rowOf(orderId).hasStoreOrder).toBe(true);
+    expect(rowOf('manual-listed').hasStoreOrder).toBe(false);
+    // Its detail is the manual send: what was sent and the provider's answer.
+    const detail = await w.request().get('/api/hp-data/order/manual-listed').set(bearer(w.tokens.userA));
+    expect(detail.status).toBe(200);
+    expect(detail.body.data.order).toBeNull();
+    expect(detail.body.data.sent[0].data).toMatchObject({ manual: true, sentData: { orderData: { sourceOrderId: 'manual-listed' } }, results: { success: true } });
+  });
+
   it('order detail: order, lines with product, preview and print PDF, events and sends; tenancy 404', async () => {
     const orderId = await sentOrder([{ id: '91', sku: 'DETAIL-SKU' }]);
     await hook(postback(orderId, 'printready'));

@@ -66,6 +66,20 @@ describe('order actions', async () => {
   });
 
   describe('POST /api/online-stores/rerun-order', () => {
+    it('Send to HP on a shipped order asks first (409 with confirmWith) and does nothing before the yes', async () => {
+      const shipped = order({ name: '#2099', skus: ['ACT-CARD'] });
+      await deliver(w, shipped);
+      await w.db('store_orders').where({ store_order_id: String(shipped.id) }).update({ status: 'shipped' });
+      const outboxBefore = (await w.db('outbox').count({ n: '*' }).first())?.n;
+      const asked = await post('/rerun-order', w.tokens.userA, { id: String(shipped.id), flags: { sendToHP: true } });
+      expect(asked.status).toBe(409);
+      expect(asked.body.details).toEqual({ code: 'ORDER_SHIPPED', confirmWith: { sendShipped: true } });
+      expect(asked.body.error).toMatch(/has shipped/);
+      expect((await w.db('outbox').count({ n: '*' }).first())?.n).toBe(outboxBefore);
+      const yes = await post('/rerun-order', w.tokens.userA, { id: String(shipped.id), flags: { sendToHP: true }, sendShipped: true });
+      expect(yes.status).toBe(200);
+    });
+
     it('CRM steps are skipped with a reason; sendToHP is skipped while a line cannot go to the provider', async () => {
       const res = await post('/rerun-order', w.tokens.userA, { id: mine.id, flags: { addToAdestra: true, addToRaisersEdge: 1, sendEcard: true, sendToHP: true } });
       expect(res.status).toBe(200);

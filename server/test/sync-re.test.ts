@@ -154,6 +154,16 @@ describe('sync: Raiser\'s Edge → Adestra', async () => {
         expect(bad.body.error).toBe('The date must be in the format YYYY-MM-DD');
       }
     });
+
+    it('a day after today → 400 with a clear message, and no run is started', async () => {
+      const runs = async () => (await w.db('general_data').count({ n: '*' }).first())?.n;
+      const before = await runs();
+      const tomorrow = new Date(w.clock.now().getTime() + 2 * 86_400_000).toISOString().slice(0, 10);
+      const res = await post('/raiser-edge-sync-list-from-specific-day', { day: tomorrow });
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ success: false, error: 'The date is in the future: no contact can have changed on that day yet' });
+      expect(await runs()).toBe(before);
+    });
   });
 
   describe('sync by day', () => {

@@ -222,8 +222,9 @@ export const dataProvider = {
     return api<OrderRecord[]>('/api/online-stores/check-order', { method: 'POST', body: { id: id || undefined, name: name || undefined } });
   },
 
-  rerunOrder(id: Id, flags: RerunFlags): Promise<RerunResult> {
-    return api<RerunResult>('/api/online-stores/rerun-order', { method: 'POST', body: { id: String(id), flags } });
+  /** answers: the operator's yes to the server's question (sendShipped). */
+  rerunOrder(id: Id, flags: RerunFlags, answers: Record<string, boolean> = {}): Promise<RerunResult> {
+    return api<RerunResult>('/api/online-stores/rerun-order', { method: 'POST', body: { id: String(id), flags, ...answers } });
   },
 
   /** Provider events (hp-log records), newest first. */

@@ -64,6 +64,6 @@ export type LoginContract = Conforms<Extract<Answer<UsersService['login']>, { to
 export type SitesListContract = Conforms<Answer<SitesService['list']>['rows'][number], Site>;
 // The send routes answer these fields of the outcome (fulfilment/routes.ts answerSend).
 export type SentContract = Conforms<
-  Pick<Extract<ServerSendOutcome, { status: 'sent' | 'already-sent' }>, 'status' | 'hpOrderId'>,
+  Pick<Extract<ServerSendOutcome, { status: 'sent' | 'already-sent' }>, 'status' | 'hpOrderId' | 'sentAt'> & { orderStatus: string | null },
   Extract<SendOutcome, { status: 'sent' | 'already-sent' }>
 >;

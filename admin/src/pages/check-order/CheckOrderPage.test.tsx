@@ -138,6 +138,35 @@ describe('Check order (/check-order)', () => {
     expect(screen.queryByRole('tab')).not.toBeInTheDocument();
   });
 
+  it('Re-run → Send to HP on a shipped order asks the server\'s question; No sends nothing more, Yes sends with the answer', async () => {
+    signIn(USER);
+    const { calls } = stubFetch(
+      router(
+        {
+          'POST /api/online-stores/check-order': () => ok([ROBIN]),
+          'POST /api/online-stores/rerun-order': (call) =>
+            (call.body as { sendShipped?: boolean }).sendShipped
+              ? ok({ ran: ['sendToHP'], skipped: [] })
+              : jsonResponse({ success: false, error: 'This order has shipped: sending it to HP again prints and posts it again. Send it anyway?', details: { code: 'ORDER_SHIPPED', confirmWith: { sendShipped: true } } }, 409),
+        },
+        USER,
+      ),
+    );
+    renderCheck();
+    await screen.findByRole('heading', { name: 'Order #1001' });
+    await userEvent.click(screen.getByRole('checkbox', { name: 'Send to HP' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Re-submit' }));
+    const asked = await screen.findByRole('dialog', { name: 'Send to HP again?' });
+    expect(asked).toHaveTextContent('This order has shipped');
+    await userEvent.click(within(asked).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(screen.queryByText('Re-submit successfully')).not.toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Re-submit' }));
+    await userEvent.click(within(await screen.findByRole('dialog', { name: 'Send to HP again?' })).getByRole('button', { name: 'Send to HP' }));
+    expect(await screen.findByText('Re-submit successfully')).toBeInTheDocument();
+    expect(calls.filter((c) => c.url === '/api/online-stores/rerun-order').map((c) => (c.body as { sendShipped?: boolean }).sendShipped)).toEqual([undefined, undefined, true]);
+  });
+
   it('re-runs the chosen steps with the four flags → "Re-submit successfully", and says what was skipped', async () => {
     signIn(USER);
     const { calls } = stubFetch(

@@ -5,6 +5,7 @@ import { Alert, Box, Button, Checkbox, CircularProgress, FormControlLabel, FormG
 import ReplayIcon from '@mui/icons-material/Replay';
 import type { RerunFlags, RerunResult } from '../../../../common/api/orders';
 import { ErrorDataPanel } from '../../components/ErrorDataPanel';
+import { useServerQuestion } from '../../components/useServerQuestion';
 import { errorMessage } from '../../lib/format';
 import type { AppDataProvider } from '../../providers/dataProvider';
 import { errorDataOf } from '../../providers/orders';
@@ -29,8 +30,10 @@ export function RerunPanel({ orderId, onDone }: { orderId: string; onDone: () =>
   const notify = useNotify();
   const [flags, setFlags] = useState<RerunFlags>(NONE);
   const [errorData, setErrorData] = useState<unknown>(undefined);
+  // A shipped order sent to HP again is printed and posted again: the server asks first.
+  const question = useServerQuestion('Send to HP again?', 'Send to HP');
   const rerun = useMutation({
-    mutationFn: () => dataProvider.rerunOrder(orderId, flags),
+    mutationFn: () => question.withQuestion((answers) => dataProvider.rerunOrder(orderId, flags, answers)),
     onMutate: () => setErrorData(undefined),
     onSuccess: (result) => {
       if (!result) return; // signed out meanwhile (401)
@@ -46,6 +49,7 @@ export function RerunPanel({ orderId, onDone }: { orderId: string; onDone: () =>
   const chosen = Object.values(flags).some(Boolean);
   return (
     <Box component="section" aria-label="Re-run order" sx={{ border: 1, borderColor: 'divider', borderRadius: 1, p: 2 }}>
+      {question.dialog}
       <Typography variant="subtitle1" component="h2">
         Re-run this order
       </Typography>

@@ -211,6 +211,8 @@ export function DesignInfoForm({ design, canSave, canDelete, onSaved, onDeleted 
         title={`Delete ${design?.name ?? 'design'}`}
         content={DELETE_CONFIRMATION}
         confirm="Delete"
+        // Cannot be undone: the confirm button looks like it.
+        confirmColor="warning"
         onConfirm={() => remove.mutate()}
         onClose={() => setConfirmDelete(false)}
       />

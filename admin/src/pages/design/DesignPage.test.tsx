@@ -275,6 +275,8 @@ describe('Design (/design/:id)', () => {
       await waitFor(() => expect(screen.getByRole('button', { name: 'Delete' })).toBeEnabled());
       await user.click(screen.getByRole('button', { name: 'Delete' }));
       expect(await screen.findByText('Are you sure you want to delete?')).toBeInTheDocument();
+      // Destructive: the confirm button looks it.
+      expect(screen.getAllByRole('button', { name: 'Delete' }).at(-1)).toHaveClass('RaConfirm-confirmWarning');
       await user.click(screen.getAllByRole('button', { name: 'Delete' }).at(-1)!);
       await waitFor(() => expect(calls.some((c) => c.method === 'DELETE' && c.url === '/api/designs/5')).toBe(true));
     });

@@ -60,6 +60,48 @@ describe('Data from HP (/hp-data)', () => {
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
   });
 
+  it('rows are reached with Tab and open with Enter', async () => {
+    signIn(ADMIN);
+    stubFetch(router({ 'GET /api/hp-data/order/': () => ok(DETAIL), 'GET /api/hp-data': () => ok({ list: EVENTS, hasNext: false, total: 2 }) }, ADMIN));
+    renderHpData();
+    const row = await screen.findByTestId('hp-event-31');
+    for (let i = 0; i < 5 && document.activeElement !== row; i++) await userEvent.tab();
+    expect(row).toHaveFocus();
+    expect(row).toHaveAccessibleName('Open order 5500000001');
+    await userEvent.keyboard('{Enter}');
+    expect(await screen.findByRole('dialog', { name: /Order 5500000001/ })).toBeInTheDocument();
+  });
+
+  it('a manual send\'s row opens the send (what was sent, HP\'s answer), not "Order not found"', async () => {
+    signIn(ADMIN);
+    const manualEvent = providerEvent({ id: 33, field1: 'manual-7', status: 'printed' }, { shopifyOrderId: 'manual-7', status: 'printed', trackingNumber: null, shippingMethod: null });
+    const manualDetail = {
+      order: null,
+      lines: [],
+      events: [manualEvent],
+      sent: [providerSend({ id: 42, field1: 'manual-7' }, { manual: true, sentData: { orderData: { sourceOrderId: 'manual-7' } }, results: { order: { _id: 'hp-77' } } })],
+    };
+    const { calls } = stubFetch(
+      router(
+        {
+          'GET /api/hp-data/order/': () => ok(manualDetail),
+          'GET /api/hp-data': () => ok({ list: [{ ...manualEvent, hasStoreOrder: false }, { ...EVENTS[0], hasStoreOrder: true }], hasNext: false, total: 2 }),
+        },
+        ADMIN,
+      ),
+    );
+    renderHpData();
+    const row = await screen.findByTestId('hp-event-33');
+    expect(within(row).queryByRole('link', { name: 'Check order' })).not.toBeInTheDocument();
+    expect(within(await screen.findByTestId('hp-event-31')).getByRole('link', { name: 'Check order' })).toHaveAttribute('href', '/check-order?id=5500000001');
+    await userEvent.click(within(row).getByRole('button', { name: 'Sent data' }));
+    const dialog = await screen.findByRole('dialog', { name: /Order manual-7/ });
+    expect(calls.some((c) => c.url === '/api/hp-data/order/manual-7')).toBe(true);
+    expect(await within(dialog).findByText('Manual')).toBeInTheDocument();
+    expect(within(dialog).getByLabelText('Sent data')).toHaveTextContent('"sourceOrderId": "manual-7"');
+    expect(within(dialog).getByLabelText('Response')).toHaveTextContent('"_id": "hp-77"');
+  });
+
   it('says "There is no postback" and "There is no sent data" for an order the provider knows nothing of', async () => {
     signIn(ADMIN);
     stubFetch(

@@ -57,8 +57,14 @@ function HpDataView() {
                     key={String(event.id)}
                     hover
                     data-testid={`hp-event-${event.id}`}
+                    // Reachable with Tab and opened with Enter, like a click.
+                    tabIndex={orderId ? 0 : undefined}
+                    aria-label={orderId ? `Open order ${orderId}` : undefined}
                     onClick={() => orderId && setOpenOrder(orderId)}
-                    sx={{ cursor: orderId ? 'pointer' : 'default', '&:nth-of-type(even)': { bgcolor: 'action.hover' } }}
+                    onKeyDown={(e) => {
+                      if (e.key === 'Enter' && e.target === e.currentTarget && orderId) setOpenOrder(orderId);
+                    }}
+                    sx={{ cursor: orderId ? 'pointer' : 'default', '&:nth-of-type(even)': { bgcolor: 'action.hover' }, '&:focus-visible': { outline: 2, outlineColor: 'primary.main', outlineOffset: -2 } }}
                   >
                     <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatDateTime(event.data?.timestamp ?? event.createdAt)}</TableCell>
                     <TableCell>
@@ -73,7 +79,12 @@ function HpDataView() {
                     <TableCell>{event.data?.trackingNumber ?? ''}</TableCell>
                     <TableCell>{event.data?.shippingMethod ?? ''}</TableCell>
                     <TableCell align="right" onClick={(e) => e.stopPropagation()}>
-                      {orderId ? (
+                      {orderId && event.hasStoreOrder === false ? (
+                        // No store order (a manual send's postback): Check order would only say "Order not found".
+                        <Button size="small" variant="outlined" onClick={() => setOpenOrder(orderId)}>
+                          Sent data
+                        </Button>
+                      ) : orderId ? (
                         <Button size="small" variant="outlined" component={Link} to={`/check-order?id=${encodeURIComponent(orderId)}`}>
                           Check order
                         </Button>

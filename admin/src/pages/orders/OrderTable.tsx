@@ -26,10 +26,24 @@ export interface OrderTableProps {
   siteNames?: ReadonlyMap<string, string>;
   /** Product type by SKU (known designs). */
   productTypes: ReadonlyMap<string, string>;
-  /** Orders sent from this screen since the list loaded (the Send HP icon changes). */
-  sentIds: ReadonlySet<string>;
-  onSent: (order: OrderRecord, outcome: SendOutcome) => void;
+  /** Orders sent from this screen since the list loaded, by store order id: their answer shows in the row. */
+  sent: ReadonlyMap<string, SentFromHere>;
+  onSent: (order: OrderRecord, outcome: SendOutcome, whole: boolean) => void;
   onErrorData: (order: OrderRecord, data: unknown) => void;
+}
+
+/** The send answer of an order sent (or found sent) from this screen. */
+export interface SentFromHere {
+  sentAt: string | null;
+  orderStatus: string | null;
+  /** The whole order went (not only one of its lines). */
+  whole: boolean;
+}
+
+/** When HP took the whole order, as the order record keeps it. */
+function recordedSentAt(order: OrderRecord): string | null {
+  const hpOrders = order.data?.hpOrders as Record<string, { sentAt?: string }> | undefined;
+  return hpOrders?.[storeOrderId(order)]?.sentAt ?? order.data?.preGeneratedHPItems?.find((i) => i.sentAt)?.sentAt ?? null;
 }
 
 /** Spec §2: orders without line items are not listed. */
@@ -44,12 +58,14 @@ function OrderRef({ order }: { order: OrderRecord }) {
 
 interface LineItemsProps {
   order: OrderRecord;
+  /** HP has the whole order: its lines' buttons are disabled too. */
+  shipped: { sentAt: string | null } | null;
   productTypes: ReadonlyMap<string, string>;
   onSent: (outcome: SendOutcome) => void;
   onErrorData: (data: unknown) => void;
 }
 
-function LineItems({ order, productTypes, onSent, onErrorData }: LineItemsProps) {
+function LineItems({ order, shipped, productTypes, onSent, onErrorData }: LineItemsProps) {
   const orderId = storeOrderId(order);
   return (
     <Stack spacing={0.5}>
@@ -69,7 +85,7 @@ function LineItems({ order, productTypes, onSent, onErrorData }: LineItemsProps)
               ) : null}
             </Typography>
             <OrderLinePdfButton orderId={orderId} lineId={line.id} sku={line.sku} />
-            <SendHpButton orderId={orderId} lineId={String(line.id)} alreadySent={false} onSent={onSent} onErrorData={onErrorData} />
+            <SendHpButton orderId={orderId} lineId={String(line.id)} alreadySent={false} sentBefore={shipped} onSent={onSent} onErrorData={onErrorData} />
           </Box>
         );
       })}
@@ -77,7 +93,7 @@ function LineItems({ order, productTypes, onSent, onErrorData }: LineItemsProps)
   );
 }
 
-export function OrderTable({ orders, siteNames, productTypes, sentIds, onSent, onErrorData }: OrderTableProps) {
+export function OrderTable({ orders, siteNames, productTypes, sent, onSent, onErrorData }: OrderTableProps) {
   const showClient = siteNames !== undefined;
   return (
     <TableContainer>
@@ -95,8 +111,11 @@ export function OrderTable({ orders, siteNames, productTypes, sentIds, onSent, o
         <TableBody>
           {orders.map((order) => {
             const orderId = storeOrderId(order);
-            const status = orderStatusOf(order);
+            const fromHere = sent.get(orderId);
+            const status = fromHere?.orderStatus || orderStatusOf(order);
             const shipped = status === 'shipped';
+            // Shipped, or sent whole from here: HP has it and a click would only say so.
+            const sentBefore = fromHere?.whole ? { sentAt: fromHere.sentAt } : shipped && hasPreGeneratedItems(order) ? { sentAt: recordedSentAt(order) } : null;
             return (
               <TableRow
                 key={String(order.id)}
@@ -110,7 +129,7 @@ export function OrderTable({ orders, siteNames, productTypes, sentIds, onSent, o
                     {customerNameOf(order)}
                   </Typography>
                   {status ? (
-                    <Typography variant="caption" color="text.secondary">
+                    <Typography variant="caption" color="text.secondary" data-testid="order-status">
                       {status}
                     </Typography>
                   ) : null}
@@ -123,7 +142,8 @@ export function OrderTable({ orders, siteNames, productTypes, sentIds, onSent, o
                   <LineItems
                     order={order}
                     productTypes={productTypes}
-                    onSent={(outcome) => onSent(order, outcome)}
+                    shipped={sentBefore}
+                    onSent={(outcome) => onSent(order, outcome, false)}
                     onErrorData={(data) => onErrorData(order, data)}
                   />
                 </TableCell>
@@ -131,8 +151,9 @@ export function OrderTable({ orders, siteNames, productTypes, sentIds, onSent, o
                   <Stack direction="row" spacing={1} sx={{ justifyContent: 'flex-end' }}>
                     <SendHpButton
                       orderId={orderId}
-                      alreadySent={hasPreGeneratedItems(order) || sentIds.has(orderId)}
-                      onSent={(outcome) => onSent(order, outcome)}
+                      alreadySent={hasPreGeneratedItems(order) || fromHere !== undefined}
+                      sentBefore={sentBefore}
+                      onSent={(outcome) => onSent(order, outcome, true)}
                       onErrorData={(data) => onErrorData(order, data)}
                     />
                     <Button

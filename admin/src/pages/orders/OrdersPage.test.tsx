@@ -209,6 +209,70 @@ describe('List Orders (/orders)', () => {
     expect(screen.queryByRole('region', { name: 'Error Data' })).not.toBeInTheDocument();
   });
 
+  it('after a send the row reads the status from the answer; a second click is not possible', async () => {
+    signIn(USER);
+    const { calls } = stubFetch(
+      router(
+        {
+          'GET /api/general-data/shopify-order-log': () => page([ROBIN]),
+          'GET /api/designs/all-with-product-type': () => PRODUCT_TYPES,
+          'POST /api/online-stores/shopify-webhook/send-hp': () => ok({ status: 'sent', hpOrderId: 'hp-1', sentAt: '2026-03-04T10:20:00.000Z', orderStatus: 'sent' }),
+        },
+        USER,
+      ),
+    );
+    renderOrders();
+    const row = await screen.findByTestId('order-5500000001');
+    expect(within(row).getByTestId('order-status')).toHaveTextContent('received');
+    await userEvent.click(within(row).getByRole('button', { name: 'Send HP' }));
+    expect(await screen.findByText('Send HP successfully')).toBeInTheDocument();
+    expect(within(row).getByTestId('order-status')).toHaveTextContent('sent');
+    expect(within(row).getByRole('button', { name: 'Send HP' })).toBeDisabled();
+    expect(within(row).getByRole('button', { name: 'Send line 901 to HP' })).toBeDisabled();
+    expect(orderCalls(calls)).toHaveLength(1);
+  });
+
+  it('an order HP already has: says "Already sent to HP on <date>", not success, and disables the button', async () => {
+    signIn(USER);
+    stubFetch(
+      router(
+        {
+          'GET /api/general-data/shopify-order-log': () => page([ROBIN]),
+          'GET /api/designs/all-with-product-type': () => PRODUCT_TYPES,
+          // First: the router matches by prefix.
+          'POST /api/online-stores/shopify-webhook/send-hp-single-line': () => ok({ status: 'already-sent', hpOrderId: 'hp-1', sentAt: null, orderStatus: 'sent' }),
+          'POST /api/online-stores/shopify-webhook/send-hp': () => ok({ status: 'already-sent', hpOrderId: 'hp-1', sentAt: '2026-03-04T10:20:00.000Z', orderStatus: 'shipped' }),
+        },
+        USER,
+      ),
+    );
+    renderOrders();
+    const row = await screen.findByTestId('order-5500000001');
+    await userEvent.click(within(row).getByRole('button', { name: 'Send line 901 to HP' }));
+    const notice = { selector: '.MuiSnackbarContent-message' };
+    expect(await screen.findByText('Already sent to HP', notice)).toBeInTheDocument();
+    expect(within(row).getByRole('button', { name: 'Send line 901 to HP' })).toBeDisabled();
+    await userEvent.click(within(row).getByRole('button', { name: 'Send HP' }));
+    expect(await screen.findByText(/^Already sent to HP on 04\/03\/2026/, notice)).toBeInTheDocument();
+    expect(screen.queryByText('Send HP successfully')).not.toBeInTheDocument();
+    expect(within(row).getByRole('button', { name: 'Send HP' })).toBeDisabled();
+    expect(within(row).getByTestId('order-status')).toHaveTextContent('shipped');
+  });
+
+  it('a shipped order: Send HP is disabled and says when it went', async () => {
+    signIn(USER);
+    const shipped = order(
+      { id: 2, status: 'shipped', field1: '5500000002' },
+      { ...SHIPPED.data, hpOrders: { '5500000002': { hpOrderId: 'hp-9', sentAt: '2026-02-01T09:00:00.000Z' } } },
+    );
+    stubFetch(router({ 'GET /api/general-data/shopify-order-log': () => page([shipped]), 'GET /api/designs/all-with-product-type': () => PRODUCT_TYPES }, USER));
+    renderOrders();
+    const row = await screen.findByTestId('order-5500000002');
+    const button = within(row).getByRole('button', { name: 'Send HP' });
+    expect(button).toBeDisabled();
+    expect(within(row).getAllByLabelText(/^Already sent to HP on 01\/02\/2026/).some((el) => el.contains(button))).toBe(true);
+  });
+
   it('sends one line item to HP (send-hp-single-line) with the order and line ids', async () => {
     signIn(USER);
     const { calls } = stubFetch(

@@ -23,7 +23,7 @@ import { useWindowFocus } from '../../lib/useViewport';
 import { usePageTitle } from '../../layout/usePageTitle';
 import type { AppDataProvider } from '../../providers/dataProvider';
 import { storeOrderId } from '../../providers/orders';
-import { OrderTable, visibleOrders } from './OrderTable';
+import { OrderTable, visibleOrders, type SentFromHere } from './OrderTable';
 
 export const SEARCH_DELAY_MS = 400;
 
@@ -79,12 +79,18 @@ function OrdersView({ allClients }: { allClients: boolean }) {
   useWindowFocus(log.reload);
   const productTypes = useProductTypes();
   const siteNames = useSiteNames(allClients);
-  const [sentIds, setSentIds] = useState<ReadonlySet<string>>(new Set());
+  const [sent, setSent] = useState<ReadonlyMap<string, SentFromHere>>(new Map());
   const [errorData, setErrorData] = useState<ErrorData | null>(null);
   const orders = visibleOrders(log.items);
 
-  const onSent = useCallback((order: OrderRecord, outcome: SendOutcome) => {
-    if (outcome.status !== 'queued') setSentIds((ids) => new Set(ids).add(storeOrderId(order)));
+  const onSent = useCallback((order: OrderRecord, outcome: SendOutcome, whole: boolean) => {
+    if (outcome.status === 'queued') return;
+    setSent((before) => {
+      const id = storeOrderId(order);
+      const next = new Map(before);
+      next.set(id, { sentAt: outcome.sentAt ?? null, orderStatus: outcome.orderStatus ?? null, whole: whole || before.get(id)?.whole === true });
+      return next;
+    });
   }, []);
   const onErrorData = useCallback((order: OrderRecord, data: unknown) => {
     setErrorData(data === undefined ? null : { orderName: order.data?.name || storeOrderId(order), data });
@@ -134,7 +140,7 @@ function OrdersView({ allClients }: { allClients: boolean }) {
           orders={orders}
           siteNames={siteNames}
           productTypes={productTypes}
-          sentIds={sentIds}
+          sent={sent}
           onSent={onSent}
           onErrorData={onErrorData}
         />

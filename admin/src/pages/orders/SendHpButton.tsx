@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { useDataProvider, useNotify } from 'react-admin';
 import { useMutation } from '@tanstack/react-query';
 import { Button, CircularProgress, Tooltip } from '@mui/material';
@@ -11,6 +12,11 @@ import { errorDataOf } from '../../providers/orders';
 
 export const SEND_HP_SUCCESS = 'Send HP successfully';
 
+/** What a click on an order HP already has says (and the disabled button's tooltip). */
+export function alreadySentMessage(sentAt: string | null | undefined): string {
+  return sentAt ? `Already sent to HP on ${formatDateTime(sentAt)}` : 'Already sent to HP';
+}
+
 function queuedMessage(outcome: Extract<SendOutcome, { status: 'queued' }>): string {
   const why = outcome.error ? `: ${outcome.error}` : '';
   const when = outcome.nextAttemptAt ? `, next attempt at ${formatDateTime(outcome.nextAttemptAt)}` : '';
@@ -23,15 +29,20 @@ interface SendHpButtonProps {
   lineId?: string;
   /** Provider items exist already (sent before): a different icon (spec §2). */
   alreadySent: boolean;
+  /** HP has it (sent from here, or shipped): the button is disabled and says when it went. */
+  sentBefore?: { sentAt: string | null } | null;
   onSent: (outcome: SendOutcome) => void;
   /** The failure's errorMes, for the Error Data panel; undefined clears it. */
   onErrorData: (data: unknown) => void;
 }
 
 /** "Send HP": the whole order to the provider; the server makes a second click harmless. */
-export function SendHpButton({ orderId, lineId, alreadySent, onSent, onErrorData }: SendHpButtonProps) {
+export function SendHpButton({ orderId, lineId, alreadySent, sentBefore, onSent, onErrorData }: SendHpButtonProps) {
   const dataProvider = useDataProvider<AppDataProvider>();
   const notify = useNotify();
+  // This button's own answer: a second send would only be answered "already sent".
+  const [answered, setAnswered] = useState<{ sentAt: string | null } | null>(null);
+  const done = answered ?? sentBefore ?? null;
   // A line in the Jobs queue is sent only after the operator says so.
   const question = useServerQuestion('Send to HP Site Flow?', 'Send to HP');
   const send = useMutation({
@@ -41,7 +52,9 @@ export function SendHpButton({ orderId, lineId, alreadySent, onSent, onErrorData
     onSuccess: (outcome) => {
       if (!outcome) return; // signed out meanwhile (401), or the operator said no
       if (outcome.status === 'queued') notify(queuedMessage(outcome), { type: 'warning', autoHideDuration: 10_000 });
+      else if (outcome.status === 'already-sent') notify(alreadySentMessage(outcome.sentAt), { type: 'info' });
       else notify(SEND_HP_SUCCESS, { type: 'success' });
+      if (outcome.status !== 'queued') setAnswered({ sentAt: outcome.sentAt ?? null });
       onSent(outcome);
     },
     onError: (error) => {
@@ -51,17 +64,17 @@ export function SendHpButton({ orderId, lineId, alreadySent, onSent, onErrorData
   });
   const icon = send.isPending ? (
     <CircularProgress size={16} />
-  ) : alreadySent ? (
+  ) : alreadySent || done ? (
     <MarkEmailReadIcon fontSize="small" />
   ) : (
     <SendIcon fontSize="small" />
   );
   if (lineId !== undefined) {
     return (
-      <Tooltip title={`Send only this line to HP`}>
+      <Tooltip title={done ? alreadySentMessage(done.sentAt) : 'Send only this line to HP'}>
         <span>
           {question.dialog}
-          <Button size="small" startIcon={icon} disabled={send.isPending} onClick={() => send.mutate()} aria-label={`Send line ${lineId} to HP`} sx={{ minWidth: 0, whiteSpace: 'nowrap' }}>
+          <Button size="small" startIcon={icon} disabled={send.isPending || done !== null} onClick={() => send.mutate()} aria-label={`Send line ${lineId} to HP`} sx={{ minWidth: 0, whiteSpace: 'nowrap' }}>
             Line
           </Button>
         </span>
@@ -69,10 +82,10 @@ export function SendHpButton({ orderId, lineId, alreadySent, onSent, onErrorData
     );
   }
   return (
-    <Tooltip title={alreadySent ? 'Already sent to HP: send again' : 'Send this order to HP'}>
+    <Tooltip title={done ? alreadySentMessage(done.sentAt) : alreadySent ? 'Already sent to HP: send again' : 'Send this order to HP'}>
       <span>
         {question.dialog}
-        <Button size="small" variant="contained" startIcon={icon} disabled={send.isPending} onClick={() => send.mutate()} sx={{ whiteSpace: 'nowrap' }}>
+        <Button size="small" variant="contained" startIcon={icon} disabled={send.isPending || done !== null} onClick={() => send.mutate()} sx={{ whiteSpace: 'nowrap' }}>
           Send HP
         </Button>
       </span>

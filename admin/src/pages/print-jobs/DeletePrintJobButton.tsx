@@ -39,6 +39,8 @@ export function DeletePrintJobButton({ job, leave }: PrintJobActionProps) {
         title={`Delete ${name}`}
         content={DELETE_CONFIRMATION}
         confirm="Delete"
+        // Cannot be undone: the confirm button looks like it.
+        confirmColor="warning"
         onConfirm={() => remove.mutate()}
         onClose={() => setOpen(false)}
       />

@@ -1,5 +1,5 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { useDataProvider } from 'react-admin';
+import { Confirm, useDataProvider } from 'react-admin';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Alert, Box, Button, Chip, CircularProgress, LinearProgress, Paper, Stack, TextField, Typography } from '@mui/material';
 import SyncIcon from '@mui/icons-material/Sync';
@@ -15,6 +15,14 @@ import { syncKeys } from './syncQueries';
 export const POLL_MS = 1000;
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+export const MSG_DAY_FUTURE = 'The date is in the future: no contact can have changed on that day yet';
+
+/** Today as YYYY-MM-DD on this computer (the server checks again in the sync's time zone). */
+function localToday(): string {
+  const now = new Date();
+  return `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, '0')}-${String(now.getDate()).padStart(2, '0')}`;
+}
 
 function Count({ label, value }: { label: string; value: number | string }) {
   return (
@@ -54,6 +62,8 @@ export function DaySync({ site }: { site: string }) {
   const [day, setDay] = useState('');
   const [validation, setValidation] = useState<string | null>(null);
   const [run, setRun] = useState<SyncRun | null>(null);
+  // The day waiting for the operator's yes: the sync changes contacts and cannot be undone.
+  const [asking, setAsking] = useState<string | null>(null);
   const [alreadyRunning, setAlreadyRunning] = useState(false);
   const [pollError, setPollError] = useState<string | null>(null);
   // Each answer (or failure) of a poll schedules the next one.
@@ -110,12 +120,25 @@ export function DaySync({ site }: { site: string }) {
     const value = day.trim();
     if (!value) return setValidation(MSG_DAY_REQUIRED);
     if (!DAY.test(value)) return setValidation(MSG_DAY_FORMAT);
+    if (value > localToday()) return setValidation(MSG_DAY_FUTURE);
     setValidation(null);
-    start.mutate(value);
+    setAsking(value);
   };
 
   return (
     <Box>
+      <Confirm
+        isOpen={asking !== null}
+        title="Sync this day?"
+        content={`Every constituent modified on ${formatDay(asking ?? '')} will be written to Adestra. This changes contacts and cannot be undone.`}
+        confirm="Sync"
+        confirmColor="warning"
+        onConfirm={() => {
+          if (asking) start.mutate(asking);
+          setAsking(null);
+        }}
+        onClose={() => setAsking(null)}
+      />
       <Box component="form" onSubmit={onSubmit} noValidate sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'flex-start', gap: 2 }}>
         <TextField
           label="Day"

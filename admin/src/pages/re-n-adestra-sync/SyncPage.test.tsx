@@ -205,6 +205,19 @@ describe('RE & Adestra Sync (/re-n-adestra-sync)', () => {
     expect(await screen.findByText('Constituent 99999 was not found in the CRM')).toBeInTheDocument();
   });
 
+  it('refuses a day in the future without calling the server', async () => {
+    const user = userEvent.setup();
+    const { calls } = stubFetch(router(syncRoutes(), ADMIN));
+    renderSync('/re-n-adestra-sync?view=day');
+    const tomorrow = new Date(Date.now() + 86_400_000);
+    const day = `${tomorrow.getFullYear()}-${String(tomorrow.getMonth() + 1).padStart(2, '0')}-${String(tomorrow.getDate()).padStart(2, '0')}`;
+    fireEvent.change(await screen.findByLabelText('Day'), { target: { value: day } });
+    await user.click(screen.getByRole('button', { name: 'Sync' }));
+    expect(await screen.findByText('The date is in the future: no contact can have changed on that day yet')).toBeInTheDocument();
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(callsTo(calls, 'POST', `${API}/raiser-edge-sync-list-from-specific-day`)).toHaveLength(0);
+  });
+
   it('asks for the date without calling the server, then starts the day and follows it to its results', async () => {
     const user = userEvent.setup();
     let polls = 0;
@@ -234,6 +247,16 @@ describe('RE & Adestra Sync (/re-n-adestra-sync)', () => {
 
     fireEvent.change(screen.getByLabelText('Day'), { target: { value: '2026-11-21' } });
     await user.click(screen.getByRole('button', { name: 'Sync' }));
+    // It changes contacts: asked first; No sends nothing.
+    const asked = await screen.findByRole('dialog', { name: 'Sync this day?' });
+    expect(asked).toHaveTextContent('Every constituent modified on 21/11/2026 will be written to Adestra');
+    await user.click(within(asked).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(callsTo(calls, 'POST', `${API}/raiser-edge-sync-list-from-specific-day`)).toHaveLength(0);
+    await user.click(screen.getByRole('button', { name: 'Sync' }));
+    const confirm = within(await screen.findByRole('dialog', { name: 'Sync this day?' })).getByRole('button', { name: 'Sync' });
+    expect(confirm).toHaveClass('RaConfirm-confirmWarning');
+    await user.click(confirm);
     expect(await screen.findByText('Sync of 21/11/2026')).toBeInTheDocument();
     expect(callsTo(calls, 'POST', `${API}/raiser-edge-sync-list-from-specific-day`)[0].body).toEqual({ day: '2026-11-21' });
     expect(await screen.findByText('20 / 40')).toBeInTheDocument();

@@ -16,7 +16,7 @@ function StoreToolbar() {
   return (
     <Toolbar sx={{ justifyContent: 'space-between' }}>
       <SaveButton />
-      <DeleteButton label="Disconnect" mutationMode="pessimistic" confirmTitle="Disconnect this store?" confirmContent="The shop domain and the webhook secrets are removed from the site." />
+      <DeleteButton label="Disconnect" mutationMode="pessimistic" confirmColor="warning" confirmTitle="Disconnect this store?" confirmContent="The shop domain and the webhook secrets are removed from the site." />
     </Toolbar>
   );
 }

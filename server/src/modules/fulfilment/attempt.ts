@@ -14,8 +14,10 @@ import { highestProgress, nextOrderStatus } from './status';
 /** What a row that is no longer pending says to its caller. */
 export function outcomeOf(row: OutboxRow): SendOutcome {
   if (row.status === 'sent') {
-    const r = row.result as { hpOrderId?: string | null } | null;
-    return { status: 'already-sent', hpOrderId: r?.hpOrderId ?? null, outboxId: row.id };
+    const r = row.result as { hpOrderId?: string | null; sentAt?: string | null; duplicate?: boolean } | null;
+    // Rows sent before sentAt was kept: the row was last written when it was marked sent.
+    const sentAt = r && 'sentAt' in r ? (r.sentAt ?? null) : r?.duplicate ? null : row.updatedAt;
+    return { status: 'already-sent', hpOrderId: r?.hpOrderId ?? null, outboxId: row.id, sentAt };
   }
   if (row.status === 'failed') return { status: 'failed', error: row.error ?? 'The send failed', errorMes: row.result ?? undefined, outboxId: row.id };
   return { status: 'queued', outboxId: row.id, error: row.error ?? undefined, nextAttemptAt: row.nextAttemptAt };
@@ -30,7 +32,13 @@ export async function markSent(ctx: FulfilmentContext, row: OutboxRow, prepared:
   const at = nowIso(ctx);
   return ctx.db.transaction(async (trx) => {
     const outbox = outboxRepo(trx);
-    if ((await outbox.markSent(row.id, { hpOrderId, duplicate, acknowledged, answer }, at)) !== 1) return outcomeOf((await outbox.byId(row.id))!);
+    const order = await findOrder(trx, orderId, siteId);
+    const locked = order && (await lockedOrder(trx, order.id));
+    const sourceOrderId = prepared.body.orderData.sourceOrderId;
+    const knownSends = (locked?.data.hpOrders as Record<string, { sentAt?: string }> | undefined) ?? {};
+    // A duplicate: the provider had it from an earlier send; its time is known only if we made it.
+    const sentAt = duplicate ? (knownSends[sourceOrderId]?.sentAt ?? null) : at;
+    if ((await outbox.markSent(row.id, { hpOrderId, duplicate, acknowledged, answer, sentAt }, at)) !== 1) return outcomeOf((await outbox.byId(row.id))!);
     await writeSendLog(
       trx,
       {
@@ -43,8 +51,6 @@ export async function markSent(ctx: FulfilmentContext, row: OutboxRow, prepared:
       },
       at,
     );
-    const order = await findOrder(trx, orderId, siteId);
-    const locked = order && (await lockedOrder(trx, order.id));
     let knownId = hpOrderId;
     if (locked) {
       const data = { ...locked.data };
@@ -55,14 +61,14 @@ export async function markSent(ctx: FulfilmentContext, row: OutboxRow, prepared:
       data.preGeneratedHPItems = [...previous.filter((p) => !items.some((i) => i.lineId === p.lineId)), ...items];
       if (hpOrderId) data.hpOrderId = hpOrderId;
       const hpOrders = { ...((data.hpOrders as Record<string, unknown>) ?? {}) };
-      hpOrders[prepared.body.orderData.sourceOrderId] = { hpOrderId: knownId, lineId, sentAt: at, ...(acknowledged ? { acknowledged: true } : {}) };
+      hpOrders[sourceOrderId] = { hpOrderId: knownId, lineId, sentAt: sentAt ?? at, ...(acknowledged ? { acknowledged: true } : {}) };
       data.hpOrders = hpOrders;
       const next = nextOrderStatus(locked.status ?? text(data.status), 'sent', text(data.hpProgress) || null);
       if (next) data.status = next;
       data.hpProgress = highestProgress(text(data.hpProgress) || null, 'sent');
       await orderTablesRepo(trx).updateOrder(locked.id, { data, status: next ?? undefined, before: locked.data, updatedAt: at });
     }
-    return { status: duplicate ? 'already-sent' : 'sent', hpOrderId: knownId, outboxId: row.id } as SendOutcome;
+    return { status: duplicate ? 'already-sent' : 'sent', hpOrderId: knownId, outboxId: row.id, sentAt } as SendOutcome;
   });
 }
 

@@ -57,7 +57,15 @@ export interface FulfilmentContext extends Deps {
 }
 
 export type SendOutcome =
-  | { status: 'sent' | 'already-sent'; hpOrderId: string | null; outboxId: number }
+  | {
+      status: 'sent' | 'already-sent';
+      hpOrderId: string | null;
+      outboxId: number;
+      /** When the provider took it, when known (a duplicate answer from the provider does not say). */
+      sentAt: string | null;
+      /** The order's status after the send (send-hp answers it so the list need not reload). */
+      orderStatus?: string | null;
+    }
   | { status: 'queued'; outboxId: number; error?: string; nextAttemptAt?: string }
   | { status: 'failed'; outboxId: number; error: string; errorMes?: unknown };
 

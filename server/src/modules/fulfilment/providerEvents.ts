@@ -9,6 +9,7 @@ import { siteScope, visibleTo } from '../auth/scope';
 import { generalDataRepo, type DataRecord, type RecordFilter, type RecordSortField } from '../general-data/repo';
 import { printJobsRepo } from '../print-jobs/repo';
 import { HP_LOG, SEND_LOG, text, type FulfilmentContext } from './context';
+import { orderTablesRepo } from '../orders/tablesRepo';
 import { findOrder } from './resolveOrder';
 
 export interface EventsQuery {
@@ -23,7 +24,14 @@ export async function listEvents(ctx: Pick<FulfilmentContext, 'db'>, actor: Acto
   const w = pageWindow(q.page, q.pageSize);
   const filter: RecordFilter = { type: HP_LOG, siteId: siteScope(actor, q.siteId), field1: q.orderId, status: q.status };
   const { rows, total } = await generalDataRepo(ctx.db).list(filter, { field: 'createdAt', order: 'desc' }, w.limit, w.offset);
-  return { list: rows, hasNext: w.offset + rows.length < total, total };
+  // Postbacks of a manual send name an order the store never had: the screen opens the send instead.
+  const known = new Set<string>();
+  const bySite = new Map<number, string[]>();
+  for (const r of rows) if (r.field1) bySite.set(Number(r.siteId), [...(bySite.get(Number(r.siteId)) ?? []), r.field1]);
+  const orders = orderTablesRepo(ctx.db);
+  for (const [siteId, ids] of bySite) for (const id of (await orders.orderStates(siteId, ids)).keys()) known.add(`${siteId}:${id}`);
+  const list = rows.map((r) => ({ ...r, hasStoreOrder: r.field1 !== null && known.has(`${r.siteId}:${r.field1}`) }));
+  return { list, hasNext: w.offset + rows.length < total, total };
 }
 
 /** One order as the provider sees it: its lines (design, job, where each is made), events and sends. */

@@ -23,7 +23,7 @@ function answerSend(res: Response, outcome: SendOutcome) {
     res.status(202).json({ success: true, data: { status: 'queued', error: outcome.error ?? null, nextAttemptAt: outcome.nextAttemptAt ?? null } });
     return;
   }
-  ok(res, { status: outcome.status, hpOrderId: outcome.hpOrderId });
+  ok(res, { status: outcome.status, hpOrderId: outcome.hpOrderId, sentAt: outcome.sentAt, orderStatus: outcome.orderStatus ?? null });
 }
 
 export function onlineStoresFulfilmentRoutes(fulfilment: FulfilmentService, cancellations: ProviderCancellations): Router {

@@ -6,7 +6,7 @@ import { nowIso, text, type FulfilmentContext, type SendOutcome } from './contex
 import { lineSendsAtProvider, mayBeAtProvider, MAYBE_AT_PROVIDER_WHOLE } from './lineSends';
 import { enqueueOrderSend, hpDedupeKey, outboxRepo } from './outbox';
 import { sendNow } from './outboxWorker';
-import { lockedOrder, resolveOrder } from './resolveOrder';
+import { findOrder, lockedOrder, resolveOrder } from './resolveOrder';
 import { sendWhenOf } from '../orders/webhookSites';
 import { assertOperatorMaySend } from '../production/orderHold';
 import { sitesRepo } from '../sites/repo';
@@ -56,6 +56,9 @@ export async function sendOrder(ctx: FulfilmentContext, actor: Actor, input: Sen
     }
     return queued;
   });
-  if (row.status === 'sent') return outcomeOf(row);
-  return sendNow(ctx, row.id);
+  const outcome = row.status === 'sent' ? outcomeOf(row) : await sendNow(ctx, row.id);
+  if (outcome.status !== 'sent' && outcome.status !== 'already-sent') return outcome;
+  // The order's status now, so the operator's list shows the send without a reload.
+  const now = await findOrder(db, orderId, order.siteId);
+  return { ...outcome, orderStatus: now?.status ?? (text(now?.data.status) || null) };
 }

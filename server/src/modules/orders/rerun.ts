@@ -41,6 +41,10 @@ export async function rerunOrder(ctx: RerunContext, actor: Actor, input: RerunOr
     // The CRM and email-platform steps are not built yet: they are skipped, saying why.
     skipped.push({ step, reason: configured ? 'not available yet: the CRM sync is not built' : 'not configured for this site' });
   }
+  // A shipped order sent again is printed and posted again: asked first, nothing done before the yes.
+  if (flags.sendToHP && (order.status ?? order.data.status) === 'shipped' && input.sendShipped !== true) {
+    throw new HttpError(409, 'This order has shipped: sending it to HP again prints and posts it again. Send it anyway?', { code: 'ORDER_SHIPPED', confirmWith: { sendShipped: true } });
+  }
   if (flags.sendToHP) {
     const blockers = providerBlockers(await production.mapLines(order.siteId, order.data));
     const hold = printHold(order.data, sendWhenOf(site));

@@ -59,7 +59,7 @@ export function onlineStoresRoutes(orders: OrdersService, config: Config): Route
     } catch (err) {
       // The spec's re-submit failure: error, plus errorMes for the Error Data panel.
       if (!(err instanceof HttpError)) throw err;
-      res.status(err.status).json({ success: false, error: err.message, errorMes: err.details ?? err.message });
+      res.status(err.status).json({ success: false, error: err.message, errorMes: err.details ?? err.message, ...(err.status === 409 && err.details ? { details: err.details } : {}) });
     }
   });
 

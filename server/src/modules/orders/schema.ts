@@ -24,6 +24,8 @@ export const rerunOrderBody = z.object({
   flags: z
     .object({ addToAdestra: flag.optional(), addToRaisersEdge: flag.optional(), sendEcard: flag.optional(), sendToHP: flag.optional() })
     .default({}),
+  /** The operator's yes to sending an order that has shipped to HP again. */
+  sendShipped: flag.optional(),
 });
 
 /** `{id}` or `{orderId}`: the store order id. */

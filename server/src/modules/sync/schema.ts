@@ -6,6 +6,7 @@ import { isDay } from '../../jobs/time';
 export const MSG_CONSTITUENT_REQUIRED = 'Please enter RE constitunent id';
 export const MSG_DAY_REQUIRED = 'Please enter the date';
 export const MSG_DAY_FORMAT = 'The date must be in the format YYYY-MM-DD';
+export const MSG_DAY_FUTURE = 'The date is in the future: no contact can have changed on that day yet';
 
 const body = (v: unknown) => (v && typeof v === 'object' ? (v as Record<string, unknown>) : {});
 

@@ -4,7 +4,9 @@
 // in a file of its own; this assembles them into the one object the routes and the scheduler use.
 // Every run is logged as a `re-sync` record; leases (job_leases) keep runs single across instances.
 import type { Deps } from '../../deps';
+import { badRequest } from '../../http/errors';
 import type { Actor } from '../../http/types';
+import { dayIn } from '../../jobs/time';
 import type { EnvVar } from '../../lib/secrets';
 import { assertAdmin } from '../auth/permissions';
 import type { Site } from '../sites/repo';
@@ -16,6 +18,7 @@ import type { FileKind } from './files';
 import * as jobs from './jobs';
 import type { JobName, RunTrigger } from './records';
 import { connectionStatus, finishConnect, startConnect } from './raisersEdgeConnection';
+import { MSG_DAY_FUTURE } from './schema';
 import { readEnv, writeEnvValue, type SiteSync } from './siteSettings';
 import * as sites from './sites';
 import { startDay } from './syncDay';
@@ -39,6 +42,10 @@ export function syncService(deps: Deps, opts: SyncServiceOptions = {}) {
     syncSites: () => sites.syncSites(ctx),
     verifyWebhookKey,
     configuredDay: (s: SiteSync, job: JobName) => jobs.configuredDay(ctx, s, job),
+    /** A day after today (the sync's time zone) has no changes to sync: refused, nothing started. */
+    refuseFutureDay: (day: string) => {
+      if (day > dayIn(ctx.clock.now(), ctx.tz)) throw badRequest(MSG_DAY_FUTURE);
+    },
     timezone: ctx.tz,
     syncOne: (s: SiteSync, constituentId: string, trigger: RunTrigger, userId: number | null) => syncOne(ctx, s, constituentId, trigger, userId),
     startDay: (s: SiteSync, day: string, trigger: RunTrigger, userId: number | null, extra?: Record<string, unknown>) => startDay(ctx, s, day, trigger, userId, extra),
