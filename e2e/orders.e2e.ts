@@ -140,8 +140,9 @@ describe('orders and fulfilment in the browser', () => {
     const row = orderRow(staff, order.id);
     await row.getByRole('button', { name: 'Send HP' }).click();
     await staff.getByText('Send HP successfully', { exact: true }).waitFor();
-    // Sent from the screen: the button's tooltip (and icon) changes.
-    await row.getByLabel('Already sent to HP: send again', { exact: true }).waitFor();
+    // Sent from the screen: the button says when, and cannot send it again.
+    await row.getByLabel(/^Already sent to HP on \d{2}\/\d{2}\/\d{4} \d{2}:\d{2}$/).first().waitFor();
+    expect(await row.getByRole('button', { name: 'Send HP' }).isDisabled()).toBe(true);
     expect(await row.getByLabel('Send this order to HP', { exact: true }).count()).toBe(0);
     await shot(staff, 'orders-03-send-hp');
     const detail = await call<{ data: { sent: Array<{ status: string }> } }>(staffToken, 'GET', `/api/hp-data/order/${order.id}`);
