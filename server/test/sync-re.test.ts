@@ -218,6 +218,19 @@ describe('sync: Raiser\'s Edge → Adestra', async () => {
       expect(polled.body.data.data.results.map((r: { constituentId: string }) => r.constituentId).sort()).toEqual(['600', '601']);
     });
 
+    it('the same Idempotency-Key twice (a double click on Sync) starts one run; the repeat answers the first run', async () => {
+      const day = '2026-03-09';
+      const runsOfDay = async () => (await w.db('general_data').where({ type: 're-sync', field1: day, field2: 'day' }).count({ n: '*' }).first())?.n;
+      const send = () => s.request().post(api('/raiser-edge-sync-list-from-specific-day?wait=1')).set(bearer(w.tokens.userA)).set('Idempotency-Key', 'day-sync-click-1').send({ day });
+      const first = await send();
+      const again = await send();
+      expect(first.status).toBe(200);
+      expect(again.status).toBe(200);
+      expect(again.headers['idempotent-replayed']).toBe('true');
+      expect(again.body.data.run.id).toBe(first.body.data.run.id);
+      expect(Number(await runsOfDay())).toBe(1);
+    });
+
     it('raiser-edge-to-adestra runs the configured day (yesterday by default) or targetDate', async () => {
       const res = await post('/raiser-edge-to-adestra?wait=1', { targetDate: '2026-03-12' });
       expect(res.body.data.day).toBe('2026-03-12');

@@ -4,6 +4,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Alert, Box, Button, Chip, CircularProgress, LinearProgress, Paper, Stack, TextField, Typography } from '@mui/material';
 import SyncIcon from '@mui/icons-material/Sync';
 import type { SyncRun } from '../../../../common/api/sync';
+import { useActionKey } from '../../lib/actionKey';
 import { errorMessage, formatDateTime, formatDay } from '../../lib/format';
 import type { AppDataProvider } from '../../providers/dataProvider';
 import { MSG_DAY_FORMAT, MSG_DAY_REQUIRED } from '../../providers/sync';
@@ -69,8 +70,10 @@ export function DaySync({ site }: { site: string }) {
   // Each answer (or failure) of a poll schedules the next one.
   const [tick, setTick] = useState(0);
 
+  const actionKey = useActionKey();
   const start = useMutation({
-    mutationFn: (value: string) => dataProvider.syncDay(site, value),
+    mutationFn: ({ value, key }: { value: string; key: string }) => dataProvider.syncDay(site, value, key),
+    onSettled: actionKey.end,
     onMutate: () => {
       setRun(null);
       setPollError(null);
@@ -134,7 +137,7 @@ export function DaySync({ site }: { site: string }) {
         confirm="Sync"
         confirmColor="warning"
         onConfirm={() => {
-          if (asking) start.mutate(asking);
+          if (asking) start.mutate({ value: asking, key: actionKey.begin() });
           setAsking(null);
         }}
         onClose={() => setAsking(null)}
