@@ -241,7 +241,9 @@ describe('the other create and send actions', () => {
     signIn(USER);
     const url = '/api/sites/site-a/raiser-edge-sync-list-from-specific-day';
     const run = { id: 4, type: 're-sync', field1: '2026-03-10', field2: 'day', data: { status: 'success', startedAt: '2026-03-10T00:00:00.000Z', results: [], errors: [] } };
-    const { calls } = stubFetch(router({ [`POST ${url}`]: () => ok({ run, alreadyRunning: false }) }, USER));
+    const { calls } = stubFetch(
+      router({ [`POST ${url}`]: () => ok({ run, alreadyRunning: false }), 'GET /api/sites/site-a/raiser-edge-sync-day-preview': () => ok({ day: '2026-03-10', contacts: null, basis: null }) }, USER),
+    );
     renderInAdmin(<DaySync site="site-a" />, { path: '/re-n-adestra-sync' });
     fireEvent.change(screen.getByLabelText('Day'), { target: { value: '2026-03-10' } });
     await userEvent.click(screen.getByRole('button', { name: 'Sync' }));

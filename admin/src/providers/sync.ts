@@ -3,6 +3,7 @@
 import type {
   ConsentOptions,
   ConsentSettingsAnswer,
+  DayPreview,
   DayRunAnswer,
   DropFileList,
   FileKind,
@@ -73,6 +74,11 @@ export function errorDetailsOf(error: unknown): { service?: string; kind?: strin
 export const syncCalls = {
   syncOneConstituent(site: string, constituentId: string, idempotencyKey?: string): Promise<SyncOneAnswer> {
     return api<SyncOneAnswer>(`${base(site)}/raiser-edge-sync-one`, { method: 'POST', body: { constituent_id: constituentId }, idempotencyKey });
+  },
+
+  /** How many contacts a sync of the day changes, when the server knows without the CRM. */
+  getDayPreview(site: string, day: string): Promise<DayPreview> {
+    return api<DayPreview>(`${base(site)}/raiser-edge-sync-day-preview${query({ day })}`);
   },
 
   /** Starts the sync of a day; answers at once with the run (status running) to poll. */

@@ -104,6 +104,17 @@ export function syncRoutes(sync: SyncService, surface: 'api' | 'sync-service' = 
     },
   );
 
+  // Asked before the operator's yes to a day sync: the count of contacts it changes, when known.
+  r.get(
+    '/raiser-edge-sync-day-preview',
+    site,
+    async (req: Request, res: Response) => {
+      const day = dayOf(req.query)!;
+      sync.refuseFutureDay(day);
+      ok(res, await sync.dayPreview(siteOf(req), day));
+    },
+  );
+
   r.post(
     '/raiser-edge-to-adestra',
     site,
