@@ -104,6 +104,30 @@ describe('foundation in the browser', () => {
     await shot(page, 'foundation-05-user-added');
   });
 
+  it('asks before Back drops typed edits of a site; No keeps them, Yes leaves', async () => {
+    const editUrl = page.url();
+    await page.getByRole('textbox', { name: 'Name' }).fill('Acme Cards Ltd');
+    const asked: string[] = [];
+    page.once('dialog', (d) => {
+      asked.push(d.message());
+      void d.dismiss();
+    });
+    await page.goBack();
+    await expect.poll(() => asked.length).toBe(1);
+    expect(asked[0]).toMatch(/changes weren't saved/);
+    // The blocked Back is undone: the address returns to the form.
+    await expect.poll(() => page.url()).toBe(editUrl);
+    expect(await page.getByRole('textbox', { name: 'Name' }).inputValue()).toBe('Acme Cards Ltd');
+    page.once('dialog', (d) => {
+      asked.push(d.message());
+      void d.accept();
+    });
+    await page.goBack();
+    await expect.poll(() => asked.length).toBe(2);
+    await page.waitForURL(/\/sites\/new$/);
+    await expect.poll(() => page.getByRole('textbox', { name: 'Name' }).inputValue()).toBe('');
+  });
+
   it('signs out from the header; the new user signs in on the new site with its default black theme', async () => {
     await page.getByRole('button', { name: 'Logout' }).click();
     await page.waitForURL(/\/login/);

@@ -44,6 +44,7 @@ function syncExamples(prefix: string): Examples {
     'POST /raiser-edge-webhook': { body: { id: 'evt-1', type: 'com.blackbaud.constituent.change.v1', data: { constituent_id: '1001' } } },
     'POST /raiser-edge-sync-one': { body: { constituent_id: '1001' } },
     'POST /raiser-edge-sync-list-from-specific-day': { body: { day: '2026-01-01' } },
+    'GET /raiser-edge-sync-day-preview': { query: { day: '2026-01-01' } },
     'POST /raiser-edge-to-adestra': { body: { targetDate: '2026-01-01' } },
     'GET /raiser-edge-sync/list': {},
     'GET /raiser-edge-sync/:id': (c) => ({ params: { id: String(c.world.fx.syncRunId) } }),

@@ -1,5 +1,5 @@
-import { Suspense, useMemo } from 'react';
-import { BrowserRouter, Route } from 'react-router-dom';
+import { Suspense, useMemo, useState } from 'react';
+import { createBrowserRouter, Route, RouterProvider } from 'react-router-dom';
 import { Admin, CustomRoutes, Resource } from 'react-admin';
 import { AccessDeniedMessage } from './components/AccessDeniedMessage';
 import { Layout } from './layout/Layout';
@@ -109,16 +109,21 @@ function PressworkAdmin() {
   );
 }
 
-export function App() {
+function Root() {
   return (
-    <BrowserRouter>
-      <SiteInfoProvider>
-        <Suspense fallback={<LoadingScreen />}>
-          <PressworkAdmin />
-        </Suspense>
-      </SiteInfoProvider>
-    </BrowserRouter>
+    <SiteInfoProvider>
+      <Suspense fallback={<LoadingScreen />}>
+        <PressworkAdmin />
+      </Suspense>
+    </SiteInfoProvider>
   );
+}
+
+// A data router (react-admin's documented setup for a router of one's own): forms can then block
+// a navigation that would drop typed edits (warnWhenUnsavedChanges needs useBlocker).
+export function App() {
+  const [router] = useState(() => createBrowserRouter([{ path: '*', element: <Root /> }]));
+  return <RouterProvider router={router} />;
 }
 
 export default App;

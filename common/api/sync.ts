@@ -163,6 +163,17 @@ export interface SyncOneAnswer {
   run: SyncRun;
 }
 
+/**
+ * GET …/raiser-edge-sync-day-preview?day=: how many contacts a sync of that day changes, when known
+ * without the CRM. basis 'webhooks': constituents whose change the CRM's webhooks reported that
+ * day; 'last-run': what the last finished sync of that day matched; null: not known.
+ */
+export interface DayPreview {
+  day: string;
+  contacts: number | null;
+  basis: 'webhooks' | 'last-run' | null;
+}
+
 export interface DayRunAnswer {
   run: SyncRun;
   alreadyRunning: boolean;

@@ -2,6 +2,7 @@
 // network errors in the run log, validation messages, tenancy, the CRM webhook, test calls.
 import { describe, expect, it } from 'vitest';
 import { fromJson } from '../src/db';
+import { dayIn } from '../src/jobs/time';
 import { bearer } from './harness';
 import { createSyncWorld, KEYS, listen, person } from './sync-world';
 
@@ -218,6 +219,30 @@ describe('sync: Raiser\'s Edge → Adestra', async () => {
       expect(polled.body.data.data.results.map((r: { constituentId: string }) => r.constituentId).sort()).toEqual(['600', '601']);
     });
 
+    it('the same Idempotency-Key twice (a double click on Sync) starts one run; the repeat answers the first run', async () => {
+      const day = '2026-03-09';
+      const runsOfDay = async () => (await w.db('general_data').where({ type: 're-sync', field1: day, field2: 'day' }).count({ n: '*' }).first())?.n;
+      const send = () => s.request().post(api('/raiser-edge-sync-list-from-specific-day?wait=1')).set(bearer(w.tokens.userA)).set('Idempotency-Key', 'day-sync-click-1').send({ day });
+      const first = await send();
+      const again = await send();
+      expect(first.status).toBe(200);
+      expect(again.status).toBe(200);
+      expect(again.headers['idempotent-replayed']).toBe('true');
+      expect(again.body.data.run.id).toBe(first.body.data.run.id);
+      expect(Number(await runsOfDay())).toBe(1);
+    });
+
+    it('day preview without CRM webhooks: what the last sync of that day matched, else unknown; a future day is refused', async () => {
+      const synced = await get(`/raiser-edge-sync-day-preview?day=${DAY}`);
+      expect(synced.status).toBe(200);
+      expect(synced.body.data).toEqual({ day: DAY, contacts: 25, basis: 'last-run' });
+      expect((await get('/raiser-edge-sync-day-preview?day=2026-02-01')).body.data).toEqual({ day: '2026-02-01', contacts: null, basis: null });
+      const tomorrow = new Date(w.clock.now().getTime() + 2 * 86_400_000).toISOString().slice(0, 10);
+      expect((await get(`/raiser-edge-sync-day-preview?day=${tomorrow}`)).status).toBe(400);
+      expect((await get('/raiser-edge-sync-day-preview?day=10/03/2026')).body.error).toBe('The date must be in the format YYYY-MM-DD');
+      expect((await s.request().get(`/api/sites/site-a/raiser-edge-sync-day-preview?day=${DAY}`).set(bearer(w.tokens.userB))).status).toBe(404);
+    });
+
     it('raiser-edge-to-adestra runs the configured day (yesterday by default) or targetDate', async () => {
       const res = await post('/raiser-edge-to-adestra?wait=1', { targetDate: '2026-03-12' });
       expect(res.body.data.day).toBe('2026-03-12');
@@ -388,6 +413,18 @@ describe('sync: Raiser\'s Edge → Adestra', async () => {
       } finally {
         await server.close();
       }
+    });
+
+    it('day preview with CRM webhooks: the distinct constituents whose change arrived that day', async () => {
+      await s.sync.idle();
+      const today = dayIn(w.clock.now(), w.config.sync.timezone);
+      const count = async () => (await get(`/raiser-edge-sync-day-preview?day=${today}`)).body.data;
+      const before = await count();
+      for (const [id, constituent] of [['evt-p1', '500'], ['evt-p2', '501'], ['evt-p3', '500']]) expect((await hook(KEYS.webhookKey, event(id, constituent))).status).toBe(200);
+      await s.sync.idle();
+      const after = await count();
+      expect(after.basis).toBe('webhooks');
+      expect(after.contacts).toBe((before.basis === 'webhooks' ? before.contacts : 0) + 2);
     });
   });
 

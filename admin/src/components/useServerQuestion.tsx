@@ -26,21 +26,23 @@ export function serverQuestionOf(error: unknown): ServerQuestion | undefined {
  * Each try gets its own Idempotency-Key (the action's second argument): the server keeps its
  * question as the first try's answer, and the yes sends other data, which under the same key would
  * be refused (422). The yes is the operator's new decision, so it is a new action with a new key.
+ * `firstKey`: the click's key (useActionKey), so a double click's two first tries are one action.
  */
 export function useServerQuestion(title: string, confirmLabel: string): {
-  withQuestion: <T>(action: (answers: Record<string, boolean>, idempotencyKey: string) => Promise<T>) => Promise<T | undefined>;
+  withQuestion: <T>(action: (answers: Record<string, boolean>, idempotencyKey: string) => Promise<T>, firstKey?: string) => Promise<T | undefined>;
   dialog: ReactNode;
 } {
   const [open, setOpen] = useState<ServerQuestion | null>(null);
   const answer = useRef<((yes: boolean) => void) | null>(null);
 
-  const withQuestion = useCallback(async <T,>(action: (answers: Record<string, boolean>, idempotencyKey: string) => Promise<T>): Promise<T | undefined> => {
+  const withQuestion = useCallback(async <T,>(action: (answers: Record<string, boolean>, idempotencyKey: string) => Promise<T>, firstKey?: string): Promise<T | undefined> => {
     // The server may ask more than one thing (the order is unpaid, then a line is in the Jobs
     // queue): each yes is kept and sent with the next try, each new question asked in turn.
     let answers: Record<string, boolean> = {};
+    let key = firstKey ?? newActionKey();
     for (;;) {
       try {
-        return await action(answers, newActionKey());
+        return await action(answers, key);
       } catch (error) {
         const question = serverQuestionOf(error);
         if (!question || Object.keys(question.confirmWith).every((k) => answers[k] === question.confirmWith[k])) throw error;
@@ -50,6 +52,7 @@ export function useServerQuestion(title: string, confirmLabel: string): {
         });
         if (!yes) return undefined;
         answers = { ...answers, ...question.confirmWith };
+        key = newActionKey();
       }
     }
   }, []);

@@ -1,14 +1,19 @@
 // One Idempotency-Key per user action: sent with the call, the same on a retry of that call, a new
 // one for the next action; the buttons of the three double-click actions are disabled while they run.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { configure, fireEvent, screen, waitFor } from '@testing-library/react';
+import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { renderInAdmin, signIn, stubFetch, USER, type RecordedCall } from '../test/helpers';
+import { ADMIN, renderInAdmin, signIn, stubFetch, USER, type RecordedCall } from '../test/helpers';
 import { design, ok, router } from '../test/printProduction';
 import { AddToPrintJobsButton } from '../pages/design/AddToPrintJobsButton';
 import { DesignInfoForm } from '../pages/design/DesignInfoForm';
 import { SendHpManuallyPage } from '../pages/send-hp-manually/SendHpManuallyPage';
 import { useServerQuestion } from '../components/useServerQuestion';
+import { SendHpButton } from '../pages/orders/SendHpButton';
+import { RerunPanel } from '../pages/check-order/RerunPanel';
+import { CancelAtHpButton } from '../pages/check-order/CancelAtHpButton';
+import { UsersModal } from '../resources/sites/UsersModal';
+import { DaySync } from '../pages/re-n-adestra-sync/DaySync';
 import { ApiError } from '../providers/api';
 import { dataProvider } from '../providers/dataProvider';
 
@@ -149,5 +154,102 @@ describe('a question the server asks first (useServerQuestion)', () => {
     expect(tries[1].answers).toEqual({ printInHouse: true });
     expect(tries[1].key).toMatch(/^[0-9a-f-]{36}$/);
     expect(tries[1].key).not.toBe(tries[0].key);
+  });
+});
+
+/** Two clicks in the same tick (before React disables the button): the calls they make carry one key. */
+async function doubleClick(name: string | RegExp) {
+  const button = await screen.findByRole('button', { name });
+  await waitFor(() => expect(button).toBeEnabled());
+  fireEvent.click(button);
+  fireEvent.click(button);
+}
+
+describe('the other create and send actions', () => {
+  it('Send HP on an order: a double click is one key, the button disabled while it runs', async () => {
+    signIn(USER);
+    const answer = deferred<Response>();
+    const url = '/api/online-stores/shopify-webhook/send-hp';
+    const { calls } = stubFetch(router({ [`POST ${url}`]: () => answer.promise.then((r) => r.clone()) }, USER));
+    renderInAdmin(<SendHpButton orderId="77" alreadySent={false} onSent={() => undefined} onErrorData={() => undefined} />, { path: '/orders' });
+    await doubleClick('Send HP');
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Send HP' })).toBeDisabled());
+    const sent = posts(calls, url);
+    expect(sent.length).toBeGreaterThan(0);
+    expect(keyOf(sent[0])).toMatch(/^[0-9a-f-]{36}$/);
+    expect(new Set(sent.map(keyOf)).size).toBe(1);
+    answer.resolve(ok({ status: 'sent', hpOrderId: 'H1', sentAt: '2026-03-01T10:00:00.000Z', orderStatus: 'sent' }));
+    expect(await screen.findByText('Send HP successfully')).toBeInTheDocument();
+  });
+
+  it('LINE on an order: sends a key', async () => {
+    signIn(USER);
+    const url = '/api/online-stores/shopify-webhook/send-hp-single-line';
+    const { calls } = stubFetch(router({ [`POST ${url}`]: () => ok({ status: 'sent', hpOrderId: 'H1', sentAt: null, orderStatus: 'sent' }) }, USER));
+    renderInAdmin(<SendHpButton orderId="77" lineId="5" alreadySent={false} onSent={() => undefined} onErrorData={() => undefined} />, { path: '/orders' });
+    await doubleClick('Send line 5 to HP');
+    await waitFor(() => expect(posts(calls, url).length).toBeGreaterThan(0));
+    expect(keyOf(posts(calls, url)[0])).toMatch(/^[0-9a-f-]{36}$/);
+    expect(new Set(posts(calls, url).map(keyOf)).size).toBe(1);
+  });
+
+  it('Re-submit and Cancel at HP send a key', async () => {
+    signIn(USER);
+    const { calls } = stubFetch(
+      router(
+        {
+          'POST /api/online-stores/rerun-order': () => ok({ ran: ['addToAdestra'], skipped: [] }),
+          'POST /api/online-stores/shopify-webhook/cancel-hp': () => ok({ status: 'cancelled', message: 'ok', at: null, sourceOrderIds: [] }),
+        },
+        USER,
+      ),
+    );
+    renderInAdmin(
+      <>
+        <RerunPanel orderId="77" onDone={() => undefined} />
+        <CancelAtHpButton orderId="77" onDone={() => undefined} />
+      </>,
+      { path: '/check-order' },
+    );
+    await userEvent.click(await screen.findByRole('checkbox', { name: 'Add to Adestra' }));
+    await doubleClick('Re-submit');
+    await waitFor(() => expect(posts(calls, '/api/online-stores/rerun-order').length).toBeGreaterThan(0));
+    expect(new Set(posts(calls, '/api/online-stores/rerun-order').map(keyOf)).size).toBe(1);
+    expect(keyOf(posts(calls, '/api/online-stores/rerun-order')[0])).toMatch(/^[0-9a-f-]{36}$/);
+    await userEvent.click(screen.getByRole('button', { name: 'Cancel at HP' }));
+    const dialog = await screen.findByRole('dialog');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel at HP' }));
+    await waitFor(() => expect(posts(calls, '/api/online-stores/shopify-webhook/cancel-hp')).toHaveLength(1));
+    expect(keyOf(posts(calls, '/api/online-stores/shopify-webhook/cancel-hp')[0])).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('Save of a new user: sends a key, Save disabled while it runs', async () => {
+    signIn(ADMIN);
+    const answer = deferred<Response>();
+    const { calls } = stubFetch(router({ 'POST /api/users/upsert': () => answer.promise }, ADMIN));
+    renderInAdmin(<UsersModal open siteId={3} user={null} onClose={() => undefined} onSaved={() => undefined} />, { path: '/sites/3' });
+    await userEvent.type(screen.getByLabelText('First name'), 'Grace');
+    await userEvent.type(screen.getByLabelText('Email'), 'grace@example.com');
+    await doubleClick('Save');
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Save' })).toBeDisabled());
+    expect(posts(calls, '/api/users/upsert')).toHaveLength(1);
+    expect(keyOf(posts(calls, '/api/users/upsert')[0])).toMatch(/^[0-9a-f-]{36}$/);
+    answer.resolve(ok({ id: 9, firstName: 'Grace', lastName: '', email: 'grace@example.com', role: 'user', siteId: 3, createdAt: '2026-01-01T00:00:00.000Z' }));
+  });
+
+  it('Sync by day: the yes starts the run with a key', async () => {
+    signIn(USER);
+    const url = '/api/sites/site-a/raiser-edge-sync-list-from-specific-day';
+    const run = { id: 4, type: 're-sync', field1: '2026-03-10', field2: 'day', data: { status: 'success', startedAt: '2026-03-10T00:00:00.000Z', results: [], errors: [] } };
+    const { calls } = stubFetch(
+      router({ [`POST ${url}`]: () => ok({ run, alreadyRunning: false }), 'GET /api/sites/site-a/raiser-edge-sync-day-preview': () => ok({ day: '2026-03-10', contacts: null, basis: null }) }, USER),
+    );
+    renderInAdmin(<DaySync site="site-a" />, { path: '/re-n-adestra-sync' });
+    fireEvent.change(screen.getByLabelText('Day'), { target: { value: '2026-03-10' } });
+    await userEvent.click(screen.getByRole('button', { name: 'Sync' }));
+    const dialog = await screen.findByRole('dialog');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Sync' }));
+    await waitFor(() => expect(posts(calls, url)).toHaveLength(1));
+    expect(keyOf(posts(calls, url)[0])).toMatch(/^[0-9a-f-]{36}$/);
   });
 });

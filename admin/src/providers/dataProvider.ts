@@ -89,8 +89,8 @@ export const dataProvider = {
   ...syncCalls,
 
   /** POST /api/users/upsert: creates or updates a user of a site. */
-  upsertUser(input: UpsertUserInput): Promise<User> {
-    return api<User>('/api/users/upsert', { method: 'POST', body: input });
+  upsertUser(input: UpsertUserInput, idempotencyKey?: string): Promise<User> {
+    return api<User>('/api/users/upsert', { method: 'POST', body: input, idempotencyKey });
   },
 
   /**
@@ -102,6 +102,8 @@ export const dataProvider = {
     const signedUrl = await api<string>('/api/users/me/get-upload-url', {
       method: 'POST',
       body: { serverSidePath: `${folder}/${file.name}`, contentType },
+      // One choice of a file is one upload: a lost answer asked again gets the same signed URL.
+      idempotencyKey: newActionKey(),
     });
     const res = await fetch(signedUrl, { method: 'PUT', body: file, headers: { 'Content-Type': contentType } });
     const answer = (await res.json().catch(() => ({}))) as Partial<Envelope<UploadAnswer>>;
@@ -145,10 +147,10 @@ export const dataProvider = {
   },
 
   /** General-data record of type production-note, field1 = the job id as text. */
-  async saveProductionNote({ id, jobId, note }: { id?: Id; jobId: Id; note: string }): Promise<ProductionNote> {
+  async saveProductionNote({ id, jobId, note, idempotencyKey }: { id?: Id; jobId: Id; note: string; idempotencyKey?: string }): Promise<ProductionNote> {
     const body: Record<string, unknown> = { field1: String(jobId), data: { note } };
     if (id !== undefined) body.id = id;
-    const saved = await api<DataRecord<{ note?: string }>>('/api/general-data/production-note', { method: 'POST', body });
+    const saved = await api<DataRecord<{ note?: string }>>('/api/general-data/production-note', { method: 'POST', body, idempotencyKey });
     return { id: saved.id, note: saved.data?.note ?? note };
   },
 
@@ -203,18 +205,22 @@ export const dataProvider = {
   },
 
   /** Sends a whole order to the provider; failures throw ApiError whose body carries errorMes. */
-  sendOrderToProvider(id: Id, answers: Record<string, boolean> = {}): Promise<SendOutcome> {
-    return api<SendOutcome>('/api/online-stores/shopify-webhook/send-hp', { method: 'POST', body: { id: String(id), ...answers } });
+  sendOrderToProvider(id: Id, answers: Record<string, boolean> = {}, idempotencyKey?: string): Promise<SendOutcome> {
+    return api<SendOutcome>('/api/online-stores/shopify-webhook/send-hp', { method: 'POST', body: { id: String(id), ...answers }, idempotencyKey });
   },
 
   /** Sends one line of an order to the provider (send-hp-single-line); same answers as sendOrderToProvider. */
-  sendOrderLineToProvider(orderId: Id, lineId: Id, answers: Record<string, boolean> = {}): Promise<SendOutcome> {
-    return api<SendOutcome>('/api/online-stores/shopify-webhook/send-hp-single-line', { method: 'POST', body: { orderId: String(orderId), lineId: String(lineId), ...answers } });
+  sendOrderLineToProvider(orderId: Id, lineId: Id, answers: Record<string, boolean> = {}, idempotencyKey?: string): Promise<SendOutcome> {
+    return api<SendOutcome>('/api/online-stores/shopify-webhook/send-hp-single-line', {
+      method: 'POST',
+      body: { orderId: String(orderId), lineId: String(lineId), ...answers },
+      idempotencyKey,
+    });
   },
 
   /** Cancels the order at HP Site Flow (cancel-hp); HP refusing everything throws ApiError with HP's reason. */
-  cancelOrderAtProvider(id: Id): Promise<ProviderCancellation> {
-    return api<ProviderCancellation>('/api/online-stores/shopify-webhook/cancel-hp', { method: 'POST', body: { id: String(id) } });
+  cancelOrderAtProvider(id: Id, idempotencyKey?: string): Promise<ProviderCancellation> {
+    return api<ProviderCancellation>('/api/online-stores/shopify-webhook/cancel-hp', { method: 'POST', body: { id: String(id) }, idempotencyKey });
   },
 
   /** The order's logs (order, provider events, sends), newest first. */
@@ -223,8 +229,8 @@ export const dataProvider = {
   },
 
   /** answers: the operator's yes to the server's question (sendShipped). */
-  rerunOrder(id: Id, flags: RerunFlags, answers: Record<string, boolean> = {}): Promise<RerunResult> {
-    return api<RerunResult>('/api/online-stores/rerun-order', { method: 'POST', body: { id: String(id), flags, ...answers } });
+  rerunOrder(id: Id, flags: RerunFlags, answers: Record<string, boolean> = {}, idempotencyKey?: string): Promise<RerunResult> {
+    return api<RerunResult>('/api/online-stores/rerun-order', { method: 'POST', body: { id: String(id), flags, ...answers }, idempotencyKey });
   },
 
   /** Provider events (hp-log records), newest first. */

@@ -3,6 +3,7 @@
 import type {
   ConsentOptions,
   ConsentSettingsAnswer,
+  DayPreview,
   DayRunAnswer,
   DropFileList,
   FileKind,
@@ -71,13 +72,18 @@ export function errorDetailsOf(error: unknown): { service?: string; kind?: strin
 
 /** Named calls of the sync screen; spread into the dataProvider. `site` is the site's slug (or id). */
 export const syncCalls = {
-  syncOneConstituent(site: string, constituentId: string): Promise<SyncOneAnswer> {
-    return api<SyncOneAnswer>(`${base(site)}/raiser-edge-sync-one`, { method: 'POST', body: { constituent_id: constituentId } });
+  syncOneConstituent(site: string, constituentId: string, idempotencyKey?: string): Promise<SyncOneAnswer> {
+    return api<SyncOneAnswer>(`${base(site)}/raiser-edge-sync-one`, { method: 'POST', body: { constituent_id: constituentId }, idempotencyKey });
+  },
+
+  /** How many contacts a sync of the day changes, when the server knows without the CRM. */
+  getDayPreview(site: string, day: string): Promise<DayPreview> {
+    return api<DayPreview>(`${base(site)}/raiser-edge-sync-day-preview${query({ day })}`);
   },
 
   /** Starts the sync of a day; answers at once with the run (status running) to poll. */
-  syncDay(site: string, day: string): Promise<DayRunAnswer> {
-    return api<DayRunAnswer>(`${base(site)}/raiser-edge-sync-list-from-specific-day`, { method: 'POST', body: { day } });
+  syncDay(site: string, day: string, idempotencyKey?: string): Promise<DayRunAnswer> {
+    return api<DayRunAnswer>(`${base(site)}/raiser-edge-sync-list-from-specific-day`, { method: 'POST', body: { day }, idempotencyKey });
   },
 
   getSyncRun(site: string, id: Id): Promise<SyncRun> {
@@ -154,8 +160,8 @@ export const syncCalls = {
   },
 
   /** Creates the subscriptions the site lacks (never a second one of a kind). */
-  createWebhookSubscriptions(site: string): Promise<ReWebhookSubscriptions> {
-    return api<ReWebhookSubscriptions>(`${base(site)}/raiser-edge/webhook-subscriptions`, { method: 'POST', body: {} });
+  createWebhookSubscriptions(site: string, idempotencyKey?: string): Promise<ReWebhookSubscriptions> {
+    return api<ReWebhookSubscriptions>(`${base(site)}/raiser-edge/webhook-subscriptions`, { method: 'POST', body: {}, idempotencyKey });
   },
 
   /** An export file as a CSV blob (the call needs the token, so no plain link). */

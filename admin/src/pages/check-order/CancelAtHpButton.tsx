@@ -3,6 +3,7 @@ import { Confirm, useDataProvider, useNotify } from 'react-admin';
 import { useMutation } from '@tanstack/react-query';
 import { Button, CircularProgress } from '@mui/material';
 import CancelIcon from '@mui/icons-material/Cancel';
+import { useActionKey } from '../../lib/actionKey';
 import { errorMessage } from '../../lib/format';
 import type { AppDataProvider } from '../../providers/dataProvider';
 
@@ -13,8 +14,10 @@ export function CancelAtHpButton({ orderId, onDone }: { orderId: string; onDone:
   const dataProvider = useDataProvider<AppDataProvider>();
   const notify = useNotify();
   const [open, setOpen] = useState(false);
+  const actionKey = useActionKey();
   const cancel = useMutation({
-    mutationFn: () => dataProvider.cancelOrderAtProvider(orderId),
+    mutationFn: (key: string) => dataProvider.cancelOrderAtProvider(orderId, key),
+    onSettled: actionKey.end,
     onSuccess: (result) => {
       setOpen(false);
       if (!result) return; // signed out meanwhile (401)
@@ -49,7 +52,7 @@ export function CancelAtHpButton({ orderId, onDone }: { orderId: string; onDone:
         confirm="Cancel at HP"
         cancel="Keep it"
         confirmColor="warning"
-        onConfirm={() => cancel.mutate()}
+        onConfirm={() => cancel.mutate(actionKey.begin())}
         onClose={() => setOpen(false)}
       />
     </>

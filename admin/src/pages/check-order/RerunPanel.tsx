@@ -6,6 +6,7 @@ import ReplayIcon from '@mui/icons-material/Replay';
 import type { RerunFlags, RerunResult } from '../../../../common/api/orders';
 import { ErrorDataPanel } from '../../components/ErrorDataPanel';
 import { useServerQuestion } from '../../components/useServerQuestion';
+import { useActionKey } from '../../lib/actionKey';
 import { errorMessage } from '../../lib/format';
 import type { AppDataProvider } from '../../providers/dataProvider';
 import { errorDataOf } from '../../providers/orders';
@@ -32,8 +33,10 @@ export function RerunPanel({ orderId, onDone }: { orderId: string; onDone: () =>
   const [errorData, setErrorData] = useState<unknown>(undefined);
   // A shipped order sent to HP again is printed and posted again: the server asks first.
   const question = useServerQuestion('Send to HP again?', 'Send to HP');
+  const actionKey = useActionKey();
   const rerun = useMutation({
-    mutationFn: () => question.withQuestion((answers) => dataProvider.rerunOrder(orderId, flags, answers)),
+    mutationFn: (clickKey: string) => question.withQuestion((answers, key) => dataProvider.rerunOrder(orderId, flags, answers, key), clickKey),
+    onSettled: actionKey.end,
     onMutate: () => setErrorData(undefined),
     onSuccess: (result) => {
       if (!result) return; // signed out meanwhile (401)
@@ -66,7 +69,7 @@ export function RerunPanel({ orderId, onDone }: { orderId: string; onDone: () =>
         variant="contained"
         startIcon={rerun.isPending ? <CircularProgress size={16} /> : <ReplayIcon />}
         disabled={!chosen || rerun.isPending}
-        onClick={() => rerun.mutate()}
+        onClick={() => rerun.mutate(actionKey.begin())}
         sx={{ mt: 1 }}
       >
         Re-submit

@@ -10,9 +10,18 @@ import type { AppDataProvider } from '../../providers/dataProvider';
 import { designHasData } from '../../providers/printProduction';
 
 export const ADDED_MESSAGE = 'Successfully added a print job';
+export const SAVE_EDITOR_FIRST_MESSAGE = 'Save your changes first: Add to print jobs prints the last saved design, and the editor has unsaved changes.';
+
+interface AddToPrintJobsButtonProps {
+  design: Design;
+  /** The editor reports unsaved work: a job now would print the last saved artwork, not what is shown. */
+  unsavedEditorChanges?: boolean;
+  /** The design is being read again (the editor just saved): its new artwork is not here yet. */
+  reloading?: boolean;
+}
 
 /** Queues one print of the design for the user's site; offered only when the design has data. */
-export function AddToPrintJobsButton({ design }: { design: Design }) {
+export function AddToPrintJobsButton({ design, unsavedEditorChanges = false, reloading = false }: AddToPrintJobsButtonProps) {
   const dataProvider = useDataProvider<AppDataProvider>();
   const notify = useNotify();
   const { identity } = useGetIdentity();
@@ -40,9 +49,12 @@ export function AddToPrintJobsButton({ design }: { design: Design }) {
       variant="contained"
       color="secondary"
       size="small"
-      disabled={add.isPending || !identity}
-      startIcon={add.isPending ? <CircularProgress size={16} color="inherit" /> : <PrintIcon />}
-      onClick={() => add.mutate(actionKey.begin())}
+      disabled={add.isPending || reloading || !identity}
+      startIcon={add.isPending || reloading ? <CircularProgress size={16} color="inherit" /> : <PrintIcon />}
+      onClick={() => {
+        if (unsavedEditorChanges) return notify(SAVE_EDITOR_FIRST_MESSAGE, { type: 'warning', autoHideDuration: 10_000 });
+        add.mutate(actionKey.begin());
+      }}
     >
       Add to print jobs
     </Button>

@@ -4,6 +4,7 @@ import userEvent from '@testing-library/user-event';
 import type { Design } from '../../../../common/api/printProduction';
 import { ADMIN, renderInAdmin, signIn, stubFetch, USER, type RecordedCall } from '../../test/helpers';
 import { design, ok, router } from '../../test/printProduction';
+import { SAVE_EDITOR_FIRST_MESSAGE } from './AddToPrintJobsButton';
 import { DesignPage, SAVE_INFO_FIRST_MESSAGE, SMALL_SCREEN_MESSAGE } from './DesignPage';
 
 const EDITOR_ORIGIN = 'https://editor.example.com';
@@ -244,6 +245,39 @@ describe('Design (/design/:id)', () => {
         designId: 5,
         quantity: 1,
       });
+    });
+  });
+
+  describe('Add to print jobs with the editor open', () => {
+    it('refuses while the editor has unsaved changes, then prints the artwork the editor saved', async () => {
+      signIn(USER);
+      const user = userEvent.setup();
+      let current = design({ data: { artworkUrls: ['/files/a/old.png'] } });
+      const { calls } = stubDesignApi(current, USER, {
+        'GET /api/designs/5': () => ok(current),
+        'POST /api/print-jobs': () => ok({ id: 99 }),
+      });
+      renderDesign('/design/5');
+      const { frameWindow } = await editorFrame();
+      const add = await screen.findByRole('button', { name: 'Add to print jobs' });
+      await waitFor(() => expect(add).toBeEnabled());
+
+      postToHost({ source: 'presswork-editor', type: 'dirty', dirty: true }, EDITOR_ORIGIN, frameWindow);
+      await user.click(add);
+      expect(await screen.findByText(SAVE_EDITOR_FIRST_MESSAGE)).toBeInTheDocument();
+      expect(calls.filter((c) => c.method === 'POST' && c.url === '/api/print-jobs')).toHaveLength(0);
+
+      // The editor saves: no unsaved work, the design read again with its new artwork.
+      current = design({ data: { artworkUrls: ['/files/a/new.png'] } });
+      postToHost({ source: 'presswork-editor', type: 'dirty', dirty: false }, EDITOR_ORIGIN, frameWindow);
+      postToHost({ source: 'presswork-editor', type: 'design-saved', designId: 5 }, EDITOR_ORIGIN, frameWindow);
+      await waitFor(() => expect(designFetches(calls, 5)).toBe(2));
+      await waitFor(() => expect(screen.getByRole('button', { name: 'Add to print jobs' })).toBeEnabled());
+      await user.click(screen.getByRole('button', { name: 'Add to print jobs' }));
+      expect(await screen.findByText('Successfully added a print job')).toBeInTheDocument();
+      const posted = calls.filter((c) => c.method === 'POST' && c.url === '/api/print-jobs');
+      expect(posted).toHaveLength(1);
+      expect(posted[0].body).toMatchObject({ artworkUrls: ['/files/a/new.png'] });
     });
   });
 

@@ -114,7 +114,7 @@ function DesignView({ id }: { id: string }) {
           <Typography variant="h5" component="h1" sx={{ fontWeight: 700 }}>
             {record?.name ?? `New design: ${NEW_DESIGN_NAME}`}
           </Typography>
-          {record ? <AddToPrintJobsButton design={record} /> : null}
+          {record ? <AddToPrintJobsButton design={record} unsavedEditorChanges={tab === 'editor' && editorDirty} reloading={design.isFetching} /> : null}
         </Box>
         <Tabs value={tab} onChange={(_event, next: DesignTab) => selectTab(next)} sx={{ px: 2, borderBottom: 1, borderColor: 'divider' }}>
           <Tab value="editor" label="Editor" />

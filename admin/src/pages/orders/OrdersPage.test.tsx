@@ -1,5 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { MemoryRouter, Route, Routes, useNavigate } from 'react-router-dom';
+import { AdminContext, defaultI18nProvider } from 'react-admin';
+import { authProvider } from '../../providers/authProvider';
+import { dataProvider } from '../../providers/dataProvider';
 import userEvent from '@testing-library/user-event';
 import { ADMIN, jsonResponse, renderInAdmin, signIn, stubFetch, USER, type RecordedCall } from '../../test/helpers';
 import { order } from '../../test/orders';
@@ -186,6 +190,60 @@ describe('List Orders (/orders)', () => {
     await waitFor(() => expect(orderCalls(calls).some((c) => c.url.includes('status=shipped') && c.url.includes('q=robin'))).toBe(true));
     const last = new URL(orderCalls(calls).at(-1)!.url, 'http://x');
     expect(last.searchParams.get('page')).toBe('1');
+  });
+
+  it('keeps search, status and the pages shown in the URL: Detail then Back finds the same list', async () => {
+    signIn(USER);
+    const { calls } = stubFetch(
+      router(
+        {
+          'GET /api/general-data/shopify-order-log': (call) => {
+            const p = pageOf(call);
+            return p === '1' ? page([ROBIN]) : p === '2' ? page([SHIPPED]) : page([]);
+          },
+          'GET /api/designs/all-with-product-type': () => PRODUCT_TYPES,
+        },
+        USER,
+      ),
+    );
+    function DetailStandIn() {
+      const navigate = useNavigate();
+      return (
+        <button type="button" onClick={() => navigate(-1)}>
+          Back
+        </button>
+      );
+    }
+    render(
+      <MemoryRouter initialEntries={['/orders']}>
+        <AdminContext authProvider={authProvider} dataProvider={dataProvider} i18nProvider={defaultI18nProvider}>
+          <Routes>
+            <Route path="/orders" element={<OrdersPage />} />
+            <Route path="/check-order" element={<DetailStandIn />} />
+          </Routes>
+        </AdminContext>
+      </MemoryRouter>,
+    );
+    await screen.findByTestId('order-5500000001');
+    await userEvent.type(screen.getByLabelText('Search'), 'robin');
+    fireEvent.mouseDown(screen.getByRole('combobox', { name: 'Status' }));
+    await userEvent.click(await screen.findByRole('option', { name: 'shipped' }));
+    await waitFor(() => expect(orderCalls(calls).some((c) => c.url.includes('status=shipped') && c.url.includes('q=robin'))).toBe(true), { timeout: 2000 });
+    await screen.findByTestId('order-5500000001');
+    await userEvent.click(await screen.findByRole('button', { name: 'Load more' }));
+    await screen.findByTestId('order-5500000002');
+
+    const before = calls.length;
+    await userEvent.click(within(screen.getByTestId('order-5500000001')).getByRole('link', { name: /Detail/ }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Back' }));
+
+    expect(await screen.findByLabelText('Search')).toHaveValue('robin');
+    expect(screen.getByRole('combobox', { name: 'Status' })).toHaveTextContent('shipped');
+    expect(await screen.findByTestId('order-5500000002')).toBeInTheDocument();
+    expect(screen.getByTestId('order-5500000001')).toBeInTheDocument();
+    const again = orderCalls(calls.slice(before));
+    expect(again.map(pageOf)).toEqual(['1', '2']);
+    for (const c of again) expect(c.url).toMatch(/q=robin.*status=shipped|status=shipped.*q=robin/);
   });
 
   it('sends to HP: "Send HP successfully", and the icon changes', async () => {

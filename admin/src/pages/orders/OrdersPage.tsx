@@ -1,5 +1,5 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
-import { Link } from 'react-router-dom';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { Link, useSearchParams } from 'react-router-dom';
 import { Title, useDataProvider, useGetList } from 'react-admin';
 import { useQuery } from '@tanstack/react-query';
 import {
@@ -67,14 +67,43 @@ interface ErrorData {
 function OrdersView({ allClients }: { allClients: boolean }) {
   usePageTitle('List Orders');
   const dataProvider = useDataProvider<AppDataProvider>();
-  const [search, setSearch] = useState('');
-  const [status, setStatus] = useState('');
+  // Search, status and how many pages are shown live in the URL (?q=&status=&pages=), so Detail
+  // then Back finds the list as it was. replace: typing is not a history entry per letter.
+  const [params, setParams] = useSearchParams();
+  const search = params.get('q') ?? '';
+  const status = params.get('status') ?? '';
+  const setParam = useCallback(
+    (name: 'q' | 'status' | 'pages', value: string) =>
+      setParams(
+        (before) => {
+          const next = new URLSearchParams(before);
+          if (value) next.set(name, value);
+          else next.delete(name);
+          // Another search or status is another list: it starts at its first page.
+          if (name !== 'pages') next.delete('pages');
+          return next;
+        },
+        { replace: true },
+      ),
+    [setParams],
+  );
   const q = useDebounced(search.trim(), SEARCH_DELAY_MS);
   const fetchPage = useCallback(
     (page: number) => dataProvider.getOrders({ page, allClients, q, status }),
     [dataProvider, allClients, q, status],
   );
   const log = usePagedList(fetchPage, { untilEmptyPage: true });
+  // Back on this list: load again as many pages as were shown, then follow "Load more" in the URL.
+  const restoreTo = useRef(Math.max(1, Math.min(50, Number(params.get('pages')) || 1)));
+  const loaded = log.page - 1;
+  const { loading, loadingMore, error, exhausted, loadMore } = log;
+  useEffect(() => {
+    if (loading || loadingMore || error) return;
+    if (loaded < restoreTo.current && !exhausted) return loadMore();
+    restoreTo.current = 0;
+    const shown = loaded > 1 ? String(loaded) : '';
+    if ((params.get('pages') ?? '') !== shown) setParam('pages', shown);
+  }, [loading, loadingMore, error, exhausted, loadMore, loaded, params, setParam]);
   // Orders arrive and change all the time: show the current list whenever the user comes back.
   useWindowFocus(log.reload);
   const productTypes = useProductTypes();
@@ -113,12 +142,12 @@ function OrdersView({ allClients }: { allClients: boolean }) {
           label="Search"
           placeholder="Order name or customer"
           value={search}
-          onChange={(e) => setSearch(e.target.value)}
+          onChange={(e) => setParam('q', e.target.value)}
           fullWidth={false}
           slotProps={{ input: { startAdornment: <InputAdornment position="start"><SearchIcon fontSize="small" /></InputAdornment> } }}
           sx={{ width: 300 }}
         />
-        <TextField select size="small" label="Status" value={status} onChange={(e) => setStatus(e.target.value)} fullWidth={false} sx={{ width: 180 }}>
+        <TextField select size="small" label="Status" value={status} onChange={(e) => setParam('status', e.target.value)} fullWidth={false} sx={{ width: 180 }}>
           <MenuItem value="">All statuses</MenuItem>
           {ORDER_STATUSES.map((s) => (
             <MenuItem key={s} value={s}>

@@ -6,6 +6,7 @@ import MarkEmailReadIcon from '@mui/icons-material/MarkEmailRead';
 import SendIcon from '@mui/icons-material/Send';
 import { useServerQuestion } from '../../components/useServerQuestion';
 import type { SendOutcome } from '../../../../common/api/orders';
+import { useActionKey } from '../../lib/actionKey';
 import { errorMessage, formatDateTime } from '../../lib/format';
 import type { AppDataProvider } from '../../providers/dataProvider';
 import { errorDataOf } from '../../providers/orders';
@@ -45,9 +46,14 @@ export function SendHpButton({ orderId, lineId, alreadySent, sentBefore, onSent,
   const done = answered ?? sentBefore ?? null;
   // A line in the Jobs queue is sent only after the operator says so.
   const question = useServerQuestion('Send to HP Site Flow?', 'Send to HP');
+  const actionKey = useActionKey();
   const send = useMutation({
-    mutationFn: () =>
-      question.withQuestion((answers) => (lineId === undefined ? dataProvider.sendOrderToProvider(orderId, answers) : dataProvider.sendOrderLineToProvider(orderId, lineId, answers))),
+    mutationFn: (clickKey: string) =>
+      question.withQuestion(
+        (answers, key) => (lineId === undefined ? dataProvider.sendOrderToProvider(orderId, answers, key) : dataProvider.sendOrderLineToProvider(orderId, lineId, answers, key)),
+        clickKey,
+      ),
+    onSettled: actionKey.end,
     onMutate: () => onErrorData(undefined),
     onSuccess: (outcome) => {
       if (!outcome) return; // signed out meanwhile (401), or the operator said no
@@ -74,7 +80,7 @@ export function SendHpButton({ orderId, lineId, alreadySent, sentBefore, onSent,
       <Tooltip title={done ? alreadySentMessage(done.sentAt) : 'Send only this line to HP'}>
         <span>
           {question.dialog}
-          <Button size="small" startIcon={icon} disabled={send.isPending || done !== null} onClick={() => send.mutate()} aria-label={`Send line ${lineId} to HP`} sx={{ minWidth: 0, whiteSpace: 'nowrap' }}>
+          <Button size="small" startIcon={icon} disabled={send.isPending || done !== null} onClick={() => send.mutate(actionKey.begin())} aria-label={`Send line ${lineId} to HP`} sx={{ minWidth: 0, whiteSpace: 'nowrap' }}>
             Line
           </Button>
         </span>
@@ -85,7 +91,7 @@ export function SendHpButton({ orderId, lineId, alreadySent, sentBefore, onSent,
     <Tooltip title={done ? alreadySentMessage(done.sentAt) : alreadySent ? 'Already sent to HP: send again' : 'Send this order to HP'}>
       <span>
         {question.dialog}
-        <Button size="small" variant="contained" startIcon={icon} disabled={send.isPending || done !== null} onClick={() => send.mutate()} sx={{ whiteSpace: 'nowrap' }}>
+        <Button size="small" variant="contained" startIcon={icon} disabled={send.isPending || done !== null} onClick={() => send.mutate(actionKey.begin())} sx={{ whiteSpace: 'nowrap' }}>
           Send HP
         </Button>
       </span>

@@ -5,6 +5,7 @@ import { InputAdornment, TextField } from '@mui/material';
 import CheckIcon from '@mui/icons-material/Check';
 import type { Id } from '../../../../common/api/envelope';
 import type { PrintJob } from '../../../../common/api/printProduction';
+import { useActionKey } from '../../lib/actionKey';
 import { errorMessage } from '../../lib/format';
 import type { AppDataProvider } from '../../providers/dataProvider';
 
@@ -24,8 +25,11 @@ export function ProductionNoteField({ job }: { job: PrintJob }) {
     setSaved({ id: job.productionNote?.id ?? saved.id, note: serverNote });
   }
 
+  const actionKey = useActionKey();
   const save = useMutation({
-    mutationFn: (note: string) => dataProvider.saveProductionNote({ id: saved.id, jobId: job.id, note }),
+    // The first note of a job creates a record: a keyed save can't create two on a repeat (Enter then blur).
+    mutationFn: ({ note, idempotencyKey }: { note: string; idempotencyKey: string }) => dataProvider.saveProductionNote({ id: saved.id, jobId: job.id, note, idempotencyKey }),
+    onSettled: actionKey.end,
     onSuccess: (note) => {
       setSaved({ id: note.id, note: note.note });
       setJustSaved(true);
@@ -35,7 +39,7 @@ export function ProductionNoteField({ job }: { job: PrintJob }) {
   const commit = () => {
     if (save.isPending || value === saved.note) return;
     setJustSaved(false);
-    save.mutate(value);
+    save.mutate({ note: value, idempotencyKey: actionKey.begin() });
   };
 
   // Enter saves; Shift+Enter starts a new line.

@@ -1,9 +1,10 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { Confirm, useDataProvider } from 'react-admin';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Box, Button, Chip, CircularProgress, LinearProgress, Paper, Stack, TextField, Typography } from '@mui/material';
 import SyncIcon from '@mui/icons-material/Sync';
-import type { SyncRun } from '../../../../common/api/sync';
+import type { DayPreview, SyncRun } from '../../../../common/api/sync';
+import { useActionKey } from '../../lib/actionKey';
 import { errorMessage, formatDateTime, formatDay } from '../../lib/format';
 import type { AppDataProvider } from '../../providers/dataProvider';
 import { MSG_DAY_FORMAT, MSG_DAY_REQUIRED } from '../../providers/sync';
@@ -55,6 +56,17 @@ export function RunProgress({ run }: { run: SyncRun }) {
   );
 }
 
+const contacts = (n: number) => `${n} contact${n === 1 ? '' : 's'}`;
+
+/** The sync's question: what it does, with the count of contacts it changes when the server knows it. */
+export function daySyncQuestion(day: string, preview: DayPreview | undefined, counting: boolean): string {
+  const what = `Every constituent modified on ${formatDay(day)} will be written to Adestra. This changes contacts and cannot be undone.`;
+  if (counting) return `${what} Counting the contacts…`;
+  if (preview?.contacts == null) return what;
+  if (preview.basis === 'webhooks') return `Raiser's Edge reported changes to ${contacts(preview.contacts)} that day. ${what}`;
+  return `The last sync of this day changed ${contacts(preview.contacts)}. ${what}`;
+}
+
 /** Sync by day: every constituent modified on that day; the run is followed until it ends. */
 export function DaySync({ site }: { site: string }) {
   const dataProvider = useDataProvider<AppDataProvider>();
@@ -65,12 +77,22 @@ export function DaySync({ site }: { site: string }) {
   // The day waiting for the operator's yes: the sync changes contacts and cannot be undone.
   const [asking, setAsking] = useState<string | null>(null);
   const [alreadyRunning, setAlreadyRunning] = useState(false);
+  // Asked while the question is open; without an answer the question goes without a count.
+  const preview = useQuery({
+    queryKey: syncKeys.dayPreview(site, asking ?? ''),
+    queryFn: () => dataProvider.getDayPreview(site, asking ?? ''),
+    enabled: asking !== null,
+    retry: false,
+    staleTime: 0,
+  });
   const [pollError, setPollError] = useState<string | null>(null);
   // Each answer (or failure) of a poll schedules the next one.
   const [tick, setTick] = useState(0);
 
+  const actionKey = useActionKey();
   const start = useMutation({
-    mutationFn: (value: string) => dataProvider.syncDay(site, value),
+    mutationFn: ({ value, key }: { value: string; key: string }) => dataProvider.syncDay(site, value, key),
+    onSettled: actionKey.end,
     onMutate: () => {
       setRun(null);
       setPollError(null);
@@ -130,11 +152,11 @@ export function DaySync({ site }: { site: string }) {
       <Confirm
         isOpen={asking !== null}
         title="Sync this day?"
-        content={`Every constituent modified on ${formatDay(asking ?? '')} will be written to Adestra. This changes contacts and cannot be undone.`}
+        content={daySyncQuestion(asking ?? '', preview.data, preview.isFetching)}
         confirm="Sync"
         confirmColor="warning"
         onConfirm={() => {
-          if (asking) start.mutate(asking);
+          if (asking) start.mutate({ value: asking, key: actionKey.begin() });
           setAsking(null);
         }}
         onClose={() => setAsking(null)}

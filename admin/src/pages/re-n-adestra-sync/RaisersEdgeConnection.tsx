@@ -4,6 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Box, Button, Chip, CircularProgress, FormControl, InputLabel, MenuItem, Paper, Select, Stack, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
 import LinkIcon from '@mui/icons-material/Link';
 import type { ReConnectionStatus } from '../../../../common/api/sync';
+import { useActionKey } from '../../lib/actionKey';
 import { errorMessage, formatDateTime } from '../../lib/format';
 import type { AppDataProvider } from '../../providers/dataProvider';
 import { syncKeys, useReConnection } from './syncQueries';
@@ -90,8 +91,10 @@ function WebhookSubscriptions({ site }: { site: string }) {
   const notify = useNotify();
   const queryClient = useQueryClient();
   const subs = useQuery({ queryKey: syncKeys.subscriptions(site), queryFn: () => dataProvider.getWebhookSubscriptions(site), retry: false });
+  const actionKey = useActionKey();
   const create = useMutation({
-    mutationFn: () => dataProvider.createWebhookSubscriptions(site),
+    mutationFn: (key: string) => dataProvider.createWebhookSubscriptions(site, key),
+    onSettled: actionKey.end,
     onSuccess: (answer) => {
       if (!answer) return;
       queryClient.setQueryData(syncKeys.subscriptions(site), answer);
@@ -103,7 +106,7 @@ function WebhookSubscriptions({ site }: { site: string }) {
     <Box>
       <Stack direction="row" spacing={2} sx={{ mb: 1, alignItems: 'center' }}>
         <Typography variant="subtitle2">Webhook subscriptions</Typography>
-        <Button size="small" variant="outlined" disabled={create.isPending || subs.isPending} onClick={() => create.mutate()}>
+        <Button size="small" variant="outlined" disabled={create.isPending || subs.isPending} onClick={() => create.mutate(actionKey.begin())}>
           Create webhook subscriptions
         </Button>
       </Stack>

@@ -4,6 +4,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Alert, Box, Button, CircularProgress, Paper, TextField, Typography } from '@mui/material';
 import SyncIcon from '@mui/icons-material/Sync';
 import type { SyncOneAnswer } from '../../../../common/api/sync';
+import { useActionKey } from '../../lib/actionKey';
 import { errorMessage, formatDateTime } from '../../lib/format';
 import type { AppDataProvider } from '../../providers/dataProvider';
 import { MSG_CONSTITUENT_REQUIRED } from '../../providers/sync';
@@ -19,13 +20,17 @@ export function SingleSync({ site }: { site: string }) {
   const [validation, setValidation] = useState<string | null>(null);
   const [answer, setAnswer] = useState<SyncOneAnswer | null>(null);
 
+  const actionKey = useActionKey();
   const sync = useMutation({
-    mutationFn: (id: string) => dataProvider.syncOneConstituent(site, id),
+    mutationFn: ({ id, key }: { id: string; key: string }) => dataProvider.syncOneConstituent(site, id, key),
     onMutate: () => setAnswer(null),
     onSuccess: (value) => {
       if (value) setAnswer(value);
     },
-    onSettled: () => void queryClient.invalidateQueries({ queryKey: syncKeys.runs(site) }),
+    onSettled: () => {
+      actionKey.end();
+      void queryClient.invalidateQueries({ queryKey: syncKeys.runs(site) });
+    },
   });
 
   const onSubmit = (event: FormEvent) => {
@@ -36,7 +41,7 @@ export function SingleSync({ site }: { site: string }) {
       return;
     }
     setValidation(null);
-    sync.mutate(id);
+    sync.mutate({ id, key: actionKey.begin() });
   };
 
   return (

@@ -134,6 +134,7 @@ function syncRoutes(extra: Routes = {}): Routes {
     [`GET ${API}/list-file-export92`]: () => ok({ list: [], hasNext: false, total: 0, exportUrl: 'http://adestra.test/exports/92' }),
     [`GET ${API}/list-handle-export92`]: () => ok({ list: [], hasNext: false, total: 0 }),
     [`GET ${API}/raiser-edge/status`]: () => ok(NOT_CONNECTED),
+    [`GET ${API}/raiser-edge-sync-day-preview`]: (call) => ok({ day: new URL(call.url, 'http://x').searchParams.get('day'), contacts: null, basis: null }),
   };
   return { ...defaults, ...extra };
 }
@@ -266,6 +267,40 @@ describe('RE & Adestra Sync (/re-n-adestra-sync)', () => {
     const pollsAtEnd = polls;
     await new Promise((r) => setTimeout(r, 1300));
     expect(polls).toBe(pollsAtEnd); // no polling once the run ended
+  });
+
+  it('the question says how many contacts the sync changes when the server knows it', async () => {
+    const user = userEvent.setup();
+    const previews: Record<string, unknown> = {
+      '2026-11-21': { day: '2026-11-21', contacts: 42, basis: 'webhooks' },
+      '2026-11-20': { day: '2026-11-20', contacts: 1, basis: 'last-run' },
+      '2026-11-19': { day: '2026-11-19', contacts: null, basis: null },
+    };
+    stubFetch(
+      router(
+        syncRoutes({ [`GET ${API}/raiser-edge-sync-day-preview`]: (call) => ok(previews[new URL(call.url, 'http://x').searchParams.get('day') ?? '']) }),
+        ADMIN,
+      ),
+    );
+    renderSync('/re-n-adestra-sync?view=day');
+    const ask = async (day: string) => {
+      fireEvent.change(await screen.findByLabelText('Day'), { target: { value: day } });
+      await user.click(screen.getByRole('button', { name: 'Sync' }));
+      return screen.findByRole('dialog', { name: 'Sync this day?' });
+    };
+    const close = async (dialog: HTMLElement) => {
+      await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+      await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    };
+    let dialog = await ask('2026-11-21');
+    await waitFor(() => expect(dialog).toHaveTextContent("Raiser's Edge reported changes to 42 contacts that day. Every constituent modified on 21/11/2026"));
+    await close(dialog);
+    dialog = await ask('2026-11-20');
+    await waitFor(() => expect(dialog).toHaveTextContent('The last sync of this day changed 1 contact. Every constituent modified on 20/11/2026'));
+    await close(dialog);
+    dialog = await ask('2026-11-19');
+    await waitFor(() => expect(dialog).not.toHaveTextContent('Counting'));
+    expect(dialog).toHaveTextContent(/^Sync this day\?Every constituent modified on 19\/11\/2026/);
   });
 
   it('lists the runs in the execution logs and opens one', async () => {

@@ -15,6 +15,7 @@ export const syncKeys = {
   connection: (site: string) => [...syncKeys.site(site), 'connection'] as const,
   consent: (site: string) => [...syncKeys.site(site), 'consent'] as const,
   subscriptions: (site: string) => [...syncKeys.site(site), 'subscriptions'] as const,
+  dayPreview: (site: string, day: string) => [...syncKeys.site(site), 'day-preview', day] as const,
 };
 
 /** The four jobs' configs (hours) and the export links. */

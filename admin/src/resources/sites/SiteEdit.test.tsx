@@ -1,5 +1,10 @@
-import { describe, expect, it } from 'vitest';
-import { configure, screen } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { act, configure, render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { createMemoryRouter, Route, RouterProvider, Routes } from 'react-router-dom';
+import { AdminContext, defaultI18nProvider } from 'react-admin';
+import { authProvider } from '../../providers/authProvider';
+import { dataProvider } from '../../providers/dataProvider';
 import { ADMIN, jsonResponse, renderInAdmin, signIn, stubFetch } from '../../test/helpers';
 import { SiteEdit } from './SiteEdit';
 
@@ -38,5 +43,43 @@ describe('SiteEdit: the site\'s Raiser\'s Edge connection', () => {
     expect(await screen.findByDisplayValue('Hope Harbour Charity')).toBeInTheDocument();
     expect(screen.queryByText("Raiser's Edge connection")).not.toBeInTheDocument();
     expect(calls.some((c) => c.url.includes('/raiser-edge/'))).toBe(false);
+  });
+});
+
+describe('SiteEdit: typed edits are not dropped unasked', () => {
+  it('Back with a changed field asks first; No keeps the form and its edit, Yes leaves', async () => {
+    signIn(ADMIN);
+    answer(site([]));
+    // The app's router is a data router (App.tsx), which lets the form block a navigation.
+    const router = createMemoryRouter(
+      [
+        {
+          path: '*',
+          element: (
+            <AdminContext authProvider={authProvider} dataProvider={dataProvider} i18nProvider={defaultI18nProvider}>
+              <Routes>
+                <Route path="/sites/:id" element={<SiteEdit />} />
+                <Route path="/sites" element={<p>Sites list</p>} />
+              </Routes>
+            </AdminContext>
+          ),
+        },
+      ],
+      { initialEntries: ['/sites', '/sites/2'], initialIndex: 1 },
+    );
+    render(<RouterProvider router={router} />);
+    const name = await screen.findByDisplayValue('Hope Harbour Charity');
+    await userEvent.type(name, ' North');
+    const confirm = vi.spyOn(window, 'confirm').mockReturnValueOnce(false);
+    await act(() => router.navigate(-1));
+    await waitFor(() => expect(confirm).toHaveBeenCalledTimes(1));
+    expect(confirm.mock.calls[0][0]).toMatch(/changes weren't saved/);
+    expect(screen.getByDisplayValue('Hope Harbour Charity North')).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/sites/2');
+
+    confirm.mockReturnValueOnce(true);
+    await act(() => router.navigate(-1));
+    expect(await screen.findByText('Sites list')).toBeInTheDocument();
+    confirm.mockRestore();
   });
 });

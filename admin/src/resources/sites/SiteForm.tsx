@@ -20,7 +20,8 @@ function SiteFormToolbar() {
 /** Fields shared by the create and edit screens of a site. */
 export function SiteForm() {
   return (
-    <SimpleForm toolbar={<SiteFormToolbar />} defaultValues={{ theme: { mainColor: '#000000' }, settings: { env: [] } }}>
+    // Leaving with typed edits (Back, a menu link, closing the tab) asks first.
+    <SimpleForm toolbar={<SiteFormToolbar />} defaultValues={{ theme: { mainColor: '#000000' }, settings: { env: [] } }} warnWhenUnsavedChanges>
       <TextInput source="name" label="Name" validate={validateName} sx={{ maxWidth: 560 }} />
       <TextInput
         source="slug"

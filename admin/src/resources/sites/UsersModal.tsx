@@ -11,6 +11,7 @@ import {
   TextField,
 } from '@mui/material';
 import type { UpsertUserInput, User } from '../../../../common/api/sites';
+import { useActionKey } from '../../lib/actionKey';
 import type { AppDataProvider } from '../../providers/dataProvider';
 
 export const CONFIRM_PASSWORD_MESSAGE = 'Confirm password not match ';
@@ -55,6 +56,7 @@ export function UsersModal({ open, siteId, user, onClose, onSaved }: UsersModalP
   const notify = useNotify();
   const [values, setValues] = useState<UserFormValues>(() => initialValues(user));
   const [saving, setSaving] = useState(false);
+  const actionKey = useActionKey();
 
   useEffect(() => {
     if (open) setValues(initialValues(user));
@@ -81,13 +83,14 @@ export function UsersModal({ open, siteId, user, onClose, onSaved }: UsersModalP
     if (values.password) payload.password = values.password;
     setSaving(true);
     try {
-      const saved = await dataProvider.upsertUser(payload);
+      const saved = await dataProvider.upsertUser(payload, actionKey.begin());
       notify(user ? 'User updated' : 'User created', { type: 'success' });
       onSaved(saved);
       onClose();
     } catch (error) {
       notify(error instanceof Error ? error.message : String(error), { type: 'error' });
     } finally {
+      actionKey.end();
       setSaving(false);
     }
   };

@@ -100,6 +100,20 @@ export function inboxRepo(db: Db | Knex.Transaction) {
       }
       return out;
     },
+    /** A site's deliveries of one source and some topics received in [from, to): their payloads and arrival times. */
+    async receivedBetween(source: string, siteId: number, topics: readonly string[], from: string, to: string): Promise<Array<{ payload: unknown; receivedAt: string }>> {
+      const rows = await db<DeliveryRow>('webhook_deliveries')
+        .where({ source, site_id: siteId })
+        .whereIn('topic', [...topics])
+        .where('received_at', '>=', from)
+        .where('received_at', '<', to)
+        .select('payload', 'received_at');
+      return rows.map((r) => ({ payload: fromJson(r.payload, null), receivedAt: r.received_at }));
+    },
+    /** Whether a site ever had a delivery of this source stored. */
+    async anyOf(source: string, siteId: number): Promise<boolean> {
+      return (await db('webhook_deliveries').where({ source, site_id: siteId }).first('id')) !== undefined;
+    },
     async byId(id: number): Promise<Delivery | undefined> {
       const r = await db<DeliveryRow>('webhook_deliveries').where({ id }).first();
       return r ? deliveryFromRow(r) : undefined;

@@ -7,6 +7,7 @@ import { allow } from '../../http/access';
 import { actorOf } from '../../http/auth';
 import { ok } from '../../http/envelope';
 import { HttpError } from '../../http/errors';
+import { idempotent } from '../../http/idempotency';
 import { idParam, jsonBody, parse } from '../../http/validate';
 import { pageWindow } from '../../lib/paging';
 import { FILE_KINDS, type FileKind } from './files';
@@ -79,6 +80,7 @@ export function syncRoutes(sync: SyncService, surface: 'api' | 'sync-service' = 
   r.post(
     '/raiser-edge-sync-one',
     site,
+    idempotent,
     async (req: Request, res: Response) => {
       const id = constituentIdOf(req.body);
       const out = await sync.syncOne(siteOf(req), id, manual, actorOf(req).id);
@@ -92,12 +94,24 @@ export function syncRoutes(sync: SyncService, surface: 'api' | 'sync-service' = 
   r.post(
     '/raiser-edge-sync-list-from-specific-day',
     site,
+    idempotent,
     async (req: Request, res: Response) => {
       const day = dayOf(req.body)!;
       sync.refuseFutureDay(day);
       const started = await startDay(day, req);
       if (req.query.wait === '1' || req.body?.wait === true) await started.done;
       ok(res, { run: req.query.wait === '1' || req.body?.wait === true ? await sync.records.getRun(started.run.id) : started.run, alreadyRunning: started.alreadyRunning });
+    },
+  );
+
+  // Asked before the operator's yes to a day sync: the count of contacts it changes, when known.
+  r.get(
+    '/raiser-edge-sync-day-preview',
+    site,
+    async (req: Request, res: Response) => {
+      const day = dayOf(req.query)!;
+      sync.refuseFutureDay(day);
+      ok(res, await sync.dayPreview(siteOf(req), day));
     },
   );
 
@@ -275,7 +289,7 @@ function raisersEdgeConnectionRoutes(r: Router, sync: SyncService): void {
     ok(res, await sync.listWebhookSubscriptions(siteOf(req), publicBase(req, sync)));
   });
 
-  r.post('/raiser-edge/webhook-subscriptions', adminSite, async (req: Request, res: Response) => {
+  r.post('/raiser-edge/webhook-subscriptions', adminSite, idempotent, async (req: Request, res: Response) => {
     ok(res, await sync.createWebhookSubscriptions(siteOf(req), publicBase(req, sync)));
   });
 }

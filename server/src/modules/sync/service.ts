@@ -21,6 +21,7 @@ import { connectionStatus, finishConnect, startConnect } from './raisersEdgeConn
 import { MSG_DAY_FUTURE } from './schema';
 import { readEnv, writeEnvValue, type SiteSync } from './siteSettings';
 import * as sites from './sites';
+import { dayPreview } from './dayPreview';
 import { startDay } from './syncDay';
 import { syncOne } from './syncOne';
 import { ingestWebhook, processDeliveryLater, registerWebhookHandler, verifyWebhookKey } from './webhook';
@@ -49,6 +50,7 @@ export function syncService(deps: Deps, opts: SyncServiceOptions = {}) {
     timezone: ctx.tz,
     syncOne: (s: SiteSync, constituentId: string, trigger: RunTrigger, userId: number | null) => syncOne(ctx, s, constituentId, trigger, userId),
     startDay: (s: SiteSync, day: string, trigger: RunTrigger, userId: number | null, extra?: Record<string, unknown>) => startDay(ctx, s, day, trigger, userId, extra),
+    dayPreview: (s: SiteSync, day: string) => dayPreview(ctx, s, day),
     ingestWebhook: (s: SiteSync, webhookKey: unknown, body: unknown) => ingestWebhook(ctx, s, webhookKey, body),
     processDeliveryLater: (deliveryId: number, siteId: number) => processDeliveryLater(ctx, deliveryId, siteId),
     listFiles: (s: SiteSync, kind: FileKind) => listFiles(ctx, s, kind),
