@@ -2,7 +2,7 @@
 import { isUniqueViolation } from '../../db';
 import type { Deps } from '../../deps';
 import type { Page } from '../../http/envelope';
-import { HttpError, badRequest, conflict, forbidden, notFound } from '../../http/errors';
+import { HttpError, conflict, forbidden, notFound } from '../../http/errors';
 import type { Actor } from '../../http/types';
 import { isoNow } from '../../lib/clock';
 import { pageWindow } from '../../lib/paging';
@@ -14,6 +14,7 @@ import { designsRepo, type Design, type DesignData, type DesignFilter, type Desi
 import { NEW_DESIGN_NAME, type FrontImageInput, type ImportInput, type ListQuery, type UpsertInput } from './schema';
 import { sitesRepo } from '../sites/repo';
 import { printJobsRepo } from '../print-jobs/repo';
+import { fieldError } from '../../http/fieldErrors';
 
 export const CHANGE_DENIED = "Only an admin or the design's creator can change this design";
 export const DELETE_DENIED = "Only an admin or the design's creator can delete this design";
@@ -56,7 +57,7 @@ export function designsService(deps: Deps, store: FileStore, fetchArtwork: Artwo
   async function targetSite(actor: Actor, siteId: number | undefined): Promise<number> {
     const id = siteId ?? actor.siteId;
     if (id !== actor.siteId && !isAdmin(actor)) throw forbidden('You cannot create designs for another site');
-    if (!(await sitesRepo(db).exists(id))) throw badRequest('siteId: no such site');
+    if (!(await sitesRepo(db).exists(id))) throw fieldError('siteId', 'is not a site');
     return id;
   }
 
@@ -101,7 +102,7 @@ export function designsService(deps: Deps, store: FileStore, fetchArtwork: Artwo
     const siteId = input.siteId ?? design.siteId;
     if (siteId !== design.siteId) {
       if (!isAdmin(actor)) throw forbidden('You cannot move a design to another site');
-      if (!(await sitesRepo(db).exists(siteId))) throw badRequest('siteId: no such site');
+      if (!(await sitesRepo(db).exists(siteId))) throw fieldError('siteId', 'is not a site');
     }
     const sku = input.sku === undefined ? design.sku : input.sku;
     await assertSkuFree(siteId, sku, design.id);
@@ -142,7 +143,7 @@ export function designsService(deps: Deps, store: FileStore, fetchArtwork: Artwo
     const json = input.json;
     const name = typeof json.name === 'string' && json.name.trim() ? json.name.trim().slice(0, 200) : NEW_DESIGN_NAME;
     const rawSku = typeof json.sku === 'string' || typeof json.sku === 'number' ? String(json.sku).trim() : '';
-    if (rawSku.length > 100) throw badRequest('json.sku: is too long (100 characters at most)');
+    if (rawSku.length > 100) throw fieldError('json.sku', 'must be at most 100 characters');
     return insert(actor, await targetSite(actor, input.siteId), { name, sku: rawSku || null }, { importOriginalData: json });
   }
 
@@ -154,7 +155,7 @@ export function designsService(deps: Deps, store: FileStore, fetchArtwork: Artwo
     try {
       front = await fetchArtwork(input.imageUrl, { ownOrigin });
     } catch (err) {
-      if (err instanceof HttpError && err.status === 400) throw badRequest(`imageUrl: ${err.message}`);
+      if (err instanceof HttpError && err.status === 400) throw fieldError('imageUrl', err.message);
       throw err;
     }
     await assertPngOrJpeg(front, 'imageUrl');

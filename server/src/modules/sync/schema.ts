@@ -45,7 +45,7 @@ export const configBody = z.object({
 });
 
 export const fileBody = z.object({
-  name: z.string({ error: 'name: the file name is required' }).trim().min(1, 'the file name is required').max(200),
+  name: z.string().trim().min(1).max(200),
   force: z.union([z.boolean(), z.literal(1), z.literal(0), z.literal('1'), z.literal('0'), z.literal('true'), z.literal('false')]).optional().transform((v) => v === true || v === 1 || v === '1' || v === 'true'),
 });
 
