@@ -18,7 +18,7 @@ import { fieldError } from '../../http/fieldErrors';
 
 export const CHANGE_DENIED = "Only an admin or the design's creator can change this design";
 export const DELETE_DENIED = "Only an admin or the design's creator can delete this design";
-export const SKU_TAKEN = 'sku: another design of this site already uses this SKU';
+const SKU_TAKEN = 'Another design of this site already uses this SKU.';
 const DESIGN_NOT_FOUND = 'Design not found';
 
 /** The pure rule of spec §6: only an admin or the design's creator may save or delete it. */
@@ -57,14 +57,14 @@ export function designsService(deps: Deps, store: FileStore, fetchArtwork: Artwo
   async function targetSite(actor: Actor, siteId: number | undefined): Promise<number> {
     const id = siteId ?? actor.siteId;
     if (id !== actor.siteId && !isAdmin(actor)) throw forbidden('You cannot create designs for another site');
-    if (!(await sitesRepo(db).exists(id))) throw fieldError('siteId', 'is not a site');
+    if (!(await sitesRepo(db).exists(id))) throw fieldError('siteId', 'does not exist');
     return id;
   }
 
   async function assertSkuFree(siteId: number, sku: string | null | undefined, exceptId?: number) {
     if (!sku) return;
     const other = await repo.bySku(siteId, sku);
-    if (other && other.id !== exceptId) throw conflict(SKU_TAKEN);
+    if (other && other.id !== exceptId) throw fieldError('sku', SKU_TAKEN, 409);
   }
 
   async function insert(actor: Actor, siteId: number, input: Omit<UpsertInput, 'id' | 'siteId'>, data: DesignData): Promise<Design> {
@@ -89,7 +89,7 @@ export function designsService(deps: Deps, store: FileStore, fetchArtwork: Artwo
       });
       return (await repo.byId(id))!;
     } catch (err) {
-      if (isUniqueViolation(err)) throw conflict(SKU_TAKEN);
+      if (isUniqueViolation(err)) throw fieldError('sku', SKU_TAKEN, 409);
       throw err;
     }
   }
@@ -102,7 +102,7 @@ export function designsService(deps: Deps, store: FileStore, fetchArtwork: Artwo
     const siteId = input.siteId ?? design.siteId;
     if (siteId !== design.siteId) {
       if (!isAdmin(actor)) throw forbidden('You cannot move a design to another site');
-      if (!(await sitesRepo(db).exists(siteId))) throw fieldError('siteId', 'is not a site');
+      if (!(await sitesRepo(db).exists(siteId))) throw fieldError('siteId', 'does not exist');
     }
     const sku = input.sku === undefined ? design.sku : input.sku;
     await assertSkuFree(siteId, sku, design.id);
@@ -123,7 +123,7 @@ export function designsService(deps: Deps, store: FileStore, fetchArtwork: Artwo
         updatedAt: isoNow(clock),
       });
     } catch (err) {
-      if (isUniqueViolation(err)) throw conflict(SKU_TAKEN);
+      if (isUniqueViolation(err)) throw fieldError('sku', SKU_TAKEN, 409);
       throw err;
     }
     return (await repo.byId(design.id))!;

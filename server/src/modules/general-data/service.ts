@@ -87,7 +87,7 @@ export function generalDataService({ db, clock }: Deps) {
       if (permissionChanges && !isOwnerOrAdmin) throw forbidden('Only the creator or an admin can change who may use this record');
       if (input.siteId !== undefined && input.siteId !== record.siteId) {
         if (!isAdmin(actor)) throw forbidden('You cannot move a record to another site');
-        if (!(await sitesRepo(db).exists(input.siteId))) throw fieldError('siteId', 'is not a site');
+        if (!(await sitesRepo(db).exists(input.siteId))) throw fieldError('siteId', 'does not exist');
       }
       await repo
         .update(record.id, {
@@ -106,7 +106,7 @@ export function generalDataService({ db, clock }: Deps) {
     }
     const siteId = input.siteId ?? actor.siteId;
     if (siteId !== actor.siteId && !isAdmin(actor)) throw forbidden('You cannot create records for another site');
-    if (!(await sitesRepo(db).exists(siteId))) throw fieldError('siteId', 'is not a site');
+    if (!(await sitesRepo(db).exists(siteId))) throw fieldError('siteId', 'does not exist');
     if (type === RECORD_TYPES.order && !input.field1) throw fieldError('field1', 'An order needs its store order ID.');
     const id = await repo
       .insert({

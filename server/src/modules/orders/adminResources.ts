@@ -68,7 +68,7 @@ function productsResource(records: GeneralDataService, db: Db): RestResource<Rec
     const siteId = input.siteId ?? existing?.siteId ?? actor.siteId;
     const design = await designsRepo(db).byId(input.designId);
     // A design of another site is as unknown as a missing one.
-    if (!design || design.siteId !== siteId || (!isAdmin(actor) && design.siteId !== actor.siteId)) throw fieldError('designId', 'is not a design of this site');
+    if (!design || design.siteId !== siteId || (!isAdmin(actor) && design.siteId !== actor.siteId)) throw fieldError('designId', "is not one of this site's designs");
     const { rows } = await records.repo.list({ type: PRODUCT_TYPE, siteId, field1: input.storeSku }, { field: 'id', order: 'asc' }, 2, 0);
     if (rows.some((r) => r.id !== id)) throw fieldError('storeSku', 'This site already maps this SKU.', 409);
     const record = await records.upsert(actor, PRODUCT_TYPE, {

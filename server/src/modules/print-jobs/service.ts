@@ -72,13 +72,13 @@ export function printJobsService({ db, clock }: Deps) {
   async function create(actor: Actor, input: CreateInput, opts: { madeBy?: MadeBy; byUserId?: number | null } = {}): Promise<PrintJob> {
     const clientId = input.clientId ?? actor.siteId;
     if (clientId !== actor.siteId && !isAdmin(actor)) throw forbidden('You cannot create print jobs for another site');
-    if (!(await sitesRepo(db).exists(clientId))) throw fieldError('clientId', 'is not a site');
+    if (!(await sitesRepo(db).exists(clientId))) throw fieldError('clientId', 'does not exist');
     if ((input.shopifyOrderId === undefined) !== (input.lineItemId === undefined)) {
       throw input.shopifyOrderId === undefined ? fieldError('shopifyOrderId', 'is required with a line item ID') : fieldError('lineItemId', 'is required with a store order ID');
     }
     // A job made from a design takes its artwork, picture, name and product when not given.
     const design = input.designId ? await designs.byId(input.designId) : undefined;
-    if (input.designId && (!design || (!isAdmin(actor) && design.siteId !== actor.siteId))) throw fieldError('designId', 'is not a design of this site');
+    if (input.designId && (!design || (!isAdmin(actor) && design.siteId !== actor.siteId))) throw fieldError('designId', "is not one of this site's designs");
     const artworkUrls = input.artworkUrls ?? design?.data.artworkUrls ?? [];
     const productName = input.productName ?? design?.name;
     if (!productName) throw fieldError('productName', 'is required');

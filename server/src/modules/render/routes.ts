@@ -27,7 +27,7 @@ export const fromPolotnoBody = z
     dpi: z.coerce.number({ error: 'must be a number' }).min(DPI_RANGE.min, `must be at least ${DPI_RANGE.min}`).max(DPI_RANGE.max, `must be at most ${DPI_RANGE.max}`).default(300),
     values: values.optional(),
   })
-  .refine((b) => b.document !== undefined || b.designId !== undefined, { message: 'document: give the document or a designId' });
+  .refine((b) => b.document !== undefined || b.designId !== undefined, { message: 'is required (or a design)', path: ['document'] });
 
 export function renderRoutes(render: RenderService, designs: DesignsService, config: Config): Router {
   const r = Router();

@@ -62,7 +62,7 @@ export const reCallBody = z.object({
   path: z
     .string()
     .trim()
-    .regex(/^\/(constituent|commpref)\/v1\/[A-Za-z0-9/_\-.?=&%:]*$/, 'path: a SKY API path under /constituent/v1/ or /commpref/v1/')
+    .regex(/^\/(constituent|commpref)\/v1\/[A-Za-z0-9/_\-.?=&%:]*$/, 'must be a SKY API path under /constituent/v1/ or /commpref/v1/')
     .default('/constituent/v1/constituents?limit=1'),
 });
 

@@ -55,7 +55,7 @@ export function usersService({ db, clock, config }: Deps) {
   }
 
   async function createUser(input: RegisterInput): Promise<PublicUser> {
-    if (!(await siteExists(input.siteId))) throw fieldError('siteId', 'is not a site');
+    if (!(await siteExists(input.siteId))) throw fieldError('siteId', 'does not exist');
     await assertEmailFree(input.email);
     const now = isoNow(clock);
     const id = await repo.insert({
@@ -139,7 +139,7 @@ export function usersService({ db, clock, config }: Deps) {
       if (input.role !== undefined && input.role !== row.role) throw forbidden('You cannot change your own role');
       if (input.siteId !== undefined && input.siteId !== row.site_id) throw forbidden('You cannot move yourself to another site');
     }
-    if (input.siteId !== undefined && !(await siteExists(input.siteId))) throw fieldError('siteId', 'is not a site');
+    if (input.siteId !== undefined && !(await siteExists(input.siteId))) throw fieldError('siteId', 'does not exist');
     if (input.email !== undefined) await assertEmailFree(input.email, row.id);
     if (row.role === 'admin' && input.role === 'user' && (await repo.countAdmins()) <= 1) {
       throw fieldError('role', 'The last admin cannot be demoted.', 409);
