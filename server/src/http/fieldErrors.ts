@@ -123,12 +123,13 @@ export function oneOf(values: readonly unknown[]): string {
 /**
  * The sentence about a field. `problem` is either what is wrong in the field's own words
  * ("is required", "must be at most 64 characters": starts lower-case, the label goes first) or
- * a whole sentence (starts upper-case: kept as it is).
+ * a whole sentence (starts upper-case: kept as it is, e.g. the spec's "PDF Empty").
  */
 export function fieldSentence(field: string | undefined, problem: string): string {
   const text = problem.trim();
-  const sentence = /^[a-z]/.test(text) ? `${field ? fieldLabel(field) : 'The request'} ${text}` : text;
-  return /[.!?)]$/.test(sentence) || /[.!?]\)$/.test(sentence) ? sentence : `${sentence}.`;
+  if (!/^[a-z]/.test(text)) return text;
+  const sentence = `${field ? fieldLabel(field) : 'The request'} ${text}`;
+  return /[.!?]$/.test(sentence) ? sentence : `${sentence}.`;
 }
 
 /** A 400 about one field: the sentence in `error`, the key in `field` and `details`. */

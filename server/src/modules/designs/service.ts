@@ -155,7 +155,7 @@ export function designsService(deps: Deps, store: FileStore, fetchArtwork: Artwo
     try {
       front = await fetchArtwork(input.imageUrl, { ownOrigin });
     } catch (err) {
-      if (err instanceof HttpError && err.status === 400) throw fieldError('imageUrl', err.message);
+      if (err instanceof HttpError && err.status === 400) throw fieldError('imageUrl', `cannot be used: ${err.message}`);
       throw err;
     }
     await assertPngOrJpeg(front, 'imageUrl');

@@ -213,12 +213,12 @@ export function productionService(deps: Deps, parts: ProductionParts) {
 
   const inFlight = new Map<string, Promise<Buffer>>();
 
-  /** A fetch failure names the page, or the pregenerated file, it belongs to. */
+  /** A fetch failure names the page ("Page 2"), or the pregenerated file's field, it belongs to. */
   async function fetchPart(url: string, what: string, ownOrigin: string): Promise<Buffer> {
     try {
       return await artwork(url, { ownOrigin });
     } catch (err) {
-      if (err instanceof HttpError && err.status === 400) throw badRequest(`${what}: ${err.message}`);
+      if (err instanceof HttpError && err.status === 400) throw what.startsWith('Page ') ? badRequest(`${what}: ${err.message}`) : fieldError(what, `cannot be used: ${err.message}`);
       throw err;
     }
   }
@@ -232,7 +232,7 @@ export function productionService(deps: Deps, parts: ProductionParts) {
 
   async function build(source: { pdf: string } | { pages: string[] }, ownOrigin: string): Promise<Buffer> {
     if ('pdf' in source) {
-      const pdf = await fetchPart(source.pdf, 'The pregenerated PDF', ownOrigin);
+      const pdf = await fetchPart(source.pdf, 'data.pregeneratedPDF', ownOrigin);
       if (pdf.subarray(0, 5).toString('latin1') !== '%PDF-') throw fieldError('data.pregeneratedPDF', 'must lead to a PDF file');
       return pdf;
     }
