@@ -355,7 +355,7 @@ describe('/api/pdf routes', async () => {
     const png = await storeFile(w.services.store, 'a.png', await fixtures.png());
     const notPdf = await post('/api/pdf/crop-bleed-pdf-to-front-page-image', { url: png });
     expect(notPdf.status).toBe(400);
-    expect(json(notPdf).error).toBe('URL must lead to a PDF file.');
+    expect(json(notPdf).error).toBe('URL leads to a file that is not a PDF.');
     const broken = await storeFile(w.services.store, 'broken.pdf', Buffer.from('%PDF-1.7\n1 0 obj\n<<>>\nendobj\n'));
     const res = await post('/api/pdf/crop-bleed-pdf-to-front-page-image', { url: broken });
     expect(res.status).toBe(400);

@@ -743,7 +743,7 @@ describe('POST /api/pdf/from-print-job', async () => {
     const notPdf = await create(w.tokens.userA, { productName: 'Pre', data: { pregeneratedPDF: pages[0] } });
     const res2 = await w.request().post('/api/pdf/from-print-job').set(bearer(w.tokens.userA)).send({ id: notPdf.id });
     expect(res2.status).toBe(400);
-    expect(res2.body.error).toBe('Pregenerated PDF must lead to a PDF file.');
+    expect(res2.body.error).toBe('Pregenerated PDF leads to a file that is not a PDF.');
     for (const j of [missing, notPdf]) expect((await get(`/api/print-jobs/${j.id}`, w.tokens.userA)).body.data.isPDFDownloaded).toBe(false);
   });
 

@@ -62,7 +62,7 @@ export function pdfRoutes(fetchArtwork: ArtworkFetcher, config: Config): Router 
   r.post('/crop-bleed-pdf-to-front-page-image', allow.signedIn, async (req, res) => {
     const { url: pdfUrl, bleedMm } = parse(cropBody, req.body);
     const pdf = await fetchArtwork(pdfUrl, { ownOrigin: baseUrlOf(req, config) });
-    if (pdf.subarray(0, 5).toString('latin1') !== '%PDF-') throw fieldError('url', 'must lead to a PDF file');
+    if (pdf.subarray(0, 5).toString('latin1') !== '%PDF-') throw fieldError('url', 'leads to a file that is not a PDF');
     const png = await renderFrontPagePng(pdf, bleedMm);
     res.status(200).set({ 'Content-Type': 'image/png', 'Content-Disposition': 'inline; filename="front-page.png"', 'Cache-Control': 'no-store' }).send(png);
   });

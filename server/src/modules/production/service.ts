@@ -233,7 +233,7 @@ export function productionService(deps: Deps, parts: ProductionParts) {
   async function build(source: { pdf: string } | { pages: string[] }, ownOrigin: string): Promise<Buffer> {
     if ('pdf' in source) {
       const pdf = await fetchPart(source.pdf, 'data.pregeneratedPDF', ownOrigin);
-      if (pdf.subarray(0, 5).toString('latin1') !== '%PDF-') throw fieldError('data.pregeneratedPDF', 'must lead to a PDF file');
+      if (pdf.subarray(0, 5).toString('latin1') !== '%PDF-') throw fieldError('data.pregeneratedPDF', 'leads to a file that is not a PDF');
       return pdf;
     }
     assertFourPages(source.pages.length);
