@@ -10,8 +10,18 @@ export type Id = number | string;
 export interface Envelope<T> {
   success: boolean;
   data?: T;
+  /** A refusal's sentence, for a person. */
   error?: string;
+  /** A refusal about input: the key of the first failing field (`firstName`, `settings.env.0.key`). */
+  field?: string;
+  /** Input refusals: FieldProblem[] (every failing field and its sentence); other refusals: their own data. */
   details?: unknown;
+}
+
+/** One failing input of a 400: its key, and the sentence shown next to it. */
+export interface FieldProblem {
+  field?: string;
+  message: string;
 }
 
 /** A page of a list (`data: {list, hasNext, total}`). */

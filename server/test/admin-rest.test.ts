@@ -43,7 +43,7 @@ describe('admin REST (ra-data-simple-rest)', async () => {
       expect(one.headers['content-range']).toBe('users 0-0/1');
       const bad = await get(`/api/admin/users?${q({ filter: { id: ['x'] } })}`);
       expect(bad.status).toBe(400);
-      expect(bad.body.error).toMatch(/filter\.id/);
+      expect(bad.body.field).toBe('filter.id');
     });
 
     it('getManyReference: users filter={"siteId":…}', async () => {
@@ -89,14 +89,14 @@ describe('admin REST (ra-data-simple-rest)', async () => {
         const res = await get(`/api/admin/${resource}?${query}`);
         expect(res.status).toBe(400);
         expect(res.body.success).toBe(false);
-        expect(res.body.error).toMatch(new RegExp(`^${param}`));
+        expect(res.body.field).toBe(param);
       }
     });
 
     it('an unknown sort field → 400 naming it', async () => {
       const res = await get(`/api/admin/sites?${q({ sort: ['settings', 'ASC'] })}`);
       expect(res.status).toBe(400);
-      expect(res.body.error).toMatch(/sort.*settings/);
+      expect(res.body).toMatchObject({ field: 'sort', error: 'Sort cannot be by settings.' });
     });
   });
 
@@ -119,7 +119,7 @@ describe('admin REST (ra-data-simple-rest)', async () => {
       expect(await w.db('sites').where({ id: created.id }).first()).toMatchObject({ slug: 'site-c' });
       const bad = await w.request().post('/api/admin/sites').set(bearer(w.tokens.adminA)).send({ name: 'Bad', slug: 'Bad Slug' });
       expect(bad.status).toBe(400);
-      expect(bad.body).toMatchObject({ success: false, error: expect.stringMatching(/^slug/) });
+      expect(bad.body).toMatchObject({ success: false, field: 'slug', error: expect.stringMatching(/^Slug /) });
     });
 
     it('PUT /:id → the updated record (the id of the path wins)', async () => {

@@ -79,7 +79,7 @@ describe('http', async () => {
     const res = await w.request().post('/api/users/register').set(bearer(w.tokens.adminA)).send({ firstName: 'A', email: 'bad', password: 'short', siteId: w.sites.a });
     expect(res.status).toBe(400);
     expect(res.body.success).toBe(false);
-    expect(res.body.error).toMatch(/^email: /);
+    expect(res.body.error).toMatch(/^Email\b/);
     expect(res.body.details).toEqual(expect.arrayContaining([expect.objectContaining({ field: 'email' }), expect.objectContaining({ field: 'password' })]));
     expectNoInternals(res);
   });

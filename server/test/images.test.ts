@@ -114,7 +114,7 @@ describe('POST /api/images/url-to-base64', async () => {
   it('not an image → 400; a refused URL → 400 "Artwork URL is not allowed: …"; no url → 400; no token → 401', async () => {
     const text = await post({ url: await storeFile(w.services.store, 'notes.png', Buffer.from('hello')) });
     expect(text.status).toBe(400);
-    expect(text.body).toMatchObject({ success: false, error: 'url: the file is not a PNG, JPEG, WebP or GIF image' });
+    expect(text.body).toMatchObject({ success: false, error: 'URL must lead to a PNG, JPEG, WebP or GIF image.' });
     const local = await post({ url: 'http://127.0.0.1:8080/api/users/me' });
     expect(local.status).toBe(400);
     expect(local.body.error).toMatch(/^Artwork URL is not allowed/);
@@ -123,7 +123,7 @@ describe('POST /api/images/url-to-base64', async () => {
     expect(meta.body.error).toMatch(/^Artwork URL is not allowed/);
     const missing = await post({});
     expect(missing.status).toBe(400);
-    expect(missing.body.error).toMatch(/^url: /);
+    expect(missing.body.error).toMatch(/^URL\b/);
     const anon = await post({ url: '/files/x.png' }, null);
     expect(anon.status).toBe(401);
   });

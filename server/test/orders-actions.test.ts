@@ -116,7 +116,7 @@ describe('order actions', async () => {
     it('failures carry errorMes; no step chosen is a 400; tenancy as check-order', async () => {
       const none = await post('/rerun-order', w.tokens.userA, { id: mine.id, flags: {} });
       expect(none.status).toBe(400);
-      expect(none.body).toMatchObject({ success: false, error: 'flags: choose at least one step to re-run', errorMes: expect.anything() });
+      expect(none.body).toMatchObject({ success: false, error: 'Choose at least one step to re-run.', errorMes: expect.anything() });
       expect((await post('/rerun-order', w.tokens.userA, { id: theirs.id, flags: { sendToHP: true } })).status).toBe(404);
     });
   });

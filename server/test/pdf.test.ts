@@ -182,7 +182,7 @@ describe('bad artwork is refused with 400 naming the page, never a hang', () => 
     const good = await fixtures.png();
     const err = await pageError([good, good.subarray(0, Math.floor(good.length * 0.6)), good, good]);
     expect(err.status).toBe(400);
-    expect(err.message).toMatch(/^page 2: the file is truncated/);
+    expect(err.message).toMatch(/^Page 2: the file is truncated/);
   });
 
   it('a PNG whose image data is truncated but whose chunks are well-formed (valid CRCs, IEND)', async () => {
@@ -191,7 +191,7 @@ describe('bad artwork is refused with 400 naming the page, never a hang', () => 
     const cut = Buffer.concat([PNG_SIGNATURE, ihdr(50, 40, 8, 2), chunk('IDAT', z.subarray(0, z.length >> 1)), chunk('IEND', Buffer.alloc(0))]);
     const err = await pageError([full, full, full, cut]);
     expect(err.status).toBe(400);
-    expect(err.message).toMatch(/^page 4: /);
+    expect(err.message).toMatch(/^Page 4: /);
   });
 
   it('a PNG with a corrupted byte (bad CRC)', async () => {
@@ -199,14 +199,14 @@ describe('bad artwork is refused with 400 naming the page, never a hang', () => 
     bad[bad.indexOf('IDAT') + 40] ^= 0xff;
     const err = await pageError([bad, bad, bad, bad]);
     expect(err.status).toBe(400);
-    expect(err.message).toMatch(/^page 1: /);
+    expect(err.message).toMatch(/^Page 1: /);
   });
 
   it('a truncated PNG with alpha (the decoding path)', async () => {
     const rgba = await sharp(noise(W * H * 4, 22), { raw: { width: W, height: H, channels: 4 } }).png().toBuffer();
     const err = await pageError([rgba, rgba, rgba.subarray(0, rgba.length - 100), rgba]);
     expect(err).toMatchObject({ status: 400 });
-    expect(err.message).toMatch(/^page 3: /);
+    expect(err.message).toMatch(/^Page 3: /);
   });
 
   it('pixel floods: huge IHDR dimensions with a tiny file', async () => {
@@ -219,7 +219,7 @@ describe('bad artwork is refused with 400 naming the page, never a hang', () => 
       const flood = Buffer.concat([PNG_SIGNATURE, ihdr(w, h, 8, 2), chunk('IDAT', zlib.deflateSync(Buffer.alloc(1000))), chunk('IEND', Buffer.alloc(0))]);
       const err = await pageError([good, flood, good, good]);
       expect(err.status).toBe(400);
-      expect(err.message).toMatch(/^page 2: the image is too large/);
+      expect(err.message).toMatch(/^Page 2: the image is too large/);
     }
     expect(9000 * 7000).toBeGreaterThan(MAX_PIXELS);
   });
@@ -230,16 +230,16 @@ describe('bad artwork is refused with 400 naming the page, never a hang', () => 
     const sof = flood.indexOf(Buffer.from([0xff, 0xc0]));
     flood.writeUInt16BE(65_000, sof + 5);
     flood.writeUInt16BE(65_000, sof + 7);
-    expect((await pageError([flood, jpeg, jpeg, jpeg])).message).toMatch(/^page 1: the image is too large/);
+    expect((await pageError([flood, jpeg, jpeg, jpeg])).message).toMatch(/^Page 1: the image is too large/);
     const cut = await pageError([jpeg, jpeg, jpeg, jpeg.subarray(0, jpeg.length - 200)]);
     expect(cut.status).toBe(400);
-    expect(cut.message).toMatch(/^page 4: the file is truncated/);
+    expect(cut.message).toMatch(/^Page 4: the file is truncated/);
   });
 
   it('not an image, or an empty file', async () => {
     const png = await fixtures.png();
-    expect((await pageError([png, png, png, Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>')])).message).toBe('page 4: artwork must be a PNG or JPEG image');
-    expect((await pageError([Buffer.alloc(0), png, png, png])).message).toBe('page 1: the artwork file is empty');
+    expect((await pageError([png, png, png, Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>')])).message).toBe('Page 4: artwork must be a PNG or JPEG image');
+    expect((await pageError([Buffer.alloc(0), png, png, png])).message).toBe('Page 1: the artwork file is empty');
   });
 });
 
@@ -309,11 +309,11 @@ describe('/api/pdf routes', async () => {
     const png = await storeFile(w.services.store, 'a.png', await fixtures.png());
     const refused = await post('/api/pdf/from-image', { urls: [png, 'http://169.254.169.254/latest/meta-data/'] });
     expect(refused.status).toBe(400);
-    expect(json(refused).error).toMatch(/^page 2: Artwork URL is not allowed/);
+    expect(json(refused).error).toMatch(/^Page 2: Artwork URL is not allowed/);
     const text = await storeFile(w.services.store, 'x.png', Buffer.from('not an image'));
     const bad = await post('/api/pdf/from-image', { url: text });
     expect(bad.status).toBe(400);
-    expect(json(bad).error).toBe('page 1: artwork must be a PNG or JPEG image');
+    expect(json(bad).error).toBe('Page 1: artwork must be a PNG or JPEG image');
     const anon = await w.request().post('/api/pdf/from-image').send({ url: png });
     expect(anon.status).toBe(401);
   });
@@ -355,14 +355,14 @@ describe('/api/pdf routes', async () => {
     const png = await storeFile(w.services.store, 'a.png', await fixtures.png());
     const notPdf = await post('/api/pdf/crop-bleed-pdf-to-front-page-image', { url: png });
     expect(notPdf.status).toBe(400);
-    expect(json(notPdf).error).toBe('url: the file is not a PDF');
+    expect(json(notPdf).error).toBe('URL leads to a file that is not a PDF.');
     const broken = await storeFile(w.services.store, 'broken.pdf', Buffer.from('%PDF-1.7\n1 0 obj\n<<>>\nendobj\n'));
     const res = await post('/api/pdf/crop-bleed-pdf-to-front-page-image', { url: broken });
     expect(res.status).toBe(400);
     expect(json(res).success).toBe(false);
     const bleed = await post('/api/pdf/crop-bleed-pdf-to-front-page-image', { url: broken, bleedMm: -1 });
     expect(bleed.status).toBe(400);
-    expect(json(bleed).error).toMatch(/^bleedMm: /);
+    expect(json(bleed).error).toMatch(/^Bleed mm\b/);
    }, 60_000);
 });
 

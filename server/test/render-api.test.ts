@@ -75,7 +75,7 @@ describe('render API', async () => {
       expect(JSON.parse(decodeURIComponent(front.headers['x-missing-fields']))).toEqual(['Recipient name']);
       // Another site's design is unknown.
       expect((await post('/api/images/from-polotno', { designId: design.id }, w.tokens.userB)).status).toBe(404);
-      expect((await post('/api/images/from-polotno', { document: cardDoc(), page: 5 })).body.error).toBe('page: the document has 4 pages');
+      expect((await post('/api/images/from-polotno', { document: cardDoc(), page: 5 })).body.error).toBe('Page must be at most 4 (the document has 4 pages).');
     });
 
     it('an invalid document is refused with the path of the bad field', async () => {
@@ -84,12 +84,12 @@ describe('render API', async () => {
       const res = await post('/api/images/from-polotno', { document: doc });
       expect(res.status).toBe(400);
       expect(res.body.success).toBe(false);
-      expect(res.body.error).toMatch(/^document\.pages\.0\.layers\.1\.fontSize: /);
+      expect(res.body.error).toMatch(/^Font size of layers item 2\b/);
       const noFormat = await post('/api/images/from-polotno', { document: { version: 1, pages: [] } });
       expect(noFormat.status).toBe(400);
-      expect(noFormat.body.error).toMatch(/^document\.format: /);
-      expect((await post('/api/images/from-polotno', {})).body.error).toMatch(/^document: /);
-      expect((await post('/api/images/from-polotno', { document: cardDoc(), dpi: 5000 })).body.error).toBe('dpi: must be at most 600');
+      expect(noFormat.body.error).toMatch(/^Format\b/);
+      expect((await post('/api/images/from-polotno', {})).body.error).toMatch(/^Document\b/);
+      expect((await post('/api/images/from-polotno', { document: cardDoc(), dpi: 5000 })).body.error).toBe('Resolution (dpi) must be at most 600.');
       expect((await w.request().post('/api/images/from-polotno').send({ document: cardDoc() })).status).toBe(401);
     });
 
@@ -142,7 +142,7 @@ describe('render API', async () => {
       const broken = cardDoc({ frontExtra: [{ ...photo, field: undefined, src: '/files/test/nothing-here.png' }] });
       const res = await post('/api/images/from-polotno', { document: broken });
       expect(res.status).toBe(400);
-      expect(res.body.error).toMatch(/^document\.pages\.0\.layers\.3\.src: Artwork file not found/);
+      expect(res.body.error).toMatch(/^Image of layers item 4 cannot be used: Artwork file not found/);
     });
   });
 
@@ -169,7 +169,7 @@ describe('render API', async () => {
       expect(one.body.data.images[0]).toMatch(/page-3\.png$/);
       const bad = await post('/api/online-stores/shopify-webhook/hood-generate-page-content-image', { id: orderId, lineId, page: 9 });
       expect(bad.status).toBe(400);
-      expect(bad.body.error).toBe('page: the document has 4 pages');
+      expect(bad.body.error).toBe('Page must be at most 4 (the document has 4 pages).');
       expect((await post('/api/online-stores/shopify-webhook/hood-generate-image', { id: orderId, lineId }, w.tokens.userB)).status).toBe(404);
     });
 
@@ -200,7 +200,7 @@ describe('render API', async () => {
       const res = await post('/api/online-stores/shopify-webhook/order-to-arwork', { id: o.id });
       expect(res.status).toBe(200);
       expect(res.body.data.jobs).toEqual([]);
-      expect(res.body.data.skipped[0].reason).toMatch(/^The design "Broken card" \(id \d+\): document\.pages\.1\.background: /);
+      expect(res.body.data.skipped[0].reason).toMatch(/^The design "Broken card" \(id \d+\): Background of pages item 2 /);
     });
 
     it('a design without a document keeps answering its artwork', async () => {

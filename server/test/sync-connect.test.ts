@@ -135,7 +135,7 @@ describe('Raiser\'s Edge connection', async () => {
       expect(options.body.data).toMatchObject({ sources: ['Website', 'Email platform'], categories: ['Newsletter', 'Fundraising'] });
       const bad = await api().post('/api/sites/site-a/raiser-edge/consent-settings').set(bearer(w.tokens.adminA)).send({ source: 'Adestra', category: 'Newsletter' });
       expect(bad.status).toBe(400);
-      expect(bad.body.error).toBe('RE_CONSENT_SOURCE: "Adestra" is not one of the CRM\'s consent sources ("Website", "Email platform")');
+      expect(bad.body.error).toBe('RE_CONSENT_SOURCE: "Adestra" is not one of the CRM\'s consent sources ("Website", "Email platform").');
       expect(await stored('RE_CONSENT_SOURCE')).toBeUndefined();
       const good = await api().post('/api/sites/site-a/raiser-edge/consent-settings').set(bearer(w.tokens.adminA)).send({ source: 'Email platform', category: 'Newsletter' });
       expect(good.status).toBe(200);

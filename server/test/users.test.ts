@@ -69,13 +69,13 @@ describe('users', async () => {
       const res = await post('/api/users/register', w.tokens.adminA, body);
       expect(res.status).toBe(400);
       expect(res.body.success).toBe(false);
-      expect(res.body.error).toMatch(new RegExp(`^${field}\\b`));
+      expect(res.body.field).toBe(field);
     });
 
     it('an unknown site → 400 naming siteId', async () => {
       const res = await post('/api/users/register', w.tokens.adminA, newUser({ siteId: 999999 }));
       expect(res.status).toBe(400);
-      expect(res.body.error).toMatch(/^siteId/);
+      expect(res.body.field).toBe('siteId');
     });
 
     it('stores the password as a bcrypt hash of cost 10 or more', async () => {
@@ -191,7 +191,7 @@ describe('users', async () => {
     it('creating without the required fields → 400 naming the first missing one', async () => {
       const res = await post('/api/users/upsert', w.tokens.adminA, { firstName: 'Only' });
       expect(res.status).toBe(400);
-      expect(res.body.error).toMatch(/^email/);
+      expect(res.body.field).toBe('email');
     });
 
     it('a non-admin cannot create users', async () => {
@@ -241,14 +241,14 @@ describe('users', async () => {
     it('a password under 8 characters → 400 naming password', async () => {
       const res = await post('/api/users/upsert', w.tokens.userA, { id: w.users.userA, password: 'short' });
       expect(res.status).toBe(400);
-      expect(res.body.error).toMatch(/^password/);
+      expect(res.body.field).toBe('password');
       expect((await login('user-a@example.com', PASSWORD)).status).toBe(200);
     });
 
     it('a password over 72 bytes → 400 naming password (bcrypt would silently cut it)', async () => {
       const res = await post('/api/users/upsert', w.tokens.adminA, newUser({ password: 'x'.repeat(73) }));
       expect(res.status).toBe(400);
-      expect(res.body.error).toMatch(/^password/);
+      expect(res.body.field).toBe('password');
     });
 
     it('changing the email to one already used → 409', async () => {
@@ -272,7 +272,7 @@ describe('users', async () => {
       const res = await post('/api/users/upsert', w.tokens.adminA, { id: w.users.adminA, role: 'user' });
       expect(res.status).toBe(409);
       expect(res.body.success).toBe(false);
-      expect(res.body.error).toMatch(/role/);
+      expect(res.body).toMatchObject({ field: 'role', error: 'The last admin cannot be demoted.' });
       expect((await w.db('users').where({ id: w.users.adminA }).first()).role).toBe('admin');
       // Promoting someone makes demotion possible again.
       expect((await post('/api/users/upsert', w.tokens.adminA, { id: w.users.adminB, role: 'admin' })).status).toBe(200);

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useInput, type Validator } from 'react-admin';
+import { InputHelperText, useInput, type Validator } from 'react-admin';
 import { TextField } from '@mui/material';
 
 const mustBeObject: Validator = (value: unknown) =>
@@ -19,6 +19,7 @@ export function JsonInput({ source, label }: { source: string; label: string }) 
       field.onChange(next);
     }
   };
+  // react-admin stores a validator's message wrapped (@@react-admin@@…): InputHelperText reads it back.
   const error = fieldState.invalid ? fieldState.error?.message : undefined;
   return (
     <TextField
@@ -30,7 +31,7 @@ export function JsonInput({ source, label }: { source: string; label: string }) 
       minRows={6}
       fullWidth
       error={Boolean(error)}
-      helperText={error ?? 'JSON object'}
+      helperText={<InputHelperText error={error} helperText="JSON object" />}
       slotProps={{ htmlInput: { spellCheck: false, style: { fontFamily: 'monospace', fontSize: 13 } } }}
     />
   );

@@ -1,5 +1,5 @@
 // Calls to the product API (spec §7): envelope {success, data, error}, token in the Authorization header.
-import type { Envelope as ApiEnvelope } from '../../../common/api/envelope';
+import type { Envelope as ApiEnvelope, FieldProblem } from '../../../common/api/envelope';
 import { authHeaders } from './session';
 
 export class ApiError extends Error {
@@ -11,6 +11,25 @@ export class ApiError extends Error {
     super(message);
     this.name = 'ApiError';
   }
+
+  /** The refusal's sentence per field key (see fieldErrorsOf). */
+  get fieldErrors(): Record<string, string> {
+    return fieldErrorsOf(this.body);
+  }
+}
+
+/**
+ * The sentence of each failing field of a refusal body (`details: [{field, message}]`), by field
+ * key: what a form shows next to each input. Empty when the refusal is not about fields.
+ */
+export function fieldErrorsOf(body: unknown): Record<string, string> {
+  const details = body && typeof body === 'object' ? (body as { details?: unknown }).details : undefined;
+  const errors: Record<string, string> = {};
+  if (!Array.isArray(details)) return errors;
+  for (const d of details as Partial<FieldProblem>[]) {
+    if (d && typeof d.field === 'string' && d.field && typeof d.message === 'string' && !(d.field in errors)) errors[d.field] = d.message;
+  }
+  return errors;
 }
 
 /** Read leniently: a proxy or crash may answer without some fields; a refusal may carry errorMes. */

@@ -3,7 +3,7 @@ import simpleRestProvider from 'ra-data-simple-rest';
 import type { DataPage, Envelope, Id, ListPage } from '../../../common/api/envelope';
 import type { DataRecord } from '../../../common/api/records';
 import type { UploadAnswer, UpsertUserInput, User } from '../../../common/api/sites';
-import { api, apiFile, ApiError } from './api';
+import { api, apiFile, ApiError, fieldErrorsOf } from './api';
 import type {
   ManualSubmission,
   OrderRecord,
@@ -29,7 +29,11 @@ import { newActionKey } from '../lib/actionKey';
 import { authHeaders } from './session';
 import { syncCalls } from './sync';
 
-/** Admin REST (ra-data-simple-rest protocol) with the token, and the server's `error` text as the message. */
+/**
+ * Admin REST (ra-data-simple-rest protocol) with the token, and the server's `error` text as the
+ * message. A refusal about fields (`details`) becomes react-admin's `body.errors`: each sentence
+ * shows next to its input, and the first one (root.serverError) in the notification.
+ */
 export async function httpClient(url: string, options: fetchUtils.Options = {}) {
   const headers = new Headers(options.headers ?? { Accept: 'application/json' });
   for (const [name, value] of Object.entries(authHeaders())) headers.set(name, value);
@@ -39,7 +43,9 @@ export async function httpClient(url: string, options: fetchUtils.Options = {}) 
     if (error instanceof HttpError) {
       const body = error.body as { error?: unknown } | undefined;
       if (body && typeof body.error === 'string' && body.error) {
-        throw new HttpError(body.error, error.status, error.body);
+        const fields = fieldErrorsOf(body);
+        const errors = Object.keys(fields).length ? { ...fields, root: { serverError: body.error } } : undefined;
+        throw new HttpError(body.error, error.status, errors ? { ...body, errors } : error.body);
       }
     }
     throw error;

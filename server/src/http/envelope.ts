@@ -10,8 +10,9 @@ export function ok<T>(res: Response, data: T, status = 200): void {
   res.status(status).json({ success: true, data } satisfies Envelope<T>);
 }
 
-export function fail(res: Response, status: number, error: string, details?: unknown): void {
+export function fail(res: Response, status: number, error: string, details?: unknown, field?: string): void {
   const body: Envelope<never> = { success: false, error };
+  if (field !== undefined) body.field = field;
   if (details !== undefined) body.details = details;
   res.status(status).json(body);
 }

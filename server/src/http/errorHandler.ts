@@ -40,7 +40,7 @@ export function errorHandler(log: Logger): ErrorRequestHandler {
     const known = err instanceof IntegrationError ? integrationHttpError(err) : err;
     if (known instanceof HttpError) {
       if (known.headers) res.set(known.headers);
-      return fail(res, known.status, known.message, known.details);
+      return fail(res, known.status, known.message, known.details, known.field);
     }
     // body-parser and friends mark client errors with status/type.
     const status = typeof err?.status === 'number' ? err.status : typeof err?.statusCode === 'number' ? err.statusCode : 500;

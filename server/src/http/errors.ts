@@ -5,6 +5,8 @@ export class HttpError extends Error {
     message: string,
     readonly details?: unknown,
     readonly headers?: Record<string, string>,
+    /** The key of the input at fault (a refusal about a field: see fieldErrors.ts). */
+    readonly field?: string,
   ) {
     super(message);
     this.name = 'HttpError';

@@ -9,7 +9,8 @@ import crypto from 'node:crypto';
 import type { RequestHandler, Response } from 'express';
 import type { Deps } from '../deps';
 import { idempotencyRepo, type IdempotencyRecord, type IdempotencyRepo } from '../modules/idempotency/repo';
-import { badRequest, HttpError } from './errors';
+import { HttpError } from './errors';
+import { fieldError } from './fieldErrors';
 
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 /** How long a key answers its first result. */
@@ -85,7 +86,7 @@ export const idempotent: RequestHandler = async (req, res, next) => {
   if (key === undefined || !req.actor) return next();
   const keys = req.idempotencyKeys;
   if (!keys) return next(new Error('idempotent route without provideIdempotencyKeys'));
-  if (!KEY_PATTERN.test(key)) return next(badRequest(`${IDEMPOTENCY_HEADER}: must be 1 to 255 visible characters (e.g. a UUID)`));
+  if (!KEY_PATTERN.test(key)) return next(fieldError(IDEMPOTENCY_HEADER, `The ${IDEMPOTENCY_HEADER} header must be 1 to 255 visible characters (e.g. a UUID).`));
   const { repo, deps, options } = keys;
   const userId = req.actor.id;
   const request = { method: req.method, path: req.originalUrl, bodyHash: bodyHashOf(req.body) };

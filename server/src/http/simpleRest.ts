@@ -3,12 +3,12 @@
 // GET /res/:id, POST /res, PUT /res/:id, DELETE /res/:id → plain records.
 import { Router, type Request } from 'express';
 import { z } from 'zod';
-import { badRequest } from './errors';
 import { allow, type AccessHandler } from './access';
 import { actorOf } from './auth';
 import type { Actor } from './types';
 import { idempotent } from './idempotency';
 import { idParam } from './validate';
+import { fieldError } from './fieldErrors';
 
 export interface ListParams<F extends string> {
   filter: Record<string, unknown>;
@@ -46,11 +46,11 @@ export const MAX_PAGE = 500;
 function jsonQuery(req: Request, name: string): unknown {
   const raw = req.query[name];
   if (raw === undefined) return undefined;
-  if (typeof raw !== 'string') throw badRequest(`${name}: must be given once, as JSON`);
+  if (typeof raw !== 'string') throw fieldError(name, 'must be given once, as JSON');
   try {
     return JSON.parse(raw);
   } catch {
-    throw badRequest(`${name}: is not valid JSON`);
+    throw fieldError(name, 'is not valid JSON');
   }
 }
 
@@ -64,19 +64,19 @@ export function parseListQuery<F extends string>(req: Request, resource: Pick<Re
   let sort = resource.defaultSort;
   if (sortRaw !== undefined) {
     const s = sortSchema.safeParse(sortRaw);
-    if (!s.success) throw badRequest('sort: must be ["field","ASC"|"DESC"]');
-    if (!resource.sortFields.includes(s.data[0] as F)) throw badRequest(`sort: cannot sort by ${s.data[0]}`);
+    if (!s.success) throw fieldError('sort', 'must be ["field","ASC"|"DESC"]');
+    if (!resource.sortFields.includes(s.data[0] as F)) throw fieldError('sort', `cannot be by ${s.data[0]}`);
     sort = { field: s.data[0] as F, order: s.data[1] };
   }
   let limit = 25;
   let offset = 0;
   if (rangeRaw !== undefined) {
     const r = rangeSchema.safeParse(rangeRaw);
-    if (!r.success) throw badRequest('range: must be [start, end] with whole numbers');
+    if (!r.success) throw fieldError('range', 'must be [start, end] with whole numbers');
     offset = r.data[0];
     limit = Math.min(r.data[1] - r.data[0] + 1, MAX_PAGE);
   }
-  if (typeof filterRaw !== 'object' || filterRaw === null || Array.isArray(filterRaw)) throw badRequest('filter: must be a JSON object');
+  if (typeof filterRaw !== 'object' || filterRaw === null || Array.isArray(filterRaw)) throw fieldError('filter', 'must be a JSON object');
   return { filter: filterRaw as Record<string, unknown>, sort, limit, offset };
 }
 
@@ -117,19 +117,19 @@ export function idsFilter(value: unknown): number[] | undefined {
   if (value === undefined) return undefined;
   const list = Array.isArray(value) ? value : [value];
   const ids = list.map(Number).filter((n) => Number.isSafeInteger(n) && n > 0);
-  if (ids.length !== list.length) throw badRequest('filter.id: must be whole numbers');
+  if (ids.length !== list.length) throw fieldError('filter.id', 'must be whole numbers');
   return ids;
 }
 
 export function optionalNumber(value: unknown, field: string): number | undefined {
   if (value === undefined || value === null || value === '') return undefined;
   const n = Number(value);
-  if (!Number.isSafeInteger(n) || n <= 0) throw badRequest(`filter.${field}: must be a whole number`);
+  if (!Number.isSafeInteger(n) || n <= 0) throw fieldError(`filter.${field}`, 'must be a whole number');
   return n;
 }
 
 export function optionalString(value: unknown, field: string): string | undefined {
   if (value === undefined || value === null || value === '') return undefined;
-  if (typeof value !== 'string' && typeof value !== 'number') throw badRequest(`filter.${field}: must be text`);
+  if (typeof value !== 'string' && typeof value !== 'number') throw fieldError(`filter.${field}`, 'must be text');
   return String(value);
 }

@@ -1,15 +1,14 @@
-// zod in: parse a request part or answer 400 naming the field that is wrong.
+// zod in: parse a request part or answer 400 naming the field that is wrong (fieldErrors.ts words it).
 import express from 'express';
 import type { z } from 'zod';
 import { HttpError } from './errors';
+import { fieldErrors, zodProblem, zodProblems } from './fieldErrors';
 import { canBeRowId } from '../db';
 
 export function parse<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
-  const result = schema.safeParse(value ?? {});
+  const result = schema.safeParse(value ?? {}, { error: zodProblem });
   if (result.success) return result.data;
-  const issues = result.error.issues.map((i) => ({ field: i.path.join('.') || '(body)', message: i.message }));
-  const first = issues[0];
-  throw new HttpError(400, first.field === '(body)' ? first.message : `${first.field}: ${first.message}`, issues);
+  throw fieldErrors(zodProblems(result.error));
 }
 
 /** A positive integer id from a path parameter, else 404 (an id that cannot exist is unknown). */

@@ -112,4 +112,23 @@ describe('UsersModal', () => {
     expect(onSaved).not.toHaveBeenCalled();
     expect(onClose).not.toHaveBeenCalled();
   });
+
+  it('a refusal about a field shows its sentence under that field, not the field key', async () => {
+    signIn(ADMIN);
+    const sentence = 'First name is required.';
+    stubFetch(() => jsonResponse({ success: false, error: sentence, field: 'firstName', details: [{ field: 'firstName', message: sentence }] }, 400));
+    renderModal();
+    const user = userEvent.setup();
+    await user.type(screen.getByLabelText('Email'), 'grace@example.com');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+
+    const firstName = screen.getByLabelText('First name');
+    await waitFor(() => expect(firstName).toHaveAccessibleDescription(sentence));
+    expect(firstName).toHaveAttribute('aria-invalid', 'true');
+    expect(screen.getByLabelText('Email')).toHaveAttribute('aria-invalid', 'false');
+    expect(document.body.textContent).not.toContain('firstName');
+    // Typing in the field clears its message.
+    await user.type(firstName, 'G');
+    expect(firstName).not.toHaveAccessibleDescription(sentence);
+  });
 });

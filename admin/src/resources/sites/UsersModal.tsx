@@ -12,6 +12,7 @@ import {
 } from '@mui/material';
 import type { UpsertUserInput, User } from '../../../../common/api/sites';
 import { useActionKey } from '../../lib/actionKey';
+import { ApiError } from '../../providers/api';
 import type { AppDataProvider } from '../../providers/dataProvider';
 
 export const CONFIRM_PASSWORD_MESSAGE = 'Confirm password not match ';
@@ -57,13 +58,21 @@ export function UsersModal({ open, siteId, user, onClose, onSaved }: UsersModalP
   const [values, setValues] = useState<UserFormValues>(() => initialValues(user));
   const [saving, setSaving] = useState(false);
   const actionKey = useActionKey();
+  /** The server's sentence per field of the last refusal, shown under each input until it is edited. */
+  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
 
   useEffect(() => {
-    if (open) setValues(initialValues(user));
+    if (open) {
+      setValues(initialValues(user));
+      setFieldErrors({});
+    }
   }, [open, user]);
 
-  const set = (name: keyof UserFormValues) => (event: { target: { value: string } }) =>
+  const set = (name: keyof UserFormValues) => (event: { target: { value: string } }) => {
     setValues((current) => ({ ...current, [name]: event.target.value }));
+    setFieldErrors(({ [name]: _edited, ...rest }) => rest);
+  };
+  const problem = (name: keyof UserFormValues, helperText?: string) => ({ error: Boolean(fieldErrors[name]), helperText: fieldErrors[name] ?? helperText });
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -88,6 +97,7 @@ export function UsersModal({ open, siteId, user, onClose, onSaved }: UsersModalP
       onSaved(saved);
       onClose();
     } catch (error) {
+      if (error instanceof ApiError) setFieldErrors(error.fieldErrors);
       notify(error instanceof Error ? error.message : String(error), { type: 'error' });
     } finally {
       actionKey.end();
@@ -100,17 +110,18 @@ export function UsersModal({ open, siteId, user, onClose, onSaved }: UsersModalP
       <form onSubmit={submit} noValidate>
         <DialogTitle id="users-modal-title">{user ? 'Edit user' : 'Add user'}</DialogTitle>
         <DialogContent sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' }, columnGap: 2 }}>
-          <TextField label="First name" name="firstName" value={values.firstName} onChange={set('firstName')} autoFocus />
-          <TextField label="Last name" name="lastName" value={values.lastName} onChange={set('lastName')} />
+          <TextField label="First name" name="firstName" value={values.firstName} onChange={set('firstName')} autoFocus {...problem('firstName')} />
+          <TextField label="Last name" name="lastName" value={values.lastName} onChange={set('lastName')} {...problem('lastName')} />
           <TextField
             label="Email"
             name="email"
             type="email"
             value={values.email}
             onChange={set('email')}
+            {...problem('email')}
             sx={{ gridColumn: '1 / -1' }}
           />
-          <TextField select label="Role" name="role" value={values.role} onChange={set('role')} sx={{ gridColumn: '1 / -1' }}>
+          <TextField select label="Role" name="role" value={values.role} onChange={set('role')} {...problem('role')} sx={{ gridColumn: '1 / -1' }}>
             <MenuItem value="admin">admin</MenuItem>
             <MenuItem value="user">user</MenuItem>
           </TextField>
@@ -121,7 +132,7 @@ export function UsersModal({ open, siteId, user, onClose, onSaved }: UsersModalP
             autoComplete="new-password"
             value={values.password}
             onChange={set('password')}
-            helperText={user ? 'Leave empty to keep the current password' : undefined}
+            {...problem('password', user ? 'Leave empty to keep the current password' : undefined)}
           />
           <TextField
             label="Confirm password"

@@ -3,7 +3,6 @@ import { Router } from 'express';
 import { allow } from '../../http/access';
 import { idsFilter, optionalNumber, optionalString, restAccess, simpleRestRouter, type RestResource } from '../../http/simpleRest';
 import { parse } from '../../http/validate';
-import { badRequest } from '../../http/errors';
 import type { DataRecord, RecordSortField } from '../general-data/repo';
 import { recordType, upsertBody as recordBody } from '../general-data/schema';
 import type { GeneralDataService } from '../general-data/service';
@@ -17,6 +16,7 @@ import type { MaskedSite, SitesService } from '../sites/service';
 import type { SortField as UserSortField } from '../users/repo';
 import { registerBody, role, upsertBody as userUpsertBody } from '../users/schema';
 import type { PublicUser, UsersService } from '../users/service';
+import { fieldError } from '../../http/fieldErrors';
 
 export interface AdminServices {
   sites: SitesService;
@@ -44,7 +44,7 @@ function usersResource(users: UsersService): RestResource<UserSortField, PublicU
     defaultSort: { field: 'id', order: 'asc' },
     list: (actor, p) => {
       const r = p.filter.role === undefined || p.filter.role === '' ? undefined : role.safeParse(p.filter.role);
-      if (r && !r.success) throw badRequest('filter.role: must be admin or user');
+      if (r && !r.success) throw fieldError('filter.role', 'must be admin or user');
       return users.list(
         actor,
         { ids: idsFilter(p.filter.id), siteId: optionalNumber(p.filter.siteId, 'siteId'), q: optionalString(p.filter.q, 'q'), role: r?.data },

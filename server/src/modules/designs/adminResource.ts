@@ -1,14 +1,14 @@
 // /api/admin/designs: the react-admin surface of the same service (same permission rules).
-import { badRequest } from '../../http/errors';
 import { idsFilter, optionalNumber, optionalString, type RestResource } from '../../http/simpleRest';
 import { parse } from '../../http/validate';
 import type { Design, DesignSortField } from './repo';
 import { PRODUCT_TYPES, upsertBody, type ProductType } from './schema';
 import type { DesignsService } from './service';
+import { fieldError, oneOf } from '../../http/fieldErrors';
 
 function optionalProductType(value: unknown): ProductType | undefined {
   if (value === undefined || value === null || value === '') return undefined;
-  if (!PRODUCT_TYPES.includes(value as ProductType)) throw badRequest(`filter.productType: must be one of ${PRODUCT_TYPES.join(', ')}`);
+  if (!PRODUCT_TYPES.includes(value as ProductType)) throw fieldError('filter.productType', oneOf(PRODUCT_TYPES));
   return value as ProductType;
 }
 

@@ -2,12 +2,12 @@
 import { Readable } from 'node:stream';
 import sharp from 'sharp';
 import type { Db } from '../../db';
-import { badRequest } from '../../http/errors';
 import type { Clock } from '../../lib/clock';
 import { isoNow } from '../../lib/clock';
 import { buildKey } from '../uploads/signing';
 import type { FileStore } from '../uploads/storage';
 import { uploadsRepo } from '../uploads/repo';
+import { fieldError } from '../../http/fieldErrors';
 
 /** A5 (148 × 210 mm) at 300 dpi. */
 export const A5_300DPI = { width: Math.round((148 / 25.4) * 300), height: Math.round((210 / 25.4) * 300), dpi: 300 };
@@ -28,7 +28,7 @@ export async function assertPngOrJpeg(bytes: Buffer, field: string): Promise<voi
   } catch {
     format = undefined;
   }
-  if (format !== 'png' && format !== 'jpeg') throw badRequest(`${field}: must be a PNG or JPEG image`);
+  if (format !== 'png' && format !== 'jpeg') throw fieldError(field, 'must be a PNG or JPEG image');
 }
 
 /** Stores a generated file under a fresh key, with its uploads row, and returns its /files/… address. */

@@ -15,7 +15,7 @@ const optionalText = (max: number) =>
     z.string({ error: 'must be text' }).max(max, `is too long (${max} characters at most)`).nullable(),
   ).optional();
 
-export const productType = z.preprocess(blankToNull, z.enum(PRODUCT_TYPES, { error: `must be one of ${PRODUCT_TYPES.join(', ')}` }).nullable());
+export const productType = z.preprocess(blankToNull, z.enum(PRODUCT_TYPES).nullable());
 
 const shortText = (max: number) => z.string({ error: 'must be text' }).trim().max(max, `is too long (${max} characters at most)`);
 

@@ -2,7 +2,7 @@
 import { isUniqueViolation } from '../../db';
 import type { Deps } from '../../deps';
 import type { Page } from '../../http/envelope';
-import { HttpError, badRequest, conflict, forbidden, notFound } from '../../http/errors';
+import { HttpError, conflict, forbidden, notFound } from '../../http/errors';
 import type { Actor } from '../../http/types';
 import { isoNow } from '../../lib/clock';
 import { pageWindow } from '../../lib/paging';
@@ -14,10 +14,11 @@ import { designsRepo, type Design, type DesignData, type DesignFilter, type Desi
 import { NEW_DESIGN_NAME, type FrontImageInput, type ImportInput, type ListQuery, type UpsertInput } from './schema';
 import { sitesRepo } from '../sites/repo';
 import { printJobsRepo } from '../print-jobs/repo';
+import { fieldError } from '../../http/fieldErrors';
 
 export const CHANGE_DENIED = "Only an admin or the design's creator can change this design";
 export const DELETE_DENIED = "Only an admin or the design's creator can delete this design";
-export const SKU_TAKEN = 'sku: another design of this site already uses this SKU';
+const SKU_TAKEN = 'Another design of this site already uses this SKU.';
 const DESIGN_NOT_FOUND = 'Design not found';
 
 /** The pure rule of spec §6: only an admin or the design's creator may save or delete it. */
@@ -56,14 +57,14 @@ export function designsService(deps: Deps, store: FileStore, fetchArtwork: Artwo
   async function targetSite(actor: Actor, siteId: number | undefined): Promise<number> {
     const id = siteId ?? actor.siteId;
     if (id !== actor.siteId && !isAdmin(actor)) throw forbidden('You cannot create designs for another site');
-    if (!(await sitesRepo(db).exists(id))) throw badRequest('siteId: no such site');
+    if (!(await sitesRepo(db).exists(id))) throw fieldError('siteId', 'does not exist');
     return id;
   }
 
   async function assertSkuFree(siteId: number, sku: string | null | undefined, exceptId?: number) {
     if (!sku) return;
     const other = await repo.bySku(siteId, sku);
-    if (other && other.id !== exceptId) throw conflict(SKU_TAKEN);
+    if (other && other.id !== exceptId) throw fieldError('sku', SKU_TAKEN, 409);
   }
 
   async function insert(actor: Actor, siteId: number, input: Omit<UpsertInput, 'id' | 'siteId'>, data: DesignData): Promise<Design> {
@@ -88,7 +89,7 @@ export function designsService(deps: Deps, store: FileStore, fetchArtwork: Artwo
       });
       return (await repo.byId(id))!;
     } catch (err) {
-      if (isUniqueViolation(err)) throw conflict(SKU_TAKEN);
+      if (isUniqueViolation(err)) throw fieldError('sku', SKU_TAKEN, 409);
       throw err;
     }
   }
@@ -101,7 +102,7 @@ export function designsService(deps: Deps, store: FileStore, fetchArtwork: Artwo
     const siteId = input.siteId ?? design.siteId;
     if (siteId !== design.siteId) {
       if (!isAdmin(actor)) throw forbidden('You cannot move a design to another site');
-      if (!(await sitesRepo(db).exists(siteId))) throw badRequest('siteId: no such site');
+      if (!(await sitesRepo(db).exists(siteId))) throw fieldError('siteId', 'does not exist');
     }
     const sku = input.sku === undefined ? design.sku : input.sku;
     await assertSkuFree(siteId, sku, design.id);
@@ -122,7 +123,7 @@ export function designsService(deps: Deps, store: FileStore, fetchArtwork: Artwo
         updatedAt: isoNow(clock),
       });
     } catch (err) {
-      if (isUniqueViolation(err)) throw conflict(SKU_TAKEN);
+      if (isUniqueViolation(err)) throw fieldError('sku', SKU_TAKEN, 409);
       throw err;
     }
     return (await repo.byId(design.id))!;
@@ -142,7 +143,7 @@ export function designsService(deps: Deps, store: FileStore, fetchArtwork: Artwo
     const json = input.json;
     const name = typeof json.name === 'string' && json.name.trim() ? json.name.trim().slice(0, 200) : NEW_DESIGN_NAME;
     const rawSku = typeof json.sku === 'string' || typeof json.sku === 'number' ? String(json.sku).trim() : '';
-    if (rawSku.length > 100) throw badRequest('json.sku: is too long (100 characters at most)');
+    if (rawSku.length > 100) throw fieldError('json.sku', 'must be at most 100 characters');
     return insert(actor, await targetSite(actor, input.siteId), { name, sku: rawSku || null }, { importOriginalData: json });
   }
 
@@ -154,7 +155,7 @@ export function designsService(deps: Deps, store: FileStore, fetchArtwork: Artwo
     try {
       front = await fetchArtwork(input.imageUrl, { ownOrigin });
     } catch (err) {
-      if (err instanceof HttpError && err.status === 400) throw badRequest(`imageUrl: ${err.message}`);
+      if (err instanceof HttpError && err.status === 400) throw fieldError('imageUrl', `cannot be used: ${err.message}`);
       throw err;
     }
     await assertPngOrJpeg(front, 'imageUrl');

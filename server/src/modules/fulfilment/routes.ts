@@ -5,13 +5,13 @@ import { allow } from '../../http/access';
 import { idempotent } from '../../http/idempotency';
 import { actorOf } from '../../http/auth';
 import { ok } from '../../http/envelope';
-import { badRequest } from '../../http/errors';
 import { idsFilter, optionalNumber, optionalString, restAccess, simpleRestRouter, type RestResource } from '../../http/simpleRest';
 import { parse } from '../../http/validate';
 import type { DataRecord, RecordSortField } from '../general-data/repo';
 import { detailQuery, hpDataQuery, hpTestBody, manualBody, postbackBody, sendHpBody, sendLineBody } from './schema';
 import type { ProviderCancellations } from './cancel';
 import type { FulfilmentService, SendOutcome } from './service';
+import { fieldError } from '../../http/fieldErrors';
 
 /** A send's answer (docs/orders-fulfilment.md): data {status, hpOrderId} or {success:false, error, errorMes}. */
 function answerSend(res: Response, outcome: SendOutcome) {
@@ -73,7 +73,7 @@ export function hpDataRoutes(fulfilment: FulfilmentService): Router {
   });
   r.get('/order/:orderId', allow.site, async (req, res) => {
     const orderId = String(req.params.orderId ?? '').trim();
-    if (!orderId || orderId.length > 64) throw badRequest('orderId: is required (64 characters at most)');
+    if (!orderId || orderId.length > 64) throw fieldError('orderId', 'is required (64 characters at most)');
     ok(res, await fulfilment.orderDetail(actorOf(req), orderId, parse(detailQuery, req.query).siteId));
   });
   return r;

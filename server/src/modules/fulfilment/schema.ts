@@ -12,7 +12,7 @@ const optionalSiteId = z.preprocess((v) => (v === '' || v === null ? undefined :
 /** `sendFromJobs`: the operator's yes to sending lines that are in the Jobs queue (asked after a 409). */
 export const sendHpBody = z
   .object({ id: ref.optional(), orderId: ref.optional(), siteId: optionalSiteId, sendFromJobs: flag.optional(), sendUnpaid: flag.optional() })
-  .refine((b) => b.id !== undefined || b.orderId !== undefined, { message: 'id or orderId is required', path: ['orderId'] });
+  .refine((b) => b.id !== undefined || b.orderId !== undefined, { message: 'is required', path: ['orderId'] });
 
 export const sendLineBody = z.object({ orderId: ref, lineId: ref, siteId: optionalSiteId, sendFromJobs: flag.optional(), sendUnpaid: flag.optional() });
 

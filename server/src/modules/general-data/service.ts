@@ -1,7 +1,7 @@
 // The spec's generic data records (production notes, order logs, provider events, sync logs and
 // configs…): scoped to a site, readable and writable per publicPermission.
 import type { Deps } from '../../deps';
-import { badRequest, conflict, forbidden, notFound } from '../../http/errors';
+import { conflict, forbidden, notFound } from '../../http/errors';
 import type { Actor } from '../../http/types';
 import { isoNow } from '../../lib/clock';
 import { pageWindow } from '../../lib/paging';
@@ -11,6 +11,7 @@ import type { ListQuery, UpsertRecord } from './schema';
 import { DuplicateOrderError } from '../orders/tablesRepo';
 import { RECORD_TYPES, SYSTEM_TYPES } from './types';
 import { sitesRepo } from '../sites/repo';
+import { fieldError } from '../../http/fieldErrors';
 
 export { SYSTEM_TYPES };
 
@@ -86,7 +87,7 @@ export function generalDataService({ db, clock }: Deps) {
       if (permissionChanges && !isOwnerOrAdmin) throw forbidden('Only the creator or an admin can change who may use this record');
       if (input.siteId !== undefined && input.siteId !== record.siteId) {
         if (!isAdmin(actor)) throw forbidden('You cannot move a record to another site');
-        if (!(await sitesRepo(db).exists(input.siteId))) throw badRequest('siteId: no such site');
+        if (!(await sitesRepo(db).exists(input.siteId))) throw fieldError('siteId', 'does not exist');
       }
       await repo
         .update(record.id, {
@@ -105,8 +106,8 @@ export function generalDataService({ db, clock }: Deps) {
     }
     const siteId = input.siteId ?? actor.siteId;
     if (siteId !== actor.siteId && !isAdmin(actor)) throw forbidden('You cannot create records for another site');
-    if (!(await sitesRepo(db).exists(siteId))) throw badRequest('siteId: no such site');
-    if (type === RECORD_TYPES.order && !input.field1) throw badRequest('field1: the store order id is required for an order');
+    if (!(await sitesRepo(db).exists(siteId))) throw fieldError('siteId', 'does not exist');
+    if (type === RECORD_TYPES.order && !input.field1) throw fieldError('field1', 'An order needs its store order ID.');
     const id = await repo
       .insert({
       type,

@@ -5,11 +5,11 @@ import { z } from 'zod';
 import type { Config } from '../../config';
 import { allow } from '../../http/access';
 import { ok } from '../../http/envelope';
-import { badRequest } from '../../http/errors';
 import { parse } from '../../http/validate';
 import type { ArtworkFetcher } from '../pdf/artwork';
 import { baseUrlOf } from '../uploads/routes';
 import { MAX_PIXELS } from './inspect';
+import { fieldError } from '../../http/fieldErrors';
 
 const body = z.object({ url: z.string().trim().min(1, 'is required').max(4_000_000) });
 
@@ -29,11 +29,11 @@ export function imagesRoutes(fetchArtwork: ArtworkFetcher, config: Config): Rout
     const { url } = parse(body, req.body);
     const bytes = await fetchArtwork(url, { ownOrigin: baseUrlOf(req, config) });
     const type = imageTypeOf(bytes);
-    if (!type) throw badRequest('url: the file is not a PNG, JPEG, WebP or GIF image');
+    if (!type) throw fieldError('url', 'must lead to a PNG, JPEG, WebP or GIF image');
     try {
       await sharp(bytes, { limitInputPixels: MAX_PIXELS }).metadata();
     } catch (err) {
-      throw badRequest(`url: the image could not be read (${(err as Error).message.split('\n')[0]})`);
+      throw fieldError('url', `leads to an image that could not be read (${(err as Error).message.split('\n')[0]})`);
     }
     ok(res, `data:${type};base64,${bytes.toString('base64')}`);
   });

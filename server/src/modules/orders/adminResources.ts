@@ -2,7 +2,7 @@
 // module. Stores are admin only; the others are general-data records, site-scoped for non-admins.
 import { Router, type Request } from 'express';
 import type { Config } from '../../config';
-import { badRequest, conflict, notFound } from '../../http/errors';
+import { notFound } from '../../http/errors';
 import { idsFilter, optionalNumber, optionalString, restAccess, simpleRestRouter, type RestResource } from '../../http/simpleRest';
 import type { Actor } from '../../http/types';
 import { parse } from '../../http/validate';
@@ -18,6 +18,7 @@ import { ORDER_TYPE } from './repo';
 import { productBody, storeBody } from './schema';
 import type { Store, StoreSortField, StoresService } from './stores';
 import type { Db } from '../../db';
+import { fieldError } from '../../http/fieldErrors';
 
 const RECORD_SORT: RecordSortField[] = ['id', 'createdAt', 'updatedAt', 'type', 'name', 'field1', 'field2', 'siteId'];
 
@@ -67,9 +68,9 @@ function productsResource(records: GeneralDataService, db: Db): RestResource<Rec
     const siteId = input.siteId ?? existing?.siteId ?? actor.siteId;
     const design = await designsRepo(db).byId(input.designId);
     // A design of another site is as unknown as a missing one.
-    if (!design || design.siteId !== siteId || (!isAdmin(actor) && design.siteId !== actor.siteId)) throw badRequest('designId: no such design in this site');
+    if (!design || design.siteId !== siteId || (!isAdmin(actor) && design.siteId !== actor.siteId)) throw fieldError('designId', "is not one of this site's designs");
     const { rows } = await records.repo.list({ type: PRODUCT_TYPE, siteId, field1: input.storeSku }, { field: 'id', order: 'asc' }, 2, 0);
-    if (rows.some((r) => r.id !== id)) throw conflict('storeSku: this site already maps this SKU');
+    if (rows.some((r) => r.id !== id)) throw fieldError('storeSku', 'This site already maps this SKU.', 409);
     const record = await records.upsert(actor, PRODUCT_TYPE, {
       id,
       field1: input.storeSku,

@@ -11,6 +11,7 @@ import { orderFor } from './lookup';
 import type { OrderRecord } from './repo';
 import type { OrderLineInput } from './schema';
 import type { OrderLine } from './shopify';
+import { fieldError } from '../../http/fieldErrors';
 
 export interface LinesContext {
   db: Db;
@@ -76,7 +77,7 @@ export async function lineImages(ctx: LinesContext, actor: Actor, input: OrderLi
   const { production } = ctx;
   const job = await production.jobOfLine(order.siteId, order.field1!, line.id);
   const pick = (images: string[], preview: string | null, missing: string[]) => {
-    if (input.page !== undefined && input.page > images.length) throw badRequest(`page: the job has ${images.length} page${images.length === 1 ? '' : 's'}`);
+    if (input.page !== undefined && input.page > images.length) throw fieldError('page', `must be at most ${images.length} (the job has ${images.length} page${images.length === 1 ? '' : 's'})`);
     return { images: input.page === undefined ? images : [images[input.page - 1]], preview, missing };
   };
   if (job && job.artworkUrls.length) {

@@ -30,7 +30,7 @@ export async function rerunOrder(ctx: RerunContext, actor: Actor, input: RerunOr
   const sendPort = ctx.sendPort();
   const order = await orderFor(db, actor, input.id, input.siteId);
   const flags = input.flags;
-  if (!flags.addToAdestra && !flags.addToRaisersEdge && !flags.sendEcard && !flags.sendToHP) throw badRequest('flags: choose at least one step to re-run');
+  if (!flags.addToAdestra && !flags.addToRaisersEdge && !flags.sendEcard && !flags.sendToHP) throw badRequest('Choose at least one step to re-run.');
   const site = await sitesRepo(db).byId(order.siteId);
   const ran: string[] = [];
   const skipped: Array<{ step: string; reason: string }> = [];

@@ -78,7 +78,7 @@ export function onlineStoresRoutes(orders: OrdersService, config: Config): Route
     } catch (err) {
       // The spec: "Download-pdf answers a file saved as print-file.pdf, or data.error".
       if (!(err instanceof HttpError)) throw err;
-      res.status(err.status).json({ success: false, error: err.message, data: { error: err.message }, ...(err.details === undefined ? {} : { details: err.details }) });
+      res.status(err.status).json({ success: false, error: err.message, data: { error: err.message }, ...(err.field === undefined ? {} : { field: err.field }), ...(err.details === undefined ? {} : { details: err.details }) });
     }
   });
 

@@ -31,7 +31,7 @@ export const rerunOrderBody = z.object({
 /** `{id}` or `{orderId}`: the store order id. */
 export const orderRefBody = z
   .object({ id: optionalText(64), orderId: optionalText(64), siteId })
-  .refine((b) => Boolean(b.id || b.orderId), { message: 'id: is required' })
+  .refine((b) => Boolean(b.id || b.orderId), { message: 'is required', path: ['id'] })
   .transform((b) => ({ id: (b.id || b.orderId)!, siteId: b.siteId }));
 
 export const orderLineBody = z.object({ id: storeOrderId, lineId: storeOrderId, siteId });

@@ -1,6 +1,6 @@
 // A store is a site's SHOPIFY_* settings plus the webhook URL to give Shopify. Read and written
 // through the sites service (admin only), secrets masked like every settings.env secret.
-import { conflict, notFound } from '../../http/errors';
+import { notFound } from '../../http/errors';
 import type { Actor } from '../../http/types';
 import { parse } from '../../http/validate';
 import { MASK, envValue, type EnvVar } from '../../lib/secrets';
@@ -10,6 +10,7 @@ import { siteBody } from '../sites/schema';
 import type { SitesService } from '../sites/service';
 import type { StoreInput } from './schema';
 import { STORE_KEYS, sendWhenOf, type SendWhen } from './webhookSites';
+import { fieldError } from '../../http/fieldErrors';
 
 export interface Store {
   id: number;
@@ -95,7 +96,7 @@ export function storesService(sites: SitesService, onChange: () => void) {
     if (domain) {
       const { rows } = await sites.repo.list({}, { field: 'id', order: 'asc' }, 100_000, 0);
       if (rows.some((s) => s.id !== site.id && envValue(s.settings.env, STORE_KEYS.shopDomain)?.trim().toLowerCase() === domain)) {
-        throw conflict('shopDomain: another site already receives this shop');
+        throw fieldError('shopDomain', 'Another site already receives this shop.', 409);
       }
     }
     await sites.upsert(actor, parse(siteBody, { id: site.id, name: site.name, slug: site.slug, logo: site.logo, theme: site.theme, settings: { ...site.settings, env } }));

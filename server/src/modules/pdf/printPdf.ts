@@ -87,7 +87,7 @@ async function withDeadline<T>(p: Promise<T>, deadline: number): Promise<T> {
   }
 }
 
-const pageError = (i: number, message: string) => badRequest(`page ${i + 1}: ${message}`);
+const pageError = (i: number, message: string) => badRequest(`Page ${i + 1}: ${message}`);
 
 /** PNGs whose zlib data can go into the PDF as it is (tRNS is checked in the worker's full walk too). */
 function passesThrough(h: ImageHeader, hasTrns: boolean): boolean {

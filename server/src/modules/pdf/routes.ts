@@ -10,6 +10,7 @@ import { parse } from '../../http/validate';
 import { baseUrlOf } from '../uploads/routes';
 import type { ArtworkFetcher } from './artwork';
 import { PDF_EMPTY, PRINT_FILE_NAME, buildA5Pdf, configurePdf, renderFrontPagePng } from './printPdf';
+import { fieldError } from '../../http/fieldErrors';
 
 const MAX_IMAGES = 20;
 
@@ -35,7 +36,7 @@ export async function fetchPages(fetchArtwork: ArtworkFetcher, urls: string[], o
       try {
         return await fetchArtwork(u, { ownOrigin });
       } catch (err) {
-        if (err instanceof HttpError && err.status === 400) throw badRequest(`page ${i + 1}: ${err.message}`);
+        if (err instanceof HttpError && err.status === 400) throw badRequest(`Page ${i + 1}: ${err.message}`);
         throw err;
       }
     }),
@@ -49,7 +50,7 @@ export function pdfRoutes(fetchArtwork: ArtworkFetcher, config: Config): Router 
   r.post('/from-image', allow.signedIn, async (req, res) => {
     const body = parse(fromImageBody, req.body);
     const urls = [...(body.url !== undefined ? [body.url] : []), ...(body.urls ?? [])];
-    if (urls.length > MAX_IMAGES) throw badRequest(`urls: has too many images (${MAX_IMAGES} at most)`);
+    if (urls.length > MAX_IMAGES) throw fieldError('urls', `can have at most ${MAX_IMAGES} images`);
     const pages = await fetchPages(fetchArtwork, urls, baseUrlOf(req, config));
     const pdf = await buildA5Pdf(pages);
     res
@@ -61,7 +62,7 @@ export function pdfRoutes(fetchArtwork: ArtworkFetcher, config: Config): Router 
   r.post('/crop-bleed-pdf-to-front-page-image', allow.signedIn, async (req, res) => {
     const { url: pdfUrl, bleedMm } = parse(cropBody, req.body);
     const pdf = await fetchArtwork(pdfUrl, { ownOrigin: baseUrlOf(req, config) });
-    if (pdf.subarray(0, 5).toString('latin1') !== '%PDF-') throw badRequest('url: the file is not a PDF');
+    if (pdf.subarray(0, 5).toString('latin1') !== '%PDF-') throw fieldError('url', 'leads to a file that is not a PDF');
     const png = await renderFrontPagePng(pdf, bleedMm);
     res.status(200).set({ 'Content-Type': 'image/png', 'Content-Disposition': 'inline; filename="front-page.png"', 'Cache-Control': 'no-store' }).send(png);
   });

@@ -54,7 +54,7 @@ export class TaskError extends Error {
 }
 
 const pageError = (i: number, err: unknown) =>
-  err instanceof ImageError || err instanceof TaskError ? new TaskError(`page ${i + 1}: ${err.message}`) : err;
+  err instanceof ImageError || err instanceof TaskError ? new TaskError(`Page ${i + 1}: ${err.message}`) : err;
 
 type Checked =
   | { kind: 'jpeg'; bytes: Uint8Array; jpg: ReturnType<typeof inspectJpeg> }

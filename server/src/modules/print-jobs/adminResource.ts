@@ -1,16 +1,16 @@
 // /api/admin/print-jobs: the react-admin surface of the same service (same rules, same tenancy).
-import { badRequest } from '../../http/errors';
 import { idsFilter, optionalNumber, optionalString, type RestResource } from '../../http/simpleRest';
 import { parse } from '../../http/validate';
 import type { PrintJob, PrintJobSortField } from './repo';
 import { changeBody, createBody } from './schema';
 import type { PrintJobsService } from './service';
+import { fieldError } from '../../http/fieldErrors';
 
 function optionalFlag(value: unknown, field: string): boolean | undefined {
   if (value === undefined || value === null || value === '') return undefined;
   if (value === true || value === 1 || value === '1' || value === 'true') return true;
   if (value === false || value === 0 || value === '0' || value === 'false') return false;
-  throw badRequest(`filter.${field}: must be true or false`);
+  throw fieldError(`filter.${field}`, 'must be true or false');
 }
 
 export function printJobsResource(jobs: PrintJobsService): RestResource<PrintJobSortField, PrintJob> {

@@ -84,7 +84,7 @@ const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD')
 
 export const reportsQuery = z
   .object({ from: day.optional(), to: day.optional(), clientId: positiveId.optional() })
-  .refine((q) => !q.from || !q.to || q.from <= q.to, { message: 'must not be after to', path: ['from'] });
+  .refine((q) => !q.from || !q.to || q.from <= q.to, { message: 'must not be after To', path: ['from'] });
 
 export const orderIdParam = z.string().trim().min(1, 'is required').max(64, 'is too long (64 characters at most)');
 

@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import { isUniqueViolation, type Db } from '../../db';
 import type { Deps } from '../../deps';
 import type { Page } from '../../http/envelope';
-import { HttpError, badRequest, conflict, forbidden, notFound } from '../../http/errors';
+import { HttpError, conflict, forbidden, notFound } from '../../http/errors';
 import type { Actor } from '../../http/types';
 import { isoNow } from '../../lib/clock';
 import { pageWindow } from '../../lib/paging';
@@ -15,6 +15,7 @@ import { printJobsRepo, type MadeBy, type PrintJob, type PrintJobFilter, type Pr
 import { bucketOf, printedPerPeriod } from './reportPeriods';
 import type { ChangeInput, CreateInput, ListQuery, ReportsQuery } from './schema';
 import { applyPrintJobChange, atProviderRefusal, printsInHouse, withdrawnRefusal, type PrintJobChange } from './state';
+import { fieldError } from '../../http/fieldErrors';
 
 export const ORDER_LINE_TAKEN = 'This order line already has a print job';
 
@@ -71,16 +72,16 @@ export function printJobsService({ db, clock }: Deps) {
   async function create(actor: Actor, input: CreateInput, opts: { madeBy?: MadeBy; byUserId?: number | null } = {}): Promise<PrintJob> {
     const clientId = input.clientId ?? actor.siteId;
     if (clientId !== actor.siteId && !isAdmin(actor)) throw forbidden('You cannot create print jobs for another site');
-    if (!(await sitesRepo(db).exists(clientId))) throw badRequest('clientId: no such site');
+    if (!(await sitesRepo(db).exists(clientId))) throw fieldError('clientId', 'does not exist');
     if ((input.shopifyOrderId === undefined) !== (input.lineItemId === undefined)) {
-      throw badRequest(input.shopifyOrderId === undefined ? 'shopifyOrderId: is required with lineItemId' : 'lineItemId: is required with shopifyOrderId');
+      throw input.shopifyOrderId === undefined ? fieldError('shopifyOrderId', 'is required with a line item ID') : fieldError('lineItemId', 'is required with a store order ID');
     }
     // A job made from a design takes its artwork, picture, name and product when not given.
     const design = input.designId ? await designs.byId(input.designId) : undefined;
-    if (input.designId && (!design || (!isAdmin(actor) && design.siteId !== actor.siteId))) throw badRequest('designId: no such design');
+    if (input.designId && (!design || (!isAdmin(actor) && design.siteId !== actor.siteId))) throw fieldError('designId', "is not one of this site's designs");
     const artworkUrls = input.artworkUrls ?? design?.data.artworkUrls ?? [];
     const productName = input.productName ?? design?.name;
-    if (!productName) throw badRequest('productName: is required');
+    if (!productName) throw fieldError('productName', 'is required');
     const data = input.data ?? {};
     if (input.shopifyOrderId && input.lineItemId && (await repo.orderLineTaken(input.shopifyOrderId, input.lineItemId))) throw new OrderLineTaken();
     const now = isoNow(clock);

@@ -22,6 +22,7 @@ import type { FileStore } from '../uploads/storage';
 import { designForLine, mapLines, readyForProvider, type LineRef } from './designForLine';
 import { NOTHING_LEFT, unitsToMake } from './units';
 import { cancelledJobReason, type HeldOrder } from './orderHold';
+import { fieldError } from '../../http/fieldErrors';
 
 /** The parts of a store order line production reads (a stored line, or a normalised one). */
 export interface ProductionLine extends LineRef {
@@ -144,7 +145,7 @@ export function productionService(deps: Deps, parts: ProductionParts) {
       return render.renderLine({ userId: actor.id, siteId }, design, line.properties ?? [], { pages, ownOrigin: opts.ownOrigin });
     }
     const images = artworkOf(design);
-    if (opts.page !== undefined && opts.page > images.length) throw badRequest(`page: the design has ${images.length} page${images.length === 1 ? '' : 's'}`);
+    if (opts.page !== undefined && opts.page > images.length) throw fieldError('page', `must be at most ${images.length} (the design has ${images.length} page${images.length === 1 ? '' : 's'})`);
     return { images: opts.page === undefined ? images : [images[opts.page - 1]], preview: design.image, missing: [] as string[] };
   }
 
@@ -212,12 +213,12 @@ export function productionService(deps: Deps, parts: ProductionParts) {
 
   const inFlight = new Map<string, Promise<Buffer>>();
 
-  /** A fetch failure names the page, or the pregenerated file, it belongs to. */
+  /** A fetch failure names the page ("Page 2"), or the pregenerated file's field, it belongs to. */
   async function fetchPart(url: string, what: string, ownOrigin: string): Promise<Buffer> {
     try {
       return await artwork(url, { ownOrigin });
     } catch (err) {
-      if (err instanceof HttpError && err.status === 400) throw badRequest(`${what}: ${err.message}`);
+      if (err instanceof HttpError && err.status === 400) throw what.startsWith('Page ') ? badRequest(`${what}: ${err.message}`) : fieldError(what, `cannot be used: ${err.message}`);
       throw err;
     }
   }
@@ -232,11 +233,11 @@ export function productionService(deps: Deps, parts: ProductionParts) {
   async function build(source: { pdf: string } | { pages: string[] }, ownOrigin: string): Promise<Buffer> {
     if ('pdf' in source) {
       const pdf = await fetchPart(source.pdf, 'data.pregeneratedPDF', ownOrigin);
-      if (pdf.subarray(0, 5).toString('latin1') !== '%PDF-') throw badRequest('data.pregeneratedPDF: the file is not a PDF');
+      if (pdf.subarray(0, 5).toString('latin1') !== '%PDF-') throw fieldError('data.pregeneratedPDF', 'leads to a file that is not a PDF');
       return pdf;
     }
     assertFourPages(source.pages.length);
-    const pages = await Promise.all(source.pages.map((url, i) => fetchPart(url, `page ${i + 1}`, ownOrigin)));
+    const pages = await Promise.all(source.pages.map((url, i) => fetchPart(url, `Page ${i + 1}`, ownOrigin)));
     return Buffer.from(await buildPrintPdf(pages));
   }
 

@@ -5,11 +5,11 @@ import { z } from 'zod';
 import type { Config } from '../../config';
 import { allow } from '../../http/access';
 import { actorOf } from '../../http/auth';
-import { badRequest } from '../../http/errors';
 import { parse } from '../../http/validate';
 import type { DesignsService } from '../designs/service';
 import { baseUrlOf } from '../uploads/routes';
 import { DPI_RANGE, documentOf, valuesOf, type RenderService } from './service';
+import { fieldError } from '../../http/fieldErrors';
 
 const property = z.object({ name: z.string().max(200), value: z.union([z.string(), z.number(), z.boolean(), z.null()]) });
 
@@ -27,7 +27,7 @@ export const fromPolotnoBody = z
     dpi: z.coerce.number({ error: 'must be a number' }).min(DPI_RANGE.min, `must be at least ${DPI_RANGE.min}`).max(DPI_RANGE.max, `must be at most ${DPI_RANGE.max}`).default(300),
     values: values.optional(),
   })
-  .refine((b) => b.document !== undefined || b.designId !== undefined, { message: 'document: give the document or a designId' });
+  .refine((b) => b.document !== undefined || b.designId !== undefined, { message: 'is required (or a design)', path: ['document'] });
 
 export function renderRoutes(render: RenderService, designs: DesignsService, config: Config): Router {
   const r = Router();
@@ -38,10 +38,10 @@ export function renderRoutes(render: RenderService, designs: DesignsService, con
     if (doc === undefined) {
       const design = await designs.get(actorOf(req), body.designId!);
       doc = documentOf(design);
-      if (doc === undefined) throw badRequest(`designId: the design "${design.name}" has no document`);
+      if (doc === undefined) throw fieldError('designId', `The design "${design.name}" has no document.`);
     }
     const parsed = render.parseDocument(doc);
-    if (body.page > parsed.pages.length) throw badRequest(`page: the document has ${parsed.pages.length} page${parsed.pages.length === 1 ? '' : 's'}`);
+    if (body.page > parsed.pages.length) throw fieldError('page', `must be at most ${parsed.pages.length} (the document has ${parsed.pages.length} page${parsed.pages.length === 1 ? '' : 's'})`);
     const out = await render.renderDocument(parsed, { dpi: body.dpi, values: body.values, pages: [body.page - 1], previewWidth: 0, ownOrigin: baseUrlOf(req, config) });
     res
       .status(200)

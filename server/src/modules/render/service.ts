@@ -15,6 +15,7 @@ import type { FileStore } from '../uploads/storage';
 import type { DrawResult, DrawTask } from './draw';
 import { assertBundledFonts } from './fonts';
 import { createRenderPool, type RenderPool } from './pool';
+import { fieldError, fieldSentence } from '../../http/fieldErrors';
 
 export interface RenderSettings {
   /** Time limit of drawing one request (all its pages). */
@@ -39,10 +40,11 @@ export const DEFAULT_RENDER_SETTINGS: RenderSettings = {
   maxImagePixels: 60_000_000,
 };
 
-/** A design document that cannot be drawn, naming the field (`document.pages.0…: what is wrong`). */
+/** A design document that cannot be drawn: the sentence names the part, `field` keeps its key (`document.pages.0…`). */
 export class DocumentProblem extends HttpError {
-  constructor(message: string, details?: unknown) {
-    super(400, message, details);
+  constructor(field: string, problem: string) {
+    const message = fieldSentence(field, problem);
+    super(400, message, [{ field, message }], undefined, field);
     this.name = 'DocumentProblem';
   }
 }
@@ -130,15 +132,15 @@ export function renderService(deps: Deps, store: FileStore, fetchArtwork: Artwor
 
   /** The document, validated; 400 names the bad field ("document.pages.0.layers.2.fontSize: …"). */
   function parseDocument(value: unknown, where = 'document'): DesignDocument {
-    if (value === undefined || value === null) throw badRequest(`${where}: is required`);
+    if (value === undefined || value === null) throw fieldError(where, 'is required');
     const r = validateDocument(value);
-    if (!r.ok) throw new DocumentProblem(`${where}.${r.path}: ${r.message}`, [{ field: `${where}.${r.path}`, message: r.message }]);
+    if (!r.ok) throw new DocumentProblem(`${where}.${r.path}`, r.message);
     return r.doc;
   }
 
   function checkBounds(doc: DesignDocument, dpi: number, pages: number[]) {
-    if (!Number.isFinite(dpi) || dpi < DPI_RANGE.min || dpi > DPI_RANGE.max) throw badRequest(`dpi: must be between ${DPI_RANGE.min} and ${DPI_RANGE.max}`);
-    for (const p of pages) if (!Number.isInteger(p) || p < 0 || p >= doc.pages.length) throw badRequest(`page: the document has ${doc.pages.length} page${doc.pages.length === 1 ? '' : 's'}`);
+    if (!Number.isFinite(dpi) || dpi < DPI_RANGE.min || dpi > DPI_RANGE.max) throw fieldError('dpi', `must be between ${DPI_RANGE.min} and ${DPI_RANGE.max}`);
+    for (const p of pages) if (!Number.isInteger(p) || p < 0 || p >= doc.pages.length) throw fieldError('page', `must be at most ${doc.pages.length} (the document has ${doc.pages.length} page${doc.pages.length === 1 ? '' : 's'})`);
     const { width, height } = pagePixelSize(doc, dpi);
     if (width * height > settings.maxPagePixels) throw new HttpError(413, `The page is too large to render at ${dpi} dpi (${width} × ${height} px; at most ${settings.maxPagePixels} px a page)`);
     if (width * height * pages.length > settings.maxPixels) throw new HttpError(413, `The document is too large to render at ${dpi} dpi (${pages.length} pages of ${width} × ${height} px; at most ${settings.maxPixels} px in all)`);
@@ -223,7 +225,7 @@ export function renderService(deps: Deps, store: FileStore, fetchArtwork: Artwor
               try {
                 add(fallback, await load(fallback));
               } catch (err) {
-                if (err instanceof HttpError && err.status === 400) throw new DocumentProblem(`${where}.field.sample: ${err.message}`);
+                if (err instanceof HttpError && err.status === 400) throw new DocumentProblem(`${where}.field.sample`, `cannot be used: ${err.message}`);
                 throw err;
               }
               return;
@@ -231,7 +233,7 @@ export function renderService(deps: Deps, store: FileStore, fetchArtwork: Artwor
             try {
               add(layer.src, await load(layer.src));
             } catch (err) {
-              if (err instanceof HttpError && err.status === 400) throw new DocumentProblem(`${where}.src: ${err.message}`);
+              if (err instanceof HttpError && err.status === 400) throw new DocumentProblem(`${where}.src`, `cannot be used: ${err.message}`);
               throw err;
             }
           })(),
@@ -288,7 +290,7 @@ export function renderService(deps: Deps, store: FileStore, fetchArtwork: Artwor
       return await renderAndStore(owner, doc, { values: valuesOf(properties), pages: opts.pages, ownOrigin: opts.ownOrigin, name: design.name });
     } catch (err) {
       // Name the design whose document is wrong.
-      if (err instanceof DocumentProblem) throw badRequest(`The design "${design.name}" (id ${design.id}): ${err.message}`, err.details);
+      if (err instanceof DocumentProblem) throw new HttpError(400, `The design "${design.name}" (id ${design.id}): ${err.message}`, err.details, undefined, err.field);
       throw err;
     }
   }

@@ -1,12 +1,13 @@
 // Sites (tenants): white-label settings, per-site integration settings, admin-only administration.
 import type { Deps } from '../../deps';
-import { badRequest, conflict, notFound } from '../../http/errors';
+import { conflict, notFound } from '../../http/errors';
 import type { Actor } from '../../http/types';
 import { isoNow } from '../../lib/clock';
 import { envValue, maskEnv, mergeMaskedEnv, type EnvVar } from '../../lib/secrets';
 import { assertAdmin, isAdmin } from '../auth/permissions';
 import { sitesRepo, type Site, type SiteSortField } from './repo';
 import { DEFAULT_MAIN_COLOR, type SiteInput } from './schema';
+import { fieldError } from '../../http/fieldErrors';
 
 /** What any visitor may know of a site: enough to brand the sign-in page. */
 export interface SiteInfo {
@@ -79,9 +80,9 @@ export function sitesService({ db, clock, config }: Deps, hooks: SitesHooks = {}
     const existing = input.id ? await repo.byId(input.id) : undefined;
     if (input.id && !existing) throw notFound('Site not found');
     const sameSlug = await repo.bySlug(input.slug);
-    if (sameSlug && sameSlug.id !== existing?.id) throw conflict('slug: another site already uses this slug');
+    if (sameSlug && sameSlug.id !== existing?.id) throw fieldError('slug', 'Another site already uses this slug.', 409);
     const { env, unknownMasked } = mergeMaskedEnv(input.settings?.env ?? existing?.settings.env ?? [], existing?.settings.env ?? []);
-    if (unknownMasked.length) throw badRequest(`settings.env: enter a real value for ${unknownMasked.join(', ')}`);
+    if (unknownMasked.length) throw fieldError('settings.env', `Enter a real value for ${unknownMasked.join(', ')}.`);
     await hooks.checkSettings?.(existing, env, existing?.settings.env ?? []);
     // A value the admin left as it was is read again now: the check above, or a sync run meanwhile,
     // may have rotated the CRM's refresh token, and writing the old one back would revoke access.

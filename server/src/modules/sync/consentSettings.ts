@@ -2,12 +2,12 @@
 // RE_CONSENT_CATEGORY): the CRM accepts only names from the organisation's own lists, so a value
 // is checked against those lists when it is saved — an unknown one, or a CRM that cannot be asked,
 // refuses the save with the CRM's own answer rather than failing every sync later.
-import { badRequest } from '../../http/errors';
 import { IntegrationError } from '../../integrations/crmHttp';
 import { envValue, type EnvVar } from '../../lib/secrets';
 import type { Site } from '../sites/repo';
 import type { SyncContext } from './context';
 import { hasSync, syncSettingsOf, type SiteSync } from './siteSettings';
+import { fieldError } from '../../http/fieldErrors';
 
 export const CONSENT_KEYS = { source: 'RE_CONSENT_SOURCE', category: 'RE_CONSENT_CATEGORY' } as const;
 
@@ -36,7 +36,7 @@ export async function checkConsentSettings(ctx: Pick<SyncContext, 'clients' | 'c
   const changed = Object.values(CONSENT_KEYS).filter((key) => wanted(key) && wanted(key) !== (envValue(previous, key) ?? '').trim());
   if (!changed.length) return;
   const candidate = site ? { ...site, settings: { ...site.settings, env } } : undefined;
-  if (!candidate || !hasSync(candidate)) throw badRequest(`${changed.join(', ')}: save the site with its Raiser's Edge settings and connect it first, then choose from the CRM's own lists`);
+  if (!candidate || !hasSync(candidate)) throw fieldError('settings.env', `${changed.join(' and ')}: save the site with its Raiser's Edge settings and connect it first, then choose from the CRM's own lists.`);
   const s = syncSettingsOf(candidate, ctx.config);
   let options: ConsentOptions;
   try {
@@ -48,9 +48,9 @@ export async function checkConsentSettings(ctx: Pick<SyncContext, 'clients' | 'c
     throw err;
   }
   if (changed.includes(CONSENT_KEYS.source) && !options.sources.includes(wanted(CONSENT_KEYS.source))) {
-    throw badRequest(`RE_CONSENT_SOURCE: "${wanted(CONSENT_KEYS.source)}" is not one of the CRM's consent sources (${quoteList(options.sources)})`);
+    throw fieldError('settings.env', `RE_CONSENT_SOURCE: "${wanted(CONSENT_KEYS.source)}" is not one of the CRM's consent sources (${quoteList(options.sources)}).`);
   }
   if (changed.includes(CONSENT_KEYS.category) && !options.categories.includes(wanted(CONSENT_KEYS.category))) {
-    throw badRequest(`RE_CONSENT_CATEGORY: "${wanted(CONSENT_KEYS.category)}" is not one of the CRM's consent categories (${quoteList(options.categories)})`);
+    throw fieldError('settings.env', `RE_CONSENT_CATEGORY: "${wanted(CONSENT_KEYS.category)}" is not one of the CRM's consent categories (${quoteList(options.categories)}).`);
   }
 }

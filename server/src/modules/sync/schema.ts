@@ -45,7 +45,7 @@ export const configBody = z.object({
 });
 
 export const fileBody = z.object({
-  name: z.string({ error: 'name: the file name is required' }).trim().min(1, 'the file name is required').max(200),
+  name: z.string().trim().min(1).max(200),
   force: z.union([z.boolean(), z.literal(1), z.literal(0), z.literal('1'), z.literal('0'), z.literal('true'), z.literal('false')]).optional().transform((v) => v === true || v === 1 || v === '1' || v === 'true'),
 });
 
@@ -62,7 +62,7 @@ export const reCallBody = z.object({
   path: z
     .string()
     .trim()
-    .regex(/^\/(constituent|commpref)\/v1\/[A-Za-z0-9/_\-.?=&%:]*$/, 'path: a SKY API path under /constituent/v1/ or /commpref/v1/')
+    .regex(/^\/(constituent|commpref)\/v1\/[A-Za-z0-9/_\-.?=&%:]*$/, 'must be a SKY API path under /constituent/v1/ or /commpref/v1/')
     .default('/constituent/v1/constituents?limit=1'),
 });
 

@@ -1,7 +1,8 @@
 // CRM webhooks (CloudEvents): verified by the site's webhookKey, stored in the inbox deduped by event
 // id, answered at once, then the constituent's sync runs, one delivery at a time per site.
 import crypto from 'node:crypto';
-import { HttpError, unauthorized } from '../../http/errors';
+import { unauthorized } from '../../http/errors';
+import { fieldError } from '../../http/fieldErrors';
 import type { Delivery, Handled } from '../inbox/service';
 import type { SyncContext } from './context';
 import { hasSync, syncSettingsOf, type SiteSync } from './siteSettings';
@@ -43,9 +44,9 @@ export async function ingestWebhook(
 ): Promise<{ status: 'queued' | 'duplicate' | 'ignored'; deliveryId?: number; eventId?: string }> {
   verifyWebhookKey(s, webhookKey);
   const event = (body ?? {}) as { type?: unknown; id?: unknown; time?: unknown; data?: unknown };
-  if (typeof event.id !== 'string' && typeof event.id !== 'number') throw new HttpError(400, 'id: the CloudEvent has no id');
+  if (typeof event.id !== 'string' && typeof event.id !== 'number') throw fieldError('id', 'The CloudEvent has no id.');
   if (!isHandled(event.type)) return { status: 'ignored', eventId: String(event.id) };
-  if (constituentOf(event.data) === undefined) throw new HttpError(400, 'data.id: the event names no constituent');
+  if (constituentOf(event.data) === undefined) throw fieldError('data.id', 'The event names no constituent.');
   // A CloudEvent is unique by source + id (the CloudEvents spec): Blackbaud's own samples share an id across sources.
   const eventSource = typeof (event as { source?: unknown }).source === 'string' ? (event as { source: string }).source : '';
   const eventId = `${s.site.id}:${eventSource ? `${eventSource}:` : ''}${String(event.id)}`.slice(0, 128);

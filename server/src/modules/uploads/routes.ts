@@ -12,7 +12,7 @@ import type { UploadsService } from './service';
 
 const grantBody = z.object({
   serverSidePath: z.string().trim().min(1, 'is required').max(300),
-  contentType: z.enum(ALLOWED_TYPES, { error: `must be one of ${ALLOWED_TYPES.join(', ')}` }),
+  contentType: z.enum(ALLOWED_TYPES),
 });
 
 export function baseUrlOf(req: Request, config: Config): string {

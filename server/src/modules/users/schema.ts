@@ -14,7 +14,7 @@ export const loginBody = z.object({
   password: z.string({ error: 'is required' }).min(1, 'is required'),
 });
 
-export const role = z.enum(['admin', 'user'], { error: 'must be admin or user' });
+export const role = z.enum(['admin', 'user']);
 
 export const registerBody = z.object({
   firstName: name,

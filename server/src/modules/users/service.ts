@@ -1,7 +1,7 @@
 // Users: sign-in, the current user, and user administration with its role and tenancy rules.
 import bcrypt from 'bcryptjs';
 import type { Deps } from '../../deps';
-import { HttpError, badRequest, conflict, forbidden, notFound, unauthorized } from '../../http/errors';
+import { HttpError, conflict, forbidden, notFound, unauthorized } from '../../http/errors';
 import type { Actor, Role } from '../../http/types';
 import { isoNow } from '../../lib/clock';
 import { pageWindow } from '../../lib/paging';
@@ -11,6 +11,7 @@ import { signToken, verifyToken } from '../auth/tokens';
 import { usersRepo, type SortField, type UserFilter, type UserRow } from './repo';
 import type { RegisterInput, UpsertInput } from './schema';
 import { sitesRepo } from '../sites/repo';
+import { fieldError } from '../../http/fieldErrors';
 
 export const BCRYPT_COST = 10;
 export const WRONG_CREDENTIALS = 'Wrong email or password';
@@ -50,11 +51,11 @@ export function usersService({ db, clock, config }: Deps) {
 
   async function assertEmailFree(email: string, exceptId?: number) {
     const other = await repo.byEmail(email);
-    if (other && other.id !== exceptId) throw conflict('email: a user with this email already exists');
+    if (other && other.id !== exceptId) throw fieldError('email', 'A user with this email already exists.', 409);
   }
 
   async function createUser(input: RegisterInput): Promise<PublicUser> {
-    if (!(await siteExists(input.siteId))) throw badRequest('siteId: no such site');
+    if (!(await siteExists(input.siteId))) throw fieldError('siteId', 'does not exist');
     await assertEmailFree(input.email);
     const now = isoNow(clock);
     const id = await repo.insert({
@@ -121,7 +122,7 @@ export function usersService({ db, clock, config }: Deps) {
     if (!input.id) {
       assertAdmin(actor, 'Only an admin can create users');
       const missing = (['firstName', 'email', 'password', 'siteId'] as const).filter((k) => input[k] === undefined);
-      if (missing.length) throw badRequest(`${missing[0]}: is required`);
+      if (missing.length) throw fieldError(missing[0], 'is required');
       return createUser({
         firstName: input.firstName!,
         lastName: input.lastName ?? '',
@@ -138,10 +139,10 @@ export function usersService({ db, clock, config }: Deps) {
       if (input.role !== undefined && input.role !== row.role) throw forbidden('You cannot change your own role');
       if (input.siteId !== undefined && input.siteId !== row.site_id) throw forbidden('You cannot move yourself to another site');
     }
-    if (input.siteId !== undefined && !(await siteExists(input.siteId))) throw badRequest('siteId: no such site');
+    if (input.siteId !== undefined && !(await siteExists(input.siteId))) throw fieldError('siteId', 'does not exist');
     if (input.email !== undefined) await assertEmailFree(input.email, row.id);
     if (row.role === 'admin' && input.role === 'user' && (await repo.countAdmins()) <= 1) {
-      throw conflict('role: the last admin cannot be demoted');
+      throw fieldError('role', 'The last admin cannot be demoted.', 409);
     }
     const changes: Partial<UserRow> = { updated_at: isoNow(clock) };
     if (input.firstName !== undefined) changes.first_name = input.firstName;
