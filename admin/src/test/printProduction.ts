@@ -26,11 +26,14 @@ export function printJob(overrides: Partial<PrintJob> = {}): PrintJob {
     productionNote: null,
     orderName: null,
     orderCreatedAt: null,
+    clientName: 'Site A',
+    productType: null,
     reprintCount: 0,
     downloadedAt: null,
     downloadedByUserId: null,
     printedAt: null,
     printedByUserId: null,
+    printedByName: null,
     ...overrides,
   };
 }
