@@ -64,6 +64,9 @@ export const PRODUCTION_NOTE_MAX = 2000;
 export const PRINT_JOB_SORTS = ['createdAt', 'orderCreatedAt', 'orderName', 'productName', 'productType', 'quantity', 'clientName', 'printedAt', 'printedByName'] as const;
 export type PrintJobSort = (typeof PRINT_JOB_SORTS)[number];
 
+/** details.code of the 409 "Already printed by <name> at <time>": the Jobs download of a job printed meanwhile. */
+export const ALREADY_PRINTED_CODE = 'ALREADY_PRINTED';
+
 /** Which download the PDF call is: the Jobs queue's (refused once the job is printed) or Print History's. */
 export type PrintPdfFrom = 'jobs' | 'history';
 

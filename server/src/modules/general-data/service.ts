@@ -10,6 +10,7 @@ import { generalDataRepo, type DataRecord, type RecordFilter, type RecordSortFie
 import type { ListQuery, UpsertRecord } from './schema';
 import { DuplicateOrderError } from '../orders/tablesRepo';
 import { RECORD_TYPES, SYSTEM_TYPES } from './types';
+import { PRODUCTION_NOTE_MAX } from '../../../../common/api/printProduction';
 import { sitesRepo } from '../sites/repo';
 
 export { SYSTEM_TYPES };
@@ -75,6 +76,7 @@ export function generalDataService({ db, clock }: Deps) {
   /** Create (no id) or update a record of `type`. */
   async function upsert(actor: Actor, type: string, input: UpsertRecord): Promise<DataRecord> {
     if (SYSTEM_TYPES.has(type) && !isAdmin(actor)) throw forbidden(`Records of type ${type} are written by Presswork itself`);
+    if (type === RECORD_TYPES.productionNote) checkProductionNote(input.data);
     const now = isoNow(clock);
     if (input.id) {
       const existing = await repo.byId(input.id);
@@ -134,6 +136,17 @@ export function generalDataService({ db, clock }: Deps) {
   }
 
   return { get, list, adminList, upsert, remove, repo };
+}
+
+/** A production note is text of PRODUCTION_NOTE_MAX characters at most (the admin counts down to it). */
+function checkProductionNote(data: Record<string, unknown> | undefined): void {
+  const note = data?.note;
+  if (note === undefined || note === null) return;
+  if (typeof note !== 'string') throw badRequest('data.note: must be text', [{ field: 'data.note', message: 'must be text' }]);
+  if (note.length > PRODUCTION_NOTE_MAX) {
+    const message = `is too long (${PRODUCTION_NOTE_MAX} characters at most)`;
+    throw badRequest(`data.note: ${message}`, [{ field: 'data.note', message }]);
+  }
 }
 
 function stripUndefined(p: Partial<Permission>): Partial<Permission> {

@@ -2,6 +2,7 @@
 // so the rules are tested without HTTP or a database.
 import { HttpError, conflict } from '../../http/errors';
 import { formatDateTime } from '../../lib/clock';
+import { ALREADY_PRINTED_CODE } from '../../../../common/api/printProduction';
 
 export interface PrintJobState {
   isPrinted: boolean;
@@ -93,9 +94,6 @@ export function alreadyPrintedRefusal(job: { id: number; printedAt: string | nul
   const when = job.printedAt ? ` at ${formatDateTime(job.printedAt, timeZone)}` : '';
   return new HttpError(409, `Already printed by ${who}${when}`, { code: ALREADY_PRINTED_CODE, printJobId: job.id, printedAt: job.printedAt, printedByName: job.printedByName });
 }
-
-/** 409 details code of "someone printed this job already" (the queue download). */
-export const ALREADY_PRINTED_CODE = 'ALREADY_PRINTED';
 
 /** 409 details code of "the provider makes this item: print it in house as well?" */
 export const AT_PROVIDER = 'AT_PROVIDER';
