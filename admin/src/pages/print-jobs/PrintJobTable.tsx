@@ -119,14 +119,14 @@ function columnsOf({ showClient, printed }: PrintJobColumns): Column[] {
     { label: 'Preview', cell: (job) => <Preview job={job} /> },
     { label: 'QTY', sort: 'quantity', align: 'right', cell: (job) => job.quantity },
     { label: 'Created At', sort: 'createdAt', cell: (job) => formatDate(job.createdAt), sx: { whiteSpace: 'nowrap' } },
-    { label: 'Time Since Order', sort: 'orderCreatedAt', cell: (job, now) => <TimeSinceOrder job={job} now={now} />, sx: { whiteSpace: 'nowrap' } },
+    { label: 'Time Since Order', sort: 'orderCreatedAt', cell: (job, now) => <TimeSinceOrder job={job} now={now} />, sx: { minWidth: 110 } },
     ...(printed
       ? ([
-          { label: 'Printed At', sort: 'printedAt', cell: (job) => formatDateTime(job.printedAt), sx: { whiteSpace: 'nowrap' } },
+          { label: 'Printed At', sort: 'printedAt', cell: (job) => formatDateTime(job.printedAt) },
           { label: 'Printed By', sort: 'printedByName', cell: (job) => job.printedByName ?? '' },
         ] satisfies Column[])
       : []),
-    { label: 'Production Notes', cell: (job) => <ProductionNoteField job={job} />, sx: { minWidth: 220 } },
+    { label: 'Production Notes', cell: (job) => <ProductionNoteField job={job} />, sx: { minWidth: 160 } },
   ];
 }
 
@@ -246,12 +246,14 @@ export function PrintJobTable({
         key={c.label || 'actions'}
         align={c.align}
         sortDirection={active ? order.order : false}
-        sx={{ fontWeight: 700, whiteSpace: 'nowrap' }}
+        // Headers may wrap ("Time Since / Order") and only the sorted column holds an arrow: the columns stay narrow.
+        sx={{ fontWeight: 700, verticalAlign: 'bottom' }}
       >
         {c.sort && onOrder ? (
           <TableSortLabel
             active={active}
             direction={active ? order.order : 'asc'}
+            sx={active ? undefined : { '& .MuiTableSortLabel-icon': { display: 'none' } }}
             onClick={() => onOrder({ sort: c.sort, order: active && order.order === 'asc' ? 'desc' : 'asc' })}
           >
             {c.label}
@@ -265,8 +267,10 @@ export function PrintJobTable({
   return (
     <Box>
       <PagedListError list={list} />
-      <TableContainer>
-        <Table size="small" aria-label="Print jobs">
+      {/* Its width does not count for the page's: a wide table scrolls inside the card, the page does not widen. */}
+      <TableContainer sx={{ contain: 'inline-size' }}>
+        {/* Narrow cell padding: History's twelve columns fit a laptop's content area. */}
+        <Table size="small" aria-label="Print jobs" sx={{ '& .MuiTableCell-root': { px: 1 }, '& .MuiTableCell-root:first-of-type': { pl: 2 } }}>
           <TableHead>
             <TableRow>
               {columns.map(header)}

@@ -40,14 +40,17 @@ export function usePrintQueue(isPrinted: boolean): {
 export function PrintQueueFilters({ view, setView, isAdmin }: { view: PrintQueueView; setView: (change: Partial<PrintQueueView>) => void; isAdmin: boolean }) {
   return (
     <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 2, p: 2, pb: 1 }}>
-      {isAdmin ? <SitePicker label="Client" allLabel="All clients" value={view.clientId} onChange={(clientId) => setView({ clientId })} width={240} /> : null}
+      {isAdmin ? (
+        <SitePicker label="Client" allLabel="All clients" value={view.clientId} onChange={(clientId) => setView({ clientId })} width={240} sx={{ flex: { xs: '1 1 150px', sm: '0 0 auto' } }} />
+      ) : null}
       <TextField
         select
         size="small"
         label="Product type"
         value={view.productType}
         onChange={(e) => setView({ productType: e.target.value })}
-        sx={{ width: 200, maxWidth: '100%' }}
+        sx={{ width: 200, maxWidth: '100%', flex: { xs: '1 1 150px', sm: '0 0 auto' } }}
+        slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
       >
         <MenuItem value="">All types</MenuItem>
         {PRODUCT_TYPES.map((t) => (
