@@ -19,7 +19,7 @@ function PrintHistoryView() {
   return (
     <Card sx={{ mt: 2, mb: 4 }}>
       <Title title="Print History" />
-      <PrintQueueFilters view={view} setView={setView} isAdmin={isAdmin} />
+      <PrintQueueFilters view={view} setView={setView} isAdmin={isAdmin} printed />
       <PrintJobTable list={list} actionColumns={ACTIONS} order={view} onOrder={setView} showClient={isAdmin} printed />
     </Card>
   );

@@ -130,6 +130,11 @@ function columnsOf({ showClient, printed }: PrintJobColumns): Column[] {
   ];
 }
 
+/** The columns a list can be sorted by, with their labels (a phone has no headers: it picks from these). */
+export function sortableColumns(shown: PrintJobColumns): Array<{ label: string; sort: PrintJobSort }> {
+  return columnsOf(shown).flatMap((c) => (c.sort ? [{ label: c.label, sort: c.sort }] : []));
+}
+
 /** A row that fades out once its job has left the list on the server. */
 function useLeaving(job: PrintJob, onRemoved: (id: Id) => void) {
   const [leaving, setLeaving] = useState(false);

@@ -417,3 +417,42 @@ describe('Jobs for operators: columns, sort, filters, notes, a job printed elsew
     expect(screen.getByTestId('print-job-7')).toBeInTheDocument();
   });
 });
+
+describe('Jobs on a phone (below sm)', () => {
+  let matchMedia: typeof window.matchMedia | undefined;
+  beforeEach(() => {
+    matchMedia = window.matchMedia;
+    // Every media query matches: MUI's down('sm') says "a phone".
+    window.matchMedia = ((query: string) => ({
+      matches: true,
+      media: query,
+      onchange: null,
+      addListener: () => {},
+      removeListener: () => {},
+      addEventListener: () => {},
+      removeEventListener: () => {},
+      dispatchEvent: () => false,
+    })) as unknown as typeof window.matchMedia;
+  });
+  afterEach(() => {
+    window.matchMedia = matchMedia as typeof window.matchMedia;
+  });
+
+  it('shows each job as a card (no table) with its order, client and actions; the sort is picked above', async () => {
+    const user = userEvent.setup();
+    const job = printJob({ id: 7, productName: 'Robin card', orderName: '#1042', clientName: 'Site B' });
+    const { calls } = stubFetch(router({ 'GET /api/print-jobs': () => ok({ list: [job], hasNext: false, total: 1 }) }, ADMIN));
+    renderJobs();
+    const card = await screen.findByTestId('print-job-7');
+    expect(screen.queryByRole('table')).not.toBeInTheDocument();
+    expect(within(card).getByText('Order #1042 · Site B · QTY 2')).toBeInTheDocument();
+    expect(within(card).getByRole('button', { name: 'PDF' })).toBeInTheDocument();
+    expect(within(card).getByRole('button', { name: 'Delete Robin card' })).toBeInTheDocument();
+    expect(within(card).getByRole('textbox', { name: 'Production note for Robin card' })).toBeInTheDocument();
+    await user.click(screen.getByRole('combobox', { name: 'Sort by' }));
+    await user.click(await screen.findByRole('option', { name: 'Product' }));
+    await waitFor(() => expect(calls.filter((c) => c.url.startsWith('/api/print-jobs')).at(-1)?.url).toBe('/api/print-jobs?page=1&readyForPrint=1&isPrinted=0&sort=productName&order=asc'));
+    await user.click(screen.getByRole('button', { name: 'Sorted ascending: sort descending' }));
+    await waitFor(() => expect(calls.filter((c) => c.url.startsWith('/api/print-jobs')).at(-1)?.url).toBe('/api/print-jobs?page=1&readyForPrint=1&isPrinted=0&sort=productName&order=desc'));
+  });
+});

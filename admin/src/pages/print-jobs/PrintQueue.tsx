@@ -1,12 +1,15 @@
 import { useCallback, useState } from 'react';
 import { useDataProvider, usePermissions } from 'react-admin';
-import { Box, MenuItem, TextField } from '@mui/material';
-import { PRODUCT_TYPES, type PrintJob } from '../../../../common/api/printProduction';
+import { Box, IconButton, MenuItem, TextField, Tooltip } from '@mui/material';
+import ArrowDownwardIcon from '@mui/icons-material/ArrowDownward';
+import ArrowUpwardIcon from '@mui/icons-material/ArrowUpward';
+import { PRODUCT_TYPES, type PrintJob, type PrintJobSort } from '../../../../common/api/printProduction';
 import type { Role } from '../../../../common/api/sites';
 import { SitePicker } from '../../components/SitePicker';
 import { usePagedList, type PagedList } from '../../lib/usePagedList';
+import { useSmallScreen } from '../../lib/useViewport';
 import type { AppDataProvider } from '../../providers/dataProvider';
-import type { PrintJobOrder } from './PrintJobTable';
+import { sortableColumns, type PrintJobColumns, type PrintJobOrder } from './PrintJobTable';
 
 /** Which jobs a queue screen lists: a client (admins), a product type, and in what order. */
 export interface PrintQueueView extends PrintJobOrder {
@@ -36,8 +39,53 @@ export function usePrintQueue(isPrinted: boolean): {
   return { list, view, setView, isAdmin };
 }
 
-/** Above the list: the client (admins only) and the product type. */
-export function PrintQueueFilters({ view, setView, isAdmin }: { view: PrintQueueView; setView: (change: Partial<PrintQueueView>) => void; isAdmin: boolean }) {
+/** A phone shows no column headers: the sort column and its direction are picked here. */
+function SmallScreenSort({ view, setView, columns }: { view: PrintQueueView; setView: (change: Partial<PrintQueueView>) => void; columns: PrintJobColumns }) {
+  const descending = view.order === 'desc';
+  return (
+    <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flex: '1 1 100%' }}>
+      <TextField
+        select
+        size="small"
+        label="Sort by"
+        value={view.sort ?? ''}
+        onChange={(e) => setView({ sort: (e.target.value || undefined) as PrintJobSort | undefined, order: 'asc' })}
+        sx={{ flex: 1 }}
+        slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
+      >
+        <MenuItem value="">The list's own order</MenuItem>
+        {sortableColumns(columns).map((c) => (
+          <MenuItem key={c.sort} value={c.sort}>
+            {c.label}
+          </MenuItem>
+        ))}
+      </TextField>
+      {/* The list's own order has its own direction (History: newest first): only a picked column flips. */}
+      {view.sort ? (
+        <Tooltip title={descending ? 'Descending' : 'Ascending'}>
+          <IconButton aria-label={descending ? 'Sorted descending: sort ascending' : 'Sorted ascending: sort descending'} onClick={() => setView({ order: descending ? 'asc' : 'desc' })}>
+            {descending ? <ArrowDownwardIcon /> : <ArrowUpwardIcon />}
+          </IconButton>
+        </Tooltip>
+      ) : null}
+    </Box>
+  );
+}
+
+/** Above the list: the client (admins only) and the product type; on a phone the sort too. */
+export function PrintQueueFilters({
+  view,
+  setView,
+  isAdmin,
+  printed = false,
+}: {
+  view: PrintQueueView;
+  setView: (change: Partial<PrintQueueView>) => void;
+  isAdmin: boolean;
+  /** Print History: its printed columns sort too. */
+  printed?: boolean;
+}) {
+  const small = useSmallScreen();
   return (
     <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 2, p: 2, pb: 1 }}>
       {isAdmin ? (
@@ -59,6 +107,7 @@ export function PrintQueueFilters({ view, setView, isAdmin }: { view: PrintQueue
           </MenuItem>
         ))}
       </TextField>
+      {small ? <SmallScreenSort view={view} setView={setView} columns={{ showClient: isAdmin, printed }} /> : null}
     </Box>
   );
 }
