@@ -11,6 +11,7 @@ import * as providerChecks from './20261125_012_provider_checks';
 import * as raisersEdgeConnection from './20261125_014_raisers_edge_connection';
 import * as printJobWithdrawn from './20261125_013_print_job_withdrawn';
 import * as idempotencyKeys from './20261126_013_idem_idempotency_keys';
+import * as printedByName from './20261126_013_t_print_job_printed_by_name';
 
 type Migration = { up(knex: Knex): Promise<void>; down(knex: Knex): Promise<void> };
 
@@ -26,6 +27,7 @@ const migrations: Record<string, Migration> = {
   '20261125_014_raisers_edge_connection': raisersEdgeConnection,
   '20261125_013_print_job_withdrawn': printJobWithdrawn,
   '20261126_013_idem_idempotency_keys': idempotencyKeys,
+  '20261126_013_t_print_job_printed_by_name': printedByName,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

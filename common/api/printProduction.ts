@@ -37,6 +37,10 @@ export interface PrintJob {
   /** Out of the Jobs queue unprinted, and why (the order was cancelled, the line's units removed). */
   withdrawn: { at: string; reason: string } | null;
   productionNote: ProductionNote | null;
+  /** The job's site's name (the client), for admins who see every site's jobs. */
+  clientName: string | null;
+  /** The product type of the job's design (Card, Mug, Poster); null without a design or a type. */
+  productType: string | null;
   /** The store order's name (e.g. #1001); null for a job made from a design by hand. */
   orderName: string | null;
   /** When the store order was placed (its created_at); null without a store order: count from createdAt. */
@@ -49,7 +53,22 @@ export interface PrintJob {
   downloadedByUserId: RecordId | null;
   printedAt: string | null;
   printedByUserId: RecordId | null;
+  /** Who marked it printed, as their name was then (kept when the user is renamed or removed). */
+  printedByName: string | null;
 }
+
+/** The longest production note, in characters: the admin counts down to it, the server refuses beyond. */
+export const PRODUCTION_NOTE_MAX = 2000;
+
+/** The columns `GET /api/print-jobs` sorts by (`sort`), with `order` asc or desc. */
+export const PRINT_JOB_SORTS = ['createdAt', 'orderCreatedAt', 'orderName', 'productName', 'productType', 'quantity', 'clientName', 'printedAt', 'printedByName'] as const;
+export type PrintJobSort = (typeof PRINT_JOB_SORTS)[number];
+
+/** details.code of the 409 "Already printed by <name> at <time>": the Jobs download of a job printed meanwhile. */
+export const ALREADY_PRINTED_CODE = 'ALREADY_PRINTED';
+
+/** Which download the PDF call is: the Jobs queue's (refused once the job is printed) or Print History's. */
+export type PrintPdfFrom = 'jobs' | 'history';
 
 /** Only the flag changes of the print-job state rules; the server refuses any other (409). */
 export type PrintJobChange =

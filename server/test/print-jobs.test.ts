@@ -34,6 +34,9 @@ interface Job {
   productionNote: { id: number; note: string } | null;
   orderName?: string | null;
   orderCreatedAt?: string | null;
+  printedByName?: string | null;
+  clientName?: string | null;
+  productType?: string | null;
 }
 
 const binary = (res: Response, cb: (err: Error | null, body: Buffer) => void) => {
@@ -109,10 +112,13 @@ describe('print jobs', async () => {
         downloadedByUserId: null,
         printedAt: null,
         printedByUserId: null,
+        printedByName: null,
         reprintCount: 0,
         productionNote: null,
         orderName: null,
         orderCreatedAt: null,
+        clientName: 'Site A',
+        productType: null,
       });
       const row = await w.db('print_jobs').where({ id: job.id }).first();
       expect(row).toMatchObject({ client_id: w.sites.a, product_name: 'Birthday card', quantity: 2 });
@@ -747,6 +753,29 @@ describe('POST /api/pdf/from-print-job', async () => {
     for (const j of [missing, notPdf]) expect((await get(`/api/print-jobs/${j.id}`, w.tokens.userA)).body.data.isPDFDownloaded).toBe(false);
   });
 
+  it('the Jobs download of a job printed meanwhile (a stale tab) → 409 "Already printed by <name> at <time>", no PDF; Print History still downloads it', async () => {
+    const job = await create(w.tokens.userA, { productName: 'Stale card', artworkUrls: pages });
+    const first = await pdfOf(w.tokens.userA, { id: job.id, from: 'jobs' });
+    expect(first.status).toBe(200);
+    const printed = await changed(w.tokens.userA2, job.id, { isPrinted: true });
+    // The other tab still shows the job in Jobs and asks for its PDF again.
+    const stale = await w.request().post('/api/pdf/from-print-job').set(bearer(w.tokens.userA)).send({ id: job.id, from: 'jobs' });
+    expect(stale.status).toBe(409);
+    expect(stale.headers['content-type']).toMatch(/json/);
+    const [day, time] = printed.printedAt!.split('T');
+    const [y, m, d] = day.split('-');
+    expect(stale.body.error).toBe(`Already printed by user-a2 Tester at ${d}/${m}/${y} ${time.slice(0, 5)}`);
+    expect(printed).toMatchObject({ printedByUserId: w.users.userA2, printedByName: 'user-a2 Tester' });
+    // Nothing recorded for the refused download.
+    expect((await w.db('print_job_events').where({ job_id: job.id })).map((e) => e.kind)).toEqual(['downloaded', 'printed']);
+    const history = await pdfOf(w.tokens.userA, { id: job.id, from: 'history' });
+    expect(history.status).toBe(200);
+    expect(history.headers['content-type']).toBe('application/pdf');
+    const bad = await w.request().post('/api/pdf/from-print-job').set(bearer(w.tokens.userA)).send({ id: job.id, from: 'queue' });
+    expect(bad.status).toBe(400);
+    expect(JSON.stringify(bad.body)).toContain('from');
+  });
+
   it("another site's job → 404; bad id → 400; no token → 401", async () => {
     const onB = await create(w.tokens.userB, { productName: 'B', artworkUrls: pages });
     const res = await w.request().post('/api/pdf/from-print-job').set(bearer(w.tokens.userA)).send({ id: onB.id });
@@ -759,5 +788,98 @@ describe('POST /api/pdf/from-print-job', async () => {
     expect(badImages.status).toBe(400);
     expect(badImages.body.error).toMatch(/^Images item 1\b/);
     expect((await w.request().post('/api/pdf/from-print-job').send({ id: onB.id })).status).toBe(401);
+  });
+});
+
+describe('the queues for operators (sort, client and product type filters, printed by, note limit)', async () => {
+  const w = await createWorld();
+  const { post, get, create, changed, list } = api(w);
+  const designOf = async (siteId: number, name: string, productType: string | null) => {
+    const now = w.clock.now().toISOString();
+    const [r] = await w.db('designs')
+      .insert({ site_id: siteId, name, product_type: productType, hp_addition_data: '{}', data: '{}', created_at: now, updated_at: now })
+      .returning('id');
+    return (typeof r === 'object' ? r.id : r) as number;
+  };
+  const names = (l: { list: Job[] }) => l.list.map((j) => j.productName);
+  let mugDesign: number;
+  let cardDesign: number;
+
+  it('set-up: jobs of two sites, of a mug and a card design, one of a store order', async () => {
+    mugDesign = await designOf(w.sites.a, 'Mug design', 'Mug');
+    cardDesign = await designOf(w.sites.a, 'Card design', 'Card');
+    const bMug = await designOf(w.sites.b, 'B mug', 'Mug');
+    w.clock.advance(1000);
+    await create(w.tokens.userA, { productName: 'Banana mug', artworkUrls: ART, designId: mugDesign, quantity: 3 });
+    w.clock.advance(1000);
+    await create(w.tokens.userA, { productName: 'Apple card', artworkUrls: ART, designId: cardDesign, quantity: 1 });
+    w.clock.advance(1000);
+    await create(w.tokens.userA, { productName: 'Cherry poster', artworkUrls: ART, quantity: 2 });
+    w.clock.advance(1000);
+    await create(w.tokens.userB, { productName: 'Date mug', artworkUrls: ART, designId: bMug, quantity: 5 });
+  });
+
+  it('sort and order over a whitelist of columns; the default order stays oldest first', async () => {
+    const queue = '?readyForPrint=1&isPrinted=0';
+    expect(names(await list(w.tokens.userA, queue))).toEqual(['Banana mug', 'Apple card', 'Cherry poster']);
+    expect(names(await list(w.tokens.userA, `${queue}&sort=productName`))).toEqual(['Apple card', 'Banana mug', 'Cherry poster']);
+    expect(names(await list(w.tokens.userA, `${queue}&sort=productName&order=desc`))).toEqual(['Cherry poster', 'Banana mug', 'Apple card']);
+    expect(names(await list(w.tokens.userA, `${queue}&sort=quantity&order=desc`))).toEqual(['Banana mug', 'Cherry poster', 'Apple card']);
+    expect(names(await list(w.tokens.userA, `${queue}&order=desc`))).toEqual(['Cherry poster', 'Apple card', 'Banana mug']);
+    // A job without a product type sorts last either way.
+    expect(names(await list(w.tokens.userA, `${queue}&sort=productType`))).toEqual(['Apple card', 'Banana mug', 'Cherry poster']);
+    expect(names(await list(w.tokens.userA, `${queue}&sort=productType&order=desc`))).toEqual(['Banana mug', 'Apple card', 'Cherry poster']);
+    const admin = await list(w.tokens.adminA, `${queue}&sort=clientName&order=desc`);
+    expect(admin.list.map((j) => j.clientName)).toEqual(['Site B', 'Site A', 'Site A', 'Site A']);
+  });
+
+  it('unknown sort, order or productType → 400 naming the parameter', async () => {
+    for (const [query, field] of [['sort=password', 'sort'], ['sort=j.id;drop', 'sort'], ['order=sideways', 'order'], ['productType=Hat', 'productType']]) {
+      const res = await get(`/api/print-jobs?readyForPrint=1&isPrinted=0&${query}`, w.tokens.userA);
+      expect(res.status, query).toBe(400);
+      expect(JSON.stringify(res.body), query).toContain(field);
+      expect(JSON.stringify(res.body)).not.toMatch(/at .*\.ts/);
+    }
+  });
+
+  it('filters by product type (its design) and, for admins, by client', async () => {
+    expect(names(await list(w.tokens.userA, '?readyForPrint=1&isPrinted=0&productType=Mug'))).toEqual(['Banana mug']);
+    expect(names(await list(w.tokens.adminA, '?readyForPrint=1&isPrinted=0&productType=Mug'))).toEqual(['Banana mug', 'Date mug']);
+    const onB = await list(w.tokens.adminA, `?readyForPrint=1&isPrinted=0&clientId=${w.sites.b}`);
+    expect(names(onB)).toEqual(['Date mug']);
+    expect(onB.list[0]).toMatchObject({ clientName: 'Site B', productType: 'Mug' });
+    // A user of site A cannot look at site B's queue.
+    expect((await get(`/api/print-jobs?readyForPrint=1&isPrinted=0&clientId=${w.sites.b}`, w.tokens.userA)).status).toBe(404);
+  });
+
+  it('a printed job keeps who printed it (a name snapshot) and Print History sorts by printed at / by', async () => {
+    const queue = await list(w.tokens.userA, '?readyForPrint=1&isPrinted=0');
+    const [banana, apple] = queue.list;
+    for (const [job, token] of [[banana, w.tokens.userA2], [apple, w.tokens.userA]] as const) {
+      w.clock.advance(60_000);
+      await changed(token, job.id, { isPDFDownloaded: true });
+      await changed(token, job.id, { isPrinted: true });
+    }
+    const history = await list(w.tokens.userA, '?readyForPrint=1&isPrinted=1');
+    expect(history.list.map((j) => [j.productName, j.printedByName])).toEqual([['Apple card', 'user-a Tester'], ['Banana mug', 'user-a2 Tester']]);
+    expect(names(await list(w.tokens.userA, '?readyForPrint=1&isPrinted=1&sort=printedByName&order=desc'))).toEqual(['Banana mug', 'Apple card']);
+    expect(names(await list(w.tokens.userA, '?readyForPrint=1&isPrinted=1&sort=printedAt'))).toEqual(['Banana mug', 'Apple card']);
+    // The name stays as it was when the user is renamed later.
+    await w.db('users').where({ id: w.users.userA2 }).update({ first_name: 'Renamed' });
+    expect((await get(`/api/print-jobs/${banana.id}`, w.tokens.userA)).body.data.printedByName).toBe('user-a2 Tester');
+  });
+
+  it('a production note of 2000 characters is kept, one longer → 400 naming data.note, nothing saved', async () => {
+    const job = (await list(w.tokens.userA, '?readyForPrint=1&isPrinted=0')).list[0];
+    const lines = `Line one\nLine two\n${'x'.repeat(2000 - 18)}`;
+    expect(lines.length).toBe(2000);
+    const ok = await post('/api/general-data/production-note', w.tokens.userA, { field1: String(job.id), data: { note: lines } });
+    expect(ok.status).toBe(200);
+    const tooLong = await post('/api/general-data/production-note', w.tokens.userA, { id: ok.body.data.id, field1: String(job.id), data: { note: `${lines}!` } });
+    expect(tooLong.status).toBe(400);
+    expect(JSON.stringify(tooLong.body)).toContain('data.note');
+    const fresh = await post('/api/general-data/production-note', w.tokens.userA, { field1: String(job.id), data: { note: 'y'.repeat(2001) } });
+    expect(fresh.status).toBe(400);
+    expect((await get(`/api/print-jobs/${job.id}`, w.tokens.userA)).body.data.productionNote).toEqual({ id: ok.body.data.id, note: lines });
   });
 });

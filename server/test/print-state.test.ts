@@ -26,6 +26,7 @@ const base: PrintJobState = {
   downloadedByUserId: null,
   printedAt: null,
   printedByUserId: null,
+  printedByName: null,
 };
 const STATES: Record<string, PrintJobState> = {
   new: base,

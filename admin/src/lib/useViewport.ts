@@ -1,4 +1,5 @@
 import { useEffect, useState, useSyncExternalStore } from 'react';
+import { useMediaQuery, type Theme } from '@mui/material';
 
 function subscribeResize(onChange: () => void) {
   window.addEventListener('resize', onChange);
@@ -26,4 +27,9 @@ export function useNow(intervalMs = 60_000): number {
     return () => clearInterval(timer);
   }, [intervalMs]);
   return now;
+}
+
+/** Below MUI's `sm` breakpoint (a phone): lists show rows as cards instead of a wide table. */
+export function useSmallScreen(): boolean {
+  return useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'), { noSsr: true });
 }

@@ -21,6 +21,8 @@ import type {
   NewPrintJob,
   PrintJob,
   PrintJobChange,
+  PrintJobSort,
+  PrintPdfFrom,
   PrintReports,
   ProductionNote,
   ProductTypeOfSku,
@@ -77,6 +79,12 @@ export interface PrintJobQuery {
   page: number;
   /** Jobs queue: false; print history: true. Both lists are of jobs ready for print. */
   isPrinted: boolean;
+  /** A column of PRINT_JOB_SORTS; none: the list's own order. */
+  sort?: PrintJobSort;
+  order?: 'asc' | 'desc';
+  /** One client's jobs (admins). */
+  clientId?: Id;
+  productType?: string;
 }
 
 export interface OrderListQuery {
@@ -126,8 +134,8 @@ export const dataProvider = {
 
   // --- Print jobs (docs/print-production.md) ---
 
-  getPrintJobs({ page, isPrinted }: PrintJobQuery): Promise<ListPage<PrintJob>> {
-    return api<ListPage<PrintJob>>(`/api/print-jobs?${query({ page, readyForPrint: 1, isPrinted: isPrinted ? 1 : 0 })}`);
+  getPrintJobs({ page, isPrinted, sort, order, clientId, productType }: PrintJobQuery): Promise<ListPage<PrintJob>> {
+    return api<ListPage<PrintJob>>(`/api/print-jobs?${query({ page, readyForPrint: 1, isPrinted: isPrinted ? 1 : 0, sort, order: sort ? order : undefined, clientId: clientId === '' ? undefined : clientId, productType: productType || undefined })}`);
   },
 
   /** A flag change of one job (mark printed, not printed, reprint); the server applies the state rules. */
@@ -144,8 +152,9 @@ export const dataProvider = {
   },
 
   /** The job's print PDF; serving it marks the job downloaded. `answers`: the operator's yes to the server's question ({printInHouse}). */
-  downloadPrintPdf(id: Id, answers: Record<string, boolean> = {}): Promise<Blob> {
-    return apiFile('/api/pdf/from-print-job', { id, ...answers });
+  /** `from: 'jobs'`: the queue's download, refused (409 "Already printed by…") once someone printed it. */
+  downloadPrintPdf(id: Id, from: PrintPdfFrom, answers: Record<string, boolean> = {}): Promise<Blob> {
+    return apiFile('/api/pdf/from-print-job', { id, from, ...answers });
   },
 
   getPrintReports({ from, to }: { from: string; to: string }): Promise<PrintReports> {

@@ -26,11 +26,14 @@ export function printJob(overrides: Partial<PrintJob> = {}): PrintJob {
     productionNote: null,
     orderName: null,
     orderCreatedAt: null,
+    clientName: 'Site A',
+    productType: null,
     reprintCount: 0,
     downloadedAt: null,
     downloadedByUserId: null,
     printedAt: null,
     printedByUserId: null,
+    printedByName: null,
     ...overrides,
   };
 }
@@ -69,6 +72,11 @@ export function pdfResponse() {
 type Handler = (call: RecordedCall) => Response | Promise<Response> | undefined;
 
 /** Routes stubbed fetch calls by "METHOD path-prefix"; /api/users/me answers the signed-in user by default. */
+export const SITES = [
+  { id: 1, name: 'Site A' },
+  { id: 2, name: 'Site B' },
+];
+
 export function router(routes: Record<string, Handler>, me: unknown) {
   return (call: RecordedCall): Response | Promise<Response> => {
     for (const [key, handler] of Object.entries(routes)) {
@@ -79,6 +87,8 @@ export function router(routes: Record<string, Handler>, me: unknown) {
       }
     }
     if (call.url === '/api/users/me') return ok(me);
+    // The admins' client picker.
+    if (call.method === 'GET' && call.url.startsWith('/api/admin/sites?')) return jsonResponse(SITES, 200, { 'Content-Range': `sites 0-${SITES.length - 1}/${SITES.length}` });
     return fail(`No stub for ${call.method} ${call.url}`, 404);
   };
 }

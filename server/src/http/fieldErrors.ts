@@ -50,6 +50,7 @@ const LABELS: Record<string, string> = {
   key: 'Key',
   value: 'Value',
   quantity: 'Quantity',
+  note: 'Production note',
   page: 'Page',
   pageSize: 'Page size',
   from: 'From',

@@ -6,3 +6,15 @@ export interface Clock {
 export const systemClock: Clock = { now: () => new Date() };
 
 export const isoNow = (clock: Clock) => clock.now().toISOString();
+
+/** DD/MM/YYYY HH:mm in `timeZone`, as the admin shows times (for messages the server writes). */
+export function formatDateTime(iso: string, timeZone: string): string {
+  const at = new Date(iso);
+  if (Number.isNaN(at.getTime())) return iso;
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-GB', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
+      .formatToParts(at)
+      .map((p) => [p.type, p.value]),
+  );
+  return `${parts.day}/${parts.month}/${parts.year} ${parts.hour}:${parts.minute}`;
+}

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { renderInAdmin, signIn, stubFetch, USER } from '../../test/helpers';
-import { fail, ok, printJob, router } from '../../test/printProduction';
+import { ADMIN, renderInAdmin, signIn, stubFetch, USER } from '../../test/helpers';
+import { fail, ok, pdfResponse, printJob, router } from '../../test/printProduction';
 import { PrintHistoryPage } from './PrintHistoryPage';
 
 const PRINTED = printJob({ id: 11, productName: 'Robin card', isPrinted: true, isPDFDownloaded: true });
@@ -19,7 +19,7 @@ describe('Print History (/print-history)', () => {
     await screen.findByTestId('print-job-11');
     expect(calls.find((c) => c.url.startsWith('/api/print-jobs'))?.url).toBe('/api/print-jobs?page=1&readyForPrint=1&isPrinted=1');
     const headers = screen.getAllByRole('columnheader').map((h) => h.textContent);
-    expect(headers).toEqual(['Product', 'Preview', 'QTY', 'Created At', 'Time Since Order', 'Production Notes', 'Reprint']);
+    expect(headers).toEqual(['Order', 'Product', 'Preview', 'QTY', 'Created At', 'Time Since Order', 'Printed At', 'Printed By', 'Production Notes', 'PDF', 'Reprint']);
     expect(document.title).toBe('Print History | Presswork');
   });
 
@@ -62,5 +62,48 @@ describe('Print History (/print-history)', () => {
     await user.click(within(row).getByRole('button', { name: 'Reprint' }));
     expect(await screen.findByText('This job is not printed')).toBeInTheDocument();
     expect(screen.getByTestId('print-job-11')).toBeInTheDocument();
+  });
+});
+
+describe('Print History for operators', () => {
+  it('shows the order, for an admin the client, and when and by whom it was printed', async () => {
+    signIn(ADMIN);
+    const job = printJob({ id: 12, productName: 'Robin card', isPrinted: true, isPDFDownloaded: true, orderName: '#1042', clientName: 'Site B', printedAt: '2026-11-24T09:15:00.000Z', printedByName: 'Ann Printer' });
+    stubFetch(router({ 'GET /api/print-jobs': () => ok({ list: [job], hasNext: false, total: 1 }) }, ADMIN));
+    renderHistory();
+    const row = await screen.findByTestId('print-job-12');
+    expect(screen.getAllByRole('columnheader').map((h) => h.textContent)).toEqual([
+      'Order', 'Product', 'Client', 'Preview', 'QTY', 'Created At', 'Time Since Order', 'Printed At', 'Printed By', 'Production Notes', 'PDF', 'Reprint',
+    ]);
+    expect(within(row).getByText('#1042')).toBeInTheDocument();
+    expect(within(row).getByText('Site B')).toBeInTheDocument();
+    expect(within(row).getByText(/^24\/11\/2026 \d\d:\d\d$/)).toBeInTheDocument();
+    expect(within(row).getByText('Ann Printer')).toBeInTheDocument();
+  });
+
+  it("the PDF column downloads a printed job's file again (from: history), asking nothing and changing nothing", async () => {
+    signIn(USER);
+    const user = userEvent.setup();
+    const downloads: string[] = [];
+    URL.createObjectURL = () => 'blob:print-file';
+    URL.revokeObjectURL = () => {};
+    const click = HTMLAnchorElement.prototype.click;
+    HTMLAnchorElement.prototype.click = function (this: HTMLAnchorElement) {
+      downloads.push(this.download);
+    };
+    try {
+      const { calls } = stubFetch(
+        router({ 'GET /api/print-jobs': () => ok({ list: [PRINTED], hasNext: false, total: 1 }), 'POST /api/pdf/from-print-job': () => pdfResponse() }, USER),
+      );
+      renderHistory();
+      const row = await screen.findByTestId('print-job-11');
+      await user.click(within(row).getByRole('button', { name: 'PDF' }));
+      await waitFor(() => expect(downloads).toEqual(['print-file.pdf']));
+      expect(calls.filter((c) => c.url === '/api/pdf/from-print-job').map((c) => c.body)).toEqual([{ id: 11, from: 'history' }]);
+      expect(calls.some((c) => c.method === 'POST' && c.url === '/api/print-jobs')).toBe(false);
+      expect(within(row).queryByText('Have you printed?')).not.toBeInTheDocument();
+    } finally {
+      HTMLAnchorElement.prototype.click = click;
+    }
   });
 });

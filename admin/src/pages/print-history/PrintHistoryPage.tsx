@@ -1,24 +1,26 @@
-import { useCallback } from 'react';
-import { Title, useDataProvider } from 'react-admin';
+import { Title } from 'react-admin';
 import { Card } from '@mui/material';
 import { RequireAccess } from '../../components/RequireAccess';
-import { usePagedList } from '../../lib/usePagedList';
 import { usePageTitle } from '../../layout/usePageTitle';
-import type { AppDataProvider } from '../../providers/dataProvider';
+import { HistoryPdfButton } from '../print-jobs/DownloadPdfButton';
 import { PrintJobTable, type PrintJobActionColumn } from '../print-jobs/PrintJobTable';
+import { PrintQueueFilters, usePrintQueue } from '../print-jobs/PrintQueue';
 import { ReprintButton } from './ReprintButton';
 
-const ACTIONS: readonly PrintJobActionColumn[] = [{ label: 'Reprint', Cell: ReprintButton }];
+// Spec §2: the Jobs columns, the last one Reprint; the PDF of a printed job downloads again here.
+const ACTIONS: readonly PrintJobActionColumn[] = [
+  { label: 'PDF', Cell: HistoryPdfButton },
+  { label: 'Reprint', Cell: ReprintButton },
+];
 
 function PrintHistoryView() {
   usePageTitle('Print History');
-  const dataProvider = useDataProvider<AppDataProvider>();
-  const fetchPage = useCallback((page: number) => dataProvider.getPrintJobs({ page, isPrinted: true }), [dataProvider]);
-  const list = usePagedList(fetchPage);
+  const { list, view, setView, isAdmin } = usePrintQueue(true);
   return (
     <Card sx={{ mt: 2, mb: 4 }}>
       <Title title="Print History" />
-      <PrintJobTable list={list} actionColumns={ACTIONS} />
+      <PrintQueueFilters view={view} setView={setView} isAdmin={isAdmin} printed />
+      <PrintJobTable list={list} actionColumns={ACTIONS} order={view} onOrder={setView} showClient={isAdmin} printed />
     </Card>
   );
 }

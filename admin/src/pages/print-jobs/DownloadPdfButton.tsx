@@ -7,9 +7,11 @@ import CloseIcon from '@mui/icons-material/Close';
 import PictureAsPdfIcon from '@mui/icons-material/PictureAsPdf';
 import { useServerQuestion } from '../../components/useServerQuestion';
 import { saveBlob } from '../../lib/download';
+import { ApiError } from '../../providers/api';
 import { errorMessage } from '../../lib/format';
 import type { AppDataProvider } from '../../providers/dataProvider';
 import { MARK_NOT_PRINTED, MARK_PRINTED } from '../../providers/printProduction';
+import { ALREADY_PRINTED_CODE } from '../../../../common/api/printProduction';
 import type { PrintJobActionProps } from './PrintJobTable';
 
 export const PRINT_FILE_NAME = 'print-file.pdf';
@@ -44,7 +46,7 @@ function useDownloadPdf({ job, leave }: PrintJobActionProps) {
   // The provider's item (sent from another tab meanwhile) is printed here only after the operator says so.
   const question = useServerQuestion('Print in house as well?', 'Print here');
   const download = useMutation({
-    mutationFn: () => question.withQuestion((answers) => dataProvider.downloadPrintPdf(job.id, answers)),
+    mutationFn: () => question.withQuestion((answers) => dataProvider.downloadPrintPdf(job.id, 'jobs', answers)),
     onMutate: () => setStep('downloading'),
     onSuccess: (blob) => {
       if (typeof blob?.size !== 'number') return setStep('idle'); // signed out meanwhile (401), or the operator said no
@@ -54,6 +56,8 @@ function useDownloadPdf({ job, leave }: PrintJobActionProps) {
     onError: (error) => {
       setStep('idle');
       notify(errorMessage(error), { type: 'error' });
+      // Printed from another tab or by another operator: it is no longer in this queue.
+      if (isAlreadyPrinted(error)) leave();
     },
   });
 
@@ -76,6 +80,37 @@ function useDownloadPdf({ job, leave }: PrintJobActionProps) {
   });
 
   return { dialog: question.dialog, step, download: () => download.mutate(), answer: (printed: boolean) => answer.mutate(printed), answering: answer.variables };
+}
+
+/** The server's 409 "Already printed by <name> at <time>" of the Jobs download. */
+function isAlreadyPrinted(error: unknown): boolean {
+  if (!(error instanceof ApiError) || error.status !== 409) return false;
+  return (error.body as { details?: { code?: unknown } } | undefined)?.details?.code === ALREADY_PRINTED_CODE;
+}
+
+/** Print History's PDF: the printed job's file again, nothing asked, nothing changed. */
+export function HistoryPdfButton({ job }: PrintJobActionProps) {
+  const dataProvider = useDataProvider<AppDataProvider>();
+  const notify = useNotify();
+  const download = useMutation({
+    mutationFn: () => dataProvider.downloadPrintPdf(job.id, 'history'),
+    onSuccess: (blob) => {
+      if (typeof blob?.size === 'number') saveBlob(blob, PRINT_FILE_NAME);
+    },
+    onError: (error) => notify(errorMessage(error), { type: 'error' }),
+  });
+  return (
+    <Button
+      variant="outlined"
+      size="small"
+      disabled={download.isPending}
+      startIcon={download.isPending ? <CircularProgress size={16} /> : <PictureAsPdfIcon />}
+      aria-label={download.isPending ? 'Downloading PDF' : undefined}
+      onClick={() => download.mutate()}
+    >
+      PDF
+    </Button>
+  );
 }
 
 function DownloadPdfStep({ step, download, answer, answering }: { step: Step; download: () => void; answer: (printed: boolean) => void; answering: boolean | undefined }) {

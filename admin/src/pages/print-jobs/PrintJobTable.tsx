@@ -1,21 +1,25 @@
-import { useEffect, useRef, useState, type ComponentType } from 'react';
+import { useEffect, useRef, useState, type ComponentType, type ReactNode } from 'react';
 import {
   Box,
+  Card,
+  CardContent,
   Chip,
+  Stack,
   Table,
   TableBody,
   TableCell,
   TableContainer,
   TableHead,
   TableRow,
+  TableSortLabel,
   Typography,
 } from '@mui/material';
 import type { Id } from '../../../../common/api/envelope';
-import type { PrintJob } from '../../../../common/api/printProduction';
+import type { PrintJob, PrintJobSort } from '../../../../common/api/printProduction';
 import { PagedListError, PagedListFooter } from '../../components/PagedListParts';
 import { formatDate, formatDateTime, formatTimeSince } from '../../lib/format';
 import type { PagedList } from '../../lib/usePagedList';
-import { useNow } from '../../lib/useViewport';
+import { useNow, useSmallScreen } from '../../lib/useViewport';
 import { ProductionNoteField } from './ProductionNoteField';
 
 /** A personalised job printed with a sample because the order lacked a value: check before printing. */
@@ -75,52 +79,92 @@ function TimeSinceOrder({ job, now }: { job: PrintJob; now: number }) {
   );
 }
 
-function PrintJobRow({
-  job,
-  now,
-  actionColumns,
-  onRemoved,
-}: {
-  job: PrintJob;
-  now: number;
-  actionColumns: readonly PrintJobActionColumn[];
-  onRemoved: (id: Id) => void;
-}) {
+/** The list's order: a column and its direction; none is the list's own order (oldest first in Jobs). */
+export interface PrintJobOrder {
+  sort?: PrintJobSort;
+  order: 'asc' | 'desc';
+}
+
+/** What the table shows beside the fixed columns. */
+export interface PrintJobColumns {
+  /** Admins see every site's jobs: the Client column. */
+  showClient: boolean;
+  /** Print History: Printed At and Printed By. */
+  printed: boolean;
+}
+
+interface Column {
+  label: string;
+  sort?: PrintJobSort;
+  align?: 'right';
+  cell: (job: PrintJob, now: number) => ReactNode;
+  sx?: object;
+}
+
+function columnsOf({ showClient, printed }: PrintJobColumns): Column[] {
+  return [
+    { label: 'Order', sort: 'orderName', cell: (job) => job.orderName ?? '', sx: { whiteSpace: 'nowrap' } },
+    {
+      label: 'Product',
+      sort: 'productName',
+      sx: { fontWeight: 600 },
+      cell: (job) => (
+        <>
+          {job.productName}
+          <NeedsReview job={job} />
+        </>
+      ),
+    },
+    ...(showClient ? [{ label: 'Client', sort: 'clientName', cell: (job: PrintJob) => job.clientName ?? '' } satisfies Column] : []),
+    { label: 'Preview', cell: (job) => <Preview job={job} /> },
+    { label: 'QTY', sort: 'quantity', align: 'right', cell: (job) => job.quantity },
+    { label: 'Created At', sort: 'createdAt', cell: (job) => formatDate(job.createdAt), sx: { whiteSpace: 'nowrap' } },
+    { label: 'Time Since Order', sort: 'orderCreatedAt', cell: (job, now) => <TimeSinceOrder job={job} now={now} />, sx: { minWidth: 110 } },
+    ...(printed
+      ? ([
+          { label: 'Printed At', sort: 'printedAt', cell: (job) => formatDateTime(job.printedAt) },
+          { label: 'Printed By', sort: 'printedByName', cell: (job) => job.printedByName ?? '' },
+        ] satisfies Column[])
+      : []),
+    { label: 'Production Notes', cell: (job) => <ProductionNoteField job={job} />, sx: { minWidth: 160 } },
+  ];
+}
+
+/** The columns a list can be sorted by, with their labels (a phone has no headers: it picks from these). */
+export function sortableColumns(shown: PrintJobColumns): Array<{ label: string; sort: PrintJobSort }> {
+  return columnsOf(shown).flatMap((c) => (c.sort ? [{ label: c.label, sort: c.sort }] : []));
+}
+
+/** A row that fades out once its job has left the list on the server. */
+function useLeaving(job: PrintJob, onRemoved: (id: Id) => void) {
   const [leaving, setLeaving] = useState(false);
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
   useEffect(() => () => clearTimeout(timer.current), []);
-
   const leave = () => {
     setLeaving(true);
     timer.current = setTimeout(() => onRemoved(job.id), FADE_OUT_MS);
   };
+  const fade = { opacity: leaving ? 0 : 1, transition: `opacity ${FADE_OUT_MS}ms ease-out` };
+  return { leaving, leave, fade };
+}
 
+interface RowProps {
+  job: PrintJob;
+  now: number;
+  columns: Column[];
+  actionColumns: readonly PrintJobActionColumn[];
+  onRemoved: (id: Id) => void;
+}
+
+function PrintJobRow({ job, now, columns, actionColumns, onRemoved }: RowProps) {
+  const { leaving, leave, fade } = useLeaving(job, onRemoved);
   return (
-    <TableRow
-      data-testid={`print-job-${job.id}`}
-      aria-hidden={leaving || undefined}
-      sx={{ opacity: leaving ? 0 : 1, transition: `opacity ${FADE_OUT_MS}ms ease-out`, '&:last-child td': { borderBottom: 0 } }}
-    >
-      <TableCell sx={{ fontWeight: 600 }}>
-        {job.productName}
-        {job.orderName ? (
-          <Typography variant="caption" color="text.secondary" sx={{ display: 'block', fontWeight: 400 }}>
-            Order {job.orderName}
-          </Typography>
-        ) : null}
-        <NeedsReview job={job} />
-      </TableCell>
-      <TableCell>
-        <Preview job={job} />
-      </TableCell>
-      <TableCell align="right">{job.quantity}</TableCell>
-      <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatDate(job.createdAt)}</TableCell>
-      <TableCell sx={{ whiteSpace: 'nowrap' }}>
-        <TimeSinceOrder job={job} now={now} />
-      </TableCell>
-      <TableCell sx={{ minWidth: 200 }}>
-        <ProductionNoteField job={job} />
-      </TableCell>
+    <TableRow data-testid={`print-job-${job.id}`} aria-hidden={leaving || undefined} sx={{ ...fade, '&:last-child td': { borderBottom: 0 } }}>
+      {columns.map((c) => (
+        <TableCell key={c.label} align={c.align} sx={c.sx}>
+          {c.cell(job, now)}
+        </TableCell>
+      ))}
       {actionColumns.map(({ label, Cell }) => (
         <TableCell key={label || 'actions'} sx={{ whiteSpace: 'nowrap' }}>
           <Cell job={job} leave={leave} />
@@ -130,34 +174,117 @@ function PrintJobRow({
   );
 }
 
-/** The print-job table of the Jobs and Print History screens: fixed columns, then the screen's actions. */
+/** A phone's row: a card with what an operator needs, the actions under it (no table to scroll sideways). */
+function PrintJobCard({ job, now, showClient, printed, actionColumns, onRemoved }: Omit<RowProps, 'columns'> & PrintJobColumns) {
+  const { leaving, leave, fade } = useLeaving(job, onRemoved);
+  const secondary = [job.orderName ? `Order ${job.orderName}` : null, showClient ? job.clientName : null, `QTY ${job.quantity}`].filter(Boolean).join(' · ');
+  return (
+    <Card variant="outlined" component="li" data-testid={`print-job-${job.id}`} aria-hidden={leaving || undefined} sx={{ ...fade, listStyle: 'none' }}>
+      <CardContent sx={{ display: 'flex', flexDirection: 'column', gap: 1, '&:last-child': { pb: 2 } }}>
+        <Box sx={{ display: 'flex', gap: 1.5, alignItems: 'flex-start' }}>
+          <Preview job={job} />
+          <Box sx={{ minWidth: 0, flex: 1 }}>
+            <Typography sx={{ fontWeight: 600, overflowWrap: 'anywhere' }}>
+              {job.productName}
+              <NeedsReview job={job} />
+            </Typography>
+            <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
+              {secondary}
+            </Typography>
+            <Typography variant="body2" color="text.secondary">
+              <TimeSinceOrder job={job} now={now} />
+            </Typography>
+            {printed ? (
+              <Typography variant="body2" color="text.secondary">
+                Printed {formatDateTime(job.printedAt)}
+                {job.printedByName ? ` by ${job.printedByName}` : ''}
+              </Typography>
+            ) : null}
+          </Box>
+        </Box>
+        <ProductionNoteField job={job} />
+        <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
+          {actionColumns.map(({ label, Cell }) => (
+            <Cell key={label || 'actions'} job={job} leave={leave} />
+          ))}
+        </Stack>
+      </CardContent>
+    </Card>
+  );
+}
+
+/** The print-job table of the Jobs and Print History screens: fixed columns, then the screen's actions; cards on a phone. */
 export function PrintJobTable({
   list,
   actionColumns,
+  order = { order: 'asc' },
+  onOrder,
+  showClient = false,
+  printed = false,
 }: {
   list: PagedList<PrintJob>;
   actionColumns: readonly PrintJobActionColumn[];
-}) {
+  order?: PrintJobOrder;
+  /** A click on a column's header: sort by it, or flip its direction. */
+  onOrder?: (order: PrintJobOrder) => void;
+} & Partial<PrintJobColumns>) {
   const now = useNow();
-  const columns = ['Product', 'Preview', 'QTY', 'Created At', 'Time Since Order', 'Production Notes', ...actionColumns.map((c) => c.label)];
-
+  const small = useSmallScreen();
+  const columns = columnsOf({ showClient, printed });
+  if (small) {
+    return (
+      <Box>
+        <PagedListError list={list} />
+        <Box component="ul" aria-label="Print jobs" sx={{ display: 'flex', flexDirection: 'column', gap: 1, p: 1, m: 0 }}>
+          {list.items.map((job) => (
+            <PrintJobCard key={job.id} job={job} now={now} showClient={showClient} printed={printed} actionColumns={actionColumns} onRemoved={list.remove} />
+          ))}
+        </Box>
+        <PagedListFooter list={list} emptyText="No jobs found" />
+      </Box>
+    );
+  }
+  const header = (c: { label: string; sort?: PrintJobSort; align?: 'right' }) => {
+    const active = Boolean(c.sort) && order.sort === c.sort;
+    return (
+      <TableCell
+        key={c.label || 'actions'}
+        align={c.align}
+        sortDirection={active ? order.order : false}
+        // Headers may wrap ("Time Since / Order") and only the sorted column holds an arrow: the columns stay narrow.
+        sx={{ fontWeight: 700, verticalAlign: 'bottom' }}
+      >
+        {c.sort && onOrder ? (
+          <TableSortLabel
+            active={active}
+            direction={active ? order.order : 'asc'}
+            sx={active ? undefined : { '& .MuiTableSortLabel-icon': { display: 'none' } }}
+            onClick={() => onOrder({ sort: c.sort, order: active && order.order === 'asc' ? 'desc' : 'asc' })}
+          >
+            {c.label}
+          </TableSortLabel>
+        ) : (
+          c.label
+        )}
+      </TableCell>
+    );
+  };
   return (
     <Box>
       <PagedListError list={list} />
-      <TableContainer>
-        <Table size="small" aria-label="Print jobs">
+      {/* Its width does not count for the page's: a wide table scrolls inside the card, the page does not widen. */}
+      <TableContainer sx={{ contain: 'inline-size' }}>
+        {/* Narrow cell padding: History's twelve columns fit a laptop's content area. */}
+        <Table size="small" aria-label="Print jobs" sx={{ '& .MuiTableCell-root': { px: 1 }, '& .MuiTableCell-root:first-of-type': { pl: 2 } }}>
           <TableHead>
             <TableRow>
-              {columns.map((label, i) => (
-                <TableCell key={`${label}-${i}`} align={label === 'QTY' ? 'right' : 'left'} sx={{ fontWeight: 700, whiteSpace: 'nowrap' }}>
-                  {label}
-                </TableCell>
-              ))}
+              {columns.map(header)}
+              {actionColumns.map((c) => header(c))}
             </TableRow>
           </TableHead>
           <TableBody>
             {list.items.map((job) => (
-              <PrintJobRow key={job.id} job={job} now={now} actionColumns={actionColumns} onRemoved={list.remove} />
+              <PrintJobRow key={job.id} job={job} now={now} columns={columns} actionColumns={actionColumns} onRemoved={list.remove} />
             ))}
           </TableBody>
         </Table>

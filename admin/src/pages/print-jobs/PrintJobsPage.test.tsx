@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { ADMIN, jsonResponse, renderInAdmin, signIn, stubFetch } from '../../test/helpers';
+import { ADMIN, USER, jsonResponse, renderInAdmin, signIn, stubFetch } from '../../test/helpers';
 import { fail, ok, pdfResponse, printJob, router } from '../../test/printProduction';
 import { PrintJobsPage } from './PrintJobsPage';
 
@@ -34,7 +34,8 @@ describe('Jobs (/print-jobs)', () => {
     const row = await screen.findByTestId('print-job-7');
     expect(calls.find((c) => c.url.startsWith('/api/print-jobs'))?.url).toBe('/api/print-jobs?page=1&readyForPrint=1&isPrinted=0');
     const headers = screen.getAllByRole('columnheader').map((h) => h.textContent);
-    expect(headers).toEqual(['Product', 'Preview', 'QTY', 'Created At', 'Time Since Order', 'Production Notes', 'PDF', '']);
+    expect(headers).toEqual(['Order', 'Product', 'Client', 'Preview', 'QTY', 'Created At', 'Time Since Order', 'Production Notes', 'PDF', '']);
+    expect(within(row).getByText('Site A')).toBeInTheDocument();
     expect(within(row).getByText('Robin card')).toBeInTheDocument();
     expect(within(row).getByText('07/03/2025')).toBeInTheDocument();
     expect(within(row).getByText(/^\d+ d( \d+ h)?$/)).toBeInTheDocument();
@@ -49,13 +50,13 @@ describe('Jobs (/print-jobs)', () => {
     stubFetch(router({ 'GET /api/print-jobs': () => ok({ list: [ofOrder, byHand], hasNext: false, total: 2 }) }, ADMIN));
     renderJobs();
     const row = await screen.findByTestId('print-job-8');
-    expect(within(row).getByText('Order #1042')).toBeInTheDocument();
+    expect(within(row).getByText('#1042')).toBeInTheDocument();
     expect(within(row).getByText('10 d 3 h')).toBeInTheDocument();
     expect(within(row).queryByText(/no store order/)).not.toBeInTheDocument();
     const hand = screen.getByTestId('print-job-9');
     expect(within(hand).getByText('2 d 1 h')).toBeInTheDocument();
     expect(within(hand).getByText('since the job (no store order)')).toBeInTheDocument();
-    expect(within(hand).queryByText(/^Order /)).not.toBeInTheDocument();
+    expect(within(hand).queryByText(/^#/)).not.toBeInTheDocument();
   });
 
   it('says "No jobs found" when the queue is empty', async () => {
@@ -89,7 +90,7 @@ describe('Jobs (/print-jobs)', () => {
     await user.click(within(row).getByRole('button', { name: 'PDF' }));
 
     expect(await within(row).findByLabelText('PDF downloaded')).toBeInTheDocument();
-    expect(calls.find((c) => c.url === '/api/pdf/from-print-job')?.body).toEqual({ id: 7 });
+    expect(calls.find((c) => c.url === '/api/pdf/from-print-job')?.body).toEqual({ id: 7, from: 'jobs' });
     expect(downloads).toEqual(['print-file.pdf']);
     expect(within(row).queryByText('Have you printed?')).not.toBeInTheDocument();
 
@@ -166,7 +167,7 @@ describe('Jobs (/print-jobs)', () => {
     await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Print here' }));
     expect(await within(row).findByLabelText('PDF downloaded')).toBeInTheDocument();
     expect(downloads).toEqual(['print-file.pdf']);
-    expect(calls.filter((c) => c.url === '/api/pdf/from-print-job').map((c) => c.body)).toEqual([{ id: 7 }, { id: 7 }, { id: 7, printInHouse: true }]);
+    expect(calls.filter((c) => c.url === '/api/pdf/from-print-job').map((c) => c.body)).toEqual([{ id: 7, from: 'jobs' }, { id: 7, from: 'jobs' }, { id: 7, from: 'jobs', printInHouse: true }]);
   });
 
   it('shows a server error of the ✓ answer and keeps asking', async () => {
@@ -319,5 +320,139 @@ describe('a personalised job the order left a value out of', () => {
     const flagged = await screen.findByTestId('print-job-9');
     expect(within(flagged).getByLabelText('Needs review: missing Recipient name')).toBeInTheDocument();
     expect(within(await screen.findByTestId('print-job-7')).queryByText('Needs review')).not.toBeInTheDocument();
+  });
+});
+
+describe('Jobs for operators: columns, sort, filters, notes, a job printed elsewhere', () => {
+  const listCalls = (calls: { url: string }[]) => calls.filter((c) => c.url.startsWith('/api/print-jobs')).map((c) => c.url);
+
+  it('a non-admin sees no Client column and no client filter; product type filters', async () => {
+    signIn(USER);
+    const user = userEvent.setup();
+    const { calls } = stubFetch(router({ 'GET /api/print-jobs': () => ok({ list: [JOB], hasNext: false, total: 1 }) }, USER));
+    renderJobs();
+    await screen.findByTestId('print-job-7');
+    expect(screen.getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Order', 'Product', 'Preview', 'QTY', 'Created At', 'Time Since Order', 'Production Notes', 'PDF', '']);
+    expect(screen.queryByRole('combobox', { name: 'Client' })).not.toBeInTheDocument();
+    await user.click(screen.getByRole('combobox', { name: 'Product type' }));
+    await user.click(await screen.findByRole('option', { name: 'Mug' }));
+    await waitFor(() => expect(listCalls(calls).at(-1)).toBe('/api/print-jobs?page=1&readyForPrint=1&isPrinted=0&productType=Mug'));
+    expect(calls.some((c) => c.url.startsWith('/api/admin/sites'))).toBe(false);
+  });
+
+  it('an admin filters by client (site picker) and sorts by a column header, asc then desc', async () => {
+    const user = userEvent.setup();
+    const { calls } = stubFetch(router({ 'GET /api/print-jobs': () => ok({ list: [JOB], hasNext: false, total: 1 }) }, ADMIN));
+    renderJobs();
+    await screen.findByTestId('print-job-7');
+    await user.click(screen.getByRole('combobox', { name: 'Client' }));
+    await user.click(await screen.findByRole('option', { name: 'Site B' }));
+    await waitFor(() => expect(listCalls(calls).at(-1)).toBe('/api/print-jobs?page=1&readyForPrint=1&isPrinted=0&clientId=2'));
+    await user.click(screen.getByRole('button', { name: 'Product' }));
+    await waitFor(() => expect(listCalls(calls).at(-1)).toBe('/api/print-jobs?page=1&readyForPrint=1&isPrinted=0&sort=productName&order=asc&clientId=2'));
+    await user.click(screen.getByRole('button', { name: 'Product' }));
+    await waitFor(() => expect(listCalls(calls).at(-1)).toBe('/api/print-jobs?page=1&readyForPrint=1&isPrinted=0&sort=productName&order=desc&clientId=2'));
+    expect(screen.getByRole('columnheader', { name: /^Product( |$)/ })).toHaveAttribute('aria-sort', 'descending');
+  });
+
+  it('a production note keeps several lines: Shift+Enter adds a line, Enter saves; the counter shows n/2000', async () => {
+    const user = userEvent.setup();
+    const { calls } = stubFetch(
+      router(
+        {
+          'GET /api/print-jobs': () => ok({ list: [JOB], hasNext: false, total: 1 }),
+          'POST /api/general-data/production-note': (call) => ok({ id: 31, field1: '7', data: (call.body as { data: unknown }).data }),
+        },
+        ADMIN,
+      ),
+    );
+    renderJobs();
+    const note = await screen.findByRole('textbox', { name: 'Production note for Robin card' });
+    await user.type(note, 'Matt stock{Shift>}{Enter}{/Shift}Fold twice');
+    expect(note).toHaveValue('Matt stock\nFold twice');
+    expect(calls.some((c) => c.url === '/api/general-data/production-note')).toBe(false);
+    expect(screen.getByTestId('note-count')).toHaveTextContent('21/2000');
+    expect(note).toHaveAttribute('maxlength', '2000');
+    await user.type(note, '{Enter}');
+    await waitFor(() => expect(calls.filter((c) => c.url === '/api/general-data/production-note')).toHaveLength(1));
+    expect(calls.find((c) => c.url === '/api/general-data/production-note')?.body).toEqual({ field1: '7', data: { note: 'Matt stock\nFold twice' } });
+  });
+
+  it('the PDF of a job printed meanwhile (a stale tab): the server\'s "Already printed by…" is shown, no file, the row leaves', async () => {
+    const user = userEvent.setup();
+    const message = 'Already printed by Ann Printer at 24/11/2026 09:15';
+    stubFetch(
+      router(
+        {
+          'GET /api/print-jobs': () => ok({ list: [JOB, printJob({ id: 8, productName: 'Mug' })], hasNext: false, total: 2 }),
+          'POST /api/pdf/from-print-job': () => jsonResponse({ success: false, error: message, details: { code: 'ALREADY_PRINTED', printJobId: 7 } }, 409),
+        },
+        ADMIN,
+      ),
+    );
+    renderJobs();
+    const row = await screen.findByTestId('print-job-7');
+    await user.click(within(row).getByRole('button', { name: 'PDF' }));
+    expect(await screen.findByText(message)).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByTestId('print-job-7')).not.toBeInTheDocument());
+    expect(downloads).toEqual([]);
+    expect(screen.getByTestId('print-job-8')).toBeInTheDocument();
+  });
+
+  it('another 409 (not "already printed") keeps the row', async () => {
+    const user = userEvent.setup();
+    stubFetch(
+      router(
+        {
+          'GET /api/print-jobs': () => ok({ list: [JOB], hasNext: false, total: 1 }),
+          'POST /api/pdf/from-print-job': () => fail('This job left the queue unprinted (job #7): cancelled', 409),
+        },
+        ADMIN,
+      ),
+    );
+    renderJobs();
+    const row = await screen.findByTestId('print-job-7');
+    await user.click(within(row).getByRole('button', { name: 'PDF' }));
+    expect(await screen.findByText(/left the queue unprinted/)).toBeInTheDocument();
+    expect(screen.getByTestId('print-job-7')).toBeInTheDocument();
+  });
+});
+
+describe('Jobs on a phone (below sm)', () => {
+  let matchMedia: typeof window.matchMedia | undefined;
+  beforeEach(() => {
+    matchMedia = window.matchMedia;
+    // Every media query matches: MUI's down('sm') says "a phone".
+    window.matchMedia = ((query: string) => ({
+      matches: true,
+      media: query,
+      onchange: null,
+      addListener: () => {},
+      removeListener: () => {},
+      addEventListener: () => {},
+      removeEventListener: () => {},
+      dispatchEvent: () => false,
+    })) as unknown as typeof window.matchMedia;
+  });
+  afterEach(() => {
+    window.matchMedia = matchMedia as typeof window.matchMedia;
+  });
+
+  it('shows each job as a card (no table) with its order, client and actions; the sort is picked above', async () => {
+    const user = userEvent.setup();
+    const job = printJob({ id: 7, productName: 'Robin card', orderName: '#1042', clientName: 'Site B' });
+    const { calls } = stubFetch(router({ 'GET /api/print-jobs': () => ok({ list: [job], hasNext: false, total: 1 }) }, ADMIN));
+    renderJobs();
+    const card = await screen.findByTestId('print-job-7');
+    expect(screen.queryByRole('table')).not.toBeInTheDocument();
+    expect(within(card).getByText('Order #1042 · Site B · QTY 2')).toBeInTheDocument();
+    expect(within(card).getByRole('button', { name: 'PDF' })).toBeInTheDocument();
+    expect(within(card).getByRole('button', { name: 'Delete Robin card' })).toBeInTheDocument();
+    expect(within(card).getByRole('textbox', { name: 'Production note for Robin card' })).toBeInTheDocument();
+    await user.click(screen.getByRole('combobox', { name: 'Sort by' }));
+    await user.click(await screen.findByRole('option', { name: 'Product' }));
+    await waitFor(() => expect(calls.filter((c) => c.url.startsWith('/api/print-jobs')).at(-1)?.url).toBe('/api/print-jobs?page=1&readyForPrint=1&isPrinted=0&sort=productName&order=asc'));
+    await user.click(screen.getByRole('button', { name: 'Sorted ascending: sort descending' }));
+    await waitFor(() => expect(calls.filter((c) => c.url.startsWith('/api/print-jobs')).at(-1)?.url).toBe('/api/print-jobs?page=1&readyForPrint=1&isPrinted=0&sort=productName&order=desc'));
   });
 });

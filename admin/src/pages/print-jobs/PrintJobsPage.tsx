@@ -1,14 +1,12 @@
-import { useCallback } from 'react';
-import { Title, useDataProvider } from 'react-admin';
+import { Title } from 'react-admin';
 import { Card } from '@mui/material';
 import { RequireAccess } from '../../components/RequireAccess';
-import { usePagedList } from '../../lib/usePagedList';
 import { useWindowFocus } from '../../lib/useViewport';
 import { usePageTitle } from '../../layout/usePageTitle';
-import type { AppDataProvider } from '../../providers/dataProvider';
 import { DeletePrintJobButton } from './DeletePrintJobButton';
 import { DownloadPdfButton } from './DownloadPdfButton';
 import { PrintJobTable, type PrintJobActionColumn } from './PrintJobTable';
+import { PrintQueueFilters, usePrintQueue } from './PrintQueue';
 
 const ACTIONS: readonly PrintJobActionColumn[] = [
   { label: 'PDF', Cell: DownloadPdfButton },
@@ -17,15 +15,14 @@ const ACTIONS: readonly PrintJobActionColumn[] = [
 
 function PrintJobsView() {
   usePageTitle('Jobs');
-  const dataProvider = useDataProvider<AppDataProvider>();
-  const fetchPage = useCallback((page: number) => dataProvider.getPrintJobs({ page, isPrinted: false }), [dataProvider]);
-  const list = usePagedList(fetchPage);
+  const { list, view, setView, isAdmin } = usePrintQueue(false);
   // Other operators print too: show the current queue whenever the operator comes back.
   useWindowFocus(list.reload);
   return (
     <Card sx={{ mt: 2, mb: 4 }}>
       <Title title="Jobs" />
-      <PrintJobTable list={list} actionColumns={ACTIONS} />
+      <PrintQueueFilters view={view} setView={setView} isAdmin={isAdmin} />
+      <PrintJobTable list={list} actionColumns={ACTIONS} order={view} onOrder={setView} showClient={isAdmin} />
     </Card>
   );
 }

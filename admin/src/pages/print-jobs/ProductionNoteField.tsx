@@ -1,21 +1,22 @@
 import { useState, type KeyboardEvent } from 'react';
 import { useDataProvider } from 'react-admin';
 import { useMutation } from '@tanstack/react-query';
-import { InputAdornment, TextField } from '@mui/material';
+import { Box, InputAdornment, TextField } from '@mui/material';
 import CheckIcon from '@mui/icons-material/Check';
 import type { Id } from '../../../../common/api/envelope';
-import type { PrintJob } from '../../../../common/api/printProduction';
+import { PRODUCTION_NOTE_MAX, type PrintJob } from '../../../../common/api/printProduction';
 import { useActionKey } from '../../lib/actionKey';
 import { errorMessage } from '../../lib/format';
 import type { AppDataProvider } from '../../providers/dataProvider';
 
-/** The job's production note, edited in place; saved on blur or Enter when it changed. */
+/** The job's production note, edited in place; saved on blur or Enter when it changed (Shift+Enter: a new line). */
 export function ProductionNoteField({ job }: { job: PrintJob }) {
   const dataProvider = useDataProvider<AppDataProvider>();
   const serverNote = job.productionNote?.note ?? '';
   const [value, setValue] = useState(serverNote);
   const [saved, setSaved] = useState<{ id?: Id; note: string }>({ id: job.productionNote?.id, note: serverNote });
   const [justSaved, setJustSaved] = useState(false);
+  const [focused, setFocused] = useState(false);
 
   // A reload brings the server's note; take it unless the user has typed something else.
   const [lastServerNote, setLastServerNote] = useState(serverNote);
@@ -50,7 +51,19 @@ export function ProductionNoteField({ job }: { job: PrintJob }) {
     }
   };
 
-  const helperText = save.isPending ? 'Saving…' : save.isError ? errorMessage(save.error) : justSaved && value === saved.note ? 'Saved' : ' ';
+  const status = save.isPending ? 'Saving…' : save.isError ? errorMessage(save.error) : justSaved && value === saved.note ? 'Saved' : ' ';
+  // The limit is shown while typing (and near it), before the field stops taking characters.
+  const showCount = focused || value.length >= PRODUCTION_NOTE_MAX * 0.9;
+  const helperText = (
+    <Box component="span" sx={{ display: 'flex', justifyContent: 'space-between', gap: 1 }}>
+      <span>{status}</span>
+      {showCount ? (
+        <Box component="span" data-testid="note-count" sx={{ color: value.length >= PRODUCTION_NOTE_MAX ? 'warning.main' : 'text.secondary', whiteSpace: 'nowrap' }}>
+          {value.length}/{PRODUCTION_NOTE_MAX}
+        </Box>
+      ) : null}
+    </Box>
+  );
 
   return (
     <TextField
@@ -59,7 +72,11 @@ export function ProductionNoteField({ job }: { job: PrintJob }) {
         setValue(e.target.value);
         setJustSaved(false);
       }}
-      onBlur={commit}
+      onFocus={() => setFocused(true)}
+      onBlur={() => {
+        setFocused(false);
+        commit();
+      }}
       onKeyDown={onKeyDown}
       size="small"
       fullWidth
@@ -69,7 +86,7 @@ export function ProductionNoteField({ job }: { job: PrintJob }) {
       error={save.isError}
       helperText={helperText}
       slotProps={{
-        htmlInput: { 'aria-label': `Production note for ${job.productName ?? `job ${job.id}`}`, maxLength: 2000 },
+        htmlInput: { 'aria-label': `Production note for ${job.productName ?? `job ${job.id}`}`, maxLength: PRODUCTION_NOTE_MAX },
         input: {
           endAdornment:
             justSaved && value === saved.note && !save.isPending ? (

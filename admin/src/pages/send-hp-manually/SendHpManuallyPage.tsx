@@ -1,5 +1,5 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
-import { Title, useDataProvider, useGetList, useNotify, usePermissions } from 'react-admin';
+import { Title, useDataProvider, useNotify, usePermissions } from 'react-admin';
 import { useMutation } from '@tanstack/react-query';
 import {
   Alert,
@@ -10,7 +10,6 @@ import {
   CircularProgress,
   Grid,
   IconButton,
-  MenuItem,
   TextField,
   Tooltip,
   Typography,
@@ -21,6 +20,7 @@ import SendIcon from '@mui/icons-material/Send';
 import type { Role } from '../../../../common/api/sites';
 import { JsonBlock } from '../../components/JsonBlock';
 import { RequireAccess } from '../../components/RequireAccess';
+import { SitePicker } from '../../components/SitePicker';
 import { retryLostAnswers, useActionKey } from '../../lib/actionKey';
 import { errorMessage } from '../../lib/format';
 import { usePageTitle } from '../../layout/usePageTitle';
@@ -55,22 +55,6 @@ const SHIP_TO_FIELDS: ReadonlyArray<[ShipToKey, string]> = [
   ['isoCountry', 'ISO Country'],
   ['postcode', 'Post Code'],
 ];
-
-function SitePicker({ value, onChange }: { value: string; onChange: (siteId: string) => void }) {
-  const { data, isPending } = useGetList<{ id: number | string; name: string }>('sites', {
-    pagination: { page: 1, perPage: 500 },
-    sort: { field: 'name', order: 'ASC' },
-  });
-  return (
-    <TextField select size="small" label="Site" value={isPending && !data ? '' : value} onChange={(e) => onChange(e.target.value)} fullWidth={false} sx={{ width: 280 }}>
-      {(data ?? []).map((site) => (
-        <MenuItem key={site.id} value={String(site.id)}>
-          {site.name}
-        </MenuItem>
-      ))}
-    </TextField>
-  );
-}
 
 function ItemRow({ item, index, onChange, onDelete }: { item: ManualItemRow; index: number; onChange: (item: ManualItemRow) => void; onDelete: () => void }) {
   const field = (key: 'sku' | 'quantity' | 'pdfUrl' | 'sourceItemId', label: string, extra: { type?: string; size: number }) => (

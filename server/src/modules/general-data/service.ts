@@ -10,6 +10,7 @@ import { generalDataRepo, type DataRecord, type RecordFilter, type RecordSortFie
 import type { ListQuery, UpsertRecord } from './schema';
 import { DuplicateOrderError } from '../orders/tablesRepo';
 import { RECORD_TYPES, SYSTEM_TYPES } from './types';
+import { PRODUCTION_NOTE_MAX } from '../../../../common/api/printProduction';
 import { sitesRepo } from '../sites/repo';
 import { fieldError } from '../../http/fieldErrors';
 
@@ -76,6 +77,7 @@ export function generalDataService({ db, clock }: Deps) {
   /** Create (no id) or update a record of `type`. */
   async function upsert(actor: Actor, type: string, input: UpsertRecord): Promise<DataRecord> {
     if (SYSTEM_TYPES.has(type) && !isAdmin(actor)) throw forbidden(`Records of type ${type} are written by Presswork itself`);
+    if (type === RECORD_TYPES.productionNote) checkProductionNote(input.data);
     const now = isoNow(clock);
     if (input.id) {
       const existing = await repo.byId(input.id);
@@ -135,6 +137,14 @@ export function generalDataService({ db, clock }: Deps) {
   }
 
   return { get, list, adminList, upsert, remove, repo };
+}
+
+/** A production note is text of PRODUCTION_NOTE_MAX characters at most (the admin counts down to it). */
+function checkProductionNote(data: Record<string, unknown> | undefined): void {
+  const note = data?.note;
+  if (note === undefined || note === null) return;
+  if (typeof note !== 'string') throw fieldError('data.note', 'must be text');
+  if (note.length > PRODUCTION_NOTE_MAX) throw fieldError('data.note', `must be at most ${PRODUCTION_NOTE_MAX} characters`);
 }
 
 function stripUndefined(p: Partial<Permission>): Partial<Permission> {

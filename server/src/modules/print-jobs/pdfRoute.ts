@@ -1,4 +1,4 @@
-// POST /api/pdf/from-print-job {id, images?, printInHouse?} → the job's print file (print-file.pdf),
+// POST /api/pdf/from-print-job {id, images?, printInHouse?, from?} → the job's print file (print-file.pdf),
 // made by the production module: the same bytes the provider fetches for the job.
 import { Router } from 'express';
 import type { Config } from '../../config';
@@ -14,8 +14,8 @@ export function printJobPdfRoutes(production: ProductionService, config: Config)
   const r = Router();
   // The job named in the body is its own site's (another site's: 404).
   r.post('/from-print-job', allow.site, async (req, res) => {
-    const { id, images, printInHouse } = parse(pdfBody, req.body);
-    const pdf = await production.downloadJobFile(actorOf(req), id, { ownOrigin: baseUrlOf(req, config), images, printInHouse });
+    const { id, images, printInHouse, from } = parse(pdfBody, req.body);
+    const pdf = await production.downloadJobFile(actorOf(req), id, { ownOrigin: baseUrlOf(req, config), images, printInHouse, from });
     res
       .status(200)
       .set({ 'Content-Type': 'application/pdf', 'Content-Disposition': `attachment; filename="${PRINT_FILE_NAME}"`, 'Cache-Control': 'no-store' })

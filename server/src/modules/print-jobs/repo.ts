@@ -5,7 +5,7 @@ import type { PrintJobEventKind, PrintJobState } from './state';
 import { RECORD_TYPES } from '../general-data/types';
 
 // The job's data and where it is made: the same types the admin reads (common/api).
-import type { MadeBy, PrintJobData } from '../../../../common/api/printProduction';
+import type { MadeBy, PrintJobData, PrintJobSort } from '../../../../common/api/printProduction';
 export type { MadeBy, PrintJobData } from '../../../../common/api/printProduction';
 
 const MADE_BY_COLUMN: Record<MadeBy, string> = { inHouse: 'in_house', provider: 'provider' };
@@ -30,6 +30,10 @@ export interface PrintJob extends PrintJobState {
   /** Out of the Jobs queue unprinted, and why (production decides: a cancelled order, a removed line). */
   withdrawn: { at: string; reason: string } | null;
   productionNote: { id: number; note: string } | null;
+  /** The job's site's name. */
+  clientName: string | null;
+  /** Its design's product type (Card, Mug, Poster). */
+  productType: string | null;
   /** The store order's name and when it was placed; null for a job made from a design by hand. */
   orderName: string | null;
   orderCreatedAt: string | null;
@@ -55,6 +59,7 @@ interface Row {
   downloaded_by_user_id: number | null;
   printed_at: string | null;
   printed_by_user_id: number | null;
+  printed_by_name?: string | null;
   reprint_count: number;
   made_by?: string | null;
   withdrawn_at?: string | null;
@@ -65,6 +70,8 @@ interface Row {
   note_data?: unknown;
   order_name?: string | null;
   order_created_at?: string | null;
+  client_name?: string | null;
+  product_type?: string | null;
 }
 
 const fromRow = (r: Row): PrintJob => {
@@ -91,16 +98,19 @@ const fromRow = (r: Row): PrintJob => {
     downloadedByUserId: r.downloaded_by_user_id,
     printedAt: r.printed_at,
     printedByUserId: r.printed_by_user_id,
+    printedByName: r.printed_by_name ?? null,
     reprintCount: Number(r.reprint_count),
     madeBy: madeByOf(r.made_by),
     withdrawn: r.withdrawn_at ? { at: r.withdrawn_at, reason: r.withdrawn_reason ?? '' } : null,
     productionNote: r.note_id && note ? { id: r.note_id, note: typeof note.note === 'string' ? note.note : '' } : null,
     orderName: r.order_name ?? null,
     orderCreatedAt: r.order_created_at ?? null,
+    clientName: r.client_name ?? null,
+    productType: r.product_type ?? null,
   };
 };
 
-export type NewPrintJob = Omit<PrintJob, 'id' | 'productionNote' | 'madeBy' | 'withdrawn' | 'orderName' | 'orderCreatedAt'> & { madeBy?: MadeBy };
+export type NewPrintJob = Omit<PrintJob, 'id' | 'productionNote' | 'madeBy' | 'withdrawn' | 'orderName' | 'orderCreatedAt' | 'clientName' | 'productType'> & { madeBy?: MadeBy };
 
 const toRow = (j: NewPrintJob) => ({
   client_id: j.clientId,
@@ -121,6 +131,7 @@ const toRow = (j: NewPrintJob) => ({
   downloaded_by_user_id: j.downloadedByUserId,
   printed_at: j.printedAt,
   printed_by_user_id: j.printedByUserId,
+  printed_by_name: j.printedByName,
   reprint_count: j.reprintCount,
   made_by: MADE_BY_COLUMN[j.madeBy ?? 'inHouse'],
   created_at: j.createdAt,
@@ -139,9 +150,11 @@ export interface PrintJobFilter {
   /** false: only jobs still in play (not withdrawn). */
   withdrawn?: boolean;
   q?: string;
+  /** Its design's product type. */
+  productType?: string;
 }
 
-export type PrintJobSortField = 'id' | 'createdAt' | 'updatedAt' | 'printedAt' | 'productName' | 'quantity' | 'clientId' | 'reprintCount';
+export type PrintJobSortField = 'id' | 'createdAt' | 'updatedAt' | 'printedAt' | 'productName' | 'quantity' | 'clientId' | 'reprintCount' | PrintJobSort;
 const COLUMN: Record<PrintJobSortField, string> = {
   id: 'j.id',
   createdAt: 'j.created_at',
@@ -151,7 +164,14 @@ const COLUMN: Record<PrintJobSortField, string> = {
   quantity: 'j.quantity',
   clientId: 'j.client_id',
   reprintCount: 'j.reprint_count',
+  orderCreatedAt: 'o.created_at',
+  orderName: 'o.order_name',
+  productType: 'd.product_type',
+  clientName: 's.name',
+  printedByName: 'j.printed_by_name',
 };
+/** Columns that may be empty: empty ones sort last either way, on both engines (knex's "nulls last" is not portable). */
+const NULLABLE = new Set<PrintJobSortField>(['printedAt', 'orderCreatedAt', 'orderName', 'productType', 'printedByName']);
 
 export const NOTE_TYPE = RECORD_TYPES.productionNote;
 
@@ -175,6 +195,7 @@ export function printJobsRepo(db: Db | Knex.Transaction) {
     if (f.madeBy !== undefined) q.where('j.made_by', MADE_BY_COLUMN[f.madeBy]);
     if (f.withdrawn !== undefined) q.where((w) => (f.withdrawn ? w.whereNotNull('j.withdrawn_at') : w.whereNull('j.withdrawn_at')));
     if (f.q) q.whereRaw('lower(j.product_name) like ?', [`%${f.q.toLowerCase()}%`]);
+    if (f.productType !== undefined) q.whereIn('j.design_id', db('designs').select('id').where('product_type', f.productType));
     return q;
   };
   /** Jobs with their production note and their store order's name and placing time, in one query. */
@@ -184,7 +205,17 @@ export function printJobsRepo(db: Db | Knex.Transaction) {
       .joinRaw(NOTE_JOIN, [NOTE_TYPE])
       // The site's own order (the unique site + store order id): a job never shows another site's order.
       .leftJoin('store_orders as o', (on) => on.on('o.site_id', '=', 'j.client_id').andOn('o.store_order_id', '=', 'j.shopify_order_id'))
-      .select('j.*', 'n.id as note_id', 'n.data as note_data', 'o.order_name as order_name', 'o.created_at as order_created_at');
+      .leftJoin('sites as s', 's.id', 'j.client_id')
+      .leftJoin('designs as d', 'd.id', 'j.design_id')
+      .select(
+        'j.*',
+        'n.id as note_id',
+        'n.data as note_data',
+        'o.order_name as order_name',
+        'o.created_at as order_created_at',
+        's.name as client_name',
+        'd.product_type as product_type',
+      );
 
   return {
     async byId(id: number) {
@@ -195,8 +226,7 @@ export function printJobsRepo(db: Db | Knex.Transaction) {
       const q = filtered(f);
       const page = withNotes(q);
       for (const s of sort) {
-        // Jobs never printed sort last either way, on both engines (knex's "nulls last" is not portable).
-        if (s.field === 'printedAt') page.orderByRaw('(j.printed_at is null) asc');
+        if (NULLABLE.has(s.field)) page.orderByRaw(`(${COLUMN[s.field]} is null) asc`);
         page.orderBy(COLUMN[s.field], s.order);
       }
       const [rows, total] = await Promise.all([page.limit(limit).offset(offset), countOf(q)]);
@@ -219,6 +249,7 @@ export function printJobsRepo(db: Db | Knex.Transaction) {
           downloaded_by_user_id: to.downloadedByUserId,
           printed_at: to.printedAt,
           printed_by_user_id: to.printedByUserId,
+          printed_by_name: to.printedByName,
           updated_at: now,
         });
       return n === 1;

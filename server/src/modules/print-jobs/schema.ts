@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PRINT_JOB_SORTS, PRODUCT_TYPES } from '../../../../common/api/printProduction';
 import { storedUrlProblem } from '../pdf/artwork';
 
 /** 0/1 accepted beside booleans (docs/print-production.md). */
@@ -78,6 +79,9 @@ export const listQuery = z.object({
   isPrinted: queryFlag.optional(),
   readyForPrint: queryFlag.optional(),
   clientId: positiveId.optional(),
+  sort: z.enum(PRINT_JOB_SORTS, { error: `must be one of ${PRINT_JOB_SORTS.join(', ')}` }).optional(),
+  order: z.enum(['asc', 'desc'], { error: 'must be asc or desc' }).optional(),
+  productType: z.enum(PRODUCT_TYPES, { error: `must be one of ${PRODUCT_TYPES.join(', ')}` }).optional(),
 });
 
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD').refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s), 'is not a real date');
@@ -97,6 +101,8 @@ const pageImage = z
 export const pdfBody = z.object({
   id: positiveId,
   printInHouse: flag.optional(),
+  /** `jobs`: the Jobs queue's download, refused (409) once the job is printed. Else Print History's (and any other). */
+  from: z.enum(['jobs', 'history'], { error: 'must be jobs or history' }).optional(),
   images: z.array(pageImage).max(20, 'has too many pages (20 at most)').optional(),
 });
 

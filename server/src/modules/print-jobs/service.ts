@@ -14,7 +14,7 @@ import { sitesRepo } from '../sites/repo';
 import { printJobsRepo, type MadeBy, type PrintJob, type PrintJobFilter, type PrintJobSortField } from './repo';
 import { bucketOf, printedPerPeriod } from './reportPeriods';
 import type { ChangeInput, CreateInput, ListQuery, ReportsQuery } from './schema';
-import { applyPrintJobChange, atProviderRefusal, printsInHouse, withdrawnRefusal, type PrintJobChange } from './state';
+import { alreadyPrintedRefusal, applyPrintJobChange, atProviderRefusal, printsInHouse, withdrawnRefusal, type PrintJobChange } from './state';
 import { fieldError } from '../../http/fieldErrors';
 
 export const ORDER_LINE_TAKEN = 'This order line already has a print job';
@@ -28,6 +28,9 @@ export class OrderLineTaken extends HttpError {
 }
 const JOB_NOT_FOUND = 'Print job not found';
 
+/** The name a job keeps of who printed it. */
+const nameOf = (actor: Actor) => [actor.firstName, actor.lastName].filter(Boolean).join(' ').trim() || actor.email;
+
 type Sort = Array<{ field: PrintJobSortField; order: 'asc' | 'desc' }>;
 
 /** Jobs queue: oldest first. Print history: most recently printed first. Otherwise newest first. */
@@ -37,11 +40,18 @@ export function defaultSort(isPrinted: boolean | undefined): Sort {
   return [{ field: 'createdAt', order: 'desc' }, { field: 'id', order: 'desc' }];
 }
 
+/** The asked column (then id, for a stable page order), else the list's own order; `order` alone flips that. */
+function listSort(q: Pick<ListQuery, 'sort' | 'order' | 'isPrinted'>): Sort {
+  if (q.sort) return [{ field: q.sort, order: q.order ?? 'asc' }, { field: 'id', order: q.order ?? 'asc' }];
+  const sort = defaultSort(q.isPrinted);
+  return q.order ? sort.map((s) => ({ ...s, order: q.order! })) : sort;
+}
+
 const DAY_MS = 24 * 60 * 60 * 1000;
 const dayOf = (d: Date) => d.toISOString().slice(0, 10);
 const nextDay = (day: string) => dayOf(new Date(Date.parse(`${day}T00:00:00Z`) + DAY_MS));
 
-export function printJobsService({ db, clock }: Deps) {
+export function printJobsService({ db, clock, config }: Deps) {
   const repo = printJobsRepo(db);
   const designs = designsRepo(db);
 
@@ -52,8 +62,15 @@ export function printJobsService({ db, clock }: Deps) {
     const w = pageWindow(q.page, q.pageSize);
     // The queue holds what is printed here: the provider's items never appear in it.
     const queue = q.isPrinted === false;
-    const filter: PrintJobFilter = { clientId: scope(actor, q.clientId), isPrinted: q.isPrinted, readyForPrint: q.readyForPrint, madeBy: queue ? 'inHouse' : undefined, withdrawn: queue ? false : undefined };
-    const { rows, total } = await repo.list(filter, defaultSort(q.isPrinted), w.limit, w.offset);
+    const filter: PrintJobFilter = {
+      clientId: scope(actor, q.clientId),
+      isPrinted: q.isPrinted,
+      readyForPrint: q.readyForPrint,
+      productType: q.productType,
+      madeBy: queue ? 'inHouse' : undefined,
+      withdrawn: queue ? false : undefined,
+    };
+    const { rows, total } = await repo.list(filter, listSort(q), w.limit, w.offset);
     return { list: rows, hasNext: w.offset + rows.length < total, total };
   }
 
@@ -106,6 +123,7 @@ export function printJobsService({ db, clock }: Deps) {
         downloadedByUserId: null,
         printedAt: null,
         printedByUserId: null,
+        printedByName: null,
         reprintCount: 0,
         madeBy: opts.madeBy ?? 'inHouse',
         createdAt: now,
@@ -146,20 +164,22 @@ export function printJobsService({ db, clock }: Deps) {
    * re-judged on the fresh row. Printing the provider's item here needs `printInHouse` (the
    * operator's yes), and then the item moves to the Jobs side.
    */
-  async function applyChange(actor: Actor, id: number, change: PrintJobChange, opts: { printInHouse?: boolean } = {}): Promise<PrintJob> {
+  async function applyChange(actor: Actor, id: number, change: PrintJobChange, opts: { printInHouse?: boolean; fromQueue?: boolean } = {}): Promise<PrintJob> {
     await get(actor, id);
     await db.transaction(async (trx) => {
       const tx = printJobsRepo(trx);
       for (let attempt = 0; ; attempt++) {
         const job = await tx.byId(id);
         if (!job) throw notFound(JOB_NOT_FOUND);
+        // Printed while the queue's file was being made: the operator hears who printed it, not "downloaded".
+        if (opts.fromQueue && job.isPrinted) throw alreadyPrinted(job);
         if (job.withdrawn && printsInHouse(change)) throw withdrawnRefusal(job);
         if (job.madeBy === 'provider' && printsInHouse(change)) {
           if (!opts.printInHouse) throw atProviderRefusal(job);
           await moveJob(trx, job, 'inHouse', actor.id);
         }
         const now = isoNow(clock);
-        const { state, event } = applyPrintJobChange(job, change, now, actor.id);
+        const { state, event } = applyPrintJobChange(job, change, now, actor.id, nameOf(actor));
         if (!event) return;
         if (await tx.changeState(id, job, state, now)) {
           await tx.addEvent({ jobId: id, kind: event, at: now, userId: actor.id, siteId: job.clientId });
@@ -175,8 +195,11 @@ export function printJobsService({ db, clock }: Deps) {
   const change = (actor: Actor, input: ChangeInput) =>
     applyChange(actor, input.id, { isPrinted: input.isPrinted, isPDFDownloaded: input.isPDFDownloaded, isRePrinted: input.isRePrinted }, { printInHouse: input.printInHouse });
 
-  /** The PDF was served: the job counts as downloaded (a printed job stays printed). */
-  const markDownloaded = (actor: Actor, jobId: number, opts: { printInHouse?: boolean } = {}) => applyChange(actor, jobId, 'pdf-served', opts);
+  /** The PDF was served: the job counts as downloaded (a printed job stays printed; the queue's download refuses it). */
+  const markDownloaded = (actor: Actor, jobId: number, opts: { printInHouse?: boolean; fromQueue?: boolean } = {}) => applyChange(actor, jobId, 'pdf-served', opts);
+
+  /** 409 "Already printed by <name> at <time>", the time in the server's zone. */
+  const alreadyPrinted = (job: PrintJob) => alreadyPrintedRefusal(job, config.sync.timezone);
 
   /** Deletes the job, its production notes and its history in one transaction. */
   async function remove(actor: Actor, id: number): Promise<PrintJob> {
@@ -212,7 +235,7 @@ export function printJobsService({ db, clock }: Deps) {
     };
   }
 
-  return { list, adminList, get, create, change, markDownloaded, moveJob, followLine, remove, fromShopifyOrder, reports, repo };
+  return { list, adminList, get, create, change, markDownloaded, alreadyPrinted, moveJob, followLine, remove, fromShopifyOrder, reports, repo };
 }
 
 export type PrintJobsService = ReturnType<typeof printJobsService>;

@@ -1,6 +1,8 @@
 // The print job's life (docs/print-production.md): one pure function decides every change,
 // so the rules are tested without HTTP or a database.
 import { HttpError, conflict } from '../../http/errors';
+import { formatDateTime } from '../../lib/clock';
+import { ALREADY_PRINTED_CODE } from '../../../../common/api/printProduction';
 
 export interface PrintJobState {
   isPrinted: boolean;
@@ -11,6 +13,8 @@ export interface PrintJobState {
   downloadedByUserId: number | null;
   printedAt: string | null;
   printedByUserId: number | null;
+  /** The printer's name when they marked it printed. */
+  printedByName: string | null;
 }
 
 /** The flags a client sends (POST /api/print-jobs with id), or the server serving the job's PDF. */
@@ -52,6 +56,7 @@ export function applyPrintJobChange(
   change: PrintJobChange,
   now: string,
   userId: number | null,
+  userName: string | null = null,
 ): { state: PrintJobState; event: PrintJobEventKind | null } {
   const kind = changeKind(change);
   const downloaded = (): { state: PrintJobState; event: PrintJobEventKind } => ({
@@ -68,7 +73,7 @@ export function applyPrintJobChange(
     case 'print':
       if (job.isPrinted) throw conflict(ALREADY_PRINTED);
       if (!job.isPDFDownloaded) throw conflict(DOWNLOAD_FIRST);
-      return { state: { ...job, isPrinted: true, printedAt: now, printedByUserId: userId }, event: 'printed' };
+      return { state: { ...job, isPrinted: true, printedAt: now, printedByUserId: userId, printedByName: userName }, event: 'printed' };
     case 'reset':
       if (job.isPrinted) throw conflict(RESET_PRINTED);
       return { state: { ...job, isPDFDownloaded: false, isPrinted: false }, event: 'reset' };
@@ -81,6 +86,13 @@ export function applyPrintJobChange(
     default:
       throw conflict(UNKNOWN_CHANGE);
   }
+}
+
+/** The Jobs queue's download of a job someone printed meanwhile (a stale tab): who and when, no file. */
+export function alreadyPrintedRefusal(job: { id: number; printedAt: string | null; printedByName: string | null }, timeZone: string): HttpError {
+  const who = job.printedByName || 'someone';
+  const when = job.printedAt ? ` at ${formatDateTime(job.printedAt, timeZone)}` : '';
+  return new HttpError(409, `Already printed by ${who}${when}`, { code: ALREADY_PRINTED_CODE, printJobId: job.id, printedAt: job.printedAt, printedByName: job.printedByName });
 }
 
 /** 409 details code of "the provider makes this item: print it in house as well?" */

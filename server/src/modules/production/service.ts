@@ -14,6 +14,7 @@ import type { Design } from '../designs/repo';
 import type { ArtworkFetcher } from '../pdf/artwork';
 import { PRINT_FILE_NAME, assertFourPages, buildPrintPdf } from '../pdf/printPdf';
 import { printJobsRepo, type MadeBy, type PrintJob } from '../print-jobs/repo';
+import type { PrintPdfFrom } from '../../../../common/api/printProduction';
 import { OrderLineTaken, type PrintJobsService } from '../print-jobs/service';
 import { atProviderRefusal, withdrawnRefusal } from '../print-jobs/state';
 import type { RenderService } from '../render/service';
@@ -271,13 +272,16 @@ export function productionService(deps: Deps, parts: ProductionParts) {
   }
 
   /** An operator's download of a job's file (Jobs, Print History): asks first for the provider's item; serving it marks the job downloaded. */
-  async function downloadJobFile(actor: Actor, jobId: number, opts: { ownOrigin: string; images?: string[]; printInHouse?: boolean }): Promise<Buffer> {
+  async function downloadJobFile(actor: Actor, jobId: number, opts: { ownOrigin: string; images?: string[]; printInHouse?: boolean; from?: PrintPdfFrom }): Promise<Buffer> {
     const job = await printJobs.get(actor, jobId);
+    // The Jobs queue hands out only what is still to print: a stale tab gets who printed it, no file.
+    const fromQueue = opts.from === 'jobs';
+    if (fromQueue && job.isPrinted) throw printJobs.alreadyPrinted(job);
     if (job.withdrawn) throw withdrawnRefusal(job);
     // Asked before the file is handed out; the yes is recorded when the download is.
     if (job.madeBy === 'provider' && !opts.printInHouse) throw atProviderRefusal(job);
     const { pdf } = await printFile(job, opts);
-    await printJobs.markDownloaded(actor, job.id, { printInHouse: opts.printInHouse });
+    await printJobs.markDownloaded(actor, job.id, { printInHouse: opts.printInHouse, fromQueue });
     return pdf;
   }
 
