@@ -111,7 +111,11 @@ function PressworkAdmin() {
 
 export function App() {
   return (
-    <BrowserRouter>
+    // Location changes commit at once, not as transitions: react-admin's sign-out redirect clears its
+    // queries, which re-renders the signed-out screen urgently; a transition to /login kept being
+    // restarted by that (each render signing out again) and Back after sign-out showed "Loading..."
+    // for seconds before the sign-in form.
+    <BrowserRouter useTransitions={false}>
       <SiteInfoProvider>
         <Suspense fallback={<LoadingScreen />}>
           <PressworkAdmin />
