@@ -78,7 +78,7 @@ export async function launch(): Promise<Browser> {
   browser.newPage = async (...args) => {
     const context = await browser.newContext(...args);
     const page = await context.newPage();
-    page.once('close', () => void context.close());
+    page.once('close', () => void context.close().catch(() => undefined));
     return page;
   };
   return browser;
