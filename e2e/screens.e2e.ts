@@ -2,7 +2,7 @@
 // fails the test on one) and without attributes React would warn of (`inputprops` on a <div>).
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launch, signIn } from './browser';
+import { launch, shot, signIn } from './browser';
 
 const base = inject('baseUrl');
 let browser: Browser;
@@ -62,5 +62,35 @@ describe('every menu screen', () => {
   it("as a client's staff (Hope Harbour, with the sync)", async () => {
     const links = await openEveryScreen('staff@hopeharbour.local', ['Jobs', 'List Orders', 'RE & Adestra Sync']);
     expect(links.map((l) => l.label)).not.toContain('List Sites');
+  });
+});
+
+describe('small screens and the menu', () => {
+  it('the menu shows every label whole in the 188 px sidebar', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await signIn(page, base, 'admin@presswork.local', 'presswork');
+    const labels = page.locator('.RaSidebar-fixed [role="menuitem"] p');
+    await labels.first().waitFor();
+    const cut = await labels.evaluateAll((ps) => ps.filter((p) => p.scrollWidth > p.clientWidth + 1).map((p) => p.textContent));
+    expect(cut).toEqual([]);
+    expect(await page.locator('.RaSidebar-fixed').evaluate((el) => Math.round(el.getBoundingClientRect().width))).toBe(188);
+    await page.close();
+  });
+
+  it.each([
+    ['/all-orders', 'all-orders', 'List Orders'],
+    ['/sites', 'sites', 'List Sites'],
+  ])('at 400 px %s is a list of rows that keeps the page 400 px wide', async (path, name, title) => {
+    const page = await browser.newPage({ viewport: { width: 400, height: 800 } });
+    await signIn(page, base, 'admin@presswork.local', 'presswork');
+    await page.goto(`${base}${path}`);
+    await expect.poll(() => page.title()).toBe(`${title} | Presswork`);
+    await page.waitForLoadState('networkidle');
+    // Rows, not a table: one list item a record, each opening or acting on its record.
+    expect(await page.locator('table').count()).toBe(0);
+    expect(await page.getByRole('listitem').count()).toBeGreaterThan(1);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(400);
+    await shot(page, `screens-400-${name}`);
+    await page.close();
   });
 });

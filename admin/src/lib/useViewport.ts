@@ -1,4 +1,5 @@
 import { useEffect, useState, useSyncExternalStore } from 'react';
+import { useMediaQuery, type Theme } from '@mui/material';
 
 function subscribeResize(onChange: () => void) {
   window.addEventListener('resize', onChange);
@@ -8,6 +9,11 @@ function subscribeResize(onChange: () => void) {
 /** The window's inner width, following resizes. */
 export function useViewportWidth(): number {
   return useSyncExternalStore(subscribeResize, () => window.innerWidth, () => 1024);
+}
+
+/** Below MUI's `sm` breakpoint (phones): lists show one stacked row per record instead of a table. */
+export function useSmallScreen(): boolean {
+  return useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
 }
 
 /** Calls `onFocus` whenever the window regains focus (lists reload then). */
