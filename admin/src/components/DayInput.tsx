@@ -55,6 +55,7 @@ export function DayInput({ label, value, onChange, error, helperText, sx }: DayI
       error={Boolean(shownError)}
       helperText={shownError ?? helperText ?? DAY_PLACEHOLDER}
       autoComplete="off"
+      fullWidth={false}
       sx={sx}
       slotProps={{ inputLabel: { shrink: true }, htmlInput: { inputMode: 'numeric', maxLength: 10 } }}
     />
