@@ -1,9 +1,10 @@
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
+import { raMuiCompat } from './admin/raMuiCompat.ts';
 
 // `npm test`: API/unit tests (node) and admin component tests (jsdom). Browser tests: `npm run test:e2e`.
 export default defineConfig({
-  plugins: [react()],
+  plugins: [raMuiCompat(), react()],
   test: {
     globals: true,
     projects: [
@@ -24,6 +25,8 @@ export default defineConfig({
           environment: 'jsdom',
           include: ['admin/src/**/*.test.{ts,tsx}'],
           setupFiles: ['admin/src/test/setup.ts'],
+          // Through Vite, so raMuiCompat's rewrites apply to react-admin here as in the build.
+          server: { deps: { inline: ['react-admin', 'ra-ui-materialui'] } },
           // jsdom renders of whole screens take seconds when the server suite shares the 2 cores.
           testTimeout: 60_000,
         },

@@ -2,7 +2,7 @@
 // protected pages redirecting with `redirect`. The app must call no host but its own.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { guardOwnHost, launch, shot } from './browser';
+import { expectFailedRequest, guardOwnHost, launch, shot } from './browser';
 
 const base = inject('baseUrl');
 let browser: Browser;
@@ -39,6 +39,7 @@ describe('foundation in the browser', () => {
   it('asks for both fields, shows the server error as-is, then signs in and returns to the page', async () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect(page.getByText('Please input your email and password').waitFor()).resolves.toBeUndefined();
+    expectFailedRequest(page, '/api/users/login', 401);
     await fillLogin(page, 'admin@presswork.local', 'not-the-password');
     await page.getByText('Wrong email or password').waitFor();
     await fillLogin(page, 'admin@presswork.local', 'presswork');

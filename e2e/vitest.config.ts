@@ -5,6 +5,7 @@ export default defineConfig({
   test: {
     include: ['e2e/**/*.e2e.ts'],
     globalSetup: ['e2e/globalSetup.ts'],
+    setupFiles: ['e2e/setup.ts'],
     testTimeout: 60_000,
     hookTimeout: 90_000,
     fileParallelism: false,

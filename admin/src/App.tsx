@@ -121,9 +121,13 @@ function Root() {
 
 // A data router (react-admin's documented setup for a router of one's own): forms can then block
 // a navigation that would drop typed edits (warnWhenUnsavedChanges needs useBlocker).
+// Location changes commit at once, not as transitions: react-admin's sign-out redirect clears its
+// queries, which re-renders the signed-out screen urgently; a transition to /login kept being
+// restarted by that (each render signing out again) and Back after sign-out showed "Loading..."
+// for seconds before the sign-in form.
 export function App() {
   const [router] = useState(() => createBrowserRouter([{ path: '*', element: <Root /> }]));
-  return <RouterProvider router={router} />;
+  return <RouterProvider router={router} useTransitions={false} />;
 }
 
 export default App;

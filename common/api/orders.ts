@@ -47,6 +47,30 @@ export interface PreGeneratedHPItem {
   sentAt?: string;
 }
 
+const text = (v: unknown) => (v === null || v === undefined ? '' : String(v)).trim();
+
+/** The parts of a store order that name its customer. */
+export interface CustomerNameSource {
+  customer?: { first_name?: string | null; last_name?: string | null } | null;
+  shipping_address?: Pick<OrderAddress, 'name' | 'first_name' | 'last_name'> | null;
+  email?: string | null;
+}
+
+/**
+ * Who an order is for, as every screen and the provider's body show it: the customer's name, else
+ * the shipping address's (guest checkouts and imported orders have no customer), else the email.
+ */
+export function customerNameOf(order: CustomerNameSource | null | undefined): string {
+  const c = order?.customer;
+  const a = order?.shipping_address;
+  return (
+    [text(c?.first_name), text(c?.last_name)].filter(Boolean).join(' ') ||
+    text(a?.name) ||
+    [text(a?.first_name), text(a?.last_name)].filter(Boolean).join(' ') ||
+    text(order?.email)
+  );
+}
+
 /** data of a shopify-order-log record (spec §3, order log entry). */
 export interface OrderData {
   created_at?: string | null;

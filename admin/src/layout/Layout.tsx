@@ -13,6 +13,10 @@ export function Layout({ children }: { children: ReactNode }) {
       appBarAlwaysOn
       sx={{
         '& .RaLayout-appFrame': { marginTop: APP_BAR_HEIGHT },
+        // The page never scrolls sideways (react-admin sizes the layout to fit its widest content):
+        // what is wider than the screen scrolls inside the content box, under a full-width app bar.
+        minWidth: 0,
+        '& .RaLayout-content': { minWidth: 0, overflowX: 'auto' },
         '@media (max-width: 599.95px)': { '& .RaLayout-appFrame': { marginTop: APP_BAR_HEIGHT } },
       }}
     >

@@ -5,10 +5,15 @@ import type { Role } from '../../../common/api/sites';
 import { menuEntriesFor, type MenuEntry } from './menuConfig';
 import { useSiteInfo } from './SiteInfoContext';
 
-function MenuItems({ entries }: { entries: readonly MenuEntry[] }) {
+// The open sidebar keeps the spec's ~188 px: long labels ("Hood Send HP Manually") wrap rather than
+// being cut. Closed, only the icons show (the label is the item's tooltip), so nothing may wrap.
+const wrapWhenOpen = (open: boolean) =>
+  open ? { whiteSpace: 'normal', '& .MuiTypography-noWrap': { whiteSpace: 'normal', overflow: 'visible', lineHeight: 1.3, overflowWrap: 'anywhere' } } : {};
+
+function MenuItems({ entries, open }: { entries: readonly MenuEntry[]; open: boolean }) {
   return entries.map((entry) => (
     <CanAccess key={entry.to} resource={entry.resource} action="list">
-      <RaMenu.Item to={entry.to} primaryText={entry.label} leftIcon={<entry.icon />} />
+      <RaMenu.Item to={entry.to} primaryText={entry.label} leftIcon={<entry.icon />} sx={wrapWhenOpen(open)} />
     </CanAccess>
   ));
 }
@@ -23,7 +28,7 @@ export function Menu() {
   return (
     <RaMenu>
       <RaMenu.Item to="/" primaryText="Home" leftIcon={<HomeIcon />} />
-      <MenuItems entries={everyday} />
+      <MenuItems entries={everyday} open={open} />
       {setup.length ? (
         <>
           <Divider sx={{ my: 1 }} />
@@ -32,7 +37,7 @@ export function Menu() {
               Setup
             </ListSubheader>
           ) : null}
-          <MenuItems entries={setup} />
+          <MenuItems entries={setup} open={open} />
         </>
       ) : null}
     </RaMenu>

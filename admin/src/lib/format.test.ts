@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addDays, formatDay, formatTimeSince } from './format';
+import { addDays, formatDay, formatTimeSince, parseDay } from './format';
 
 describe('formatTimeSince', () => {
   const now = new Date('2025-06-10T12:00:00.000Z');
@@ -38,5 +38,26 @@ describe('day helpers', () => {
 
   it('shows a day as DD/MM/YYYY', () => {
     expect(formatDay('2025-06-09')).toBe('09/06/2025');
+  });
+});
+
+describe('parseDay', () => {
+  it('reads DD/MM/YYYY (and D/M/YYYY, dots or dashes) and a pasted YYYY-MM-DD', () => {
+    expect(parseDay('09/06/2025')).toEqual({ day: '2025-06-09' });
+    expect(parseDay(' 9/6/2025 ')).toEqual({ day: '2025-06-09' });
+    expect(parseDay('09.06.2025')).toEqual({ day: '2025-06-09' });
+    expect(parseDay('09-06-2025')).toEqual({ day: '2025-06-09' });
+    expect(parseDay('2025-06-09')).toEqual({ day: '2025-06-09' });
+    expect(parseDay('29/02/2024')).toEqual({ day: '2024-02-29' });
+    expect(parseDay('')).toEqual({ day: '' });
+  });
+
+  it('says when a date does not exist or is not written as DD/MM/YYYY', () => {
+    expect(parseDay('31/02/2026')).toEqual({ error: '31/02/2026 is not a date' });
+    expect(parseDay('29/02/2025')).toEqual({ error: '29/02/2025 is not a date' });
+    expect(parseDay('12/13/2025')).toEqual({ error: '12/13/2025 is not a date' });
+    expect(parseDay('00/01/2025')).toEqual({ error: '00/01/2025 is not a date' });
+    expect(parseDay('06/09/25')).toEqual({ error: 'Type the date as DD/MM/YYYY' });
+    expect(parseDay('June 9')).toEqual({ error: 'Type the date as DD/MM/YYYY' });
   });
 });

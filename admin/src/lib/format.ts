@@ -68,6 +68,29 @@ export function formatDay(day: string): string {
   return y && m && d ? `${d}/${m}/${y}` : day;
 }
 
+/** What a day field shows and expects (spec §9). */
+export const DAY_PLACEHOLDER = 'DD/MM/YYYY';
+
+export type ParsedDay = { day: string; error?: undefined } | { day?: undefined; error: string };
+
+/**
+ * A typed day → YYYY-MM-DD: DD/MM/YYYY (also with `.` or `-`, one-digit day or month), or a pasted
+ * YYYY-MM-DD; '' for an empty field. An impossible date (31/02/2026) or another shape is an error.
+ */
+export function parseDay(text: string): ParsedDay {
+  const value = text.trim();
+  if (!value) return { day: '' };
+  const dmy = /^(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})$/.exec(value);
+  const iso = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  if (!dmy && !iso) return { error: `Type the date as ${DAY_PLACEHOLDER}` };
+  const [d, m, y] = dmy ? [dmy[1], dmy[2], dmy[3]].map(Number) : [iso![3], iso![2], iso![1]].map(Number);
+  const date = new Date(y, m - 1, d);
+  if (m < 1 || m > 12 || date.getFullYear() !== y || date.getMonth() !== m - 1 || date.getDate() !== d) {
+    return { error: `${String(d).padStart(2, '0')}/${String(m).padStart(2, '0')}/${y} is not a date` };
+  }
+  return { day: toDayString(date) };
+}
+
 export function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }

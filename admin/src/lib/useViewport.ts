@@ -29,7 +29,7 @@ export function useNow(intervalMs = 60_000): number {
   return now;
 }
 
-/** Below MUI's `sm` breakpoint (a phone): lists show rows as cards instead of a wide table. */
+/** Below MUI's `sm` breakpoint (a phone): lists show one stacked row or card per record instead of a wide table. */
 export function useSmallScreen(): boolean {
   return useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'), { noSsr: true });
 }

@@ -1,6 +1,6 @@
 // Reading orders and fulfilment answers (docs/orders-fulfilment.md); the records are in common/api.
 import type { Id } from '../../../common/api/envelope';
-import type { OrderLineItem, OrderRecord } from '../../../common/api/orders';
+import { customerNameOf as customerNameOfData, type OrderLineItem, type OrderRecord } from '../../../common/api/orders';
 import type { MadeBy } from '../../../common/api/printProduction';
 import { ApiError } from './api';
 
@@ -13,9 +13,9 @@ export function orderStatusOf(order: OrderRecord): string {
   return order.status ?? order.data?.status ?? '';
 }
 
+/** Who the order is for (one rule for every screen and the provider's body). */
 export function customerNameOf(order: OrderRecord): string {
-  const c = order.data?.customer;
-  return [c?.first_name, c?.last_name].filter(Boolean).join(' ');
+  return customerNameOfData(order.data);
 }
 
 export function lineItemsOf(order: OrderRecord): OrderLineItem[] {

@@ -3,6 +3,8 @@ import {
   Box,
   Button,
   Chip,
+  List,
+  ListItem,
   Stack,
   Table,
   TableBody,
@@ -15,6 +17,7 @@ import {
 import InfoOutlinedIcon from '@mui/icons-material/InfoOutlined';
 import type { OrderRecord, SendOutcome } from '../../../../common/api/orders';
 import { formatDateTime } from '../../lib/format';
+import { useSmallScreen } from '../../lib/useViewport';
 import { customerNameOf, hasPreGeneratedItems, lineItemsOf, orderStatusOf, storeOrderId } from '../../providers/orders';
 import { OrderLinePdfButton } from './OrderLinePdfButton';
 import { OrderHoldChip } from './OrderHoldChip';
@@ -65,14 +68,18 @@ interface LineItemsProps {
   onErrorData: (data: unknown) => void;
 }
 
-function LineItems({ order, shipped, productTypes, onSent, onErrorData }: LineItemsProps) {
+function LineItems({ order, shipped, productTypes, onSent, onErrorData, wrap = false }: LineItemsProps & { wrap?: boolean }) {
   const orderId = storeOrderId(order);
   return (
     <Stack spacing={0.5}>
       {lineItemsOf(order).map((line) => {
         const type = line.sku ? productTypes.get(line.sku) : undefined;
         return (
-          <Box key={String(line.id)} data-testid={`line-${line.id}`} sx={{ display: 'flex', alignItems: 'center', gap: 1, whiteSpace: 'nowrap' }}>
+          <Box
+            key={String(line.id)}
+            data-testid={`line-${line.id}`}
+            sx={{ display: 'flex', alignItems: 'center', gap: 1, whiteSpace: wrap ? 'normal' : 'nowrap', flexWrap: wrap ? 'wrap' : 'nowrap', overflowWrap: 'anywhere' }}
+          >
             <Typography variant="body2" component="span">
               {type ? (
                 <Chip label={type} size="small" color="secondary" variant="outlined" sx={{ mr: 0.75, height: 20, fontSize: 11 }} />
@@ -93,7 +100,100 @@ function LineItems({ order, shipped, productTypes, onSent, onErrorData }: LineIt
   );
 }
 
-export function OrderTable({ orders, siteNames, productTypes, sent, onSent, onErrorData }: OrderTableProps) {
+/** What a row shows of an order's sending: its status and whether HP already has it whole. */
+function sendStateOf(order: OrderRecord, sent: ReadonlyMap<string, SentFromHere>) {
+  const orderId = storeOrderId(order);
+  const fromHere = sent.get(orderId);
+  const status = fromHere?.orderStatus || orderStatusOf(order);
+  const shipped = status === 'shipped';
+  // Shipped, or sent whole from here: HP has it and a click would only say so.
+  const sentBefore = fromHere?.whole ? { sentAt: fromHere.sentAt } : shipped && hasPreGeneratedItems(order) ? { sentAt: recordedSentAt(order) } : null;
+  return { orderId, fromHere, status, shipped, sentBefore };
+}
+
+/** The row's main actions: send the whole order to HP, open its detail. */
+function OrderActions({ order, sent, onSent, onErrorData }: { order: OrderRecord } & Pick<OrderTableProps, 'sent' | 'onSent' | 'onErrorData'>) {
+  const { orderId, fromHere, sentBefore } = sendStateOf(order, sent);
+  return (
+    <Stack direction="row" spacing={1} sx={{ justifyContent: 'flex-end' }}>
+      <SendHpButton
+        orderId={orderId}
+        alreadySent={hasPreGeneratedItems(order) || fromHere !== undefined}
+        sentBefore={sentBefore}
+        onSent={(outcome) => onSent(order, outcome, true)}
+        onErrorData={(data) => onErrorData(order, data)}
+      />
+      <Button size="small" variant="outlined" component={Link} to={`/check-order?id=${encodeURIComponent(orderId)}`} startIcon={<InfoOutlinedIcon fontSize="small" />}>
+        Detail
+      </Button>
+    </Stack>
+  );
+}
+
+/**
+ * Phones: one stacked row an order (name, customer, status and date, its lines, the main actions),
+ * so the page keeps the screen's width.
+ */
+function OrderRows({ orders, siteNames, productTypes, sent, onSent, onErrorData }: OrderTableProps) {
+  return (
+    <List aria-label="Orders" disablePadding>
+      {orders.map((order) => {
+        const { orderId, status, shipped, sentBefore } = sendStateOf(order, sent);
+        return (
+          <ListItem
+            key={String(order.id)}
+            data-testid={`order-${orderId}`}
+            divider
+            sx={{ display: 'block', px: 2, py: 1.5, '&:nth-of-type(even)': { bgcolor: 'action.hover' } }}
+          >
+            <Box sx={{ display: 'flex', alignItems: 'baseline', gap: 1, justifyContent: 'space-between' }}>
+              <Typography variant="subtitle2" component="span" sx={{ overflowWrap: 'anywhere' }}>
+                {order.data?.name || orderId}
+              </Typography>
+              <Typography variant="caption" color="text.secondary" sx={{ whiteSpace: 'nowrap' }}>
+                {formatDateTime(order.data?.created_at ?? order.createdAt)}
+              </Typography>
+            </Box>
+            <Typography variant="body2" data-testid="customer-name" sx={{ fontWeight: shipped ? 700 : 400, overflowWrap: 'anywhere' }}>
+              {customerNameOf(order)}
+            </Typography>
+            <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 1 }}>
+              {status ? (
+                <Typography variant="caption" color="text.secondary" data-testid="order-status">
+                  {status}
+                </Typography>
+              ) : null}
+              {siteNames ? (
+                <Typography variant="caption" color="text.secondary">
+                  {siteNames.get(String(order.siteId)) ?? `Site ${order.siteId}`}
+                </Typography>
+              ) : null}
+              <OrderHoldChip order={order} />
+            </Box>
+            <Box sx={{ my: 1 }}>
+              <LineItems
+                order={order}
+                productTypes={productTypes}
+                shipped={sentBefore}
+                wrap
+                onSent={(outcome) => onSent(order, outcome, false)}
+                onErrorData={(data) => onErrorData(order, data)}
+              />
+            </Box>
+            <OrderActions order={order} sent={sent} onSent={onSent} onErrorData={onErrorData} />
+          </ListItem>
+        );
+      })}
+    </List>
+  );
+}
+
+export function OrderTable(props: OrderTableProps) {
+  const small = useSmallScreen();
+  return small ? <OrderRows {...props} /> : <OrderGrid {...props} />;
+}
+
+function OrderGrid({ orders, siteNames, productTypes, sent, onSent, onErrorData }: OrderTableProps) {
   const showClient = siteNames !== undefined;
   return (
     <TableContainer>
@@ -110,12 +210,7 @@ export function OrderTable({ orders, siteNames, productTypes, sent, onSent, onEr
         </TableHead>
         <TableBody>
           {orders.map((order) => {
-            const orderId = storeOrderId(order);
-            const fromHere = sent.get(orderId);
-            const status = fromHere?.orderStatus || orderStatusOf(order);
-            const shipped = status === 'shipped';
-            // Shipped, or sent whole from here: HP has it and a click would only say so.
-            const sentBefore = fromHere?.whole ? { sentAt: fromHere.sentAt } : shipped && hasPreGeneratedItems(order) ? { sentAt: recordedSentAt(order) } : null;
+            const { orderId, status, shipped, sentBefore } = sendStateOf(order, sent);
             return (
               <TableRow
                 key={String(order.id)}
@@ -148,24 +243,7 @@ export function OrderTable({ orders, siteNames, productTypes, sent, onSent, onEr
                   />
                 </TableCell>
                 <TableCell align="right">
-                  <Stack direction="row" spacing={1} sx={{ justifyContent: 'flex-end' }}>
-                    <SendHpButton
-                      orderId={orderId}
-                      alreadySent={hasPreGeneratedItems(order) || fromHere !== undefined}
-                      sentBefore={sentBefore}
-                      onSent={(outcome) => onSent(order, outcome, true)}
-                      onErrorData={(data) => onErrorData(order, data)}
-                    />
-                    <Button
-                      size="small"
-                      variant="outlined"
-                      component={Link}
-                      to={`/check-order?id=${encodeURIComponent(orderId)}`}
-                      startIcon={<InfoOutlinedIcon fontSize="small" />}
-                    >
-                      Detail
-                    </Button>
-                  </Stack>
+                  <OrderActions order={order} sent={sent} onSent={onSent} onErrorData={onErrorData} />
                 </TableCell>
               </TableRow>
             );

@@ -1,21 +1,20 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { Confirm, useDataProvider } from 'react-admin';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, Box, Button, Chip, CircularProgress, LinearProgress, Paper, Stack, TextField, Typography } from '@mui/material';
+import { Alert, Box, Button, Chip, CircularProgress, LinearProgress, Paper, Stack, Typography } from '@mui/material';
 import SyncIcon from '@mui/icons-material/Sync';
 import type { DayPreview, SyncRun } from '../../../../common/api/sync';
 import { useActionKey } from '../../lib/actionKey';
-import { errorMessage, formatDateTime, formatDay } from '../../lib/format';
+import { DAY_PLACEHOLDER, errorMessage, formatDateTime, formatDay } from '../../lib/format';
 import type { AppDataProvider } from '../../providers/dataProvider';
-import { MSG_DAY_FORMAT, MSG_DAY_REQUIRED } from '../../providers/sync';
+import { MSG_DAY_REQUIRED } from '../../providers/sync';
+import { DayInput } from '../../components/DayInput';
 import { RunDetail } from './RunDetail';
 import { STATUS_COLOURS, statusLabel } from './syncLabels';
 import { syncKeys } from './syncQueries';
 
 /** How often a running day sync is read again. */
 export const POLL_MS = 1000;
-
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
 export const MSG_DAY_FUTURE = 'The date is in the future: no contact can have changed on that day yet';
 
@@ -72,6 +71,8 @@ export function DaySync({ site }: { site: string }) {
   const dataProvider = useDataProvider<AppDataProvider>();
   const queryClient = useQueryClient();
   const [day, setDay] = useState('');
+  // The typed text is not a date (the field says why); `day` keeps the last one that was.
+  const [dayUnreadable, setDayUnreadable] = useState(false);
   const [validation, setValidation] = useState<string | null>(null);
   const [run, setRun] = useState<SyncRun | null>(null);
   // The day waiting for the operator's yes: the sync changes contacts and cannot be undone.
@@ -139,9 +140,9 @@ export function DaySync({ site }: { site: string }) {
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    const value = day.trim();
+    const value = day;
+    if (dayUnreadable) return setValidation(`Type the date as ${DAY_PLACEHOLDER}`);
     if (!value) return setValidation(MSG_DAY_REQUIRED);
-    if (!DAY.test(value)) return setValidation(MSG_DAY_FORMAT);
     if (value > localToday()) return setValidation(MSG_DAY_FUTURE);
     setValidation(null);
     setAsking(value);
@@ -162,18 +163,16 @@ export function DaySync({ site }: { site: string }) {
         onClose={() => setAsking(null)}
       />
       <Box component="form" onSubmit={onSubmit} noValidate sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'flex-start', gap: 2 }}>
-        <TextField
+        <DayInput
           label="Day"
-          type="date"
-          size="small"
           value={day}
-          onChange={(e) => {
-            setDay(e.target.value);
+          onChange={(next) => {
+            setDayUnreadable(next === null);
+            if (next !== null) setDay(next);
             if (validation) setValidation(null);
           }}
-          error={Boolean(validation)}
-          helperText={validation ?? 'Constituents modified that day'}
-          slotProps={{ inputLabel: { shrink: true } }}
+          error={validation}
+          helperText="Constituents modified that day"
           sx={{ width: 280 }}
         />
         <Button type="submit" variant="contained" disabled={start.isPending || running} startIcon={start.isPending || running ? <CircularProgress size={16} /> : <SyncIcon />} sx={{ mt: 0.25 }}>

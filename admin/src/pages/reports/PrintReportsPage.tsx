@@ -11,10 +11,10 @@ import {
   TableCell,
   TableHead,
   TableRow,
-  TextField,
   Typography,
 } from '@mui/material';
 import type { PrintReports } from '../../../../common/api/printProduction';
+import { DayInput } from '../../components/DayInput';
 import { RequireAccess } from '../../components/RequireAccess';
 import { addDays, errorMessage, formatDate, formatTimeSince, toDayString } from '../../lib/format';
 import { useNow } from '../../lib/useViewport';
@@ -140,7 +140,14 @@ function PrintReportsView() {
   usePageTitle('Print Reports');
   const dataProvider = useDataProvider<AppDataProvider>();
   const [period, setPeriod] = useState(defaultPeriod);
-  const valid = Boolean(period.from && period.to && period.from <= period.to);
+  // A field whose text is not a date (it says why); the period keeps its last day meanwhile.
+  const [unreadable, setUnreadable] = useState({ from: false, to: false });
+  const setEnd = (end: 'from' | 'to') => (day: string | null) => {
+    setUnreadable((u) => ({ ...u, [end]: day === null }));
+    if (day !== null) setPeriod((p) => ({ ...p, [end]: day }));
+  };
+  const readable = !unreadable.from && !unreadable.to;
+  const valid = readable && Boolean(period.from && period.to && period.from <= period.to);
   const report = useQuery({
     queryKey: ['print-jobs', 'reports', period],
     queryFn: () => dataProvider.getPrintReports(period),
@@ -154,28 +161,10 @@ function PrintReportsView() {
       <Title title="Print Reports" />
       <Card>
         <CardContent sx={{ display: 'flex', flexWrap: 'wrap', gap: 2, alignItems: 'center' }}>
-          <TextField
-            label="From"
-            type="date"
-            size="small"
-            fullWidth={false}
-            sx={{ width: 190 }}
-            value={period.from}
-            onChange={(e) => setPeriod((p) => ({ ...p, from: e.target.value }))}
-            slotProps={{ inputLabel: { shrink: true }, htmlInput: { max: period.to || undefined } }}
-          />
-          <TextField
-            label="To"
-            type="date"
-            size="small"
-            fullWidth={false}
-            sx={{ width: 190 }}
-            value={period.to}
-            onChange={(e) => setPeriod((p) => ({ ...p, to: e.target.value }))}
-            slotProps={{ inputLabel: { shrink: true }, htmlInput: { min: period.from || undefined } }}
-          />
+          <DayInput label="From" value={period.from} onChange={setEnd('from')} sx={{ width: 190 }} />
+          <DayInput label="To" value={period.to} onChange={setEnd('to')} sx={{ width: 190 }} />
           {report.isFetching ? <CircularProgress size={20} aria-label="Loading report" /> : null}
-          {!valid ? (
+          {readable && !valid ? (
             <Typography color="error" role="alert">
               Pick a start date on or before the end date
             </Typography>

@@ -1,10 +1,13 @@
-import { Datagrid, EditButton, List, TextField, TopToolbar } from 'react-admin';
+import { Datagrid, EditButton, List, SimpleList, TextField, TopToolbar } from 'react-admin';
 import { Box, Button, Typography } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import { Link } from 'react-router-dom';
 import { ListError } from '../../components/ListError';
 import { RequireAccess } from '../../components/RequireAccess';
 import { usePageTitle } from '../../layout/usePageTitle';
+import type { Site } from '../../../../common/api/sites';
+import { formatDate } from '../../lib/format';
+import { useSmallScreen } from '../../lib/useViewport';
 import { ColourSwatchField, DateField, LogoField } from './SiteFields';
 
 function AddSiteButton() {
@@ -34,8 +37,15 @@ function NoSites() {
   );
 }
 
+/** The site's colour as a dot before its name (the small-screen rows). */
+function ColourDot({ site }: { site: Site }) {
+  const colour = site.theme?.mainColor || '#000000';
+  return <Box aria-label={`Main colour ${colour}`} sx={{ width: 24, height: 24, borderRadius: '50%', border: 1, borderColor: 'divider', bgcolor: colour }} />;
+}
+
 function SiteListView() {
   usePageTitle('List Sites');
+  const small = useSmallScreen();
   return (
     <List
       resource="sites"
@@ -46,14 +56,26 @@ function SiteListView() {
       sort={{ field: 'createdAt', order: 'DESC' }}
       perPage={25}
     >
-      <Datagrid rowClick="edit" bulkActionButtons={false} empty={<NoSites />}>
-        <ColourSwatchField label="Colour" sortable={false} />
-        <TextField source="name" label="Name" />
-        <LogoField label="Logo" sortable={false} />
-        <TextField source="slug" label="Slug" />
-        <DateField source="createdAt" label="Created at" />
-        <EditButton />
-      </Datagrid>
+      {small ? (
+        // Phones: one row a site (name, slug, created), the whole row opens it.
+        <SimpleList<Site>
+          primaryText={(site) => site.name}
+          secondaryText={(site) => site.slug}
+          tertiaryText={(site) => formatDate(site.createdAt)}
+          leftAvatar={(site) => <ColourDot site={site} />}
+          linkType="edit"
+          empty={<NoSites />}
+        />
+      ) : (
+        <Datagrid rowClick="edit" bulkActionButtons={false} empty={<NoSites />}>
+          <ColourSwatchField label="Colour" sortable={false} />
+          <TextField source="name" label="Name" />
+          <LogoField label="Logo" sortable={false} />
+          <TextField source="slug" label="Slug" />
+          <DateField source="createdAt" label="Created at" />
+          <EditButton />
+        </Datagrid>
+      )}
     </List>
   );
 }

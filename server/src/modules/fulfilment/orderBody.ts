@@ -1,4 +1,5 @@
 // The provider's order body (INTEGRATIONS.md §2) from a store order, and from the manual form.
+import { customerNameOf } from '../../../../common/api/orders';
 import type { HpAdditionData } from '../designs/schema';
 import type { OrderAddress } from '../orders/shopify';
 import type { HpSettings } from './settings';
@@ -75,12 +76,6 @@ const s = (v: unknown) => (v === null || v === undefined ? '' : String(v)).trim(
 
 export const sourceOrderIdOf = (orderId: string, lineId: string | null) => (lineId ? `${orderId}-${lineId}` : orderId);
 
-export function customerNameOf(order: StoreOrder): string {
-  const c = order.customer;
-  const fromCustomer = [s(c?.first_name), s(c?.last_name)].filter(Boolean).join(' ');
-  const a = order.shipping_address;
-  return fromCustomer || s(a?.name) || [s(a?.first_name), s(a?.last_name)].filter(Boolean).join(' ') || s(order.email);
-}
 
 /** The shipment's address from the store's shipping address; null when the order has none. */
 export function shipToOf(order: StoreOrder): HpOrderBody['orderData']['shipments'][number]['shipTo'] | null {
