@@ -90,6 +90,10 @@ describe('small screens and the menu', () => {
     expect(await page.locator('table').count()).toBe(0);
     expect(await page.getByRole('listitem').count()).toBeGreaterThan(1);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(400);
+    // The app bar keeps room for the screen's title beside the site's brand (the user's name yields).
+    const titleBox = await page.locator('#react-admin-title').boundingBox();
+    expect(titleBox?.width ?? 0).toBeGreaterThan(40);
+    await expect.poll(() => page.locator('#react-admin-title').innerText()).not.toBe('');
     await shot(page, `screens-400-${name}`);
     await page.close();
   });

@@ -11,11 +11,12 @@ function SiteBrand() {
   const { site } = useSiteInfo();
   if (!site) return null;
   return (
-    <Box sx={{ display: 'flex', alignItems: 'center', mr: 2, height: '100%' }}>
+    // On a phone the brand yields room to the page's title (shortened, never pushing it out).
+    <Box sx={{ display: 'flex', alignItems: 'center', mr: 2, height: '100%', minWidth: 0, flexShrink: { xs: 1, sm: 0 }, maxWidth: { xs: '45%', sm: 'none' } }}>
       {site.logo ? (
-        <Box component="img" src={site.logo} alt={site.name} sx={{ maxHeight: 36, maxWidth: 140, objectFit: 'contain' }} />
+        <Box component="img" src={site.logo} alt={site.name} sx={{ maxHeight: 36, maxWidth: { xs: 96, sm: 140 }, objectFit: 'contain' }} />
       ) : (
-        <Typography variant="h6" component="span" sx={{ fontWeight: 700, whiteSpace: 'nowrap' }}>
+        <Typography variant="h6" component="span" noWrap sx={{ fontWeight: 700 }}>
           {site.name}
         </Typography>
       )}
@@ -52,7 +53,8 @@ function SignedInUser() {
   return (
     <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.5 }}>
       {identity?.fullName ? (
-        <Typography variant="body2" sx={{ fontWeight: 600, whiteSpace: 'nowrap' }} data-testid="appbar-user-name">
+        // Below sm the name gives its room to the page's title; Logout stays.
+        <Typography variant="body2" sx={{ fontWeight: 600, whiteSpace: 'nowrap', display: { xs: 'none', sm: 'block' } }} data-testid="appbar-user-name">
           {identity.fullName}
         </Typography>
       ) : null}
