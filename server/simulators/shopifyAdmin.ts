@@ -12,7 +12,7 @@
 // (ours) in docs/connect-shopify.md.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import express, { type Request, type Response } from 'express';
+import express, { type ErrorRequestHandler, type Request, type Response } from 'express';
 import {
   GraphQLError,
   Kind,
@@ -815,6 +815,12 @@ export function createShopifyAdminSimulator(options: ShopifyAdminSimOptions) {
     return answer(200, out);
   });
   app.use((req, res) => res.status(404).json({ errors: 'Not Found' }));
+  // A body that isn't JSON: Shopify's 400 shape, never a stack trace.
+  app.use(((err, _req, res, _next) => {
+    void _next;
+    res.status(400).json({ errors: { query: 'Required parameter missing or invalid' } });
+    void err;
+  }) as ErrorRequestHandler);
 
   let server: http.Server | undefined;
 

@@ -4,6 +4,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { createAdminApiClient } from '@shopify/admin-api-client';
 import { buildSchema, execute, isEnumType, isInputObjectType, isInterfaceType, isObjectType, isUnionType, parse, type GraphQLNamedType } from 'graphql';
 import { ADMIN_SDL } from '../simulators/shopifyAdminSchema.graphql';
 import { createShopifyAdminSimulator, INVALID_TOKEN_BODY } from '../simulators/shopifyAdmin';
@@ -178,6 +179,13 @@ describe('access token', () => {
     expect(ok.body.data?.shop.myshopifyDomain).toBe('presswork-test.myshopify.com');
     validAnswer(DOCS.shop, ok.body.data);
     expect(ok.body.extensions?.cost).toMatchObject({ requestedQueryCost: 1, actualQueryCost: 1, throttleStatus: { maximumAvailable: 2000, restoreRate: 100 } });
+  });
+
+  it('answers 400 to a body without a query or not JSON', async () => {
+    for (const body of [JSON.stringify({ variables: {} }), '{not json']) {
+      const res = await fetch(endpoint, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Shopify-Access-Token': TOKEN }, body });
+      expect([res.status, await res.json()]).toEqual([400, { errors: { query: 'Required parameter missing or invalid' } }]);
+    }
   });
 
   it('refuses a field the schema has not, as GraphQL errors with HTTP 200', async () => {
@@ -461,5 +469,32 @@ describe('webhook subscriptions', () => {
     const gone = await gql<{ webhookSubscriptionDelete: { deletedWebhookSubscriptionId: null; userErrors: unknown[] } }>(DOCS.subscriptionDelete, { id: b.webhookSubscription!.id });
     expect(gone.body.data!.webhookSubscriptionDelete.userErrors).toHaveLength(1);
     validAnswer(DOCS.subscriptionCreate, { webhookSubscriptionCreate: a }, { topic: 'ORDERS_CREATE', webhookSubscription: {} });
+  });
+});
+
+describe("Shopify's own client against the simulator", () => {
+  // @shopify/admin-api-client always calls https://<storeDomain>: its fetch is pointed at the simulator.
+  const client = createAdminApiClient({
+    storeDomain: 'presswork-test.myshopify.com',
+    apiVersion: VERSION,
+    accessToken: TOKEN,
+    customFetchApi: (url, init) => fetch(String(url).replace('https://presswork-test.myshopify.com', base), init),
+  });
+
+  it('reads data and cost, and sees THROTTLED as a GraphQL error', async () => {
+    const id = sim.addOrder(fakeOrder(9, { lineCount: 1 }));
+    const ok = await client.request<{ order: { id: string; fulfillmentOrders: { nodes: Array<{ status: string }> } } }>(DOCS.fulfillmentOrders, { variables: { id } });
+    expect(ok.errors).toBeUndefined();
+    expect(ok.data?.order).toMatchObject({ id, fulfillmentOrders: { nodes: [{ status: 'OPEN' }] } });
+    expect(ok.extensions?.cost).toMatchObject({ requestedQueryCost: 518, throttleStatus: { maximumAvailable: 2000, restoreRate: 100 } });
+    sim.throttleNext(1);
+    const throttled = await client.request(DOCS.shop);
+    expect(throttled.errors?.graphQLErrors?.[0]).toMatchObject({ message: 'Throttled', extensions: { code: 'THROTTLED' } });
+  });
+
+  it('sees a wrong token as a 401', async () => {
+    const wrong = createAdminApiClient({ storeDomain: 'presswork-test.myshopify.com', apiVersion: VERSION, accessToken: 'shpat_nope', customFetchApi: (url, init) => fetch(String(url).replace('https://presswork-test.myshopify.com', base), init) });
+    const a = await wrong.request(DOCS.shop);
+    expect(a.errors).toMatchObject({ networkStatusCode: 401 });
   });
 });
