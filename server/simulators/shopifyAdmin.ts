@@ -483,6 +483,12 @@ export function createShopifyAdminSimulator(options: ShopifyAdminSimOptions) {
     };
   }
 
+  const mailingAddress = (orderId: string, n: string, a: FakeOrder['shipping_address']) =>
+    a
+      ? { id: gid('MailingAddress', `${orderId}${n}`), name: a.name, firstName: a.first_name, lastName: a.last_name, company: a.company, address1: a.address1, address2: a.address2, city: a.city, zip: a.zip, province: a.province, provinceCode: a.province_code, country: a.country, countryCodeV2: a.country_code, phone: a.phone }
+      : null;
+  const shippingLineView = (l: { title: string; code: string }) => ({ id: null, title: l.title, code: l.code, source: 'shopify', carrierIdentifier: null, phone: null });
+
   function orderView(o: StoredOrder): Record<string, unknown> {
     const r = o.rest;
     const a = r.shipping_address;
@@ -532,10 +538,10 @@ export function createShopifyAdminSimulator(options: ShopifyAdminSimOptions) {
             updatedAt: r.updated_at,
           }
         : null,
-      shippingAddress: a
-        ? { id: gid('MailingAddress', `${r.id}1`), name: a.name, firstName: a.first_name, lastName: a.last_name, company: a.company, address1: a.address1, address2: a.address2, city: a.city, zip: a.zip, province: a.province, provinceCode: a.province_code, country: a.country, countryCodeV2: a.country_code, phone: a.phone }
-        : null,
-      shippingLine: r.shipping_lines?.[0] ? { id: null, title: r.shipping_lines[0].title, code: r.shipping_lines[0].code, source: 'shopify', carrierIdentifier: null, phone: null } : null,
+      shippingAddress: mailingAddress(r.id, '1', a),
+      billingAddress: mailingAddress(r.id, '2', (r.billing_address as FakeOrder['shipping_address'] | undefined) ?? null),
+      shippingLine: r.shipping_lines?.[0] ? shippingLineView(r.shipping_lines[0]) : null,
+      shippingLines: (args: Parameters<typeof connection>[1]) => connection(r.shipping_lines ?? [], args, (l) => `${l.code}:${l.title}`, shippingLineView),
       lineItems: (args: Parameters<typeof connection>[1]) => connection(r.line_items, args, (l) => l.id, (l) => lineItemView(o, l.id)),
       fulfillmentOrders: (args: Parameters<typeof connection>[1]) => connection(o.fulfillmentOrders, args, (fo) => fo.id, (fo) => fulfillmentOrderView(o, fo)),
       fulfillments: (args: { first?: number | null }) => (args.first != null ? o.fulfillments.slice(0, args.first) : o.fulfillments).map((f) => fulfillmentView(o, f)),

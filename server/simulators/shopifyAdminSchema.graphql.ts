@@ -28,8 +28,8 @@ type PageInfo {
   startCursor: String
 }
 
-enum CurrencyCode { GBP EUR USD }
-enum CountryCode { GB IE FR DE US }
+enum CurrencyCode { AUD CAD EUR GBP USD }
+enum CountryCode { AU CA DE ES FR GB IE IT NL US }
 
 type MoneyV2 {
   amount: Decimal!
@@ -97,6 +97,17 @@ type ShippingLine {
   source: String
   carrierIdentifier: String
   phone: String
+}
+
+type ShippingLineEdge {
+  cursor: String!
+  node: ShippingLine!
+}
+
+type ShippingLineConnection {
+  edges: [ShippingLineEdge!]!
+  nodes: [ShippingLine!]!
+  pageInfo: PageInfo!
 }
 
 type Product implements Node & LegacyInteroperability {
@@ -182,7 +193,9 @@ type Order implements Node & LegacyInteroperability {
   customAttributes: [Attribute!]!
   customer: Customer
   shippingAddress: MailingAddress
+  billingAddress: MailingAddress
   shippingLine: ShippingLine
+  shippingLines(after: String, before: String, first: Int, includeRemovals: Boolean = false, last: Int, reverse: Boolean = false): ShippingLineConnection!
   lineItems(after: String, before: String, first: Int, last: Int, reverse: Boolean = false): LineItemConnection!
   fulfillmentOrders(after: String, before: String, displayable: Boolean = false, first: Int, last: Int, query: String, reverse: Boolean = false): FulfillmentOrderConnection!
   fulfillments(first: Int, query: String): [Fulfillment!]!

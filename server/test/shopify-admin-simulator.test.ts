@@ -44,6 +44,7 @@ const DOCS = {
         displayFinancialStatus displayFulfillmentStatus currentSubtotalLineItemsQuantity
         customer { id firstName lastName defaultEmailAddress { emailAddress } }
         shippingAddress { name address1 address2 city zip provinceCode countryCodeV2 phone company }
+        shippingLines(first: 5) { nodes { title code } }
         lineItems(first: 50) { nodes { id sku name title quantity currentQuantity customAttributes { key value } variant { id } product { id } } }
       }
       pageInfo { hasNextPage endCursor }
@@ -237,6 +238,8 @@ describe('orders', () => {
     const a = await gql<{ orders: { nodes: Array<Record<string, unknown> & { lineItems: { nodes: Array<Record<string, unknown>> } }> } }>(DOCS.ordersNodes, { first: 1 });
     const node = a.body.data!.orders.nodes[0];
     expect(node).toMatchObject({ id: `gid://shopify/Order/${o.id}`, legacyResourceId: o.id, name: '#2001', displayFinancialStatus: 'PAID', displayFulfillmentStatus: 'UNFULFILLED', email: o.email });
+    expect(node).toMatchObject({ shippingAddress: { city: o.shipping_address!.city, zip: o.shipping_address!.zip, countryCodeV2: 'GB' }, shippingLines: { nodes: [{ title: o.shipping_lines[0].title, code: o.shipping_lines[0].code }] }, customer: { firstName: o.customer!.first_name, defaultEmailAddress: { emailAddress: o.customer!.email } } });
+    validAnswer(DOCS.ordersNodes, a.body.data, { first: 1 });
     expect(node.lineItems.nodes[0]).toMatchObject({ id: `gid://shopify/LineItem/${o.line_items[0].id}`, sku: o.line_items[0].sku, quantity: o.line_items[0].quantity, customAttributes: [{ key: 'Message', value: 'Happy birthday' }], variant: { id: `gid://shopify/ProductVariant/${o.line_items[0].variant_id}` } });
   });
 
