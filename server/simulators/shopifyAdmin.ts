@@ -887,11 +887,22 @@ export function createShopifyAdminSimulator(options: ShopifyAdminSimOptions) {
       const o = orderOf(orderId);
       o.rest.updated_at = new Date(at).toISOString();
     },
-    /** Replaces an order's REST body (an edit, a cancel…) keeping its fulfilment state; fulfillment orders follow a cancel. */
+    /** Replaces an order's REST body (an edit, a cancel…) keeping its fulfilment state; the fulfillment order follows edits and cancels. */
     updateOrder(order: FakeOrder) {
       const o = orderOf(order.id);
       o.rest = { ...structuredClone(order), fulfillments: o.rest.fulfillments };
-      if (order.cancelled_at) for (const fo of o.fulfillmentOrders) if (fo.status !== 'CLOSED') fo.status = 'CLOSED';
+      // An edit changes the fulfillment order's lines: units added or removed, new lines appended.
+      const fo = o.fulfillmentOrders[0];
+      for (const l of o.rest.line_items) {
+        const fl = fo.lines.find((x) => x.lineItemId === l.id);
+        if (fl) {
+          const delta = l.current_quantity - fl.totalQuantity;
+          fl.totalQuantity += delta;
+          fl.remainingQuantity = Math.max(0, fl.remainingQuantity + delta);
+        } else if (l.current_quantity > 0) fo.lines.push({ id: nextId(7_200), lineItemId: l.id, totalQuantity: l.current_quantity, remainingQuantity: l.current_quantity });
+      }
+      if (order.cancelled_at) for (const f of o.fulfillmentOrders) f.status = 'CLOSED';
+      else if (fo.status !== 'CANCELLED') fo.status = foStatus(fo);
       syncRest(o, false);
     },
 

@@ -8,7 +8,7 @@ import { createAdminApiClient } from '@shopify/admin-api-client';
 import { buildSchema, execute, isEnumType, isInputObjectType, isInterfaceType, isObjectType, isUnionType, parse, type GraphQLNamedType } from 'graphql';
 import { ADMIN_SDL } from '../simulators/shopifyAdminSchema.graphql';
 import { createShopifyAdminSimulator, INVALID_TOKEN_BODY } from '../simulators/shopifyAdmin';
-import { createShopifySender, fakeOrder, signShopifyBody } from '../simulators/shopify';
+import { cancelledOrder, createShopifySender, fakeOrder, orderEdit, signShopifyBody } from '../simulators/shopify';
 import { adminSchema, adminSchemaProblems } from './shopifyAdminSchema';
 
 const TOKEN = 'shpat_0123456789abcdef0123456789abcdef';
@@ -278,6 +278,17 @@ describe('fulfillmentCreate', () => {
     const [fo] = await fulfillmentOrdersOf(id);
     expect(fo.status).toBe('OPEN');
     expect(fo.lineItems.nodes.map((l) => [l.lineItem.id, l.remainingQuantity, l.totalQuantity])).toEqual(rest.line_items.map((l) => [`gid://shopify/LineItem/${l.id}`, l.current_quantity, l.current_quantity]));
+  });
+
+  it('follows an order edit and a cancel', async () => {
+    const { rest, id } = order(3);
+    const { updated } = orderEdit(rest, { removals: [{ lineId: rest.line_items[0].id, delta: 1 }], additions: [{ sku: 'DEMO-MUG-01', quantity: 2 }] });
+    sim.updateOrder(updated);
+    const [fo] = await fulfillmentOrdersOf(id);
+    expect(fo.lineItems.nodes.map((l) => [l.lineItem.id, l.remainingQuantity])).toEqual(updated.line_items.map((l) => [`gid://shopify/LineItem/${l.id}`, l.current_quantity]));
+    expect(fo.lineItems.nodes[0].remainingQuantity).toBe(2);
+    sim.updateOrder(cancelledOrder(updated));
+    expect((await fulfillmentOrdersOf(id))[0].status).toBe('CLOSED');
   });
 
   it('fulfils the named lines with tracking, and the rest later', async () => {
