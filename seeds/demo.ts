@@ -62,6 +62,10 @@ export async function seedDemo(deps: Deps, services: Services): Promise<boolean>
                   { key: 'SHOPIFY_SHOP_DOMAIN', value: 'presswork-demo.myshopify.com' },
                   // The demo store (server/simulators/shopifyDemo.ts) signs its order webhooks with this.
                   { key: 'SHOPIFY_WEBHOOK_SECRET', value: crypto.randomBytes(24).toString('base64url') },
+                  // The demo store's Admin API: the simulator main.ts mounts at /__simulators/shopify-admin.
+                  { key: 'SHOPIFY_ADMIN_URL', value: `${base}/__simulators/shopify-admin` },
+                  { key: 'SHOPIFY_ADMIN_TOKEN', value: `shpat_demo${crypto.randomBytes(12).toString('hex')}` },
+                  { key: 'SHOPIFY_API_VERSION', value: '2026-07' },
                   ...demoHpEnv(base),
                 ],
         }),

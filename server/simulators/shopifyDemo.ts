@@ -10,6 +10,7 @@ import { envValue } from '../src/lib/secrets';
 import { sitesRepo } from '../src/modules/sites/repo';
 import { prng } from './prng';
 import { cancelledOrder, createShopifySender, fakeOrder, orderEdit, paidOrder, type FakeOrder, type ShopifySender } from './shopify';
+import type { ShopifyAdminSimulator } from './shopifyAdmin';
 
 export const DEMO_STORE_SITE = 'demo';
 
@@ -21,6 +22,8 @@ export interface ShopifyDemoOptions {
   /** Orders sent at once (a freshly seeded demo), then one every intervalMs. */
   initialOrders?: number;
   intervalMs?: number;
+  /** The demo store's Admin API simulator: it holds every order sent, as the real store would. */
+  adminStore?: Pick<ShopifyAdminSimulator, 'addOrder' | 'updateOrder' | 'order'>;
 }
 
 export function startShopifyDemo(o: ShopifyDemoOptions): () => void {
@@ -47,6 +50,12 @@ export function startShopifyDemo(o: ShopifyDemoOptions): () => void {
   /** Sends an order's life: created now; then, a few seconds apart and without holding up the next order, perhaps paid, edited or cancelled. */
   async function lifeOf(sender: ShopifySender, order: FakeOrder, r: ReturnType<typeof prng>): Promise<void> {
     const send = async (body: object, topic: string) => {
+      // The store holds the order as it stands before telling the app (an order edit's body is not an order).
+      if (o.adminStore && topic !== 'orders/edited') {
+        const stored = body as FakeOrder;
+        if (o.adminStore.order(stored.id)) o.adminStore.updateOrder(stored);
+        else o.adminStore.addOrder(stored);
+      }
       const result = await sender.sendOrder(body, { topic, withoutEventId: r.chance(0.25) });
       if (!result.ok) o.log.warn({ status: result.status, body: result.body, topic }, 'demo shopify delivery was not accepted');
     };

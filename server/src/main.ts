@@ -9,6 +9,7 @@ import express from 'express';
 import { startOutboxWorker, startRepeating } from './modules/fulfilment/service';
 import { demoHpSimulator, HP_SIMULATOR_PATH } from '../simulators/hpDemo';
 import { startShopifyDemo } from '../simulators/shopifyDemo';
+import { demoShopifyAdminSimulator, SHOPIFY_ADMIN_SIMULATOR_PATH } from '../simulators/shopifyAdminDemo';
 import { demoSyncSimulators } from '../simulators/syncDemo';
 import { createScheduler } from './jobs/scheduler';
 import { onClientError } from './http/clientError';
@@ -43,6 +44,9 @@ async function main() {
     const hp = await demoHpSimulator(db, config.publicUrl ?? `http://localhost:${config.port}`);
     if (hp) root = express().use(HP_SIMULATOR_PATH, hp.app).use(app);
   }
+  // Outside production the demo store's Admin API too (the demo site's SHOPIFY_ADMIN_URL points at it).
+  const shopifyAdmin = config.simulators ? await demoShopifyAdminSimulator(db) : undefined;
+  if (shopifyAdmin) root = express().use(SHOPIFY_ADMIN_SIMULATOR_PATH, shopifyAdmin.app).use(root);
   // Outside production the CRM and email-platform simulators too (the charity demo site points at them).
   const syncSims = config.simulators ? await demoSyncSimulators(deps, config.publicUrl ?? `http://localhost:${config.port}`) : undefined;
   if (syncSims) root = express().use(syncSims.router).use(root);
@@ -69,7 +73,8 @@ async function main() {
     console.log('');
     if (config.sync.scheduler) void scheduler.start().catch((err) => log.error({ err }, 'the sync scheduler could not start'));
     // The demo store sends an order now and then (a few at once on a fresh demo) through the real webhook.
-    if (config.simulators) stopShopifyDemo = startShopifyDemo({ db, baseUrl: `http://127.0.0.1:${port}`, log, initialOrders: seeded ? 6 : 0 });
+    if (shopifyAdmin) void shopifyAdmin.connectWebhooks(`http://127.0.0.1:${port}`).catch((err) => log.warn({ err }, 'demo store webhooks not connected'));
+    if (config.simulators) stopShopifyDemo = startShopifyDemo({ db, baseUrl: `http://127.0.0.1:${port}`, log, initialOrders: seeded ? 6 : 0, adminStore: shopifyAdmin });
   });
   server.keepAliveTimeout = 65_000;
   server.on('clientError', onClientError);

@@ -6,6 +6,7 @@ import type { Server } from 'node:http';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cancelledOrder, createShopifySender, fakeOrder, orderEdit, paidOrder, updatedOrder, DEMO_SKUS } from '../simulators/shopify';
 import { startShopifyDemo } from '../simulators/shopifyDemo';
+import { demoShopifyAdminSimulator, SHOPIFY_ADMIN_SIMULATOR_PATH } from '../simulators/shopifyAdminDemo';
 import { createLogger } from '../src/lib/logger';
 import { createWorld } from './harness';
 import { SECRET_A, SHOP_A, connectStores, deliveries, orderRows, setSiteEnv } from './ordersKit';
@@ -152,11 +153,16 @@ describe('shopify simulator → listening app', async () => {
     expect(seen).toEqual([null, null]);
   });
 
-  it('the demo trickle sends orders of the demo site to the app', async () => {
+  it('the demo trickle sends orders of the demo site to the app, and the demo store (Admin API) holds them', async () => {
     const [r] = await w.db('sites').insert({ name: 'Demo', slug: 'demo', logo: null, theme: '{}', settings: JSON.stringify({ env: [] }), created_at: 'x', updated_at: 'x' }).returning('id');
     const demoId = typeof r === 'object' ? r.id : r;
     await setSiteEnv(w, demoId, { SHOPIFY_SHOP_DOMAIN: 'presswork-demo.myshopify.com', SHOPIFY_WEBHOOK_SECRET: 'demo-secret' });
-    const stop = startShopifyDemo({ db: w.db, baseUrl: base, log: createLogger('silent'), initialOrders: 3, intervalMs: 60_000 });
+    // No Admin API settings: no simulated Admin API.
+    expect(await demoShopifyAdminSimulator(w.db)).toBeUndefined();
+    await setSiteEnv(w, demoId, { SHOPIFY_SHOP_DOMAIN: 'presswork-demo.myshopify.com', SHOPIFY_WEBHOOK_SECRET: 'demo-secret', SHOPIFY_ADMIN_URL: `${base}${SHOPIFY_ADMIN_SIMULATOR_PATH}`, SHOPIFY_ADMIN_TOKEN: 'shpat_demo' });
+    const adminStore = await demoShopifyAdminSimulator(w.db);
+    expect(adminStore).toBeDefined();
+    const stop = startShopifyDemo({ db: w.db, baseUrl: base, log: createLogger('silent'), initialOrders: 3, intervalMs: 60_000, adminStore });
     try {
       let rows: unknown[] = [];
       for (let i = 0; i < 100 && rows.length < 3; i++) {
@@ -166,6 +172,7 @@ describe('shopify simulator → listening app', async () => {
       }
       expect(rows).toHaveLength(3);
       expect((rows as Array<{ field2: string }>).map((x) => x.field2).sort()).toEqual(['#1001', '#1002', '#1003']);
+      expect(adminStore!.orderIds().map((id) => adminStore!.order(id)?.name).sort()).toEqual(['#1001', '#1002', '#1003']);
     } finally {
       stop();
     }
