@@ -183,8 +183,9 @@ export function normaliseOrder(payload: unknown): ShopifyOrder {
         sku: str(l.sku)?.trim() || null,
         quantity: Number.isSafeInteger(Number(l.quantity)) && Number(l.quantity) > 0 ? Number(l.quantity) : 1,
         current_quantity: l.current_quantity === null || l.current_quantity === undefined || l.current_quantity === '' || !Number.isSafeInteger(Number(l.current_quantity)) ? null : Math.max(0, Number(l.current_quantity)),
-        fulfillment_status: str(l.fulfillment_status),
-        fulfillable_quantity: l.fulfillable_quantity === null || l.fulfillable_quantity === undefined || l.fulfillable_quantity === '' || !Number.isSafeInteger(Number(l.fulfillable_quantity)) ? null : Math.max(0, Number(l.fulfillable_quantity)),
+        // Kept only when the store says (older stored orders and other sources have neither).
+        ...(l.fulfillment_status === undefined ? {} : { fulfillment_status: str(l.fulfillment_status) }),
+        ...(l.fulfillable_quantity === undefined || l.fulfillable_quantity === null || l.fulfillable_quantity === '' || !Number.isSafeInteger(Number(l.fulfillable_quantity)) ? {} : { fulfillable_quantity: Math.max(0, Number(l.fulfillable_quantity)) }),
         properties: arr(l.properties)
           .map(obj)
           .filter((x): x is Record<string, unknown> => x !== null && str(x.name) !== null)
