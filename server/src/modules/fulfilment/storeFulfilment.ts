@@ -6,6 +6,7 @@
 // (by hand, or by us in an attempt whose answer was lost) are never fulfilled twice: every attempt
 // reads the remaining quantities first.
 import type { Knex } from 'knex';
+import type { MarkShippedInput, StoreFulfilment } from '../../../../common/api/orders';
 import { badRequest, notFound } from '../../http/errors';
 import { fieldError } from '../../http/fieldErrors';
 import type { Actor } from '../../http/types';
@@ -78,20 +79,7 @@ export class StoreUserErrors extends Error {
 export const hasAdminToken = (site: Site) => Boolean((envValue(site.settings.env, 'SHOPIFY_ADMIN_TOKEN') ?? '').trim());
 
 /** What a write-back row shows (Check order, HP Data). */
-export interface StoreFulfilmentView {
-  outboxId: number;
-  status: 'pending' | 'sent' | 'failed';
-  source: 'provider' | 'in-house';
-  lineIds: string[];
-  tracking: ShipmentTracking;
-  error: string | null;
-  note: string | null;
-  fulfillmentId: string | null;
-  fulfilledLineIds: string[];
-  alreadyFulfilledLineIds: string[];
-  createdAt: string;
-  doneAt: string | null;
-}
+export type StoreFulfilmentView = StoreFulfilment;
 
 interface RowResult {
   createSentAt?: string;
@@ -267,15 +255,7 @@ export async function processDueStoreFulfilments(ctx: FulfilmentContext, adminFo
   return { claimed: outcomes.length, outcomes };
 }
 
-export interface MarkShippedInput {
-  site?: string;
-  siteId?: number;
-  orderId: string;
-  lineIds?: string[];
-  carrier: string;
-  trackingNumber: string;
-  trackingUrl?: string | null;
-}
+export type { MarkShippedInput };
 
 /**
  * An operator's Mark shipped: lines printed in house (all of them when none are named) leave with
