@@ -21,7 +21,7 @@ const w = await createHpWorld();
 await connectStores(w);
 await setSiteEnv(w, w.sites.a, { SHOPIFY_ADMIN_TOKEN: 'shpat_test_token' });
 
-type Behaviour = 'throttled' | 'user-errors' | 'lose-answer';
+type Behaviour = 'throttled' | 'user-errors' | 'lose-answer' | 'crash';
 
 /** A store's Admin API as Shopify documents it: one fulfillment order per order, remaining quantities, fulfilments. */
 function fakeStore() {
@@ -50,6 +50,8 @@ function fakeStore() {
       const answer = { fulfillmentCreate: { fulfillment: { id: `gid://shopify/Fulfillment/${++seq}`, status: 'SUCCESS', createdAt: '2026-11-25T10:00:00Z', trackingInfo: [{ number: input.trackingInfo.number, url: input.trackingInfo.url ?? null, company: input.trackingInfo.company ?? null }] }, userErrors: [] } };
       // Landed in the store, but the answer never came back.
       if (behaviour === 'lose-answer') throw error('network', 'socket hang up');
+      // The app dies here: the fulfilment landed, nobody ever hears back.
+      if (behaviour === 'crash') return new Promise<never>(() => {});
       return answer;
     }
     const id = String(variables?.id ?? '');
@@ -73,6 +75,11 @@ function fakeStore() {
       orders.set(orderId, [{ id: `gid://shopify/FulfillmentOrder/${orderId}1`, status: 'OPEN', lines: lines.map((l, i) => ({ id: `gid://shopify/FulfillmentOrderLineItem/${orderId}${i}`, lineItemId: l.id, sku: l.sku, remaining: l.remaining ?? l.quantity ?? 1 })) }]);
     },
   };
+}
+
+/** Polls a condition of the world (no timing assumption: it waits as long as the test may). */
+async function waitUntil(ok: () => Promise<boolean>) {
+  while (!(await ok())) await new Promise((r) => setTimeout(r, 5));
 }
 
 let store = fakeStore();
@@ -226,6 +233,21 @@ describe('shipped postback → store fulfilment', () => {
     const { outcomes } = await pass();
     expect(store.creates).toHaveLength(1);
     expect(outcomes).toEqual([expect.objectContaining({ status: 'sent', note: 'Fulfilled in the store (the answer to our earlier request was lost)' })]);
+  });
+
+  it('the app killed mid-send (lease held, no outcome): after the lease, the next instance finds the fulfilment and creates none', async () => {
+    const orderId = await storedOrder();
+    store.next.push('crash');
+    await hook(shipped(`${orderId}-21`));
+    void pass();
+    await waitUntil(async () => store.creates.length === 1);
+    const restarted = storeFulfilments({ db: w.db, clock: w.clock, config: w.config, log: createLogger('silent'), production: w.services.production, options: w.services.fulfilment.options }, { adminFor });
+    // Still leased: the restarted instance leaves it alone.
+    expect((await restarted.processDue()).claimed).toBe(0);
+    w.clock.advance(w.services.fulfilment.options.leaseMs + 1);
+    const { outcomes } = await restarted.processDue();
+    expect(outcomes).toEqual([expect.objectContaining({ status: 'sent', note: 'Fulfilled in the store (the answer to our earlier request was lost)' })]);
+    expect(store.creates).toHaveLength(1);
   });
 
   it('two workers (two instances) → one send', async () => {
