@@ -178,7 +178,9 @@ export async function attemptStoreFulfilment(ctx: FulfilmentContext, row: Outbox
 
   const site = await sitesRepo(ctx.db).byId(p.siteId);
   if (!site) return fail('The site of this order no longer exists');
-  const admin = adminFor?.(site) ?? null;
+  // No Admin API wired into this instance (configure({adminFor})): the row waits, nothing is lost.
+  if (!adminFor) return retry('This instance has no Shopify Admin API client configured: waiting');
+  const admin = adminFor(site);
   if (!admin) return fail(`The store of site "${site.name}" has no Admin API token (SHOPIFY_ADMIN_TOKEN): the tracking was not sent`);
   const wanted = new Set(p.lineIds);
   try {
