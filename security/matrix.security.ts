@@ -154,6 +154,8 @@ const EXAMPLES: Examples = {
   'POST /api/online-stores/manually-send-hp': {},
   'GET /api/hp-data': {},
   'GET /api/hp-data/order/:orderId': {},
+  'POST /api/orders/mark-shipped': (c) => ({ body: { orderId: c.world.fx.orderId, carrier: 'Royal Mail', trackingNumber: 'RM000111222GB' } }),
+  'GET /api/orders/:orderId/store-fulfilments': {},
   'POST /api/online-stores/check-order': (c) => ({ body: { id: c.world.fx.orderId } }),
   'POST /api/online-stores/rerun-order': (c) => ({ body: { id: c.world.fx.orderId, flags: {} } }),
   'POST /api/online-stores/shopify-webhook/order-to-arwork': (c) => ({ body: { id: c.world.fx.orderId } }),

@@ -13,6 +13,10 @@ export interface OrderLineItem {
   quantity?: number | null;
   /** Units still ordered after edits and refunds (Shopify); what is printed when given. */
   current_quantity?: number | null;
+  /** The store's fulfilment of the line (orders/fulfilled, orders/updated): `fulfilled`, `partial` or null. */
+  fulfillment_status?: string | null;
+  /** Units the store still has to fulfil. */
+  fulfillable_quantity?: number | null;
   properties?: unknown;
 }
 
@@ -160,6 +164,39 @@ export interface ProviderOrderDetail {
   lines: ProviderOrderLine[];
   events: ProviderEventRecord[];
   sent: ProviderSendRecord[];
+  /** What went back to the store: each shipment's tracking, pending, sent or failed with why. */
+  storeFulfilments?: StoreFulfilment[];
+}
+
+/** Tracking of a shipment written back to the store as a fulfilment (GET /api/orders/:orderId/store-fulfilments). */
+export interface StoreFulfilment {
+  outboxId: number;
+  /** pending: not in the store yet (retried); sent: in the store; failed: an operator must look (error). */
+  status: 'pending' | 'sent' | 'failed';
+  /** provider: HP Site Flow's shipped postback; in-house: Mark shipped. */
+  source: 'provider' | 'in-house';
+  lineIds: string[];
+  tracking: { number: string; url: string | null; company: string | null };
+  error: string | null;
+  /** e.g. "already fulfilled in the store" (nothing was created for those lines). */
+  note: string | null;
+  /** The store's fulfilment Presswork created (gid://shopify/Fulfillment/…). */
+  fulfillmentId: string | null;
+  fulfilledLineIds: string[];
+  alreadyFulfilledLineIds: string[];
+  createdAt: string;
+  doneAt: string | null;
+}
+
+/** POST /api/orders/mark-shipped: lines printed in house (all of them when none are named) leave with this tracking. */
+export interface MarkShippedInput {
+  site?: string;
+  siteId?: number;
+  orderId: string;
+  lineIds?: string[];
+  carrier: string;
+  trackingNumber: string;
+  trackingUrl?: string | null;
 }
 
 /**

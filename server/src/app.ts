@@ -13,7 +13,7 @@ import { provideIdempotencyKeys } from './http/idempotency';
 import { jsonBody } from './http/validate';
 import { adminRoutes } from './modules/admin/routes';
 import { designsRoutes } from './modules/designs/routes';
-import { hpDataRoutes, hpLogsAdminRoutes, hpTestRoutes, onlineStoresFulfilmentRoutes } from './modules/fulfilment/routes';
+import { hpDataRoutes, hpLogsAdminRoutes, hpTestRoutes, onlineStoresFulfilmentRoutes, storeFulfilmentRoutes } from './modules/fulfilment/routes';
 import { generalDataRoutes } from './modules/general-data/routes';
 import { imagesRoutes } from './modules/images/routes';
 import { ordersAdminRoutes } from './modules/orders/adminResources';
@@ -89,6 +89,7 @@ export function createApp(deps: Deps, services: Services = createServices(deps))
   // Provider calls first: their postback route takes no session, whatever else /online-stores requires.
   api.use('/online-stores', onlineStoresFulfilmentRoutes(services.fulfilment, services.cancellations));
   api.use('/hp-data', hpDataRoutes(services.fulfilment));
+  api.use('/orders', storeFulfilmentRoutes(services.storeFulfilments));
   api.use('/admin/hp-logs', hpLogsAdminRoutes(services.fulfilment));
   api.use('/online-stores', onlineStoresRoutes(services.orders, config));
   api.use('/admin', ordersAdminRoutes(services, deps.db, config));

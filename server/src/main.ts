@@ -56,6 +56,8 @@ async function main() {
   // Postbacks can be lost: every 5 minutes, orders with no provider news for HP_POLL_AFTER_MINUTES (default 6 hours) are asked about.
   const quietOrderChecks = startRepeating(() => services.fulfilment.checkQuietOrders(), { intervalMs: 5 * 60_000, log, what: 'asking HP about quiet orders' });
   const cancelWorker = startOutboxWorker(services.cancellations, { log });
+  // Tracking back to the store: rows of kind store-fulfilment (each store's Admin API, see storeFulfilment.ts).
+  const storeFulfilmentWorker = startOutboxWorker(services.storeFulfilments, { log });
   // Webhooks of every source answered but not processed (a crash, a failure) are processed again now and every minute.
   const stopWebhookRecovery = services.inbox.startRecovery();
   let stopShopifyDemo = () => {};
@@ -87,6 +89,7 @@ async function main() {
     outboxWorker.stop();
     quietOrderChecks.stop();
     cancelWorker.stop();
+    storeFulfilmentWorker.stop();
     stopWebhookRecovery();
     stopShopifyDemo();
     syncSims?.stop();

@@ -5,6 +5,7 @@ import type { Deps } from './deps';
 import { designsService } from './modules/designs/service';
 import { providerCancellations } from './modules/fulfilment/cancel';
 import { fulfilmentService } from './modules/fulfilment/service';
+import { storeFulfilments } from './modules/fulfilment/storeFulfilment';
 import { generalDataService } from './modules/general-data/service';
 import { createInbox } from './modules/inbox/service';
 import { ordersService } from './modules/orders/service';
@@ -38,6 +39,8 @@ export function createServices(deps: Deps, store: FileStore = fileStoreFor(deps.
   const fulfilment = fulfilmentService(deps, production, {}, inbox);
   // A store cancellation reaches the provider through its own outbox step (fulfilment/cancel.ts).
   const cancellations = providerCancellations({ ...deps, production, options: fulfilment.options });
+  // Shipments' tracking back to the store (fulfilment/storeFulfilment.ts); its Admin API is wired by main.ts.
+  const storeFulfilment = storeFulfilments({ ...deps, production, options: fulfilment.options });
   const orders = ordersService(deps, { sites, production, send: fulfilment, cancel: cancellations, inbox });
   return {
     users: usersService(deps),
@@ -51,6 +54,7 @@ export function createServices(deps: Deps, store: FileStore = fileStoreFor(deps.
     render,
     fulfilment,
     cancellations,
+    storeFulfilments: storeFulfilment,
     orders,
     stores: storesService(sites, orders.invalidateSites),
     store,

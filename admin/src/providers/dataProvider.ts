@@ -6,6 +6,7 @@ import type { UploadAnswer, UpsertUserInput, User } from '../../../common/api/si
 import { api, apiFile, ApiError, fieldErrorsOf } from './api';
 import type {
   ManualSubmission,
+  MarkShippedInput,
   OrderRecord,
   ProviderEventRecord,
   ProviderOrderDetail,
@@ -13,6 +14,7 @@ import type {
   RerunResult,
   ProviderCancellation,
   SendOutcome,
+  StoreFulfilment,
 } from '../../../common/api/orders';
 import type {
   AppConfig,
@@ -236,6 +238,16 @@ export const dataProvider = {
   /** Cancels the order at HP Site Flow (cancel-hp); HP refusing everything throws ApiError with HP's reason. */
   cancelOrderAtProvider(id: Id, idempotencyKey?: string): Promise<ProviderCancellation> {
     return api<ProviderCancellation>('/api/online-stores/shopify-webhook/cancel-hp', { method: 'POST', body: { id: String(id) }, idempotencyKey });
+  },
+
+  /** What went back to the store for an order (its shipments' tracking), oldest first. */
+  getStoreFulfilments(orderId: Id, siteId?: Id): Promise<StoreFulfilment[]> {
+    return api<StoreFulfilment[]>(`/api/orders/${enc(String(orderId))}/store-fulfilments${siteId === undefined ? '' : `?${query({ siteId })}`}`);
+  },
+
+  /** Mark shipped (lines printed in house): the store gets the fulfilment with this tracking; wrong fields throw with field errors. */
+  markShipped(input: MarkShippedInput, idempotencyKey?: string): Promise<StoreFulfilment> {
+    return api<StoreFulfilment>('/api/orders/mark-shipped', { method: 'POST', body: input, idempotencyKey });
   },
 
   /** The order's logs (order, provider events, sends), newest first. */

@@ -28,6 +28,7 @@ import { HpDataTab } from './HpDataTab';
 import { OrderSearchForm, type OrderSearch } from './OrderSearchForm';
 import { RerunPanel } from './RerunPanel';
 import { ShopifyDataTab } from './ShopifyDataTab';
+import { StoreFulfilmentPanel } from './StoreFulfilmentPanel';
 
 const ORDER_TYPE = 'shopify-order-log';
 const EVENT_TYPE = 'hp-log';
@@ -66,6 +67,7 @@ function OrderDetail({ logs, onChanged }: { logs: OrderLogs; onChanged: () => vo
       <ProviderNotice order={logs.order} />
       <RerunPanel key={keyOf(logs.order)} orderId={orderId} onDone={onChanged} />
       {atProvider(logs.order) ? <CancelAtHpButton orderId={orderId} onDone={onChanged} /> : null}
+      <StoreFulfilmentPanel order={logs.order} onChanged={onChanged} />
       <Box sx={{ borderBottom: 1, borderColor: 'divider' }}>
         <Tabs value={tab} onChange={(_e, value: 'shopify' | 'hp') => setTab(value)} aria-label="Order data">
           <Tab value="shopify" label="Shopify Data" id="tab-shopify" aria-controls="panel-shopify" />

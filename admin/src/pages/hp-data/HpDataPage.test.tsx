@@ -60,6 +60,32 @@ describe('Data from HP (/hp-data)', () => {
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
   });
 
+  it('shows whether each tracking reached the store: sent, or failed with the reason', async () => {
+    signIn(ADMIN);
+    const back = (outboxId: number, status: 'sent' | 'failed' | 'pending', error: string | null, note: string | null = null) => ({
+      outboxId,
+      status,
+      source: 'provider',
+      lineIds: ['901'],
+      tracking: { number: `TRK${outboxId}`, url: null, company: 'royalmail' },
+      error,
+      note,
+      fulfillmentId: null,
+      fulfilledLineIds: [],
+      alreadyFulfilledLineIds: [],
+      createdAt: '2025-03-08T09:30:00',
+      doneAt: null,
+    });
+    const detail = { ...DETAIL, storeFulfilments: [back(1, 'sent', null, 'already fulfilled in the store'), back(2, 'failed', 'The store refused the fulfilment: fulfillment: Fulfillment order is not in an open state.'), back(3, 'pending', 'The store did not answer: socket hang up')] };
+    stubFetch(router({ 'GET /api/hp-data/order/': () => ok(detail), 'GET /api/hp-data': () => ok({ list: EVENTS, hasNext: false, total: 2 }) }, ADMIN));
+    renderHpData();
+    await userEvent.click(await screen.findByTestId('hp-event-31'));
+    const dialog = await screen.findByRole('dialog', { name: /Order 5500000001/ });
+    expect(await within(dialog).findByTestId('to-store-1')).toHaveTextContent('Sent · royalmail TRK1 · lines 901already fulfilled in the store');
+    expect(within(dialog).getByTestId('to-store-2')).toHaveTextContent('Failed · royalmail TRK2 · lines 901The store refused the fulfilment: fulfillment: Fulfillment order is not in an open state.');
+    expect(within(dialog).getByTestId('to-store-3')).toHaveTextContent('Pending · royalmail TRK3');
+  });
+
   it('rows are reached with Tab and open with Enter', async () => {
     signIn(ADMIN);
     stubFetch(router({ 'GET /api/hp-data/order/': () => ok(DETAIL), 'GET /api/hp-data': () => ok({ list: EVENTS, hasNext: false, total: 2 }) }, ADMIN));

@@ -17,7 +17,7 @@ import {
 import CloseIcon from '@mui/icons-material/Close';
 import ManageSearchIcon from '@mui/icons-material/ManageSearch';
 import PictureAsPdfIcon from '@mui/icons-material/PictureAsPdf';
-import type { ProviderOrderDetail as Detail, ProviderOrderLine } from '../../../../common/api/orders';
+import type { ProviderOrderDetail as Detail, ProviderOrderLine, StoreFulfilment } from '../../../../common/api/orders';
 import { errorMessage } from '../../lib/format';
 import type { AppDataProvider } from '../../providers/dataProvider';
 import { customerNameOf, madeByLabel, orderStatusOf } from '../../providers/orders';
@@ -70,6 +70,34 @@ function LineCard({ line, orderId }: { line: ProviderOrderLine; orderId: string 
   );
 }
 
+const TO_STORE: Record<StoreFulfilment['status'], string> = { pending: 'Pending', sent: 'Sent', failed: 'Failed' };
+
+/** Whether each shipment's tracking reached the store: pending, sent, or failed with the reason. */
+function TrackingToStore({ items }: { items: StoreFulfilment[] }) {
+  if (!items.length) return <Typography variant="body2" color="text.secondary">No tracking sent to the store yet.</Typography>;
+  return (
+    <Stack spacing={1}>
+      {items.map((f) => (
+        <Box key={f.outboxId} data-testid={`to-store-${f.outboxId}`} sx={{ border: 1, borderColor: 'divider', borderRadius: 1, p: 1.5 }}>
+          <Typography variant="body2">
+            <strong>{TO_STORE[f.status]}</strong> · {[f.tracking.company, f.tracking.number].filter(Boolean).join(' ')} · lines {f.lineIds.join(', ')}
+          </Typography>
+          {f.note ? (
+            <Typography variant="body2" color="text.secondary">
+              {f.note}
+            </Typography>
+          ) : null}
+          {f.error ? (
+            <Typography variant="body2" color={f.status === 'failed' ? 'error' : 'text.secondary'}>
+              {f.error}
+            </Typography>
+          ) : null}
+        </Box>
+      ))}
+    </Stack>
+  );
+}
+
 function DetailBody({ detail, orderId }: { detail: Detail; orderId: string }) {
   const order = detail.order;
   return (
@@ -104,6 +132,12 @@ function DetailBody({ detail, orderId }: { detail: Detail; orderId: string }) {
           Sent data and response
         </Typography>
         <ProviderSends sends={detail.sent} />
+      </Box>
+      <Box>
+        <Typography variant="subtitle1" component="h3" sx={{ mb: 1 }}>
+          Tracking to the store
+        </Typography>
+        <TrackingToStore items={detail.storeFulfilments ?? []} />
       </Box>
     </Stack>
   );

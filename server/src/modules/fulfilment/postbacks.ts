@@ -12,6 +12,7 @@ import { nowIso, text } from './context';
 import { findOrder, lockedOrder } from './resolveOrder';
 import type { PostbackBody } from './schema';
 import { hpSettingsOf } from './settings';
+import { linesOfProviderOrder, queueStoreFulfilment } from './storeFulfilment';
 import { highestProgress, nextOrderStatus } from './status';
 
 /** The inbox source of HP Site Flow postbacks. */
@@ -133,6 +134,11 @@ export async function applyPostback(ctx: Pick<Deps, 'clock'>, trx: Knex.Transact
   };
   data.hpOrders = hpOrders;
   await orderTablesRepo(trx).updateOrder(locked.id, { data, status: next ?? undefined, before: locked.data, updatedAt: at });
+  // The shipment's tracking goes back to the store, queued with the postback that brought it.
+  if (text(body.status) === 'shipped' && trackingNumber) {
+    const tracking = { number: trackingNumber, url: text(body.shipment?.trackingUrl) || null, company: text(carrier?.alias) || text(carrier?.code) || null };
+    await queueStoreFulfilment(trx, site, data, { orderId, lineIds: linesOfProviderOrder(data, orderId, lineId), tracking, source: 'provider', actorId: null }, at);
+  }
   return { answer: { duplicate: false, orderStatus: next ?? current, found: true } };
 }
 

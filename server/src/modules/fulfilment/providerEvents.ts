@@ -11,6 +11,7 @@ import { printJobsRepo } from '../print-jobs/repo';
 import { HP_LOG, SEND_LOG, text, type FulfilmentContext } from './context';
 import { orderTablesRepo } from '../orders/tablesRepo';
 import { findOrder } from './resolveOrder';
+import { storeFulfilmentsOf } from './storeFulfilment';
 
 export interface EventsQuery {
   page?: number;
@@ -66,7 +67,9 @@ export async function orderDetail(ctx: Pick<FulfilmentContext, 'db' | 'productio
       };
     }),
   );
-  return { order: order ?? null, lines, events, sent };
+  // What went back to the store: the tracking of each shipment, pending, sent or failed (with why).
+  const storeFulfilments = order ? await storeFulfilmentsOf(db, order.siteId, orderId) : [];
+  return { order: order ?? null, lines, events, sent, storeFulfilments };
 }
 
 /** /api/admin/hp-logs: the provider events (hp-log; `filter.type` = shopify-hp-log lists the sends). */

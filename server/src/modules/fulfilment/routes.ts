@@ -8,7 +8,8 @@ import { ok } from '../../http/envelope';
 import { idsFilter, optionalNumber, optionalString, restAccess, simpleRestRouter, type RestResource } from '../../http/simpleRest';
 import { parse } from '../../http/validate';
 import type { DataRecord, RecordSortField } from '../general-data/repo';
-import { detailQuery, hpDataQuery, hpTestBody, manualBody, postbackBody, sendHpBody, sendLineBody } from './schema';
+import { detailQuery, hpDataQuery, hpTestBody, manualBody, markShippedBody, postbackBody, sendHpBody, sendLineBody } from './schema';
+import type { StoreFulfilments } from './storeFulfilment';
 import type { ProviderCancellations } from './cancel';
 import type { FulfilmentService, SendOutcome } from './service';
 import { fieldError } from '../../http/fieldErrors';
@@ -110,6 +111,21 @@ export function hpTestRoutes(fulfilment: FulfilmentService): Router {
   r.post('/send-hp', allow.admin, idempotent, async (req, res) => {
     const { site } = parse(hpTestBody, req.body ?? {});
     ok(res, await fulfilment.testHp(actorOf(req), site));
+  });
+  return r;
+}
+
+/** /api/orders: Mark shipped (lines printed in house) and the store write-backs of an order. */
+export function storeFulfilmentRoutes(storeFulfilments: StoreFulfilments): Router {
+  const r = Router();
+  r.post('/mark-shipped', allow.site, idempotent, async (req, res) => {
+    const body = parse(markShippedBody, req.body);
+    ok(res, await storeFulfilments.markShipped(actorOf(req), body));
+  });
+  r.get('/:orderId/store-fulfilments', allow.site, async (req, res) => {
+    const orderId = String(req.params.orderId ?? '').trim();
+    if (!orderId || orderId.length > 64) throw fieldError('orderId', 'is required (64 characters at most)');
+    ok(res, await storeFulfilments.ofOrder(actorOf(req), orderId, parse(detailQuery, req.query).siteId));
   });
   return r;
 }

@@ -120,3 +120,26 @@ export type PostbackBody = z.infer<typeof postbackBody>;
 
 /** POST /api/test/send-hp: the site (slug or id); the caller's own site when absent. */
 export const hpTestBody = z.object({ site: z.union([z.string(), z.number()]).transform(String).pipe(z.string().min(1).max(64)).optional() });
+
+const httpUrl = z
+  .string()
+  .trim()
+  .max(2048, 'is too long (2048 characters at most)')
+  .refine((v) => {
+    try {
+      return ['http:', 'https:'].includes(new URL(v).protocol);
+    } catch {
+      return false;
+    }
+  }, 'must be a web address (https://…)');
+
+/** Mark shipped: lines printed in house leave with this tracking. */
+export const markShippedBody = z.object({
+  site: z.union([z.string(), z.number()]).transform(String).pipe(z.string().min(1).max(64)).optional(),
+  siteId: optionalSiteId,
+  orderId: ref,
+  lineIds: z.array(ref).max(250, 'names too many lines (250 at most)').optional(),
+  carrier: z.string().trim().min(1, 'is required').max(255, 'is too long (255 characters at most)'),
+  trackingNumber: z.string().trim().min(1, 'is required').max(255, 'is too long (255 characters at most)'),
+  trackingUrl: z.preprocess((v) => (v === '' || v === null ? undefined : v), httpUrl.optional()),
+});

@@ -84,6 +84,9 @@ export interface OrderLine {
   quantity: number;
   /** Units still ordered after edits and refunds (Shopify's current_quantity); null when the store did not say. */
   current_quantity?: number | null;
+  /** The store's fulfilment of the line (`fulfilled`, `partial`, null) and what is left to fulfil: a line fulfilled by hand is not written back again. */
+  fulfillment_status?: string | null;
+  fulfillable_quantity?: number | null;
   properties: Array<{ name: string; value: string }>;
 }
 
@@ -180,6 +183,9 @@ export function normaliseOrder(payload: unknown): ShopifyOrder {
         sku: str(l.sku)?.trim() || null,
         quantity: Number.isSafeInteger(Number(l.quantity)) && Number(l.quantity) > 0 ? Number(l.quantity) : 1,
         current_quantity: l.current_quantity === null || l.current_quantity === undefined || l.current_quantity === '' || !Number.isSafeInteger(Number(l.current_quantity)) ? null : Math.max(0, Number(l.current_quantity)),
+        // Kept only when the store says (older stored orders and other sources have neither).
+        ...(l.fulfillment_status === undefined ? {} : { fulfillment_status: str(l.fulfillment_status) }),
+        ...(l.fulfillable_quantity === undefined || l.fulfillable_quantity === null || l.fulfillable_quantity === '' || !Number.isSafeInteger(Number(l.fulfillable_quantity)) ? {} : { fulfillable_quantity: Math.max(0, Number(l.fulfillable_quantity)) }),
         properties: arr(l.properties)
           .map(obj)
           .filter((x): x is Record<string, unknown> => x !== null && str(x.name) !== null)
