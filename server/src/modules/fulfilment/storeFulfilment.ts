@@ -26,15 +26,20 @@ export type StoreRequest = <T>(document: string, variables?: Record<string, unkn
 /** The Admin API of a site's store, or null when the site has no Admin API token. */
 export type StoreAdminFor = (site: Site) => { request: StoreRequest } | null;
 
-/** An order's fulfillment orders and their lines with what is left to fulfil (INTEGRATIONS.md §1). */
+/**
+ * An order's fulfillment orders and their lines with what is left to fulfil (INTEGRATIONS.md §1).
+ * Sized to Shopify's 1000-point limit on one query's requested cost: 5 × (1 + 2 + 50 × 2) + 3 = 518
+ * (first: 50 × 250 was ~25,000 and refused as MAX_COST_EXCEEDED). A line beyond them is reported
+ * missing, never taken as fulfilled.
+ */
 export const FULFILLMENT_ORDERS_QUERY = `query PressworkFulfillmentOrders($id: ID!) {
   order(id: $id) {
     id
-    fulfillmentOrders(first: 50) {
+    fulfillmentOrders(first: 5) {
       nodes {
         id
         status
-        lineItems(first: 250) {
+        lineItems(first: 50) {
           nodes { id remainingQuantity lineItem { id sku } }
         }
       }
