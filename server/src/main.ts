@@ -52,6 +52,9 @@ async function main() {
   // Postbacks can be lost: every 5 minutes, orders with no provider news for HP_POLL_AFTER_MINUTES (default 6 hours) are asked about.
   const quietOrderChecks = startRepeating(() => services.fulfilment.checkQuietOrders(), { intervalMs: 5 * 60_000, log, what: 'asking HP about quiet orders' });
   const cancelWorker = startOutboxWorker(services.cancellations, { log });
+  // Missed webhooks: every 5 minutes, each store with an Admin API token whose SHOPIFY_RECONCILE_MINUTES
+  // (default hourly) period has not run yet is asked for its changed orders, once across instances.
+  const reconciliations = startRepeating(() => services.orders.reconcileDue(), { intervalMs: 5 * 60_000, log, what: 'pulling missed orders from the stores' });
   // Webhooks of every source answered but not processed (a crash, a failure) are processed again now and every minute.
   const stopWebhookRecovery = services.inbox.startRecovery();
   let stopShopifyDemo = () => {};
@@ -82,6 +85,7 @@ async function main() {
     outboxWorker.stop();
     quietOrderChecks.stop();
     cancelWorker.stop();
+    reconciliations.stop();
     stopWebhookRecovery();
     stopShopifyDemo();
     syncSims?.stop();

@@ -52,7 +52,7 @@ export function createServices(deps: Deps, store: FileStore = fileStoreFor(deps.
     fulfilment,
     cancellations,
     orders,
-    stores: storesService(sites, orders.invalidateSites),
+    stores: storesService(sites, orders.invalidateSites, orders.reconcileStates),
     store,
     sync,
     inbox,
