@@ -12,7 +12,7 @@ export function LastReconcileField(_props: { label?: string; sortable?: boolean 
     <Typography variant="body2" component="span">
       {formatDateTime(store.lastReconciledAt)} · found {store.lastReconcileFound ?? 0}
       {store.lastReconcileError && (
-        <Typography variant="body2" color="error" component="span" display="block">
+        <Typography variant="body2" color="error" component="span" sx={{ display: 'block' }}>
           {store.lastReconcileError}
         </Typography>
       )}
