@@ -180,8 +180,9 @@ export function storeReconciler(deps: Deps, opts: ReconcilerOptions) {
    * Throws HttpError 409 (running) or 400 (no token); a store failure is rethrown as 502.
    */
   async function reconcileStore(site: Site, o: { since?: string; trigger?: ReconcileTrigger } = {}): Promise<ReconcileCounts> {
+    if (!hasAdminToken(site)) throw new HttpError(400, `The store of ${site.name} has no Admin API access token (${RECONCILE_KEYS.adminToken}): nothing to sync from`);
     const request = requestFor(site);
-    if (!request) throw new HttpError(400, `The store of ${site.name} has no Admin API access token (${RECONCILE_KEYS.adminToken}): nothing to sync from`);
+    if (!request) throw new HttpError(503, 'This instance has no Shopify Admin API client: the store cannot be read');
     let counts: ReconcileCounts | undefined;
     let failure: unknown;
     const out = await leases.run(reconcileLeaseName(site.id), {}, async () => {
