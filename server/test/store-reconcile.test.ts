@@ -118,6 +118,7 @@ function gqlOrder(o: { updatedAt: string; sku?: string; lines?: number; cancelle
 function fakeStore(orders: GraphqlOrder[] = []) {
   const calls: Array<{ document: string; variables: Record<string, unknown> }> = [];
   let failWith: Error | undefined;
+  let failAfterCalls = Infinity;
   const cursor = (i: number) => Buffer.from(`cursor:${i}`).toString('base64');
   const index = (c: unknown) => (typeof c === 'string' ? Number(Buffer.from(c, 'base64').toString().split(':')[1]) + 1 : 0);
   const pageOf = <T>(list: T[], first: number, after: unknown) => {
@@ -127,7 +128,7 @@ function fakeStore(orders: GraphqlOrder[] = []) {
   };
   const request: AdminRequest = async <T,>(document: string, variables: Record<string, unknown> = {}): Promise<T> => {
     calls.push({ document, variables });
-    if (failWith) throw failWith;
+    if (failWith && calls.length > failAfterCalls) throw failWith;
     if (document === ORDERS_QUERY) {
       const since = /^updated_at:>'(.+)'$/.exec(String(variables.query))?.[1];
       expect(since, 'the search names a time').toBeDefined();
@@ -142,7 +143,16 @@ function fakeStore(orders: GraphqlOrder[] = []) {
     }
     throw new Error('unknown document');
   };
-  return { orders, calls, request, fail: (err?: Error) => void (failWith = err) };
+  return {
+    orders,
+    calls,
+    request,
+    /** Every call from now on fails (after `after` more calls succeed). */
+    fail: (err?: Error, after = 0) => {
+      failWith = err;
+      failAfterCalls = calls.length + after;
+    },
+  };
 }
 
 describe('the orders query and the GraphQL Order mapping', () => {
@@ -259,6 +269,25 @@ describe('store reconciliation', async () => {
     expect(fresh.calls[0].variables.query).toBe("updated_at:>'2026-11-26T10:00:00Z'");
     const list = await w.request().get('/api/admin/stores').query({ range: '[0,9]' }).set(bearer(w.tokens.adminA));
     expect(list.body.find((s: { siteId: number }) => s.siteId === w.sites.a)).toMatchObject({ lastReconciledAt: w.clock.now().toISOString(), lastReconcileFound: expect.any(Number), lastReconcileError: null });
+    stores.set(w.sites.a, storeA);
+  });
+
+  it('a store failing mid-way: what was stored stays, the error is recorded, the next run starts after it', async () => {
+    const flaky = fakeStore();
+    stores.set(w.sites.a, flaky);
+    for (let i = 0; i < ORDERS_PAGE + 2; i++) flaky.orders.push(gqlOrder({ updatedAt: `2026-11-26T11:${String(i).padStart(2, '0')}:00Z` }));
+    flaky.fail(new Error('Internal error. Looks like something went wrong on our end.'), 1);
+    const res = await reconcile({ site: 'site-a', since: '2026-11-26T10:59:00Z' });
+    expect(res.status).toBe(502);
+    expect(res.body.error).toMatch(/^The store could not be read: Internal error/);
+    for (const o of flaky.orders.slice(0, ORDERS_PAGE)) expect(await orderRows(w, String(o.legacyResourceId))).toHaveLength(1);
+    expect(await orderRows(w, String(flaky.orders[ORDERS_PAGE].legacyResourceId))).toHaveLength(0);
+    const state = (await w.services.orders.reconcileStates([w.sites.a])).get(w.sites.a)!;
+    expect(state).toMatchObject({ found: ORDERS_PAGE, stored: ORDERS_PAGE, error: expect.stringMatching(/Internal error/), highWaterMark: `2026-11-26T11:0${ORDERS_PAGE - 1}:00Z` });
+    flaky.fail(undefined);
+    flaky.calls.length = 0;
+    expect((await reconcile({ site: 'site-a' })).body.data).toMatchObject({ stored: 2 });
+    expect(flaky.calls[0].variables.query).toBe(`updated_at:>'2026-11-26T10:5${ORDERS_PAGE - 1}:00Z'`);
     stores.set(w.sites.a, storeA);
   });
 
