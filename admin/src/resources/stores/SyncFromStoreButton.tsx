@@ -41,6 +41,7 @@ export function SyncFromStoreButton({ siteSlug }: { siteSlug: string }) {
         startIcon={sync.isPending ? <CircularProgress size={16} /> : <SyncIcon fontSize="small" />}
         disabled={sync.isPending}
         onClick={() => sync.mutate(actionKey.begin())}
+        sx={{ whiteSpace: 'nowrap', flexShrink: 0 }}
       >
         Sync from store
       </Button>
