@@ -12,6 +12,7 @@ import * as raisersEdgeConnection from './20261125_014_raisers_edge_connection';
 import * as printJobWithdrawn from './20261125_013_print_job_withdrawn';
 import * as idempotencyKeys from './20261126_013_idem_idempotency_keys';
 import * as printedByName from './20261126_013_t_print_job_printed_by_name';
+import * as storeReconciliations from './20261127_015_store_reconciliations';
 
 type Migration = { up(knex: Knex): Promise<void>; down(knex: Knex): Promise<void> };
 
@@ -28,6 +29,7 @@ const migrations: Record<string, Migration> = {
   '20261125_013_print_job_withdrawn': printJobWithdrawn,
   '20261126_013_idem_idempotency_keys': idempotencyKeys,
   '20261126_013_t_print_job_printed_by_name': printedByName,
+  '20261127_015_store_reconciliations': storeReconciliations,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

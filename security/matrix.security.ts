@@ -158,6 +158,8 @@ const EXAMPLES: Examples = {
   'GET /api/orders/:orderId/store-fulfilments': {},
   'POST /api/online-stores/check-order': (c) => ({ body: { id: c.world.fx.orderId } }),
   'POST /api/online-stores/rerun-order': (c) => ({ body: { id: c.world.fx.orderId, flags: {} } }),
+  // Site A has no Admin API token in the security world: an admin is answered 400 (nothing to sync from).
+  'POST /api/online-stores/reconcile': (c) => ({ body: { site: c.world.fx.siteASlug } }),
   'POST /api/online-stores/shopify-webhook/order-to-arwork': (c) => ({ body: { id: c.world.fx.orderId } }),
   'POST /api/online-stores/shopify-webhook/hood-download-pdf': (c) => ({ body: { id: c.world.fx.orderId, lineId: c.world.fx.lineId } }),
   'POST /api/online-stores/shopify-webhook/hood-generate-image': (c) => ({ body: { id: c.world.fx.orderId, lineId: c.world.fx.lineId } }),

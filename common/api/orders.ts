@@ -251,6 +251,19 @@ export interface Store {
   autoSendToHP: boolean;
   /** SHOPIFY_SEND_WHEN: an order goes to print or to HP once `paid` (the default), or as soon as `created`. */
   sendWhen: 'paid' | 'created';
+  /** When missed orders were last pulled from the store (schedule or Sync from store); null: never. */
+  lastReconciledAt: string | null;
+  /** How many orders that run found (new, changed or already known). */
+  lastReconcileFound: number | null;
+  /** Why that run failed, or null. */
+  lastReconcileError: string | null;
+}
+
+/** POST /api/online-stores/reconcile `{site, since?}`: what a reconciliation found. */
+export interface ReconcileCounts {
+  found: number;
+  stored: number;
+  alreadyKnown: number;
 }
 
 /**

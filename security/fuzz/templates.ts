@@ -44,6 +44,7 @@ export function templatesFor(method: string, path: string, c: TemplateContext): 
     [/^POST \/api\/images\/url-to-base64$/, [{ url: c.fileUrl }]],
     [/^POST \/api\/images\/from-polotno$/, [{ document: doc, page: 1, dpi: 36 }, { designId: c.ids[0], page: 1, dpi: 36, values: { Name: 'x' } }]],
     [/^POST \/api\/online-stores\/(check-order|shopify-webhook\/order-to-arwork|shopify-webhook\/send-hp)$/, [order]],
+    [/^POST \/api\/online-stores\/reconcile$/, [{ site: 'site-a', since: '2026-11-20T10:00:00Z' }]],
     [/^POST \/api\/online-stores\/rerun-order$/, [{ ...order, flags: { sendToHP: true, addToAdestra: true } }]],
     [/^POST \/api\/online-stores\/shopify-webhook\/(hood-.*|send-hp-single-line)$/, [{ ...order, page: 1 }]],
     [/^POST \/api\/online-stores\/manually-send-hp$/, [{ orderData: { sourceOrderId: 'M-1', customerName: 'Ada' }, items: [{ pdfUrl: c.fileUrl, sku: 'HP-1', quantity: 1, sourceItemId: 'i1' }] }]],

@@ -58,6 +58,9 @@ async function main() {
   const cancelWorker = startOutboxWorker(services.cancellations, { log });
   // Tracking back to the store: rows of kind store-fulfilment (each store's Admin API, see storeFulfilment.ts).
   const storeFulfilmentWorker = startOutboxWorker(services.storeFulfilments, { log });
+  // Missed webhooks: every 5 minutes, each store with an Admin API token whose SHOPIFY_RECONCILE_MINUTES
+  // (default hourly) period has not run yet is asked for its changed orders, once across instances.
+  const reconciliations = startRepeating(() => services.orders.reconcileDue(), { intervalMs: 5 * 60_000, log, what: 'pulling missed orders from the stores' });
   // Webhooks of every source answered but not processed (a crash, a failure) are processed again now and every minute.
   const stopWebhookRecovery = services.inbox.startRecovery();
   let stopShopifyDemo = () => {};
@@ -90,6 +93,7 @@ async function main() {
     quietOrderChecks.stop();
     cancelWorker.stop();
     storeFulfilmentWorker.stop();
+    reconciliations.stop();
     stopWebhookRecovery();
     stopShopifyDemo();
     syncSims?.stop();

@@ -56,7 +56,7 @@ export function createServices(deps: Deps, store: FileStore = fileStoreFor(deps.
     cancellations,
     storeFulfilments: storeFulfilment,
     orders,
-    stores: storesService(sites, orders.invalidateSites),
+    stores: storesService(sites, orders.invalidateSites, orders.reconcileStates),
     store,
     sync,
     inbox,

@@ -27,6 +27,9 @@ describe('orders admin', async () => {
         webhookUrl: 'https://presswork.example.com/api/online-stores/shopify-webhook?site=site-a',
         autoSendToHP: true,
         sendWhen: 'paid',
+        lastReconciledAt: null,
+        lastReconcileFound: null,
+        lastReconcileError: null,
       });
       expect(await envOf(w.sites.a)).toEqual(
         expect.arrayContaining([

@@ -11,6 +11,7 @@ import type {
   ProviderEventRecord,
   ProviderOrderDetail,
   RerunFlags,
+  ReconcileCounts,
   RerunResult,
   ProviderCancellation,
   SendOutcome,
@@ -258,6 +259,11 @@ export const dataProvider = {
   /** answers: the operator's yes to the server's question (sendShipped). */
   rerunOrder(id: Id, flags: RerunFlags, answers: Record<string, boolean> = {}, idempotencyKey?: string): Promise<RerunResult> {
     return api<RerunResult>('/api/online-stores/rerun-order', { method: 'POST', body: { id: String(id), flags, ...answers }, idempotencyKey });
+  },
+
+  /** Sync from store: the store's missed orders pulled now (admin); answers what it found. */
+  reconcileStore(site: string, idempotencyKey?: string): Promise<ReconcileCounts> {
+    return api<ReconcileCounts>('/api/online-stores/reconcile', { method: 'POST', body: { site }, idempotencyKey });
   },
 
   /** Provider events (hp-log records), newest first. */

@@ -18,6 +18,9 @@ const STORE: Store = {
   webhookUrl: 'http://localhost:8094/api/online-stores/shopify-webhook?site=hood',
   autoSendToHP: false,
   sendWhen: 'paid',
+  lastReconciledAt: '2026-11-25T09:30:00.000Z',
+  lastReconcileFound: 4,
+  lastReconcileError: null,
 };
 
 function storesApi(call: RecordedCall) {
@@ -106,5 +109,30 @@ describe('Stores', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(calls.some((c) => c.method === 'PUT')).toBe(true));
     expect(calls.find((c) => c.method === 'PUT')?.body).toEqual({ shopDomain: 'hood-shop.myshopify.com', webhookSecret: 'shpss_rotated', autoSendToHP: false, sendWhen: 'paid' });
+  });
+
+  it('Sync from store: one keyed call, the button disabled while it runs, then what it found', async () => {
+    signIn(ADMIN);
+    let answer: (r: Response) => void = () => {};
+    const { calls } = stubFetch((call) => {
+      if (call.url === '/api/online-stores/reconcile') return new Promise<Response>((resolve) => (answer = resolve));
+      if (call.url.startsWith('/api/admin/stores')) return jsonResponse([{ ...STORE, lastReconcileError: 'Invalid API key or access token' }], 200, { 'Content-Range': 'stores 0-0/1' });
+      return jsonResponse({ success: true, data: ADMIN });
+    });
+    renderInAdmin(<StoreList />, { path: '/stores', routePath: '/stores' });
+    expect(await screen.findByText(/found 4/)).toBeInTheDocument();
+    expect(screen.getByText('Invalid API key or access token')).toBeInTheDocument();
+    const button = screen.getByRole('button', { name: 'Sync from store' });
+    await userEvent.click(button);
+    await waitFor(() => expect(button).toBeDisabled());
+    const posts = calls.filter((c) => c.url === '/api/online-stores/reconcile');
+    expect(posts).toHaveLength(1);
+    expect(posts[0]).toMatchObject({ method: 'POST', body: { site: 'hood' } });
+    expect(posts[0].headers.get('Idempotency-Key')).toMatch(/^[0-9a-f-]{36}$/);
+    answer(jsonResponse({ success: true, data: { found: 3, stored: 1, alreadyKnown: 2 } }));
+    expect(await screen.findByRole('status')).toHaveTextContent('Found 3: 1 stored, 2 already known');
+    await waitFor(() => expect(button).toBeEnabled());
+    // The button's click does not open the row's edit page.
+    expect(screen.queryByLabelText('Shop domain')).not.toBeInTheDocument();
   });
 });

@@ -1,15 +1,30 @@
 import { BooleanInput, DeleteButton, Edit, Labeled, SaveButton, SelectInput, SimpleForm, TextField, TextInput, Toolbar, useRecordContext } from 'react-admin';
 import { useParams } from 'react-router-dom';
-import { Typography } from '@mui/material';
+import { Stack, Typography } from '@mui/material';
 import type { Store } from '../../../../common/api/orders';
 import { RequireAccess } from '../../components/RequireAccess';
 import { usePageTitle } from '../../layout/usePageTitle';
 import { SECRET_MASK, storeChanges } from './types';
+import { LastReconcileField } from './LastReconcileField';
+import { SyncFromStoreButton } from './SyncFromStoreButton';
 import { WebhookUrlField } from './WebhookUrlField';
 
 function StoreTitle() {
   const record = useRecordContext<Store>();
   return <span>Store {record ? `of ${record.siteName}` : ''}</span>;
+}
+
+function SyncPanel() {
+  const store = useRecordContext<Store>();
+  if (!store) return null;
+  return (
+    <Labeled label="Missed orders (last reconciled)">
+      <Stack spacing={1} sx={{ alignItems: 'flex-start' }}>
+        <LastReconcileField />
+        <SyncFromStoreButton siteSlug={store.siteSlug} />
+      </Stack>
+    </Labeled>
+  );
 }
 
 function StoreToolbar() {
@@ -47,6 +62,7 @@ function StoreEditView({ id }: { id: string }) {
         <Labeled label="Webhook URL (paste it into the store's webhook settings)">
           <WebhookUrlField />
         </Labeled>
+        <SyncPanel />
         <TextInput source="shopDomain" label="Shop domain" helperText="e.g. my-shop.myshopify.com" fullWidth />
         <Typography variant="body2" color="text.secondary">
           Secrets are shown as {SECRET_MASK} and kept unchanged unless you type a new one. A new webhook secret keeps the old one as the previous

@@ -1,8 +1,16 @@
-import { BooleanField, Datagrid, EditButton, List, TextField } from 'react-admin';
+import { BooleanField, Datagrid, EditButton, List, TextField, useRecordContext } from 'react-admin';
+import type { Store } from '../../../../common/api/orders';
 import { ListError } from '../../components/ListError';
 import { RequireAccess } from '../../components/RequireAccess';
 import { usePageTitle } from '../../layout/usePageTitle';
+import { LastReconcileField } from './LastReconcileField';
+import { SyncFromStoreButton } from './SyncFromStoreButton';
 import { WebhookUrlField } from './WebhookUrlField';
+
+function SyncField(_props: { label?: string }) {
+  const store = useRecordContext<Store>();
+  return store ? <SyncFromStoreButton siteSlug={store.siteSlug} /> : null;
+}
 
 function StoreListView() {
   usePageTitle('Stores');
@@ -13,6 +21,8 @@ function StoreListView() {
         <TextField source="shopDomain" label="Shop domain" sortable={false} emptyText="not connected" />
         <WebhookUrlField label="Webhook URL" sortable={false} />
         <BooleanField source="autoSendToHP" label="Auto-send to HP" sortable={false} />
+        <LastReconcileField label="Last reconciled" sortable={false} />
+        <SyncField label="Missed orders" />
         <EditButton />
       </Datagrid>
     </List>

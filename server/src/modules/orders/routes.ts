@@ -10,7 +10,7 @@ import { HttpError } from '../../http/errors';
 import { parse } from '../../http/validate';
 import { PRINT_FILE_NAME } from '../pdf/printPdf';
 import { baseUrlOf } from '../uploads/routes';
-import { checkOrderBody, lineFileBody, orderLineBody, orderRefBody, rerunOrderBody } from './schema';
+import { checkOrderBody, lineFileBody, orderLineBody, orderRefBody, reconcileBody, rerunOrderBody } from './schema';
 import type { OrdersService } from './service';
 
 /** `{id | orderId, lineId, page?}`. */
@@ -61,6 +61,11 @@ export function onlineStoresRoutes(orders: OrdersService, config: Config): Route
       if (!(err instanceof HttpError)) throw err;
       res.status(err.status).json({ success: false, error: err.message, errorMes: err.details ?? err.message, ...(err.status === 409 && err.details ? { details: err.details } : {}) });
     }
+  });
+
+  // Sync from store: missed orders pulled now through the webhook ingest path (reconcile.ts).
+  r.post('/reconcile', allow.admin, idempotent, async (req, res) => {
+    ok(res, await orders.reconcile(actorOf(req), parse(reconcileBody, req.body)));
   });
 
   r.post('/shopify-webhook/order-to-arwork', allow.site, async (req, res) => {

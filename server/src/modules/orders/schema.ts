@@ -76,3 +76,17 @@ export const productBody = z.object({
 });
 
 export type ProductInput = z.infer<typeof productBody>;
+
+/** An ISO 8601 time (a date, or a date and time with Z or an offset), as Shopify's search takes it. */
+const isoTime = z
+  .string({ error: 'must be a date and time like 2026-11-25T10:00:00Z' })
+  .trim()
+  .refine((s) => /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2}))?$/.test(s) && !Number.isNaN(Date.parse(s)), 'must be a date and time like 2026-11-25T10:00:00Z');
+
+/** Sync from store: the site's slug, and optionally how far back to look. */
+export const reconcileBody = z.object({
+  site: z.string({ error: 'is required' }).trim().min(1, 'is required').max(64),
+  since: z.preprocess((v) => (v === '' || v === null ? undefined : v), isoTime.optional()),
+});
+
+export type ReconcileInput = z.infer<typeof reconcileBody>;

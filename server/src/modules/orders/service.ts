@@ -11,7 +11,11 @@ import { lineImages, linePdf, orderToArtwork } from './lines';
 import { checkOrder } from './lookup';
 import { SHOPIFY_SOURCE, ordersRepo } from './repo';
 import { rerunOrder } from './rerun';
-import type { CheckOrderInput, OrderLineInput, RerunOrderInput } from './schema';
+import type { CheckOrderInput, OrderLineInput, ReconcileInput, RerunOrderInput } from './schema';
+import { storeReconciler, type AdminRequestOf } from './reconcile';
+import { assertAdmin } from '../auth/permissions';
+import { notFound } from '../../http/errors';
+import { sitesRepo } from '../sites/repo';
 import type { OrderLine } from './shopify';
 import { applyDeliveries, applyDelivery, type OrderCancelPort, type OrderSendPort, type UpsertContext } from './upsert';
 import { webhookSites, type WebhookInput } from './webhookSites';
@@ -29,6 +33,10 @@ export interface OrdersServiceDeps {
   cancel?: OrderCancelPort;
   /** Where webhook deliveries are stored and processed (default: an inbox of its own). */
   inbox?: Inbox;
+  /** The Admin API transport of a site's store (missed orders are pulled with it). */
+  adminRequestOf?: AdminRequestOf;
+  /** The lease holder of the scheduled reconciliation (tests: two instances). */
+  holder?: string;
 }
 
 export function ordersService(deps: Deps, services: OrdersServiceDeps) {
@@ -43,9 +51,12 @@ export function ordersService(deps: Deps, services: OrdersServiceDeps) {
   inbox.register({
     source: SHOPIFY_SOURCE,
     mode: 'transaction',
-    apply: async (trx, d) => void (await applyDelivery(upsert, trx, d)),
+    // The answer ('stored' | 'stale') tells a reconciliation whether the pulled order was news.
+    apply: async (trx, d) => ({ answer: await applyDelivery(upsert, trx, d) }),
     applyBatch: (trx, ds) => applyDeliveries(upsert, trx, ds),
   });
+
+  const reconciler = storeReconciler(deps, { inbox, adminRequestOf: services.adminRequestOf, holder: services.holder });
 
   return {
     receiveWebhook: (input: WebhookInput) => receiveWebhook({ clock, inbox, sites }, input),
@@ -67,6 +78,18 @@ export function ordersService(deps: Deps, services: OrdersServiceDeps) {
     /** Wires the provider side after both services exist (and lets tests use a fake). */
     setSendPort: (port: OrderSendPort | undefined) => void (sendPort = port),
     setCancelPort: (port: OrderCancelPort | undefined) => void (cancelPort = port),
+    /** Sync from store (admin): the store's orders changed since `since` (else since the last run) pulled in now. */
+    async reconcile(actor: Actor, input: ReconcileInput) {
+      assertAdmin(actor, 'Only an admin can sync a store');
+      const site = await sitesRepo(db).bySlug(input.site);
+      if (!site) throw notFound('Site not found');
+      return reconciler.reconcileStore(site, { since: input.since, trigger: 'manual' });
+    },
+    /** The schedule's pass over every store with a token (main.ts runs it every few minutes). */
+    reconcileDue: reconciler.reconcileDue,
+    reconcileStates: reconciler.states,
+    reconciler,
+    setAdminRequestOf: reconciler.setAdminRequestOf,
   };
 }
 

@@ -11,6 +11,7 @@ import type { SitesService } from '../sites/service';
 import type { StoreInput } from './schema';
 import { STORE_KEYS, sendWhenOf, type SendWhen } from './webhookSites';
 import { fieldError } from '../../http/fieldErrors';
+import type { ReconcileState } from './reconcileRepo';
 
 export interface Store {
   id: number;
@@ -23,7 +24,14 @@ export interface Store {
   webhookUrl: string;
   autoSendToHP: boolean;
   sendWhen: SendWhen;
+  /** The last reconciliation (missed orders pulled): when, how many orders it found, its error. */
+  lastReconciledAt: string | null;
+  lastReconcileFound: number | null;
+  lastReconcileError: string | null;
 }
+
+/** The last reconciliation of each site (orders/reconcile.ts). */
+export type ReconcileStatesOf = (siteIds: number[]) => Promise<Map<number, ReconcileState>>;
 
 export type StoreSortField = 'id' | 'siteName';
 
@@ -31,7 +39,7 @@ export const webhookUrlOf = (baseUrl: string, slug: string) => `${baseUrl.replac
 
 const masked = (v: string | undefined) => (v ? MASK : '');
 
-export function storeOf(site: Site, baseUrl: string): Store {
+export function storeOf(site: Site, baseUrl: string, reconciled?: ReconcileState): Store {
   const env = site.settings.env;
   return {
     id: site.id,
@@ -44,6 +52,9 @@ export function storeOf(site: Site, baseUrl: string): Store {
     webhookUrl: webhookUrlOf(baseUrl, site.slug),
     autoSendToHP: envValue(env, STORE_KEYS.autoSend) === '1',
     sendWhen: sendWhenOf(site),
+    lastReconciledAt: reconciled?.lastRunAt ?? null,
+    lastReconcileFound: reconciled ? reconciled.found : null,
+    lastReconcileError: reconciled?.error ?? null,
   };
 }
 
@@ -75,7 +86,7 @@ export function applyStoreInput(env: EnvVar[], input: StoreInput): EnvVar[] {
   return next;
 }
 
-export function storesService(sites: SitesService, onChange: () => void) {
+export function storesService(sites: SitesService, onChange: () => void, reconcileStates: ReconcileStatesOf = async () => new Map()) {
   async function siteOf(actor: Actor, id: number): Promise<Site> {
     assertAdmin(actor, 'Only an admin can manage stores');
     const site = await sites.repo.byId(id);
@@ -86,10 +97,14 @@ export function storesService(sites: SitesService, onChange: () => void) {
   async function list(actor: Actor, filter: { ids?: number[]; q?: string }, sort: { field: StoreSortField; order: 'asc' | 'desc' }, limit: number, offset: number, baseUrl: string) {
     assertAdmin(actor, 'Only an admin can manage stores');
     const { rows, total } = await sites.repo.list(filter, { field: sort.field === 'siteName' ? 'name' : 'id', order: sort.order }, limit, offset);
-    return { rows: rows.map((s) => storeOf(s, baseUrl)), total };
+    const states = await reconcileStates(rows.map((s) => s.id));
+    return { rows: rows.map((s) => storeOf(s, baseUrl, states.get(s.id))), total };
   }
 
-  const get = async (actor: Actor, id: number, baseUrl: string) => storeOf(await siteOf(actor, id), baseUrl);
+  async function get(actor: Actor, id: number, baseUrl: string): Promise<Store> {
+    const site = await siteOf(actor, id);
+    return storeOf(site, baseUrl, (await reconcileStates([site.id])).get(site.id));
+  }
 
   async function save(actor: Actor, site: Site, env: EnvVar[], baseUrl: string): Promise<Store> {
     const domain = envValue(env, STORE_KEYS.shopDomain)?.toLowerCase();
