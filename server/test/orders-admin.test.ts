@@ -27,6 +27,10 @@ describe('orders admin', async () => {
         webhookUrl: 'https://presswork.example.com/api/online-stores/shopify-webhook?site=site-a',
         autoSendToHP: true,
         sendWhen: 'paid',
+        adminToken: '',
+        apiVersion: '',
+        adminUrl: '',
+        disconnectedAt: null,
       });
       expect(await envOf(w.sites.a)).toEqual(
         expect.arrayContaining([
