@@ -156,6 +156,9 @@ const EXAMPLES: Examples = {
   'GET /api/hp-data/order/:orderId': {},
   'POST /api/online-stores/check-order': (c) => ({ body: { id: c.world.fx.orderId } }),
   'POST /api/online-stores/rerun-order': (c) => ({ body: { id: c.world.fx.orderId, flags: {} } }),
+  // The Stores screen's Admin API calls (admin only; site A has no token, so nothing leaves the box).
+  'POST /api/online-stores/check-connection': (c) => ({ body: { site: c.world.fx.siteASlug } }),
+  'POST /api/online-stores/register-webhooks': (c) => ({ body: { site: c.world.fx.siteASlug } }),
   'POST /api/online-stores/shopify-webhook/order-to-arwork': (c) => ({ body: { id: c.world.fx.orderId } }),
   'POST /api/online-stores/shopify-webhook/hood-download-pdf': (c) => ({ body: { id: c.world.fx.orderId, lineId: c.world.fx.lineId } }),
   'POST /api/online-stores/shopify-webhook/hood-generate-image': (c) => ({ body: { id: c.world.fx.orderId, lineId: c.world.fx.lineId } }),

@@ -1,4 +1,7 @@
-import { BooleanField, Datagrid, EditButton, List, TextField } from 'react-admin';
+import { BooleanField, Datagrid, EditButton, FunctionField, List, TextField } from 'react-admin';
+import type { Store } from '../../../../common/api/orders';
+import { formatDateTime } from '../../lib/format';
+import { disconnectedText } from './types';
 import { ListError } from '../../components/ListError';
 import { RequireAccess } from '../../components/RequireAccess';
 import { usePageTitle } from '../../layout/usePageTitle';
@@ -12,6 +15,11 @@ function StoreListView() {
         <TextField source="siteName" label="Site" />
         <TextField source="shopDomain" label="Shop domain" sortable={false} emptyText="not connected" />
         <WebhookUrlField label="Webhook URL" sortable={false} />
+        <FunctionField<Store>
+          label="Admin API"
+          sortable={false}
+          render={(s) => disconnectedText(s, formatDateTime) ?? (s.adminToken ? 'Token set' : 'No token')}
+        />
         <BooleanField source="autoSendToHP" label="Auto-send to HP" sortable={false} />
         <EditButton />
       </Datagrid>
