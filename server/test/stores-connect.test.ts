@@ -8,9 +8,10 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fromJson } from '../src/db';
 import type { EnvVar } from '../src/lib/secrets';
+import { applyDeliveries } from '../src/modules/orders/upsert';
 import { SHOP_NAME_QUERY, WEBHOOK_SUBSCRIPTIONS_QUERY, WEBHOOK_SUBSCRIPTION_CREATE, WEBHOOK_SUBSCRIPTION_UPDATE, planWebhooks } from '../src/modules/orders/storeConnection';
 import { bearer, createWorld } from './harness';
-import { SHOP_A, connectStores, deliver, setSiteEnv } from './ordersKit';
+import { SHOP_A, connectStores, deliver, order, orderRows, setSiteEnv } from './ordersKit';
 import { adminSchemaProblems } from './shopifyAdminSchema';
 
 const TOKEN = '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';
@@ -249,5 +250,20 @@ describe('stores: the Admin API connection', async () => {
     const again = await put({ adminToken: TOKEN });
     expect(again.body).toMatchObject({ adminToken: '********', disconnectedAt: null });
     expect((await call('check-connection', { site: 'site-a' })).status).toBe(200);
+  });
+
+  it('app/uninstalled in a batch with order deliveries: the store disconnects and the orders are still stored', async () => {
+    await setSiteEnv(w, w.sites.a, { SHOPIFY_ADMIN_TOKEN: TOKEN, SHOPIFY_UNINSTALLED_AT: '' });
+    const o = order();
+    const base = { source: 'shopify', deliveryId: null, siteId: w.sites.a, status: 'received', error: null, attempts: 0, receivedAt: new Date().toISOString(), processedAt: null };
+    await w.db.transaction((trx) =>
+      applyDeliveries({ clock: w.clock, production: w.services.production, sendPort: () => undefined }, trx, [
+        { ...base, id: 900001, eventId: 'e-900001', topic: 'orders/create', payload: JSON.parse(JSON.stringify(o)) },
+        { ...base, id: 900002, eventId: 'e-900002', topic: 'app/uninstalled', payload: { id: 548380009, domain: SHOP_A } },
+      ]),
+    );
+    expect(await valueOf('SHOPIFY_ADMIN_TOKEN')).toBeUndefined();
+    expect(await valueOf('SHOPIFY_UNINSTALLED_AT')).toBe(w.clock.now().toISOString());
+    expect(await orderRows(w, String(o.id))).toHaveLength(1);
   });
 });
