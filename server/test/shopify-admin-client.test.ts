@@ -56,7 +56,8 @@ const SUBSCRIPTIONS_NODES = 'query Subs($after: String) { webhookSubscriptions(f
 const SUBSCRIPTIONS_EDGES = 'query { webhookSubscriptions(first: 50) { edges { cursor node { id topic uri } } } }';
 const CREATE = 'mutation Create($topic: WebhookSubscriptionTopic!, $sub: WebhookSubscriptionInput!) { webhookSubscriptionCreate(topic: $topic, webhookSubscription: $sub) { webhookSubscription { id topic uri } userErrors { field message } } }';
 
-// The cost extension as shopify.dev "GraphQL Admin API rate limits" shows it.
+// The cost extension as shopify.dev "GraphQL Admin API rate limits"
+// (docs/apps/build/apis/graphql-admin/rate-limits) shows it.
 const cost = (requested: number, available: number, actual: number | null = requested) => ({
   cost: { requestedQueryCost: requested, actualQueryCost: actual, throttleStatus: { maximumAvailable: 2000.0, currentlyAvailable: available, restoreRate: 100.0 } },
 });
@@ -104,7 +105,8 @@ describe('Shopify Admin client: the request', () => {
 });
 
 describe('Shopify Admin client: throttling', () => {
-  // shopify.dev rate-limits page / community sample: HTTP 200, errors THROTTLED, actualQueryCost null.
+  // shopify.dev/docs/apps/build/apis/graphql-admin/rate-limits and the sample in
+  // community.shopify.com/t/throttled/254776: HTTP 200, errors THROTTLED, actualQueryCost null.
   const throttled = (requested: number, available: number) => ({
     status: 200,
     body: { errors: [{ message: 'Throttled', extensions: { code: 'THROTTLED', documentation: 'https://shopify.dev/api/usage/rate-limits' } }], extensions: cost(requested, available, null) },
@@ -158,7 +160,8 @@ describe('Shopify Admin client: throttling', () => {
 
 describe('Shopify Admin client: errors', () => {
   it('401: kind "auth", a sentence for the operator, the token nowhere in it', async () => {
-    // Shopify's answer to an unknown token (REST-style string errors, HTTP 401).
+    // Shopify's answer to an unknown token: HTTP 401, `errors` a string (community.shopify.com
+    // t/errors-api-invalid-api-key-or-access-token-unrecognized-login-or-wrong-password/3332).
     answers.push({ status: 401, body: { errors: '[API] Invalid API key or access token (unrecognized login or wrong password)' } });
     const err = (await client().request(SHOP).catch((e: unknown) => e)) as ShopifyAdminError;
     expect(err).toBeInstanceOf(ShopifyAdminError);
