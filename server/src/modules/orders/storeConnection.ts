@@ -70,7 +70,11 @@ export function isOurWebhookUrl(uri: string, slug: string): boolean {
   }
 }
 
-export type WebhookStep = { kind: 'keep' | 'elsewhere'; held: HeldSubscription; ours: boolean } | { kind: 'update'; held: HeldSubscription } | { kind: 'create'; topic: string };
+export type WebhookStep =
+  | { kind: 'keep'; held: HeldSubscription; ours: true }
+  | { kind: 'elsewhere'; held: HeldSubscription; ours: boolean }
+  | { kind: 'update'; held: HeldSubscription }
+  | { kind: 'create'; topic: string };
 
 /**
  * What to do about each subscription the store holds and each topic it lacks: one of ours at our
