@@ -160,6 +160,9 @@ const EXAMPLES: Examples = {
   'POST /api/online-stores/rerun-order': (c) => ({ body: { id: c.world.fx.orderId, flags: {} } }),
   // Site A has no Admin API token in the security world: an admin is answered 400 (nothing to sync from).
   'POST /api/online-stores/reconcile': (c) => ({ body: { site: c.world.fx.siteASlug } }),
+  // The Stores screen's Admin API calls (admin only; site A has no token, so nothing leaves the box).
+  'POST /api/online-stores/check-connection': (c) => ({ body: { site: c.world.fx.siteASlug } }),
+  'POST /api/online-stores/register-webhooks': (c) => ({ body: { site: c.world.fx.siteASlug } }),
   'POST /api/online-stores/shopify-webhook/order-to-arwork': (c) => ({ body: { id: c.world.fx.orderId } }),
   'POST /api/online-stores/shopify-webhook/hood-download-pdf': (c) => ({ body: { id: c.world.fx.orderId, lineId: c.world.fx.lineId } }),
   'POST /api/online-stores/shopify-webhook/hood-generate-image': (c) => ({ body: { id: c.world.fx.orderId, lineId: c.world.fx.lineId } }),

@@ -257,6 +257,35 @@ export interface Store {
   lastReconcileFound: number | null;
   /** Why that run failed, or null. */
   lastReconcileError: string | null;
+  /** SHOPIFY_ADMIN_TOKEN, the custom app's Admin API token: "********" when set, never sent back. */
+  adminToken: string;
+  /** SHOPIFY_API_VERSION (e.g. 2026-07); empty: the server's default. */
+  apiVersion: string;
+  /** SHOPIFY_ADMIN_URL: where Admin API calls go instead of https://<shop domain> (a simulator). */
+  adminUrl: string;
+  /** When Shopify said the app was uninstalled (the token was cleared then); null while connected. */
+  disconnectedAt: string | null;
+}
+
+/** POST /api/online-stores/check-connection {site} → data. */
+export interface StoreConnectionCheck {
+  shopName: string;
+}
+
+/** One webhook subscription the store holds, as POST /api/online-stores/register-webhooks {site} answers it. */
+export interface StoreWebhookSubscription {
+  id: string;
+  /** The Admin API's topic, e.g. ORDERS_CREATE. */
+  topic: string;
+  callbackUrl: string;
+  /** It delivers to this site's webhook URL (this instance's, or an old one of ours). */
+  ours: boolean;
+  /** kept: already right; created/updated: by this call; elsewhere: left alone (delivers somewhere else). */
+  action: 'kept' | 'created' | 'updated' | 'elsewhere';
+}
+
+export interface StoreWebhookRegistration {
+  subscriptions: StoreWebhookSubscription[];
 }
 
 /** POST /api/online-stores/reconcile `{site, since?}`: what a reconciliation found. */

@@ -48,6 +48,7 @@ export function templatesFor(method: string, path: string, c: TemplateContext): 
     [/^POST \/api\/online-stores\/rerun-order$/, [{ ...order, flags: { sendToHP: true, addToAdestra: true } }]],
     [/^POST \/api\/online-stores\/shopify-webhook\/(hood-.*|send-hp-single-line)$/, [{ ...order, page: 1 }]],
     [/^POST \/api\/online-stores\/manually-send-hp$/, [{ orderData: { sourceOrderId: 'M-1', customerName: 'Ada' }, items: [{ pdfUrl: c.fileUrl, sku: 'HP-1', quantity: 1, sourceItemId: 'i1' }] }]],
+    [/^POST \/api\/online-stores\/(check-connection|register-webhooks)$/, [{ site: 'site-a' }]],
     [/^POST \/api\/online-stores\/hp-webhook$/, [{ event: 'status', sourceOrderId: c.orderId, orderId: 'hp-1', status: 'shipped', timestamp: '2026-11-21T10:00:00Z', shipment: { trackingNumber: 'T1' } }]],
     [/^(POST|PUT) \/api\/admin\/products(\/:id)?$/, [{ storeSku: 'STORE-X', designId: c.ids[0], productType: 'Card' }]],
     [/^(POST|PUT) \/api\/admin\/(resellers|instances)(\/:id)?$/, [{ name: 'Fuzz', data: { a: 1 } }]],

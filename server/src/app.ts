@@ -17,7 +17,7 @@ import { hpDataRoutes, hpLogsAdminRoutes, hpTestRoutes, onlineStoresFulfilmentRo
 import { generalDataRoutes } from './modules/general-data/routes';
 import { imagesRoutes } from './modules/images/routes';
 import { ordersAdminRoutes } from './modules/orders/adminResources';
-import { onlineStoresRoutes, shopifyWebhookRoutes } from './modules/orders/routes';
+import { onlineStoresRoutes, shopifyWebhookRoutes, storeConnectionRoutes } from './modules/orders/routes';
 import { pdfRoutes } from './modules/pdf/routes';
 import { printJobPdfRoutes } from './modules/print-jobs/pdfRoute';
 import { printJobsRoutes } from './modules/print-jobs/routes';
@@ -92,6 +92,7 @@ export function createApp(deps: Deps, services: Services = createServices(deps))
   api.use('/orders', storeFulfilmentRoutes(services.storeFulfilments));
   api.use('/admin/hp-logs', hpLogsAdminRoutes(services.fulfilment));
   api.use('/online-stores', onlineStoresRoutes(services.orders, config));
+  api.use('/online-stores', storeConnectionRoutes(services.stores, config));
   api.use('/admin', ordersAdminRoutes(services, deps.db, config));
   api.use('/admin', adminRoutes(services));
   api.use(notFoundHandler());

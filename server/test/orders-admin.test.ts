@@ -30,6 +30,10 @@ describe('orders admin', async () => {
         lastReconciledAt: null,
         lastReconcileFound: null,
         lastReconcileError: null,
+        adminToken: '',
+        apiVersion: '',
+        adminUrl: '',
+        disconnectedAt: null,
       });
       expect(await envOf(w.sites.a)).toEqual(
         expect.arrayContaining([

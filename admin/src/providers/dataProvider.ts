@@ -16,6 +16,8 @@ import type {
   ProviderCancellation,
   SendOutcome,
   StoreFulfilment,
+  StoreConnectionCheck,
+  StoreWebhookRegistration,
 } from '../../../common/api/orders';
 import type {
   AppConfig,
@@ -278,6 +280,16 @@ export const dataProvider = {
   /** The manual form; answers the provider's answer. A refusal (422) throws with it in the error body's data. */
   sendToProviderManually(submission: ManualSubmission, idempotencyKey?: string): Promise<unknown> {
     return api<unknown>('/api/online-stores/manually-send-hp', { method: 'POST', body: submission, idempotencyKey });
+  },
+
+  /** Check connection: the store's name through its Admin API (the saved token and version). */
+  checkStoreConnection(site: string): Promise<StoreConnectionCheck> {
+    return api<StoreConnectionCheck>('/api/online-stores/check-connection', { method: 'POST', body: { site } });
+  },
+
+  /** Register webhooks: creates or repairs Presswork's subscriptions; answers every one the store holds. */
+  registerStoreWebhooks(site: string): Promise<StoreWebhookRegistration> {
+    return api<StoreWebhookRegistration>('/api/online-stores/register-webhooks', { method: 'POST', body: { site } });
   },
 } satisfies DataProvider;
 

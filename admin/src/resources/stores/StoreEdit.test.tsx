@@ -21,9 +21,21 @@ const STORE: Store = {
   lastReconciledAt: '2026-11-25T09:30:00.000Z',
   lastReconcileFound: 4,
   lastReconcileError: null,
+  adminToken: '********',
+  apiVersion: '2026-07',
+  adminUrl: '',
+  disconnectedAt: null,
 };
 
+const SUBSCRIPTIONS = [
+  { id: 'gid://shopify/WebhookSubscription/1', topic: 'ORDERS_CREATE', callbackUrl: STORE.webhookUrl, ours: true, action: 'kept' },
+  { id: 'gid://shopify/WebhookSubscription/2', topic: 'ORDERS_PAID', callbackUrl: STORE.webhookUrl, ours: true, action: 'created' },
+  { id: 'gid://shopify/WebhookSubscription/3', topic: 'ORDERS_UPDATED', callbackUrl: 'https://other-app.example/hooks', ours: false, action: 'elsewhere' },
+];
+
 function storesApi(call: RecordedCall) {
+  if (call.url === '/api/online-stores/check-connection') return jsonResponse({ success: true, data: { shopName: 'Hood Charity Shop' } });
+  if (call.url === '/api/online-stores/register-webhooks') return jsonResponse({ success: true, data: { subscriptions: SUBSCRIPTIONS } });
   if (call.url.startsWith('/api/admin/stores/1') && call.method === 'PUT') return jsonResponse({ ...STORE, ...(call.body as object), webhookSecret: '********' });
   if (call.url.startsWith('/api/admin/stores/1')) return jsonResponse(STORE);
   if (call.url.startsWith('/api/admin/stores')) return jsonResponse([STORE], 200, { 'Content-Range': 'stores 0-0/1' });
@@ -42,8 +54,10 @@ describe('storeChanges', () => {
       previousSecret: '********',
       autoSendToHP: false,
       sendWhen: 'paid',
+      adminToken: '********',
+      apiVersion: '2026-07',
     });
-    expect(storeChanges({ ...STORE, webhookSecret: 'shpss_new' }, STORE)).toEqual({ shopDomain: STORE.shopDomain, webhookSecret: 'shpss_new', autoSendToHP: false, sendWhen: 'paid' });
+    expect(storeChanges({ ...STORE, webhookSecret: 'shpss_new' }, STORE)).toEqual({ shopDomain: STORE.shopDomain, webhookSecret: 'shpss_new', autoSendToHP: false, sendWhen: 'paid', adminToken: '********', apiVersion: '2026-07' });
     expect(storeChanges({ ...STORE, sendWhen: 'created' }, STORE)).toMatchObject({ sendWhen: 'created' });
     expect(storeChanges({ ...STORE, webhookSecret: 'shpss_new', previousSecret: '' }, STORE)).toHaveProperty('previousSecret', '');
   });
@@ -83,6 +97,8 @@ describe('Stores', () => {
       previousSecret: '********',
       autoSendToHP: true,
       sendWhen: 'paid',
+      adminToken: '********',
+      apiVersion: '2026-07',
     });
   });
 
@@ -108,7 +124,58 @@ describe('Stores', () => {
     await userEvent.type(secret, 'shpss_rotated');
     await userEvent.click(screen.getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(calls.some((c) => c.method === 'PUT')).toBe(true));
-    expect(calls.find((c) => c.method === 'PUT')?.body).toEqual({ shopDomain: 'hood-shop.myshopify.com', webhookSecret: 'shpss_rotated', autoSendToHP: false, sendWhen: 'paid' });
+    expect(calls.find((c) => c.method === 'PUT')?.body).toEqual({ shopDomain: 'hood-shop.myshopify.com', webhookSecret: 'shpss_rotated', autoSendToHP: false, sendWhen: 'paid', adminToken: '********', apiVersion: '2026-07' });
+  });
+
+  it('the Admin API token is a masked password field sent back unchanged; a new one is sent', async () => {
+    signIn(ADMIN);
+    const { calls } = stubFetch(storesApi);
+    renderEdit();
+    const token = await screen.findByLabelText('Admin API access token');
+    await waitFor(() => expect(token).toHaveValue('********'));
+    expect(token).toHaveAttribute('type', 'password');
+    await userEvent.clear(token);
+    await userEvent.type(token, 'shpat_new');
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(calls.some((c) => c.method === 'PUT')).toBe(true));
+    expect(calls.find((c) => c.method === 'PUT')?.body).toMatchObject({ adminToken: 'shpat_new', apiVersion: '2026-07', webhookSecret: '********' });
+  });
+
+  it('Check connection shows the shop name; a refusal shows the server\'s sentence', async () => {
+    signIn(ADMIN);
+    let refuse = false;
+    const { calls } = stubFetch((call) =>
+      refuse && call.url === '/api/online-stores/check-connection'
+        ? jsonResponse({ success: false, error: 'The store refused the access token (401): check SHOPIFY_ADMIN_TOKEN' }, 502)
+        : storesApi(call),
+    );
+    renderEdit();
+    await userEvent.click(await screen.findByRole('button', { name: 'Check connection' }));
+    expect(await screen.findByText('Connected to Hood Charity Shop')).toBeInTheDocument();
+    expect(calls.find((c) => c.url === '/api/online-stores/check-connection')?.body).toEqual({ site: 'hood' });
+    refuse = true;
+    await userEvent.click(screen.getByRole('button', { name: 'Check connection' }));
+    expect(await screen.findByText(/The store refused the access token/)).toBeInTheDocument();
+  });
+
+  it('Register webhooks lists what the store holds, with the ones pointing elsewhere', async () => {
+    signIn(ADMIN);
+    const { calls } = stubFetch(storesApi);
+    renderEdit();
+    await userEvent.click(await screen.findByRole('button', { name: 'Register webhooks' }));
+    const table = await screen.findByRole('table', { name: 'Webhook subscriptions' });
+    expect(calls.find((c) => c.url === '/api/online-stores/register-webhooks')?.body).toEqual({ site: 'hood' });
+    expect(within(table).getByText('ORDERS_PAID').closest('tr')).toHaveTextContent('Created');
+    expect(within(table).getByText('ORDERS_CREATE').closest('tr')).toHaveTextContent('Already in place');
+    expect(within(table).getByText('https://other-app.example/hooks').closest('tr')).toHaveTextContent('Points elsewhere (left alone)');
+  });
+
+  it('a store whose app was uninstalled says so, with when', async () => {
+    signIn(ADMIN);
+    const at = new Date(2026, 10, 24, 9, 5).toISOString();
+    stubFetch((call) => (call.url.startsWith('/api/admin/stores/1') ? jsonResponse({ ...STORE, adminToken: '', disconnectedAt: at }) : storesApi(call)));
+    renderEdit();
+    expect(await screen.findByText(/Disconnected \(app uninstalled on 24\/11\/2026 09:05\)/)).toBeInTheDocument();
   });
 
   it('Sync from store: one keyed call, the button disabled while it runs, then what it found', async () => {

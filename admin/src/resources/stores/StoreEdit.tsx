@@ -7,6 +7,7 @@ import { usePageTitle } from '../../layout/usePageTitle';
 import { SECRET_MASK, storeChanges } from './types';
 import { LastReconcileField } from './LastReconcileField';
 import { SyncFromStoreButton } from './SyncFromStoreButton';
+import { StoreConnectionPanel } from './StoreConnectionPanel';
 import { WebhookUrlField } from './WebhookUrlField';
 
 function StoreTitle() {
@@ -21,7 +22,8 @@ function SyncPanel() {
     <Labeled label="Missed orders (last reconciled)">
       <Stack spacing={1} sx={{ alignItems: 'flex-start' }}>
         <LastReconcileField />
-        <SyncFromStoreButton siteSlug={store.siteSlug} />
+        {/* Nothing to pull from without an Admin API token (the server would refuse). */}
+        {store.adminToken ? <SyncFromStoreButton siteSlug={store.siteSlug} /> : null}
       </Stack>
     </Labeled>
   );
@@ -42,6 +44,9 @@ const SEND_WHEN_CHOICES = [
 ];
 
 const secretHelp = `${SECRET_MASK} keeps the current secret; clear the field to remove it`;
+
+/** Shopify's version names: quarterly YYYY-MM, or unstable (the server checks it too). */
+const apiVersionProblem = (value: unknown) => (!value || /^(\d{4}-(0[1-9]|1[0-2])|unstable)$/.test(String(value).trim()) ? undefined : 'Write it as YYYY-MM (e.g. 2026-07) or unstable');
 
 function StoreEditView({ id }: { id: string }) {
   usePageTitle('Edit Store');
@@ -78,6 +83,19 @@ function StoreEditView({ id }: { id: string }) {
           defaultValue="paid"
           helperText="Paid: an unpaid order waits for its payment, and Send HP asks first. A cancelled order never goes."
         />
+        <Typography variant="subtitle2" sx={{ mt: 2 }}>
+          Admin API (tracking back to Shopify, missed orders, webhook registration)
+        </Typography>
+        <TextInput
+          source="adminToken"
+          label="Admin API access token"
+          type="password"
+          autoComplete="new-password"
+          helperText={`The custom app's token (shpat_…). ${secretHelp}`}
+          fullWidth
+        />
+        <TextInput source="apiVersion" label="API version" helperText="e.g. 2026-07; empty: the server's default" validate={apiVersionProblem} />
+        <StoreConnectionPanel />
       </SimpleForm>
     </Edit>
   );

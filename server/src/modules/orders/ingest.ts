@@ -6,6 +6,7 @@ import type { Inbox } from '../inbox/service';
 import type { Site } from '../sites/repo';
 import { SHOPIFY_SOURCE } from './repo';
 import { PayloadError, SHOPIFY_HEADERS, isOrderTopic, parseJsonInt64Safe, storeChangeOf } from './shopify';
+import { APP_UNINSTALLED } from './storeConnection';
 import type { WebhookInput, WebhookSites } from './webhookSites';
 
 export type WebhookAnswer = { duplicate: true } | { ignored: true; topic: string } | { received: true; deliveryId: number };
@@ -51,8 +52,9 @@ export async function receiveWebhook({ clock, inbox, sites }: IngestContext, inp
     throw badRequest('The request body is not valid JSON');
   }
   const topic = headers[SHOPIFY_HEADERS.topic].toLowerCase();
-  const known = isOrderTopic(topic);
-  if (known) {
+  // app/uninstalled is processed like an order topic (in the inbox's transaction): it disconnects the store.
+  const known = isOrderTopic(topic) || topic === APP_UNINSTALLED;
+  if (isOrderTopic(topic)) {
     try {
       storeChangeOf(topic, payload);
     } catch (err) {

@@ -10,8 +10,9 @@ import { HttpError } from '../../http/errors';
 import { parse } from '../../http/validate';
 import { PRINT_FILE_NAME } from '../pdf/printPdf';
 import { baseUrlOf } from '../uploads/routes';
-import { checkOrderBody, lineFileBody, orderLineBody, orderRefBody, reconcileBody, rerunOrderBody } from './schema';
+import { checkOrderBody, lineFileBody, orderLineBody, orderRefBody, reconcileBody, rerunOrderBody, storeSiteBody } from './schema';
 import type { OrdersService } from './service';
+import type { StoresService } from './stores';
 
 /** `{id | orderId, lineId, page?}`. */
 const lineImagesBody = z.preprocess(
@@ -96,5 +97,19 @@ export function onlineStoresRoutes(orders: OrdersService, config: Config): Route
     ok(res, await orders.lineImages(actorOf(req), { ...input, page: input.page ?? 1 }, baseUrlOf(req, config)));
   });
 
+  return r;
+}
+
+/** Mounted at /api/online-stores: the Stores screen's calls to the store's Admin API (admin only). */
+export function storeConnectionRoutes(stores: StoresService, config: Config): Router {
+  const r = Router();
+  // → {shopName}: the domain, token and API version work together.
+  r.post('/check-connection', allow.admin, async (req, res) => {
+    ok(res, await stores.checkConnection(actorOf(req), parse(storeSiteBody, req.body).site));
+  });
+  // → {subscriptions: [{id, topic, callbackUrl, ours, action}]}: what the store holds once ours are in place.
+  r.post('/register-webhooks', allow.admin, async (req, res) => {
+    ok(res, await stores.registerWebhooks(actorOf(req), parse(storeSiteBody, req.body).site, baseUrlOf(req, config)));
+  });
   return r;
 }

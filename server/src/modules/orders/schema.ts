@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isShopifyApiVersion } from '../../integrations/shopifyAdmin';
 
 /** A store order id: text or a number, kept as text (int64). */
 const storeOrderId = z
@@ -62,7 +63,28 @@ export const storeBody = z.object({
   previousSecret: secretValue,
   autoSendToHP: flag.optional(),
   sendWhen: z.enum(['paid', 'created'], { error: 'must be paid or created' }).optional(),
+  adminToken: secretValue,
+  apiVersion: z.preprocess(
+    (v) => (v === null ? '' : v),
+    z
+      .string()
+      .trim()
+      .refine((v) => v === '' || isShopifyApiVersion(v), 'must be a Shopify API version like 2026-07, or unstable')
+      .optional(),
+  ),
+  adminUrl: z.preprocess(
+    (v) => (v === null ? '' : v),
+    z
+      .string()
+      .trim()
+      .max(500)
+      .refine((v) => v === '' || /^https?:\/\/[^\s/]+(\/[^\s]*)?$/.test(v), 'must be an http(s) URL, or empty for https://<shop domain>')
+      .optional(),
+  ),
 });
+
+/** `{site: <slug>}`: the store of an admin's Check connection / Register webhooks. */
+export const storeSiteBody = z.object({ site: z.string({ error: 'is required' }).trim().min(1, 'is required').max(64) });
 
 export type StoreInput = z.infer<typeof storeBody>;
 

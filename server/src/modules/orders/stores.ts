@@ -12,6 +12,8 @@ import type { StoreInput } from './schema';
 import { STORE_KEYS, sendWhenOf, type SendWhen } from './webhookSites';
 import { fieldError } from '../../http/fieldErrors';
 import type { ReconcileState } from './reconcileRepo';
+import { shopifyAdmin, shopifyAdminSettingsOf } from '../../integrations/shopifyAdmin';
+import { adminCallError, notConnected, registerWebhooks, shopName, type AdminFactory, type SubscriptionReport } from './storeConnection';
 
 export interface Store {
   id: number;
@@ -28,6 +30,14 @@ export interface Store {
   lastReconciledAt: string | null;
   lastReconcileFound: number | null;
   lastReconcileError: string | null;
+  /** The Admin API access token (SHOPIFY_ADMIN_TOKEN), masked when set. */
+  adminToken: string;
+  /** SHOPIFY_API_VERSION; empty: the default. */
+  apiVersion: string;
+  /** SHOPIFY_ADMIN_URL: replaces https://<shop domain> (a simulator); empty for a real store. */
+  adminUrl: string;
+  /** When the app was uninstalled in Shopify (the token was cleared then); null while connected. */
+  disconnectedAt: string | null;
 }
 
 /** The last reconciliation of each site (orders/reconcile.ts). */
@@ -55,6 +65,10 @@ export function storeOf(site: Site, baseUrl: string, reconciled?: ReconcileState
     lastReconciledAt: reconciled?.lastRunAt ?? null,
     lastReconcileFound: reconciled ? reconciled.found : null,
     lastReconcileError: reconciled?.error ?? null,
+    adminToken: masked(envValue(env, STORE_KEYS.adminToken)),
+    apiVersion: envValue(env, STORE_KEYS.apiVersion) ?? '',
+    adminUrl: envValue(env, STORE_KEYS.adminUrl) ?? '',
+    disconnectedAt: envValue(env, STORE_KEYS.uninstalledAt) || null,
   };
 }
 
@@ -80,13 +94,20 @@ export function applyStoreInput(env: EnvVar[], input: StoreInput): EnvVar[] {
     }
   }
   if (input.previousSecret !== undefined && input.previousSecret !== MASK) next = setEnv(next, STORE_KEYS.previousSecret, input.previousSecret);
+  if (input.adminToken !== undefined && input.adminToken !== MASK) {
+    next = setEnv(next, STORE_KEYS.adminToken, input.adminToken);
+    // A new token is a new installation: the store is connected again.
+    if (input.adminToken) next = setEnv(next, STORE_KEYS.uninstalledAt, undefined);
+  }
+  if (input.apiVersion !== undefined) next = setEnv(next, STORE_KEYS.apiVersion, input.apiVersion);
+  if (input.adminUrl !== undefined) next = setEnv(next, STORE_KEYS.adminUrl, input.adminUrl);
   if (input.autoSendToHP !== undefined) next = setEnv(next, STORE_KEYS.autoSend, input.autoSendToHP ? '1' : undefined);
   // `paid` is the default: only `created` is written down.
   if (input.sendWhen !== undefined) next = setEnv(next, STORE_KEYS.sendWhen, input.sendWhen === 'created' ? 'created' : undefined);
   return next;
 }
 
-export function storesService(sites: SitesService, onChange: () => void, reconcileStates: ReconcileStatesOf = async () => new Map()) {
+export function storesService(sites: SitesService, onChange: () => void, reconcileStates: ReconcileStatesOf = async () => new Map(), adminOf: AdminFactory = shopifyAdmin) {
   async function siteOf(actor: Actor, id: number): Promise<Site> {
     assertAdmin(actor, 'Only an admin can manage stores');
     const site = await sites.repo.byId(id);
@@ -128,11 +149,41 @@ export function storesService(sites: SitesService, onChange: () => void, reconci
   async function remove(actor: Actor, id: number, baseUrl: string): Promise<Store> {
     const site = await siteOf(actor, id);
     const before = storeOf(site, baseUrl);
-    await save(actor, site, applyStoreInput(site.settings.env, { shopDomain: '', webhookSecret: '', previousSecret: '' }), baseUrl);
+    await save(actor, site, applyStoreInput(site.settings.env, { shopDomain: '', webhookSecret: '', previousSecret: '', adminToken: '' }), baseUrl);
     return before;
   }
 
-  return { list, get, update, remove };
+  /** The site's Admin API client; refused (409) while the store has no token (never set, or the app was uninstalled). */
+  async function adminBySlug(actor: Actor, slug: string) {
+    assertAdmin(actor, 'Only an admin can manage stores');
+    const site = await sites.repo.bySlug(slug);
+    if (!site) throw notFound('Store not found');
+    const settings = shopifyAdminSettingsOf(site);
+    if (!settings) throw notConnected(site.settings.env);
+    return { site, admin: adminOf(settings) };
+  }
+
+  /** Check connection: the shop's name, or Shopify's refusal as a sentence. */
+  async function checkConnection(actor: Actor, slug: string): Promise<{ shopName: string }> {
+    const { admin } = await adminBySlug(actor, slug);
+    try {
+      return { shopName: await shopName(admin) };
+    } catch (err) {
+      throw adminCallError(err);
+    }
+  }
+
+  /** Register webhooks: every subscription the store holds afterwards, and what was done to it. */
+  async function registerStoreWebhooks(actor: Actor, slug: string, baseUrl: string): Promise<{ subscriptions: SubscriptionReport[] }> {
+    const { site, admin } = await adminBySlug(actor, slug);
+    try {
+      return { subscriptions: await registerWebhooks(admin, webhookUrlOf(baseUrl, site.slug), site.slug) };
+    } catch (err) {
+      throw adminCallError(err);
+    }
+  }
+
+  return { list, get, update, remove, checkConnection, registerWebhooks: registerStoreWebhooks };
 }
 
 export type StoresService = ReturnType<typeof storesService>;

@@ -12,6 +12,7 @@ import type { ProductionService } from '../production/service';
 import { unitsToMake } from '../production/units';
 import { sitesRepo, type Site } from '../sites/repo';
 import { ordersRepo } from './repo';
+import { APP_UNINSTALLED, disconnectStore } from './storeConnection';
 import { RECEIVED, applyStoreChange, orderCreatedAt, orderSearchText, storeChangeOf, type OrderData, type ShopifyOrder } from './shopify';
 import { sendWhenOf, sendsAutomatically } from './webhookSites';
 
@@ -40,7 +41,10 @@ export async function applyDeliveries(ctx: UpsertContext, trx: Knex.Transaction,
     if (d.siteId === null) throw new Error('The delivery has no site (the site was deleted)');
     bySite.set(d.siteId, [...(bySite.get(d.siteId) ?? []), d]);
   }
-  for (const [siteId, list] of bySite) {
+  for (const [siteId, all] of bySite) {
+    for (const d of all) if (d.topic === APP_UNINSTALLED) await disconnectStore(trx, siteId, isoNow(ctx.clock));
+    const list = all.filter((d) => d.topic !== APP_UNINSTALLED);
+    if (list.length === 0) continue;
     const site = ctx.sendPort() ? await sitesRepo(trx).byId(siteId) : undefined;
     // An auto-send site: one delivery after the other, each deciding what to send as it goes.
     if (sendsAutomatically(site)) for (const d of list) await applyDelivery(ctx, trx, d);
@@ -103,6 +107,10 @@ async function mayAutoSend(ctx: UpsertContext, trx: Knex.Transaction, site: Site
 export async function applyDelivery(ctx: UpsertContext, trx: Knex.Transaction, d: { id: number; siteId: number | null; topic: string | null; payload: unknown }): Promise<'stored' | 'stale'> {
   const sendPort = ctx.sendPort();
   if (d.siteId === null) throw new Error('The delivery has no site (the site was deleted)');
+  if (d.topic === APP_UNINSTALLED) {
+    await disconnectStore(trx, d.siteId, isoNow(ctx.clock));
+    return 'stored';
+  }
   const change = storeChangeOf(d.topic ?? '', d.payload);
   const repo = ordersRepo(trx);
   await repo.lockOrder(d.siteId, change.orderId);

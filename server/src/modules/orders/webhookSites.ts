@@ -5,6 +5,7 @@
 // cached settings is checked again against a fresh read, so a new secret or domain is accepted at once.
 import type { Db } from '../../db';
 import { unauthorized } from '../../http/errors';
+import { SHOPIFY_ADMIN_KEYS } from '../../integrations/shopifyAdmin';
 import { envValue } from '../../lib/secrets';
 import { sitesRepo, type Site } from '../sites/repo';
 import { SHOPIFY_HEADERS, verifyShopifySignature } from './shopify';
@@ -16,6 +17,12 @@ export const STORE_KEYS = {
   previousSecret: 'SHOPIFY_WEBHOOK_SECRET_PREVIOUS',
   autoSend: 'HP_AUTO_SEND',
   sendWhen: 'SHOPIFY_SEND_WHEN',
+  /** The Admin API connection (integrations/shopifyAdmin.ts reads them). */
+  adminToken: SHOPIFY_ADMIN_KEYS.token,
+  apiVersion: SHOPIFY_ADMIN_KEYS.apiVersion,
+  adminUrl: SHOPIFY_ADMIN_KEYS.adminUrl,
+  /** When Shopify said the app was uninstalled (app/uninstalled): the store is disconnected. */
+  uninstalledAt: 'SHOPIFY_UNINSTALLED_AT',
 } as const;
 
 /** When a store order may go to print or to the provider: once paid (the default), or as soon as it is created. */
