@@ -19,6 +19,8 @@ import { syncService } from './modules/sync/service';
 import { uploadsService } from './modules/uploads/service';
 import { diskStore, type FileStore } from './modules/uploads/storage';
 import { usersService } from './modules/users/service';
+import { shopifyAdmin, shopifyAdminSettingsOf } from './integrations/shopifyAdmin';
+import type { Site } from './modules/sites/repo';
 
 export function fileStoreFor(dataDir: string): FileStore {
   return diskStore(dataDir === ':memory:' ? path.join(os.tmpdir(), `presswork-files-${process.pid}`) : path.join(dataDir, 'files'));
@@ -39,9 +41,16 @@ export function createServices(deps: Deps, store: FileStore = fileStoreFor(deps.
   const fulfilment = fulfilmentService(deps, production, {}, inbox);
   // A store cancellation reaches the provider through its own outbox step (fulfilment/cancel.ts).
   const cancellations = providerCancellations({ ...deps, production, options: fulfilment.options });
-  // Shipments' tracking back to the store (fulfilment/storeFulfilment.ts); its Admin API is wired by main.ts.
-  const storeFulfilment = storeFulfilments({ ...deps, production, options: fulfilment.options });
-  const orders = ordersService(deps, { sites, production, send: fulfilment, cancel: cancellations, inbox });
+  // Each store's Admin API (integrations/shopifyAdmin.ts); none for a site without a token.
+  const storeAdminOf = (site: Site) => {
+    const settings = shopifyAdminSettingsOf(site);
+    if (!settings) return null;
+    const admin = shopifyAdmin(settings);
+    return { request: <T>(document: string, variables?: Record<string, unknown>) => admin.request<T>(document, variables) };
+  };
+  // Shipments' tracking back to the store (fulfilment/storeFulfilment.ts).
+  const storeFulfilment = storeFulfilments({ ...deps, production, options: fulfilment.options }, { adminFor: storeAdminOf });
+  const orders = ordersService(deps, { sites, production, send: fulfilment, cancel: cancellations, inbox, adminRequestOf: (site) => storeAdminOf(site)?.request ?? null });
   return {
     users: usersService(deps),
     sites,

@@ -65,6 +65,9 @@ export function shopifyAdminSettingsOf(site: EnvLike): ShopifyAdminSettings | nu
   };
 }
 
+/** Does this site's store take Admin API calls (reconciliation, tracking back)? */
+export const hasShopifyAdmin = (site: EnvLike): boolean => shopifyAdminSettingsOf(site) !== null;
+
 export type ShopifyAdminErrorKind = 'auth' | 'throttled' | 'user-errors' | 'graphql' | 'http' | 'network';
 
 export interface ShopifyUserError {

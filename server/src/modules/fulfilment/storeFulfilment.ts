@@ -6,11 +6,11 @@
 // (by hand, or by us in an attempt whose answer was lost) are never fulfilled twice: every attempt
 // reads the remaining quantities first.
 import type { Knex } from 'knex';
+import { hasShopifyAdmin, userErrorsOf, type ShopifyAdminError } from '../../integrations/shopifyAdmin';
 import type { MarkShippedInput, StoreFulfilment } from '../../../../common/api/orders';
 import { badRequest, notFound } from '../../http/errors';
 import { fieldError } from '../../http/fieldErrors';
 import type { Actor } from '../../http/types';
-import { envValue } from '../../lib/secrets';
 import { printJobsRepo } from '../print-jobs/repo';
 import { sitesRepo, type Site } from '../sites/repo';
 import { later, nowIso, text, type FulfilmentContext } from './context';
@@ -72,16 +72,6 @@ export const orderGid = (orderId: string) => `gid://shopify/Order/${orderId}`;
 export const lineItemGid = (lineId: string) => `gid://shopify/LineItem/${lineId}`;
 const legacyId = (gid: string) => gid.slice(gid.lastIndexOf('/') + 1);
 
-/** A mutation payload's userErrors as one failure (the transport's userErrorsOf says the same). */
-export class StoreUserErrors extends Error {
-  readonly kind = 'user-errors';
-  constructor(readonly userErrors: Array<{ field: string[] | null; message: string }>) {
-    super(userErrors.map((e) => (e.field?.length ? `${e.field.join('.')}: ${e.message}` : e.message)).join('; '));
-  }
-}
-
-/** Does this site's store take write-backs (an Admin API token is set)? */
-export const hasAdminToken = (site: Site) => Boolean((envValue(site.settings.env, 'SHOPIFY_ADMIN_TOKEN') ?? '').trim());
 
 /** What a write-back row shows (Check order, HP Data). */
 export type StoreFulfilmentView = StoreFulfilment;
@@ -132,7 +122,7 @@ export function fulfilledInStore(order: StoreOrder): Set<string> {
  * store has no Admin API token (nothing could send it) or every line is already fulfilled there.
  */
 export async function queueStoreFulfilment(trx: Knex.Transaction, site: Site, order: StoreOrder, input: { orderId: string; lineIds: string[]; tracking: ShipmentTracking; source: 'provider' | 'in-house'; actorId: number | null }, at: string): Promise<OutboxRow | undefined> {
-  if (!hasAdminToken(site)) return undefined;
+  if (!hasShopifyAdmin(site)) return undefined;
   const done = fulfilledInStore(order);
   const lineIds = [...new Set(input.lineIds.map(String))].filter((id) => !done.has(id)).sort();
   if (!lineIds.length) return undefined;
@@ -228,9 +218,7 @@ export async function attemptStoreFulfilment(ctx: FulfilmentContext, row: Outbox
         notifyCustomer: true,
       },
     });
-    const payload = created.fulfillmentCreate;
-    if (!payload) throw new StoreUserErrors([{ field: null, message: 'The store answered no fulfilment' }]);
-    if (payload.userErrors?.length) throw new StoreUserErrors(payload.userErrors);
+    const payload = userErrorsOf(created.fulfillmentCreate, 'The store');
     const notes = [already.length ? `lines ${already.join(', ')} already fulfilled in the store` : '', missing.length ? `lines ${missing.join(', ')} not in the store's order` : ''].filter(Boolean);
     return finish({ fulfillment: payload.fulfillment ? { id: payload.fulfillment.id, status: payload.fulfillment.status, createdAt: payload.fulfillment.createdAt } : null, fulfilledLineIds: toFulfil, alreadyFulfilledLineIds: already, ...(notes.length ? { note: notes.join('; ') } : {}) });
   } catch (err) {
@@ -238,7 +226,9 @@ export async function attemptStoreFulfilment(ctx: FulfilmentContext, row: Outbox
     const kind = (err as { kind?: unknown }).kind;
     if (kind === 'user-errors') {
       // The store refused this fulfilment as asked: an operator decides (fix it in the store, then Retry).
-      return fail(`The store refused the fulfilment: ${message}`, { userErrors: (err as StoreUserErrors).userErrors ?? null });
+      const userErrors = (err as ShopifyAdminError).userErrors ?? null;
+      const reasons = userErrors?.map((e) => (e.field?.length ? `${e.field.join('.')}: ${e.message}` : e.message)).join('; ') || message;
+      return fail(`The store refused the fulfilment: ${reasons}`, { userErrors });
     }
     if (transient(err)) {
       if (kind === undefined) ctx.log.error({ err, outboxId: row.id }, 'store fulfilment failed unexpectedly');
@@ -275,7 +265,7 @@ export async function markShipped(ctx: FulfilmentContext, adminFor: StoreAdminFo
   const order = await resolveOrder(ctx.db, actor, input.orderId, input.siteId ?? named?.id);
   const orderId = text(order.field1);
   const site = (await sitesRepo(ctx.db).byId(order.siteId))!;
-  if (!hasAdminToken(site)) throw badRequest(`The store of site "${site.name}" has no Admin API token (SHOPIFY_ADMIN_TOKEN): set it in Setup → Stores to send tracking to the store`);
+  if (!hasShopifyAdmin(site)) throw badRequest(`The store of site "${site.name}" has no Admin API token (SHOPIFY_ADMIN_TOKEN): set it in Setup → Stores to send tracking to the store`);
   const lineIds = (order.data.line_items ?? []).map((l) => text(l.id));
   const jobs = (await printJobsRepo(ctx.db).ofOrder(order.siteId, orderId)).filter((j) => !j.withdrawn);
   const inHouse = new Set(jobs.filter((j) => j.madeBy === 'inHouse').map((j) => j.lineItemId));

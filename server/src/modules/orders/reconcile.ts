@@ -6,6 +6,7 @@
 // most every SHOPIFY_RECONCILE_MINUTES (default hourly) under a database lease per site and period,
 // so with several instances it runs once; a manual run (Sync from store) takes the same lease.
 import type { Deps } from '../../deps';
+import { hasShopifyAdmin, SHOPIFY_ADMIN_KEYS } from '../../integrations/shopifyAdmin';
 import { HttpError, conflict } from '../../http/errors';
 import { isoNow } from '../../lib/clock';
 import { envValue } from '../../lib/secrets';
@@ -34,7 +35,6 @@ export type AdminRequest = <T>(document: string, variables?: Record<string, unkn
 export type AdminRequestOf = (site: Site) => AdminRequest | null;
 
 export const RECONCILE_KEYS = {
-  adminToken: 'SHOPIFY_ADMIN_TOKEN',
   everyMinutes: 'SHOPIFY_RECONCILE_MINUTES',
   overlapMinutes: 'SHOPIFY_RECONCILE_OVERLAP_MINUTES',
   firstHours: 'SHOPIFY_RECONCILE_FIRST_HOURS',
@@ -64,7 +64,6 @@ export function reconcileSettingsOf(site: Site): ReconcileSettings {
   };
 }
 
-export const hasAdminToken = (site: Site) => Boolean(envValue(site.settings.env, RECONCILE_KEYS.adminToken)?.trim());
 
 export interface ReconcileCounts {
   found: number;
@@ -171,7 +170,7 @@ export function storeReconciler(deps: Deps, opts: ReconcilerOptions) {
   }
 
   function requestFor(site: Site): AdminRequest | null {
-    if (!hasAdminToken(site)) return null;
+    if (!hasShopifyAdmin(site)) return null;
     return adminRequestOf?.(site) ?? null;
   }
 
@@ -180,7 +179,7 @@ export function storeReconciler(deps: Deps, opts: ReconcilerOptions) {
    * Throws HttpError 409 (running) or 400 (no token); a store failure is rethrown as 502.
    */
   async function reconcileStore(site: Site, o: { since?: string; trigger?: ReconcileTrigger } = {}): Promise<ReconcileCounts> {
-    if (!hasAdminToken(site)) throw new HttpError(400, `The store of ${site.name} has no Admin API access token (${RECONCILE_KEYS.adminToken}): nothing to sync from`);
+    if (!hasShopifyAdmin(site)) throw new HttpError(400, `The store of ${site.name} has no Admin API access token (${SHOPIFY_ADMIN_KEYS.token}): nothing to sync from`);
     const request = requestFor(site);
     if (!request) throw new HttpError(503, 'This instance has no Shopify Admin API client: the store cannot be read');
     let counts: ReconcileCounts | undefined;

@@ -192,8 +192,21 @@ function line(l: GraphqlLineItem) {
     quantity: l.quantity,
     current_quantity: l.currentQuantity,
     fulfillable_quantity: l.unfulfilledQuantity ?? l.currentQuantity,
+    fulfillment_status: lineFulfillmentStatus(l),
     properties: (l.customAttributes ?? []).map((a) => ({ name: a.key, value: a.value ?? '' })),
   };
+}
+
+/**
+ * REST's per-line fulfillment_status (null, "partial", "fulfilled") from the current fields
+ * (LineItem.fulfillmentStatus is deprecated): a pulled order must tell a line fulfilled by hand in
+ * the store just as its webhook does, so its tracking is not written again.
+ */
+function lineFulfillmentStatus(l: GraphqlLineItem): string | null {
+  const current = l.currentQuantity ?? l.quantity ?? 0;
+  const unfulfilled = l.unfulfilledQuantity ?? current;
+  if (current <= 0 || unfulfilled >= current) return null;
+  return unfulfilled === 0 ? 'fulfilled' : 'partial';
 }
 
 /** The GraphQL Order as a webhook's REST Order (`lines`: all its line items, when more than the first page). */
