@@ -6,11 +6,13 @@
 // line items' `customAttributes` are the REST `properties`, DateTime is UTC ISO.
 
 /**
- * A page of orders costs about ORDERS_PAGE × (a few objects + LINES_PAGE × 3): under Shopify's
- * 1000-point limit on one query's requested cost. An order with more lines is completed by ORDER_LINES_QUERY.
+ * A page of orders costs about ORDERS_PAGE × (16 + LINES_PAGE × 4) by Shopify's cost rules (a line
+ * is itself, its product, its variant and its attributes): 5 × 25 lines asks ~600 points, under the
+ * 1000-point limit on one query (5 × 50 asked 1092 and was refused). An order with more lines is
+ * completed by ORDER_LINES_QUERY.
  */
 export const ORDERS_PAGE = 5;
-export const LINES_PAGE = 50;
+export const LINES_PAGE = 25;
 
 const LINE_FIELDS = `fragment PressworkLine on LineItem {
   id
