@@ -276,6 +276,8 @@ describe('shipped postback → store fulfilment', () => {
   });
 });
 
+const orderStatus = async (orderId: string) => ((await w.db('store_orders').where({ site_id: w.sites.a, store_order_id: orderId }).first('status')) as { status: string }).status;
+
 describe('Mark shipped (printed in house)', () => {
   const mark = (body: Record<string, unknown>, token = w.tokens.userA) => w.request().post('/api/orders/mark-shipped').set(bearer(token)).send(body);
 
@@ -293,6 +295,20 @@ describe('Mark shipped (printed in house)', () => {
     // A double click is the same shipment.
     expect((await mark(body)).body.data.status).toBe('sent');
     expect(store.creates).toHaveLength(1);
+    // Line 22 is still at the provider: the order is not shipped until its postback says so.
+    expect(await orderStatus(orderId)).not.toBe('shipped');
+  });
+
+  it('an order printed wholly in house is shipped, with its tracking, once every line has left', async () => {
+    const orderId = await storedOrder();
+    await inHouseJobs(orderId, ['21', '22']);
+    const base = { site: 'site-a', orderId, carrier: 'DPD', trackingNumber: 'DPD-1' };
+    expect((await mark({ ...base, lineIds: ['21'] })).status).toBe(200);
+    expect(await orderStatus(orderId)).not.toBe('shipped');
+    expect((await mark({ ...base, lineIds: ['22'], trackingNumber: 'DPD-2' })).status).toBe(200);
+    expect(await orderStatus(orderId)).toBe('shipped');
+    const row = await w.db('store_orders').where({ site_id: w.sites.a, store_order_id: orderId }).first('our_data');
+    expect(JSON.stringify(row.our_data)).toContain('DPD-2');
   });
 
   it('refuses a provider line, an unknown line, a missing tracking number or a bad URL, naming the field', async () => {

@@ -17,6 +17,10 @@ import { later, nowIso, text, type FulfilmentContext } from './context';
 import type { StoreOrder } from './orderBody';
 import { outboxRepo, type OutboxRow } from './outbox';
 import { lockedOrder, resolveOrder } from './resolveOrder';
+import { nextOrderStatus } from './status';
+import { unitsToMake, type LineUnits } from '../production/units';
+import type { DataRecord } from '../general-data/repo';
+import { orderTablesRepo } from '../orders/tablesRepo';
 import { STORE_FULFILMENT_KIND, storeFulfilmentRepo, type ShipmentTracking, type StoreFulfilmentPayload } from './storeFulfilmentRepo';
 
 export { STORE_FULFILMENT_KIND, storeFulfilmentDedupeKey, type ShipmentTracking, type StoreFulfilmentPayload } from './storeFulfilmentRepo';
@@ -281,6 +285,9 @@ export async function markShipped(ctx: FulfilmentContext, adminFor: StoreAdminFo
     const done = fulfilledInStore(locked.data);
     if (asked.every((id) => done.has(id))) throw badRequest('These lines are already fulfilled in the store');
     const queued = await queueStoreFulfilment(trx, site, locked.data, { orderId, lineIds: asked, tracking: { number: input.trackingNumber, url: input.trackingUrl || null, company: input.carrier }, source: 'in-house', actorId: actor.id }, at);
+    // Gone: this shipment, lines fulfilled in the store, and lines of earlier shipments of this order.
+    const shippedBefore = (await storeFulfilmentRepo(trx).ofOrder(order.siteId, orderId)).filter((r) => r.status !== 'failed').flatMap((r) => (r.payload as StoreFulfilmentPayload).lineIds);
+    await shippedFromTheFloor(trx, locked, new Set([...asked, ...done, ...shippedBefore]), input, at);
     if (queued?.status === 'failed' && (await storeFulfilmentRepo(trx).retryFailed(queued.id, at))) return (await outboxRepo(trx).byId(queued.id))!;
     return queued;
   });
@@ -288,6 +295,21 @@ export async function markShipped(ctx: FulfilmentContext, adminFor: StoreAdminFo
   const claimed = row.status === 'pending' ? await outboxRepo(ctx.db).claim(row.id, nowIso(ctx), later(ctx, ctx.options.leaseMs), true) : undefined;
   if (claimed) return attemptStoreFulfilment(ctx, claimed, adminFor);
   return viewOf((await outboxRepo(ctx.db).byId(row.id))!);
+}
+
+/**
+ * Once every line with units left has left the floor (this shipment, or fulfilled in the store
+ * already), the order is shipped, with this tracking, as a provider's shipped postback makes it. An
+ * order with lines still at the provider waits for the provider's postback.
+ */
+async function shippedFromTheFloor(trx: Knex.Transaction, locked: DataRecord<StoreOrder>, gone: Set<string>, input: MarkShippedInput, at: string): Promise<void> {
+  const lines = locked.data.line_items ?? [];
+  if (!lines.every((l) => unitsToMake(l as LineUnits) === 0 || gone.has(text(l.id)))) return;
+  const current = locked.status ?? (text(locked.data.status) || null);
+  const next = nextOrderStatus(current, 'shipped', text(locked.data.hpProgress) || null);
+  if (!next) return;
+  const data = { ...locked.data, status: next, tracking: { number: input.trackingNumber, method: input.carrier, url: input.trackingUrl || null } };
+  await orderTablesRepo(trx).updateOrder(locked.id, { data, status: next, before: locked.data, updatedAt: at });
 }
 
 /** The write-backs of an order, newest last (Check order, HP Data). */
