@@ -19,6 +19,18 @@ const TWO_LINES = order(
   },
 );
 
+/** The same order with its mug printed in house (the server's production list says where each line is made). */
+const MUG_IN_HOUSE = order(
+  { id: 1 },
+  {
+    ...TWO_LINES.data,
+    production: [
+      { lineId: '901', printJobId: 6, madeBy: 'provider', isPrinted: true },
+      { lineId: '902', printJobId: 7, madeBy: 'inHouse', isPrinted: true },
+    ],
+  },
+);
+
 const sentBack = (over: Partial<StoreFulfilment> = {}): StoreFulfilment => ({
   outboxId: 7,
   status: 'sent',
@@ -58,6 +70,8 @@ describe('Check order: store fulfilment', () => {
     expect(card).toHaveTextContent('gid://shopify/Fulfillment/41');
     const mug = within(table).getByTestId('store-line-902');
     expect(mug).toHaveTextContent('Not fulfilled');
+    // Every line is the provider's: it ships them and posts the tracking back; nothing to mark here.
+    expect(screen.queryByRole('button', { name: 'Mark shipped' })).not.toBeInTheDocument();
     expect(mug).toHaveTextContent('None');
   });
 
@@ -67,7 +81,7 @@ describe('Check order: store fulfilment', () => {
     const { calls } = stubFetch(
       router(
         {
-          'POST /api/online-stores/check-order': () => ok([TWO_LINES]),
+          'POST /api/online-stores/check-order': () => ok([MUG_IN_HOUSE]),
           'GET /api/orders/5500000001/store-fulfilments': () => ok(shipped ? [sentBack({ source: 'in-house', lineIds: ['902'], fulfilledLineIds: ['902'], tracking: { number: 'RM000111222GB', url: null, company: 'Royal Mail' } })] : []),
           'POST /api/orders/mark-shipped': (call) => {
             const body = call.body as { trackingNumber: string };

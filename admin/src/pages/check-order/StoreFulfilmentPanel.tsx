@@ -146,15 +146,20 @@ export function StoreFulfilmentPanel({ order, onChanged }: { order: OrderRecord;
   });
   const lines = order.data?.line_items ?? [];
   const all = query.data ?? [];
+  // Only lines printed in house are shipped from here; the provider ships its own and posts back.
+  const production = Array.isArray(order.data?.production) ? (order.data.production as Array<{ madeBy?: string; withdrawn?: unknown }>) : [];
+  const printsInHouse = production.some((p) => p.madeBy === 'inHouse' && !p.withdrawn);
   return (
     <Box>
       <Box sx={{ display: 'flex', alignItems: 'center', gap: 2, mb: 1, flexWrap: 'wrap' }}>
         <Typography variant="subtitle1" component="h3">
           Store fulfilment
         </Typography>
-        <Button size="small" variant="outlined" startIcon={<LocalShippingIcon fontSize="small" />} onClick={() => setOpen(true)}>
-          Mark shipped
-        </Button>
+        {printsInHouse ? (
+          <Button size="small" variant="outlined" startIcon={<LocalShippingIcon fontSize="small" />} onClick={() => setOpen(true)}>
+            Mark shipped
+          </Button>
+        ) : null}
       </Box>
       {query.isError ? (
         <Typography color="error" role="alert">
