@@ -142,7 +142,11 @@ async function scenario(name: string, seed: number) {
   store.hold(false);
   store.release();
   console.log(`[${name}] killed instance ${victim} while it waited for its fulfillmentCreate answer`);
-  await waitFor('the first rows to be sent', async () => (await rowsOf()).filter((x) => x.status === 'sent').length === first.length, 60_000).catch(fail);
+  const done = async (n: number) => {
+    const rows = await rowsOf();
+    return rows.length === n && rows.every((x) => x.status !== 'pending');
+  };
+  await waitFor('the first write-back rows to be done', () => done(first.length), 60_000).catch(fail);
   await apps[victim].start().catch(fail);
 
   // Kill 2: both instances killed while both wait for their answers; restarted, they take the rows over.
@@ -156,10 +160,7 @@ async function scenario(name: string, seed: number) {
   store.release();
   console.log(`[${name}] killed both instances with ${heldAtSecondKill} fulfillmentCreate answers held`);
   await Promise.all(apps.map((a) => a.start())).catch(fail);
-  await waitFor('every write-back row to be done', async () => {
-    const rows = await rowsOf();
-    return rows.length === N && rows.every((x) => x.status !== 'pending');
-  }, 120_000).catch(fail);
+  await waitFor('every write-back row to be done', () => done(N), 120_000).catch(fail);
 
   // --- in the store: exactly one fulfilment per order, with its tracking ----------------------
   const creates = store.sim.calls().filter((c) => c.fields.includes('fulfillmentCreate') && !c.throttled);
