@@ -21,7 +21,8 @@ import { api, createHpSite, HP_POSTBACK_TOKEN, startHpSim, waitFor } from './lib
 import { openAppDb } from './lib/inspect';
 import { prng, signIn, sleep } from './lib/store';
 
-const N = Number(process.env.FAULTS_N ?? 6);
+// At least 4: each kill waits for both instances to hold a send, so each half needs two rows.
+const N = Math.max(4, Number(process.env.FAULTS_N ?? 6));
 const baseSeed = Number(process.env.FAULTS_SEED ?? Math.floor(Math.random() * 2 ** 31));
 const ADMIN_TOKEN = 'shpat_faults_admin_token';
 const KIND = 'store-fulfilment';
