@@ -9,36 +9,15 @@ import type { Site } from '../sites/repo';
 import { siteBody } from '../sites/schema';
 import type { SitesService } from '../sites/service';
 import type { StoreInput } from './schema';
-import { STORE_KEYS, sendWhenOf, type SendWhen } from './webhookSites';
+import { STORE_KEYS, sendWhenOf } from './webhookSites';
+import type { Store } from '../../../../common/api/orders';
 import { fieldError } from '../../http/fieldErrors';
 import type { ReconcileState } from './reconcileRepo';
 import { shopifyAdmin, shopifyAdminSettingsOf } from '../../integrations/shopifyAdmin';
 import { adminCallError, notConnected, registerWebhooks, shopName, type AdminFactory, type SubscriptionReport } from './storeConnection';
 
-export interface Store {
-  id: number;
-  siteId: number;
-  siteName: string;
-  siteSlug: string;
-  shopDomain: string;
-  webhookSecret: string;
-  previousSecret: string;
-  webhookUrl: string;
-  autoSendToHP: boolean;
-  sendWhen: SendWhen;
-  /** The last reconciliation (missed orders pulled): when, how many orders it found, its error. */
-  lastReconciledAt: string | null;
-  lastReconcileFound: number | null;
-  lastReconcileError: string | null;
-  /** The Admin API access token (SHOPIFY_ADMIN_TOKEN), masked when set. */
-  adminToken: string;
-  /** SHOPIFY_API_VERSION; empty: the default. */
-  apiVersion: string;
-  /** SHOPIFY_ADMIN_URL: replaces https://<shop domain> (a simulator); empty for a real store. */
-  adminUrl: string;
-  /** When the app was uninstalled in Shopify (the token was cleared then); null while connected. */
-  disconnectedAt: string | null;
-}
+/** The store answer is the API's own shape (common/api/orders.ts). */
+export type { Store };
 
 /** The last reconciliation of each site (orders/reconcile.ts). */
 export type ReconcileStatesOf = (siteIds: number[]) => Promise<Map<number, ReconcileState>>;
