@@ -221,9 +221,12 @@ export interface RerunFlags {
   sendToHP: boolean;
 }
 
+/** rerun-order's answer: each chosen step done now, skipped (and why), or failed with the service's message. */
 export interface RerunResult {
   ran: string[];
   skipped: Array<{ step: string; reason: string }>;
+  /** `retrying`: a temporary failure, tried again automatically. */
+  failed: Array<{ step: string; error: string; retrying?: boolean }>;
 }
 
 /** The manual provider submission (spec §3). */

@@ -8,6 +8,7 @@ import type { ProductionService } from '../production/service';
 import { sitesRepo } from '../sites/repo';
 import { orderFor } from './lookup';
 import type { RerunOrderInput } from './schema';
+import type { RerunResult } from '../../../../common/api/orders';
 import type { OrderSendPort } from './upsert';
 import { ORDER_UNPAID, printHold } from '../production/orderHold';
 import { sendWhenOf } from './webhookSites';
@@ -25,7 +26,7 @@ export interface RerunContext {
   sendPort(): OrderSendPort | undefined;
 }
 
-export async function rerunOrder(ctx: RerunContext, actor: Actor, input: RerunOrderInput): Promise<{ ran: string[]; skipped: Array<{ step: string; reason: string }> }> {
+export async function rerunOrder(ctx: RerunContext, actor: Actor, input: RerunOrderInput): Promise<RerunResult> {
   const { db, production } = ctx;
   const sendPort = ctx.sendPort();
   const order = await orderFor(db, actor, input.id, input.siteId);
@@ -67,5 +68,5 @@ export async function rerunOrder(ctx: RerunContext, actor: Actor, input: RerunOr
       }
     }
   }
-  return { ran, skipped };
+  return { ran, skipped, failed: [] };
 }
