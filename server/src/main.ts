@@ -58,6 +58,8 @@ async function main() {
   const cancelWorker = startOutboxWorker(services.cancellations, { log });
   // Tracking back to the store: rows of kind store-fulfilment (each store's Admin API, see storeFulfilment.ts).
   const storeFulfilmentWorker = startOutboxWorker(services.storeFulfilments, { log });
+  // The charity's order pipeline: CRM, email platform and e-card steps (modules/pipeline), e-cards at their send date.
+  const pipelineWorker = startOutboxWorker(services.pipeline, { log });
   // Missed webhooks: every 5 minutes, each store with an Admin API token whose SHOPIFY_RECONCILE_MINUTES
   // (default hourly) period has not run yet is asked for its changed orders, once across instances.
   const reconciliations = startRepeating(() => services.orders.reconcileDue(), { intervalMs: 5 * 60_000, log, what: 'pulling missed orders from the stores' });
@@ -93,6 +95,7 @@ async function main() {
     quietOrderChecks.stop();
     cancelWorker.stop();
     storeFulfilmentWorker.stop();
+    pipelineWorker.stop();
     reconciliations.stop();
     stopWebhookRecovery();
     stopShopifyDemo();
