@@ -10,6 +10,26 @@
 // webhook subscriptions (listed with their provisioning status, provisioned by the OPTIONS
 // handshake) and CloudEvents deliveries, and faults (429 / 403 quota with Retry-After and the
 // documented bodies, 5xx, dropped connections, delays).
+//
+// Creating constituents and notes, from the Constituent API reference (developer.sky.blackbaud.com
+// CreateConstituent, CreateConstituentNote, GetConstituentNote, ListConstituentAddressesSingleConstituent;
+// the generated Blackbaud SDKs' ConstituentAdd / ConstituentEmailAddressAdd / ConstituentAddressAdd /
+// NoteAdd models) and sky-api-docs basics (response.md, fuzzydates.md):
+// - POST /constituent/v1/constituents {type, first, last, email {address, type, primary…},
+//   address {address_lines (one string, ≤150), city, state, postal_code, country, type, primary…}}:
+//   `type` is required (Individual or Organization), `last` for an individual, `email.type` and
+//   `address.type` must be entries of the organisation's Email Address Types / Address Types code
+//   tables. Answers 200 (SKY does not use 201) with {"id": "…"}.
+// - POST /constituent/v1/notes {constituent_id, type, date (fuzzy date {y, m, d}), summary (≤50), text}:
+//   constituent_id, date and type required, type from the Notepad Types table. Answers 200 {"id": "…"}.
+// - GET /constituent/v1/constituents/{id}/notes: {count, value: [{id, constituent_id, type, date, summary, text}]}.
+// - GET /constituent/v1/emailaddresstypes, /addresstypes, /notetypes: {count, value: ["…"]}.
+// - A 400 answers an array of errors; the developer blog "Handle common errors" shows
+//   [{"Message", "ErrorCode": 400, "RawMessage"}], responses seen on the wire (community forum, 2024)
+//   are [{"message", "error_name", "error_code", "raw_message"}] — the latter is what this sends.
+//   The exact wording and error_name for an unknown code-table entry are not public: ours are made up.
+// Which entries an organisation's code tables hold is not public either (each organisation edits
+// its own): they are options here and settings (RE_EMAIL_TYPE, RE_ADDRESS_TYPE, RE_NOTE_TYPE) for us.
 import crypto from 'node:crypto';
 import express, { type Request, type Response } from 'express';
 import { mulberry32 } from './prng';
@@ -36,7 +56,24 @@ export interface SimConstituent {
   deceased: boolean;
   requests_no_email: boolean;
   date_modified: string;
-  email: { address: string; primary: boolean; inactive: boolean; do_not_email: boolean } | null;
+  email: { address: string; primary: boolean; inactive: boolean; do_not_email: boolean; type?: string } | null;
+  /** The preferred address (only constituents created through the API carry one here). */
+  address?: { address_lines: string; city?: string; state?: string; postal_code?: string; country?: string; type: string; primary?: boolean };
+}
+
+export interface SimNote {
+  id: string;
+  constituent_id: string;
+  type: string;
+  date: { y: number; m?: number; d?: number };
+  summary?: string;
+  text?: string;
+  date_added: string;
+}
+
+/** One entry of the array a SKY API 400 answers. */
+export function skyError(message: string, errorName: string, errorCode = 400) {
+  return [{ message, error_name: errorName, error_code: errorCode, raw_message: message }];
 }
 
 export interface Fault {
@@ -66,6 +103,10 @@ export interface RaisersEdgeSimOptions {
   /** The organisation's consent code tables (defaults: a few typical names). */
   consentSources?: string[];
   consentCategories?: string[];
+  /** The organisation's Email Address Types, Address Types and Notepad Types code tables. */
+  emailAddressTypes?: string[];
+  addressTypes?: string[];
+  noteTypes?: string[];
 }
 
 /** The documented bodies of a rate-limited (429) and a quota-spent (403) answer (sky-api-docs ratelimits.md, quotas.md). */
@@ -139,6 +180,10 @@ export function createRaisersEdgeSimulator(opts: RaisersEdgeSimOptions) {
     authorizeAnswer: opts.authorizeAnswer ?? 'grant',
     consentSources: opts.consentSources ?? ['Website', 'Email', 'Event', 'Phone call'],
     consentCategories: opts.consentCategories ?? ['Newsletter', 'Fundraising', 'Events'],
+    notes: [] as SimNote[],
+    emailAddressTypes: opts.emailAddressTypes ?? ['Email', 'Work Email', 'Personal Email'],
+    addressTypes: opts.addressTypes ?? ['Home', 'Business', 'Previous address'],
+    noteTypes: opts.noteTypes ?? ['General', 'Personal', 'Career', 'Address Changes'],
     calls: [] as Array<{ method: string; path: string; status: number; url: string }>,
     tokenRefreshes: 0,
     latestRefreshToken: opts.refreshToken,
@@ -150,6 +195,9 @@ export function createRaisersEdgeSimulator(opts: RaisersEdgeSimOptions) {
     return consent;
   };
   for (const c of opts.consents ?? []) addConsent(c);
+  // New record ids follow the highest one given, as the CRM's system record ids grow.
+  let constituentSeq = Math.max(999, ...[...state.constituents.keys()].map(Number).filter(Number.isFinite));
+  let noteSeq = 0;
   const faults: Fault[] = [];
   let delayMs = 0;
   let windowStart = 0;
@@ -300,6 +348,102 @@ export function createRaisersEdgeSimulator(opts: RaisersEdgeSimOptions) {
     res.json(c);
   });
 
+  const text = (v: unknown) => (typeof v === 'string' ? v.trim() : '');
+  const tooLong = (field: string, v: string, max: number) => (v.length > max ? `${field} must be ${max} characters or fewer.` : undefined);
+
+  api.post('/constituent/v1/constituents', (req, res) => {
+    const b = (req.body ?? {}) as Record<string, unknown>;
+    const bad = (message: string, name: string) => void res.status(400).json(skyError(message, name));
+    if (b.type !== 'Individual' && b.type !== 'Organization') return bad('The constituent type must be Individual or Organization.', 'InvalidConstituentType');
+    if (b.type === 'Organization') return bad('This simulator creates individuals only.', 'InvalidConstituentType');
+    const first = text(b.first);
+    const last = text(b.last);
+    if (!last) return bad('Last name is required for an individual.', 'LastNameRequired');
+    const long = tooLong('first', first, 50) ?? tooLong('last', last, 100);
+    if (long) return bad(long, 'StringTooLong');
+    const e = b.email as Record<string, unknown> | undefined;
+    if (e !== undefined) {
+      if (!text(e?.address)) return bad('Email address is required.', 'EmailAddressRequired');
+      if (!state.emailAddressTypes.includes(String(e.type))) return bad(`'${String(e.type ?? '')}' is not a valid email address type.`, 'InvalidEmailAddressType');
+    }
+    const a = b.address as Record<string, unknown> | undefined;
+    if (a !== undefined) {
+      if (!state.addressTypes.includes(String(a?.type))) return bad(`'${String(a?.type ?? '')}' is not a valid address type.`, 'InvalidAddressType');
+      const lines = tooLong('address_lines', text(a.address_lines), 150) ?? tooLong('city', text(a.city), 50) ?? tooLong('postal_code', text(a.postal_code), 12);
+      if (lines) return bad(lines, 'StringTooLong');
+    }
+    const id = String(++constituentSeq);
+    const c: SimConstituent = {
+      id,
+      type: 'Individual',
+      first,
+      last,
+      name: [first, last].filter(Boolean).join(' '),
+      lookup_id: `LU${id}`,
+      inactive: false,
+      deceased: false,
+      requests_no_email: false,
+      date_modified: now().toISOString(),
+      email: e ? { address: text(e.address), type: String(e.type), primary: e.primary !== false, inactive: e.inactive === true, do_not_email: e.do_not_email === true } : null,
+      ...(a
+        ? {
+            address: {
+              address_lines: text(a.address_lines),
+              ...(text(a.city) ? { city: text(a.city) } : {}),
+              ...(text(a.state) ? { state: text(a.state) } : {}),
+              ...(text(a.postal_code) ? { postal_code: text(a.postal_code) } : {}),
+              ...(text(a.country) ? { country: text(a.country) } : {}),
+              type: String(a.type),
+              primary: a.primary !== false,
+            },
+          }
+        : {}),
+    };
+    state.constituents.set(id, c);
+    res.status(200).json({ id });
+  });
+
+  api.get('/constituent/v1/constituents/:id/notes', (req, res) => {
+    const id = String(req.params.id);
+    if (!state.constituents.has(id)) return void res.status(404).json({ statusCode: 404, message: 'Constituent not found' });
+    const value = state.notes.filter((n) => n.constituent_id === id).map(({ date_added: _added, ...n }) => n);
+    res.json({ count: value.length, value });
+  });
+
+  api.post('/constituent/v1/notes', (req, res) => {
+    const b = (req.body ?? {}) as Record<string, unknown>;
+    const bad = (message: string, name: string) => void res.status(400).json(skyError(message, name));
+    const constituentId = text(b.constituent_id);
+    if (!constituentId) return bad('constituent_id is required.', 'ConstituentIdRequired');
+    if (!state.constituents.has(constituentId)) return bad(`Constituent with ID ${constituentId} was not found.`, 'ConstituentNotFound');
+    if (!text(b.type)) return bad('Note type is required.', 'NoteTypeRequired');
+    if (!state.noteTypes.includes(String(b.type))) return bad(`'${String(b.type)}' is not a valid note type.`, 'InvalidNoteType');
+    const d = b.date as Record<string, unknown> | undefined;
+    const part = (k: string) => (d?.[k] === undefined ? undefined : Number(d[k]));
+    const [y, m, day] = [part('y'), part('m'), part('d')];
+    if (!d || typeof d !== 'object' || !Number.isInteger(y) || (m !== undefined && !(Number.isInteger(m) && m >= 1 && m <= 12)) || (day !== undefined && !(Number.isInteger(day) && day >= 1 && day <= 31)))
+      return bad('date must be a fuzzy date {y, m, d}.', 'InvalidFuzzyDate');
+    const summary = typeof b.summary === 'string' ? b.summary : undefined;
+    const long = summary !== undefined ? tooLong('summary', summary, 50) : undefined;
+    if (long) return bad(long, 'StringTooLong');
+    const note: SimNote = {
+      id: String(++noteSeq),
+      constituent_id: constituentId,
+      type: String(b.type),
+      date: { y: y as number, ...(m !== undefined ? { m } : {}), ...(day !== undefined ? { d: day } : {}) },
+      ...(summary !== undefined ? { summary } : {}),
+      ...(typeof b.text === 'string' ? { text: b.text } : {}),
+      date_added: now().toISOString(),
+    };
+    state.notes.push(note);
+    res.status(200).json({ id: note.id });
+  });
+
+  const stringTable = (names: string[]) => ({ count: names.length, value: names });
+  api.get('/constituent/v1/emailaddresstypes', (_req, res) => void res.json(stringTable(state.emailAddressTypes)));
+  api.get('/constituent/v1/addresstypes', (_req, res) => void res.json(stringTable(state.addressTypes)));
+  api.get('/constituent/v1/notetypes', (_req, res) => void res.json(stringTable(state.noteTypes)));
+
   api.get('/commpref/v1/constituents/:id/consents', (req, res) => {
     const id = String(req.params.id);
     if (!state.constituents.has(id)) return void res.status(404).json({ message: 'Constituent not found' });
@@ -405,6 +549,9 @@ export function createRaisersEdgeSimulator(opts: RaisersEdgeSimOptions) {
       faults.length = 0;
     },
     consentsOf: (id: string) => state.consents.filter((c) => c.constituent_id === id),
+    notesOf: (id: string) => state.notes.filter((n) => n.constituent_id === id),
+    /** The constituents whose email is this address (case-insensitive): one after a create, never two. */
+    constituentsByEmail: (email: string) => [...state.constituents.values()].filter((c) => (c.email?.address ?? '').toLowerCase() === email.trim().toLowerCase()),
     /** Blackbaud revokes the application's access (an admin removed it, or the token aged out): refreshes answer invalid_grant. */
     revokeRefreshTokens() {
       state.refreshTokens.clear();

@@ -35,6 +35,38 @@ export interface Constituent {
   email?: ReEmail | null;
 }
 
+/** A fuzzy date of the SKY API (`y`, `m`, `d`; sky-api-docs basics/fuzzydates.md). */
+export interface FuzzyDate {
+  y: number;
+  m?: number;
+  d?: number;
+}
+
+/** What an individual constituent is created with (the Constituent API's create body, trimmed to what we send). */
+export interface NewConstituent {
+  first?: string;
+  last: string;
+  email?: { address: string; type: string };
+  address?: { lines: string[]; city?: string; state?: string; postalCode?: string; country?: string; type: string };
+}
+
+/** A constituent note as the CRM lists it. */
+export interface ConstituentNote {
+  id: string;
+  type?: string;
+  summary?: string;
+  text?: string;
+  date?: unknown;
+}
+
+export interface NewNote {
+  constituent_id: string;
+  type: string;
+  summary: string;
+  text: string;
+  date: { y: number; m: number; d: number };
+}
+
 export type ConsentResponse = 'OptIn' | 'OptOut' | 'NoResponse';
 
 export interface Consent {
@@ -94,6 +126,13 @@ function activeNames(body: unknown): string[] {
     .map((v) => (typeof v === 'string' ? { description: v } : (v as { description?: unknown; inactive?: unknown })))
     .filter((v) => typeof v?.description === 'string' && v.inactive !== true)
     .map((v) => String(v.description));
+}
+
+/** The id a create answers ({"id": "…"}); anything else is the CRM's fault, said plainly. */
+function createdId(body: unknown, what: string): { id: string } {
+  const id = (body as { id?: unknown } | null)?.id;
+  if ((typeof id === 'string' && id) || typeof id === 'number') return { id: String(id) };
+  throw new IntegrationError('raisers-edge', 'http', `raisers-edge (${what}) answered without the new record's id: ${JSON.stringify(body).slice(0, 200)}`, { body });
 }
 
 export function createRaisersEdgeClient(settings: RaisersEdgeSettings, store: ReTokenStore, httpSettings: HttpSettings) {
@@ -252,6 +291,53 @@ export function createRaisersEdgeClient(settings: RaisersEdgeSettings, store: Re
     },
     async consentCategories(): Promise<string[]> {
       return activeNames(await expectOk('GET', '/commpref/v1/consent/categories', undefined, 'consent categories'));
+    },
+
+    /**
+     * A new individual constituent with its preferred email and address; answers its id. Never
+     * repeated on its own after a lost answer: the CRM may have created it, so the caller looks
+     * the buyer up by email before trying again.
+     */
+    async createConstituent(input: NewConstituent): Promise<{ id: string }> {
+      const body: Record<string, unknown> = { type: 'Individual', last: input.last };
+      if (input.first) body.first = input.first;
+      if (input.email) body.email = { address: input.email.address, type: input.email.type, primary: true };
+      if (input.address) {
+        const a = input.address;
+        body.address = {
+          // One string on the wire; the CRM's own formatted addresses break lines with CR LF.
+          address_lines: a.lines.filter((l) => l.trim()).join('\r\n'),
+          ...(a.city ? { city: a.city } : {}),
+          ...(a.state ? { state: a.state } : {}),
+          ...(a.postalCode ? { postal_code: a.postalCode } : {}),
+          ...(a.country ? { country: a.country } : {}),
+          type: a.type,
+          primary: true,
+        };
+      }
+      return createdId(await expectOk('POST', '/constituent/v1/constituents', body, 'create constituent'), 'create constituent');
+    },
+
+    /** The notes of a constituent (all of them: a constituent has few). */
+    async constituentNotes(id: string): Promise<ConstituentNote[]> {
+      const body = (await expectOk('GET', `/constituent/v1/constituents/${encodeURIComponent(id)}/notes`, undefined, 'constituent notes')) as { value?: ConstituentNote[] };
+      return Array.isArray(body?.value) ? body.value : [];
+    },
+
+    /** A note on a constituent; answers its id. Not repeated on its own after a lost answer (see createConstituent). */
+    async createNote(note: NewNote): Promise<{ id: string }> {
+      return createdId(await expectOk('POST', '/constituent/v1/notes', note, 'create note'), 'create note');
+    },
+
+    /** The organisation's code tables that RE_EMAIL_TYPE / RE_ADDRESS_TYPE / RE_NOTE_TYPE must name (active entries). */
+    async emailAddressTypes(): Promise<string[]> {
+      return activeNames(await expectOk('GET', '/constituent/v1/emailaddresstypes', undefined, 'email address types'));
+    },
+    async addressTypes(): Promise<string[]> {
+      return activeNames(await expectOk('GET', '/constituent/v1/addresstypes', undefined, 'address types'));
+    },
+    async noteTypes(): Promise<string[]> {
+      return activeNames(await expectOk('GET', '/constituent/v1/notetypes', undefined, 'note types'));
     },
 
     /** The webhook subscriptions of this application in the connected environment. */

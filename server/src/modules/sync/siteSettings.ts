@@ -18,6 +18,9 @@ export const SKY_TOKEN_URL = 'https://oauth2.sky.blackbaud.com/token';
 /** Blackbaud's authorisation page (the admin's browser is sent there), used when RE_AUTHORIZE_URL is not set. */
 export const SKY_AUTHORIZE_URL = 'https://app.blackbaud.com/oauth/authorize';
 
+/** The code-table entries used when RE_EMAIL_TYPE / RE_ADDRESS_TYPE / RE_NOTE_TYPE are not set (Blackbaud's own samples use "Email" and "Home"). */
+export const RE_DEFAULT_TYPES = { email: 'Email', address: 'Home', note: 'General' } as const;
+
 export interface SiteSync {
   site: Site;
   re: {
@@ -31,6 +34,10 @@ export interface SiteSync {
     /** The organisation's own consent source and category names, sent with every consent we create (empty: none sent). */
     consentSource: string;
     consentCategory: string;
+    /** Code-table entries new constituents and notes are written with (each organisation names its own; see docs). */
+    emailType: string;
+    addressType: string;
+    noteType: string;
   };
   adestra: { baseUrl: string; token: string; tableId: string; optInListId: string; unsubListId: string };
   dropDir: string;
@@ -60,6 +67,9 @@ export function syncSettingsOf(site: Site, config: Config): SiteSync {
       webhookKey: v('RE_WEBHOOK_KEY'),
       consentSource: v('RE_CONSENT_SOURCE'),
       consentCategory: v('RE_CONSENT_CATEGORY'),
+      emailType: v('RE_EMAIL_TYPE') || RE_DEFAULT_TYPES.email,
+      addressType: v('RE_ADDRESS_TYPE') || RE_DEFAULT_TYPES.address,
+      noteType: v('RE_NOTE_TYPE') || RE_DEFAULT_TYPES.note,
     },
     adestra: { baseUrl: v('ADESTRA_BASE_URL'), token: v('ADESTRA_TOKEN'), tableId: v('ADESTRA_TABLE_ID'), optInListId: v('ADESTRA_OPTIN_LIST_ID'), unsubListId: v('ADESTRA_UNSUB_LIST_ID') },
     dropDir: dropDirOf(site, config),
