@@ -40,7 +40,7 @@ const rerun = async (orderId: string, flags: Partial<Record<'addToAdestra' | 'ad
 function buyerOrder(o: { email: string; consent: 'subscribed' | 'not_subscribed' | 'unsubscribed'; skus?: string[]; financial?: string; ecard?: Record<string, string> }) {
   const body = order({ email: o.email, first: 'Grace', last: 'Hopper', skus: o.skus ?? ['PIPE-CARD'] }) as ReturnType<typeof order> & Record<string, unknown>;
   body.financial_status = o.financial ?? 'paid';
-  body.customer = { ...body.customer, email_marketing_consent: { state: o.consent, opt_in_level: 'single_opt_in', consent_updated_at: '2026-11-20T09:59:00Z' } };
+  (body as Record<string, unknown>).customer = { ...body.customer, email_marketing_consent: { state: o.consent, opt_in_level: "single_opt_in", consent_updated_at: "2026-11-20T09:59:00Z" } };
   body.billing_address = { first_name: 'Grace', last_name: 'Hopper', address1: '1 Navy Way', address2: 'Flat 2', city: 'Arlington', zip: '22202', province: 'Virginia', country: 'United States', country_code: 'US' };
   if (o.ecard) {
     const line = body.line_items.find((l) => l.sku === 'PIPE-ECARD')!;
