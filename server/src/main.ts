@@ -10,6 +10,7 @@ import { startOutboxWorker, startRepeating } from './modules/fulfilment/service'
 import { demoHpSimulator, HP_SIMULATOR_PATH } from '../simulators/hpDemo';
 import { startShopifyDemo } from '../simulators/shopifyDemo';
 import { demoShopifyAdminSimulator, SHOPIFY_ADMIN_SIMULATOR_PATH } from '../simulators/shopifyAdminDemo';
+import { sendCharityDemoOrders } from '../simulators/charityDemo';
 import { demoSyncSimulators } from '../simulators/syncDemo';
 import { createScheduler } from './jobs/scheduler';
 import { onClientError } from './http/clientError';
@@ -82,6 +83,8 @@ async function main() {
     // The demo store sends an order now and then (a few at once on a fresh demo) through the real webhook.
     if (shopifyAdmin) void shopifyAdmin.connectWebhooks(`http://127.0.0.1:${port}`).catch((err) => log.warn({ err }, 'demo store webhooks not connected'));
     if (config.simulators) stopShopifyDemo = startShopifyDemo({ db, baseUrl: `http://127.0.0.1:${port}`, log, initialOrders: seeded ? 6 : 0, adminStore: shopifyAdmin });
+    // The charity's shop sends a few orders on a fresh demo: the order pipeline runs every step.
+    if (config.simulators && seeded) void sendCharityDemoOrders({ db, baseUrl: `http://127.0.0.1:${port}`, log }).catch((err) => log.warn({ err }, 'charity demo orders not sent'));
   });
   server.keepAliveTimeout = 65_000;
   server.on('clientError', onClientError);
