@@ -129,7 +129,7 @@ describe('Site editor: Charity pipeline', { timeout: 40_000 }, () => {
   });
 
   it("the server's refusal of the consent names shows in the section", async () => {
-    const refusal = "RE_CONSENT_SOURCE: Raiser's Edge has no consent source \"Shop\" (it has: Website, Event)";
+    const refusal = 'RE_CONSENT_SOURCE: "Shop" is not one of the CRM\'s consent sources ("Website", "Event").';
     const { section, calls } = await openEditor([], (call) =>
       savedEnv(call).some((v) => v.value === 'Shop')
         ? jsonResponse({ success: false, error: refusal, field: 'settings.env', details: [{ field: 'settings.env', message: refusal }] }, 400)

@@ -16,8 +16,8 @@ const SWITCHES: ReadonlyArray<[PipelineStep, string]> = [
 
 const FIELDS: ReadonlyArray<{ key: string; label: string; helperText?: string }> = [
   { key: 'ADESTRA_BUYERS_LIST_ID', label: 'Adestra list for buyers (only those who consented)' },
-  { key: 'RE_CONSENT_SOURCE', label: "Raiser's Edge consent source" },
-  { key: 'RE_CONSENT_CATEGORY', label: "Raiser's Edge consent category" },
+  { key: 'RE_CONSENT_SOURCE', label: "Raiser's Edge consent source", helperText: "One of the CRM's consent sources (listed under Raiser's Edge connection)" },
+  { key: 'RE_CONSENT_CATEGORY', label: "Raiser's Edge consent category", helperText: "One of the CRM's consent categories (listed under Raiser's Edge connection)" },
   { key: 'ECARD_FROM', label: 'E-card sender address' },
   { key: 'SMTP_URL', label: 'Mail server', helperText: 'smtp://host:587 or smtps://user:password@host:465; the password is kept secret' },
 ];
