@@ -117,7 +117,7 @@ describe('designs', async () => {
     });
 
     it.each([
-      [{ productType: 'Sticker' }, 'Product type must be one of Card, Mug or Poster.'],
+      [{ productType: 'Sticker' }, 'Product type must be one of Card, Mug, Poster or E-card.'],
       [{ name: '' }, 'Name is required.'],
       [{ name: 'x'.repeat(201) }, 'Name is too long (200 characters at most).'],
       [{ sku: 'x'.repeat(101) }, 'SKU is too long (100 characters at most).'],
@@ -380,7 +380,7 @@ describe('designs', async () => {
       expect(none.status).toBe(400);
       expect(none.body.error).toMatch(/^Image URL\b/);
       const badType = await post('/api/designs/create-with-front-image', w.tokens.userA, { imageUrl: csv, productType: 'Hat' });
-      expect(badType.body.error).toBe('Product type must be one of Card, Mug or Poster.');
+      expect(badType.body.error).toBe('Product type must be one of Card, Mug, Poster or E-card.');
     });
   });
 
