@@ -8,6 +8,9 @@
 export const PRODUCT_TYPES = ['Card', 'Mug', 'Poster', 'E-card'] as const;
 export type ProductType = (typeof PRODUCT_TYPES)[number];
 
+/** The product type that is e-mailed, never printed. */
+export const isEcard = (productType: string | null | undefined): boolean => productType === 'E-card';
+
 export type Format = 'card-a5' | 'mug-wrap' | 'poster-a3' | 'poster-a2' | 'ecard';
 
 export interface FormatSpec {

@@ -4,6 +4,7 @@
 //    (its field2, the contract's place; data.designId for records written before that).
 // A line whose design is an E-card is never printed: it is e-mailed (the pipeline's sendEcard).
 import type { Knex } from 'knex';
+import { isEcard } from '../../../../common/design-doc/types';
 import type { Db } from '../../db';
 import { designsRepo, type Design } from '../designs/repo';
 import { generalDataRepo } from '../general-data/repo';
@@ -35,7 +36,7 @@ export const ECARD_NOT_PRINTED = 'An e-card is e-mailed to its recipient, never 
 export const NOTHING_TO_PRINT_ECARDS = 'Nothing to send: e-cards are e-mailed to their recipients, never printed';
 
 /** A design that is never printed, sent to the provider, or made into a print file. */
-export const isEcardDesign = (design: Pick<Design, 'productType'> | null | undefined): boolean => design?.productType === 'E-card';
+export const isEcardDesign = (design: Pick<Design, 'productType'> | null | undefined): boolean => isEcard(design?.productType);
 
 /** A line that is not printed: its units are gone, or it is an e-card. */
 const notPrinted = (m: LineMapping) => Boolean(m.removed || m.ecard);
