@@ -355,6 +355,18 @@ describe('designs', async () => {
       expect((await PDFDocument.load(pdf.body as Buffer)).getPageCount()).toBe(4);
     });
 
+    it('an E-card is its front alone (no blank print pages), and no print job is made of it', async () => {
+      const front = await sharp({ create: { width: 74, height: 52, channels: 3, background: '#0f2a4a' } }).png().toBuffer();
+      const url = await upload(front, 'ecard.png');
+      const res = await post('/api/designs/create-with-front-image', w.tokens.userA, { imageUrl: url, name: 'Snow e-card', sku: 'SNOW-ECARD', productType: 'E-card' });
+      expect(res.status).toBe(200);
+      const d = res.body.data as Design;
+      expect(d).toMatchObject({ productType: 'E-card', image: url, data: { artworkUrls: [url] } });
+      const job = await post('/api/print-jobs', w.tokens.userA, { designId: d.id, quantity: 1 });
+      expect(job.status).toBe(400);
+      expect(job.body.field).toBe('designId');
+    });
+
     it('defaults: "Untitled design"; a JPEG front works', async () => {
       const jpeg = await sharp({ create: { width: 40, height: 56, channels: 3, background: '#1e88e5' } }).jpeg().toBuffer();
       const url = await upload(jpeg, 'front.jpg', 'image/jpeg');
