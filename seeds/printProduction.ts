@@ -11,14 +11,14 @@ import type { Design } from '../server/src/modules/designs/repo';
 import type { PrintJob } from '../server/src/modules/print-jobs/repo';
 import { printJobsService } from '../server/src/modules/print-jobs/service';
 import type { Services } from '../server/src/services';
-import type { DesignDocument, Layer } from '../common/design-doc/types';
+import type { DesignDocument, Layer, ProductType } from '../common/design-doc/types';
 
 // A5 at 150 dpi: enough for the screens and a readable demo PDF, quick to make on first start.
 const PAGE = { width: 874, height: 1240, dpi: 150 };
 
 type Shape = 'circle' | 'diamond' | 'stripes' | 'sun';
 
-const DEMO_DESIGNS: Array<{ site: string; name: string; sku: string; productType: 'Card' | 'Mug' | 'Poster'; colour: string; shape: Shape; staff: boolean }> = [
+const DEMO_DESIGNS: Array<{ site: string; name: string; sku: string; productType: Exclude<ProductType, 'E-card'>; colour: string; shape: Shape; staff: boolean }> = [
   { site: 'demo', name: 'Birthday Balloons', sku: 'DEMO-CARD-BDAY', productType: 'Card', colour: '#e91e63', shape: 'circle', staff: true },
   { site: 'demo', name: 'Thank You Leaves', sku: 'DEMO-CARD-THANKS', productType: 'Card', colour: '#43a047', shape: 'diamond', staff: true },
   { site: 'demo', name: 'Morning Mug', sku: 'DEMO-MUG-01', productType: 'Mug', colour: '#fbc02d', shape: 'sun', staff: false },
@@ -93,6 +93,56 @@ export function birthdayCardDocument(): DesignDocument {
   };
 }
 
+/** The charity's e-card (the site whose CRM is the simulator): e-mailed, never printed. */
+export const DEMO_ECARD = { site: 'hope-harbour', name: "Season's greetings e-card", sku: 'ECARD-SEASONS' } as const;
+
+/**
+ * The Season's greetings e-card: a winter night with a tree on the snow; the recipient's name
+ * ("Recipient name") and the buyer's "Message" are drawn from the order line's properties.
+ */
+export function seasonsGreetingsEcardDocument(): DesignDocument {
+  const dot = (id: string, x: number, y: number, size: number, opacity = 0.85): Layer => ({ id, name: 'Snowflake', type: 'rect', x, y, width: size, height: size, rotation: 0, opacity, fill: '#ffffff', radius: size / 2 });
+  // A square turned 45° about its centre: the tree's tiers and its star.
+  const diamond = (id: string, name: string, cx: number, cy: number, side: number, fill: string): Layer => ({ id, name, type: 'rect', x: cx - side / 2, y: cy - side / 2, width: side, height: side, rotation: 45, opacity: 1, fill });
+  const text = (id: string, name: string, over: Partial<Extract<Layer, { type: 'text' }>>): Layer => ({
+    id, name, type: 'text', x: 8, y: 0, width: 84, height: 10, rotation: 0, opacity: 1, text: '', fontFamily: 'Raleway', fontSize: 10, fontWeight: 400, color: '#ffffff', align: 'left', lineHeight: 1.25, ...over,
+  });
+  return {
+    version: 1,
+    format: 'ecard',
+    pages: [
+      {
+        id: 'front',
+        name: 'Front',
+        background: '#0f2a4a',
+        layers: [
+          dot('f1', 100, 8, 1.6), dot('f2', 134, 14, 1.2), dot('f3', 95, 30, 1), dot('f4', 139, 40, 1.8), dot('f5', 126, 6, 1),
+          dot('f6', 90, 60, 1.4, 0.6), dot('f7', 142, 66, 1.2), dot('f8', 70, 8, 1, 0.5), dot('f9', 3, 4, 1.4, 0.5), dot('f10', 82, 40, 1, 0.5),
+          { id: 'snow', name: 'Snow', type: 'rect', x: -10, y: 86, width: 168, height: 34, rotation: 0, opacity: 1, fill: '#eef4fb', radius: 17 },
+          diamond('t1', 'Tree', 117, 66, 28, '#2e7d32'),
+          diamond('t2', 'Tree', 117, 52, 22, '#388e3c'),
+          diamond('t3', 'Tree', 117, 40, 16, '#43a047'),
+          diamond('star', 'Star', 117, 30, 6, '#ffd54f'),
+          text('title', 'Title', { y: 9, height: 16, text: "Season's Greetings", fontFamily: 'Pacifico', fontSize: 24, color: '#ffd54f' }),
+          text('for', 'For', { y: 29, height: 5, text: 'A card for', fontSize: 9, color: '#90caf9' }),
+          text('recipient', 'Recipient name', { y: 34, height: 9, text: 'Dear friend', fontWeight: 700, fontSize: 18, field: { property: 'Recipient name', sample: 'Dear friend', maxLength: 40, fit: 'shrink' } }),
+          text('message', 'Message', {
+            y: 47,
+            height: 35,
+            text: 'Wishing you peace and joy this winter, and every happiness in the year ahead.',
+            fontFamily: 'Lora',
+            fontSize: 12,
+            lineHeight: 1.35,
+            color: '#e3f2fd',
+            field: { property: 'Message', sample: 'Wishing you peace and joy this winter, and every happiness in the year ahead.', maxLength: 300, fit: 'shrink' },
+          }),
+          text('credit', 'Credit', { y: 95, height: 5, text: 'Sent with love through Hope Harbour', fontSize: 7, color: '#546e7a' }),
+        ],
+      },
+    ],
+  };
+}
+
 /** A clock that stands still where the seed puts it. */
 function seedClock(start: Date): Clock & { set(d: Date): void } {
   let now = start.getTime();
@@ -152,6 +202,22 @@ export async function seedPrintProduction(deps: Deps, services: Services, siteId
         stockItems: d.productType === 'Card' ? [{ code: 'ENV-C5', name: 'C5 envelope', quantity: 1 }] : [],
       },
       data: { artworkUrls: urls, ...(document ? { document } : {}) },
+    });
+  }
+
+  // The charity's e-card: one page, drawn per order line for the e-mail; no print settings.
+  const charity = siteIds[DEMO_ECARD.site];
+  if (charity !== undefined && actors[DEMO_ECARD.site]) {
+    const { admin } = actors[DEMO_ECARD.site];
+    const document = seasonsGreetingsEcardDocument();
+    const rendered = await services.render.renderAndStore({ userId: admin.id, siteId: charity }, document, { dpi: PAGE.dpi, name: DEMO_ECARD.sku.toLowerCase() });
+    designs[DEMO_ECARD.sku] = await services.designs.upsert(admin, {
+      name: DEMO_ECARD.name,
+      sku: DEMO_ECARD.sku,
+      productType: 'E-card',
+      image: rendered.preview ?? rendered.images[0],
+      isCustomizable: true,
+      data: { artworkUrls: rendered.images, document },
     });
   }
 

@@ -1,4 +1,5 @@
 // Print production (docs/print-production.md): print jobs, designs, reports.
+import { PRODUCT_TYPES, type ProductType } from '../design-doc/types';
 import type { Id, RecordId } from './envelope';
 
 export interface ProductionNote {
@@ -106,8 +107,8 @@ export interface PrintReports {
   oldestUnprinted: PrintJob[];
 }
 
-export const PRODUCT_TYPES = ['Card', 'Mug', 'Poster'] as const;
-export type ProductType = (typeof PRODUCT_TYPES)[number];
+/** Owned by the design document (its formats name their product type). */
+export { PRODUCT_TYPES, type ProductType };
 
 export interface DesignAttribute {
   name: string;

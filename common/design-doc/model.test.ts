@@ -61,10 +61,17 @@ describe('newDocument', () => {
     expect(newDocument('poster-a2').pages).toHaveLength(1);
   });
 
+  it('gives an e-card one valid landscape Front page without bleed', () => {
+    const doc = newDocument('ecard');
+    expect(doc.pages.map((p) => p.name)).toEqual(['Front']);
+    expect(validateDocument(doc).ok).toBe(true);
+  });
+
   it('picks the format of a product type', () => {
     expect(formatForProductType('Card')).toBe('card-a5');
     expect(formatForProductType('Mug')).toBe('mug-wrap');
     expect(formatForProductType('Poster')).toBe('poster-a3');
+    expect(formatForProductType('E-card')).toBe('ecard');
     expect(formatForProductType(null)).toBe('card-a5');
   });
 });

@@ -25,6 +25,8 @@ export function formatForProductType(productType: ProductType | null | undefined
       return 'mug-wrap';
     case 'Poster':
       return 'poster-a3';
+    case 'E-card':
+      return 'ecard';
     default:
       return 'card-a5';
   }

@@ -3,9 +3,15 @@
 // measured from the top-left corner of the trim box; the bleed lies outside it (negative
 // coordinates reach into it).
 
-export type ProductType = 'Card' | 'Mug' | 'Poster';
+/** The product types, the one list every form, schema and filter takes its choices from. An E-card is
+ * e-mailed to its recipient, never printed (see the server's production/designForLine). */
+export const PRODUCT_TYPES = ['Card', 'Mug', 'Poster', 'E-card'] as const;
+export type ProductType = (typeof PRODUCT_TYPES)[number];
 
-export type Format = 'card-a5' | 'mug-wrap' | 'poster-a3' | 'poster-a2';
+/** The product type that is e-mailed, never printed. */
+export const isEcard = (productType: string | null | undefined): boolean => productType === 'E-card';
+
+export type Format = 'card-a5' | 'mug-wrap' | 'poster-a3' | 'poster-a2' | 'ecard';
 
 export interface FormatSpec {
   productType: ProductType;
@@ -25,6 +31,8 @@ export const FORMATS: Record<Format, FormatSpec> = {
   'mug-wrap': { productType: 'Mug', width: 200, height: 90, bleed: 2, safe: 5, pageNames: ['Wrap'] },
   'poster-a3': { productType: 'Poster', width: 297, height: 420, bleed: 3, safe: 10, pageNames: ['Poster'] },
   'poster-a2': { productType: 'Poster', width: 420, height: 594, bleed: 3, safe: 10, pageNames: ['Poster'] },
+  // Shown on a screen, never trimmed: no bleed; the safe margin keeps text off the e-mail's edge.
+  ecard: { productType: 'E-card', width: 148, height: 105, bleed: 0, safe: 6, pageNames: ['Front'] },
 };
 
 /** A layer bound to an order line-item property (personalisation). */

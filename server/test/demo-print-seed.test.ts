@@ -17,10 +17,19 @@ describe('seedPrintProduction', async () => {
   const w = await createWorld();
   const deps = { db: w.db, clock: w.clock, config: w.config, log: createLogger('silent') };
 
-  it('makes 6 designs with 4 stored A5 pages each and 8 jobs: queue, history, reprint, notes, reports', async () => {
-    const { designs, jobs } = await seedPrintProduction(deps, w.services, { demo: w.sites.a, 'hope-harbour': w.sites.b });
+  it('makes 6 printed designs with 4 stored A5 pages each, the charity e-card, and 8 jobs: queue, history, reprint, notes, reports', async () => {
+    const seeded = await seedPrintProduction(deps, w.services, { demo: w.sites.a, 'hope-harbour': w.sites.b });
+    const ecard = seeded.designs.find((d) => d.productType === 'E-card')!;
+    const designs = seeded.designs.filter((d) => d !== ecard);
+    const { jobs } = seeded;
     expect(designs).toHaveLength(6);
     expect(jobs).toHaveLength(8);
+    // The charity's e-card: one front page drawn from its document, personalised, never printed (no provider SKU).
+    expect(ecard).toMatchObject({ sku: 'ECARD-SEASONS', siteId: w.sites.b, isCustomizable: true, hpSKU: null });
+    expect(ecard.data.artworkUrls).toHaveLength(1);
+    expect(ecard.image).toMatch(/^\/files\/renders\/.+-preview\.png$/);
+    const preview = await sharp((await w.request().get(ecard.image!).buffer(true).parse(binary)).body as Buffer).metadata();
+    expect(preview.width! / preview.height!).toBeCloseTo(148 / 105, 2);
     for (const d of designs) {
       expect(d.data.artworkUrls).toHaveLength(4);
       // A design with a document (the personalised card) shows its rendered preview; the others their front page.

@@ -117,7 +117,7 @@ describe('designs', async () => {
     });
 
     it.each([
-      [{ productType: 'Sticker' }, 'Product type must be one of Card, Mug or Poster.'],
+      [{ productType: 'Sticker' }, 'Product type must be one of Card, Mug, Poster or E-card.'],
       [{ name: '' }, 'Name is required.'],
       [{ name: 'x'.repeat(201) }, 'Name is too long (200 characters at most).'],
       [{ sku: 'x'.repeat(101) }, 'SKU is too long (100 characters at most).'],
@@ -355,6 +355,18 @@ describe('designs', async () => {
       expect((await PDFDocument.load(pdf.body as Buffer)).getPageCount()).toBe(4);
     });
 
+    it('an E-card is its front alone (no blank print pages), and no print job is made of it', async () => {
+      const front = await sharp({ create: { width: 74, height: 52, channels: 3, background: '#0f2a4a' } }).png().toBuffer();
+      const url = await upload(front, 'ecard.png');
+      const res = await post('/api/designs/create-with-front-image', w.tokens.userA, { imageUrl: url, name: 'Snow e-card', sku: 'SNOW-ECARD', productType: 'E-card' });
+      expect(res.status).toBe(200);
+      const d = res.body.data as Design;
+      expect(d).toMatchObject({ productType: 'E-card', image: url, data: { artworkUrls: [url] } });
+      const job = await post('/api/print-jobs', w.tokens.userA, { designId: d.id, quantity: 1 });
+      expect(job.status).toBe(400);
+      expect(job.body.field).toBe('designId');
+    });
+
     it('defaults: "Untitled design"; a JPEG front works', async () => {
       const jpeg = await sharp({ create: { width: 40, height: 56, channels: 3, background: '#1e88e5' } }).jpeg().toBuffer();
       const url = await upload(jpeg, 'front.jpg', 'image/jpeg');
@@ -380,7 +392,7 @@ describe('designs', async () => {
       expect(none.status).toBe(400);
       expect(none.body.error).toMatch(/^Image URL\b/);
       const badType = await post('/api/designs/create-with-front-image', w.tokens.userA, { imageUrl: csv, productType: 'Hat' });
-      expect(badType.body.error).toBe('Product type must be one of Card, Mug or Poster.');
+      expect(badType.body.error).toBe('Product type must be one of Card, Mug, Poster or E-card.');
     });
   });
 

@@ -19,6 +19,7 @@ import type {
   StoreConnectionCheck,
   StoreWebhookRegistration,
 } from '../../../common/api/orders';
+import type { OrderPipeline } from '../../../common/api/pipeline';
 import type {
   AppConfig,
   Design,
@@ -246,6 +247,11 @@ export const dataProvider = {
   /** What went back to the store for an order (its shipments' tracking), oldest first. */
   getStoreFulfilments(orderId: Id, siteId?: Id): Promise<StoreFulfilment[]> {
     return api<StoreFulfilment[]>(`/api/orders/${enc(String(orderId))}/store-fulfilments${siteId === undefined ? '' : `?${query({ siteId })}`}`);
+  },
+
+  /** The charity pipeline's steps of an order (CRM, Adestra, each e-card line) and where each one is. */
+  orderPipeline(orderId: Id, siteId?: Id): Promise<OrderPipeline> {
+    return api<OrderPipeline>(`/api/orders/${enc(String(orderId))}/pipeline${siteId === undefined ? '' : `?${query({ siteId })}`}`);
   },
 
   /** Mark shipped (lines printed in house): the store gets the fulfilment with this tracking; wrong fields throw with field errors. */

@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { Title, useDataProvider } from 'react-admin';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   Box,
   Card,
@@ -26,6 +26,7 @@ import { CancellationNotice } from './CancellationNotice';
 import { ProviderNotice } from './ProviderNotice';
 import { HpDataTab } from './HpDataTab';
 import { OrderSearchForm, type OrderSearch } from './OrderSearchForm';
+import { PipelinePanel, pipelineQueryKey } from './PipelinePanel';
 import { RerunPanel } from './RerunPanel';
 import { ShopifyDataTab } from './ShopifyDataTab';
 import { StoreFulfilmentPanel } from './StoreFulfilmentPanel';
@@ -57,7 +58,13 @@ const atProvider = (order: OrderRecord) => Boolean(order.data?.hpOrderId || orde
 
 function OrderDetail({ logs, onChanged }: { logs: OrderLogs; onChanged: () => void }) {
   const [tab, setTab] = useState<'shopify' | 'hp'>('shopify');
+  const queryClient = useQueryClient();
   const orderId = storeOrderId(logs.order);
+  // A re-run changes the pipeline's steps as well as the order's logs.
+  const rerunDone = () => {
+    onChanged();
+    void queryClient.invalidateQueries({ queryKey: pipelineQueryKey(logs.order) });
+  };
   return (
     <Box sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}>
       <Typography variant="h6" component="h2">
@@ -65,8 +72,9 @@ function OrderDetail({ logs, onChanged }: { logs: OrderLogs; onChanged: () => vo
       </Typography>
       <CancellationNotice order={logs.order} />
       <ProviderNotice order={logs.order} />
-      <RerunPanel key={keyOf(logs.order)} orderId={orderId} onDone={onChanged} />
+      <RerunPanel key={keyOf(logs.order)} orderId={orderId} onDone={rerunDone} />
       {atProvider(logs.order) ? <CancelAtHpButton orderId={orderId} onDone={onChanged} /> : null}
+      <PipelinePanel order={logs.order} />
       <StoreFulfilmentPanel order={logs.order} onChanged={onChanged} />
       <Box sx={{ borderBottom: 1, borderColor: 'divider' }}>
         <Tabs value={tab} onChange={(_e, value: 'shopify' | 'hp') => setTab(value)} aria-label="Order data">

@@ -21,7 +21,20 @@ const FLAGS: ReadonlyArray<[keyof RerunFlags, string]> = [
 ];
 
 const LABELS: Readonly<Record<string, string>> = Object.fromEntries(FLAGS);
-const labelOf = (step: string) => LABELS[step] ?? step;
+/** The business's name of a step of an order (the Re-run flags, the pipeline panel's rows). */
+export const stepLabel = (step: string) => LABELS[step] ?? step;
+const labelOf = stepLabel;
+
+/** A server from before failed steps were reported answers without `failed`. */
+const failedOf = (result: RerunResult) => result.failed ?? [];
+
+/** Error when a step stopped; warning when every failure is tried again by itself; info when something was skipped. */
+function severityOf(result: RerunResult): 'success' | 'info' | 'warning' | 'error' {
+  const failed = failedOf(result);
+  if (failed.some((f) => !f.retrying)) return 'error';
+  if (failed.length) return 'warning';
+  return result.skipped.length ? 'info' : 'success';
+}
 
 const NONE: RerunFlags = { addToAdestra: false, addToRaisersEdge: false, sendEcard: false, sendToHP: false };
 
@@ -40,7 +53,9 @@ export function RerunPanel({ orderId, onDone }: { orderId: string; onDone: () =>
     onMutate: () => setErrorData(undefined),
     onSuccess: (result) => {
       if (!result) return; // signed out meanwhile (401)
-      notify(RESUBMIT_SUCCESS, { type: 'success' });
+      const failed = failedOf(result);
+      if (failed.length) notify(`Re-submit failed: ${failed.map((f) => labelOf(f.step)).join(', ')}`, { type: 'warning', autoHideDuration: 10_000 });
+      else notify(RESUBMIT_SUCCESS, { type: 'success' });
       onDone();
     },
     onError: (error) => {
@@ -74,9 +89,15 @@ export function RerunPanel({ orderId, onDone }: { orderId: string; onDone: () =>
       >
         Re-submit
       </Button>
-      {result && (result.ran.length > 0 || result.skipped.length > 0) ? (
-        <Alert severity={result.skipped.length ? 'info' : 'success'} sx={{ mt: 2 }}>
+      {result && (result.ran.length > 0 || result.skipped.length > 0 || failedOf(result).length > 0) ? (
+        <Alert severity={severityOf(result)} sx={{ mt: 2 }}>
           {result.ran.length ? <div>Done: {result.ran.map(labelOf).join(', ')}</div> : null}
+          {failedOf(result).map((f, i) => (
+            <div key={`${f.step}-${i}`}>
+              Failed {labelOf(f.step)}: {f.error}
+              {f.retrying ? ' (tried again automatically)' : ''}
+            </div>
+          ))}
           {result.skipped.map((s) => (
             <div key={s.step}>
               Skipped {labelOf(s.step)}: {s.reason}

@@ -4,6 +4,7 @@ import { Button, CircularProgress } from '@mui/material';
 import PrintIcon from '@mui/icons-material/Print';
 import type { Id } from '../../../../common/api/envelope';
 import type { Design } from '../../../../common/api/printProduction';
+import { isEcard } from '../../../../common/design-doc/types';
 import { retryLostAnswers, useActionKey } from '../../lib/actionKey';
 import { errorMessage } from '../../lib/format';
 import type { AppDataProvider } from '../../providers/dataProvider';
@@ -20,7 +21,7 @@ interface AddToPrintJobsButtonProps {
   reloading?: boolean;
 }
 
-/** Queues one print of the design for the user's site; offered only when the design has data. */
+/** Queues one print of the design for the user's site; offered only when the design has data and is printed. */
 export function AddToPrintJobsButton({ design, unsavedEditorChanges = false, reloading = false }: AddToPrintJobsButtonProps) {
   const dataProvider = useDataProvider<AppDataProvider>();
   const notify = useNotify();
@@ -43,7 +44,8 @@ export function AddToPrintJobsButton({ design, unsavedEditorChanges = false, rel
     onSuccess: () => notify(ADDED_MESSAGE, { type: 'success' }),
     onError: (error) => notify(errorMessage(error), { type: 'error' }),
   });
-  if (!designHasData(design)) return null;
+  // An e-card is e-mailed to its recipient, never printed.
+  if (!designHasData(design) || isEcard(design.productType)) return null;
   return (
     <Button
       variant="contained"

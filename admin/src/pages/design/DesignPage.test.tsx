@@ -219,6 +219,14 @@ describe('Design (/design/:id)', () => {
       expect(screen.queryByRole('button', { name: 'Add to print jobs' })).not.toBeInTheDocument();
     });
 
+    it('is hidden for an E-card, which is e-mailed, never printed, even with artwork', async () => {
+      signIn(ADMIN);
+      stubDesignApi(design({ productType: 'E-card', data: { artworkUrls: ['/files/designs/5/1-front.png'] } }));
+      renderDesign('/design/5?t=info');
+      await screen.findByRole('tab', { name: 'Design Info' });
+      expect(screen.queryByRole('button', { name: 'Add to print jobs' })).not.toBeInTheDocument();
+    });
+
     it('is shown with a product PDF only', async () => {
       signIn(ADMIN);
       stubDesignApi(design({ data: {}, productPdf: '/files/designs/robin.pdf' }));

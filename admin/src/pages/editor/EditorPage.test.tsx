@@ -133,6 +133,21 @@ describe('Design editor (/editor): the frame protocol, editor side', () => {
     expect(within(pages).getAllByRole('tab').map((t) => t.getAttribute('aria-label'))).toEqual(['Front', 'Inside left', 'Inside right', 'Back']);
   });
 
+  it('opens an E-card design on its one Front page and saves it as an e-card: one page of artwork', async () => {
+    const user = userEvent.setup();
+    const { calls } = stubEditorApi(design({ productType: 'E-card' }));
+    await renderEditor();
+    message(INIT, ORIGIN, parentWindow);
+    const pages = await screen.findByRole('tablist', { name: 'Pages' });
+    expect(within(pages).getAllByRole('tab').map((t) => t.getAttribute('aria-label'))).toEqual(['Front']);
+    await user.click(await screen.findByRole('button', { name: 'Text' }));
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    await screen.findByText('Design saved, with its print artwork.');
+    const posts = calls.filter((c) => c.method === 'POST' && c.url === `${ORIGIN}/api/designs`);
+    expect((posts[0].body as { data: { document: { format: string } } }).data.document.format).toBe('ecard');
+    expect(posts[1].body).toEqual({ id: 5, data: { artworkUrls: ['/files/designs/5/1-front.png'] }, image: '/files/designs/5/preview.png' });
+  });
+
   it('posts dirty on changes, saves the document then the artwork, and posts design-saved with the design id', async () => {
     const user = userEvent.setup();
     const { calls } = stubEditorApi(design());

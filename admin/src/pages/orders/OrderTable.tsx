@@ -16,6 +16,7 @@ import {
 } from '@mui/material';
 import InfoOutlinedIcon from '@mui/icons-material/InfoOutlined';
 import type { OrderRecord, SendOutcome } from '../../../../common/api/orders';
+import { isEcard } from '../../../../common/design-doc/types';
 import { formatDateTime } from '../../lib/format';
 import { useSmallScreen } from '../../lib/useViewport';
 import { customerNameOf, hasPreGeneratedItems, lineItemsOf, orderStatusOf, storeOrderId } from '../../providers/orders';
@@ -91,8 +92,16 @@ function LineItems({ order, shipped, productTypes, onSent, onErrorData, wrap = f
                 </Typography>
               ) : null}
             </Typography>
-            <OrderLinePdfButton orderId={orderId} lineId={line.id} sku={line.sku} />
-            <SendHpButton orderId={orderId} lineId={String(line.id)} alreadySent={false} sentBefore={shipped} onSent={onSent} onErrorData={onErrorData} />
+            {isEcard(type) ? (
+              <Typography variant="caption" color="text.secondary">
+                E-mailed, not printed
+              </Typography>
+            ) : (
+              <>
+                <OrderLinePdfButton orderId={orderId} lineId={line.id} sku={line.sku} />
+                <SendHpButton orderId={orderId} lineId={String(line.id)} alreadySent={false} sentBefore={shipped} onSent={onSent} onErrorData={onErrorData} />
+              </>
+            )}
           </Box>
         );
       })}

@@ -60,6 +60,21 @@ function renderOrders() {
 }
 
 describe('List Orders (/orders)', () => {
+  it('an e-card line says it is e-mailed and offers no PDF or Send HP of its own', async () => {
+    signIn(USER);
+    const mixed = order({ id: 4, field1: '5500000004' }, { id: '5500000004', name: '#1004', line_items: [{ id: '941', sku: 'CARD-ROBIN', quantity: 1 }, { id: '942', sku: 'ECARD-SEASONS', quantity: 1 }] });
+    const types = ok({ data: [{ sku: 'CARD-ROBIN', productType: 'Card' }, { sku: 'ECARD-SEASONS', productType: 'E-card' }] });
+    stubFetch(router({ 'GET /api/general-data/shopify-order-log': () => page([mixed]), 'GET /api/designs/all-with-product-type': () => types }, USER));
+    renderOrders();
+    const row = await screen.findByTestId('order-5500000004', {}, { timeout: 5000 });
+    const ecardLine = within(row).getByTestId('line-942');
+    await waitFor(() => expect(ecardLine).toHaveTextContent(/^E-card\s*ECARD-SEASONS\s*E-mailed, not printed$/));
+    expect(within(ecardLine).queryAllByRole('button')).toEqual([]);
+    const cardLine = within(row).getByTestId('line-941');
+    expect(within(cardLine).getByRole('button', { name: 'PDF of CARD-ROBIN' })).toBeInTheDocument();
+    expect(within(cardLine).getByRole('button', { name: 'Send line 941 to HP' })).toBeInTheDocument();
+  });
+
   it('lists the orders of the own site with the columns and rules of the spec', async () => {
     signIn(USER);
     const { calls } = stubFetch(

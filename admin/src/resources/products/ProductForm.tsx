@@ -1,11 +1,8 @@
 import { AutocompleteInput, FormDataConsumer, ReferenceInput, required, SelectInput, SimpleForm, TextInput, usePermissions } from 'react-admin';
+import { PRODUCT_TYPES } from '../../../../common/design-doc/types';
 import type { Role } from '../../../../common/api/sites';
 
-export const PRODUCT_TYPE_CHOICES = [
-  { id: 'Card', name: 'Card' },
-  { id: 'Mug', name: 'Mug' },
-  { id: 'Poster', name: 'Poster' },
-];
+export const PRODUCT_TYPE_CHOICES = PRODUCT_TYPES.map((type) => ({ id: type, name: type }));
 
 function DesignInput({ siteId }: { siteId?: number | string | null }) {
   return (

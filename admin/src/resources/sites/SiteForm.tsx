@@ -2,11 +2,13 @@ import { ArrayInput, regex, required, SaveButton, SimpleForm, SimpleFormIterator
 import { Typography } from '@mui/material';
 import { toColourInputValue } from '../../lib/format';
 import { LogoInput } from './LogoInput';
+import { PipelineSettings, validateEnvValue } from './PipelineSettings';
 
 export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const validateSlug = [required(), regex(SLUG_PATTERN, 'Use lower-case letters, digits and single hyphens only')];
 const validateName = [required()];
 const validateEnvKey = [required()];
+const validateEnvValues = [validateEnvValue];
 
 // Sites are never deleted from the UI (spec §2 gives no delete action): Save only.
 function SiteFormToolbar() {
@@ -39,6 +41,7 @@ export function SiteForm() {
         sx={{ maxWidth: 200 }}
       />
       <LogoInput />
+      <PipelineSettings />
       <Typography variant="subtitle1" sx={{ mt: 2, fontWeight: 600 }}>
         Environment variables
       </Typography>
@@ -48,7 +51,7 @@ export function SiteForm() {
       <ArrayInput source="settings.env" label={false}>
         <SimpleFormIterator inline disableReordering>
           <TextInput source="key" label="Key" validate={validateEnvKey} helperText={false} sx={{ minWidth: 220 }} />
-          <TextInput source="value" label="Value" helperText={false} sx={{ minWidth: 320 }} />
+          <TextInput source="value" label="Value" validate={validateEnvValues} helperText={false} sx={{ minWidth: 320 }} />
         </SimpleFormIterator>
       </ArrayInput>
     </SimpleForm>

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { fileUrl, flag, optionalFileUrl } from '../print-jobs/schema';
+import { PRODUCT_TYPES, type ProductType } from '../../../../common/design-doc/types';
 
-export const PRODUCT_TYPES = ['Card', 'Mug', 'Poster'] as const;
-export type ProductType = (typeof PRODUCT_TYPES)[number];
+export { PRODUCT_TYPES, type ProductType };
 export const NEW_DESIGN_NAME = 'Untitled design';
 
 const positiveId = z.coerce.number({ error: 'must be a whole number' }).int('must be a whole number').positive('must be a whole number');

@@ -15,6 +15,7 @@ import { NEW_DESIGN_NAME, type FrontImageInput, type ImportInput, type ListQuery
 import { sitesRepo } from '../sites/repo';
 import { printJobsRepo } from '../print-jobs/repo';
 import { fieldError } from '../../http/fieldErrors';
+import { isEcard } from '../../../../common/design-doc/types';
 
 export const CHANGE_DENIED = "Only an admin or the design's creator can change this design";
 export const DELETE_DENIED = "Only an admin or the design's creator can delete this design";
@@ -159,13 +160,11 @@ export function designsService(deps: Deps, store: FileStore, fetchArtwork: Artwo
       throw err;
     }
     await assertPngOrJpeg(front, 'imageUrl');
+    const design = { name: input.name, sku: input.sku, productType: input.productType, image: input.imageUrl };
+    // An e-card is its front alone: no blank print pages.
+    if (isEcard(input.productType)) return insert(actor, siteId, design, { artworkUrls: [input.imageUrl] });
     const blank = await storeGeneratedFile(deps, store, { userId: actor.id, siteId }, 'designs/blank-a5.png', 'image/png', await blankA5Png());
-    return insert(
-      actor,
-      siteId,
-      { name: input.name, sku: input.sku, productType: input.productType, image: input.imageUrl },
-      { artworkUrls: [input.imageUrl, blank, blank, blank] },
-    );
+    return insert(actor, siteId, design, { artworkUrls: [input.imageUrl, blank, blank, blank] });
   }
 
   /** data.data: every SKU with its product type (a non-admin: their site's). */

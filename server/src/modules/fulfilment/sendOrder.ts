@@ -1,5 +1,5 @@
 // send-hp and send-hp-single-line: an operator sends an order, or one of its lines, to the provider.
-import { conflict, notFound } from '../../http/errors';
+import { badRequest, conflict, notFound } from '../../http/errors';
 import type { Actor } from '../../http/types';
 import { outcomeOf } from './attempt';
 import { nowIso, text, type FulfilmentContext, type SendOutcome } from './context';
@@ -8,6 +8,7 @@ import { enqueueOrderSend, hpDedupeKey, outboxRepo } from './outbox';
 import { sendNow } from './outboxWorker';
 import { findOrder, lockedOrder, resolveOrder } from './resolveOrder';
 import { sendWhenOf } from '../orders/webhookSites';
+import { nothingToPrint } from '../production/designForLine';
 import { assertOperatorMaySend } from '../production/orderHold';
 import { sitesRepo } from '../sites/repo';
 
@@ -28,6 +29,10 @@ export async function sendOrder(ctx: FulfilmentContext, actor: Actor, input: Sen
   const order = await resolveOrder(db, actor, input.orderRef, input.siteId);
   const orderId = order.field1 ?? text(order.data.id);
   if (input.lineId && !(order.data.line_items ?? []).some((l) => text(l.id) === input.lineId)) throw notFound('Line item not found in this order');
+  // Only e-cards: refused before a send is queued, so no failed send is left on the order.
+  const asked = (order.data.line_items ?? []).filter((l) => !input.lineId || text(l.id) === input.lineId);
+  const onlyEcards = nothingToPrint(await production.mapLines(order.siteId, { line_items: asked }));
+  if (onlyEcards) throw badRequest(onlyEcards);
   // Cancelled in the store: refused. Not paid yet (SHOPIFY_SEND_WHEN=paid): asked first.
   assertOperatorMaySend(order.data, sendWhenOf(await sitesRepo(db).byId(order.siteId)), input.sendUnpaid === true);
   // Under the order's lock (PostgreSQL; SQLite has one writer): a line is in one provider order

@@ -4,7 +4,7 @@ import type { Db } from '../../db';
 import { HttpError, badRequest, conflict, notFound } from '../../http/errors';
 import type { Actor } from '../../http/types';
 import type { PrintJob } from '../print-jobs/repo';
-import type { LineMapping } from '../production/designForLine';
+import { ECARD_NOT_PRINTED, type LineMapping } from '../production/designForLine';
 import { printHold } from '../production/orderHold';
 import type { ProductionService } from '../production/service';
 import { orderFor } from './lookup';
@@ -32,7 +32,7 @@ export async function orderToArtwork({ db, production }: LinesContext, actor: Ac
   const jobs: PrintJob[] = [];
   const skipped: Array<{ lineId: string; reason: string }> = [];
   for (const m of mappings) {
-    if (!m.design) {
+    if (!m.design || m.ecard) {
       skipped.push({ lineId: m.line.id, reason: m.reason ?? 'No design' });
       continue;
     }
@@ -61,6 +61,7 @@ export async function linePdf(ctx: LinesContext, actor: Actor, input: OrderLineI
   const { production } = ctx;
   refuseCancelled(order);
   if (mapping.removed) throw badRequest(mapping.reason ?? 'No units left to print');
+  if (mapping.ecard) throw badRequest(ECARD_NOT_PRINTED);
   const existing = await production.jobOfLine(order.siteId, order.field1!, line.id);
   if (!existing && !mapping.design) throw badRequest(mapping.reason ?? 'No design');
   return production.downloadLineFile(actor, { siteId: order.siteId, orderId: order.field1!, line, design: mapping.design ?? undefined, ownOrigin, printInHouse: input.printInHouse });

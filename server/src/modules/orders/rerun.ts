@@ -5,7 +5,7 @@ import type { Actor } from '../../http/types';
 import type { StoreOrder } from '../fulfilment/orderBody';
 import type { DataRecord } from '../general-data/repo';
 import type { Site } from '../sites/repo';
-import { providerBlockers } from '../production/designForLine';
+import { nothingToPrint, providerBlockers } from '../production/designForLine';
 import type { ProductionService } from '../production/service';
 import { sitesRepo } from '../sites/repo';
 import { orderFor } from './lookup';
@@ -45,9 +45,12 @@ export async function rerunOrder(ctx: RerunContext, actor: Actor, input: RerunOr
     throw new HttpError(409, 'This order has shipped: sending it to HP again prints and posts it again. Send it anyway?', { code: 'ORDER_SHIPPED', confirmWith: { sendShipped: true } });
   }
   if (flags.sendToHP) {
-    const blockers = providerBlockers(await production.mapLines(order.siteId, order.data));
+    const mappings = await production.mapLines(order.siteId, order.data);
+    const blockers = providerBlockers(mappings);
+    const onlyEcards = nothingToPrint(mappings);
     const hold = printHold(order.data, sendWhenOf(site));
-    if (!sendPort) skipped.push({ step: 'sendToHP', reason: 'sending to the provider is not available on this server' });
+    if (onlyEcards) skipped.push({ step: 'sendToHP', reason: onlyEcards });
+    else if (!sendPort) skipped.push({ step: 'sendToHP', reason: 'sending to the provider is not available on this server' });
     // An unpaid order goes only on the operator's yes, which Send HP asks for.
     else if (hold) skipped.push({ step: 'sendToHP', reason: hold.code === ORDER_UNPAID ? `${hold.message}. Use Send HP on the order to choose.` : hold.message });
     else if (blockers.length) skipped.push({ step: 'sendToHP', reason: blockers.map((b) => `line ${b.lineId}: ${b.reason}`).join('; ') });

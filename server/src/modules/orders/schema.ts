@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isShopifyApiVersion } from '../../integrations/shopifyAdmin';
+import { PRODUCT_TYPES } from '../../../../common/design-doc/types';
 
 /** A store order id: text or a number, kept as text (int64). */
 const storeOrderId = z
@@ -92,7 +93,7 @@ export const productBody = z.object({
   storeSku: z.union([z.string(), z.number()]).transform((v) => String(v).trim()).pipe(z.string().min(1, 'is required').max(255)),
   designId: z.coerce.number({ error: 'must be a design id' }).int().positive('must be a design id'),
   productName: optionalText(255),
-  productType: z.preprocess((v) => (v === '' ? null : v), z.enum(['Card', 'Mug', 'Poster']).nullable().optional()),
+  productType: z.preprocess((v) => (v === '' ? null : v), z.enum(PRODUCT_TYPES).nullable().optional()),
   storeProductId: optionalText(64),
   siteId,
 });

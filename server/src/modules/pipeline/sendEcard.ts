@@ -12,7 +12,7 @@ import type { StepRunner } from './attempt';
 import { buyerOf } from './buyer';
 import { ecardOf, renderEcardFront } from './ecard';
 import { nowIso } from '../fulfilment/context';
-import { isEcardDesign } from './ecardLines';
+
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
@@ -23,7 +23,7 @@ export const sendEcard: StepRunner = async (ctx, job) => {
   const line = (order.data.line_items ?? []).find((l) => text(l.id) === payload.lineId) as StoreLineItem | undefined;
   if (!line || unitsToMake(line) === 0) return { notNeeded: `The line ${payload.lineId} was removed or refunded in the store: the e-card was not sent` };
   const [mapping] = await ctx.production.mapLines(payload.siteId, { line_items: [line] });
-  if (!mapping.design || !isEcardDesign(mapping.design)) return { notNeeded: `The line ${payload.lineId} is not an e-card any more (${mapping.reason ?? `its design "${mapping.design?.name}" is not of type E-card`})` };
+  if (!mapping.design || !mapping.ecard) return { notNeeded: `The line ${payload.lineId} is not an e-card any more (${mapping.reason ?? `its design "${mapping.design?.name}" is not of type E-card`})` };
   const details = ecardOf(line);
   if (!details.ok) return { failed: `The e-card cannot be sent: ${details.problems.join('; ')}` };
   const card = details.ecard;

@@ -10,6 +10,7 @@ import { pageWindow } from '../../lib/paging';
 import { isAdmin } from '../auth/permissions';
 import { siteScope as scope, visibleTo } from '../auth/scope';
 import { designsRepo } from '../designs/repo';
+import { isEcardDesign } from '../production/designForLine';
 import { sitesRepo } from '../sites/repo';
 import { printJobsRepo, type MadeBy, type PrintJob, type PrintJobFilter, type PrintJobSortField } from './repo';
 import { bucketOf, printedPerPeriod } from './reportPeriods';
@@ -96,6 +97,7 @@ export function printJobsService({ db, clock, config }: Deps) {
     // A job made from a design takes its artwork, picture, name and product when not given.
     const design = input.designId ? await designs.byId(input.designId) : undefined;
     if (input.designId && (!design || (!isAdmin(actor) && design.siteId !== actor.siteId))) throw fieldError('designId', "is not one of this site's designs");
+    if (isEcardDesign(design)) throw fieldError('designId', 'is an e-card: it is e-mailed to its recipient, never printed');
     const artworkUrls = input.artworkUrls ?? design?.data.artworkUrls ?? [];
     const productName = input.productName ?? design?.name;
     if (!productName) throw fieldError('productName', 'is required');

@@ -20,7 +20,8 @@ import { atProviderRefusal, withdrawnRefusal } from '../print-jobs/state';
 import type { RenderService } from '../render/service';
 import { uploadsRepo } from '../uploads/repo';
 import type { FileStore } from '../uploads/storage';
-import { designForLine, mapLines, readyForProvider, type LineRef } from './designForLine';
+import { designsRepo } from '../designs/repo';
+import { ECARD_NOT_PRINTED, designForLine, isEcardDesign, mapLines, readyForProvider, type LineRef } from './designForLine';
 import { NOTHING_LEFT, unitsToMake } from './units';
 import { cancelledJobReason, type HeldOrder } from './orderHold';
 import { fieldError } from '../../http/fieldErrors';
@@ -105,6 +106,7 @@ export function productionService(deps: Deps, parts: ProductionParts) {
       if (!m.design) throw badRequest(m.reason ?? 'No design prints this line');
       design = m.design;
     }
+    if (isEcardDesign(design)) throw badRequest(ECARD_NOT_PRINTED);
     const made = await artworkForLine(req, design);
     const maker: Actor = { id: req.actorId ?? 0, firstName: 'Presswork', lastName: '', email: '', role: 'admin', siteId: req.siteId };
     const properties = (req.line.properties ?? []).filter((p) => p && typeof p.name === 'string');
@@ -247,6 +249,8 @@ export function productionService(deps: Deps, parts: ProductionParts) {
    * (the job and its sources), so every later download and the provider get the same bytes.
    */
   async function printFile(job: PrintJob, opts: { ownOrigin?: string; images?: string[] } = {}): Promise<{ pdf: Buffer; key: string }> {
+    // A job made before its design became an e-card: no print file either.
+    if (job.designId !== null && isEcardDesign(await designsRepo(db).byId(job.designId))) throw badRequest(ECARD_NOT_PRINTED);
     const source = sourceOf(job, opts.images);
     const token = crypto.createHmac('sha256', fileKeySecret).update(JSON.stringify([job.id, source])).digest('hex').slice(0, 40);
     const key = `print-files/${job.clientId}/${token}/${PRINT_FILE_NAME}`;

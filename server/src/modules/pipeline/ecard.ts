@@ -1,0 +1,76 @@
+// The e-card of an order line: who it goes to, what it says, when (its line properties), and its
+// front drawn with the line's personalisation, as the picture the e-mail carries.
+import { z } from 'zod';
+import { ECARD_PROPERTIES } from '../../../../common/api/pipeline';
+import { FORMATS, type DesignDocument } from '../../../../common/design-doc/types';
+import { HttpError, badRequest } from '../../http/errors';
+import { isDay } from '../../jobs/time';
+import type { Design } from '../designs/repo';
+import { DPI_RANGE, DocumentProblem, documentOf, valuesOf, type RenderService } from '../render/service';
+
+export interface EcardDetails {
+  recipientName: string;
+  recipientEmail: string;
+  message: string;
+  /** YYYY-MM-DD; null: send at once. */
+  sendDate: string | null;
+}
+
+export type LineProperties = { properties?: Array<{ name: string; value: unknown }> | null };
+
+/** The e-mail's picture is about this wide: sharp in a mail client, small enough to send. */
+export const ECARD_IMAGE_WIDTH = 1200;
+
+const isEmail = (s: string) => z.email().safeParse(s).success;
+
+/** A property's value by name, names compared case- and space-insensitively, trimmed ('' when absent). */
+function propertyOf(values: Record<string, string>, name: string): string {
+  const want = name.trim().toLowerCase();
+  for (const [k, v] of Object.entries(values)) if (k.trim().toLowerCase() === want && v.trim() !== '') return v.trim();
+  return '';
+}
+
+/** The e-card properties of a line, or every problem with them (the order shows them all at once). */
+export function ecardOf(line: LineProperties): { ok: true; ecard: EcardDetails } | { ok: false; problems: string[] } {
+  const values = valuesOf(line.properties ?? undefined);
+  const recipientName = propertyOf(values, ECARD_PROPERTIES.recipientName);
+  const recipientEmail = propertyOf(values, ECARD_PROPERTIES.recipientEmail);
+  const message = propertyOf(values, ECARD_PROPERTIES.message);
+  const sendDate = propertyOf(values, ECARD_PROPERTIES.sendDate);
+  const problems: string[] = [];
+  if (!recipientEmail) problems.push(`${ECARD_PROPERTIES.recipientEmail} is missing`);
+  else if (!isEmail(recipientEmail)) problems.push(`${ECARD_PROPERTIES.recipientEmail} "${recipientEmail}" is not an e-mail address`);
+  if (sendDate && !isDay(sendDate)) problems.push(`${ECARD_PROPERTIES.sendDate} "${sendDate}" is not a date (YYYY-MM-DD)`);
+  if (problems.length) return { ok: false, problems };
+  return { ok: true, ecard: { recipientName, recipientEmail, message, sendDate: sendDate || null } };
+}
+
+/** The dpi that draws the page (bleed included) ECARD_IMAGE_WIDTH px wide; an unknown format is the renderer's to refuse. */
+function dpiFor(doc: unknown): number {
+  const spec = FORMATS[(doc as Partial<DesignDocument> | null)?.format as keyof typeof FORMATS];
+  if (!spec) return DPI_RANGE.min;
+  const dpi = (ECARD_IMAGE_WIDTH * 25.4) / (spec.width + 2 * spec.bleed);
+  return Math.min(DPI_RANGE.max, Math.max(DPI_RANGE.min, dpi));
+}
+
+/**
+ * The front page of the e-card design drawn with the line's personalisation, as a PNG about
+ * ECARD_IMAGE_WIDTH px wide. `missing` names the fields that drew their sample. 400 (naming the
+ * design) when it has no document or its document cannot be drawn.
+ */
+export async function renderEcardFront(
+  render: Pick<RenderService, 'renderDocument'>,
+  design: Pick<Design, 'id' | 'name' | 'data'>,
+  line: LineProperties,
+  opts: { ownOrigin?: string } = {},
+): Promise<{ png: Buffer; width: number; height: number; missing: string[] }> {
+  const doc = documentOf(design);
+  if (doc === undefined) throw badRequest(`The design "${design.name}" has no document to render`);
+  try {
+    const out = await render.renderDocument(doc, { dpi: dpiFor(doc), values: valuesOf(line.properties ?? undefined), pages: [0], previewWidth: 0, ownOrigin: opts.ownOrigin });
+    return { png: out.pages[0], width: out.width, height: out.height, missing: out.missing };
+  } catch (err) {
+    if (err instanceof DocumentProblem) throw new HttpError(400, `The design "${design.name}" (id ${design.id}): ${err.message}`, err.details, undefined, err.field);
+    throw err;
+  }
+}
