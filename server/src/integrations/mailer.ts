@@ -79,6 +79,18 @@ export function smtpUrlProblem(url: string): string | undefined {
   return undefined;
 }
 
+const EMAIL = /^[^\s@<>"]+@[^\s@<>"]+\.[^\s@<>"]+$/;
+
+/** A sender as a setting writes it — `cards@hope.org` or `Hope Charity <cards@hope.org>` — else undefined. */
+export function parseMailAddress(text: string | undefined): MailAddress | undefined {
+  const t = (text ?? '').trim();
+  const named = /^(.*?)\s*<([^<>]+)>$/.exec(t);
+  const address = (named ? named[2] : t).trim();
+  if (!EMAIL.test(address)) return undefined;
+  const name = named?.[1].trim().replace(/^"(.*)"$/, '$1').trim();
+  return name ? { name, address } : { address };
+}
+
 /** The URL as it may be shown: `smtp://user@host:port`, never the password. */
 export function smtpUrlForDisplay(url: string): string {
   try {

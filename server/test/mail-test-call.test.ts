@@ -1,0 +1,111 @@
+// POST /api/test/send-email: the site's mail server (its SMTP_URL, else the server-wide one) is
+// reached with the same mailer the e-cards use, and with `to` a real test message is sent.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeEnvValue } from '../src/modules/sync/siteSettings';
+import { startSmtpCatcher, type SmtpCatcher } from '../simulators/smtp';
+import { bearer, createWorld, type TestWorld } from './harness';
+import { freePort } from './infra';
+
+describe('POST /api/test/send-email', () => {
+  let w: TestWorld;
+  let catcher: SmtpCatcher;
+  let locked: SmtpCatcher;
+  const setEnv = (siteId: number, key: string, value: string) => writeEnvValue(w.db, w.clock, siteId, key, value);
+  const sendEmail = (body: Record<string, unknown>, token = w.tokens.adminA) => w.request().post('/api/test/send-email').set(bearer(token)).send(body);
+
+  beforeAll(async () => {
+    w = await createWorld();
+    catcher = await startSmtpCatcher();
+    locked = await startSmtpCatcher({ auth: { user: 'mailer', pass: 's3cret!' } });
+  });
+  afterAll(async () => {
+    await catcher.close();
+    await locked.close();
+  });
+
+  it('without any mail server: not ok, saying what to set', async () => {
+    const res = await sendEmail({});
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ service: 'email', site: 'site-a', ok: false });
+    expect(res.body.data.checks[0].error).toMatch(/no mail transport configured/);
+  });
+
+  it("the site's mail server: the connection is checked and nothing is sent", async () => {
+    await setEnv(w.sites.a, 'SMTP_URL', catcher.url);
+    catcher.clear();
+    const res = await sendEmail({ site: 'site-a' });
+    expect(res.body.data).toMatchObject({ service: 'email', site: 'site-a', ok: true, checks: [{ step: 'connection', url: catcher.url, ok: true, error: null }] });
+    expect(res.body.data.checks).toHaveLength(1);
+    expect(catcher.messages()).toEqual([]);
+  });
+
+  it('with `to`: a real test message is caught, from the site\'s ECARD_FROM', async () => {
+    await setEnv(w.sites.a, 'ECARD_FROM', 'Site A Cards <cards@site-a.example.org>');
+    catcher.clear();
+    const res = await sendEmail({ site: String(w.sites.a), to: 'someone@example.net' });
+    expect(res.body.data.ok).toBe(true);
+    expect(res.body.data.checks.map((c: { step: string }) => c.step)).toEqual(['connection', 'test message']);
+    expect(res.body.data.checks[1]).toMatchObject({ status: 250, ok: true });
+    const [mail] = catcher.messages();
+    expect(mail).toMatchObject({ subject: 'Presswork test message', envelope: { from: 'cards@site-a.example.org', to: ['someone@example.net'] }, from: '"Site A Cards" <cards@site-a.example.org>' });
+    expect(mail.text).toContain('Site A');
+  });
+
+  it('a site without its own mail server uses the server-wide SMTP_URL, from a default sender', async () => {
+    const withGlobal = await createWorld({ SMTP_URL: catcher.url });
+    catcher.clear();
+    const res = await withGlobal.request().post('/api/test/send-email').set(bearer(withGlobal.tokens.adminB)).send({ to: 'b@example.net' });
+    expect(res.body.data).toMatchObject({ site: 'site-b', ok: true });
+    expect(catcher.messages()).toHaveLength(1);
+    expect(catcher.messages()[0].envelope.from).toBe('presswork@localhost');
+  });
+
+  it('a refused recipient shows as a failed test message with the server\'s reply', async () => {
+    catcher.refuseNext(1, 550, 'No such user here');
+    const res = await sendEmail({ site: 'site-a', to: 'nobody@example.net' });
+    expect(res.body.data.ok).toBe(false);
+    expect(res.body.data.checks[0].ok).toBe(true);
+    expect(res.body.data.checks[1]).toMatchObject({ step: 'test message', ok: false, status: 550 });
+    expect(res.body.data.checks[1].error).toMatch(/No such user here/);
+  });
+
+  it('nothing listening at the port: not ok, with the reason', async () => {
+    const port = await freePort();
+    await setEnv(w.sites.b, 'SMTP_URL', `smtp://127.0.0.1:${port}`);
+    const res = await sendEmail({ site: 'site-b', to: 'x@example.net' });
+    expect(res.body.data).toMatchObject({ site: 'site-b', ok: false, checks: [{ step: 'connection', url: `smtp://127.0.0.1:${port}`, ok: false, status: null }] });
+    expect(res.body.data.checks).toHaveLength(1);
+    expect(res.body.data.checks[0].error).toMatch(/Could not reach the mail server.*ECONNREFUSED/);
+  });
+
+  it('a refused login (535): not ok, and the password is never shown', async () => {
+    await setEnv(w.sites.b, 'SMTP_URL', `smtp://mailer:wrong-password@127.0.0.1:${locked.port}`);
+    const res = await sendEmail({ site: 'site-b' });
+    expect(res.body.data.ok).toBe(false);
+    expect(res.body.data.checks[0]).toMatchObject({ step: 'connection', url: `smtp://mailer@127.0.0.1:${locked.port}`, status: 535, ok: false });
+    expect(res.body.data.checks[0].error).toMatch(/refused the user name or password/);
+    expect(JSON.stringify(res.body)).not.toContain('wrong-password');
+    // The right password logs in.
+    await setEnv(w.sites.b, 'SMTP_URL', `smtp://mailer:s3cret%21@127.0.0.1:${locked.port}`);
+    const good = await sendEmail({ site: 'site-b' });
+    expect(good.body.data.ok).toBe(true);
+    expect(JSON.stringify(good.body)).not.toContain('s3cret');
+  });
+
+  it('a malformed SMTP_URL is a settings check, not a crash', async () => {
+    await setEnv(w.sites.b, 'SMTP_URL', 'mail.example.org:25');
+    const res = await sendEmail({ site: 'site-b' });
+    expect(res.body.data).toMatchObject({ ok: false, checks: [{ step: 'settings', ok: false }] });
+    expect(res.body.data.checks[0].error).toMatch(/smtp:\/\/ or smtps:\/\//);
+  });
+
+  it('bad input is refused clearly; users may not call it; an unknown site is not found', async () => {
+    const bad = await sendEmail({ site: 'site-a', to: 'not an address' });
+    expect(bad.status).toBe(400);
+    expect(JSON.stringify(bad.body)).toMatch(/to: must be an e-mail address/);
+    expect((await sendEmail({}, w.tokens.userA)).status).toBe(403);
+    const unknown = await sendEmail({ site: 'no-such-site' });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.error.message ?? JSON.stringify(unknown.body)).toMatch(/Site not found/);
+  });
+});
