@@ -3,7 +3,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeEnvValue } from '../src/modules/sync/siteSettings';
 import { startSmtpCatcher, type SmtpCatcher } from '../simulators/smtp';
-import { bearer, createWorld, type TestWorld } from './harness';
+import { createMailer } from '../src/integrations/mailer';
+import { bearer, binary, createWorld, type TestWorld } from './harness';
 import { freePort } from './infra';
 
 describe('POST /api/test/send-email', () => {
@@ -107,5 +108,74 @@ describe('POST /api/test/send-email', () => {
     const unknown = await sendEmail({ site: 'no-such-site' });
     expect(unknown.status).toBe(404);
     expect(unknown.body.error.message ?? JSON.stringify(unknown.body)).toMatch(/Site not found/);
+  });
+});
+
+describe('GET /api/test/caught-emails (the demo\'s mail catcher)', () => {
+  let w: TestWorld;
+  let catcher: SmtpCatcher;
+  const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64');
+  const get = (path: string, token = w.tokens.adminA) => w.request().get(`/api/test/caught-emails${path}`).set(bearer(token));
+
+  beforeAll(async () => {
+    w = await createWorld();
+    catcher = await startSmtpCatcher();
+  });
+  afterAll(async () => {
+    await catcher.close();
+  });
+
+  it('no catcher on this server: 404 saying so', async () => {
+    const res = await get('');
+    expect(res.status).toBe(404);
+    expect(res.body.error).toMatch(/No mail catcher runs on this server/);
+  });
+
+  it('lists newest first, shows one with its parts, and serves its attachments', async () => {
+    w.services.mailCatcher.attach(catcher);
+    await writeEnvValue(w.db, w.clock, w.sites.a, 'SMTP_URL', catcher.url);
+    expect((await w.request().post('/api/test/send-email').set(bearer(w.tokens.adminA)).send({ to: 'first@example.net' })).body.data.ok).toBe(true);
+    const mailer = createMailer(catcher.url);
+    await mailer.send({
+      from: { address: 'cards@site-a.example.org' },
+      to: { name: 'Ann', address: 'ann@example.net' },
+      subject: 'Your card',
+      text: 'Hello Ann',
+      html: '<p>Hello Ann</p><img src="cid:front@presswork">',
+      attachments: [{ filename: 'front.png', content: PNG, contentType: 'image/png', cid: 'front@presswork' }],
+    });
+    mailer.close();
+
+    const list = await get('');
+    expect(list.status).toBe(200);
+    expect(list.body.data.map((m: { subject: string }) => m.subject)).toEqual(['Your card', 'Presswork test message']);
+    expect(list.body.data[0]).toMatchObject({ to: '"Ann" <ann@example.net>', attachmentCount: 1 });
+    expect(list.body.data[0].size).toBeGreaterThan(PNG.length);
+
+    const one = await get(`/${list.body.data[0].id}`);
+    expect(one.body.data).toMatchObject({
+      subject: 'Your card',
+      envelope: { from: 'cards@site-a.example.org', to: ['ann@example.net'] },
+      html: '<p>Hello Ann</p><img src="cid:front@presswork">',
+      attachments: [{ index: 0, filename: 'front.png', contentType: 'image/png', cid: 'front@presswork', size: PNG.length }],
+    });
+    expect(one.body.data.text.trim()).toBe('Hello Ann');
+
+    const file = await get(`/${list.body.data[0].id}/attachments/0`).buffer(true).parse(binary);
+    expect(file.status).toBe(200);
+    expect(file.headers['content-type']).toBe('image/png');
+    expect((file.body as Buffer).equals(PNG)).toBe(true);
+  });
+
+  it('unknown ids are 404 with a clear message; bad ids 400; users 403', async () => {
+    const missing = await get('/999');
+    expect(missing.status).toBe(404);
+    expect(missing.body.error).toMatch(/No caught e-mail 999/);
+    const [first] = catcher.messages();
+    const noFile = await get(`/${first.id}/attachments/5`);
+    expect(noFile.status).toBe(404);
+    expect(noFile.body.error).toMatch(/has no attachment 5/);
+    expect((await get('/abc')).status).toBe(400);
+    expect((await get('', w.tokens.userA)).status).toBe(403);
   });
 });
