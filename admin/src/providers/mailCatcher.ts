@@ -23,13 +23,10 @@ export async function mailCatcherRunning(signal?: AbortSignal): Promise<boolean>
 export async function attachmentDataUrl(id: number, index: number, signal?: AbortSignal): Promise<string> {
   const res = await fetch(`${CAUGHT_EMAILS}/${id}/attachments/${index}`, { headers: authHeaders(), signal });
   if (!res.ok) throw new ApiError(`Attachment ${index} could not be loaded (${res.status})`, res.status, undefined);
-  const blob = await res.blob();
-  return new Promise((resolve, reject) => {
-    const reader = new FileReader();
-    reader.onload = () => resolve(String(reader.result));
-    reader.onerror = () => reject(reader.error ?? new Error('the attachment could not be read'));
-    reader.readAsDataURL(blob);
-  });
+  const bytes = new Uint8Array(await res.arrayBuffer());
+  let binary = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return `data:${res.headers.get('Content-Type') ?? 'application/octet-stream'};base64,${btoa(binary)}`;
 }
 
 export interface EmailCheck {

@@ -77,19 +77,28 @@ function CaughtEmailView({ id }: { id: number }) {
   const [mail, setMail] = useState<CaughtEmail | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [images, setImages] = useState<Record<string, string>>({});
+  const [imageError, setImageError] = useState<string | null>(null);
 
   useEffect(() => {
     const abort = new AbortController();
     setMail(null);
     setError(null);
     setImages({});
+    setImageError(null);
     (async () => {
       const m = await getCaughtEmail(id, abort.signal);
       setMail(m);
-      // The inline images the HTML names by Content-ID, fetched with our token.
+      // The inline images the HTML names by Content-ID, fetched with our token; one that fails stays a cid: link.
       const byCid: Record<string, string> = {};
-      for (const a of m.attachments) if (a.cid && m.html?.includes(`cid:${a.cid}`)) byCid[a.cid] = await attachmentDataUrl(m.id, a.index, abort.signal);
-      setImages(byCid);
+      for (const a of m.attachments) {
+        if (!a.cid || !m.html?.includes(`cid:${a.cid}`)) continue;
+        try {
+          byCid[a.cid] = await attachmentDataUrl(m.id, a.index, abort.signal);
+        } catch (err) {
+          if (!abort.signal.aborted) setImageError(errorText(err));
+        }
+      }
+      if (!abort.signal.aborted) setImages(byCid);
     })().catch((err: unknown) => {
       if (!abort.signal.aborted) setError(errorText(err));
     });
@@ -136,6 +145,11 @@ function CaughtEmailView({ id }: { id: number }) {
           <Typography variant="subtitle2" component="h3">
             HTML
           </Typography>
+          {imageError ? (
+            <Alert severity="warning" sx={{ my: 1 }}>
+              {imageError}
+            </Alert>
+          ) : null}
           {/* No scripts, no forms, no navigation: the message is shown, never run. */}
           <Box component="iframe" title="HTML part" sandbox="" srcDoc={withInlineImages(mail.html, images)} sx={{ width: '100%', height: 420, border: 1, borderColor: 'divider', borderRadius: 1, bgcolor: '#fff', mb: 2 }} />
         </>
