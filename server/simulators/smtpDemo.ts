@@ -8,17 +8,19 @@ import type { Site } from '../src/modules/sites/repo';
 import { writeEnvValue } from '../src/modules/sync/siteSettings';
 import { startSmtpCatcher, type SmtpCatcher } from './smtp';
 
-/** A catcher URL of an earlier start (another port): ours to replace, unlike a real server someone set. */
-const EARLIER_CATCHER = /^smtp:\/\/127\.0\.0\.1:\d+$/;
+// The catcher wants this login: its URL is then recognisably ours (another start may have had
+// another port), and never mistaken for a local server someone set on purpose.
+const LOGIN = { user: 'demo-catcher', pass: 'demo' };
+const EARLIER_CATCHER = /^smtp:\/\/demo-catcher:[^@]*@127\.0\.0\.1:\d+$/;
 
 async function listen(port: number, log: Logger): Promise<SmtpCatcher> {
   try {
-    return await startSmtpCatcher({ port, host: '127.0.0.1' });
+    return await startSmtpCatcher({ port, host: '127.0.0.1', auth: LOGIN });
   } catch (err) {
     if (port === 0) throw err;
     // Another instance (or another program) holds the port: any free one does for a demo.
     log.warn({ err, port }, 'the mail catcher port is taken: using any free port');
-    return startSmtpCatcher({ port: 0, host: '127.0.0.1' });
+    return startSmtpCatcher({ port: 0, host: '127.0.0.1', auth: LOGIN });
   }
 }
 

@@ -12,6 +12,7 @@ import { startShopifyDemo } from '../simulators/shopifyDemo';
 import { demoShopifyAdminSimulator, SHOPIFY_ADMIN_SIMULATOR_PATH } from '../simulators/shopifyAdminDemo';
 import { demoSyncSimulators } from '../simulators/syncDemo';
 import { demoSmtpCatcher } from '../simulators/smtpDemo';
+import { smtpUrlForDisplay } from './integrations/mailer';
 import { createScheduler } from './jobs/scheduler';
 import { onClientError } from './http/clientError';
 import { DEMO_PASSWORD, DEMO_USERS, ensureFirstSite, seedDemo } from '../../seeds/demo';
@@ -79,7 +80,7 @@ async function main() {
       if (config.seedDemo) console.log(`Other demo users (password "${DEMO_PASSWORD}"): ${DEMO_USERS.filter((u) => u.email !== 'admin@presswork.local').map((u) => u.email).join(', ')}`);
     }
     if (seeded) console.log('The demo world was seeded on this first start.');
-    if (mailCatcher) console.log(`Demo e-mails are caught at ${mailCatcher.url} (admin: Caught e-mails)`);
+    if (mailCatcher) console.log(`Demo e-mails are caught at ${smtpUrlForDisplay(mailCatcher.url)} (admin: Caught e-mails)`);
     console.log('');
     if (config.sync.scheduler) void scheduler.start().catch((err) => log.error({ err }, 'the sync scheduler could not start'));
     // The demo store sends an order now and then (a few at once on a fresh demo) through the real webhook.

@@ -49,10 +49,18 @@ export interface EmailTestAnswer {
 /** POST /api/test/send-email: the site's mail server checked, and with `to` a real test message sent. */
 export const sendTestEmail = (body: { site?: string; to?: string }) => api<EmailTestAnswer>('/api/test/send-email', { method: 'POST', body });
 
-/** The message's HTML with each `cid:` reference pointed at the attachment of that Content-ID. */
+/**
+ * The message's HTML with each `cid:` reference pointed at the attachment of that Content-ID; one
+ * with no such attachment becomes an empty image (the page's policy would refuse a cid: load).
+ */
 export function withInlineImages(html: string, byCid: Record<string, string>): string {
-  return html.replace(/(["'(])cid:([^"')\s]+)/gi, (whole, before: string, cid: string) => {
-    const url = byCid[decodeURIComponent(cid)] ?? byCid[cid];
-    return url ? `${before}${url}` : whole;
+  return html.replace(/(["'(])cid:([^"')\s]+)/gi, (_whole, before: string, cid: string) => {
+    let key = cid;
+    try {
+      key = decodeURIComponent(cid);
+    } catch {
+      // a malformed escape: the reference as written
+    }
+    return `${before}${byCid[key] ?? byCid[cid] ?? 'data:,'}`;
   });
 }

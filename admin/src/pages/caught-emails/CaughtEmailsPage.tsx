@@ -76,19 +76,20 @@ function SendTestEmail({ onSent }: { onSent: () => void }) {
 function CaughtEmailView({ id }: { id: number }) {
   const [mail, setMail] = useState<CaughtEmail | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [images, setImages] = useState<Record<string, string>>({});
+  // null until the inline images are fetched: the HTML is shown once, with them.
+  const [images, setImages] = useState<Record<string, string> | null>(null);
   const [imageError, setImageError] = useState<string | null>(null);
 
   useEffect(() => {
     const abort = new AbortController();
     setMail(null);
     setError(null);
-    setImages({});
+    setImages(null);
     setImageError(null);
     (async () => {
       const m = await getCaughtEmail(id, abort.signal);
       setMail(m);
-      // The inline images the HTML names by Content-ID, fetched with our token; one that fails stays a cid: link.
+      // The inline images the HTML names by Content-ID, fetched with our token; one that fails shows empty.
       const byCid: Record<string, string> = {};
       for (const a of m.attachments) {
         if (!a.cid || !m.html?.includes(`cid:${a.cid}`)) continue;
@@ -151,7 +152,11 @@ function CaughtEmailView({ id }: { id: number }) {
             </Alert>
           ) : null}
           {/* No scripts, no forms, no navigation: the message is shown, never run. */}
-          <Box component="iframe" title="HTML part" sandbox="" srcDoc={withInlineImages(mail.html, images)} sx={{ width: '100%', height: 420, border: 1, borderColor: 'divider', borderRadius: 1, bgcolor: '#fff', mb: 2 }} />
+          {images ? (
+            <Box component="iframe" title="HTML part" sandbox="" srcDoc={withInlineImages(mail.html, images)} sx={{ width: '100%', height: 420, border: 1, borderColor: 'divider', borderRadius: 1, bgcolor: '#fff', mb: 2 }} />
+          ) : (
+            <CircularProgress size={24} aria-label="Loading the inline images" sx={{ display: 'block', my: 2 }} />
+          )}
         </>
       ) : null}
       <Typography variant="subtitle2" component="h3">
