@@ -4,6 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeEnvValue } from '../src/modules/sync/siteSettings';
 import { startSmtpCatcher, type SmtpCatcher } from '../simulators/smtp';
 import { createMailer } from '../src/integrations/mailer';
+import { createLogger } from '../src/lib/logger';
+import { envValue } from '../src/lib/secrets';
+import { sitesRepo } from '../src/modules/sites/repo';
+import { demoSmtpCatcher } from '../simulators/smtpDemo';
 import { bearer, binary, createWorld, type TestWorld } from './harness';
 import { freePort } from './infra';
 
@@ -177,5 +181,49 @@ describe('GET /api/test/caught-emails (the demo\'s mail catcher)', () => {
     expect(noFile.body.error).toMatch(/has no attachment 5/);
     expect((await get('/abc')).status).toBe(400);
     expect((await get('', w.tokens.userA)).status).toBe(403);
+  });
+});
+
+describe('the demo mail catcher at start (demoSmtpCatcher)', () => {
+  let w: TestWorld;
+  const started: SmtpCatcher[] = [];
+  const siteA = async () => (await sitesRepo(w.db).byId(w.sites.a))!;
+  const env = async (key: string) => envValue((await siteA()).settings.env, key);
+  beforeAll(async () => {
+    w = await createWorld();
+  });
+  afterAll(async () => {
+    for (const c of started) await c.close();
+  });
+
+  it("completes the site's SMTP_URL and ECARD_FROM, and replaces only an earlier catcher's URL", async () => {
+    const first = await demoSmtpCatcher({ db: w.db, clock: w.clock, log: createLogger('silent') }, await siteA(), 0);
+    started.push(first);
+    expect(await env('SMTP_URL')).toBe(first.url);
+    expect(first.url).toMatch(/^smtp:\/\/demo-catcher:demo@127\.0\.0\.1:\d+$/);
+    expect(await env('ECARD_FROM')).toBe('cards@site-a.example.org');
+    // The demo's own test message goes through the login.
+    expect((await w.request().post('/api/test/send-email').set(bearer(w.tokens.adminA)).send({ to: 'x@example.net' })).body.data.ok).toBe(true);
+    expect(first.messages()).toHaveLength(1);
+
+    // A restart on another port: the earlier catcher's URL is ours to update.
+    const second = await demoSmtpCatcher({ db: w.db, clock: w.clock, log: createLogger('silent') }, await siteA(), 0);
+    started.push(second);
+    expect(second.port).not.toBe(first.port);
+    expect(await env('SMTP_URL')).toBe(second.url);
+
+    // A mail server someone set, and a sender they chose, are kept.
+    await writeEnvValue(w.db, w.clock, w.sites.a, 'SMTP_URL', 'smtp://127.0.0.1:1025');
+    await writeEnvValue(w.db, w.clock, w.sites.a, 'ECARD_FROM', 'Hope <hello@hope.example.org>');
+    started.push(await demoSmtpCatcher({ db: w.db, clock: w.clock, log: createLogger('silent') }, await siteA(), 0));
+    expect(await env('SMTP_URL')).toBe('smtp://127.0.0.1:1025');
+    expect(await env('ECARD_FROM')).toBe('Hope <hello@hope.example.org>');
+  });
+
+  it('a taken port falls back to any free one', async () => {
+    const taken = started[0].port;
+    const c = await demoSmtpCatcher({ db: w.db, clock: w.clock, log: createLogger('silent') }, await siteA(), taken);
+    started.push(c);
+    expect(c.port).not.toBe(taken);
   });
 });
