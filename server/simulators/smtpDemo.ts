@@ -24,8 +24,10 @@ async function listen(port: number, log: Logger): Promise<SmtpCatcher> {
   }
 }
 
-export async function demoSmtpCatcher(deps: { db: Db; clock: Clock; log: Logger }, site: Site, port: number): Promise<SmtpCatcher> {
+/** The catcher; `site` (the charity demo site, when the demo has it) is pointed at it. */
+export async function demoSmtpCatcher(deps: { db: Db; clock: Clock; log: Logger }, site: Site | undefined, port: number): Promise<SmtpCatcher> {
   const catcher = await listen(port, deps.log);
+  if (!site) return catcher;
   const complete = async (key: string, value: string, replace: (current: string) => boolean) => {
     const current = envValue(site.settings.env, key)?.trim() ?? '';
     if (current && !replace(current)) return;

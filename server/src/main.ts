@@ -53,7 +53,7 @@ async function main() {
   const syncSims = config.simulators ? await demoSyncSimulators(deps, config.publicUrl ?? `http://localhost:${config.port}`) : undefined;
   if (syncSims) root = express().use(syncSims.router).use(root);
   // Outside production a loopback SMTP server catches the charity demo site's e-mails (the "Caught e-mails" page).
-  const mailCatcher = syncSims ? await demoSmtpCatcher(deps, syncSims.site, config.smtpCatcherPort).catch((err) => void log.warn({ err }, 'the demo mail catcher could not start')) : undefined;
+  const mailCatcher = config.simulators ? await demoSmtpCatcher(deps, syncSims?.site, config.smtpCatcherPort).catch((err) => void log.warn({ err }, 'the demo mail catcher could not start')) : undefined;
   if (mailCatcher) services.mailCatcher.attach(mailCatcher);
   // The scheduled CRM ↔ email-platform sync jobs (started once the server listens: the demo reaches its simulators through it).
   const scheduler = createScheduler(deps, services.sync);
