@@ -2,7 +2,7 @@
 // failures are sorted into try-again-later, refused for good, and wrong settings.
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMailer, MailError, mailErrorOf, smtpUrlForDisplay, smtpUrlProblem, type OutgoingMail } from '../src/integrations/mailer';
+import { createMailer, MailError, mailErrorOf, parseMailAddress, smtpUrlForDisplay, smtpUrlProblem, type OutgoingMail } from '../src/integrations/mailer';
 import { startSmtpCatcher, type SmtpCatcher } from '../simulators/smtp';
 
 // The smallest valid PNG (1×1): the inline image of the card.
@@ -55,6 +55,17 @@ describe('smtpUrlProblem', () => {
   it('the URL is shown without its password', () => {
     expect(smtpUrlForDisplay('smtps://user:secret@mail.example.org')).toBe('smtps://user@mail.example.org:465');
     expect(smtpUrlForDisplay('smtp://mail.example.org:2525')).toBe('smtp://mail.example.org:2525');
+  });
+});
+
+describe('parseMailAddress (ECARD_FROM)', () => {
+  it('reads a bare address or a named one', () => {
+    expect(parseMailAddress('cards@hope.example.org')).toEqual({ address: 'cards@hope.example.org' });
+    expect(parseMailAddress(' Hope Charity <cards@hope.example.org> ')).toEqual({ name: 'Hope Charity', address: 'cards@hope.example.org' });
+    expect(parseMailAddress('"Hope, the charity" <cards@hope.example.org>')).toEqual({ name: 'Hope, the charity', address: 'cards@hope.example.org' });
+  });
+  it('anything else is no address', () => {
+    for (const bad of [undefined, '', 'Hope Charity', 'cards@', '<cards@hope>', 'a b@hope.org']) expect(parseMailAddress(bad)).toBeUndefined();
   });
 });
 
