@@ -36,6 +36,8 @@ const HpDataPage = lazyPage(() => import('./pages/hp-data/HpDataPage'));
 const SendHpManuallyPage = lazyPage(() => import('./pages/send-hp-manually/SendHpManuallyPage'));
 // CRM ↔ email-platform sync.
 const SyncPage = lazyPage(() => import('./pages/re-n-adestra-sync/SyncPage'));
+// The demo's caught e-mails (outside production).
+const CaughtEmailsPage = lazyPage(() => import('./pages/caught-emails/CaughtEmailsPage'));
 
 /** Each screen's path, so a cold load of a deep link fetches that screen's code at once (main.tsx). */
 const PAGE_ROUTES = [
@@ -53,6 +55,7 @@ const PAGE_ROUTES = [
   [/^\/hp-data\/?$/, HpDataPage],
   [/^\/send-hp-manually\/?$/, SendHpManuallyPage],
   [/^\/re-n-adestra-sync\/?$/, SyncPage],
+  [/^\/caught-emails\/?$/, CaughtEmailsPage],
   [/^\/editor\/?$/, EditorPage],
   [/^\/sample-editor-embed\/?$/, SampleEditorEmbedPage],
 ] as const;
@@ -99,6 +102,7 @@ function PressworkAdmin() {
         <Route path="/hp-data" element={<HpDataPage />} />
         <Route path="/send-hp-manually" element={<SendHpManuallyPage />} />
         <Route path="/re-n-adestra-sync" element={<SyncPage />} />
+        <Route path="/caught-emails" element={<CaughtEmailsPage />} />
       </CustomRoutes>
       {/* Pages shown inside frames: no header or menu. */}
       <CustomRoutes noLayout>

@@ -146,6 +146,26 @@ export async function buildSecurityWorld(): Promise<SecurityWorld> {
   for (const f of Object.values(files)) fs.writeFileSync(path.join(sw.dropDir, f), `Email,Note\n`);
   fs.writeFileSync(path.join(sw.dropDir, 'export_80_20251231.csv'), `Email,Note\nnobody@example.org,${marker}\n`);
 
+  // The demo's caught e-mails: one message held in memory (no SMTP needed to read the list).
+  const caught = {
+    id: 1,
+    receivedAt: new Date().toISOString(),
+    envelope: { from: 'cards@site-a.example.org', to: ['ann@example.net'] },
+    messageId: '<caught.1@presswork>',
+    from: 'cards@site-a.example.org',
+    to: 'ann@example.net',
+    subject: 'A card',
+    text: 'Hello',
+    html: '<p>Hello</p><img src="cid:front">',
+    attachments: [{ filename: 'front.png', contentType: 'image/png', cid: 'front', size: png.length }],
+    raw: 'Subject: A card\r\n\r\nHello',
+  };
+  w.services.mailCatcher.attach({
+    messages: () => [caught],
+    message: (id) => (id === caught.id ? caught : undefined),
+    attachment: (id, index) => (id === caught.id && index === 0 ? { contentType: 'image/png', content: png } : undefined),
+  });
+
   const fx: Fixtures = {
     siteA: w.sites.a,
     siteB: w.sites.b,

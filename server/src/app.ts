@@ -17,6 +17,7 @@ import { pipelineRoutes } from './modules/pipeline/routes';
 import { hpDataRoutes, hpLogsAdminRoutes, hpTestRoutes, onlineStoresFulfilmentRoutes, storeFulfilmentRoutes } from './modules/fulfilment/routes';
 import { generalDataRoutes } from './modules/general-data/routes';
 import { imagesRoutes } from './modules/images/routes';
+import { mailCatcherRoutes } from './modules/mailCatcher/routes';
 import { ordersAdminRoutes } from './modules/orders/adminResources';
 import { onlineStoresRoutes, shopifyWebhookRoutes, storeConnectionRoutes } from './modules/orders/routes';
 import { pdfRoutes } from './modules/pdf/routes';
@@ -79,6 +80,7 @@ export function createApp(deps: Deps, services: Services = createServices(deps))
   api.use('/sites/:site', syncRoutes(services.sync));
   api.use('/test', syncTestRoutes(services.sync));
   api.use('/test', hpTestRoutes(services.fulfilment));
+  api.use('/test', mailCatcherRoutes(services.mailCatcher));
   api.use('/general-data', generalDataRoutes(services.generalData));
   api.use('/pdf', pdfRoutes(services.artwork, config));
   api.use('/images', imagesRoutes(services.artwork, config));

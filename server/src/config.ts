@@ -27,6 +27,8 @@ const envSchema = z.object({
   ADMIN_PASSWORD: z.string().min(8).optional(),
   SEED_DEMO: bool.optional(),
   SIMULATORS: bool.optional(),
+  // Outside production: the loopback SMTP server catching the demo's e-mails (0 = any free port).
+  SMTP_CATCHER_PORT: z.coerce.number().int().min(0).max(65535).default(2525),
   DEFAULT_SITE: z.string().optional(),
   BODY_LIMIT: z.string().regex(/^\d+(b|kb|mb)$/i).default('1mb'),
   UPLOAD_MAX_BYTES: z.coerce.number().int().positive().default(25 * 1024 * 1024),
@@ -92,6 +94,8 @@ export interface Config {
   firstAdmin: { email: string; password: string } | undefined;
   seedDemo: boolean;
   simulators: boolean;
+  /** The demo's mail catcher (loopback, outside production only); 0 = any free port. */
+  smtpCatcherPort: number;
   defaultSite: string | undefined;
   bodyLimit: string;
   uploads: { maxBytes: number; urlTtlSeconds: number };
@@ -188,6 +192,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     firstAdmin,
     seedDemo: env.SEED_DEMO ?? !isProduction,
     simulators,
+    smtpCatcherPort: env.SMTP_CATCHER_PORT,
     defaultSite: env.DEFAULT_SITE,
     bodyLimit: env.BODY_LIMIT,
     uploads: { maxBytes: env.UPLOAD_MAX_BYTES, urlTtlSeconds: env.UPLOAD_URL_TTL_SECONDS },

@@ -12,6 +12,8 @@ import { startShopifyDemo } from '../simulators/shopifyDemo';
 import { demoShopifyAdminSimulator, SHOPIFY_ADMIN_SIMULATOR_PATH } from '../simulators/shopifyAdminDemo';
 import { sendCharityDemoOrders } from '../simulators/charityDemo';
 import { demoSyncSimulators } from '../simulators/syncDemo';
+import { demoSmtpCatcher } from '../simulators/smtpDemo';
+import { smtpUrlForDisplay } from './integrations/mailer';
 import { createScheduler } from './jobs/scheduler';
 import { onClientError } from './http/clientError';
 import { DEMO_PASSWORD, DEMO_USERS, ensureFirstSite, seedDemo } from '../../seeds/demo';
@@ -51,6 +53,9 @@ async function main() {
   // Outside production the CRM and email-platform simulators too (the charity demo site points at them).
   const syncSims = config.simulators ? await demoSyncSimulators(deps, config.publicUrl ?? `http://localhost:${config.port}`) : undefined;
   if (syncSims) root = express().use(syncSims.router).use(root);
+  // Outside production a loopback SMTP server catches the charity demo site's e-mails (the "Caught e-mails" page).
+  const mailCatcher = config.simulators ? await demoSmtpCatcher(deps, syncSims?.site, config.smtpCatcherPort).catch((err) => void log.warn({ err }, 'the demo mail catcher could not start')) : undefined;
+  if (mailCatcher) services.mailCatcher.attach(mailCatcher);
   // The scheduled CRM ↔ email-platform sync jobs (started once the server listens: the demo reaches its simulators through it).
   const scheduler = createScheduler(deps, services.sync);
   const outboxWorker = startOutboxWorker(services.fulfilment, { log });
@@ -78,6 +83,7 @@ async function main() {
       if (config.seedDemo) console.log(`Other demo users (password "${DEMO_PASSWORD}"): ${DEMO_USERS.filter((u) => u.email !== 'admin@presswork.local').map((u) => u.email).join(', ')}`);
     }
     if (seeded) console.log('The demo world was seeded on this first start.');
+    if (mailCatcher) console.log(`Demo e-mails are caught at ${smtpUrlForDisplay(mailCatcher.url)} (admin: Caught e-mails)`);
     console.log('');
     if (config.sync.scheduler) void scheduler.start().catch((err) => log.error({ err }, 'the sync scheduler could not start'));
     // The demo store sends an order now and then (a few at once on a fresh demo) through the real webhook.
@@ -103,6 +109,7 @@ async function main() {
     stopWebhookRecovery();
     stopShopifyDemo();
     syncSims?.stop();
+    void mailCatcher?.close();
     void scheduler.stop();
     server.close(() => void db.destroy().finally(() => process.exit(0)));
     setTimeout(() => process.exit(0), 10_000).unref();

@@ -7,6 +7,7 @@ import { providerCancellations } from './modules/fulfilment/cancel';
 import { fulfilmentService } from './modules/fulfilment/service';
 import { storeFulfilments } from './modules/fulfilment/storeFulfilment';
 import { generalDataService } from './modules/general-data/service';
+import { mailCatcherService } from './modules/mailCatcher/service';
 import { createInbox } from './modules/inbox/service';
 import { ordersService } from './modules/orders/service';
 import { storesService } from './modules/orders/stores';
@@ -74,6 +75,8 @@ export function createServices(deps: Deps, store: FileStore = fileStoreFor(deps.
     store,
     sync,
     inbox,
+    /** The demo's caught e-mails: main.ts attaches the catcher it starts outside production. */
+    mailCatcher: mailCatcherService(),
   };
 }
 

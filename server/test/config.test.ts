@@ -138,6 +138,8 @@ describe('loadConfig', () => {
       ['LOGIN_MAX_FAILURES', '0'],
       ['LOG_LEVEL', 'loud'],
       ['SIMULATORS', 'maybe'],
+      ['SMTP_CATCHER_PORT', '70000'],
+      ['SMTP_URL', 'mail.example.org:25'],
       ['PUBLIC_URL', 'not a url'],
       ['ADMIN_EMAIL', 'nobody'],
     ])('%s=%s', (name, value) => {
@@ -158,6 +160,11 @@ describe('loadConfig', () => {
       expect(c.publicUrl).toBe('https://press.example.com');
       expect(c.simulators).toBe(false);
       expect(c.seedDemo).toBe(false);
+    });
+
+    it('the demo mail catcher listens on 2525 unless told otherwise (0: any free port)', () => {
+      expect(loadConfig({ DATA_DIR: tempDir() }).smtpCatcherPort).toBe(2525);
+      expect(loadConfig({ DATA_DIR: tempDir(), SMTP_CATCHER_PORT: '0' }).smtpCatcherPort).toBe(0);
     });
   });
 });

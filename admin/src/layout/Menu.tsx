@@ -1,9 +1,11 @@
+import { useEffect, useState } from 'react';
 import { CanAccess, Menu as RaMenu, usePermissions, useSidebarState } from 'react-admin';
 import { Divider, ListSubheader } from '@mui/material';
 import HomeIcon from '@mui/icons-material/Home';
 import type { Role } from '../../../common/api/sites';
 import { menuEntriesFor, type MenuEntry } from './menuConfig';
 import { useSiteInfo } from './SiteInfoContext';
+import { mailCatcherRunning } from '../providers/mailCatcher';
 
 // The open sidebar keeps the spec's ~188 px: long labels ("Hood Send HP Manually") wrap rather than
 // being cut. Closed, only the icons show (the label is the item's tooltip), so nothing may wrap.
@@ -18,11 +20,26 @@ function MenuItems({ entries, open }: { entries: readonly MenuEntry[]; open: boo
   ));
 }
 
+/** Whether the server runs the demo's mail catcher: asked once, by admins only (its list answers 404 when not). */
+function useMailCatcherRunning(role: Role | null | undefined): boolean {
+  const [running, setRunning] = useState(false);
+  useEffect(() => {
+    if (role !== 'admin') return;
+    const abort = new AbortController();
+    void mailCatcherRunning(abort.signal).then((yes) => {
+      if (!abort.signal.aborted) setRunning(yes);
+    });
+    return () => abort.abort();
+  }, [role]);
+  return running;
+}
+
 export function Menu() {
   const { permissions } = usePermissions<Role | null>();
   const { site } = useSiteInfo();
   const [open] = useSidebarState();
-  const entries = menuEntriesFor(permissions, { siteSlug: site?.slug, features: site?.features });
+  const mailCatcher = useMailCatcherRunning(permissions);
+  const entries = menuEntriesFor(permissions, { siteSlug: site?.slug, features: site?.features, running: { mailCatcher } });
   const everyday = entries.filter((entry) => !entry.group);
   const setup = entries.filter((entry) => entry.group === 'setup');
   return (

@@ -8,6 +8,7 @@ import DnsIcon from '@mui/icons-material/Dns';
 import HandshakeIcon from '@mui/icons-material/Handshake';
 import HistoryIcon from '@mui/icons-material/History';
 import LanIcon from '@mui/icons-material/Lan';
+import MarkEmailReadIcon from '@mui/icons-material/MarkEmailRead';
 import ListAltIcon from '@mui/icons-material/ListAlt';
 import PrintIcon from '@mui/icons-material/Print';
 import ReceiptLongIcon from '@mui/icons-material/ReceiptLong';
@@ -36,6 +37,8 @@ export interface MenuEntry {
    * (GET /api/sites/info → data.data.features); admins always do.
    */
   feature?: 'sync';
+  /** Shown only when the server runs this (the demo's mail catcher runs outside production only). */
+  needs?: 'mailCatcher';
 }
 
 /**
@@ -61,20 +64,22 @@ export const MENU: readonly MenuEntry[] = [
   { label: 'Products', to: '/products', resource: 'products', menus: ['admin'], icon: CategoryIcon, ready: true, group: 'setup' },
   { label: 'Resellers', to: '/resellers', resource: 'resellers', menus: ['admin'], icon: HandshakeIcon, ready: true, group: 'setup' },
   { label: 'Instances', to: '/instances', resource: 'instances', menus: ['admin'], icon: LanIcon, ready: true, group: 'setup' },
+  { label: 'Caught e-mails', to: '/caught-emails', resource: 'caught-emails', menus: ['admin'], icon: MarkEmailReadIcon, ready: true, group: 'setup', needs: 'mailCatcher' },
 ];
 
 /** The entries of one role's menu, in order; `siteSlug` and `features` are the signed-in user's site's. */
 export function menuEntriesFor(
   role: Role | null | undefined,
-  options: { siteSlug?: string | null; features?: { sync?: boolean } | null; entries?: readonly MenuEntry[] } = {},
+  options: { siteSlug?: string | null; features?: { sync?: boolean } | null; running?: { mailCatcher?: boolean }; entries?: readonly MenuEntry[] } = {},
 ): MenuEntry[] {
-  const { siteSlug, features, entries = MENU } = options;
+  const { siteSlug, features, running, entries = MENU } = options;
   if (!role) return [];
   return entries.filter(
     (entry) =>
       entry.ready &&
       entry.menus.includes(role) &&
       (!entry.siteSlug || entry.siteSlug === siteSlug) &&
-      (!entry.feature || role === 'admin' || Boolean(features?.[entry.feature])),
+      (!entry.feature || role === 'admin' || Boolean(features?.[entry.feature])) &&
+      (!entry.needs || Boolean(running?.[entry.needs])),
   );
 }

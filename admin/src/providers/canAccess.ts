@@ -27,6 +27,8 @@ export const ADMIN_ONLY_RESOURCES: ReadonlySet<string> = new Set([
   'stores',
   // Connecting a site's Raiser's Edge, its consent names and webhook subscriptions.
   'raisers-edge-connection',
+  // The demo's caught e-mails (anyone's messages).
+  'caught-emails',
 ]);
 
 /** `userId` is the signed-in user's id, compared with the record's creator. */

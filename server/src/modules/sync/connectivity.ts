@@ -1,10 +1,11 @@
 // The connectivity test calls: what each step reached (URL, status, latency, error). Nothing is
-// written to the CRM or the platform, and no mail is sent.
+// written to the CRM or the platform; an e-mail is sent only when the caller names a recipient.
 import fs from 'node:fs';
-import net from 'node:net';
-import tls from 'node:tls';
 import type { Deps } from '../../deps';
 import { IntegrationError } from '../../integrations/crmHttp';
+import { createMailer, mailErrorOf, parseMailAddress, smtpUrlForDisplay, smtpUrlProblem } from '../../integrations/mailer';
+import { envValue } from '../../lib/secrets';
+import type { Site } from '../sites/repo';
 import type { RaisersEdgeClient } from '../../integrations/raisersEdge';
 import type { SyncContext } from './context';
 import { listDropFiles } from './files';
@@ -84,28 +85,59 @@ export async function testAdestra({ clients }: Pick<SyncContext, 'clients'>, s: 
   return { service: 'adestra', site: s.site.slug, ok: checks.every((c) => c.ok), checks, dropFolder };
 }
 
-/** No mail is sent: with SMTP_URL the server's greeting is read, else there is nothing to reach. */
-export async function testEmail({ config }: Pick<Deps, 'config'>) {
-  const smtp = config.sync.smtpUrl;
-  if (!smtp) return { service: 'email', ok: false, checks: [{ step: 'mail transport', url: null, status: null, latencyMs: null, ok: false, error: 'no mail transport configured (set SMTP_URL)' }] };
-  const u = new URL(smtp);
-  const secure = u.protocol === 'smtps:';
-  const port = Number(u.port) || (secure ? 465 : 25);
-  const started = Date.now();
-  const url = `${u.protocol}//${u.hostname}:${port}`;
-  const check = await new Promise<Check & { banner?: string }>((resolve) => {
-    const socket = secure ? tls.connect({ host: u.hostname, port, servername: u.hostname }) : net.connect({ host: u.hostname, port });
-    const done = (c: Partial<Check> & { banner?: string }) => {
-      socket.destroy();
-      resolve({ step: 'SMTP greeting', url, status: null, latencyMs: Date.now() - started, ok: false, error: null, ...c });
-    };
-    socket.setTimeout(Math.min(config.sync.httpTimeoutMs, 10_000), () => done({ error: 'no greeting within the timeout' }));
-    socket.once('data', (buf) => {
-      const banner = buf.toString('utf8').split(/\r?\n/)[0];
-      const code = Number(banner.slice(0, 3));
-      done({ status: code || null, ok: code === 220, banner, error: code === 220 ? null : `unexpected greeting: ${banner}` });
-    });
-    socket.once('error', (err) => done({ error: `could not reach the mail server: ${err.message}` }));
-  });
-  return { service: 'email', ok: check.ok, note: 'connectivity only: no email is sent', checks: [check] };
+export const TEST_MAIL_SUBJECT = 'Presswork test message';
+
+/**
+ * The mail server of the site (its SMTP_URL, else the server-wide SMTP_URL): a real connection
+ * (greeting, EHLO, STARTTLS when offered, the login), and with `to` a short real message.
+ */
+export async function testEmail({ config }: Pick<Deps, 'config'>, site: Site | undefined, to?: string) {
+  const siteUrl = site ? envValue(site.settings.env, 'SMTP_URL')?.trim() : undefined;
+  const smtpUrl = siteUrl || config.sync.smtpUrl;
+  const answer = (checks: Check[], note?: string) => ({ service: 'email', site: site?.slug ?? null, ok: checks.every((c) => c.ok), ...(note ? { note } : {}), checks });
+  if (!smtpUrl) return answer([{ step: 'mail transport', url: null, status: null, latencyMs: null, ok: false, error: "no mail transport configured (set the site's SMTP_URL setting, or SMTP_URL)" }]);
+  const url = smtpUrlForDisplay(smtpUrl);
+  const problem = smtpUrlProblem(smtpUrl);
+  if (problem) return answer([{ step: 'settings', url, status: null, latencyMs: null, ok: false, error: problem }]);
+  const failed = (step: string, started: number, err: unknown): Check => {
+    const e = mailErrorOf(err);
+    return { step, url, status: e.responseCode, latencyMs: Date.now() - started, ok: false, error: e.message };
+  };
+  const mailer = createMailer(smtpUrl, { timeoutMs: Math.min(config.sync.httpTimeoutMs, 15_000) });
+  try {
+    const checks: Check[] = [];
+    let started = Date.now();
+    try {
+      const { latencyMs } = await mailer.verify();
+      checks.push({ step: 'connection', url, status: null, latencyMs, ok: true, error: null });
+    } catch (err) {
+      return answer([failed('connection', started, err)]);
+    }
+    if (!to) return answer(checks, 'connection only: no e-mail is sent (give "to" to send a test message)');
+    const fromSetting = site ? envValue(site.settings.env, 'ECARD_FROM') : undefined;
+    const from = parseMailAddress(fromSetting);
+    if (fromSetting?.trim() && !from) return answer([...checks, { step: 'test message', url, status: null, latencyMs: null, ok: false, error: `ECARD_FROM is not an e-mail address: "${fromSetting}"` }]);
+    const host = new URL(config.publicUrl ?? smtpUrl).hostname;
+    // An address or a bare name is no mail domain.
+    const domain = host.includes('.') && !/^[\d.]+$/.test(host) ? host : 'localhost';
+    started = Date.now();
+    try {
+      const sent = await mailer.send({
+        from: from ?? { name: 'Presswork', address: `presswork@${domain}` },
+        to: { address: to },
+        subject: TEST_MAIL_SUBJECT,
+        text: `This is a test message from Presswork${site ? ` (site ${site.name})` : ''}: the mail server ${url} accepted it.`,
+        html: `<p>This is a test message from Presswork${site ? ` (site ${escapeHtml(site.name)})` : ''}: the mail server ${escapeHtml(url)} accepted it.</p>`,
+      });
+      const code = Number(sent.response.slice(0, 3));
+      checks.push({ step: 'test message', url, status: code || null, latencyMs: Date.now() - started, ok: true, error: null });
+    } catch (err) {
+      checks.push(failed('test message', started, err));
+    }
+    return answer(checks);
+  } finally {
+    mailer.close();
+  }
 }
+
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);

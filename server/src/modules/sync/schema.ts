@@ -68,6 +68,11 @@ export const reCallBody = z.object({
 
 export const testBody = z.object({ site: z.string().max(64).optional() });
 
+/** The e-mail check: with `to`, a real test message is sent there. */
+export const emailTestBody = testBody.extend({
+  to: z.string().trim().max(254).email('to: must be an e-mail address').optional(),
+});
+
 /** The consent names the sync writes into the CRM; empty means none is sent. */
 export const consentSettingsBody = z.object({
   source: z.string().trim().max(200, 'source: 200 characters at most').default(''),

@@ -66,7 +66,9 @@ export function syncService(deps: Deps, opts: SyncServiceOptions = {}) {
     testRaisersEdge: (s: SiteSync) => connectivity.testRaisersEdge(ctx, s),
     testRaisersEdgeCall: (s: SiteSync, path: string) => connectivity.testRaisersEdgeCall(ctx, s, path),
     testAdestra: (s: SiteSync) => connectivity.testAdestra(ctx, s),
-    testEmail: () => connectivity.testEmail(ctx),
+    /** The site of an e-mail check (no CRM sync needed): named, else the caller's own. */
+    mailSiteFor: (actor: Actor, param: string | undefined) => sites.mailSiteFor(ctx, actor, param),
+    testEmail: (site: Site | undefined, to?: string) => connectivity.testEmail(ctx, site, to),
     idle: ctx.idle,
     track: ctx.track,
     exportUrl: (s: SiteSync, n: number) => `${s.adestra.baseUrl.replace(/\/$/, '')}/exports/${n}`,

@@ -3,6 +3,8 @@ import type { Deps } from '../../deps';
 import { notFound } from '../../http/errors';
 import type { Actor } from '../../http/types';
 import { isAdmin } from '../auth/permissions';
+import { seesSite } from '../auth/scope';
+import { envValue } from '../../lib/secrets';
 import type { Site, SitesRepo } from '../sites/repo';
 import { hasSync, syncSettingsOf, type SiteSync } from './siteSettings';
 
@@ -34,4 +36,20 @@ export async function siteForWebhook(ctx: SiteDeps, param: string): Promise<Site
 export async function syncSites({ sites, config }: SiteDeps): Promise<SiteSync[]> {
   const { rows } = await sites.list({}, { field: 'id', order: 'asc' }, 10_000, 0);
   return rows.filter(hasSync).map((s) => syncSettingsOf(s, config));
+}
+
+/**
+ * The site of an e-mail check, which needs no CRM sync: the one named (any the caller may see),
+ * else the caller's own, else the first with its own mail server; undefined when none has one.
+ */
+export async function mailSiteFor(ctx: SiteDeps, actor: Actor, param: string | undefined): Promise<Site | undefined> {
+  if (param) {
+    const site = await findSite(ctx, param);
+    if (!site || !seesSite(actor, site.id)) throw notFound('Site not found');
+    return site;
+  }
+  const own = actor.siteId ? await ctx.sites.byId(actor.siteId) : undefined;
+  if (own) return own;
+  const { rows } = await ctx.sites.list({}, { field: 'id', order: 'asc' }, 10_000, 0);
+  return rows.find((s) => Boolean(envValue(s.settings.env, 'SMTP_URL')?.trim()));
 }

@@ -1,12 +1,13 @@
 // The spec's connectivity test calls (§7 "Test calls"), admin only. Each answers what it reached:
-// URL, HTTP status, latency and the error, per step. Nothing is written to the CRM or the platform.
+// URL, HTTP status, latency and the error, per step. Nothing is written to the CRM or the platform;
+// send-email sends a real message only when given a recipient.
 import { Router, type Request } from 'express';
 import { allow } from '../../http/access';
 import { actorOf } from '../../http/auth';
 import { ok } from '../../http/envelope';
 import { notFound } from '../../http/errors';
 import { parse } from '../../http/validate';
-import { reCallBody, testBody } from './schema';
+import { emailTestBody, reCallBody, testBody } from './schema';
 import type { SyncService } from './service';
 
 export function syncTestRoutes(sync: SyncService): Router {
@@ -22,8 +23,9 @@ export function syncTestRoutes(sync: SyncService): Router {
     return chosen;
   }
 
-  r.post('/send-email', allow.admin, async (_req, res) => {
-    ok(res, await sync.testEmail());
+  r.post('/send-email', allow.admin, async (req, res) => {
+    const { site, to } = parse(emailTestBody, req.body);
+    ok(res, await sync.testEmail(await sync.mailSiteFor(actorOf(req), site), to));
   });
 
   r.post('/send-raiser-edge', allow.admin, async (req, res) => {
