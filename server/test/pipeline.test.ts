@@ -265,7 +265,7 @@ describe('e-cards', () => {
 
   it('two instances working the same rows send each e-card once', async () => {
     const second = pipelineService(pipelineContext(world.deps, { options: w().services.fulfilment.options, production: w().services.production, render: w().services.render, clients: w().services.sync.clients }));
-    const bodies = [0, 1, 2].map((i) => buyerOrder({ email: `twin${i}@example.org`, consent: 'not_subscribed', skus: ['PIPE-ECARD'], ecard: { ...ecard(), 'Recipient email': `twin.recipient${i}@example.net` } }));
+    const bodies = [0, 1, 2].map((i) => buyerOrder({ email: `twin${i}@example.org`, consent: 'not_subscribed', skus: ['PIPE-ECARD'], ecard: { 'Recipient name': `Twin ${i}`, 'Recipient email': `twin.recipient${i}@example.net`, Message: 'Hello twin' } }));
     for (const b of bodies) await deliver(w(), b, { topic: 'orders/paid' });
     await Promise.all([drain(), (async () => {
       for (let i = 0; i < 10; i++) if ((await second.processDue()).claimed === 0) return;
