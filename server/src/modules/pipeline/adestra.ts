@@ -20,7 +20,7 @@ export const addToAdestra: StepRunner = async (ctx, job) => {
   const buyer = buyerOf(order.data as Record<string, unknown>);
   if (!buyer.email) return { failed: 'The order has no buyer e-mail address: no contact can be made in Adestra' };
 
-  let constituentId = text(order.data.crmConstituentId) || null;
+  const constituentId = text(order.data.crmConstituentId) || null;
   if (!constituentId) {
     const crmRows = (await pipelineRepo(ctx.db).ofOrder(job.payload.siteId, job.payload.orderId)).filter((r) => (r.payload as PipelinePayload).step === 'addToRaisersEdge');
     if (crmRows.some((r) => r.status === 'pending') && job.row.attempts <= WAIT_FOR_CRM_ATTEMPTS) return { retry: "Waiting for the Raiser's Edge step of this order (its constituent id goes with the contact)" };
