@@ -6,6 +6,7 @@ import type { Services } from '../server/src/services';
 import { isoNow } from '../server/src/lib/clock';
 import { seedPrintProduction } from './printProduction';
 import { demoSyncEnv } from '../server/simulators/syncDemo';
+import { CHARITY_SHOP_DOMAIN } from '../server/simulators/charityDemo';
 
 export { seedPrintProduction };
 
@@ -56,8 +57,14 @@ export async function seedDemo(deps: Deps, services: Services): Promise<boolean>
         settings: JSON.stringify({
           env:
             s.slug === 'hope-harbour'
-              ? // The CRM and email-platform simulators (server/simulators/syncDemo.ts), fresh secrets per install.
-                demoSyncEnv(base)
+              ? // The CRM and email-platform simulators (server/simulators/syncDemo.ts), fresh secrets per install;
+                // the charity's own shop (server/simulators/charityDemo.ts) and HP Site Flow for its cards.
+                [
+                  ...demoSyncEnv(base),
+                  { key: 'SHOPIFY_SHOP_DOMAIN', value: CHARITY_SHOP_DOMAIN },
+                  { key: 'SHOPIFY_WEBHOOK_SECRET', value: crypto.randomBytes(24).toString('base64url') },
+                  ...demoHpEnv(base),
+                ]
               : [
                   { key: 'SHOPIFY_SHOP_DOMAIN', value: 'presswork-demo.myshopify.com' },
                   // The demo store (server/simulators/shopifyDemo.ts) signs its order webhooks with this.

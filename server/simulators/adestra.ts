@@ -12,6 +12,8 @@ export interface AdestraSimOptions {
   token: string;
   tableId?: number;
   optInListId?: number;
+  /** More lists of the account (e.g. the shop's buyers), beside the opt-in and unsubscribe lists. */
+  lists?: Array<{ id: number; name: string }>;
   unsubListId?: number;
   /** Where export and unsubscribe files are written. */
   dropDir?: string;
@@ -62,6 +64,7 @@ export function createAdestraSimulator(opts: AdestraSimOptions) {
     lists: new Map<number, { id: number; name: string; members: Set<number> }>([
       [optInListId, { id: optInListId, name: 'Newsletter opt-in', members: new Set() }],
       [unsubListId, { id: unsubListId, name: 'Unsubscribed', members: new Set() }],
+      ...(opts.lists ?? []).map((l) => [l.id, { ...l, members: new Set<number>() }] as const),
     ]),
     unsubscribes: [] as Array<{ email: string; unsubscribed_at: string; list_id: number }>,
     calls: [] as Array<{ method: string; path: string; status: number }>,

@@ -504,6 +504,7 @@ export function createShopifyAdminSimulator(options: ShopifyAdminSimOptions) {
       createdAt: r.created_at,
       updatedAt: r.updated_at,
       processedAt: r.created_at,
+      customerAcceptsMarketing: (r as { buyer_accepts_marketing?: unknown }).buyer_accepts_marketing === true,
       cancelledAt: r.cancelled_at,
       cancelReason: upper(r.cancel_reason),
       closed: false,
@@ -532,7 +533,7 @@ export function createShopifyAdminSimulator(options: ShopifyAdminSimOptions) {
             firstName: r.customer.first_name,
             lastName: r.customer.last_name,
             displayName: `${r.customer.first_name} ${r.customer.last_name}`.trim(),
-            defaultEmailAddress: r.customer.email ? { emailAddress: r.customer.email } : null,
+            defaultEmailAddress: r.customer.email ? { emailAddress: r.customer.email, ...emailMarketing(r.customer as { email_marketing_consent?: unknown }) } : null,
             email: r.customer.email,
             createdAt: r.created_at,
             updatedAt: r.updated_at,
@@ -975,3 +976,16 @@ export function createShopifyAdminSimulator(options: ShopifyAdminSimOptions) {
 }
 
 export type ShopifyAdminSimulator = ReturnType<typeof createShopifyAdminSimulator>;
+
+/** The REST customer's email_marketing_consent as the GraphQL CustomerEmailAddress marketing fields (states upper-cased). */
+function emailMarketing(c: { email_marketing_consent?: unknown }) {
+  const m = (c.email_marketing_consent ?? null) as { state?: string | null; opt_in_level?: string | null; consent_updated_at?: string | null } | null;
+  const state = (m?.state ?? '').toUpperCase();
+  const level = (m?.opt_in_level ?? '').toUpperCase();
+  return {
+    // The REST states the GraphQL enum has no value for (redacted) read as not subscribed.
+    marketingState: ['INVALID', 'NOT_SUBSCRIBED', 'PENDING', 'SUBSCRIBED', 'UNSUBSCRIBED'].includes(state) ? state : 'NOT_SUBSCRIBED',
+    marketingOptInLevel: ['CONFIRMED_OPT_IN', 'SINGLE_OPT_IN', 'UNKNOWN'].includes(level) ? level : null,
+    marketingUpdatedAt: m?.consent_updated_at ? new Date(m.consent_updated_at).toISOString() : null,
+  };
+}

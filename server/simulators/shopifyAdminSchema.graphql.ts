@@ -59,6 +59,23 @@ type Shop implements Node {
 
 type CustomerEmailAddress {
   emailAddress: String!
+  marketingState: CustomerEmailAddressMarketingState!
+  marketingOptInLevel: CustomerMarketingOptInLevel
+  marketingUpdatedAt: DateTime
+}
+
+enum CustomerEmailAddressMarketingState {
+  INVALID
+  NOT_SUBSCRIBED
+  PENDING
+  SUBSCRIBED
+  UNSUBSCRIBED
+}
+
+enum CustomerMarketingOptInLevel {
+  CONFIRMED_OPT_IN
+  SINGLE_OPT_IN
+  UNKNOWN
 }
 
 type Customer implements Node & LegacyInteroperability {
@@ -170,6 +187,7 @@ type Order implements Node & LegacyInteroperability {
   createdAt: DateTime!
   updatedAt: DateTime!
   processedAt: DateTime!
+  customerAcceptsMarketing: Boolean!
   cancelledAt: DateTime
   cancelReason: OrderCancelReason
   closed: Boolean!

@@ -19,6 +19,8 @@ import { createRaisersEdgeSimulator, generateConstituents } from './raisersEdge'
 export const RE_SIMULATOR_PATH = '/__simulators/raisers-edge';
 export const ADESTRA_SIMULATOR_PATH = '/__simulators/adestra';
 export const DEMO_CONSTITUENTS = 300;
+/** The Adestra list of the shop's buyers who consented to marketing. */
+export const DEMO_BUYERS_LIST_ID = 3;
 
 /** The charity demo site's CRM and email-platform settings, pointing at the simulators (fresh secrets per install). */
 export function demoSyncEnv(base: string): EnvVar[] {
@@ -38,6 +40,11 @@ export function demoSyncEnv(base: string): EnvVar[] {
     { key: 'ADESTRA_TABLE_ID', value: '1' },
     { key: 'ADESTRA_OPTIN_LIST_ID', value: '1' },
     { key: 'ADESTRA_UNSUB_LIST_ID', value: '2' },
+    // The order pipeline: each paid order's buyer into the CRM and Adestra, its e-cards e-mailed.
+    { key: 'ADESTRA_BUYERS_LIST_ID', value: String(DEMO_BUYERS_LIST_ID) },
+    { key: 'PIPELINE_ADD_TO_CRM', value: '1' },
+    { key: 'PIPELINE_ADD_TO_ADESTRA', value: '1' },
+    { key: 'PIPELINE_SEND_ECARD', value: '1' },
   ];
 }
 
@@ -74,6 +81,7 @@ export async function demoSyncSimulators(deps: { db: Db; clock: Clock; config: C
     tableId: Number(env('ADESTRA_TABLE_ID')) || 1,
     optInListId: Number(env('ADESTRA_OPTIN_LIST_ID')) || 1,
     unsubListId: Number(env('ADESTRA_UNSUB_LIST_ID')) || 2,
+    lists: [{ id: Number(env('ADESTRA_BUYERS_LIST_ID')) || DEMO_BUYERS_LIST_ID, name: 'Shop buyers' }],
     dropDir,
     people: () => [...people, ...strangers],
   });

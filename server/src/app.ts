@@ -13,6 +13,7 @@ import { provideIdempotencyKeys } from './http/idempotency';
 import { jsonBody } from './http/validate';
 import { adminRoutes } from './modules/admin/routes';
 import { designsRoutes } from './modules/designs/routes';
+import { pipelineRoutes } from './modules/pipeline/routes';
 import { hpDataRoutes, hpLogsAdminRoutes, hpTestRoutes, onlineStoresFulfilmentRoutes, storeFulfilmentRoutes } from './modules/fulfilment/routes';
 import { generalDataRoutes } from './modules/general-data/routes';
 import { imagesRoutes } from './modules/images/routes';
@@ -92,6 +93,7 @@ export function createApp(deps: Deps, services: Services = createServices(deps))
   api.use('/online-stores', onlineStoresFulfilmentRoutes(services.fulfilment, services.cancellations));
   api.use('/hp-data', hpDataRoutes(services.fulfilment));
   api.use('/orders', storeFulfilmentRoutes(services.storeFulfilments));
+  api.use('/orders', pipelineRoutes(services.pipeline));
   api.use('/admin/hp-logs', hpLogsAdminRoutes(services.fulfilment));
   api.use('/online-stores', onlineStoresRoutes(services.orders, config));
   api.use('/online-stores', storeConnectionRoutes(services.stores, config));

@@ -10,6 +10,7 @@ import { startOutboxWorker, startRepeating } from './modules/fulfilment/service'
 import { demoHpSimulator, HP_SIMULATOR_PATH } from '../simulators/hpDemo';
 import { startShopifyDemo } from '../simulators/shopifyDemo';
 import { demoShopifyAdminSimulator, SHOPIFY_ADMIN_SIMULATOR_PATH } from '../simulators/shopifyAdminDemo';
+import { sendCharityDemoOrders } from '../simulators/charityDemo';
 import { demoSyncSimulators } from '../simulators/syncDemo';
 import { demoSmtpCatcher } from '../simulators/smtpDemo';
 import { smtpUrlForDisplay } from './integrations/mailer';
@@ -63,6 +64,8 @@ async function main() {
   const cancelWorker = startOutboxWorker(services.cancellations, { log });
   // Tracking back to the store: rows of kind store-fulfilment (each store's Admin API, see storeFulfilment.ts).
   const storeFulfilmentWorker = startOutboxWorker(services.storeFulfilments, { log });
+  // The charity's order pipeline: CRM, email platform and e-card steps (modules/pipeline), e-cards at their send date.
+  const pipelineWorker = startOutboxWorker(services.pipeline, { log });
   // Missed webhooks: every 5 minutes, each store with an Admin API token whose SHOPIFY_RECONCILE_MINUTES
   // (default hourly) period has not run yet is asked for its changed orders, once across instances.
   const reconciliations = startRepeating(() => services.orders.reconcileDue(), { intervalMs: 5 * 60_000, log, what: 'pulling missed orders from the stores' });
@@ -86,6 +89,8 @@ async function main() {
     // The demo store sends an order now and then (a few at once on a fresh demo) through the real webhook.
     if (shopifyAdmin) void shopifyAdmin.connectWebhooks(`http://127.0.0.1:${port}`).catch((err) => log.warn({ err }, 'demo store webhooks not connected'));
     if (config.simulators) stopShopifyDemo = startShopifyDemo({ db, baseUrl: `http://127.0.0.1:${port}`, log, initialOrders: seeded ? 6 : 0, adminStore: shopifyAdmin });
+    // The charity's shop sends a few orders on a fresh demo: the order pipeline runs every step.
+    if (config.simulators && seeded) void sendCharityDemoOrders({ db, baseUrl: `http://127.0.0.1:${port}`, log }).catch((err) => log.warn({ err }, 'charity demo orders not sent'));
   });
   server.keepAliveTimeout = 65_000;
   server.on('clientError', onClientError);
@@ -99,6 +104,7 @@ async function main() {
     quietOrderChecks.stop();
     cancelWorker.stop();
     storeFulfilmentWorker.stop();
+    pipelineWorker.stop();
     reconciliations.stop();
     stopWebhookRecovery();
     stopShopifyDemo();

@@ -20,6 +20,8 @@ import { syncService } from './modules/sync/service';
 import { uploadsService } from './modules/uploads/service';
 import { diskStore, type FileStore } from './modules/uploads/storage';
 import { usersService } from './modules/users/service';
+import { pipelineContext } from './modules/pipeline/context';
+import { pipelineService } from './modules/pipeline/service';
 import { shopifyAdmin, shopifyAdminSettingsOf } from './integrations/shopifyAdmin';
 import type { Site } from './modules/sites/repo';
 
@@ -51,7 +53,9 @@ export function createServices(deps: Deps, store: FileStore = fileStoreFor(deps.
   };
   // Shipments' tracking back to the store (fulfilment/storeFulfilment.ts).
   const storeFulfilment = storeFulfilments({ ...deps, production, options: fulfilment.options }, { adminFor: storeAdminOf });
-  const orders = ordersService(deps, { sites, production, send: fulfilment, cancel: cancellations, inbox, adminRequestOf: (site) => storeAdminOf(site)?.request ?? null });
+  // The charity's order pipeline: buyers into the CRM and the email platform, e-cards e-mailed (modules/pipeline).
+  const pipeline = pipelineService(pipelineContext(deps, { options: fulfilment.options, production, render, clients: sync.clients }));
+  const orders = ordersService(deps, { sites, production, send: fulfilment, cancel: cancellations, pipeline, inbox, adminRequestOf: (site) => storeAdminOf(site)?.request ?? null });
   return {
     users: usersService(deps),
     sites,
@@ -65,6 +69,7 @@ export function createServices(deps: Deps, store: FileStore = fileStoreFor(deps.
     fulfilment,
     cancellations,
     storeFulfilments: storeFulfilment,
+    pipeline,
     orders,
     stores: storesService(sites, orders.invalidateSites, orders.reconcileStates),
     store,

@@ -85,20 +85,24 @@ describe('order actions', async () => {
       expect(res.status).toBe(200);
       expect(res.body.data.ran).toEqual([]);
       expect(res.body.data.skipped).toEqual([
-        { step: 'addToAdestra', reason: 'not configured for this site' },
-        { step: 'addToRaisersEdge', reason: 'not configured for this site' },
-        { step: 'sendEcard', reason: 'not configured for this site' },
+        { step: 'addToRaisersEdge', reason: 'not configured for this site: set RE_BASE_URL, RE_CLIENT_ID, RE_SUBSCRIPTION_KEY' },
+        { step: 'addToAdestra', reason: 'not configured for this site: set ADESTRA_BASE_URL, ADESTRA_TOKEN, ADESTRA_TABLE_ID, ADESTRA_BUYERS_LIST_ID' },
+        { step: 'sendEcard', reason: 'not configured for this site: set SMTP_URL, ECARD_FROM' },
         { step: 'sendToHP', reason: expect.stringContaining('No design or product has the SKU UNKNOWN-SKU') },
       ]);
+      expect(res.body.data.failed).toEqual([]);
     });
 
-    it('a configured CRM step says it is not available yet', async () => {
-      await setSiteEnv(w, w.sites.a, { ADESTRA_BASE_URL: 'http://adestra.example', ADESTRA_TOKEN: 't' });
+    it('a half-configured step names the settings still missing; a wrong one says what is wrong', async () => {
+      await setSiteEnv(w, w.sites.a, { ADESTRA_BASE_URL: 'http://adestra.example', ADESTRA_TOKEN: 't', SMTP_URL: 'http://mail.example', ECARD_FROM: 'cards@example.org' });
       try {
-        const res = await post('/rerun-order', w.tokens.userA, { id: mine.id, flags: { addToAdestra: true } });
-        expect(res.body.data.skipped).toEqual([{ step: 'addToAdestra', reason: 'not available yet: the CRM sync is not built' }]);
+        const res = await post('/rerun-order', w.tokens.userA, { id: mine.id, flags: { addToAdestra: true, sendEcard: true } });
+        expect(res.body.data.skipped).toEqual([
+          { step: 'addToAdestra', reason: 'not configured for this site: set ADESTRA_TABLE_ID, ADESTRA_BUYERS_LIST_ID' },
+          { step: 'sendEcard', reason: expect.stringMatching(/^SMTP_URL: /) },
+        ]);
       } finally {
-        await setSiteEnv(w, w.sites.a, { ADESTRA_BASE_URL: '', ADESTRA_TOKEN: '' });
+        await setSiteEnv(w, w.sites.a, { ADESTRA_BASE_URL: '', ADESTRA_TOKEN: '', SMTP_URL: '', ECARD_FROM: '' });
       }
     });
 
@@ -109,7 +113,7 @@ describe('order actions', async () => {
       w.services.orders.setSendPort({ enqueueOrderSend: async (_trx, input, actorId) => (calls.push({ ...input, actorId }), []) });
       const res = await post('/rerun-order', w.tokens.userA, { id: ok.id, flags: { sendToHP: true, sendEcard: false } });
       expect(res.status).toBe(200);
-      expect(res.body.data).toEqual({ ran: ['sendToHP'], skipped: [] });
+      expect(res.body.data).toEqual({ ran: ['sendToHP'], skipped: [], failed: [] });
       expect(calls).toEqual([{ siteId: w.sites.a, orderId: ok.id, actorId: w.users.userA }]);
     });
 

@@ -188,6 +188,23 @@ describe('sites', async () => {
       expect(await storedEnv(id)).toEqual(env.map((v) => (v.key === 'Access_Token' ? { key: v.key, value: 'tok-new' } : v)));
     });
 
+    it('a password inside a URL (SMTP_URL) is masked in place and kept when the URL comes back unchanged', async () => {
+      const smtp = 'smtps://cards%40charity.org:s3cret-pw@mail.example.org:465';
+      const created = await save({ name: 'Mail', slug: slug(), settings: { env: [{ key: 'SMTP_URL', value: smtp }] } });
+      expect(created.status).toBe(200);
+      expect(created.body.data.settings.env).toEqual([{ key: 'SMTP_URL', value: `smtps://cards%40charity.org:${MASK}@mail.example.org:465` }]);
+      expect(JSON.stringify(created.body)).not.toContain('s3cret-pw');
+      const mailId = created.body.data.id as number;
+      const resaved = await save({ ...created.body.data });
+      expect(resaved.status).toBe(200);
+      expect(await storedEnv(mailId)).toEqual([{ key: 'SMTP_URL', value: smtp }]);
+      // Another host with the mask is not the stored password's URL: a real password is asked for.
+      const moved = await save({ ...created.body.data, settings: { env: [{ key: 'SMTP_URL', value: `smtps://cards%40charity.org:${MASK}@elsewhere.example.org:465` }] } });
+      expect(moved.status).toBe(400);
+      expect(moved.body.error).toContain('SMTP_URL');
+      expect(await storedEnv(mailId)).toEqual([{ key: 'SMTP_URL', value: smtp }]);
+    });
+
     it('saving without settings keeps them', async () => {
       const res = await save({ id, name: 'Secrets renamed', slug: `secrets-${id}` });
       expect(res.status).toBe(200);

@@ -48,7 +48,30 @@ function sample1001(): GraphqlOrder {
     cancelReason: null,
     displayFinancialStatus: 'PARTIALLY_REFUNDED',
     displayFulfillmentStatus: 'UNFULFILLED',
-    customer: { legacyResourceId: '207119551', firstName: 'Bob', lastName: 'Norman', defaultEmailAddress: { emailAddress: 'bob.norman@mail.example.com' } },
+    processedAt: '2008-01-10T16:00:00Z',
+    customerAcceptsMarketing: false,
+    customer: {
+      legacyResourceId: '207119551',
+      firstName: 'Bob',
+      lastName: 'Norman',
+      // 2004-06-13T11:57:11-04:00
+      defaultEmailAddress: { emailAddress: 'bob.norman@mail.example.com', marketingState: 'NOT_SUBSCRIBED', marketingOptInLevel: null, marketingUpdatedAt: '2004-06-13T15:57:11Z' },
+    },
+    billingAddress: {
+      name: 'Bob Norman',
+      company: null,
+      firstName: 'Bob',
+      lastName: 'Norman',
+      address1: 'Chestnut Street 92',
+      address2: '',
+      city: 'Louisville',
+      zip: '40202',
+      province: 'Kentucky',
+      provinceCode: 'KY',
+      country: 'United States',
+      countryCodeV2: 'US',
+      phone: '+1(502)-459-2181',
+    },
     shippingAddress: {
       name: 'Bob Norman',
       company: null,
@@ -196,8 +219,13 @@ describe('store reconciliation', async () => {
     const delivered = rows.find((r) => r.site_id === w.sites.b)!;
     expect(pulled && delivered).toBeTruthy();
     // DateTime comes in UTC from GraphQL and with the shop's offset in the webhook: the same instants.
-    for (const k of ['created_at', 'updated_at'] as const) expect(Date.parse(String(pulled.data[k]))).toBe(Date.parse(String(delivered.data[k])));
-    const storeFields = (r: typeof pulled) => ({ ...r.data, created_at: undefined, updated_at: undefined });
+    for (const k of ['created_at', 'updated_at', 'processed_at'] as const) expect(Date.parse(String(pulled.data[k]))).toBe(Date.parse(String(delivered.data[k])));
+    const consentAt = (r: typeof pulled) => (r.data.customer as { email_marketing_consent: { consent_updated_at: string } }).email_marketing_consent.consent_updated_at;
+    expect(Date.parse(consentAt(pulled))).toBe(Date.parse(consentAt(delivered)));
+    const storeFields = (r: typeof pulled) => {
+      const customer = r.data.customer as { email_marketing_consent: Record<string, unknown> };
+      return { ...r.data, created_at: undefined, updated_at: undefined, processed_at: undefined, customer: { ...customer, email_marketing_consent: { ...customer.email_marketing_consent, consent_updated_at: undefined } } };
+    };
     expect(storeFields(pulled)).toEqual(storeFields(delivered));
     const { id: _a, site_id: _sa, ...pulledRow } = pulled;
     const { id: _b, site_id: _sb, ...deliveredRow } = delivered;

@@ -71,8 +71,8 @@ export const outboxFromRow = (r: Row): OutboxRow => ({
 
 export const hpDedupeKey = (siteId: number, orderId: string, lineId?: string | null) => `hp:${siteId}:${orderId}${lineId ? `:${lineId}` : ''}`;
 
-/** One outbox row, due at `at`; a row with the same dedupe key is kept as it is (ON CONFLICT DO NOTHING). */
-export async function insertOnce(db: Knex | Knex.Transaction, row: { kind: string; dedupeKey: string; siteId: number; payload: HpOrderPayload; at: string }): Promise<void> {
+/** One outbox row, written at `at` and due then (or at `dueAt`); a row with the same dedupe key is kept as it is (ON CONFLICT DO NOTHING). */
+export async function insertOnce(db: Knex | Knex.Transaction, row: { kind: string; dedupeKey: string; siteId: number; payload: HpOrderPayload; at: string; dueAt?: string }): Promise<void> {
   await db('outbox')
     .insert({
       kind: row.kind,
@@ -81,7 +81,7 @@ export async function insertOnce(db: Knex | Knex.Transaction, row: { kind: strin
       payload: toJson(row.payload),
       status: 'pending',
       attempts: 0,
-      next_attempt_at: row.at,
+      next_attempt_at: row.dueAt ?? row.at,
       locked_until: null,
       result: null,
       error: null,

@@ -2,7 +2,9 @@
 import type { Db } from '../../db';
 import { HttpError, badRequest } from '../../http/errors';
 import type { Actor } from '../../http/types';
-import { envValue } from '../../lib/secrets';
+import type { StoreOrder } from '../fulfilment/orderBody';
+import type { DataRecord } from '../general-data/repo';
+import type { Site } from '../sites/repo';
 import { nothingToPrint, providerBlockers } from '../production/designForLine';
 import type { ProductionService } from '../production/service';
 import { sitesRepo } from '../sites/repo';
@@ -13,17 +15,18 @@ import type { OrderSendPort } from './upsert';
 import { ORDER_UNPAID, printHold } from '../production/orderHold';
 import { sendWhenOf } from './webhookSites';
 
-/** Steps not built yet: which settings make a site "configured" for them. */
-const RERUN_STEPS: Record<'addToAdestra' | 'addToRaisersEdge' | 'sendEcard', string[] | null> = {
-  addToAdestra: ['ADESTRA_BASE_URL', 'ADESTRA_TOKEN'],
-  addToRaisersEdge: ['RE_BASE_URL', 'RE_CLIENT_ID'],
-  sendEcard: null,
-};
+type PipelineRerunStep = 'addToAdestra' | 'addToRaisersEdge' | 'sendEcard';
+
+/** The charity's order pipeline (modules/pipeline): runs the chosen steps now and reports each. */
+export interface RerunPipelinePort {
+  rerun(order: DataRecord<StoreOrder>, site: Site, steps: PipelineRerunStep[], actorId: number): Promise<RerunResult>;
+}
 
 export interface RerunContext {
   db: Db;
   production: Pick<ProductionService, 'mapLines' | 'takeLinesFromQueue'>;
   sendPort(): OrderSendPort | undefined;
+  pipeline?: RerunPipelinePort;
 }
 
 export async function rerunOrder(ctx: RerunContext, actor: Actor, input: RerunOrderInput): Promise<RerunResult> {
@@ -35,13 +38,8 @@ export async function rerunOrder(ctx: RerunContext, actor: Actor, input: RerunOr
   const site = await sitesRepo(db).byId(order.siteId);
   const ran: string[] = [];
   const skipped: Array<{ step: string; reason: string }> = [];
-  for (const step of ['addToAdestra', 'addToRaisersEdge', 'sendEcard'] as const) {
-    if (!flags[step]) continue;
-    const keys = RERUN_STEPS[step];
-    const configured = keys !== null && site !== undefined && keys.every((k) => Boolean(envValue(site.settings.env, k)));
-    // The CRM and email-platform steps are not built yet: they are skipped, saying why.
-    skipped.push({ step, reason: configured ? 'not available yet: the CRM sync is not built' : 'not configured for this site' });
-  }
+  const failed: RerunResult['failed'] = [];
+  const pipelineSteps = (['addToRaisersEdge', 'addToAdestra', 'sendEcard'] as const).filter((step) => flags[step]);
   // A shipped order sent again is printed and posted again: asked first, nothing done before the yes.
   if (flags.sendToHP && (order.status ?? order.data.status) === 'shipped' && input.sendShipped !== true) {
     throw new HttpError(409, 'This order has shipped: sending it to HP again prints and posts it again. Send it anyway?', { code: 'ORDER_SHIPPED', confirmWith: { sendShipped: true } });
@@ -71,5 +69,14 @@ export async function rerunOrder(ctx: RerunContext, actor: Actor, input: RerunOr
       }
     }
   }
-  return { ran, skipped, failed: [] };
+  if (pipelineSteps.length) {
+    if (!ctx.pipeline || !site) for (const step of pipelineSteps) skipped.push({ step, reason: 'the order pipeline is not available on this server' });
+    else {
+      const out = await ctx.pipeline.rerun(order as unknown as DataRecord<StoreOrder>, site, pipelineSteps, actor.id);
+      ran.unshift(...out.ran);
+      skipped.unshift(...out.skipped);
+      failed.push(...out.failed);
+    }
+  }
+  return { ran, skipped, failed };
 }

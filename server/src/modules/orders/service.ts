@@ -17,7 +17,8 @@ import { assertAdmin } from '../auth/permissions';
 import { notFound } from '../../http/errors';
 import { sitesRepo } from '../sites/repo';
 import type { OrderLine } from './shopify';
-import { applyDeliveries, applyDelivery, type OrderCancelPort, type OrderSendPort, type UpsertContext } from './upsert';
+import { applyDeliveries, applyDelivery, type OrderCancelPort, type OrderPipelinePort, type OrderSendPort, type UpsertContext } from './upsert';
+import type { RerunPipelinePort } from './rerun';
 import { webhookSites, type WebhookInput } from './webhookSites';
 
 export type { OrderCancelPort, OrderSendPort } from './upsert';
@@ -31,6 +32,8 @@ export interface OrdersServiceDeps {
   send?: OrderSendPort;
   /** The provider side of a store cancellation (fulfilment/cancel.ts). */
   cancel?: OrderCancelPort;
+  /** The charity's order pipeline (modules/pipeline): queued on a paid order, re-run on purpose. */
+  pipeline?: OrderPipelinePort & RerunPipelinePort;
   /** Where webhook deliveries are stored and processed (default: an inbox of its own). */
   inbox?: Inbox;
   /** The Admin API transport of a site's store (missed orders are pulled with it). */
@@ -46,7 +49,7 @@ export function ordersService(deps: Deps, services: OrdersServiceDeps) {
   const inbox = services.inbox ?? createInbox(deps);
   const sites = webhookSites(db);
   let cancelPort = services.cancel;
-  const upsert: UpsertContext = { clock, production, sendPort: () => sendPort, cancelPort: () => cancelPort };
+  const upsert: UpsertContext = { clock, production, sendPort: () => sendPort, cancelPort: () => cancelPort, pipeline: services.pipeline };
 
   inbox.register({
     source: SHOPIFY_SOURCE,
@@ -71,7 +74,7 @@ export function ordersService(deps: Deps, services: OrdersServiceDeps) {
     getOrder: (siteId: number, orderId: string) => ordersRepo(db).orderOf(siteId, orderId),
     mapLines: (siteId: number, order: { line_items: OrderLine[] }) => production.mapLines(siteId, order),
     checkOrder: (actor: Actor, input: CheckOrderInput) => checkOrder(db, production, actor, input),
-    rerunOrder: (actor: Actor, input: RerunOrderInput) => rerunOrder({ db, production, sendPort: () => sendPort }, actor, input),
+    rerunOrder: (actor: Actor, input: RerunOrderInput) => rerunOrder({ db, production, sendPort: () => sendPort, pipeline: services.pipeline }, actor, input),
     orderToArtwork: (actor: Actor, id: string, siteId?: number, ownOrigin?: string) => orderToArtwork({ db, production }, actor, id, siteId, ownOrigin),
     linePdf: (actor: Actor, input: OrderLineInput & { printInHouse?: boolean }, ownOrigin: string) => linePdf({ db, production }, actor, input, ownOrigin),
     lineImages: (actor: Actor, input: OrderLineInput & { page?: number }, ownOrigin?: string) => lineImages({ db, production }, actor, input, ownOrigin),

@@ -105,10 +105,22 @@ export interface ShopifyOrder {
   fulfillment_status: string | null;
   cancelled_at: string | null;
   cancel_reason: string | null;
-  customer: { id: string | null; first_name: string | null; last_name: string | null; email: string | null } | null;
+  customer: {
+    id: string | null;
+    first_name: string | null;
+    last_name: string | null;
+    email: string | null;
+    /** What the buyer said to e-mail marketing (state subscribed, not_subscribed, unsubscribed…): the CRM consent follows it. */
+    email_marketing_consent?: { state: string | null; opt_in_level: string | null; consent_updated_at: string | null } | null;
+  } | null;
   line_items: OrderLine[];
   shipping_address: OrderAddress | null;
   shipping_lines: Array<{ title: string | null; code: string | null }>;
+  /** The buyer's address (a new constituent's address in the CRM). */
+  billing_address?: OrderAddress | null;
+  /** The older consent flag, read when the customer's email_marketing_consent is absent. */
+  buyer_accepts_marketing?: boolean | null;
+  processed_at?: string | null;
 }
 
 /** The fields the provider side keeps (status, what was sent, tracking): a store webhook never touches them. */
@@ -170,7 +182,7 @@ export function normaliseOrder(payload: unknown): ShopifyOrder {
     fulfillment_status: str(p.fulfillment_status),
     cancelled_at: str(p.cancelled_at),
     cancel_reason: str(p.cancel_reason),
-    customer: customer ? { id: idOf(customer.id), first_name: str(customer.first_name), last_name: str(customer.last_name), email: str(customer.email) } : null,
+    customer: customer ? { id: idOf(customer.id), first_name: str(customer.first_name), last_name: str(customer.last_name), email: str(customer.email), ...marketingConsent(customer.email_marketing_consent) } : null,
     line_items: arr(p.line_items)
       .map(obj)
       .filter((l): l is Record<string, unknown> => l !== null && idOf(l.id) !== null)
@@ -196,7 +208,16 @@ export function normaliseOrder(payload: unknown): ShopifyOrder {
       .map(obj)
       .filter((x): x is Record<string, unknown> => x !== null)
       .map((x) => ({ title: str(x.title), code: str(x.code) })),
+    billing_address: address(p.billing_address),
+    buyer_accepts_marketing: typeof p.buyer_accepts_marketing === 'boolean' ? p.buyer_accepts_marketing : null,
+    processed_at: str(p.processed_at),
   };
+}
+
+/** customer.email_marketing_consent, kept when the store sends it (absent: nothing said). */
+function marketingConsent(v: unknown): Pick<NonNullable<ShopifyOrder['customer']>, 'email_marketing_consent'> {
+  const c = obj(v);
+  return c ? { email_marketing_consent: { state: str(c.state), opt_in_level: str(c.opt_in_level), consent_updated_at: str(c.consent_updated_at) } } : {};
 }
 
 const timeOf = (iso: string | null | undefined) => {

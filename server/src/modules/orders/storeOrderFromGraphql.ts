@@ -59,8 +59,11 @@ export const ORDERS_QUERY = `query PressworkOrdersSince($first: Int!, $after: St
       cancelReason
       displayFinancialStatus
       displayFulfillmentStatus
-      customer { legacyResourceId firstName lastName defaultEmailAddress { emailAddress } }
+      processedAt
+      customerAcceptsMarketing
+      customer { legacyResourceId firstName lastName defaultEmailAddress { emailAddress marketingState marketingOptInLevel marketingUpdatedAt } }
       shippingAddress { ...PressworkAddress }
+      billingAddress { ...PressworkAddress }
       shippingLines(first: 10) { nodes { title code } }
       lineItems(first: $lines) { pageInfo { hasNextPage endCursor } nodes { ...PressworkLine } }
     }
@@ -126,8 +129,16 @@ export interface GraphqlOrder {
   cancelReason: string | null;
   displayFinancialStatus: string | null;
   displayFulfillmentStatus: string | null;
-  customer: { legacyResourceId: string | number; firstName: string | null; lastName: string | null; defaultEmailAddress: { emailAddress: string | null } | null } | null;
+  processedAt?: string | null;
+  customerAcceptsMarketing?: boolean | null;
+  customer: {
+    legacyResourceId: string | number;
+    firstName: string | null;
+    lastName: string | null;
+    defaultEmailAddress: { emailAddress: string | null; marketingState?: string | null; marketingOptInLevel?: string | null; marketingUpdatedAt?: string | null } | null;
+  } | null;
   shippingAddress: GraphqlAddress | null;
+  billingAddress?: GraphqlAddress | null;
   shippingLines: { nodes: Array<{ title: string | null; code: string | null }> } | null;
   lineItems: { pageInfo?: PageInfo; nodes: GraphqlLineItem[] };
 }
@@ -226,11 +237,23 @@ export function storeOrderFromGraphql(o: GraphqlOrder, lines: GraphqlLineItem[] 
     cancel_reason: lower(o.cancelReason),
     financial_status: lower(o.displayFinancialStatus),
     fulfillment_status: fulfillmentStatus(o.displayFulfillmentStatus),
+    processed_at: o.processedAt ?? null,
+    buyer_accepts_marketing: o.customerAcceptsMarketing ?? null,
     customer: customer
-      ? { id: legacyId(customer.legacyResourceId), first_name: customer.firstName, last_name: customer.lastName, email: customer.defaultEmailAddress?.emailAddress ?? null }
+      ? {
+          id: legacyId(customer.legacyResourceId),
+          first_name: customer.firstName,
+          last_name: customer.lastName,
+          email: customer.defaultEmailAddress?.emailAddress ?? null,
+          // The webhook's email_marketing_consent, from the address's marketing fields (the CRM consent follows it).
+          ...(customer.defaultEmailAddress?.marketingState
+            ? { email_marketing_consent: { state: lower(customer.defaultEmailAddress.marketingState), opt_in_level: lower(customer.defaultEmailAddress.marketingOptInLevel ?? null), consent_updated_at: customer.defaultEmailAddress.marketingUpdatedAt ?? null } }
+            : {}),
+        }
       : null,
     line_items: lines.map(line),
     shipping_address: address(o.shippingAddress),
+    billing_address: address(o.billingAddress ?? null),
     shipping_lines: (o.shippingLines?.nodes ?? []).map((s) => ({ title: s.title, code: s.code })),
   };
 }

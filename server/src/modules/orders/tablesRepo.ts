@@ -26,7 +26,7 @@ export class DuplicateOrderError extends Error {
 }
 
 /** Keys of an order's data that come from the store; the rest (but status, a column) is ours. */
-const STORE_KEYS = new Set(['id', 'name', 'order_number', 'created_at', 'updated_at', 'email', 'financial_status', 'fulfillment_status', 'customer', 'line_items', 'shipping_address', 'shipping_lines']);
+const STORE_KEYS = new Set(['id', 'name', 'order_number', 'created_at', 'updated_at', 'email', 'financial_status', 'fulfillment_status', 'customer', 'line_items', 'shipping_address', 'shipping_lines', 'billing_address', 'buyer_accepts_marketing', 'processed_at']);
 
 /** An order's data as the API shows it → the store's JSON and ours; data.status is left out (the status column is its home). */
 export function splitOrderData(data: Record<string, unknown>): { store: Record<string, unknown>; ours: Record<string, unknown> } {

@@ -26,12 +26,18 @@ export interface OrderCancelPort {
   cancelAtProvider(trx: Knex.Transaction, input: { siteId: number; orderId: string }): Promise<object | undefined>;
 }
 
+/** The charity's order pipeline (modules/pipeline): its steps queued once an order is paid, in the caller's transaction. */
+export interface OrderPipelinePort {
+  queueOnPaid(trx: Knex.Transaction, site: Site | undefined, order: OrderData): Promise<number>;
+}
+
 export interface UpsertContext {
   clock: Clock;
   production: Pick<ProductionService, 'autoSendable' | 'followOrder'>;
   /** The provider side, once wired (none: nothing is sent automatically). */
   sendPort(): OrderSendPort | undefined;
   cancelPort?(): OrderCancelPort | undefined;
+  pipeline?: OrderPipelinePort;
 }
 
 /** The batch the inbox claimed: applied per site (orders read once and written once); the inbox marks it processed. */
@@ -45,10 +51,10 @@ export async function applyDeliveries(ctx: UpsertContext, trx: Knex.Transaction,
     for (const d of all) if (d.topic === APP_UNINSTALLED) await disconnectStore(trx, siteId, isoNow(ctx.clock));
     const list = all.filter((d) => d.topic !== APP_UNINSTALLED);
     if (list.length === 0) continue;
-    const site = ctx.sendPort() ? await sitesRepo(trx).byId(siteId) : undefined;
+    const site = ctx.sendPort() || ctx.pipeline ? await sitesRepo(trx).byId(siteId) : undefined;
     // An auto-send site: one delivery after the other, each deciding what to send as it goes.
     if (sendsAutomatically(site)) for (const d of list) await applyDelivery(ctx, trx, d);
-    else await applyOrders(ctx, trx, siteId, list);
+    else await applyOrders(ctx, trx, siteId, list, site);
   }
 }
 
@@ -66,7 +72,7 @@ async function followUps(ctx: UpsertContext, trx: Knex.Transaction, siteId: numb
 }
 
 /** applyDelivery's rules for a site's deliveries in id order (no auto-send), each order read once and written once. */
-async function applyOrders(ctx: UpsertContext, trx: Knex.Transaction, siteId: number, list: Delivery[]): Promise<void> {
+async function applyOrders(ctx: UpsertContext, trx: Knex.Transaction, siteId: number, list: Delivery[], site: Site | undefined): Promise<void> {
   const repo = ordersRepo(trx);
   const incoming = list.map((d) => ({ topic: d.topic ?? '', change: storeChangeOf(d.topic ?? '', d.payload) }));
   const orderIds = [...new Set(incoming.map((x) => x.change.orderId))];
@@ -90,6 +96,7 @@ async function applyOrders(ctx: UpsertContext, trx: Knex.Transaction, siteId: nu
     } else fresh.push({ siteId, orderId, name: o.order.name, status: o.status, searchText: orderSearchText(o.order), data: o.data, createdAt: o.createdAt, updatedAt: now });
   }
   await repo.insertOrders(fresh);
+  for (const o of next.values()) await ctx.pipeline?.queueOnPaid(trx, site, o.data);
 }
 
 /** An auto-send site's order goes once it may: paid (or SHOPIFY_SEND_WHEN=created), not cancelled, every line ready. */
@@ -125,9 +132,9 @@ export async function applyDelivery(ctx: UpsertContext, trx: Knex.Transaction, d
   } else {
     await repo.insertOrders([{ siteId: d.siteId, orderId: order.id, name: order.name, status, searchText: orderSearchText(order), data: applied.data, createdAt: orderCreatedAt(order, now), updatedAt: now }]);
   }
-  if (status === RECEIVED && sendPort) {
-    const site = await sitesRepo(trx).byId(d.siteId);
-    if (await mayAutoSend(ctx, trx, site, d.siteId, applied.data)) await sendPort.enqueueOrderSend(trx, { siteId: d.siteId, orderId: order.id });
-  }
+  const site = (status === RECEIVED && sendPort) || ctx.pipeline ? await sitesRepo(trx).byId(d.siteId) : undefined;
+  if (status === RECEIVED && sendPort && (await mayAutoSend(ctx, trx, site, d.siteId, applied.data))) await sendPort.enqueueOrderSend(trx, { siteId: d.siteId, orderId: order.id });
+  // The pipeline once paid: the delivery that pays the order queues it; later ones find it queued.
+  await ctx.pipeline?.queueOnPaid(trx, site, applied.data);
   return 'stored';
 }

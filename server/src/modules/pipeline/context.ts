@@ -1,0 +1,23 @@
+// What the pipeline's steps share: the outbox plumbing of the provider sends (leases, backoff), the
+// CRM and email-platform clients of the sync, the renderer (e-cards) and the mail transport.
+import type { Deps } from '../../deps';
+import { createMailer, type Mailer } from '../../integrations/mailer';
+import type { FulfilmentOptions } from '../fulfilment/context';
+import type { ProductionService } from '../production/service';
+import type { RenderService } from '../render/service';
+import type { SyncService } from '../sync/service';
+
+export interface PipelineContext extends Deps {
+  options: FulfilmentOptions;
+  production: Pick<ProductionService, 'mapLines'>;
+  render: Pick<RenderService, 'renderDocument'>;
+  clients: SyncService['clients'];
+  /** The mail transport of an SMTP URL (tests: shorter timeouts). */
+  mailerFor(smtpUrl: string): Mailer;
+  /** Tests: called after a step's outside call answered and before its outcome is written (a crash there). */
+  hooks?: { afterCall?: (info: { step: string; outboxId: number }) => void | Promise<void> };
+}
+
+export function pipelineContext(deps: Deps, parts: Omit<PipelineContext, keyof Deps | 'mailerFor'> & { mailerFor?: PipelineContext['mailerFor'] }): PipelineContext {
+  return { ...deps, ...parts, mailerFor: parts.mailerFor ?? ((url) => createMailer(url, { timeoutMs: 20_000 })) };
+}
