@@ -159,6 +159,7 @@ const EXAMPLES: Examples = {
   'GET /api/hp-data/order/:orderId': {},
   'POST /api/orders/mark-shipped': (c) => ({ body: { orderId: c.world.fx.orderId, carrier: 'Royal Mail', trackingNumber: 'RM000111222GB' } }),
   'GET /api/orders/:orderId/store-fulfilments': {},
+  'GET /api/orders/:orderId/pipeline': {},
   'POST /api/online-stores/check-order': (c) => ({ body: { id: c.world.fx.orderId } }),
   'POST /api/online-stores/rerun-order': (c) => ({ body: { id: c.world.fx.orderId, flags: {} } }),
   // Site A has no Admin API token in the security world: an admin is answered 400 (nothing to sync from).
