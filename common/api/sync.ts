@@ -234,3 +234,15 @@ export interface ReWebhookSubscriptions {
   missing: string[];
   created?: string[];
 }
+
+/** One step of a connectivity test call (`/api/test/…`): what it reached, how, and what went wrong. */
+export interface ConnectivityCheck {
+  step: string;
+  url: string | null;
+  status: number | null;
+  latencyMs: number | null;
+  ok: boolean;
+  error: string | null;
+  /** When something is wrong: the service's own answer, as it sent it (what the vendor's support will ask for). */
+  body?: unknown;
+}

@@ -1,4 +1,5 @@
 // The demo's caught e-mails (GET /api/test/caught-emails…) and the e-mail test call, admin only.
+import type { ConnectivityCheck } from '../../../common/api/sync';
 import type { CaughtEmail, CaughtEmailSummary } from '../../../common/api/mailCatcher';
 import { api, ApiError } from './api';
 import { authHeaders } from './session';
@@ -29,14 +30,7 @@ export async function attachmentDataUrl(id: number, index: number, signal?: Abor
   return `data:${res.headers.get('Content-Type') ?? 'application/octet-stream'};base64,${btoa(binary)}`;
 }
 
-export interface EmailCheck {
-  step: string;
-  url: string | null;
-  status: number | null;
-  latencyMs: number | null;
-  ok: boolean;
-  error: string | null;
-}
+export type EmailCheck = ConnectivityCheck;
 
 export interface EmailTestAnswer {
   service: 'email';

@@ -112,6 +112,16 @@ export async function enqueueOrderSend(trx: Knex | Knex.Transaction, input: Enqu
 }
 
 export function outboxRepo(db: Db | Knex.Transaction) {
+  /** Rows of `kind` of a site whose dedupe key starts with `prefix` (ending in ':'), oldest first: a key range, on the unique index. */
+  async function withKeyPrefix(kind: string, siteId: number, prefix: string): Promise<OutboxRow[]> {
+    const rows = await db<Row>('outbox')
+      .where({ kind, site_id: siteId })
+      .where('dedupe_key', '>=', prefix)
+      .where('dedupe_key', '<', `${prefix.slice(0, -1)};`)
+      .orderBy('id');
+    return rows.map(outboxFromRow);
+  }
+
   return {
     async byId(id: number) {
       const r = await db<Row>('outbox').where({ id }).first();
@@ -151,15 +161,18 @@ export function outboxRepo(db: Db | Knex.Transaction) {
       return rows.map((r) => Number(r.id));
     },
 
+    withKeyPrefix,
+
+    /** A failed row of `kind` asked for again (an operator): pending, attempts reset, its error cleared, due now. */
+    async retryFailedOf(kind: string, id: number, at: string): Promise<boolean> {
+      const n = await db('outbox').where({ id, kind, status: 'failed' }).update({ status: 'pending', attempts: 0, error: null, locked_until: null, next_attempt_at: at, updated_at: at });
+      return n === 1;
+    },
+
     /** Rows of single-line sends of an order (dedupe keys hp:<site>:<order>:<line>, a key range). */
     async lineRowsOf(siteId: number, orderId: string): Promise<OutboxRow[]> {
-      const prefix = `${hpDedupeKey(siteId, orderId)}:`;
-      const rows = await db<Row>('outbox')
-        .where({ kind: HP_ORDER_KIND, site_id: siteId })
-        .where('dedupe_key', '>=', prefix)
-        .where('dedupe_key', '<', `${prefix.slice(0, -1)};`)
-        .orderBy('id');
-      return rows.map(outboxFromRow).filter((r) => r.payload.orderId === orderId && r.payload.lineId);
+      const rows = await withKeyPrefix(HP_ORDER_KIND, siteId, `${hpDedupeKey(siteId, orderId)}:`);
+      return rows.filter((r) => r.payload.orderId === orderId && r.payload.lineId);
     },
 
     // The outcome updates only touch a row still pending: whoever finished it first wins, and

@@ -4,7 +4,7 @@ import crypto from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Db } from '../../db';
 import { toJson } from '../../db';
-import { insertOnce, outboxFromRow, type HpOrderPayload, type OutboxRow } from './outbox';
+import { insertOnce, outboxFromRow, outboxRepo, type HpOrderPayload, type OutboxRow } from './outbox';
 
 export const STORE_FULFILMENT_KIND = 'store-fulfilment';
 
@@ -40,15 +40,7 @@ export function storeFulfilmentRepo(db: Db | Knex.Transaction) {
       return outboxFromRow((await db('outbox').where({ dedupe_key: dedupeKey }).first())!);
     },
     /** The write-backs of an order, oldest first (dedupe keys store-fulfilment:<site>:<order>:…, a key range). */
-    async ofOrder(siteId: number, orderId: string): Promise<OutboxRow[]> {
-      const prefix = prefixOf(siteId, orderId);
-      const rows = await db('outbox')
-        .where({ kind: STORE_FULFILMENT_KIND, site_id: siteId })
-        .where('dedupe_key', '>=', prefix)
-        .where('dedupe_key', '<', `${prefix.slice(0, -1)};`)
-        .orderBy('id');
-      return rows.map(outboxFromRow);
-    },
+    ofOrder: (siteId: number, orderId: string): Promise<OutboxRow[]> => outboxRepo(db).withKeyPrefix(STORE_FULFILMENT_KIND, siteId, prefixOf(siteId, orderId)),
     /**
      * Notes on a row we hold (under its lease) that the create call is about to go out, so a retry
      * after a lost answer knows the store may have it from us.
@@ -57,9 +49,6 @@ export function storeFulfilmentRepo(db: Db | Knex.Transaction) {
       await db('outbox').where({ id, status: 'pending' }).update({ result: toJson(result), updated_at: at });
     },
     /** A failed write-back asked for again (an operator): pending, attempts reset, due now. */
-    async retryFailed(id: number, at: string): Promise<boolean> {
-      const n = await db('outbox').where({ id, kind: STORE_FULFILMENT_KIND, status: 'failed' }).update({ status: 'pending', attempts: 0, error: null, locked_until: null, next_attempt_at: at, updated_at: at });
-      return n === 1;
-    },
+    retryFailed: (id: number, at: string): Promise<boolean> => outboxRepo(db).retryFailedOf(STORE_FULFILMENT_KIND, id, at),
   };
 }

@@ -1,6 +1,7 @@
 // The connectivity test calls: what each step reached (URL, status, latency, error). Nothing is
 // written to the CRM or the platform; an e-mail is sent only when the caller names a recipient.
 import fs from 'node:fs';
+import type { ConnectivityCheck } from '../../../../common/api/sync';
 import type { Deps } from '../../deps';
 import { IntegrationError } from '../../integrations/crmHttp';
 import { createMailer, mailErrorOf, parseMailAddress, smtpUrlForDisplay, smtpUrlProblem } from '../../integrations/mailer';
@@ -12,16 +13,7 @@ import { listDropFiles } from './files';
 import { errorMessage } from './runs';
 import type { SiteSync } from './siteSettings';
 
-export interface Check {
-  step: string;
-  url: string | null;
-  status: number | null;
-  latencyMs: number | null;
-  ok: boolean;
-  error: string | null;
-  /** When something is wrong: the service's own answer, as it sent it (what the vendor's support will ask for). */
-  body?: unknown;
-}
+export type Check = ConnectivityCheck;
 
 const rawBody = (answer: { json?: unknown; text?: string }) => (answer.json !== undefined && answer.json !== null ? answer.json : (answer.text ?? '').slice(0, 20_000) || null);
 
