@@ -276,7 +276,7 @@ async function scenario(name: string, seed: number) {
     const id = constituents[0].id;
     expect(crm.sim.consentsOf(id).map((c) => [c.channel, c.constituent_consent_response]), `consents of ${b.email}`).toEqual([['Email', 'OptIn']]);
     expect(crm.sim.notesOf(id), `notes of ${b.email}`).toHaveLength(1);
-    // --- in Adestra: one contact per buyer, on the buyers' list, with the CRM id
+    // --- in Adestra: one contact per buyer, on the buyers' list
     const contacts = [...adestra.state.contacts.values()].filter((c) => c.email === b.email);
     expect(contacts, `Adestra contacts of ${b.email}`).toHaveLength(1);
     expect(adestra.isOnList(b.email, BUYERS_LIST), `${b.email} on the buyers' list`).toBe(true);
@@ -296,7 +296,7 @@ async function scenario(name: string, seed: number) {
   expect(crmRows).toHaveLength(N);
   // The killed instances' creates (one, then two) went out and were never answered: their rows,
   // taken over, found the constituent by e-mail instead of creating another.
-  const lost = crmRows.filter((x) => json<{ createSentAt?: string; created?: boolean }>(x.result).createSentAt && json<{ created?: boolean }>(x.result).created !== true);
+  const lost = crmRows.filter((x) => json<{ createSentAt?: string }>(x.result).createSentAt && json<{ created?: boolean }>(x.result).created !== true);
   expect(lost.length, 'CRM rows whose create was lost to a kill, finished by finding the constituent').toBe(3);
   for (const x of lost) expect(x.attempts, 'a lost create is finished by a later attempt').toBeGreaterThan(1);
 }
