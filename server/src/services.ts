@@ -22,6 +22,7 @@ import { diskStore, type FileStore } from './modules/uploads/storage';
 import { usersService } from './modules/users/service';
 import { pipelineContext } from './modules/pipeline/context';
 import { pipelineService } from './modules/pipeline/service';
+import { checkPipelineSettings } from './modules/pipeline/settings';
 import { shopifyAdmin, shopifyAdminSettingsOf } from './integrations/shopifyAdmin';
 import type { Site } from './modules/sites/repo';
 
@@ -37,7 +38,12 @@ export function createServices(deps: Deps, store: FileStore = fileStoreFor(deps.
   const inbox = createInbox(deps);
   const sync = syncService(deps, { inbox });
   // A site's CRM consent names are checked against the CRM's own lists when the site is saved.
-  const sites = sitesService(deps, { checkSettings: sync.checkSiteSettings });
+  const sites = sitesService(deps, {
+    checkSettings: async (site, env, previous) => {
+      checkPipelineSettings(env, previous);
+      await sync.checkSiteSettings(site, env, previous);
+    },
+  });
   const printJobs = printJobsService(deps);
   const render = renderService(deps, store, artwork);
   const production = productionService(deps, { store, artwork, render, printJobs });

@@ -205,6 +205,29 @@ describe('sites', async () => {
       expect(await storedEnv(mailId)).toEqual([{ key: 'SMTP_URL', value: smtp }]);
     });
 
+    it('pipeline settings that cannot work are refused at save, naming the setting; good ones are kept', async () => {
+      for (const [key, value, words] of [
+        ['SMTP_URL', 'http://mail.example.org', /SMTP_URL/],
+        ['ECARD_FROM', 'not an address', /ECARD_FROM/],
+        ['PIPELINE_SEND_ECARD', 'yes', /PIPELINE_SEND_ECARD: use 1/],
+        ['ADESTRA_BUYERS_LIST_ID', 'buyers', /ADESTRA_BUYERS_LIST_ID/],
+      ] as const) {
+        const res = await save({ name: 'Pipeline', slug: slug(), settings: { env: [{ key, value }] } });
+        expect(res.status, `${key}=${value}`).toBe(400);
+        expect(res.body.field).toBe('settings.env');
+        expect(res.body.error).toMatch(words);
+      }
+      const good = [
+        { key: 'SMTP_URL', value: 'smtp://mail.example.org:587' },
+        { key: 'ECARD_FROM', value: 'Charity Cards <cards@charity.example.org>' },
+        { key: 'PIPELINE_SEND_ECARD', value: '1' },
+        { key: 'ADESTRA_BUYERS_LIST_ID', value: '12' },
+      ];
+      const ok = await save({ name: 'Pipeline', slug: slug(), settings: { env: good } });
+      expect(ok.status, JSON.stringify(ok.body)).toBe(200);
+      expect(await storedEnv(ok.body.data.id)).toEqual(good);
+    });
+
     it('saving without settings keeps them', async () => {
       const res = await save({ id, name: 'Secrets renamed', slug: `secrets-${id}` });
       expect(res.status).toBe(200);
