@@ -311,6 +311,16 @@ describe('Mark shipped (printed in house)', () => {
     expect(JSON.stringify(row.our_data)).toContain('DPD-2');
   });
 
+  it('an e-card line (e-mailed, never posted) does not hold the order back from shipped', async () => {
+    await w.request().post('/api/designs').set(bearer(w.tokens.adminA)).send({ name: 'Mark shipped e-card', sku: 'SF-ECARD', productType: 'E-card' }).expect(200);
+    const orderId = await storedOrder([{ id: '21', sku: 'SF-A' }, { id: '23', sku: 'SF-ECARD' }]);
+    await inHouseJobs(orderId, ['21']);
+    const res = await mark({ site: 'site-a', orderId, carrier: 'DPD', trackingNumber: 'DPD-E1' });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.data.lineIds).toEqual(['21']);
+    expect(await orderStatus(orderId)).toBe('shipped');
+  });
+
   it('refuses a provider line, an unknown line, a missing tracking number or a bad URL, naming the field', async () => {
     const orderId = await storedOrder();
     await inHouseJobs(orderId, ['21']);

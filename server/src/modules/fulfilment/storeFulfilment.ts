@@ -280,6 +280,8 @@ export async function markShipped(ctx: FulfilmentContext, adminFor: StoreAdminFo
   }
   if (!asked.length) throw fieldError('lineIds', 'has nothing to ship: no line of this order is printed in house');
   const at = nowIso(ctx);
+  // E-cards are e-mailed, never posted: they never hold an order back from "shipped".
+  const ecards = (await ctx.production.mapLines(order.siteId, { line_items: order.data.line_items ?? [] })).filter((m) => m.ecard).map((m) => text(m.line.id));
   const row = await ctx.db.transaction(async (trx) => {
     const locked = (await lockedOrder(trx, order.id))!;
     const done = fulfilledInStore(locked.data);
@@ -287,7 +289,7 @@ export async function markShipped(ctx: FulfilmentContext, adminFor: StoreAdminFo
     const queued = await queueStoreFulfilment(trx, site, locked.data, { orderId, lineIds: asked, tracking: { number: input.trackingNumber, url: input.trackingUrl || null, company: input.carrier }, source: 'in-house', actorId: actor.id }, at);
     // Gone: this shipment, lines fulfilled in the store, and lines of earlier shipments of this order.
     const shippedBefore = (await storeFulfilmentRepo(trx).ofOrder(order.siteId, orderId)).filter((r) => r.status !== 'failed').flatMap((r) => (r.payload as StoreFulfilmentPayload).lineIds);
-    await shippedFromTheFloor(trx, locked, new Set([...asked, ...done, ...shippedBefore]), input, at);
+    await shippedFromTheFloor(trx, locked, new Set([...asked, ...done, ...shippedBefore, ...ecards]), input, at);
     if (queued?.status === 'failed' && (await storeFulfilmentRepo(trx).retryFailed(queued.id, at))) return (await outboxRepo(trx).byId(queued.id))!;
     return queued;
   });
@@ -304,6 +306,7 @@ export async function markShipped(ctx: FulfilmentContext, adminFor: StoreAdminFo
  */
 async function shippedFromTheFloor(trx: Knex.Transaction, locked: DataRecord<StoreOrder>, gone: Set<string>, input: MarkShippedInput, at: string): Promise<void> {
   const lines = locked.data.line_items ?? [];
+  // `gone`: shipped now or before, fulfilled in the store, or e-mailed (e-cards).
   if (!lines.every((l) => unitsToMake(l as LineUnits) === 0 || gone.has(text(l.id)))) return;
   const current = locked.status ?? (text(locked.data.status) || null);
   const next = nextOrderStatus(current, 'shipped', text(locked.data.hpProgress) || null);
