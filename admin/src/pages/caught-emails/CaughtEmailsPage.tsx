@@ -153,7 +153,7 @@ function CaughtEmailView({ id }: { id: number }) {
           ) : null}
           {/* No scripts, no forms, no navigation: the message is shown, never run. */}
           {images ? (
-            <Box component="iframe" title="HTML part" sandbox="" srcDoc={withInlineImages(mail.html, images)} sx={{ width: '100%', height: 420, border: 1, borderColor: 'divider', borderRadius: 1, bgcolor: '#fff', mb: 2 }} />
+            <Box component="iframe" title="HTML part" sandbox="" srcDoc={withInlineImages(mail.html, images)} sx={{ width: '100%', height: 640, resize: 'vertical', overflow: 'auto', border: 1, borderColor: 'divider', borderRadius: 1, bgcolor: '#fff', mb: 2 }} />
           ) : (
             <CircularProgress size={24} aria-label="Loading the inline images" sx={{ display: 'block', my: 2 }} />
           )}
