@@ -77,6 +77,21 @@ describe('small screens and the menu', () => {
     await page.close();
   });
 
+  it('at 1280 px every order\'s actions on /all-orders stay inside the window', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await signIn(page, base, 'admin@presswork.local', 'presswork');
+    await page.goto(`${base}/all-orders`);
+    await expect.poll(() => page.title()).toBe('List Orders | Presswork');
+    await page.waitForLoadState('networkidle');
+    const details = page.getByRole('link', { name: 'Detail' });
+    await details.first().waitFor();
+    const rightEdges = await details.evaluateAll((buttons) => buttons.map((b) => Math.ceil(b.getBoundingClientRect().right)));
+    expect(rightEdges.length).toBeGreaterThan(0);
+    expect(Math.max(...rightEdges)).toBeLessThanOrEqual(1280);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1280);
+    await page.close();
+  });
+
   it.each([
     ['/all-orders', 'all-orders', 'List Orders'],
     ['/sites', 'sites', 'List Sites'],

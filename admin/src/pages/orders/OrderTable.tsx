@@ -243,10 +243,12 @@ function OrderGrid({ orders, siteNames, productTypes, sent, onSent, onErrorData 
                   <OrderRef order={order} />
                 </TableCell>
                 <TableCell>
+                  {/* Lines wrap: a long SKU with its buttons would push the actions out of a 1280 px window. */}
                   <LineItems
                     order={order}
                     productTypes={productTypes}
                     shipped={sentBefore}
+                    wrap
                     onSent={(outcome) => onSent(order, outcome, false)}
                     onErrorData={(data) => onErrorData(order, data)}
                   />
