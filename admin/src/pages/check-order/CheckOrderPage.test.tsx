@@ -101,6 +101,24 @@ describe('Check order (/check-order)', () => {
     expect(screen.getByText('voided')).toBeInTheDocument();
   });
 
+  it('an e-card line is e-mailed, not made: Made by says so', async () => {
+    signIn(USER);
+    const withEcard = { ...ROBIN, data: { ...ROBIN.data, line_items: [...(ROBIN.data.line_items ?? []), { id: '902', name: 'Snow e-card', sku: 'ECARD-SNOW', quantity: 1 }] } };
+    stubFetch(
+      router(
+        {
+          'POST /api/online-stores/check-order': () => ok([withEcard]),
+          'GET /api/designs/all-with-product-type': () => ok({ data: [{ sku: 'ECARD-SNOW', productType: 'E-card' }, { sku: 'CARD-ROBIN', productType: 'Card' }] }),
+        },
+        USER,
+      ),
+    );
+    renderCheck();
+    const lines = await screen.findByRole('table', { name: 'Line items' });
+    const row = (await within(lines).findByText('ECARD-SNOW')).closest('tr')!;
+    await waitFor(() => expect(row).toHaveTextContent('E-mailed (e-card)'));
+  });
+
   it('an order not cancelled shows no cancellation notice', async () => {
     signIn(USER);
     stubFetch(router({ 'POST /api/online-stores/check-order': () => ok([ROBIN]) }, USER));

@@ -2,6 +2,8 @@ import { Box, Link, Table, TableBody, TableCell, TableContainer, TableHead, Tabl
 import type { OrderAddress, OrderRecord } from '../../../../common/api/orders';
 import { JsonBlock } from '../../components/JsonBlock';
 import { formatDateTime } from '../../lib/format';
+import { useProductTypes } from '../../lib/useProductTypes';
+import { isEcard } from '../../../../common/design-doc/types';
 import { customerNameOf, lineItemsOf, madeByLabel, orderStatusOf, storeOrderId } from '../../providers/orders';
 import { DetailList } from './DetailList';
 import type { LineProduction } from '../../../../common/api/orders';
@@ -28,7 +30,10 @@ export function ShopifyDataTab({ order }: { order: OrderRecord }) {
   const tracking = data.tracking;
   // Where each line is made, as the server says (in house, the provider, or nothing decided yet).
   const production = Array.isArray(data.production) ? (data.production as LineProduction[]) : [];
-  const madeAt = (lineId: string) => {
+  const productTypes = useProductTypes();
+  const madeAt = (lineId: string, sku: string | null | undefined) => {
+    // An e-card is e-mailed by the pipeline (the Pipeline panel), never made.
+    if (sku && isEcard(productTypes.get(sku))) return 'E-mailed (e-card)';
     const p = production.find((x) => x.lineId === lineId);
     const label = madeByLabel(p?.madeBy, p?.printJobId);
     return p?.withdrawn ? `${label}: left the queue (${p.withdrawn})` : label;
@@ -92,7 +97,7 @@ export function ShopifyDataTab({ order }: { order: OrderRecord }) {
                   <TableCell>{line.product_id === null || line.product_id === undefined ? '' : String(line.product_id)}</TableCell>
                   <TableCell>{line.sku ?? ''}</TableCell>
                   <TableCell align="right">{unitsLabel(line)}</TableCell>
-                  <TableCell>{madeAt(String(line.id))}</TableCell>
+                  <TableCell>{madeAt(String(line.id), line.sku)}</TableCell>
                 </TableRow>
               ))}
             </TableBody>

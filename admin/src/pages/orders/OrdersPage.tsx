@@ -1,7 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { Title, useDataProvider, useGetList } from 'react-admin';
-import { useQuery } from '@tanstack/react-query';
 import {
   Box,
   Button,
@@ -24,6 +23,7 @@ import { usePageTitle } from '../../layout/usePageTitle';
 import type { AppDataProvider } from '../../providers/dataProvider';
 import { storeOrderId } from '../../providers/orders';
 import { OrderTable, visibleOrders, type SentFromHere } from './OrderTable';
+import { useProductTypes } from '../../lib/useProductTypes';
 
 export const SEARCH_DELAY_MS = 400;
 
@@ -34,20 +34,6 @@ function useDebounced<T>(value: T, delayMs: number): T {
     return () => clearTimeout(timer);
   }, [value, delayMs]);
   return debounced;
-}
-
-function useProductTypes(): Map<string, string> {
-  const dataProvider = useDataProvider<AppDataProvider>();
-  const { data } = useQuery({
-    queryKey: ['designs', 'all-with-product-type'],
-    queryFn: () => dataProvider.getProductTypes(),
-    staleTime: 5 * 60_000,
-  });
-  return useMemo(() => {
-    const bySku = new Map<string, string>();
-    for (const { sku, productType } of data ?? []) if (sku && productType && !bySku.has(sku)) bySku.set(sku, productType);
-    return bySku;
-  }, [data]);
 }
 
 function useSiteNames(enabled: boolean): Map<string, string> | undefined {
