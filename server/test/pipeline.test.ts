@@ -155,6 +155,39 @@ describe('buyers into the CRM and Adestra', () => {
     expect(constituentsWith('flaky.crm@example.org')).toHaveLength(1);
   });
 
+  it('a step that stops after the CRM answered (before its outcome is kept) writes nothing twice when tried again', async () => {
+    const body = buyerOrder({ email: 'crash.after@example.org', consent: 'subscribed' });
+    let crashes = 0;
+    pipeline().configure({
+      hooks: {
+        afterCall: ({ step }) => {
+          if (step === 'addToRaisersEdge' && crashes++ === 0) throw new Error('the app stopped here');
+        },
+      },
+    });
+    try {
+      await deliver(w(), body, { topic: 'orders/paid' });
+      await pipeline().processDue();
+      expect(crashes).toBe(1);
+      const waiting = stepOf(await view(body.id), 'addToRaisersEdge');
+      expect(waiting.state).toBe('queued');
+      const now = w().clock.now();
+      w().clock.set(new Date(Date.parse(waiting.nextAttemptAt!) + 1000));
+      try {
+        await drain();
+      } finally {
+        w().clock.set(now);
+      }
+    } finally {
+      pipeline().configure({ hooks: undefined });
+    }
+    const made = constituentsWith('crash.after@example.org');
+    expect(made).toHaveLength(1);
+    expect(re().consentsOf(made[0].id)).toHaveLength(1);
+    expect(re().notesOf(made[0].id)).toHaveLength(1);
+    expect(stepOf(await view(body.id), 'addToRaisersEdge')).toMatchObject({ state: 'done', ref: made[0].id, attempts: 2 });
+  });
+
   it('re-run of a step the site is not configured for says so, never "not available"', async () => {
     const body = buyerOrder({ email: 'site.b@example.org', consent: 'subscribed' });
     await setSiteEnv(w(), w().sites.a, { ADESTRA_BUYERS_LIST_ID: '' });
