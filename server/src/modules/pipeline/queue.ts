@@ -7,11 +7,10 @@ import type { RerunResult } from '../../../../common/api/orders';
 import type { Config } from '../../config';
 import { dayIn, nextRunAt } from '../../jobs/time';
 import { nowIso } from '../fulfilment/context';
-import type { StoreOrder } from '../fulfilment/orderBody';
 import { outboxRepo, type OutboxRow } from '../fulfilment/outbox';
 import type { DataRecord } from '../general-data/repo';
 import { printHold, type HeldOrder } from '../production/orderHold';
-import type { StoreLineItem } from '../fulfilment/orderBody';
+import type { StoreLineItem, StoreOrder } from '../fulfilment/orderBody';
 
 /** What queuing reads of a stored order: its payment, cancellation and lines. */
 export type PaidOrder = HeldOrder & { id: string | number; line_items?: StoreLineItem[] };
@@ -110,9 +109,12 @@ export async function rerunPipeline(
     }
     const failed = results.filter((r) => r.status === 'failed');
     const waiting = results.filter((r) => r.status === 'pending');
+    const notNeeded = results.map((r) => (r.status === 'sent' ? (r.result as { notNeeded?: string } | null)?.notNeeded : undefined));
     const label = (r: OutboxRow) => (lines.length > 1 ? `line ${(r.payload as PipelinePayload).lineId}: ` : '');
     if (failed.length) out.failed.push({ step, error: failed.map((r) => `${label(r)}${r.error}`).join('; ') });
     else if (waiting.length) out.failed.push({ step, error: waiting.map((r) => `${label(r)}${r.error ?? 'another instance is running it'}`).join('; '), retrying: true });
+    // Nothing was left to do (a line removed in the store since): said, not counted as done.
+    else if (notNeeded.every(Boolean)) out.skipped.push({ step, reason: notNeeded.join('; ') });
     else out.ran.push(step);
   }
   return out;
