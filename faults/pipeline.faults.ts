@@ -6,7 +6,9 @@
 // back), one of them is SIGKILLed (the other takes its row over when the lease runs out), then both
 // (the restarted instances take them over). Afterwards every buyer is ONE constituent with one OptIn
 // consent and one note, one Adestra contact on the buyers' list, every recipient got one e-card (one
-// Message-ID), and every pipeline row is sent.
+// Message-ID), and every pipeline row is sent. A second scenario runs only the e-card step and kills
+// the instances while the SMTP catcher holds its 250 (the message has arrived, the app waits): the
+// rows are resent after the restart, so a recipient may get the card twice, under one Message-ID.
 //
 // How the app avoids the double: the CRM step keeps "create sent" on its row before it asks, and a
 // row taken over after a crash searches the CRM by e-mail (for up to two attempts) before it creates
