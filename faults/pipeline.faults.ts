@@ -6,7 +6,9 @@
 // back), one of them is SIGKILLed (the other takes its row over when the lease runs out), then both
 // (the restarted instances take them over). Afterwards every buyer is ONE constituent with one OptIn
 // consent and one note, one Adestra contact on the buyers' list, every recipient got one e-card (one
-// Message-ID), and every pipeline row is sent.
+// Message-ID), and every pipeline row is sent. A second scenario runs only the e-card step and kills
+// the instances while the SMTP catcher holds its 250 (the message has arrived, the app waits): the
+// rows are resent after the restart, so a recipient may get the card twice, under one Message-ID.
 //
 // How the app avoids the double: the CRM step keeps "create sent" on its row before it asks, and a
 // row taken over after a crash searches the CRM by e-mail (for up to two attempts) before it creates
@@ -145,9 +147,19 @@ function planOrders(seed: number): Buyer[] {
   });
 }
 
-async function scenario(name: string, seed: number) {
+/** Which steps the site runs automatically on a paid order. */
+interface Steps {
+  crm: boolean;
+  adestra: boolean;
+  ecard: boolean;
+}
+
+/**
+ * The simulators, a fresh database, two app instances on it and a site wired to the simulators with
+ * the given steps automatic, an E-card design for its lines; the store's deliverer of paid orders.
+ */
+async function startWorld(name: string, seed: number, steps: Steps) {
   console.log(`[${name}] seed ${seed} (FAULTS_SEED=${seed} to replay), ${N} orders`);
-  const r = prng(seed);
   const slug = `pipeline-${seed % 100_000}`;
   const crm = await startCrmSim();
   cleanups.push(crm.close);
@@ -171,7 +183,7 @@ async function scenario(name: string, seed: number) {
   await Promise.all(apps.map((a) => a.start())).catch(fail);
   const token = await signIn(apps[0].baseUrl);
 
-  // The site, wired to the simulators, every step automatic; an E-card design for its lines.
+  // The site, wired to the simulators, the chosen steps automatic; an E-card design for its lines.
   const shopDomain = `${slug}.myshopify.com`;
   const secret = `whsec-${crypto.randomBytes(12).toString('hex')}`;
   const siteEnv: Record<string, string> = {
@@ -190,9 +202,9 @@ async function scenario(name: string, seed: number) {
     ADESTRA_UNSUB_LIST_ID: '2',
     ADESTRA_EXPORT_DIR: dropDir,
     ADESTRA_BUYERS_LIST_ID: String(BUYERS_LIST),
-    PIPELINE_ADD_TO_CRM: '1',
-    PIPELINE_ADD_TO_ADESTRA: '1',
-    PIPELINE_SEND_ECARD: '1',
+    PIPELINE_ADD_TO_CRM: steps.crm ? '1' : '0',
+    PIPELINE_ADD_TO_ADESTRA: steps.adestra ? '1' : '0',
+    PIPELINE_SEND_ECARD: steps.ecard ? '1' : '0',
     SMTP_URL: smtp.url,
     ECARD_FROM: 'cards@faults.example.org',
   };
@@ -231,6 +243,12 @@ async function scenario(name: string, seed: number) {
     }
   };
   const rowsOf = async () => (await appDb('outbox').where({ site_id: siteId, kind: KIND }).select('id', 'status', 'result', 'payload', 'error', 'attempts')) as Array<{ id: number; status: string; result: unknown; payload: unknown; error: string | null; attempts: number }>;
+  return { crm, adestra, smtp, apps, fail, deliver, rowsOf };
+}
+
+async function crmScenario(name: string, seed: number) {
+  const r = prng(seed);
+  const { crm, adestra, smtp, apps, fail, deliver, rowsOf } = await startWorld(name, seed, { crm: true, adestra: true, ecard: true });
 
   // Every step of every order so far: one CRM row and one Adestra row per order, one e-card row per line.
   const doneFor = (n: number) => async () => {
@@ -301,6 +319,75 @@ async function scenario(name: string, seed: number) {
   for (const x of lost) expect(x.attempts, 'a lost create is finished by a later attempt').toBeGreaterThan(1);
 }
 
+/**
+ * Only the e-card step automatic. While an instance waits for the mail server's 250 (the server has
+ * the message, its reply is held), both instances are SIGKILLed, then (second half of the orders)
+ * one chosen by the seed. Every recipient gets the card, and a resend is the same message.
+ */
+async function ecardScenario(name: string, seed: number) {
+  const r = prng(seed);
+  const { smtp, apps, fail, deliver, rowsOf } = await startWorld(name, seed, { crm: false, adestra: false, ecard: true });
+  // One e-card row per order: the CRM and Adestra steps are off for the site.
+  const doneFor = (n: number) => async () => {
+    const rows = await rowsOf();
+    return rows.length === n && rows.every((x) => x.status !== 'pending');
+  };
+  const aSendHeld = () => waitFor('an instance to wait for the mail server\'s 250', async () => smtp.heldCount() >= 1, 90_000, 20).catch(fail);
+  const buyers = planOrders(seed);
+  const first = buyers.slice(0, Math.ceil(N / 2));
+  const second = buyers.slice(first.length);
+
+  // Kill 1: both instances killed while at least one waits for its 250: that e-card is with the
+  // mail server, its row still pending, so the restarted instances send it again.
+  smtp.holdReplies(true);
+  await Promise.all(first.map(deliver)).catch(fail);
+  await aSendHeld();
+  const heldAtKill = smtp.heldCount();
+  await Promise.all(apps.map((a) => a.kill()));
+  smtp.holdReplies(false);
+  smtp.releaseReplies();
+  console.log(`[${name}] killed both instances while ${heldAtKill} e-card send(s) waited for the 250`);
+  await Promise.all(apps.map((a) => a.start())).catch(fail);
+  await waitFor('the first orders\' e-card rows to be sent', doneFor(first.length), 120_000).catch(fail);
+
+  // Kill 2: one instance, chosen by the seed, killed while a send waits; the held 250 (if it was the
+  // survivor's) is then sent. Whether the victim was the one waiting is up to the scheduling.
+  smtp.holdReplies(true);
+  await Promise.all(second.map(deliver)).catch(fail);
+  await aSendHeld();
+  const victim = r.int(0, 1);
+  await apps[victim].kill();
+  smtp.holdReplies(false);
+  smtp.releaseReplies();
+  console.log(`[${name}] killed instance ${victim} while an e-card send waited for the 250`);
+  await apps[victim].start().catch(fail);
+  await waitFor('every e-card row to be sent', doneFor(N), 180_000).catch(fail);
+
+  // --- by e-mail: every recipient got the card; a resend carries the same Message-ID -------------
+  const perRecipient = buyers.map((b) => ({ b, mails: smtp.messages().filter((m) => m.envelope.to.includes(b.recipient)) }));
+  const doubled = perRecipient.filter((x) => x.mails.length > 1).map((x) => x.b.recipient);
+  console.log(`[${name}] ${smtp.messages().length} e-mails caught for ${N} e-cards; sent twice (same Message-ID): ${doubled.join(', ') || 'none'}`);
+  for (const { b, mails } of perRecipient) {
+    expect(mails.length, `e-mails to ${b.recipient}`).toBeGreaterThanOrEqual(1);
+    expect(mails.length, `e-mails to ${b.recipient}: one, or one resend after a kill`).toBeLessThanOrEqual(2);
+    expect(new Set(mails.map((m) => m.messageId)).size, `distinct Message-IDs to ${b.recipient}`).toBe(1);
+    expect(mails[0].messageId).toBeTruthy();
+  }
+  // The first kill always lands mid-send: the mail server had the held message(s), the rows did not.
+  expect(doubled.length, 'recipients whose e-card was resent after the kill mid-send').toBeGreaterThanOrEqual(heldAtKill);
+
+  // --- the app knows: every row sent, with the Message-ID that went out ---------------------------
+  const rows = await rowsOf();
+  expect(rows.filter((x) => x.status !== 'sent').map((x) => [x.id, x.status, x.error]), 'e-card rows not sent').toEqual([]);
+  const json = <T>(v: unknown): T => (typeof v === 'string' ? (JSON.parse(v) as T) : (v as T));
+  const sentIds = new Set(smtp.messages().map((m) => m.messageId));
+  for (const x of rows) {
+    expect(json<{ step: string }>(x.payload).step).toBe('sendEcard');
+    expect(sentIds.has(json<{ messageId?: string }>(x.result).messageId ?? null), `row ${x.id}'s Message-ID was caught`).toBe(true);
+  }
+}
+
 describe('the order pipeline under faults', () => {
-  it('PostgreSQL, two instances: buyers whose constituent creates were killed mid-answer are one constituent, one contact, one e-card each', () => scenario('pipeline/pg', baseSeed), 300_000);
+  it('PostgreSQL, two instances: buyers whose constituent creates were killed mid-answer are one constituent, one contact, one e-card each', () => crmScenario('pipeline/pg', baseSeed), 300_000);
+  it('PostgreSQL, two instances: e-cards whose 250 was never heard (instances killed mid-send) reach each recipient under one Message-ID', () => ecardScenario('pipeline-ecard/pg', baseSeed + 1), 300_000);
 });

@@ -2,7 +2,8 @@
 // `smtp-server` package, messages parsed with `mailparser`). No TLS: STARTTLS is not offered, and a
 // login (when one is required) is accepted over the plain connection. Faults, as a real server
 // gives them: the next messages refused at RCPT TO with a chosen reply (421 try later, 550 no such
-// user), or accepted and the connection dropped before the 250 (the sender can't know it went).
+// user), or accepted and the connection dropped before the 250 (the sender can't know it went), or
+// accepted and the 250 held back until released (the sender waits: a test kills it mid-send).
 import { SMTPServer, type SMTPServerDataStream, type SMTPServerSession } from 'smtp-server';
 import { simpleParser, type AddressObject } from 'mailparser';
 
@@ -32,6 +33,15 @@ export interface SmtpCatcher {
   refuseNext(n: number, code: number, message?: string): void;
   /** The next n messages are kept, then the connection drops before the 250: an ambiguous send. */
   dropNext(n: number): void;
+  /**
+   * While on, a message that arrives is kept (the server has it) but its 250 is held back until
+   * releaseReplies(); a held reply whose sender hangs up (a killed app) is dropped.
+   */
+  holdReplies(on: boolean): void;
+  /** Sends every held 250 now. */
+  releaseReplies(): void;
+  /** Senders waiting on a held 250. */
+  heldCount(): number;
   clear(): void;
   close(): Promise<void>;
 }
@@ -67,6 +77,9 @@ export async function startSmtpCatcher(opts: SmtpCatcherOptions = {}): Promise<S
   let nextId = 1;
   let refusals: { left: number; code: number; message: string } = { left: 0, code: 0, message: '' };
   let drops = 0;
+  let holding = false;
+  // The 250s held back, each with its connection's session id: a closed connection drops its own.
+  const held: Array<{ sessionId: string; reply: () => void }> = [];
   // One refusal counts per message, however many recipients it names.
   const refusedTransactions = new Set<string>();
   const transactionOf = (session: SMTPServerSession) => `${session.id}:${session.transaction}`;
@@ -123,10 +136,16 @@ export async function startSmtpCatcher(opts: SmtpCatcherOptions = {}): Promise<S
           connection?._socket.destroy();
           return;
         }
-        callback(null, `Message queued as ${mail.id}`);
+        const reply = () => callback(null, `Message queued as ${mail.id}`);
+        if (holding) return void held.push({ sessionId: session.id, reply });
+        reply();
       })().catch((err: unknown) => callback(smtpError(451, `Could not read the message: ${err instanceof Error ? err.message : String(err)}`)));
     },
+    onClose(session) {
+      for (let i = held.length - 1; i >= 0; i--) if (held[i].sessionId === session.id) held.splice(i, 1);
+    },
   });
+  const releaseReplies = () => held.splice(0).forEach((h) => h.reply());
   // A client that goes away mid-conversation is not our problem: keep serving the others.
   server.on('error', () => {});
 
@@ -162,9 +181,18 @@ export async function startSmtpCatcher(opts: SmtpCatcherOptions = {}): Promise<S
     dropNext(n) {
       drops = n;
     },
+    holdReplies(on) {
+      holding = on;
+    },
+    releaseReplies,
+    heldCount: () => held.length,
     clear() {
       stored.length = 0;
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () => {
+      holding = false;
+      releaseReplies();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
   };
 }

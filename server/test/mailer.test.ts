@@ -19,6 +19,14 @@ const card = (overrides: Partial<OutgoingMail> = {}): OutgoingMail => ({
   ...overrides,
 });
 
+/** Waits (polling) until the condition holds; fails the test after 5 s. */
+async function until(cond: () => boolean) {
+  for (let i = 0; !cond(); i++) {
+    if (i > 500) throw new Error(`timed out waiting for ${cond.toString()}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
 /** A port nothing listens on. */
 async function closedPort(): Promise<number> {
   const s = net.createServer();
@@ -158,6 +166,49 @@ describe('the mailer against the SMTP catcher', () => {
     expect(await mailer.send(card()).catch((err: unknown) => err)).toMatchObject({ kind: 'temporary' });
     expect(catcher.messages()).toHaveLength(1);
     mailer.close();
+  });
+
+  it('a held 250: the message is caught at once, the send resolves only after release', async () => {
+    catcher.clear();
+    catcher.holdReplies(true);
+    const mailer = createMailer(catcher.url, { timeoutMs: 5000 });
+    let settled = false;
+    const sending = mailer.send(card({ messageId: '<held.1@presswork>' })).finally(() => (settled = true));
+    await until(() => catcher.heldCount() === 1);
+    expect(catcher.messages().map((m) => m.messageId)).toEqual(['<held.1@presswork>']);
+    expect(settled).toBe(false);
+    catcher.holdReplies(false);
+    catcher.releaseReplies();
+    expect((await sending).messageId).toBe('<held.1@presswork>');
+    expect(catcher.heldCount()).toBe(0);
+    mailer.close();
+  });
+
+  it('a held 250 whose sender hangs up is dropped; the message stays caught', async () => {
+    catcher.clear();
+    catcher.holdReplies(true);
+    const socket = net.connect(catcher.port, '127.0.0.1');
+    socket.on('error', () => {});
+    let heard = '';
+    socket.on('data', (d: Buffer) => (heard += d.toString()));
+    const say = async (line: string, reply: RegExp) => {
+      socket.write(`${line}\r\n`);
+      await until(() => reply.test(heard));
+      heard = '';
+    };
+    await until(() => /^220 /m.test(heard));
+    heard = '';
+    await say('EHLO faults.example', /^250 /m);
+    await say('MAIL FROM:<cards@hope.example.org>', /^250 /m);
+    await say('RCPT TO:<ann@example.net>', /^250 /m);
+    await say('DATA', /^354 /m);
+    socket.write('Subject: hung up\r\nMessage-ID: <held.2@presswork>\r\n\r\nHello\r\n.\r\n');
+    await until(() => catcher.heldCount() === 1);
+    expect(heard).toBe('');
+    socket.destroy();
+    await until(() => catcher.heldCount() === 0);
+    catcher.holdReplies(false);
+    expect(catcher.messages().map((m) => m.messageId)).toEqual(['<held.2@presswork>']);
   });
 
   it('no server at the port: temporary, with the reason', async () => {
