@@ -27,6 +27,7 @@ import { createRaisersEdgeSimulator } from '../server/simulators/raisersEdge';
 import { shopifyJson, signShopifyBody } from '../server/simulators/shopify';
 import { startSmtpCatcher } from '../server/simulators/smtp';
 import { cardDoc, nameLayer } from '../server/test/renderKit';
+import { holdingFront } from './lib/holdingFront';
 import { appProcess, freshPostgres, type AppProcess } from './lib/appProcess';
 import { api, waitFor } from './lib/hp';
 import { openAppDb } from './lib/inspect';
@@ -64,34 +65,8 @@ async function listen(app: express.Express) {
  */
 async function startCrmSim() {
   const sim = createRaisersEdgeSimulator({ ...RE_KEYS, constituents: [], consents: [] });
-  const held: Array<() => void> = [];
-  const state = { holding: false };
-  const front = express();
-  front.use((req, res, next) => {
-    const end = res.end.bind(res) as (...a: unknown[]) => typeof res;
-    res.end = ((...args: unknown[]) => {
-      if (state.holding && req.method === 'POST' && req.path === '/constituent/v1/constituents') {
-        held.push(() => void end(...args));
-        return res;
-      }
-      return end(...args);
-    }) as typeof res.end;
-    next();
-  });
-  front.use(sim.app);
-  const server = await listen(front);
-  return {
-    sim,
-    baseUrl: server.url,
-    held: () => held.length,
-    hold: (on: boolean) => void (state.holding = on),
-    /** Sends the held answers (to nobody, for a killed app). */
-    release: () => held.splice(0).forEach((send) => send()),
-    close: async () => {
-      held.splice(0).forEach((send) => send());
-      await server.close();
-    },
-  };
+  const front = await holdingFront(sim.app, (req) => req.method === 'POST' && req.path === '/constituent/v1/constituents');
+  return { sim, ...front };
 }
 
 interface Buyer {

@@ -9,13 +9,11 @@
 // How the app avoids the double: the worker reads the order's fulfillment orders before every
 // fulfillmentCreate and fulfils only what is left; a row sent again after a crash finds its lines
 // fulfilled and ends sent, noting the answer to its earlier request was lost.
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import express from 'express';
 import type { Knex } from 'knex';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fakeOrder, type FakeOrder } from '../server/simulators/shopify';
 import { createShopifyAdminSimulator } from '../server/simulators/shopifyAdmin';
+import { holdingFront } from './lib/holdingFront';
 import { appProcess, freshPostgres, type AppProcess } from './lib/appProcess';
 import { api, createHpSite, HP_POSTBACK_TOKEN, startHpSim, waitFor } from './lib/hp';
 import { openAppDb } from './lib/inspect';
@@ -40,37 +38,11 @@ const json = <T>(v: unknown): T => (typeof v === 'string' ? (JSON.parse(v) as T)
  */
 async function startAdminSim(shopDomain: string) {
   const sim = createShopifyAdminSimulator({ accessToken: ADMIN_TOKEN, shopDomain, shopName: 'Faults shop' });
-  const held: Array<() => void> = [];
-  const state = { holding: false };
-  const front = express();
-  front.use((req, res, next) => {
-    const end = res.end.bind(res) as (...a: unknown[]) => typeof res;
-    res.end = ((...args: unknown[]) => {
-      const query = (req.body as { query?: unknown } | undefined)?.query;
-      if (state.holding && typeof query === 'string' && /\bfulfillmentCreate\s*\(/.test(query)) {
-        held.push(() => void end(...args));
-        return res;
-      }
-      return end(...args);
-    }) as typeof res.end;
-    next();
+  const front = await holdingFront(sim.app, (req) => {
+    const query = (req.body as { query?: unknown } | undefined)?.query;
+    return typeof query === 'string' && /\bfulfillmentCreate\s*\(/.test(query);
   });
-  front.use(sim.app);
-  const server = http.createServer(front);
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return {
-    sim,
-    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    held: () => held.length,
-    hold: (on: boolean) => void (state.holding = on),
-    /** Sends the held answers (to nobody, for a killed app). */
-    release: () => held.splice(0).forEach((send) => send()),
-    close: async () => {
-      held.splice(0).forEach((send) => send());
-      server.closeAllConnections();
-      await new Promise<void>((r) => server.close(() => r()));
-    },
-  };
+  return { sim, ...front };
 }
 
 async function scenario(name: string, seed: number) {
