@@ -25,10 +25,11 @@ export const DEMO_USERS = [
 ] as const;
 
 /** The demo site's provider settings: the HP simulator that main.ts mounts at /__simulators/hp (fresh secrets per install). */
-export function demoHpEnv(base: string) {
+/** A site's HP Site Flow settings pointing at the demo's simulator (`path`: the site's own one). */
+export function demoHpEnv(base: string, path = '/__simulators/hp') {
   const secret = () => crypto.randomBytes(24).toString('base64url');
   return [
-    { key: 'HP_BASE_URL', value: `${base}/__simulators/hp` },
+    { key: 'HP_BASE_URL', value: `${base}${path}` },
     { key: 'HP_API_KEY', value: `demo-${crypto.randomBytes(6).toString('hex')}` },
     { key: 'HP_API_SECRET', value: secret() },
     { key: 'HP_DESTINATION', value: 'presswork-demo' },
@@ -63,7 +64,8 @@ export async function seedDemo(deps: Deps, services: Services): Promise<boolean>
                   ...demoSyncEnv(base),
                   { key: 'SHOPIFY_SHOP_DOMAIN', value: CHARITY_SHOP_DOMAIN },
                   { key: 'SHOPIFY_WEBHOOK_SECRET', value: crypto.randomBytes(24).toString('base64url') },
-                  ...demoHpEnv(base),
+                  // Its own HP simulator; its paid cards go to HP by themselves (the pipeline's fourth step).
+                  ...demoHpEnv(base, '/__simulators/hp/hope-harbour').map((v) => (v.key === 'HP_AUTO_SEND' ? { ...v, value: '1' } : v)),
                 ]
               : [
                   { key: 'SHOPIFY_SHOP_DOMAIN', value: 'presswork-demo.myshopify.com' },

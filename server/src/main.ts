@@ -7,7 +7,7 @@ import { systemClock } from './lib/clock';
 import { createServices } from './services';
 import express from 'express';
 import { startOutboxWorker, startRepeating } from './modules/fulfilment/service';
-import { demoHpSimulator, HP_SIMULATOR_PATH } from '../simulators/hpDemo';
+import { demoHpSimulators } from '../simulators/hpDemo';
 import { startShopifyDemo } from '../simulators/shopifyDemo';
 import { demoShopifyAdminSimulator, SHOPIFY_ADMIN_SIMULATOR_PATH } from '../simulators/shopifyAdminDemo';
 import { sendCharityDemoOrders } from '../simulators/charityDemo';
@@ -44,8 +44,8 @@ async function main() {
   // Outside production the HP simulator is mounted in front of the app (the demo site points at it).
   let root = app;
   if (config.simulators) {
-    const hp = await demoHpSimulator(db, config.publicUrl ?? `http://localhost:${config.port}`);
-    if (hp) root = express().use(HP_SIMULATOR_PATH, hp.app).use(app);
+    const hp = await demoHpSimulators(db, config.publicUrl ?? `http://localhost:${config.port}`);
+    if (hp) root = express().use(hp).use(app);
   }
   // Outside production the demo store's Admin API too (the demo site's SHOPIFY_ADMIN_URL points at it).
   const shopifyAdmin = config.simulators ? await demoShopifyAdminSimulator(db) : undefined;
