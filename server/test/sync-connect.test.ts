@@ -144,6 +144,23 @@ describe('Raiser\'s Edge connection', async () => {
       expect((await api().post('/api/sites/site-a/raiser-edge/consent-settings').set(bearer(w.tokens.userA)).send({ source: 'Website' })).status).toBe(403);
     });
 
+    it("the CRM type names a buyer is written with are checked against the CRM's own tables at save", async () => {
+      const put = async (key: string, value: string) => {
+        const current = (await storedEnv()).filter((e) => e.key !== key);
+        return api().put(`/api/admin/sites/${w.sites.a}`).set(bearer(w.tokens.adminA)).send({ name: 'Site A', slug: 'site-a', settings: { env: [...current, { key, value }] } });
+      };
+      const bad = await put('RE_NOTE_TYPE', 'Gossip');
+      expect(bad.status).toBe(400);
+      expect(bad.body.field).toBe('settings.env');
+      expect(bad.body.error).toMatch(/^RE_NOTE_TYPE: "Gossip" is not one of the CRM's note types \(.*"General".*\)\.$/);
+      expect(await stored('RE_NOTE_TYPE')).toBeUndefined();
+      const badEmail = await put('RE_EMAIL_TYPE', 'Pigeon');
+      expect(badEmail.body.error).toMatch(/RE_EMAIL_TYPE: "Pigeon" is not one of the CRM's e-mail address types/);
+      const good = await put('RE_ADDRESS_TYPE', 'Business');
+      expect(good.status, JSON.stringify(good.body)).toBe(200);
+      expect(await stored('RE_ADDRESS_TYPE')).toBe('Business');
+    });
+
     it('saving the site itself checks them too; when the CRM cannot answer, the save is refused with its answer', async () => {
       const put = async (value: string) => {
         const current = (await storedEnv()).filter((e) => e.key !== 'RE_CONSENT_CATEGORY');

@@ -54,3 +54,34 @@ export async function checkConsentSettings(ctx: Pick<SyncContext, 'clients' | 'c
     throw fieldError('settings.env', `RE_CONSENT_CATEGORY: "${wanted(CONSENT_KEYS.category)}" is not one of the CRM's consent categories (${quoteList(options.categories)}).`);
   }
 }
+
+/** The CRM's own type tables a buyer's constituent, e-mail, address and note are written with. */
+const TYPE_KEYS = [
+  { key: 'RE_EMAIL_TYPE', what: 'e-mail address types', list: (re: ReturnType<SyncContext['clients']['raisersEdge']>) => re.emailAddressTypes() },
+  { key: 'RE_ADDRESS_TYPE', what: 'address types', list: (re: ReturnType<SyncContext['clients']['raisersEdge']>) => re.addressTypes() },
+  { key: 'RE_NOTE_TYPE', what: 'note types', list: (re: ReturnType<SyncContext['clients']['raisersEdge']>) => re.noteTypes() },
+] as const;
+
+/**
+ * Refuse a settings.env whose CRM type names (RE_EMAIL_TYPE, RE_ADDRESS_TYPE, RE_NOTE_TYPE) changed to
+ * a name the CRM's tables do not list: every buyer added to the CRM would fail on it otherwise.
+ */
+export async function checkTypeSettings(ctx: Pick<SyncContext, 'clients' | 'config'>, site: Site | undefined, env: EnvVar[], previous: EnvVar[]): Promise<void> {
+  const wanted = (key: string) => (envValue(env, key) ?? '').trim();
+  const changed = TYPE_KEYS.filter((t) => wanted(t.key) && wanted(t.key) !== (envValue(previous, t.key) ?? '').trim());
+  if (!changed.length) return;
+  const names = changed.map((t) => t.key).join(' and ');
+  const candidate = site ? { ...site, settings: { ...site.settings, env } } : undefined;
+  if (!candidate || !hasSync(candidate)) throw fieldError('settings.env', `${names}: save the site with its Raiser's Edge settings and connect it first, then choose from the CRM's own lists.`);
+  const re = ctx.clients.raisersEdge(syncSettingsOf(candidate, ctx.config));
+  for (const t of changed) {
+    let listed: string[];
+    try {
+      listed = await t.list(re);
+    } catch (err) {
+      if (err instanceof IntegrationError) throw new IntegrationError(err.service, err.kind, `${t.key} not saved: the CRM's ${t.what} could not be read to check it — ${err.message}`, err.info);
+      throw err;
+    }
+    if (!listed.includes(wanted(t.key))) throw fieldError('settings.env', `${t.key}: "${wanted(t.key)}" is not one of the CRM's ${t.what} (${quoteList(listed)}).`);
+  }
+}

@@ -10,7 +10,7 @@ import { dayIn } from '../../jobs/time';
 import type { EnvVar } from '../../lib/secrets';
 import { assertAdmin } from '../auth/permissions';
 import type { Site } from '../sites/repo';
-import { checkConsentSettings, consentOptions, CONSENT_KEYS } from './consentSettings';
+import { checkConsentSettings, checkTypeSettings, consentOptions, CONSENT_KEYS } from './consentSettings';
 import * as connectivity from './connectivity';
 import { createSyncContext, type SyncServiceOptions } from './context';
 import { downloadPath, listFiles, listHandled, processFile } from './fileJobs';
@@ -90,7 +90,10 @@ export function syncService(deps: Deps, opts: SyncServiceOptions = {}) {
       return { source: values[CONSENT_KEYS.source], category: values[CONSENT_KEYS.category] };
     },
     /** The sites module's check of a settings.env about to be saved. */
-    checkSiteSettings: (site: Site | undefined, env: EnvVar[], previous: EnvVar[]) => checkConsentSettings(ctx, site, env, previous),
+    checkSiteSettings: async (site: Site | undefined, env: EnvVar[], previous: EnvVar[]) => {
+      await checkConsentSettings(ctx, site, env, previous);
+      await checkTypeSettings(ctx, site, env, previous);
+    },
     listWebhookSubscriptions: (s: SiteSync, publicBase: string) => listSubscriptions(ctx, s, publicBase),
     createWebhookSubscriptions: (s: SiteSync, publicBase: string) => createSubscriptions(ctx, s, publicBase),
   };
