@@ -57,7 +57,7 @@ describe('resolutionFinding', () => {
   });
 
   it('names the page and the layer in plain words', () => {
-    expect(resolutionFinding(142.6, DEFAULT_PPI_THRESHOLDS, page, 'Photo')).toEqual({
+    expect(resolutionFinding(141.6, DEFAULT_PPI_THRESHOLDS, page, 'Photo')).toEqual({
       severity: 'error',
       code: 'low-resolution',
       message: 'Page 1 photo “Photo” is 142 ppi at its printed size — it will look soft',
@@ -81,7 +81,9 @@ describe('resolutionFinding', () => {
     expect(resolutionFinding(300, strict)).toBeUndefined();
   });
 
-  it('rounds down, so an error never shows the error threshold itself', () => {
+  it('rounds, but never up to the threshold the photo fell below', () => {
     expect(resolutionFinding(149.9)?.message).toContain('is 149 ppi');
+    expect(resolutionFinding(249.7)?.message).toContain('is 249 ppi');
+    expect(resolutionFinding(199.6)?.message).toContain('is 200 ppi');
   });
 });

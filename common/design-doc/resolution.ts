@@ -67,8 +67,9 @@ export function resolutionFinding(
   const severity = ppi < thresholds.error ? 'error' : 'warning';
   const which = layerName?.trim() ? `photo “${layerName.trim()}”` : 'photo';
   const subject = page ? `Page ${page.index + 1} ${which}` : `The ${which}`;
-  // Rounded down, so a 149.9 ppi error never reads as "150 ppi" next to a 150 ppi limit.
-  const shown = Math.floor(ppi);
+  // Rounded, but never up to the limit it fell below: 149.9 ppi must not read as "150 ppi".
+  const limit = severity === 'error' ? thresholds.error : thresholds.warning;
+  const shown = Math.round(ppi) >= limit ? Math.floor(ppi) : Math.round(ppi);
   const why = severity === 'error' ? 'it will look soft' : `${thresholds.warning} ppi or more prints sharp`;
   return {
     severity,
