@@ -34,6 +34,7 @@ import CropSquareIcon from '@mui/icons-material/CropSquare';
 import TextFieldsIcon from '@mui/icons-material/TextFields';
 import { canBeField, type Operation } from '../../../../common/design-doc/model';
 import { BUNDLED_FONTS, type DesignDocument, type FieldBinding, type Layer } from '../../../../common/design-doc/types';
+import { ImageResolution } from './ImageResolution';
 
 export interface PropertiesPanelProps {
   doc: DesignDocument;
@@ -390,6 +391,7 @@ export function PropertiesPanel({ doc, pageIndex, selected, onSelect, apply, com
                   <MenuItem value="contain">Contain (whole picture)</MenuItem>
                 </Select>
               </FormControl>
+              <ImageResolution layer={selected} page={{ index: pageIndex, name: page?.name ?? '' }} />
               <Button
                 variant="outlined"
                 size="small"
