@@ -10,8 +10,10 @@ import {
   PDFDocument,
   PDFHexString,
   PDFName,
+  PDFStream,
   PDFString,
   StandardFonts,
+  cmyk,
   type PDFPage,
 } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
@@ -85,7 +87,7 @@ async function buildConforming(spoil: (parts: Parts) => void | Promise<void> = (
     page.setTrimBox(BLEED, BLEED, TRIM.width, TRIM.height);
     page.node.setFontDictionary(n('F1'), font);
     page.node.setXObject(n('Im1'), image);
-    const content = `q ${TRIM.width + 2 * BLEED} 0 0 ${TRIM.height + 2 * BLEED} 0 0 cm /Im1 Do Q BT /F1 24 Tf 40 300 Td (Happy birthday) Tj ET`;
+    const content = `q ${TRIM.width + 2 * BLEED} 0 0 ${TRIM.height + 2 * BLEED} 0 0 cm /Im1 Do Q 0 0.2 1 0 k BT /F1 24 Tf 40 300 Td (Happy birthday) Tj ET`;
     page.node.addContentStream(context.register(context.flateStream(content)));
     pages.push(page);
   }
@@ -145,6 +147,10 @@ describe('checkPdfX4: each defect alone → exactly its rule', () => {
     ['no output intents', 'output-intent', ({ doc }) => void doc.catalog.delete(n('OutputIntents'))],
     ['the intent is GTS_PDFA1, not GTS_PDFX', 'output-intent', ({ intent }) => intent.set(n('S'), n('GTS_PDFA1'))],
     ['no OutputConditionIdentifier', 'output-intent', ({ intent }) => void intent.delete(n('OutputConditionIdentifier'))],
+    ['the profile stream says /N 3', 'output-profile', ({ doc, intent }) =>
+      doc.context.lookup(intent.get(n('DestOutputProfile')), PDFStream).dict.set(n('N'), doc.context.obj(3))],
+    ['page 2 fills in DeviceRGB (rg)', 'colour-space', ({ doc, pages }) =>
+      pages[1].node.addContentStream(doc.context.register(doc.context.flateStream('q 1 0 0 rg 0 0 10 10 re f Q'))), 2],
     ['no DestOutputProfile', 'output-profile', ({ intent }) => void intent.delete(n('DestOutputProfile'))],
     ['a scanner (scnr) CMYK profile as destination', 'output-profile', ({ doc, intent }) =>
       intent.set(n('DestOutputProfile'), doc.context.register(doc.context.flateStream(scannerCmykProfile, { N: 4 })))],
@@ -171,7 +177,7 @@ describe('checkPdfX4: each defect alone → exactly its rule', () => {
     }],
     ['page 2 uses Helvetica, not embedded', 'fonts-embedded', async ({ doc, pages }) => {
       const helvetica = await doc.embedFont(StandardFonts.Helvetica);
-      pages[1].drawText('Hello', { font: helvetica, x: 50, y: 50 });
+      pages[1].drawText('Hello', { font: helvetica, x: 50, y: 50, color: cmyk(0, 0, 0, 1) });
     }, 2],
     ['page 2 has an untagged RGB image', 'colour-space', async ({ doc, pages }) => {
       const png = await doc.embedPng(await pngOf(artworkRgb(4, 4, 3), 4, 4));
@@ -198,6 +204,12 @@ describe('checkPdfX4: each defect alone → exactly its rule', () => {
   it('bytes that are not a PDF → "readable", no exception', async () => {
     const problems = await checkPdfX4(new Uint8Array(Buffer.from('GIF89a not a pdf')));
     expect(problems.map((p) => p.rule)).toEqual(['readable']);
+  });
+
+  it('"rg" inside a text string or after a CMYK fill is not taken for an RGB colour', async () => {
+    const bytes = await buildConforming(({ doc, pages }) =>
+      pages[1].node.addContentStream(doc.context.register(doc.context.flateStream('BT /F1 9 Tf (1 0 0 rg) Tj ET 0 0 0 1 k 0 0 5 5 re f'))));
+    expect(await checkPdfX4(bytes)).toEqual([]);
   });
 
   it('a DeviceRGB image is allowed when the page gives a DefaultRGB', async () => {

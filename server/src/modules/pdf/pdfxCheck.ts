@@ -5,7 +5,8 @@
 // - output-intent: the catalog's /OutputIntents holds exactly one intent of subtype /GTS_PDFX, with
 //   an OutputConditionIdentifier (§6.2.2).
 // - output-profile: that intent embeds its DestOutputProfile (PDF/X-4, not X-4p) and the profile is
-//   an ICC output profile: header device class 'prtr', colour space 'CMYK' (our printers print CMYK).
+//   an ICC output profile: header device class 'prtr', colour space 'CMYK' (our printers print CMYK),
+//   with the stream's /N saying 4 components.
 // - xmp-version: the catalog's /Metadata XMP says pdfxid:GTS_PDFXVersion = "PDF/X-4", the pdfxid
 //   prefix bound to http://www.npes.org/pdfx/ns/id/ (§6.2.3; X-4 identifies itself in XMP only).
 // - document-id: the trailer has an /ID (§6.1.3 via ISO 32000-1 §14.4).
@@ -21,7 +22,9 @@
 //   independent (ICCBased, Lab, CalRGB, CalGray), or a device space the output intent covers:
 //   DeviceCMYK and DeviceGray with a CMYK intent, DeviceRGB only when the same resources give a
 //   DefaultRGB (§6.2.4.3). Indexed, Separation and DeviceN are judged by their base/alternate space.
-//   JPX images without /ColorSpace and colour set by content-stream operators (rg, k) are not read.
+//   Content streams are scanned for the DeviceRGB operators rg/RG under the same DefaultRGB rule;
+//   other operators (sc/scn against a named space) are judged through the named space. JPX images
+//   without /ColorSpace take their colour from the codestream and are not read.
 import {
   decodePDFRawStream,
   PDFArray,
@@ -134,6 +137,8 @@ function checkOutputIntent(doc: PDFDocument, problems: PdfxProblem[]): string | 
         rule: 'output-profile',
         message: `The DestOutputProfile is a '${header.deviceClass}' ${space} profile; a CMYK output ('prtr') profile is needed`,
       });
+    } else if (lookup(doc, profile.dict.get(name('N')))?.toString() !== '4') {
+      problems.push({ rule: 'output-profile', message: 'The DestOutputProfile stream does not say /N 4 for its CMYK profile' });
     }
     return space;
   } catch (err) {
@@ -293,10 +298,13 @@ function checkResources(doc: PDFDocument, outputSpace: string | null, problems: 
   doc.getPages().forEach((page, index) => {
     const at = index + 1;
     const visited = new Set<PDFObject>();
-    const visit = (resources: PDFDict | undefined) => {
+    const visit = (resources: PDFDict | undefined, contents: PDFStream[]) => {
+      const hasDefaultRgb = dictOf(doc, resources?.get(name('ColorSpace')))?.has(name('DefaultRGB')) ?? false;
+      if (!hasDefaultRgb && outputSpace !== 'RGB' && contents.some((stream) => paintsDeviceRgb(stream))) {
+        report({ rule: 'colour-space', message: 'Content paints in DeviceRGB (rg/RG) without a DefaultRGB or RGB output intent', page: at });
+      }
       if (!resources || visited.has(resources)) return;
       visited.add(resources);
-      const hasDefaultRgb = dictOf(doc, resources.get(name('ColorSpace')))?.has(name('DefaultRGB')) ?? false;
       const judge = (space: PDFObject | undefined, what: string) => {
         const verdict = colourVerdict(doc, space, outputSpace, hasDefaultRgb);
         if (verdict) report({ rule: 'colour-space', message: `${what}: ${verdict}`, page: at });
@@ -323,12 +331,27 @@ function checkResources(doc: PDFDocument, outputSpace: string | null, problems: 
           if (isMask?.toString() === 'true' || (isJpx && !xobject.dict.has(name('ColorSpace')))) continue;
           judge(xobject.dict.get(name('ColorSpace')), `Image ${key.decodeText()}`);
         } else if (subtype === name('Form')) {
-          visit(dictOf(doc, xobject.dict.get(name('Resources'))));
+          visit(dictOf(doc, xobject.dict.get(name('Resources'))), [xobject]);
         }
       }
     };
-    visit(page.node.Resources());
+    const contents = lookup(doc, page.node.get(name('Contents')));
+    const streams = (contents instanceof PDFArray ? contents.asArray().map((c) => lookup(doc, c)) : [contents])
+      .filter((c): c is PDFStream => c instanceof PDFStream);
+    visit(page.node.Resources(), streams);
   });
+}
+
+/** Whether a content stream sets a DeviceRGB colour: strings and inline image data are skipped. */
+function paintsDeviceRgb(stream: PDFStream): boolean {
+  const bytes = streamBytes(stream);
+  if (!bytes) return false;
+  const text = Buffer.from(bytes)
+    .toString('latin1')
+    .replace(/\bBI\b[\s\S]*?\bEI\b/g, ' ')
+    .replace(/\((?:\\[\s\S]|[^\\)])*\)/g, ' ')
+    .replace(/<[0-9A-Fa-f\s]*>/g, ' ');
+  return /(?:^|[\s\]])(?:[-+]?(?:\d+\.?\d*|\.\d+)\s+){3}(?:rg|RG)(?=[\s[\]/<(]|$)/.test(text);
 }
 
 function dictOf(doc: PDFDocument, obj: PDFObject | undefined): PDFDict | undefined {
