@@ -696,6 +696,12 @@ describe('POST /api/pdf/from-print-job', async () => {
     expect((await get(`/api/print-jobs/${job.id}`, w.tokens.userA)).body.data).toMatchObject({ isPDFDownloaded: true, artworkUrls: pages.slice(0, 2) });
   });
 
+  it('an id no row can have (beyond a 32-bit integer) → 400 naming id, never the database', async () => {
+    const res = await w.request().post('/api/pdf/from-print-job').set(bearer(w.tokens.userA)).send({ id: 2_147_483_648 });
+    expect(res.status).toBe(400);
+    expect(res.body.field).toBe('id');
+  });
+
   it('no artwork → 400 "PDF Empty"; not 4 pages → 400 "Only support 4 pages A5" (JSON), the job stays not downloaded', async () => {
     const empty = await create(w.tokens.userA, { productName: 'Empty' });
     const res = await w.request().post('/api/pdf/from-print-job').set(bearer(w.tokens.userA)).send({ id: empty.id });

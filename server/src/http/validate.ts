@@ -1,6 +1,6 @@
 // zod in: parse a request part or answer 400 naming the field that is wrong (fieldErrors.ts words it).
 import express from 'express';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { HttpError } from './errors';
 import { fieldErrors, zodProblem, zodProblems } from './fieldErrors';
 import { canBeRowId } from '../db';
@@ -17,6 +17,13 @@ export function idParam(value: unknown): number {
   if (!/^[1-9]\d{0,14}$/.test(s) || !canBeRowId(Number(s))) throw new HttpError(404, 'Not found');
   return Number(s);
 }
+
+/** A record id in a body or query: a whole number a row can have (a larger one is refused here, never sent to the database). */
+export const rowId = z.coerce
+  .number({ error: 'must be a whole number' })
+  .int('must be a whole number')
+  .positive('must be a whole number')
+  .refine(canBeRowId, 'is not an id any record can have');
 
 /** Deepest nesting of arrays and objects a JSON body may have (deeper → 400 before parsing). */
 export const MAX_JSON_DEPTH = 64;

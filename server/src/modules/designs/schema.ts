@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import { fileUrl, flag, optionalFileUrl } from '../print-jobs/schema';
 import { PRODUCT_TYPES, type ProductType } from '../../../../common/design-doc/types';
+import { rowId } from '../../http/validate';
 
 export { PRODUCT_TYPES, type ProductType };
 export const NEW_DESIGN_NAME = 'Untitled design';
 
-const positiveId = z.coerce.number({ error: 'must be a whole number' }).int('must be a whole number').positive('must be a whole number');
+const positiveId = rowId;
 const blankToNull = (v: unknown) => (v === '' ? null : v);
 
 /** Optional text where '' and null mean "none". */

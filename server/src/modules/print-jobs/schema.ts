@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { PRINT_JOB_SORTS, PRODUCT_TYPES } from '../../../../common/api/printProduction';
 import { storedUrlProblem } from '../pdf/artwork';
+import { rowId } from '../../http/validate';
 
 /** 0/1 accepted beside booleans (docs/print-production.md). */
 export const flag = z
@@ -37,7 +38,7 @@ export const externalId = z
 
 const optionalExternalId = z.preprocess((v) => (v === '' || v === null ? undefined : v), externalId.optional());
 
-const positiveId = z.coerce.number({ error: 'must be a whole number' }).int('must be a whole number').positive('must be a whole number');
+const positiveId = rowId;
 
 export const jobData = z
   .object({
