@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { flag } from '../print-jobs/schema';
+import { rowId } from '../../http/validate';
 
 /** A store id: text or a number, kept as text. */
 const ref = z
@@ -7,7 +8,7 @@ const ref = z
   .transform((v) => String(v).trim())
   .pipe(z.string().min(1, 'is required').max(64, 'is too long (64 characters at most)'));
 
-const optionalSiteId = z.preprocess((v) => (v === '' || v === null ? undefined : v), z.coerce.number().int().positive().optional());
+const optionalSiteId = z.preprocess((v) => (v === '' || v === null ? undefined : v), rowId.optional());
 
 /** `sendFromJobs`: the operator's yes to sending lines that are in the Jobs queue (asked after a 409). */
 export const sendHpBody = z

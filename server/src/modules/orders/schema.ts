@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { isShopifyApiVersion } from '../../integrations/shopifyAdmin';
 import { PRODUCT_TYPES } from '../../../../common/design-doc/types';
+import { rowId } from '../../http/validate';
+import { canBeRowId } from '../../db';
 
 /** A store order id: text or a number, kept as text (int64). */
 const storeOrderId = z
@@ -10,7 +12,7 @@ const storeOrderId = z
 
 const optionalText = (max: number) => z.preprocess((v) => (v === '' || v === null ? undefined : v), z.union([z.string(), z.number()]).transform((v) => String(v).trim()).pipe(z.string().max(max)).optional());
 
-const siteId = z.preprocess((v) => (v === '' || v === null ? undefined : v), z.coerce.number().int().positive().optional());
+const siteId = z.preprocess((v) => (v === '' || v === null ? undefined : v), rowId.optional());
 
 const flag = z
   .union([z.boolean(), z.literal(0), z.literal(1), z.literal('0'), z.literal('1')], { error: 'must be true or false' })
@@ -91,7 +93,7 @@ export type StoreInput = z.infer<typeof storeBody>;
 
 export const productBody = z.object({
   storeSku: z.union([z.string(), z.number()]).transform((v) => String(v).trim()).pipe(z.string().min(1, 'is required').max(255)),
-  designId: z.coerce.number({ error: 'must be a design id' }).int().positive('must be a design id'),
+  designId: z.coerce.number({ error: 'must be a design id' }).int().positive('must be a design id').refine(canBeRowId, 'must be a design id'),
   productName: optionalText(255),
   productType: z.preprocess((v) => (v === '' ? null : v), z.enum(PRODUCT_TYPES).nullable().optional()),
   storeProductId: optionalText(64),

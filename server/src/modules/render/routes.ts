@@ -10,6 +10,7 @@ import type { DesignsService } from '../designs/service';
 import { baseUrlOf } from '../uploads/routes';
 import { DPI_RANGE, documentOf, valuesOf, type RenderService } from './service';
 import { fieldError } from '../../http/fieldErrors';
+import { canBeRowId } from '../../db';
 
 const property = z.object({ name: z.string().max(200), value: z.union([z.string(), z.number(), z.boolean(), z.null()]) });
 
@@ -21,7 +22,7 @@ const values = z
 export const fromPolotnoBody = z
   .object({
     document: z.unknown().optional(),
-    designId: z.coerce.number({ error: 'must be a design id' }).int().positive('must be a design id').optional(),
+    designId: z.coerce.number({ error: 'must be a design id' }).int().positive('must be a design id').refine(canBeRowId, 'must be a design id').optional(),
     /** 1-based page number (default 1). */
     page: z.coerce.number({ error: 'must be a page number' }).int('must be a whole number').min(1, 'must be 1 or more').default(1),
     dpi: z.coerce.number({ error: 'must be a number' }).min(DPI_RANGE.min, `must be at least ${DPI_RANGE.min}`).max(DPI_RANGE.max, `must be at most ${DPI_RANGE.max}`).default(300),

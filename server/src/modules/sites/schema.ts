@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { rowId } from '../../http/validate';
 
 export const DEFAULT_MAIN_COLOR = '#000000';
 const RESERVED_SLUGS = new Set(['info', 'new', 'api', 'admin']);
@@ -24,7 +25,7 @@ const logo = z
   .nullable();
 
 export const siteBody = z.object({
-  id: z.union([z.coerce.number().int().positive(), z.literal(''), z.null()]).optional().transform((v) => (v ? v : undefined)),
+  id: z.union([rowId, z.literal(''), z.null()]).optional().transform((v) => (v ? v : undefined)),
   name: z.string().trim().min(1, 'is required').max(200),
   slug,
   logo: logo.optional(),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { rowId } from '../../http/validate';
 
 const name = z.string().trim().min(1, 'is required').max(100, 'is too long (100 characters at most)');
 // bcrypt reads 72 bytes at most; longer passwords would be silently truncated, so refuse them.
@@ -7,7 +8,7 @@ export const password = z
   .min(8, 'must be at least 8 characters')
   .refine((p) => Buffer.byteLength(p, 'utf8') <= 72, 'must be at most 72 bytes');
 const email = z.string().trim().toLowerCase().pipe(z.email('is not a valid email address')).pipe(z.string().max(254));
-const id = z.coerce.number().int().positive();
+const id = rowId;
 
 export const loginBody = z.object({
   email: z.string({ error: 'is required' }).trim().toLowerCase().min(1, 'is required'),
