@@ -28,7 +28,7 @@ import { shopifyJson, signShopifyBody } from '../server/simulators/shopify';
 import { startSmtpCatcher } from '../server/simulators/smtp';
 import { cardDoc, nameLayer } from '../server/test/renderKit';
 import { holdingFront } from './lib/holdingFront';
-import { appProcess, freshPostgres, type AppProcess } from './lib/appProcess';
+import { freshPostgres, twoInstances } from './lib/appProcess';
 import { api, waitFor } from './lib/hp';
 import { openAppDb } from './lib/inspect';
 import { prng, signIn, sleep } from './lib/store';
@@ -150,12 +150,7 @@ async function startWorld(name: string, seed: number, steps: Steps) {
   // A short lease, so the survivor takes a killed instance's row over quickly; the CRM's answer may
   // be held for a while before the kill, so the client waits longer than that.
   const env = { DATABASE_URL: db.url, OUTBOX_LEASE_SECONDS: '5', OUTBOX_RETRY_BASE_SECONDS: '1', SYNC_HTTP_TIMEOUT_MS: '60000' };
-  const apps: AppProcess[] = [appProcess(env), appProcess(env)];
-  for (const a of apps) cleanups.push(() => a.stop());
-  const fail = (err: unknown): never => {
-    throw new Error(`${err instanceof Error ? err.message : String(err)}\n--- app logs ---\n${apps.map((a, i) => `[instance ${i}]\n${a.log().slice(-3000)}`).join('\n')}`);
-  };
-  await Promise.all(apps.map((a) => a.start())).catch(fail);
+  const { apps, fail } = await twoInstances(env, cleanups);
   const token = await signIn(apps[0].baseUrl);
 
   // The site, wired to the simulators, the chosen steps automatic; an E-card design for its lines.

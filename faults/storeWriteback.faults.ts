@@ -14,7 +14,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { fakeOrder, type FakeOrder } from '../server/simulators/shopify';
 import { createShopifyAdminSimulator } from '../server/simulators/shopifyAdmin';
 import { holdingFront } from './lib/holdingFront';
-import { appProcess, freshPostgres, type AppProcess } from './lib/appProcess';
+import { freshPostgres, twoInstances } from './lib/appProcess';
 import { api, createHpSite, HP_POSTBACK_TOKEN, startHpSim, waitFor } from './lib/hp';
 import { openAppDb } from './lib/inspect';
 import { prng, signIn, sleep } from './lib/store';
@@ -56,12 +56,7 @@ async function scenario(name: string, seed: number) {
   const db = await freshPostgres();
   cleanups.push(db.drop);
   const env = { DATABASE_URL: db.url, OUTBOX_LEASE_SECONDS: '5', OUTBOX_RETRY_BASE_SECONDS: '1' };
-  const apps: AppProcess[] = [appProcess(env), appProcess(env)];
-  for (const a of apps) cleanups.push(() => a.stop());
-  const fail = (err: unknown): never => {
-    throw new Error(`${err instanceof Error ? err.message : String(err)}\n--- app logs ---\n${apps.map((a, i) => `[instance ${i}]\n${a.log().slice(-3000)}`).join('\n')}`);
-  };
-  await Promise.all(apps.map((a) => a.start())).catch(fail);
+  const { apps, fail } = await twoInstances(env, cleanups);
   const token = await signIn(apps[0].baseUrl);
   const site = await createHpSite(apps[0].baseUrl, token, slug, hp.baseUrl, { SHOPIFY_ADMIN_URL: store.baseUrl, SHOPIFY_ADMIN_TOKEN: ADMIN_TOKEN, SHOPIFY_API_VERSION: '2026-07' }).catch(fail);
   const appDb: Knex = openAppDb(apps[0], db.url);

@@ -134,3 +134,17 @@ export async function freshPostgres(): Promise<{ url: string; drop: () => Promis
   const base = process.env.FAULTS_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
   return createPgDatabase(base, 'pw_faults');
 }
+
+/**
+ * Two app instances on the same settings, started, stopped by `cleanups`; `fail` rethrows an error
+ * with both instances' recent logs (what a failed fault run needs to be understood).
+ */
+export async function twoInstances(env: Record<string, string>, cleanups: Array<() => Promise<void>>) {
+  const apps: AppProcess[] = [appProcess(env), appProcess(env)];
+  for (const a of apps) cleanups.push(() => a.stop());
+  const fail = (err: unknown): never => {
+    throw new Error(`${err instanceof Error ? err.message : String(err)}\n--- app logs ---\n${apps.map((a, i) => `[instance ${i}]\n${a.log().slice(-3000)}`).join('\n')}`);
+  };
+  await Promise.all(apps.map((a) => a.start())).catch(fail);
+  return { apps, fail };
+}

@@ -17,6 +17,23 @@ import { adminSchemaProblems } from './shopifyAdminSchema';
 
 const fixture = JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, '../../../shared/fixtures/shopify-order-1001.json'), 'utf8'));
 
+/** Bob Norman's address in Shopify's sample order (its shipping and billing address alike). */
+const BOB_ADDRESS = {
+  name: 'Bob Norman',
+  company: null,
+  firstName: 'Bob',
+  lastName: 'Norman',
+  address1: 'Chestnut Street 92',
+  address2: '',
+  city: 'Louisville',
+  zip: '40202',
+  province: 'Kentucky',
+  provinceCode: 'KY',
+  country: 'United States',
+  countryCodeV2: 'US',
+  phone: '+1(502)-459-2181',
+};
+
 /**
  * Shopify's sample order "#1001" as the Admin GraphQL API answers it, written from the reference's
  * field meanings: ids are gids with the REST id as legacyResourceId, enums upper-case, DateTime in
@@ -57,36 +74,8 @@ function sample1001(): GraphqlOrder {
       // 2004-06-13T11:57:11-04:00
       defaultEmailAddress: { emailAddress: 'bob.norman@mail.example.com', marketingState: 'NOT_SUBSCRIBED', marketingOptInLevel: null, marketingUpdatedAt: '2004-06-13T15:57:11Z' },
     },
-    billingAddress: {
-      name: 'Bob Norman',
-      company: null,
-      firstName: 'Bob',
-      lastName: 'Norman',
-      address1: 'Chestnut Street 92',
-      address2: '',
-      city: 'Louisville',
-      zip: '40202',
-      province: 'Kentucky',
-      provinceCode: 'KY',
-      country: 'United States',
-      countryCodeV2: 'US',
-      phone: '+1(502)-459-2181',
-    },
-    shippingAddress: {
-      name: 'Bob Norman',
-      company: null,
-      firstName: 'Bob',
-      lastName: 'Norman',
-      address1: 'Chestnut Street 92',
-      address2: '',
-      city: 'Louisville',
-      zip: '40202',
-      province: 'Kentucky',
-      provinceCode: 'KY',
-      country: 'United States',
-      countryCodeV2: 'US',
-      phone: '+1(502)-459-2181',
-    },
+    billingAddress: BOB_ADDRESS,
+    shippingAddress: BOB_ADDRESS,
     shippingLines: { nodes: [{ title: 'Free Shipping', code: 'Free Shipping' }] },
     lineItems: {
       pageInfo: { hasNextPage: false, endCursor: null },
