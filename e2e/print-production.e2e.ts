@@ -91,6 +91,17 @@ async function downloadPdf(page: Page, row: Locator) {
   return download;
 }
 
+/** Runs a wait; when it times out, says what the page showed instead (a rare flake left no trace). */
+async function whatTheRowShows(page: Page, row: Locator, wait: () => Promise<unknown>) {
+  try {
+    await wait();
+  } catch (error) {
+    const rows = await page.locator('[data-testid^="print-job-"]').evaluateAll((els) => els.map((e) => `${e.getAttribute('data-testid')}: ${(e as HTMLElement).innerText.replace(/\s+/g, ' ')}`));
+    await shot(page, 'print-failed-wait');
+    throw new Error(`${(error as Error).message}\nrow count ${await row.count()}; rows shown:\n${rows.join('\n')}`);
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 
 describe('print production in the browser', () => {
@@ -131,6 +142,7 @@ describe('print production in the browser', () => {
     }
 
     // ✓: the row leaves Jobs (server-side too: a fresh load does not list it).
+    await whatTheRowShows(staff, row, () => row.getByRole('button', { name: 'Yes, printed' }).waitFor({ timeout: 15_000 }));
     await row.getByRole('button', { name: 'Yes, printed' }).click();
     await staff.getByText('Marked as printed').waitFor();
     await row.waitFor({ state: 'detached' });

@@ -37,6 +37,11 @@ function useDownloadPdf({ job, leave }: PrintJobActionProps) {
   // A job downloaded earlier (another tab, a reload) still waits for the answer.
   const [step, setStep] = useState<Step>(job.isPDFDownloaded ? 'asking' : 'idle');
 
+  // A reload that brings the server's word that the file was handed out (another tab, a remounted row) asks too.
+  useEffect(() => {
+    if (job.isPDFDownloaded) setStep((s) => (s === 'idle' ? 'asking' : s));
+  }, [job.isPDFDownloaded]);
+
   useEffect(() => {
     if (step !== 'downloaded') return;
     const timer = setTimeout(() => setStep('asking'), DOWNLOADED_TICK_MS);

@@ -102,6 +102,20 @@ describe('Jobs (/print-jobs)', () => {
     expect(screen.getByTestId('print-job-8')).toBeInTheDocument();
   });
 
+  it('asks "Have you printed?" when a reload says the file was handed out elsewhere (another tab)', async () => {
+    let downloadedElsewhere = false;
+    stubFetch(router({ 'GET /api/print-jobs': () => ok({ list: [{ ...JOB, isPDFDownloaded: downloadedElsewhere }], hasNext: false, total: 1 }) }, ADMIN));
+    renderJobs();
+    const row = await screen.findByTestId('print-job-7');
+    expect(within(row).getByRole('button', { name: 'PDF' })).toBeInTheDocument();
+    downloadedElsewhere = true;
+    act(() => {
+      window.dispatchEvent(new Event('focus'));
+    });
+    expect(await within(row).findByRole('button', { name: 'Yes, printed' })).toBeInTheDocument();
+    expect(within(row).queryByRole('button', { name: 'PDF' })).not.toBeInTheDocument();
+  });
+
   it('✗ resets the job (not downloaded, not printed) and keeps the row', async () => {
     const user = userEvent.setup();
     const { calls } = stubFetch(
