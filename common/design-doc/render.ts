@@ -91,14 +91,15 @@ export const ASCENT_RATIO = 0.8;
 export const mmToPx = (mm: number, dpi: number) => (mm * dpi) / 25.4;
 export const ptToPx = (pt: number, dpi: number) => (pt * dpi) / 72;
 
-export function formatSpec(doc: Pick<DesignDocument, 'format'>): FormatSpec {
+/** A document's size: its format's, with the design's own bleed when it sets one. The one place a document's bleed is read. */
+export function formatSpec(doc: Pick<DesignDocument, 'format' | 'bleed'>): FormatSpec {
   const spec = FORMATS[doc.format];
   if (!spec) throw new Error(`unknown format ${String(doc.format)}`);
-  return spec;
+  return typeof doc.bleed === 'number' ? { ...spec, bleed: doc.bleed } : spec;
 }
 
 /** Pixel size of a page including bleed, e.g. card-a5 at 300 dpi → 1819 × 2551. */
-export function pagePixelSize(doc: Pick<DesignDocument, 'format'>, dpi: number): { width: number; height: number } {
+export function pagePixelSize(doc: Pick<DesignDocument, 'format' | 'bleed'>, dpi: number): { width: number; height: number } {
   const f = formatSpec(doc);
   return {
     width: Math.round(mmToPx(f.width + 2 * f.bleed, dpi)),

@@ -101,8 +101,13 @@ export interface Page {
 export interface DesignDocument {
   version: 1;
   format: Format;
+  /** This design's bleed in mm, when it differs from its format's (FORMATS[format].bleed). Read it through formatSpec(doc). */
+  bleed?: number;
   pages: Page[];
 }
+
+/** The bleed a design may set, mm (0: artwork printed to the edge with none). */
+export const BLEED_RANGE_MM = { min: 0, max: 10 } as const;
 
 /** Fonts bundled with Presswork (served from the app, never a CDN). */
 export const BUNDLED_FONTS = ['Raleway', 'Lora', 'Pacifico', 'Roboto Slab'] as const;

@@ -1,7 +1,7 @@
 // The design document's schema (zod): what the editor may save and the renderers may draw.
 // validateDocument names the first bad field by its path, e.g. "pages.0.layers.2.fontSize".
 import { z } from 'zod';
-import { BUNDLED_FONTS, FORMATS, type DesignDocument, type Format } from './types';
+import { BLEED_RANGE_MM, BUNDLED_FONTS, FORMATS, type DesignDocument, type Format } from './types';
 
 /** Limits that keep a document (and its render) bounded. */
 export const DOC_LIMITS = {
@@ -102,6 +102,11 @@ export const designDocumentSchema = z
   .object({
     version: z.literal(1, { error: 'must be 1' }),
     format: z.enum(FORMAT_NAMES, { error: `must be one of ${FORMAT_NAMES.join(', ')}` }),
+    bleed: z
+      .number({ error: 'must be a number of millimetres' })
+      .min(BLEED_RANGE_MM.min, `must be at least ${BLEED_RANGE_MM.min} mm`)
+      .max(BLEED_RANGE_MM.max, `must be at most ${BLEED_RANGE_MM.max} mm`)
+      .optional(),
     pages: z.array(page, { error: 'must be a list' }).min(1, 'must have at least one page').max(DOC_LIMITS.pages, 'has too many pages'),
   })
   .superRefine((doc, ctx) => {
