@@ -277,7 +277,7 @@ describe('the design editor and personalised rendering in the browser', () => {
     expect(page1.height).toBeCloseTo(((spec.height + 2 * spec.bleed) * 300) / 25.4, -1);
   });
 
-  it('a Shopify order with "Recipient name" → order-to-arwork → a 4-page A5 PDF showing the customer\'s words', { timeout: 180_000 }, async () => {
+  it('a Shopify order with "Recipient name" → order-to-arwork → a 4-page card PDF (A5 + bleed) showing the customer\'s words', { timeout: 180_000 }, async () => {
     expect(designId, 'the design of the first test').toBeTruthy();
     const seed = Date.now() % 1_000_000_007;
     const made = fakeOrder(seed, { skus: [DESIGN.sku], lineCount: 1, orderNumber: 60_000 + (seed % 9_000), withCustomer: true, withAddress: true });
@@ -299,15 +299,20 @@ describe('the design editor and personalised rendering in the browser', () => {
     expect(job.data.needsReview).toBeFalsy();
     expect(job.artworkUrls).toHaveLength(4);
 
-    // The print file: 4 A5 pages.
+    // The print file: 4 card pages.
     const pdfBytes = await binary('POST', '/api/pdf/from-print-job', { id: job.id }, 'application/pdf');
     expect(pdfBytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
     const pdf = await PDFDocument.load(pdfBytes);
     expect(pdf.getPageCount()).toBe(4);
+    // Card pages: A5 + 3 mm bleed each side (MediaBox = BleedBox), the TrimBox A5.
     for (const p of pdf.getPages()) {
       const { width, height } = p.getSize();
-      expect(width).toBeCloseTo(419.53, 1);
-      expect(height).toBeCloseTo(595.28, 1);
+      expect(width).toBeCloseTo(436.54, 1);
+      expect(height).toBeCloseTo(612.28, 1);
+      expect(p.getBleedBox()).toEqual(p.getMediaBox());
+      const trim = p.getTrimBox();
+      expect(trim.width).toBeCloseTo(419.53, 1);
+      expect(trim.height).toBeCloseTo(595.28, 1);
     }
 
     // The customer's words are on page 1: the job's page differs from the design drawn without the

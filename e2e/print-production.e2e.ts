@@ -105,7 +105,7 @@ async function whatTheRowShows(page: Page, row: Locator, wait: () => Promise<unk
 // ---------------------------------------------------------------------------------------------
 
 describe('print production in the browser', () => {
-  it('Jobs: PDF download (4 A5 pages), the 2 s tick, "Have you printed?" ✓ → Print History → Reprint → Jobs', async () => {
+  it('Jobs: PDF download (4 card pages, A5 trim + bleed), the 2 s tick, "Have you printed?" ✓ → Print History → Reprint → Jobs', async () => {
     await openList(staff, '/print-jobs', 'Thank You Leaves');
     await expect.poll(() => staff.title()).toBe('Jobs | Presswork');
     for (const col of ['Product', 'Preview', 'QTY', 'Created At', 'Time Since Order', 'Production Notes', 'PDF']) {
@@ -135,10 +135,15 @@ describe('print production in the browser', () => {
     expect(bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
     const pdf = await PDFDocument.load(bytes);
     expect(pdf.getPageCount()).toBe(4);
+    // Card pages: A5 + 3 mm bleed each side (MediaBox = BleedBox), the TrimBox A5.
     for (const p of pdf.getPages()) {
       const { width, height } = p.getSize();
-      expect(width).toBeCloseTo(419.53, 1);
-      expect(height).toBeCloseTo(595.28, 1);
+      expect(width).toBeCloseTo(436.54, 1);
+      expect(height).toBeCloseTo(612.28, 1);
+      expect(p.getBleedBox()).toEqual(p.getMediaBox());
+      const trim = p.getTrimBox();
+      expect(trim.width).toBeCloseTo(419.53, 1);
+      expect(trim.height).toBeCloseTo(595.28, 1);
     }
 
     // ✓: the row leaves Jobs (server-side too: a fresh load does not list it).

@@ -82,7 +82,7 @@ export function createApp(deps: Deps, services: Services = createServices(deps))
   api.use('/test', hpTestRoutes(services.fulfilment));
   api.use('/test', mailCatcherRoutes(services.mailCatcher));
   api.use('/general-data', generalDataRoutes(services.generalData));
-  api.use('/pdf', pdfRoutes(services.artwork, config));
+  api.use('/pdf', pdfRoutes(services.artwork, config, deps.clock));
   api.use('/images', imagesRoutes(services.artwork, config));
   // Design documents rendered on the server: /images/from-polotno.
   api.use('/images', renderRoutes(services.render, services.designs, config));

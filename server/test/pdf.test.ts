@@ -3,7 +3,7 @@
 import zlib from 'node:zlib';
 import express from 'express';
 import fc from 'fast-check';
-import { PDFArray, PDFDocument, PDFRawStream } from 'pdf-lib';
+import { PDFDocument } from 'pdf-lib';
 import sharp from 'sharp';
 import supertest, { type Response } from 'supertest';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -11,12 +11,12 @@ import { HttpError } from '../src/http/errors';
 import { errorHandler } from '../src/http/errorHandler';
 import { createLogger } from '../src/lib/logger';
 import { MAX_PIXELS } from '../src/modules/images/inspect';
+import { loadCmykProfile } from '../src/modules/pdf/cmykProfile';
 import {
-  A5,
   ONLY_4_PAGES,
   PDF_EMPTY,
   TOO_LONG,
-  buildA5Pdf,
+  buildArtworkPdf,
   buildPrintPdf,
   clearPdfCache,
   configurePdf,
@@ -51,23 +51,28 @@ const fixtures = {
   jpeg: () => jpegOf(rgb, W, H),
 };
 
+/** Whose file the test files are: fixed, so the bytes are too. */
+const FILE = { owner: 'test', title: 'Test card', createdAt: '2026-11-20T09:30:00.000Z' };
+// A5 + 3 mm bleed on every side, in points; the TrimBox is A5.
+const CARD_PAGE = { width: 436.535, height: 612.283 };
+
 afterAll(() => configurePdf({ timeoutMs: 30_000 }));
 
 describe('buildPrintPdf: pages and size', () => {
-  it('4 PNG/JPEG pages → a PDF of exactly 4 A5 pages, 419.53 × 595.28 pt, each image filling its page', async () => {
+  it('4 PNG/JPEG pages → a PDF of exactly 4 card pages, A5 + 3 mm bleed (436.54 × 612.28 pt), one image each', async () => {
     const png = await fixtures.png();
     const jpeg = await fixtures.jpeg();
-    const pdf = await buildPrintPdf([png, jpeg, png, jpeg], { cache: false });
+    const pdf = await buildPrintPdf([png, jpeg, png, jpeg], { file: FILE, cache: false });
     expect(Buffer.from(pdf.subarray(0, 5)).toString('latin1')).toBe('%PDF-');
     const doc = await PDFDocument.load(pdf);
     expect(doc.getPageCount()).toBe(4);
     for (const page of doc.getPages()) {
-      expect(page.getWidth()).toBeCloseTo(419.53, 2);
-      expect(page.getHeight()).toBeCloseTo(595.28, 2);
+      expect(page.getWidth()).toBeCloseTo(CARD_PAGE.width, 2);
+      expect(page.getHeight()).toBeCloseTo(CARD_PAGE.height, 2);
+      expect(page.getTrimBox().width).toBeCloseTo(419.53, 2);
+      expect(page.getTrimBox().height).toBeCloseTo(595.28, 2);
     }
-    expect(A5.width).toBeCloseTo(419.53, 2);
-    expect(A5.height).toBeCloseTo(595.28, 2);
-    // Each page paints its one image over the whole page.
+    // Each page paints its one image.
     for (let p = 1; p <= 4; p++) {
       const images = await imagesOnPage(pdf, p);
       expect(images).toHaveLength(1);
@@ -77,8 +82,8 @@ describe('buildPrintPdf: pages and size', () => {
 
   it('0 pages → "PDF Empty"; 1, 3, 5 pages → "Only support 4 pages A5"', async () => {
     const png = await fixtures.png();
-    expect(await httpError(buildPrintPdf([]))).toMatchObject({ status: 400, message: PDF_EMPTY });
-    for (const n of [1, 3, 5]) expect(await httpError(buildPrintPdf(new Array(n).fill(png)))).toMatchObject({ status: 400, message: ONLY_4_PAGES });
+    expect(await httpError(buildPrintPdf([], { file: FILE }))).toMatchObject({ status: 400, message: PDF_EMPTY });
+    for (const n of [1, 3, 5]) expect(await httpError(buildPrintPdf(new Array(n).fill(png), { file: FILE }))).toMatchObject({ status: 400, message: ONLY_4_PAGES });
   });
 
   it('the errors reach the client as JSON 400 envelopes with the exact texts', async () => {
@@ -86,7 +91,7 @@ describe('buildPrintPdf: pages and size', () => {
     const app = express();
     app.use(express.json());
     app.post('/pdf', async (req, res) => {
-      const pdf = await buildPrintPdf(new Array(req.body.n).fill(png));
+      const pdf = await buildPrintPdf(new Array(req.body.n).fill(png), { file: FILE });
       res.type('application/pdf').send(Buffer.from(pdf));
     });
     app.use(errorHandler(createLogger('silent')));
@@ -106,15 +111,17 @@ describe('buildPrintPdf: pages and size', () => {
 describe('pass-through embedding is pixel-exact', () => {
   it('JPEG: the DCT data is in the PDF byte for byte', async () => {
     const jpeg = await fixtures.jpeg();
-    const pdf = Buffer.from(await buildA5Pdf([jpeg], { cache: false }));
+    const pdf = Buffer.from(await buildArtworkPdf([jpeg], { file: FILE, cache: false }));
     expect(pdf.indexOf(jpeg)).toBeGreaterThan(0);
-    expect(pdf.length).toBeLessThan(jpeg.length + 4000);
+    // Nothing else of size: the image, the output intent's CMYK profile (compressed) and a few objects.
+    const profile = zlib.deflateSync((await loadCmykProfile()).bytes, { level: 9 }).length;
+    expect(pdf.length).toBeLessThan(jpeg.length + profile + 6000);
   });
 
   it('opaque 8-bit RGB PNG: the zlib data is in the PDF as is, and pdf.js decodes exactly the pixels sharp decodes', async () => {
     const png = await fixtures.png();
     const idat = png.subarray(png.indexOf('IDAT') + 4, png.indexOf('IEND') - 8);
-    const pdf = await buildA5Pdf([png], { cache: false });
+    const pdf = await buildArtworkPdf([png], { file: FILE, cache: false });
     expect(Buffer.from(pdf).indexOf(idat.subarray(0, 64))).toBeGreaterThan(0);
     const [img] = await imagesOnPage(pdf, 1);
     const ref = await sharpRgb(png);
@@ -145,7 +152,7 @@ describe('pass-through embedding is pixel-exact', () => {
   for (const [name, make] of cases) {
     it(`${name}: pdf.js decodes exactly sharp's pixels`, async () => {
       const png = await make();
-      const pdf = await buildA5Pdf([png], { cache: false });
+      const pdf = await buildArtworkPdf([png], { file: FILE, cache: false });
       const [img] = await imagesOnPage(pdf, 1);
       const ref = await sharpRgb(png);
       expect([img.width, img.height]).toEqual([ref.width, ref.height]);
@@ -165,7 +172,7 @@ describe('pass-through embedding is pixel-exact', () => {
         }),
         async ({ width, height, colorType, seed, filters }) => {
           const png = encodePng({ width, height, bitDepth: 8, colorType, raw: noise(width * height * (colorType === 2 ? 3 : 1), seed), filters });
-          const [img] = await imagesOnPage(await buildA5Pdf([png], { cache: false }), 1);
+          const [img] = await imagesOnPage(await buildArtworkPdf([png], { file: FILE, cache: false }), 1);
           const ref = await sharpRgb(png);
           expect(img.rgb.equals(ref.rgb)).toBe(true);
         },
@@ -176,7 +183,7 @@ describe('pass-through embedding is pixel-exact', () => {
 });
 
 describe('bad artwork is refused with 400 naming the page, never a hang', () => {
-  const pageError = async (pages: Buffer[]) => httpError(buildPrintPdf(pages, { cache: false }));
+  const pageError = async (pages: Buffer[]) => httpError(buildPrintPdf(pages, { file: FILE, cache: false }));
 
   it('a truncated PNG (cut inside its image data)', async () => {
     const good = await fixtures.png();
@@ -246,15 +253,15 @@ describe('bad artwork is refused with 400 naming the page, never a hang', () => 
 describe('time limit and cache', () => {
   it('over PDF_TIMEOUT_MS → 503 "PDF generation took too long"; the next PDF still works', async () => {
     const big = await pngOf(artworkRgb(600, 800, 3), 600, 800);
-    const err = await httpError(buildPrintPdf([big, big, big, big], { cache: false, timeoutMs: 5 }));
+    const err = await httpError(buildPrintPdf([big, big, big, big], { file: FILE, cache: false, timeoutMs: 5 }));
     expect(err.status).toBe(503);
     expect(err.message).toBe(TOO_LONG);
-    const pdf = await buildPrintPdf([big, big, big, big], { cache: false });
+    const pdf = await buildPrintPdf([big, big, big, big], { file: FILE, cache: false });
     expect((await PDFDocument.load(pdf)).getPageCount()).toBe(4);
   });
 
   it('a render over the limit is stopped too (its worker is replaced), and the next render works', async () => {
-    const pdf = Buffer.from(await buildA5Pdf([await pngOf(artworkRgb(600, 800, 4), 600, 800)], { cache: false }));
+    const pdf = Buffer.from(await buildArtworkPdf([await pngOf(artworkRgb(600, 800, 4), 600, 800)], { file: FILE, cache: false }));
     const err = await httpError(renderFrontPagePng(pdf, 3, 600, { timeoutMs: 20 }));
     expect(err).toMatchObject({ status: 503, message: TOO_LONG });
     const png = await renderFrontPagePng(pdf, 3, 72);
@@ -266,18 +273,18 @@ describe('time limit and cache', () => {
     const png = await fixtures.png();
     const jpeg = await fixtures.jpeg();
     const before = pdfCacheStats();
-    const first = await buildPrintPdf([png, jpeg, png, jpeg]);
-    const second = await buildPrintPdf([Buffer.from(png), Buffer.from(jpeg), Buffer.from(png), Buffer.from(jpeg)]);
+    const first = await buildPrintPdf([png, jpeg, png, jpeg], { file: FILE });
+    const second = await buildPrintPdf([Buffer.from(png), Buffer.from(jpeg), Buffer.from(png), Buffer.from(jpeg)], { file: FILE });
     expect(second).toBe(first);
     const after = pdfCacheStats();
     expect(after.hits - before.hits).toBe(1);
     expect(after.misses - before.misses).toBe(1);
-    const other = await buildPrintPdf([jpeg, png, jpeg, png]);
+    const other = await buildPrintPdf([jpeg, png, jpeg, png], { file: FILE });
     expect(other).not.toBe(first);
     expect(pdfCacheStats().misses - after.misses).toBe(1);
     // Concurrent identical requests build once.
     clearPdfCache();
-    const [a, b] = await Promise.all([buildPrintPdf([png, png, png, png]), buildPrintPdf([png, png, png, png])]);
+    const [a, b] = await Promise.all([buildPrintPdf([png, png, png, png], { file: FILE }), buildPrintPdf([png, png, png, png], { file: FILE })]);
     expect(a).toBe(b);
   });
 });
@@ -287,7 +294,7 @@ describe('/api/pdf routes', async () => {
   const post = (path: string, body: unknown, token = w.tokens.userA) => w.request().post(path).set(bearer(token)).send(body as object).buffer(true).parse(binary);
   const json = (res: Response) => JSON.parse((res.body as Buffer).toString());
 
-  it('POST /api/pdf/from-image {url} → one A5 page; {urls} → one page per image (print-file.pdf)', async () => {
+  it('POST /api/pdf/from-image {url} → one card-size page (A5 + bleed); {urls} → one page per image (print-file.pdf)', async () => {
     const png = await storeFile(w.services.store, 'a.png', await fixtures.png());
     const jpeg = await storeFile(w.services.store, 'b.jpg', await fixtures.jpeg());
     const one = await post('/api/pdf/from-image', { url: png });
@@ -296,7 +303,8 @@ describe('/api/pdf routes', async () => {
     expect(one.headers['content-disposition']).toBe('attachment; filename="print-file.pdf"');
     const doc = await PDFDocument.load(one.body as Buffer);
     expect(doc.getPageCount()).toBe(1);
-    expect(doc.getPage(0).getSize().width).toBeCloseTo(419.53, 2);
+    expect(doc.getPage(0).getSize().width).toBeCloseTo(CARD_PAGE.width, 2);
+    expect(doc.getPage(0).getTrimBox().width).toBeCloseTo(419.53, 2);
     const three = await post('/api/pdf/from-image', { urls: [png, jpeg, `data:image/png;base64,${(await fixtures.png()).toString('base64')}`] });
     expect(three.status).toBe(200);
     expect((await PDFDocument.load(three.body as Buffer)).getPageCount()).toBe(3);
@@ -319,22 +327,22 @@ describe('/api/pdf routes', async () => {
   });
 
   it('POST /api/pdf/crop-bleed-pdf-to-front-page-image → PNG of page 1 at 150 dpi with the bleed cut off', async () => {
-    // Artwork with a 3 mm red bleed frame around a blue page.
-    const wPx = 874; // 148 mm at 150 dpi
-    const hPx = 1240; // 210 mm at 150 dpi
+    // Artwork with a 3 mm red bleed frame around a blue page: it fills the card page, bleed and all.
+    const wPx = 909; // 154 mm at 150 dpi
+    const hPx = 1276; // 216 mm at 150 dpi
     const bleed = Math.round((3 / 25.4) * 150);
     const art = await sharp({ create: { width: wPx, height: hPx, channels: 3, background: '#ff0000' } })
       .composite([{ input: await sharp({ create: { width: wPx - 2 * bleed, height: hPx - 2 * bleed, channels: 3, background: '#0000ff' } }).png().toBuffer(), left: bleed, top: bleed }])
       .png()
       .toBuffer();
-    const pdf = Buffer.from(await buildA5Pdf([art, await fixtures.png()], { cache: false }));
+    const pdf = Buffer.from(await buildArtworkPdf([art, await fixtures.png()], { file: FILE, cache: false }));
     const url = await storeFile(w.services.store, 'card.pdf', pdf);
     const res = await post('/api/pdf/crop-bleed-pdf-to-front-page-image', { url });
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toBe('image/png');
     const { data, info } = await sharp(res.body as Buffer).removeAlpha().raw().toBuffer({ resolveWithObject: true });
-    expect(info.width).toBe(Math.round(((148 - 6) / 25.4) * 150));
-    expect(info.height).toBe(Math.round(((210 - 6) / 25.4) * 150));
+    expect(info.width).toBe(Math.round((148 / 25.4) * 150));
+    expect(info.height).toBe(Math.round((210 / 25.4) * 150));
     // No red left at the edges: the bleed is gone.
     for (const [x, y] of [
       [1, 1],
@@ -348,7 +356,7 @@ describe('/api/pdf routes', async () => {
       expect(data[o + 2]).toBeGreaterThan(200);
     }
     const none = await post('/api/pdf/crop-bleed-pdf-to-front-page-image', { url, bleedMm: 0 });
-    expect((await sharp(none.body as Buffer).metadata()).width).toBe(Math.round((148 / 25.4) * 150));
+    expect((await sharp(none.body as Buffer).metadata()).width).toBe(Math.round((154 / 25.4) * 150));
    }, 60_000);
 
   it('crop-bleed: not a PDF, a broken PDF, a bad bleed → 400', async () => {
@@ -364,43 +372,4 @@ describe('/api/pdf routes', async () => {
     expect(bleed.status).toBe(400);
     expect(json(bleed).error).toMatch(/^Bleed mm\b/);
    }, 60_000);
-});
-
-describe('artwork with the editor\'s 3 mm bleed', () => {
-  it('placement(): bleed-sized artwork (154 × 216 mm) overhangs the A5 page by 3 mm on every side; other artwork fills it', async () => {
-    const { placement } = await import('../src/modules/pdf/tasks');
-    const b = (3 / 25.4) * 72;
-    const withBleed = placement(1819, 2551);
-    expect(withBleed.x).toBeCloseTo(-b, 3);
-    expect(withBleed.y).toBeCloseTo(-b, 3);
-    expect(withBleed.w).toBeCloseTo(A5.width + 2 * b, 3);
-    expect(withBleed.h).toBeCloseTo(A5.height + 2 * b, 3);
-    expect(placement(1748, 2480)).toEqual({ x: 0, y: 0, w: A5.width, h: A5.height });
-  });
-
-  it('the print PDF places bleed artwork so only its trim box is on the page', async () => {
-    // 154 × 216 mm at 30 dpi ≈ 182 × 255 px.
-    const page = await sharp({ create: { width: 182, height: 255, channels: 3, background: '#3366cc' } }).png().toBuffer();
-    const pdf = await PDFDocument.load(await buildPrintPdf([page, page, page, page]));
-    expect(pdf.getPageCount()).toBe(4);
-    const first = pdf.getPage(0);
-    expect(first.getWidth()).toBeCloseTo(419.53, 1);
-    const contents = first.node.Contents();
-    const streams = contents instanceof PDFArray ? contents.asArray().map((ref) => pdf.context.lookup(ref)) : [contents];
-    const text = streams
-      .map((st) => {
-        const raw = st instanceof PDFRawStream ? Buffer.from(st.contents) : Buffer.alloc(0);
-        try {
-          return zlib.inflateSync(raw).toString('latin1');
-        } catch {
-          return raw.toString('latin1');
-        }
-      })
-      .join('\n');
-    const cm = /([-\d.]+) ([-\d.]+) ([-\d.]+) ([-\d.]+) ([-\d.]+) ([-\d.]+) cm/.exec(text);
-    expect(cm, text).not.toBeNull();
-    expect(Number(cm![5])).toBeCloseTo(-8.504, 2);
-    expect(Number(cm![6])).toBeCloseTo(-8.504, 2);
-    expect(Number(cm![1])).toBeCloseTo(419.53 + 17.008, 1);
-  });
 });

@@ -16,11 +16,13 @@ import {
   cmyk,
   type PDFPage,
 } from 'pdf-lib';
+import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { iccTextTag, loadCmykProfile, readIccHeader } from '../src/modules/pdf/cmykProfile';
 import { checkPdfX4, pdfxVersionOf, PDFX_NAMESPACE, type PdfxRule } from '../src/modules/pdf/pdfxCheck';
 import { buildPrintPdf } from '../src/modules/pdf/printPdf';
-import { artworkRgb, pngOf } from './imageFixtures';
+import { printSizeOf, type PrintSize } from '../../common/design-doc/printSize';
+import { artworkRgb, jpegOf, pngOf } from './imageFixtures';
 
 const n = (v: string) => PDFName.of(v);
 const MM = 72 / 25.4;
@@ -223,28 +225,24 @@ describe('checkPdfX4: each defect alone → exactly its rule', () => {
   });
 });
 
-describe("checkPdfX4 on today's print PDF (documents the gap until print files become PDF/X-4)", () => {
-  it('reports: no output intent, no X-4 XMP, no ID, no Trapped, no trim/bleed boxes, untagged RGB images — nothing else', async () => {
-    const png = await pngOf(artworkRgb(60, 85, 7), 60, 85);
-    const pdf = await buildPrintPdf([png, png, png, png], { cache: false });
-    const problems = await checkPdfX4(pdf);
-    const summary = [...new Set(problems.map((p) => `${p.rule}${p.page ? `@${p.page}` : ''}`))].sort();
-    expect(summary).toEqual(TODAYS_GAPS);
-    // The boxes problem is the missing trim and bleed, not a broken MediaBox.
-    const boxes = problems.filter((p) => p.rule === 'page-boxes' && p.page === 1).map((p) => p.message);
-    expect(boxes).toEqual(['The page has neither a TrimBox nor an ArtBox', 'The page has no BleedBox']);
-  });
+describe('checkPdfX4 on our print files', () => {
+  // A card, a mug wrap and an A3 poster (still 4 pages: the spec's rule), each of RGB, palette and gray artwork.
+  const sizes: Array<[string, PrintSize]> = [
+    ['card', printSizeOf('Card')],
+    ['mug', printSizeOf('Mug')],
+    ['poster', printSizeOf('Poster')],
+  ];
+  for (const [what, size] of sizes) {
+    it(`a ${what} file meets every rule the checker has`, async () => {
+      const rgb = await pngOf(artworkRgb(60, 85, 7), 60, 85);
+      const palette = await sharp(artworkRgb(40, 40, 3), { raw: { width: 40, height: 40, channels: 3 } }).png({ palette: true, colours: 8 }).toBuffer();
+      const gray = await sharp(artworkRgb(30, 20, 5), { raw: { width: 30, height: 20, channels: 3 } }).grayscale().jpeg().toBuffer();
+      const jpeg = await jpegOf(artworkRgb(50, 50, 9), 50, 50);
+      const pdf = await buildPrintPdf([rgb, palette, gray, jpeg], { size, cache: false, file: { owner: `job ${what}`, title: `A ${what}`, createdAt: '2026-11-20T09:30:00Z' } });
+      expect(await checkPdfX4(pdf)).toEqual([]);
+    });
+  }
 });
-
-// Today's file: plain A5 pages of untagged RGB artwork, no PDF/X identification at all.
-const TODAYS_GAPS = [
-  'colour-space@1', 'colour-space@2', 'colour-space@3', 'colour-space@4',
-  'document-id',
-  'output-intent',
-  'page-boxes@1', 'page-boxes@2', 'page-boxes@3', 'page-boxes@4',
-  'trapped',
-  'xmp-version',
-];
 
 const qpdf = spawnSync('qpdf', ['--version']).status === 0;
 

@@ -7,6 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { fromJson } from '../src/db';
 import { orderTablesRepo } from '../src/modules/orders/tablesRepo';
 import { bearer, createWorld, type TestWorld } from './harness';
+import { makeDesign } from './ordersKit';
+import { cardDoc } from './renderKit';
 
 interface Job {
   id: number;
@@ -665,7 +667,7 @@ describe('POST /api/pdf/from-print-job', async () => {
     expect(pages.every((u) => u.startsWith('/files/artwork/'))).toBe(true);
   });
 
-  it('the 4 artwork pages → print-file.pdf with 4 A5 pages (419.53 × 595.28 pt); the job is then downloaded', async () => {
+  it('the 4 artwork pages → print-file.pdf with 4 card pages (A5 + 3 mm bleed, TrimBox A5); the job is then downloaded', async () => {
     const job = await create(w.tokens.userA, { productName: 'Card', artworkUrls: pages });
     const res = await pdfOf(w.tokens.userA, { id: job.id });
     expect(res.status).toBe(200);
@@ -674,8 +676,9 @@ describe('POST /api/pdf/from-print-job', async () => {
     const doc = await PDFDocument.load(res.body as Buffer);
     expect(doc.getPageCount()).toBe(4);
     for (const page of doc.getPages()) {
-      expect(page.getWidth()).toBeCloseTo(419.53, 2);
-      expect(page.getHeight()).toBeCloseTo(595.28, 2);
+      expect(page.getWidth()).toBeCloseTo(436.54, 2);
+      expect(page.getHeight()).toBeCloseTo(612.28, 2);
+      expect(page.getTrimBox()).toMatchObject({ width: expect.closeTo(419.53, 2), height: expect.closeTo(595.28, 2) });
     }
     const after = (await get(`/api/print-jobs/${job.id}`, w.tokens.userA)).body.data as Job;
     expect(after).toMatchObject({ isPDFDownloaded: true, isPrinted: false, downloadedByUserId: w.users.userA });
@@ -685,6 +688,29 @@ describe('POST /api/pdf/from-print-job', async () => {
     const again = await pdfOf(w.tokens.userA2, { id: job.id });
     expect(again.status).toBe(200);
     expect((await get(`/api/print-jobs/${job.id}`, w.tokens.userA)).body.data).toMatchObject({ isPrinted: true, isPDFDownloaded: true });
+  });
+
+  it("the job's size: a poster's job prints on A3 + bleed; a design's new bleed makes a new file of that bleed; a rebuild is the same bytes", async () => {
+    const MM = 72 / 25.4;
+    const sizeOf = async (pdf: Buffer) => {
+      const page = (await PDFDocument.load(pdf)).getPage(0);
+      return { width: page.getWidth() / MM, trim: page.getTrimBox().width / MM };
+    };
+    const poster = await makeDesign(w, w.tokens.adminA, { name: 'Skyline poster', sku: 'PDF-POSTER', productType: 'Poster' });
+    const posterJob = await create(w.tokens.userA, { productName: 'Skyline poster', artworkUrls: pages, designId: poster.id });
+    const posterPdf = await pdfOf(w.tokens.userA, { id: posterJob.id });
+    expect(posterPdf.status).toBe(200);
+    expect(await sizeOf(posterPdf.body as Buffer)).toEqual({ width: expect.closeTo(303, 2), trim: expect.closeTo(297, 2) });
+    const again = await pdfOf(w.tokens.userA, { id: posterJob.id });
+    expect((again.body as Buffer).equals(posterPdf.body as Buffer)).toBe(true);
+
+    const card = await makeDesign(w, w.tokens.adminA, { name: 'Card with a document', sku: 'PDF-CARD-DOC', productType: 'Card', data: { document: cardDoc(), artworkUrls: pages } });
+    const cardJob = await create(w.tokens.userA, { productName: 'Card with a document', artworkUrls: pages, designId: card.id });
+    const before = await pdfOf(w.tokens.userA, { id: cardJob.id });
+    expect(await sizeOf(before.body as Buffer)).toEqual({ width: expect.closeTo(154, 2), trim: expect.closeTo(148, 2) });
+    await makeDesign(w, w.tokens.adminA, { id: card.id, name: 'Card with a document', sku: 'PDF-CARD-DOC', productType: 'Card', data: { document: { ...cardDoc(), bleed: 5 }, artworkUrls: pages } });
+    const after = await pdfOf(w.tokens.userA, { id: cardJob.id });
+    expect(await sizeOf(after.body as Buffer)).toEqual({ width: expect.closeTo(158, 2), trim: expect.closeTo(148, 2) });
   });
 
   it('absolute URLs to our own /files/ work too, and `images` replaces the job\'s artwork', async () => {

@@ -219,7 +219,7 @@ describe('render API', async () => {
   });
 
   describe('end to end', () => {
-    it('a Shopify order with the customer’s text → order-to-arwork → print job → 4 A5 pages showing the text', async () => {
+    it('a Shopify order with the customer’s text → order-to-arwork → print job → 4 card pages (A5 + bleed) showing the text', async () => {
       // The store sends the order (the Shopify simulator's sender: signed, to our webhook).
       const server = w.app.listen(0, '127.0.0.1');
       await new Promise((r) => server.once('listening', r));
@@ -247,9 +247,11 @@ describe('render API', async () => {
       expect(pdfRes.headers['content-type']).toBe('application/pdf');
       const pdf = await PDFDocument.load(pdfRes.body);
       expect(pdf.getPageCount()).toBe(4);
+      // Card pages: A5 + 3 mm bleed each side, the TrimBox A5.
       for (const p of pdf.getPages()) {
-        expect(p.getWidth()).toBeCloseTo(419.53, 1);
-        expect(p.getHeight()).toBeCloseTo(595.28, 1);
+        expect(p.getWidth()).toBeCloseTo(436.54, 1);
+        expect(p.getHeight()).toBeCloseTo(612.28, 1);
+        expect(p.getTrimBox()).toMatchObject({ width: expect.closeTo(419.53, 1), height: expect.closeTo(595.28, 1) });
       }
       // The PDF's front page image (decoded by pdf.js) against a reference render made here.
       const [img] = await imagesOnPage(pdfRes.body, 1);

@@ -58,6 +58,25 @@ async function readProfile(): Promise<CmykProfile> {
   };
 }
 
+let srgb: Promise<Uint8Array> | null = null;
+
+/**
+ * The sRGB profile of RGB artwork that carries none (libvips' built-in "sRGB CC0", ICC v4, 480
+ * bytes): PDF/X under a CMYK intent needs every RGB image to say which RGB it is.
+ */
+export function loadSrgbProfile(): Promise<Uint8Array> {
+  srgb ??= (async () => {
+    const tagged = await sharp({ create: { width: 1, height: 1, channels: 3, background: '#ffffff' } }).withIccProfile('srgb').png().toBuffer();
+    const { icc } = await sharp(tagged).metadata();
+    if (!icc || readIccHeader(new Uint8Array(icc)).colourSpace !== 'RGB ') throw new Error('sharp did not embed its sRGB profile');
+    return new Uint8Array(icc);
+  })().catch((err: unknown) => {
+    srgb = null;
+    throw err;
+  });
+  return srgb;
+}
+
 export interface IccHeader {
   size: number;
   /** Profile/device class, e.g. 'prtr' (output), 'mntr', 'scnr'. */

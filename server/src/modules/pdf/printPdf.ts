@@ -1,4 +1,5 @@
-// The print PDF: exactly 4 artwork pages on A5 (148 × 210 mm = 419.53 × 595.28 pt).
+// The print PDF: one page per artwork image at the product's trim + bleed, as PDF/X-4 (tasks.ts
+// builds it; printSize.ts says the size). A print job's file has exactly 4 pages (spec §5).
 //
 // Fast path: nothing is decoded or recompressed. JPEG DCT data and opaque non-interlaced ≤8-bit PNG
 // zlib data (gray, RGB, palette) go into the PDF as they are (PNG rows keep their filters as PDF
@@ -8,14 +9,19 @@
 // size; JPEG segments to EOI) in the worker. The work runs in a worker thread under
 // PDF_TIMEOUT_MS; identical inputs hit an in-memory LRU of finished PDFs.
 import crypto from 'node:crypto';
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
 import sharp, { type Metadata } from 'sharp';
+import { printSizeOf, type PrintSize } from '../../../../common/design-doc/printSize';
 import { HttpError, badRequest } from '../../http/errors';
 import { ImageError, MAX_PIXELS, sniffImage, type ImageHeader } from '../images/inspect';
+import { loadCmykProfile, loadSrgbProfile } from './cmykProfile';
 import { LruBytes } from './lru';
 import { createWorkerPool, TOO_LONG, type WorkerPool } from './pool';
-import { A5 as A5_SIZE, type PageInput, type RenderInput } from './tasks';
+import type { ColourSetup, PageInput, PrintFileIdentity, RenderInput } from './tasks';
 
-export const A5 = A5_SIZE;
+/** A card's print size (A5 + 3 mm bleed): the generic /api/pdf files and a job without a product. */
+export const CARD_PRINT_SIZE: PrintSize = printSizeOf('Card');
 /** The name every print file is downloaded as (spec §9). */
 export const PRINT_FILE_NAME = 'print-file.pdf';
 export const PDF_EMPTY = 'PDF Empty';
@@ -128,8 +134,10 @@ async function preparePage(bytes: Buffer, i: number, deadline: number): Promise<
   if (meta.format !== header.kind || meta.width !== header.width || meta.height !== header.height) {
     throw pageError(i, 'the image header is inconsistent');
   }
-  if (header.kind === 'jpeg') return { kind: 'jpeg', bytes };
-  if (passesThrough(header, pngHasTrns(bytes))) return { kind: 'png', bytes };
+  // The file's own profile says what its colours are (used by the worker when it fits the pixels).
+  const icc = meta.icc ? new Uint8Array(meta.icc) : undefined;
+  if (header.kind === 'jpeg') return { kind: 'jpeg', bytes, icc };
+  if (passesThrough(header, pngHasTrns(bytes))) return { kind: 'png', bytes, icc };
   // Alpha, tRNS, 16-bit or interlaced: decode (flattened on white) and embed the pixels.
   try {
     const gray = header.colorType === 0 || header.colorType === 4;
@@ -145,15 +153,16 @@ async function preparePage(bytes: Buffer, i: number, deadline: number): Promise<
       channels = rgb.info.channels;
     }
     if (channels !== 1 && channels !== 3) throw new Error(`${channels} channels`);
-    return { kind: 'raw', width: info.width, height: info.height, channels, pixels };
+    return { kind: 'raw', width: info.width, height: info.height, channels, pixels, icc };
   } catch (err) {
     if (/timeout/i.test((err as Error).message)) throw tooLong();
     throw pageError(i, `the image could not be decoded (${(err as Error).message.split('\n')[0]})`);
   }
 }
 
-export function artworkKey(pages: Buffer[]): string {
-  const h = crypto.createHash('sha256').update('presswork-a5-v1\n');
+/** What a print file is made of: its size and its images (the artwork's hash names the file). */
+export function artworkKey(pages: Buffer[], size: PrintSize): string {
+  const h = crypto.createHash('sha256').update('presswork-print-file-v2\n').update(JSON.stringify([size.trimWidthMm, size.trimHeightMm, size.bleedMm]));
   for (const p of pages) {
     const len = Buffer.alloc(8);
     len.writeBigUInt64BE(BigInt(p.length));
@@ -162,17 +171,60 @@ export function artworkKey(pages: Buffer[]): string {
   return h.digest('hex');
 }
 
+/** Who a print file is for; with the artwork's hash this fixes every byte of the file. */
+export interface PrintFileOwner {
+  /** Whose file it is ("job 12"): another owner of the same artwork gets another document ID. */
+  owner: string;
+  /** The file's title (Info and XMP). */
+  title: string;
+  /** ISO 8601: the file's dates (a job's createdAt, never the time of the build). */
+  createdAt: string;
+}
+
+/** The trailer /ID and XMP DocumentID: the owner and a hash of the sources, 32 hex digits. */
+export function printFileId(owner: string, contentKey: string): string {
+  return crypto.createHash('sha256').update(`presswork-print-file-id\n${owner}\n${contentKey}`).digest('hex').slice(0, 32);
+}
+
+const deflate = promisify(zlib.deflate);
+let colourSetup: Promise<ColourSetup> | null = null;
+
+/** The output intent's profile (compressed once per process) and sRGB, for every file. */
+function loadColourSetup(): Promise<ColourSetup> {
+  colourSetup ??= (async () => {
+    const [cmyk, srgb] = await Promise.all([loadCmykProfile(), loadSrgbProfile()]);
+    return {
+      outputProfileDeflated: new Uint8Array(await deflate(cmyk.bytes, { level: 9 })),
+      outputConditionIdentifier: cmyk.outputConditionIdentifier,
+      outputCondition: cmyk.outputCondition,
+      outputInfo: cmyk.description,
+      srgbProfile: srgb,
+    };
+  })().catch((err: unknown) => {
+    colourSetup = null;
+    throw err;
+  });
+  return colourSetup;
+}
+
 export interface BuildOptions {
+  /** Whose file it is: its title, dates and ID. */
+  file: PrintFileOwner;
+  /** The page size; a card's when not given. */
+  size?: PrintSize;
   /** Use the LRU of finished PDFs (default true). */
   cache?: boolean;
   timeoutMs?: number;
 }
 
-/** Images → one PDF with one A5 page per image, each image filling its page. */
-export async function buildA5Pdf(pages: Buffer[], options: BuildOptions = {}): Promise<Uint8Array> {
+/** Images → one PDF/X-4 file with one trim + bleed page per image (tasks.ts places each image). */
+export async function buildArtworkPdf(pages: Buffer[], options: BuildOptions): Promise<Uint8Array> {
   if (!pages.length) throw badRequest(PDF_EMPTY);
+  const size = options.size ?? CARD_PRINT_SIZE;
+  const contentKey = artworkKey(pages, size);
+  const identity: PrintFileIdentity = { title: options.file.title, createdAt: options.file.createdAt, documentId: printFileId(options.file.owner, contentKey) };
   const useCache = options.cache !== false && settings.cacheMaxBytes > 0;
-  const key = useCache ? artworkKey(pages) : '';
+  const key = useCache ? crypto.createHash('sha256').update(contentKey).update(JSON.stringify(identity)).digest('hex') : '';
   if (useCache) {
     const hit = cache.get(key);
     if (hit) {
@@ -185,9 +237,9 @@ export async function buildA5Pdf(pages: Buffer[], options: BuildOptions = {}): P
   stats.misses++;
   const work = (async () => {
     const deadline = Date.now() + (options.timeoutMs ?? settings.timeoutMs);
-    const prepared = await withDeadline(Promise.all(pages.map((p, i) => preparePage(p, i, deadline))), deadline);
+    const [prepared, colour] = await withDeadline(Promise.all([Promise.all(pages.map((p, i) => preparePage(p, i, deadline))), loadColourSetup()]), deadline);
     if (remaining(deadline) <= 0) throw tooLong();
-    const pdf = (await workers().run({ type: 'build', pages: prepared }, remaining(deadline))) as Uint8Array;
+    const pdf = (await workers().run({ type: 'build', input: { pages: prepared, size, identity, colour } }, remaining(deadline))) as Uint8Array;
     if (useCache) cache.set(key, pdf);
     return pdf;
   })();
@@ -200,10 +252,10 @@ export async function buildA5Pdf(pages: Buffer[], options: BuildOptions = {}): P
   }
 }
 
-/** Four PNG or JPEG images → one A5 print PDF (spec §5, §9). */
-export async function buildPrintPdf(pages: Buffer[], options?: BuildOptions): Promise<Uint8Array> {
+/** Four PNG or JPEG images → one print PDF (spec §5, §9), at the product's size. */
+export async function buildPrintPdf(pages: Buffer[], options: BuildOptions): Promise<Uint8Array> {
   assertFourPages(pages.length);
-  return buildA5Pdf(pages, options);
+  return buildArtworkPdf(pages, options);
 }
 
 /** Page 1 of a PDF → PNG, the bleed cut off (worker thread, same time limit). */

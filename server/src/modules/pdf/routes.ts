@@ -1,15 +1,17 @@
-// POST /api/pdf/from-image {url | urls[]} → a PDF with one A5 page per image (print-file.pdf).
+// POST /api/pdf/from-image {url | urls[]} → a PDF/X-4 file with one card-size page (A5 + 3 mm bleed)
+// per image (print-file.pdf).
 // POST /api/pdf/crop-bleed-pdf-to-front-page-image {url, bleedMm?=3} → PNG of page 1, bleed cut off.
 // (POST /api/pdf/from-print-job lives with the print jobs: modules/print-jobs/pdfRoute.ts.)
 import { Router } from 'express';
 import { z } from 'zod';
 import type { Config } from '../../config';
+import { isoNow, type Clock } from '../../lib/clock';
 import { allow } from '../../http/access';
 import { HttpError, badRequest } from '../../http/errors';
 import { parse } from '../../http/validate';
 import { baseUrlOf } from '../uploads/routes';
 import type { ArtworkFetcher } from './artwork';
-import { PDF_EMPTY, PRINT_FILE_NAME, buildA5Pdf, configurePdf, renderFrontPagePng } from './printPdf';
+import { PDF_EMPTY, PRINT_FILE_NAME, buildArtworkPdf, configurePdf, renderFrontPagePng } from './printPdf';
 import { fieldError } from '../../http/fieldErrors';
 
 const MAX_IMAGES = 20;
@@ -43,7 +45,7 @@ export async function fetchPages(fetchArtwork: ArtworkFetcher, urls: string[], o
   );
 }
 
-export function pdfRoutes(fetchArtwork: ArtworkFetcher, config: Config): Router {
+export function pdfRoutes(fetchArtwork: ArtworkFetcher, config: Config, clock: Clock): Router {
   configurePdf({ timeoutMs: config.artwork.pdfTimeoutMs });
   const r = Router();
 
@@ -52,7 +54,8 @@ export function pdfRoutes(fetchArtwork: ArtworkFetcher, config: Config): Router 
     const urls = [...(body.url !== undefined ? [body.url] : []), ...(body.urls ?? [])];
     if (urls.length > MAX_IMAGES) throw fieldError('urls', `can have at most ${MAX_IMAGES} images`);
     const pages = await fetchPages(fetchArtwork, urls, baseUrlOf(req, config));
-    const pdf = await buildA5Pdf(pages);
+    // No job behind this file: it is dated when it is made, and named by its artwork alone.
+    const pdf = await buildArtworkPdf(pages, { file: { owner: 'artwork', title: PRINT_FILE_NAME, createdAt: isoNow(clock) } });
     res
       .status(200)
       .set({ 'Content-Type': 'application/pdf', 'Content-Disposition': `attachment; filename="${PRINT_FILE_NAME}"`, 'Cache-Control': 'no-store' })

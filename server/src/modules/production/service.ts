@@ -13,6 +13,8 @@ import { isoNow } from '../../lib/clock';
 import type { Design } from '../designs/repo';
 import type { ArtworkFetcher } from '../pdf/artwork';
 import { PRINT_FILE_NAME, assertFourPages, buildPrintPdf } from '../pdf/printPdf';
+import { printSizeOf, type PrintSize } from '../../../../common/design-doc/printSize';
+import type { DesignDocument } from '../../../../common/design-doc/types';
 import { printJobsRepo, type MadeBy, type PrintJob } from '../print-jobs/repo';
 import type { PrintPdfFrom } from '../../../../common/api/printProduction';
 import { OrderLineTaken, type PrintJobsService } from '../print-jobs/service';
@@ -53,6 +55,16 @@ export const IN_JOBS_QUEUE = 'IN_JOBS_QUEUE';
 
 const text = (v: unknown) => (v === null || v === undefined ? '' : String(v));
 const artworkOf = (design: Design) => (Array.isArray(design.data.artworkUrls) ? design.data.artworkUrls.filter((u): u is string => typeof u === 'string' && u !== '') : []);
+
+/** The kind of file pages are built into: files kept under another kind (A5 pages, no PDF/X) are made again. */
+const PRINT_FILE_FORMAT = 'pdfx-4';
+
+/** The size a job prints at: its design's document (format and the design's own bleed), else its product type. */
+export function printSizeOfJob(job: Pick<PrintJob, 'productType'>, design: Pick<Design, 'productType' | 'data'> | undefined): PrintSize {
+  const doc = design?.data.document;
+  const document = doc && typeof doc === 'object' && typeof (doc as { format?: unknown }).format === 'string' ? (doc as Pick<DesignDocument, 'format' | 'bleed'>) : null;
+  return printSizeOf(job.productType ?? design?.productType, document);
+}
 
 /** Units of a line to make (units.ts); 0 for a line whose units were all removed or refunded. */
 export const quantityOf = (line: ProductionLine) => unitsToMake(line);
@@ -233,7 +245,8 @@ export function productionService(deps: Deps, parts: ProductionParts) {
     return { pages: job.artworkUrls };
   }
 
-  async function build(source: { pdf: string } | { pages: string[] }, ownOrigin: string): Promise<Buffer> {
+  async function build(job: PrintJob, source: { pdf: string } | { pages: string[] }, size: PrintSize, ownOrigin: string): Promise<Buffer> {
+    // Checked by preflight, never rewritten: the provider's or designer's file is printed as it is.
     if ('pdf' in source) {
       const pdf = await fetchPart(source.pdf, 'data.pregeneratedPDF', ownOrigin);
       if (pdf.subarray(0, 5).toString('latin1') !== '%PDF-') throw fieldError('data.pregeneratedPDF', 'leads to a file that is not a PDF');
@@ -241,7 +254,8 @@ export function productionService(deps: Deps, parts: ProductionParts) {
     }
     assertFourPages(source.pages.length);
     const pages = await Promise.all(source.pages.map((url, i) => fetchPart(url, `Page ${i + 1}`, ownOrigin)));
-    return Buffer.from(await buildPrintPdf(pages));
+    // Dated and named by the job, so a rebuild (another instance, a cleared store) gives the same bytes.
+    return Buffer.from(await buildPrintPdf(pages, { size, file: { owner: `job ${job.id}`, title: job.productName, createdAt: job.createdAt } }));
   }
 
   /**
@@ -249,17 +263,21 @@ export function productionService(deps: Deps, parts: ProductionParts) {
    * (the job and its sources), so every later download and the provider get the same bytes.
    */
   async function printFile(job: PrintJob, opts: { ownOrigin?: string; images?: string[] } = {}): Promise<{ pdf: Buffer; key: string }> {
+    const design = job.designId !== null ? await designsRepo(db).byId(job.designId) : undefined;
     // A job made before its design became an e-card: no print file either.
-    if (job.designId !== null && isEcardDesign(await designsRepo(db).byId(job.designId))) throw badRequest(ECARD_NOT_PRINTED);
+    if (job.designId !== null && isEcardDesign(design)) throw badRequest(ECARD_NOT_PRINTED);
     const source = sourceOf(job, opts.images);
-    const token = crypto.createHmac('sha256', fileKeySecret).update(JSON.stringify([job.id, source])).digest('hex').slice(0, 40);
+    const size = printSizeOfJob(job, design);
+    // Pages are built into a file of the job's size (a design's new bleed is a new file); a pregenerated PDF is kept as it is.
+    const made = 'pdf' in source ? [job.id, source] : [job.id, source, PRINT_FILE_FORMAT, size.trimWidthMm, size.trimHeightMm, size.bleedMm];
+    const token = crypto.createHmac('sha256', fileKeySecret).update(JSON.stringify(made)).digest('hex').slice(0, 40);
     const key = `print-files/${job.clientId}/${token}/${PRINT_FILE_NAME}`;
     let pending = inFlight.get(key);
     if (!pending) {
       pending = (async () => {
         const kept = await store.read(key);
         if (kept && (await uploadsRepo(db).exists(key))) return kept;
-        const pdf = await build(source, opts.ownOrigin ?? publicBase());
+        const pdf = await build(job, source, size, opts.ownOrigin ?? publicBase());
         await store.put(key, Readable.from(pdf));
         await uploadsRepo(db).register({ key, contentType: 'application/pdf', size: pdf.length, userId: null, siteId: job.clientId, createdAt: isoNow(clock) });
         return pdf;
