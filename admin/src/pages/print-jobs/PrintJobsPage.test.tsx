@@ -287,7 +287,8 @@ describe('Jobs (/print-jobs)', () => {
       fireEvent.focus(window);
     });
     await waitFor(() => expect(screen.queryByTestId('print-job-9')).not.toBeInTheDocument());
-    const pages = calls.filter((c) => c.url.startsWith('/api/print-jobs')).map((c) => new URL(c.url, 'http://x').searchParams.get('page'));
+    // The Ready list's pages (the Held tab's count is read beside it: ?held=1).
+    const pages = calls.filter((c) => c.url.startsWith('/api/print-jobs?page=')).map((c) => new URL(c.url, 'http://x').searchParams.get('page'));
     expect(pages).toEqual(['1', '2', '1']);
   });
 
@@ -338,7 +339,8 @@ describe('a personalised job the order left a value out of', () => {
 });
 
 describe('Jobs for operators: columns, sort, filters, notes, a job printed elsewhere', () => {
-  const listCalls = (calls: { url: string }[]) => calls.filter((c) => c.url.startsWith('/api/print-jobs')).map((c) => c.url);
+  // The Ready list's calls, not the Held count's (?held=1).
+  const listCalls = (calls: { url: string }[]) => calls.filter((c) => c.url.startsWith('/api/print-jobs?page=')).map((c) => c.url);
 
   it('a non-admin sees no Client column and no client filter; product type filters', async () => {
     signIn(USER);
