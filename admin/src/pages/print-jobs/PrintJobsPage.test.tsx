@@ -415,6 +415,26 @@ describe('Jobs for operators: columns, sort, filters, notes, a job printed elsew
     expect(screen.getByTestId('print-job-8')).toBeInTheDocument();
   });
 
+  it('the PDF of a job preflight held meanwhile: the server says why, no file, the row leaves for Held', async () => {
+    const user = userEvent.setup();
+    const held = 'Held by preflight: Page 1 photo is 120 ppi at its printed size — it will look soft';
+    stubFetch(
+      router(
+        {
+          'GET /api/print-jobs': () => ok({ list: [JOB], hasNext: false, total: 1 }),
+          'POST /api/pdf/from-print-job': () => jsonResponse({ success: false, error: held, details: { code: 'HELD_BY_PREFLIGHT' } }, 409),
+        },
+        ADMIN,
+      ),
+    );
+    renderJobs();
+    const row = await screen.findByTestId('print-job-7');
+    await user.click(within(row).getByRole('button', { name: 'PDF' }));
+    expect(await screen.findByText(held)).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByTestId('print-job-7')).not.toBeInTheDocument());
+    expect(downloads).toEqual([]);
+  });
+
   it('another 409 (not "already printed") keeps the row', async () => {
     const user = userEvent.setup();
     stubFetch(
