@@ -53,7 +53,7 @@ export function HeldJobActions({ job, onApproved, onRechecked }: HeldJobActionsP
   const busy = approve.isPending || recheck.isPending;
   const name = job.productName || `job ${job.id}`;
   return (
-    <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap', alignItems: 'center' }}>
+    <Stack direction="row" useFlexGap spacing={1} sx={{ flexWrap: 'wrap', alignItems: 'center' }}>
       <Button
         size="small"
         variant="outlined"

@@ -78,6 +78,14 @@ describe('Jobs: the Held tab', () => {
     expect(within(row).getByRole('button', { name: 'Re-check' })).toBeInTheDocument();
   });
 
+  it('a server older than preflight (held=1 ignored, every job answered) shows no job as held and no count', async () => {
+    stubJobs({ held: [READY, printJob({ id: 13 })] });
+    renderJobs();
+    expect(await screen.findByText(/^No held jobs/)).toBeInTheDocument();
+    expect(screen.getByRole('tab', { name: 'Held' })).toHaveAttribute('aria-selected', 'true');
+    expect(screen.queryByTestId('held-job-8')).not.toBeInTheDocument();
+  });
+
   it('a finding about the whole file shows the preview, with nothing outlined', async () => {
     const whole = printJob({ id: 9, held: true, preflight: [{ severity: 'error', code: 'page-count', message: 'A card needs 4 pages; this file has 3', page: null }] });
     stubJobs({ held: [whole] });

@@ -29,8 +29,11 @@ export function useHeldJobs({ clientId, productType }: Pick<PrintQueueView, 'cli
   const fetchPage = useCallback(
     async (page: number) => {
       const answer = await dataProvider.getHeldPrintJobs({ page, clientId, productType });
-      if (page === 1) setTotal(typeof answer?.total === 'number' ? answer.total : null);
-      return answer;
+      if (!answer) return answer; // signed out meanwhile (401)
+      // A server older than preflight ignores held=1 and answers every job: show only held ones, and no count.
+      const list = (answer.list ?? []).filter((job) => job.held === true);
+      if (page === 1) setTotal(list.length === answer.list?.length && typeof answer.total === 'number' ? answer.total : null);
+      return { ...answer, list };
     },
     [dataProvider, clientId, productType],
   );

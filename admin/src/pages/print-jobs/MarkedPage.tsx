@@ -23,7 +23,8 @@ export function MarkedPage({ job, finding, width = 96 }: { job: PrintJobWithPref
   }
   const area = finding?.area;
   return (
-    <Box sx={{ position: 'relative', width, flex: 'none', lineHeight: 0, bgcolor: 'grey.100', borderRadius: 0.5, overflow: 'hidden' }}>
+    // A hairline edge: a white page on a white card still reads as a page.
+    <Box sx={{ position: 'relative', width, flex: 'none', lineHeight: 0, bgcolor: 'grey.100', border: 1, borderColor: 'divider', borderRadius: 0.5, overflow: 'hidden' }}>
       <Box
         component="img"
         src={src}
