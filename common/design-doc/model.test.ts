@@ -269,6 +269,21 @@ describe('history (undo/redo)', () => {
   });
 });
 
+describe("a design's own bleed", () => {
+  it('is set, kept within BLEED_RANGE_MM, and cleared back to the format\'s', () => {
+    const doc = newDocument('card-a5');
+    const wide = applyOperation(doc, { type: 'set-bleed', bleed: 4 });
+    expect(wide.bleed).toBe(4);
+    expect(applyOperation(wide, { type: 'set-bleed', bleed: 11 })).toBe(wide);
+    expect(applyOperation(wide, { type: 'set-bleed', bleed: -1 })).toBe(wide);
+    const none = applyOperation(wide, { type: 'set-bleed', bleed: 0 });
+    expect(none.bleed).toBe(0);
+    const back = applyOperation(none, { type: 'set-bleed', bleed: undefined });
+    expect('bleed' in back).toBe(false);
+    expect(applyOperation(doc, { type: 'set-bleed', bleed: undefined })).toBe(doc);
+  });
+});
+
 describe('snapping', () => {
   const spec = FORMATS['card-a5'];
 
@@ -284,6 +299,13 @@ describe('snapping', () => {
     // Right edge to the trim's right edge, bottom edge to the bottom edge.
     const corner = snap({ x: spec.width - 21, y: spec.height - 12.4, width: 20, height: 12 }, targets, 2);
     expect(corner).toMatchObject({ x: spec.width - 20, y: spec.height - 12, guides: { x: spec.width, y: spec.height } });
+  });
+
+  it("snaps to the design's own bleed edge, not the format's", () => {
+    const doc = applyOperation(newDocument('card-a5'), { type: 'set-bleed', bleed: 5 });
+    const targets = snapTargets(doc, 0);
+    expect(targets.x).toEqual(expect.arrayContaining([-5, spec.width + 5]));
+    expect(targets.x).not.toContain(-spec.bleed);
   });
 
   it('does not snap beyond the tolerance', () => {

@@ -1,7 +1,9 @@
 // The design document model: pure functions (no DOM) used by the editor and by tests.
 // Every operation returns a new document and never changes its input; unknown page indexes or
 // layer ids leave the document unchanged (same object), so callers can tell "nothing happened".
+import { formatSpec } from './render';
 import {
+  BLEED_RANGE_MM,
   BUNDLED_FONTS,
   FORMATS,
   type DesignDocument,
@@ -268,6 +270,20 @@ export function setBackground(doc: DesignDocument, pageIndex: number, color: str
   return withPage(doc, pageIndex, (page) => (page.background === color ? page : { ...page, background: color }));
 }
 
+/**
+ * The design's own bleed in mm, or its format's again (`undefined`). A value outside BLEED_RANGE_MM
+ * leaves the document unchanged: the validator would refuse to save it.
+ */
+export function setBleed(doc: DesignDocument, bleed: number | undefined): DesignDocument {
+  if (bleed === undefined) {
+    if (doc.bleed === undefined) return doc;
+    const { bleed: _dropped, ...rest } = doc;
+    return rest;
+  }
+  if (!Number.isFinite(bleed) || bleed < BLEED_RANGE_MM.min || bleed > BLEED_RANGE_MM.max || bleed === doc.bleed) return doc;
+  return { ...doc, bleed };
+}
+
 /** Only text and image layers can be personalisation fields. */
 export function canBeField(layer: Layer): boolean {
   return layer.type === 'text' || layer.type === 'image';
@@ -312,6 +328,7 @@ export type Operation =
   | { type: 'rotate-layer'; page: number; id: string; rotation: number }
   | { type: 'reorder-layer'; page: number; id: string; to: ReorderTarget }
   | { type: 'set-background'; page: number; color: string }
+  | { type: 'set-bleed'; bleed: number | undefined }
   | { type: 'mark-field'; page: number; id: string; binding?: Partial<FieldBinding> }
   | { type: 'unmark-field'; page: number; id: string }
   | { type: 'replace'; doc: DesignDocument };
@@ -334,6 +351,8 @@ export function applyOperation(doc: DesignDocument, op: Operation): DesignDocume
       return reorderLayer(doc, op.page, op.id, op.to);
     case 'set-background':
       return setBackground(doc, op.page, op.color);
+    case 'set-bleed':
+      return setBleed(doc, op.bleed);
     case 'mark-field':
       return markField(doc, op.page, op.id, op.binding);
     case 'unmark-field':
@@ -473,7 +492,7 @@ export interface SnapTargets {
  * bleed edges, and the edges and centres of the page's other layers (`exclude`: the moving ones).
  */
 export function snapTargets(doc: DesignDocument, pageIndex: number, exclude: readonly string[] = []): SnapTargets {
-  const spec = FORMATS[doc.format];
+  const spec = formatSpec(doc);
   const x = [0, spec.width / 2, spec.width, spec.safe, spec.width - spec.safe, -spec.bleed, spec.width + spec.bleed];
   const y = [0, spec.height / 2, spec.height, spec.safe, spec.height - spec.safe, -spec.bleed, spec.height + spec.bleed];
   for (const layer of doc.pages[pageIndex]?.layers ?? []) {

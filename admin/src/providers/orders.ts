@@ -1,6 +1,7 @@
 // Reading orders and fulfilment answers (docs/orders-fulfilment.md); the records are in common/api.
 import type { Id } from '../../../common/api/envelope';
-import { customerNameOf as customerNameOfData, type OrderLineItem, type OrderRecord } from '../../../common/api/orders';
+import { customerNameOf as customerNameOfData, type LineProduction, type OrderLineItem, type OrderRecord } from '../../../common/api/orders';
+import type { PreflightState } from '../../../common/api/preflight';
 import type { MadeBy } from '../../../common/api/printProduction';
 import { ApiError } from './api';
 
@@ -50,4 +51,14 @@ export function madeByLabel(madeBy: MadeBy | null | undefined, printJobId?: Id |
   if (madeBy === 'provider') return `HP Site Flow${job}`;
   if (madeBy === 'inHouse') return `In house, Jobs${job}`;
   return 'Not decided yet';
+}
+
+/** A line's print job's preflight, as the order's data.production carries it (absent from older servers). */
+export type LinePreflight = Partial<Pick<PreflightState, 'held' | 'preflight'>>;
+
+/** The preflight of the job that prints an order line: data.production[].held / .preflight of that line; {} when not sent. */
+export function linePreflightOf(order: OrderRecord, lineId: Id): LinePreflight {
+  const production = Array.isArray(order.data?.production) ? (order.data.production as Array<LineProduction & LinePreflight>) : [];
+  const made = production.find((p) => String(p.lineId) === String(lineId));
+  return made ? { held: made.held, preflight: made.preflight } : {};
 }

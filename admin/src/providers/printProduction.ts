@@ -1,4 +1,5 @@
-import type { Design, PrintJobChange } from '../../../common/api/printProduction';
+import type { PreflightFinding, PreflightState } from '../../../common/api/preflight';
+import type { Design, PrintJob, PrintJobChange } from '../../../common/api/printProduction';
 // Print production rules the admin applies (docs/print-production.md); the records are in common/api.
 
 export const MARK_PRINTED: PrintJobChange = { isPrinted: true };
@@ -12,4 +13,19 @@ export function designHasData(design: Pick<Design, 'data' | 'productPdf'> | null
   if (!design) return false;
   const artwork = design.data?.artworkUrls;
   return (Array.isArray(artwork) && artwork.length > 0) || Boolean(design.productPdf);
+}
+
+/** A print job as the server answers it: with its preflight (held, findings, approval). */
+export type PrintJobWithPreflight = PrintJob & PreflightState;
+
+/** The finding whose page the Held list shows: the first error on a page, else the first error. */
+export function markedFindingOf(findings: readonly PreflightFinding[]): PreflightFinding | undefined {
+  const errors = findings.filter((f) => f.severity === 'error');
+  return errors.find((f) => f.page !== null) ?? errors[0];
+}
+
+/** The picture of a finding's page: that artwork page, else the job's preview (a whole-file finding, or no artwork). */
+export function pageImageOf(job: Pick<PrintJob, 'artworkUrls' | 'previewUrl'>, page: number | null | undefined): string | null {
+  const artwork = page ? job.artworkUrls?.[page - 1] : undefined;
+  return artwork || job.previewUrl || null;
 }

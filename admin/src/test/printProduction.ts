@@ -1,8 +1,9 @@
 // Fixtures and a fetch router for the print-production screens' tests.
-import type { Design, PrintJob } from '../../../common/api/printProduction';
+import type { Design } from '../../../common/api/printProduction';
+import type { PrintJobWithPreflight } from '../providers/printProduction';
 import { jsonResponse, type RecordedCall } from './helpers';
 
-export function printJob(overrides: Partial<PrintJob> = {}): PrintJob {
+export function printJob(overrides: Partial<PrintJobWithPreflight> = {}): PrintJobWithPreflight {
   return {
     id: 1,
     productName: 'Birthday card',
@@ -34,6 +35,10 @@ export function printJob(overrides: Partial<PrintJob> = {}): PrintJob {
     printedAt: null,
     printedByUserId: null,
     printedByName: null,
+    held: false,
+    preflight: [],
+    preflightApproval: null,
+    preflightCheckedAt: null,
     ...overrides,
   };
 }

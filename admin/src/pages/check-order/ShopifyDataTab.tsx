@@ -4,7 +4,8 @@ import { JsonBlock } from '../../components/JsonBlock';
 import { formatDateTime } from '../../lib/format';
 import { useProductTypes } from '../../lib/useProductTypes';
 import { isEcard } from '../../../../common/design-doc/types';
-import { customerNameOf, lineItemsOf, madeByLabel, orderStatusOf, storeOrderId } from '../../providers/orders';
+import { PreflightChip } from '../../components/PreflightChip';
+import { customerNameOf, linePreflightOf, lineItemsOf, madeByLabel, orderStatusOf, storeOrderId } from '../../providers/orders';
 import { DetailList } from './DetailList';
 import type { LineProduction } from '../../../../common/api/orders';
 
@@ -97,7 +98,10 @@ export function ShopifyDataTab({ order }: { order: OrderRecord }) {
                   <TableCell>{line.product_id === null || line.product_id === undefined ? '' : String(line.product_id)}</TableCell>
                   <TableCell>{line.sku ?? ''}</TableCell>
                   <TableCell align="right">{unitsLabel(line)}</TableCell>
-                  <TableCell>{madeAt(String(line.id), line.sku)}</TableCell>
+                  <TableCell>
+                    {madeAt(String(line.id), line.sku)}
+                    <PreflightChip {...linePreflightOf(order, line.id)} />
+                  </TableCell>
                 </TableRow>
               ))}
             </TableBody>

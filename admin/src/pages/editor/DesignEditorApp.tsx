@@ -9,6 +9,7 @@ import {
   type Operation,
   type ReorderTarget,
 } from '../../../../common/design-doc/model';
+import { DEFAULT_PPI_THRESHOLDS, type PpiThresholds } from '../../../../common/design-doc/resolution';
 import type { DesignDocument, Layer } from '../../../../common/design-doc/types';
 import { EditorCanvas } from './EditorCanvas';
 import { EditorToolbar, SaveButton } from './EditorToolbar';
@@ -33,6 +34,8 @@ export interface DesignEditorAppProps {
   initiallyDirty?: boolean;
   /** Shown at the end of the toolbar instead of Save (the sample's notice and download). */
   actions?: (doc: DesignDocument, pageIndex: number) => ReactNode;
+  /** The design's site's resolution rule (preflight's): the photo warning follows it. */
+  ppiThresholds?: PpiThresholds;
 }
 
 function isTyping(target: EventTarget | null): boolean {
@@ -51,7 +54,17 @@ let nudgeSeq = 0;
  * The design editor: page thumbnails, the page canvas (print geometry, shared renderer), the
  * toolbar and the properties panel, with undo/redo and keyboard shortcuts.
  */
-export function DesignEditorApp({ title, initialDocument, uploadImage, onSave, onDirtyChange, onDocumentChange, initiallyDirty, actions }: DesignEditorAppProps) {
+export function DesignEditorApp({
+  title,
+  initialDocument,
+  uploadImage,
+  onSave,
+  onDirtyChange,
+  onDocumentChange,
+  initiallyDirty,
+  actions,
+  ppiThresholds = DEFAULT_PPI_THRESHOLDS,
+}: DesignEditorAppProps) {
   const history = useDesignHistory(initialDocument);
   const { doc, apply, undo, redo, commit } = history;
   const [pageIndex, setPageIndex] = useState(0);
@@ -290,6 +303,7 @@ export function DesignEditorApp({ title, initialDocument, uploadImage, onSave, o
           commit={commit}
           pickImage={pickImage}
           textInputRef={textInputRef}
+          ppiThresholds={ppiThresholds}
         />
       </Box>
       <input

@@ -11,7 +11,8 @@ import {
   type Operation,
   type SnapTargets,
 } from '../../../../common/design-doc/model';
-import { FORMATS, type DesignDocument, type Layer } from '../../../../common/design-doc/types';
+import { formatSpec } from '../../../../common/design-doc/render';
+import type { DesignDocument, Layer } from '../../../../common/design-doc/types';
 import { renderPageCanvas } from './renderPages';
 
 export interface EditorCanvasProps {
@@ -65,7 +66,7 @@ function handlePosition(layer: Layer, handle: Handle): Point {
 
 /** The page on real print geometry: bleed (shaded), trim line, safe area; layers to select, move, resize and rotate. */
 export function EditorCanvas({ doc, pageIndex, zoom, selectedId, onSelect, apply, onEditText }: EditorCanvasProps) {
-  const spec = FORMATS[doc.format];
+  const spec = formatSpec(doc);
   const page = doc.pages[pageIndex];
   const fullW = spec.width + 2 * spec.bleed;
   const fullH = spec.height + 2 * spec.bleed;
@@ -122,7 +123,7 @@ export function EditorCanvas({ doc, pageIndex, zoom, selectedId, onSelect, apply
     return () => {
       cancelled = true;
     };
-  }, [page, doc.format, pageIndex, scale, dpr]);
+  }, [page, doc.format, doc.bleed, pageIndex, scale, dpr]);
 
   /** Pointer position in page millimetres (origin: the trim box's top-left). */
   const toMm = (event: { clientX: number; clientY: number }): Point => {

@@ -1,9 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { act, render, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { Design } from '../../../../common/api/printProduction';
 import { jsonResponse, stubFetch, type RecordedCall } from '../../test/helpers';
 import { design } from '../../test/printProduction';
+import { addLayer, createImageLayer, newDocument } from '../../../../common/design-doc/model';
 import { EditorPage } from './EditorPage';
 
 // Print-resolution rendering needs a real canvas (the browser, or the server's): here it is stubbed,
@@ -16,6 +17,8 @@ vi.mock('./renderPages', async (importOriginal) => {
     renderPageCanvas: vi.fn(async () => null),
     renderPrintPage: vi.fn(async () => png()),
     renderPreview: vi.fn(async () => png()),
+    // jsdom loads no pictures: a photo measures what a browser would say (600 × 400 px).
+    loadImage: vi.fn(async () => ({ naturalWidth: 600, naturalHeight: 400 }) as HTMLImageElement),
   };
 });
 
@@ -183,6 +186,41 @@ describe('Design editor (/editor): the frame protocol, editor side', () => {
     expect(sent).toContainEqual({ data: { source: 'presswork-editor', type: 'design-saved', designId: 5 }, origin: ORIGIN });
     expect(sent[sent.length - 1]).toEqual({ data: { source: 'presswork-editor', type: 'dirty', dirty: false }, origin: ORIGIN });
     expect(sent.every((m) => m.origin === ORIGIN)).toBe(true);
+  });
+
+  it("warns of a soft photo by the design's site's rule (ppiThresholds), not the default one", async () => {
+    // 600 px over 2 in: 300 ppi, sharp by the default rule (250), soft by a site that asks for 350.
+    const photo = createImageLayer('card-a5', '/files/photo.jpg', { id: 'photo', name: 'Photo', x: 0, y: 0, width: 50.8, height: 33.87 });
+    const record = { ...design({ data: { document: addLayer(newDocument('card-a5'), 0, photo) } }), ppiThresholds: { warning: 350, error: 200 } };
+    stubEditorApi(record);
+    await renderEditor();
+    message(INIT, ORIGIN, parentWindow);
+    fireEvent.pointerDown(await screen.findByLabelText('Layer Photo'), { button: 0 });
+    const status = await screen.findByText(/ppi at its printed size/);
+    expect(status).toHaveTextContent('Page 1 photo “Photo” is 300 ppi at its printed size — 350 ppi or more prints sharp');
+  });
+
+  it("Bleed (mm) sets the design's own bleed: the canvas grows by it, it is saved, and empty is the format's again", async () => {
+    const user = userEvent.setup();
+    const { calls } = stubEditorApi(design());
+    await renderEditor();
+    message(INIT, ORIGIN, parentWindow);
+    const bleed = await screen.findByRole('spinbutton', { name: 'Bleed (mm)' });
+    const overlay = screen.getByTestId('editor-overlay');
+    // A5 (148 × 210 mm) with the card format's 3 mm each side.
+    expect(overlay).toHaveAttribute('viewBox', '-3 -3 154 216');
+    expect(bleed).toHaveValue(null);
+    expect(screen.getByText("Empty: the format's 3 mm")).toBeInTheDocument();
+
+    await user.type(bleed, '5');
+    expect(overlay).toHaveAttribute('viewBox', '-5 -5 158 220');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    await screen.findByText('Design saved, with its print artwork.');
+    const saved = calls.find((c) => c.method === 'POST' && c.url === `${ORIGIN}/api/designs`)?.body as { data: { document: { bleed?: number } } };
+    expect(saved.data.document.bleed).toBe(5);
+
+    await user.clear(bleed);
+    expect(overlay).toHaveAttribute('viewBox', '-3 -3 154 216');
   });
 
   it('shows a failed save clearly and does not post design-saved', async () => {

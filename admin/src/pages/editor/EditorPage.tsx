@@ -1,12 +1,11 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { Alert, Box, Button, CircularProgress, Typography } from '@mui/material';
 import type { DesignDocument } from '../../../../common/design-doc/types';
-import type { Design } from '../../../../common/api/printProduction';
 import { usePageTitle } from '../../layout/usePageTitle';
 import { errorMessage } from '../../lib/format';
 import { clearDraft, readDraft, saveDraft } from './editorDraft';
 import { DesignEditorApp } from './DesignEditorApp';
-import { editorApi, type EditorApi } from './editorApi';
+import { editorApi, type EditorApi, type EditorDesign } from './editorApi';
 import { blankDocumentFor, documentForDesign } from './editorDocument';
 import {
   loadAllowedParentOrigins,
@@ -23,8 +22,8 @@ type State =
   | { kind: 'not-framed' }
   | { kind: 'waiting' }
   | { kind: 'loading'; init: InitData }
-  | { kind: 'error'; message: string; init?: InitData; design?: Design }
-  | { kind: 'ready'; init: InitData; design: Design; doc: DesignDocument; imported: boolean; restored?: boolean; saved?: DesignDocument };
+  | { kind: 'error'; message: string; init?: InitData; design?: EditorDesign }
+  | { kind: 'ready'; init: InitData; design: EditorDesign; doc: DesignDocument; imported: boolean; restored?: boolean; saved?: DesignDocument };
 
 function Centered({ children }: { children: ReactNode }) {
   return <Box sx={{ height: '100%', display: 'flex', alignItems: 'center', justifyContent: 'center', flexDirection: 'column', gap: 2, p: 3, textAlign: 'center' }}>{children}</Box>;
@@ -197,6 +196,7 @@ export function EditorPage() {
           onDirtyChange={onDirtyChange}
           onDocumentChange={onDocumentChange}
           initiallyDirty={Boolean(state.restored)}
+          ppiThresholds={state.design.ppiThresholds}
         />
       </Box>
     </Box>

@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { Box, ButtonBase, Typography } from '@mui/material';
-import { pagePixelSize } from '../../../../common/design-doc/render';
-import { FORMATS, type DesignDocument } from '../../../../common/design-doc/types';
+import { formatSpec, pagePixelSize } from '../../../../common/design-doc/render';
+import type { DesignDocument } from '../../../../common/design-doc/types';
 import { renderPageCanvas } from './renderPages';
 
 const THUMB_WIDTH = 88;
@@ -11,7 +11,7 @@ function Thumbnail({ doc, index }: { doc: DesignDocument; index: number }) {
   const page = doc.pages[index];
   const latest = useRef(doc);
   latest.current = doc;
-  const spec = FORMATS[doc.format];
+  const spec = formatSpec(doc);
   const dpi = (THUMB_WIDTH / (spec.width + 2 * spec.bleed)) * 25.4 * (window.devicePixelRatio || 1);
   const size = pagePixelSize(doc, dpi);
 
@@ -35,7 +35,7 @@ function Thumbnail({ doc, index }: { doc: DesignDocument; index: number }) {
       cancelled = true;
       window.clearTimeout(timer);
     };
-  }, [page, index, dpi]);
+  }, [page, index, dpi, doc.bleed]);
 
   return (
     <canvas

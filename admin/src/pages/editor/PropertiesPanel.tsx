@@ -33,7 +33,9 @@ import PersonIcon from '@mui/icons-material/Person';
 import CropSquareIcon from '@mui/icons-material/CropSquare';
 import TextFieldsIcon from '@mui/icons-material/TextFields';
 import { canBeField, type Operation } from '../../../../common/design-doc/model';
-import { BUNDLED_FONTS, type DesignDocument, type FieldBinding, type Layer } from '../../../../common/design-doc/types';
+import { formatSpec } from '../../../../common/design-doc/render';
+import type { PpiThresholds } from '../../../../common/design-doc/resolution';
+import { BLEED_RANGE_MM, BUNDLED_FONTS, type DesignDocument, type FieldBinding, type Layer } from '../../../../common/design-doc/types';
 import { ImageResolution } from './ImageResolution';
 
 export interface PropertiesPanelProps {
@@ -47,6 +49,8 @@ export interface PropertiesPanelProps {
   /** Picks and uploads an image, resolving to its address (null when cancelled). */
   pickImage: () => Promise<string | null>;
   textInputRef: RefObject<HTMLTextAreaElement | null>;
+  /** The design's site's resolution rule (absent: the default one). */
+  ppiThresholds?: PpiThresholds;
 }
 
 /** A number input that lets the user type freely and applies valid numbers as they come. */
@@ -60,6 +64,9 @@ function NumberField({
   step = 1,
   unit,
   integer,
+  clearable,
+  placeholder,
+  helperText,
 }: {
   label: string;
   value: number | undefined;
@@ -70,6 +77,10 @@ function NumberField({
   step?: number;
   unit?: string;
   integer?: boolean;
+  /** Emptying the field is a choice (onChange(undefined)), not a half-typed number. */
+  clearable?: boolean;
+  placeholder?: string;
+  helperText?: ReactNode;
 }) {
   const shown = value === undefined ? '' : String(Math.round(value * 100) / 100);
   const [text, setText] = useState(shown);
@@ -90,7 +101,10 @@ function NumberField({
       }}
       onChange={(event) => {
         setText(event.target.value);
-        if (event.target.value === '') return;
+        if (event.target.value === '') {
+          if (clearable) onChange(undefined);
+          return;
+        }
         let n = Number(event.target.value);
         if (!Number.isFinite(n)) return;
         if (integer) n = Math.round(n);
@@ -99,9 +113,11 @@ function NumberField({
         onChange(n);
       }}
       slotProps={{
-        htmlInput: { min, max, step },
+        htmlInput: { min, max, step, placeholder },
+        inputLabel: placeholder ? { shrink: true } : undefined,
         input: unit ? { endAdornment: <InputAdornment position="end">{unit}</InputAdornment> } : undefined,
       }}
+      helperText={helperText}
       fullWidth
     />
   );
@@ -273,7 +289,7 @@ function FieldSection({ layer, pageIndex, apply, commit }: { layer: Layer; pageI
 }
 
 /** The selected layer's properties (or the page's when nothing is selected), the layer list and the personalisation field. */
-export function PropertiesPanel({ doc, pageIndex, selected, onSelect, apply, commit, pickImage, textInputRef }: PropertiesPanelProps) {
+export function PropertiesPanel({ doc, pageIndex, selected, onSelect, apply, commit, pickImage, textInputRef, ppiThresholds }: PropertiesPanelProps) {
   const page = doc.pages[pageIndex];
   const textId = useId();
   const update = (patch: Parameters<typeof patchOp>[1], name: string) => selected && apply(patchOp(selected, patch, pageIndex), `prop:${selected.id}:${name}`);
@@ -299,6 +315,11 @@ export function PropertiesPanel({ doc, pageIndex, selected, onSelect, apply, com
           <Typography variant="body2" color="text.secondary">
             Select a layer to change it. Red line: trim; dashed blue: safe area (keep text inside); shaded: bleed, cut off.
           </Typography>
+        </Section>
+      ) : null}
+      {!selected ? (
+        <Section title="Document">
+          <BleedField doc={doc} apply={apply} commit={commit} />
         </Section>
       ) : (
         <>
@@ -391,7 +412,7 @@ export function PropertiesPanel({ doc, pageIndex, selected, onSelect, apply, com
                   <MenuItem value="contain">Contain (whole picture)</MenuItem>
                 </Select>
               </FormControl>
-              <ImageResolution layer={selected} page={{ index: pageIndex, name: page?.name ?? '' }} />
+              <ImageResolution layer={selected} page={{ index: pageIndex, name: page?.name ?? '' }} thresholds={ppiThresholds} />
               <Button
                 variant="outlined"
                 size="small"
@@ -471,6 +492,31 @@ export function PropertiesPanel({ doc, pageIndex, selected, onSelect, apply, com
         </>
       )}
     </Box>
+  );
+}
+
+/** The design's bleed (every page): empty is its format's; the canvas, thumbnails and print renders follow it. */
+function BleedField({ doc, apply, commit }: Pick<PropertiesPanelProps, 'doc' | 'apply' | 'commit'>) {
+  // The format's own bleed (what an empty field means), not this design's.
+  const formatBleed = formatSpec({ format: doc.format }).bleed;
+  return (
+    <NumberField
+      label="Bleed (mm)"
+      unit="mm"
+      value={doc.bleed}
+      min={BLEED_RANGE_MM.min}
+      max={BLEED_RANGE_MM.max}
+      step={0.5}
+      clearable
+      placeholder={String(formatBleed)}
+      helperText={
+        doc.bleed === undefined
+          ? `Empty: the format's ${formatBleed} mm`
+          : `Artwork reaches ${formatSpec(doc).bleed} mm past the trim; empty for the format's ${formatBleed} mm`
+      }
+      onChange={(bleed) => apply({ type: 'set-bleed', bleed }, 'bleed')}
+      onBlur={commit}
+    />
   );
 }
 

@@ -1,11 +1,15 @@
 // The editor's calls, signed with the token the host sent in `init` (not the stored session).
 import type { Envelope, Id } from '../../../../common/api/envelope';
 import type { Design } from '../../../../common/api/printProduction';
+import type { PpiThresholds } from '../../../../common/design-doc/resolution';
 import type { UploadAnswer } from '../../../../common/api/sites';
 import { api } from '../../providers/api';
 
+/** The design as GET /api/designs/:id answers it: with its site's resolution rule (absent from older servers). */
+export type EditorDesign = Design & { ppiThresholds?: PpiThresholds };
+
 export interface EditorApi {
-  getDesign(id: Id): Promise<Design>;
+  getDesign(id: Id): Promise<EditorDesign>;
   /** POST /api/designs: the design's data keys sent are replaced, others kept (server merges). */
   saveDesign(input: { id: Id; data?: Record<string, unknown>; image?: string }): Promise<Design>;
   /** The signed upload URL flow: returns the stored file's /files/… address. */
@@ -15,7 +19,7 @@ export interface EditorApi {
 export function editorApi(apiBase: string, token: string): EditorApi {
   const at = (path: string) => `${apiBase}${path}`;
   return {
-    getDesign: (id) => api<Design>(at(`/api/designs/${encodeURIComponent(String(id))}`), { token }),
+    getDesign: (id) => api<EditorDesign>(at(`/api/designs/${encodeURIComponent(String(id))}`), { token }),
     saveDesign: (input) => api<Design>(at('/api/designs'), { method: 'POST', body: input, token }),
     async upload(blob, serverSidePath, contentType) {
       const signedUrl = await api<string>(at('/api/users/me/get-upload-url'), {

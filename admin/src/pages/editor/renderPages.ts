@@ -1,7 +1,7 @@
 // Drawing design pages in the browser with the shared renderer (common/design-doc/render.ts),
 // so the editor's canvas, its saved artwork and the server's render agree.
-import { pagePixelSize, renderPage, type RenderResult } from '../../../../common/design-doc/render';
-import { FORMATS, type DesignDocument } from '../../../../common/design-doc/types';
+import { formatSpec, pagePixelSize, renderPage, type RenderResult } from '../../../../common/design-doc/render';
+import type { DesignDocument } from '../../../../common/design-doc/types';
 import { ensureFonts } from './fonts';
 
 /** Print resolution of the saved artwork. */
@@ -88,7 +88,7 @@ export async function renderPrintPage(doc: DesignDocument, pageIndex: number): P
 
 /** The preview: page 1 with the bleed trimmed off, PREVIEW_WIDTH px wide, PNG. */
 export async function renderPreview(doc: DesignDocument, width = PREVIEW_WIDTH): Promise<Blob> {
-  const spec = FORMATS[doc.format];
+  const spec = formatSpec(doc);
   const dpi = (width / spec.width) * 25.4;
   const rendered = await renderPageCanvas(doc, 0, dpi);
   if (!rendered) throw new Error('This browser cannot draw the design (no canvas support)');

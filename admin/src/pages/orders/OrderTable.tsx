@@ -19,7 +19,8 @@ import type { OrderRecord, SendOutcome } from '../../../../common/api/orders';
 import { isEcard } from '../../../../common/design-doc/types';
 import { formatDateTime } from '../../lib/format';
 import { useSmallScreen } from '../../lib/useViewport';
-import { customerNameOf, hasPreGeneratedItems, lineItemsOf, orderStatusOf, storeOrderId } from '../../providers/orders';
+import { PreflightChip } from '../../components/PreflightChip';
+import { customerNameOf, hasPreGeneratedItems, linePreflightOf, lineItemsOf, orderStatusOf, storeOrderId } from '../../providers/orders';
 import { OrderLinePdfButton } from './OrderLinePdfButton';
 import { OrderHoldChip } from './OrderHoldChip';
 import { SendHpButton } from './SendHpButton';
@@ -99,6 +100,7 @@ function LineItems({ order, shipped, productTypes, onSent, onErrorData, wrap = f
             ) : (
               <>
                 <OrderLinePdfButton orderId={orderId} lineId={line.id} sku={line.sku} />
+                <PreflightChip {...linePreflightOf(order, line.id)} />
                 <SendHpButton orderId={orderId} lineId={String(line.id)} alreadySent={false} sentBefore={shipped} onSent={onSent} onErrorData={onErrorData} />
               </>
             )}

@@ -12,6 +12,7 @@ import { errorMessage } from '../../lib/format';
 import type { AppDataProvider } from '../../providers/dataProvider';
 import { MARK_NOT_PRINTED, MARK_PRINTED } from '../../providers/printProduction';
 import { ALREADY_PRINTED_CODE } from '../../../../common/api/printProduction';
+import { HELD_BY_PREFLIGHT_CODE } from '../../../../common/api/preflight';
 import type { PrintJobActionProps } from './PrintJobTable';
 
 export const PRINT_FILE_NAME = 'print-file.pdf';
@@ -61,8 +62,8 @@ function useDownloadPdf({ job, leave }: PrintJobActionProps) {
     onError: (error) => {
       setStep('idle');
       notify(errorMessage(error), { type: 'error' });
-      // Printed from another tab or by another operator: it is no longer in this queue.
-      if (isAlreadyPrinted(error)) leave();
+      // Printed from another tab or by another operator, or held by a re-check meanwhile: it is no longer in this queue.
+      if (isConflict(error, ALREADY_PRINTED_CODE) || isConflict(error, HELD_BY_PREFLIGHT_CODE)) leave();
     },
   });
 
@@ -87,10 +88,10 @@ function useDownloadPdf({ job, leave }: PrintJobActionProps) {
   return { dialog: question.dialog, step, download: () => download.mutate(), answer: (printed: boolean) => answer.mutate(printed), answering: answer.variables };
 }
 
-/** The server's 409 "Already printed by <name> at <time>" of the Jobs download. */
-function isAlreadyPrinted(error: unknown): boolean {
+/** The server's 409 of the Jobs download with this details.code ("Already printed by…", held by preflight). */
+function isConflict(error: unknown, code: string): boolean {
   if (!(error instanceof ApiError) || error.status !== 409) return false;
-  return (error.body as { details?: { code?: unknown } } | undefined)?.details?.code === ALREADY_PRINTED_CODE;
+  return (error.body as { details?: { code?: unknown } } | undefined)?.details?.code === code;
 }
 
 /** Print History's PDF: the printed job's file again, nothing asked, nothing changed. */

@@ -287,7 +287,8 @@ describe('Jobs (/print-jobs)', () => {
       fireEvent.focus(window);
     });
     await waitFor(() => expect(screen.queryByTestId('print-job-9')).not.toBeInTheDocument());
-    const pages = calls.filter((c) => c.url.startsWith('/api/print-jobs')).map((c) => new URL(c.url, 'http://x').searchParams.get('page'));
+    // The Ready list's pages (the Held tab's count is read beside it: ?held=1).
+    const pages = calls.filter((c) => c.url.startsWith('/api/print-jobs?page=')).map((c) => new URL(c.url, 'http://x').searchParams.get('page'));
     expect(pages).toEqual(['1', '2', '1']);
   });
 
@@ -338,7 +339,8 @@ describe('a personalised job the order left a value out of', () => {
 });
 
 describe('Jobs for operators: columns, sort, filters, notes, a job printed elsewhere', () => {
-  const listCalls = (calls: { url: string }[]) => calls.filter((c) => c.url.startsWith('/api/print-jobs')).map((c) => c.url);
+  // The Ready list's calls, not the Held count's (?held=1).
+  const listCalls = (calls: { url: string }[]) => calls.filter((c) => c.url.startsWith('/api/print-jobs?page=')).map((c) => c.url);
 
   it('a non-admin sees no Client column and no client filter; product type filters', async () => {
     signIn(USER);
@@ -411,6 +413,26 @@ describe('Jobs for operators: columns, sort, filters, notes, a job printed elsew
     await waitFor(() => expect(screen.queryByTestId('print-job-7')).not.toBeInTheDocument());
     expect(downloads).toEqual([]);
     expect(screen.getByTestId('print-job-8')).toBeInTheDocument();
+  });
+
+  it('the PDF of a job preflight held meanwhile: the server says why, no file, the row leaves for Held', async () => {
+    const user = userEvent.setup();
+    const held = 'Held by preflight: Page 1 photo is 120 ppi at its printed size — it will look soft';
+    stubFetch(
+      router(
+        {
+          'GET /api/print-jobs': () => ok({ list: [JOB], hasNext: false, total: 1 }),
+          'POST /api/pdf/from-print-job': () => jsonResponse({ success: false, error: held, details: { code: 'HELD_BY_PREFLIGHT' } }, 409),
+        },
+        ADMIN,
+      ),
+    );
+    renderJobs();
+    const row = await screen.findByTestId('print-job-7');
+    await user.click(within(row).getByRole('button', { name: 'PDF' }));
+    expect(await screen.findByText(held)).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByTestId('print-job-7')).not.toBeInTheDocument());
+    expect(downloads).toEqual([]);
   });
 
   it('another 409 (not "already printed") keeps the row', async () => {

@@ -1,10 +1,13 @@
+import { useCallback } from 'react';
+import { useSearchParams } from 'react-router-dom';
 import { Title } from 'react-admin';
-import { Card } from '@mui/material';
+import { Card, Tab, Tabs } from '@mui/material';
 import { RequireAccess } from '../../components/RequireAccess';
 import { useWindowFocus } from '../../lib/useViewport';
 import { usePageTitle } from '../../layout/usePageTitle';
 import { DeletePrintJobButton } from './DeletePrintJobButton';
 import { DownloadPdfButton } from './DownloadPdfButton';
+import { HeldJobList, useHeldJobs } from './HeldJobs';
 import { PrintJobTable, type PrintJobActionColumn } from './PrintJobTable';
 import { PrintQueueFilters, usePrintQueue } from './PrintQueue';
 
@@ -13,21 +16,68 @@ const ACTIONS: readonly PrintJobActionColumn[] = [
   { label: '', Cell: DeletePrintJobButton },
 ];
 
+export type JobsTab = 'ready' | 'held';
+
+/** The tab lives in the address (?tab=held), so Back, a reload and a shared link keep it. */
+function useJobsTab(): [JobsTab, (tab: JobsTab) => void] {
+  const [params, setParams] = useSearchParams();
+  const tab: JobsTab = params.get('tab') === 'held' ? 'held' : 'ready';
+  const setTab = useCallback(
+    (next: JobsTab) =>
+      setParams(
+        (current) => {
+          const changed = new URLSearchParams(current);
+          if (next === 'held') changed.set('tab', 'held');
+          else changed.delete('tab');
+          return changed;
+        },
+        { replace: true },
+      ),
+    [setParams],
+  );
+  return [tab, setTab];
+}
+
 function PrintJobsView() {
   usePageTitle('Jobs');
+  const [tab, setTab] = useJobsTab();
   const { list, view, setView, isAdmin } = usePrintQueue(false);
-  // Other operators print too: show the current queue whenever the operator comes back.
-  useWindowFocus(list.reload);
+  // Counted on either tab: an operator on Ready sees that some jobs wait for a decision.
+  const held = useHeldJobs(view);
+  // Other operators print and approve too: show the current lists whenever the operator comes back.
+  const { reload: reloadReady } = list;
+  const { reload: reloadHeld } = held.list;
+  const reloadAll = useCallback(() => {
+    reloadReady();
+    reloadHeld();
+  }, [reloadReady, reloadHeld]);
+  useWindowFocus(reloadAll);
+  const changeTab = (next: JobsTab) => {
+    // A job approved or cleared on Held is in the queue now (and one held meanwhile is not).
+    if (next === 'ready') reloadReady();
+    else reloadHeld();
+    setTab(next);
+  };
   return (
     <Card sx={{ mt: 2, mb: 4 }}>
       <Title title="Jobs" />
-      <PrintQueueFilters view={view} setView={setView} isAdmin={isAdmin} />
-      <PrintJobTable list={list} actionColumns={ACTIONS} order={view} onOrder={setView} showClient={isAdmin} />
+      <Tabs value={tab} onChange={(_event, next: JobsTab) => changeTab(next)} aria-label="Jobs lists" sx={{ px: 2, borderBottom: 1, borderColor: 'divider' }}>
+        <Tab value="ready" label="Ready" id="jobs-tab-ready" aria-controls="jobs-panel" />
+        <Tab value="held" label={held.total === null ? 'Held' : `Held (${held.total})`} id="jobs-tab-held" aria-controls="jobs-panel" />
+      </Tabs>
+      <div role="tabpanel" id="jobs-panel" aria-labelledby={`jobs-tab-${tab}`}>
+        <PrintQueueFilters view={view} setView={setView} isAdmin={isAdmin} sortable={tab === 'ready'} />
+        {tab === 'held' ? (
+          <HeldJobList list={held.list} showClient={isAdmin} />
+        ) : (
+          <PrintJobTable list={list} actionColumns={ACTIONS} order={view} onOrder={setView} showClient={isAdmin} />
+        )}
+      </div>
     </Card>
   );
 }
 
-/** /print-jobs: jobs ready for print and not yet printed. */
+/** /print-jobs: jobs ready for print and not yet printed; on the Held tab, the ones preflight stopped. */
 export function PrintJobsPage() {
   return (
     <RequireAccess resource="print-jobs" action="list">

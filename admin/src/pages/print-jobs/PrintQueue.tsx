@@ -3,12 +3,13 @@ import { useDataProvider, usePermissions } from 'react-admin';
 import { Box, IconButton, MenuItem, TextField, Tooltip } from '@mui/material';
 import ArrowDownwardIcon from '@mui/icons-material/ArrowDownward';
 import ArrowUpwardIcon from '@mui/icons-material/ArrowUpward';
-import { PRODUCT_TYPES, type PrintJob, type PrintJobSort } from '../../../../common/api/printProduction';
+import { PRODUCT_TYPES, type PrintJobSort } from '../../../../common/api/printProduction';
 import type { Role } from '../../../../common/api/sites';
 import { SitePicker } from '../../components/SitePicker';
 import { usePagedList, type PagedList } from '../../lib/usePagedList';
 import { useSmallScreen } from '../../lib/useViewport';
 import type { AppDataProvider } from '../../providers/dataProvider';
+import type { PrintJobWithPreflight } from '../../providers/printProduction';
 import { sortableColumns, type PrintJobColumns, type PrintJobOrder } from './PrintJobTable';
 
 /** Which jobs a queue screen lists: a client (admins), a product type, and in what order. */
@@ -19,7 +20,7 @@ export interface PrintQueueView extends PrintJobOrder {
 
 /** The Jobs or Print History list with its view; a change of view reads page 1 again. */
 export function usePrintQueue(isPrinted: boolean): {
-  list: PagedList<PrintJob>;
+  list: PagedList<PrintJobWithPreflight>;
   view: PrintQueueView;
   setView: (change: Partial<PrintQueueView>) => void;
   isAdmin: boolean;
@@ -78,12 +79,15 @@ export function PrintQueueFilters({
   setView,
   isAdmin,
   printed = false,
+  sortable = true,
 }: {
   view: PrintQueueView;
   setView: (change: Partial<PrintQueueView>) => void;
   isAdmin: boolean;
   /** Print History: its printed columns sort too. */
   printed?: boolean;
+  /** The list below sorts by its columns (the Held list keeps the server's order). */
+  sortable?: boolean;
 }) {
   const small = useSmallScreen();
   return (
@@ -107,7 +111,7 @@ export function PrintQueueFilters({
           </MenuItem>
         ))}
       </TextField>
-      {small ? <SmallScreenSort view={view} setView={setView} columns={{ showClient: isAdmin, printed }} /> : null}
+      {small && sortable ? <SmallScreenSort view={view} setView={setView} columns={{ showClient: isAdmin, printed }} /> : null}
     </Box>
   );
 }

@@ -1,11 +1,12 @@
 // The built-in sample card the sample editor opens (never saved to the server).
 import { addLayer, createRectLayer, createTextLayer, markField, newDocument } from '../../../../common/design-doc/model';
-import { FORMATS, type DesignDocument } from '../../../../common/design-doc/types';
+import { formatSpec } from '../../../../common/design-doc/render';
+import type { DesignDocument } from '../../../../common/design-doc/types';
 
 export function sampleCardDocument(): DesignDocument {
   const format = 'card-a5';
-  const { width, height, bleed } = FORMATS[format];
   let doc = newDocument(format);
+  const { width, height, bleed } = formatSpec(doc);
   doc = { ...doc, pages: doc.pages.map((p, i) => (i === 0 ? { ...p, background: '#fde4ec' } : p)) };
   // Front: a band reaching into the bleed, a greeting and the recipient's name (a personalisation field).
   doc = addLayer(doc, 0, createRectLayer(format, { id: 'sample-band', name: 'Band', x: -bleed, y: 128, width: width + 2 * bleed, height: 46, fill: '#e91e63' }));
