@@ -131,14 +131,14 @@ export function missingPropertyFindings(missing: string[]): PreflightFinding[] {
 
 /** A pregenerated PDF, read as it is (never rewritten): its pages and boxes against the product's size. */
 export async function pdfFindings(bytes: Uint8Array, size: PrintSize, productType: string | null | undefined): Promise<PreflightFinding[]> {
-  let doc: PDFDocument;
+  let pages;
   try {
-    doc = await PDFDocument.load(bytes, { updateMetadata: false });
+    // A file pdf-lib parses without a page tree fails only when its pages are asked for.
+    pages = (await PDFDocument.load(bytes, { updateMetadata: false })).getPages();
   } catch (err) {
     return [{ severity: 'error', code: 'unreadable', message: `The pregenerated PDF cannot be read (${(err as Error).message.split('\n')[0]})`, page: null }];
   }
   const out: PreflightFinding[] = [];
-  const pages = doc.getPages();
   if (isCard(productType) && pages.length !== 4) out.push({ severity: 'error', code: 'pdf-page-count', message: `A card's PDF has 4 pages; this one has ${pages.length}`, page: null });
   const mm = (pt: number) => Math.round(pt * MM_PER_PT * 10) / 10;
   pages.forEach((p, i) => {
