@@ -242,7 +242,7 @@ describe('preflight of print jobs (API, sends)', async () => {
     expect(res.body.data.preflight[0]).toMatchObject({ severity: 'error', code: 'pdf-page-size', page: 1 });
   });
 
-  it('check-order carries each line job’s held and preflight (data.production[])', async () => {
+  it('the order screens carry each line job’s held and preflight (check-order data.production[], hp-data order lines[])', async () => {
     const o = order({ skus: [SKU] });
     o.line_items[0].properties = [{ name: 'Recipient name', value: 'Olu' }, { name: 'Photo', value: `${w.appUrl}${soft}` }];
     expect((await deliver(w, o)).status).toBe(200);
@@ -250,6 +250,9 @@ describe('preflight of print jobs (API, sends)', async () => {
     const checked = await post('/api/online-stores/check-order', { id: o.id });
     const record = (checked.body.data as Array<{ type: string; data: { production?: Array<{ held: boolean; preflight: PreflightFinding[] }> } }>).find((r) => r.type === 'shopify-order-log')!;
     expect(record.data.production).toEqual([expect.objectContaining({ held: true, preflight: [expect.objectContaining({ code: 'low-resolution' })] })]);
+    // The order screen's lines (GET /api/hp-data/order/:id → data.lines[]).
+    const detail = await get(`/api/hp-data/order/${o.id}`);
+    expect(detail.body.data.lines).toEqual([expect.objectContaining({ held: true, preflight: [expect.objectContaining({ severity: 'error', code: 'low-resolution', page: 1 })] })]);
   });
 
   it('auto-send leaves a held line out (the send fails saying why); Approve anyway sends it once', async () => {

@@ -155,8 +155,8 @@ const toRow = (j: NewPrintJob) => ({
   reprint_count: j.reprintCount,
   made_by: MADE_BY_COLUMN[j.madeBy ?? 'inHouse'],
   preflight: j.preflightCheckedAt ? toJson(j.preflight) : null,
-  held: j.held,
-  preflight_checked_at: j.preflightCheckedAt,
+  held: j.held ?? false,
+  preflight_checked_at: j.preflightCheckedAt ?? null,
   created_at: j.createdAt,
   updated_at: j.updatedAt,
 });
