@@ -13,6 +13,7 @@ import * as printJobWithdrawn from './20261125_013_print_job_withdrawn';
 import * as idempotencyKeys from './20261126_013_idem_idempotency_keys';
 import * as printedByName from './20261126_013_t_print_job_printed_by_name';
 import * as storeReconciliations from './20261127_015_store_reconciliations';
+import * as printJobPreflight from './20261128_016_print_job_preflight';
 
 type Migration = { up(knex: Knex): Promise<void>; down(knex: Knex): Promise<void> };
 
@@ -30,6 +31,7 @@ const migrations: Record<string, Migration> = {
   '20261126_013_idem_idempotency_keys': idempotencyKeys,
   '20261126_013_t_print_job_printed_by_name': printedByName,
   '20261127_015_store_reconciliations': storeReconciliations,
+  '20261128_016_print_job_preflight': printJobPreflight,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -1,6 +1,7 @@
 // Print production (docs/print-production.md): print jobs, designs, reports.
 import { PRODUCT_TYPES, type ProductType } from '../design-doc/types';
 import type { Id, RecordId } from './envelope';
+import type { PreflightState } from './preflight';
 
 export interface ProductionNote {
   id: RecordId;
@@ -17,7 +18,7 @@ export interface PrintJobData {
 /** Where an item is made: in house (the Jobs queue) or by the fulfilment provider (never in the queue). */
 export type MadeBy = 'inHouse' | 'provider';
 
-export interface PrintJob {
+export interface PrintJob extends PreflightState {
   id: RecordId;
   productName: string;
   previewUrl: string | null;

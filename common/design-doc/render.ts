@@ -83,6 +83,8 @@ export interface TextLayout {
 
 /** Smallest size shrink-to-fit goes down to, in points. */
 export const MIN_SHRINK_PT = 4;
+/** Below this, shrunk personalised text is hard to read in print: preflight warns (it is still drawn). */
+export const MIN_READABLE_PT = 6;
 /** Each shrink step multiplies the font size by this. */
 export const SHRINK_STEP = 0.95;
 /** Baseline position within the em box (alphabetic baseline at 0.8 em from its top). */

@@ -86,7 +86,7 @@ export function createApp(deps: Deps, services: Services = createServices(deps))
   api.use('/images', imagesRoutes(services.artwork, config));
   // Design documents rendered on the server: /images/from-polotno.
   api.use('/images', renderRoutes(services.render, services.designs, config));
-  api.use('/print-jobs', printJobsRoutes(services.printJobs));
+  api.use('/print-jobs', printJobsRoutes(services.printJobs, config));
   api.use('/designs', designsRoutes(services.designs, config));
   api.use('/pdf', printJobPdfRoutes(services.production, config));
   // Provider calls first: their postback route takes no session, whatever else /online-stores requires.

@@ -5,6 +5,7 @@ import type { Deps } from './deps';
 import { designsService } from './modules/designs/service';
 import { providerCancellations } from './modules/fulfilment/cancel';
 import { fulfilmentService } from './modules/fulfilment/service';
+import { requeueAfterApproval } from './modules/fulfilment/afterApproval';
 import { storeFulfilments } from './modules/fulfilment/storeFulfilment';
 import { generalDataService } from './modules/general-data/service';
 import { mailCatcherService } from './modules/mailCatcher/service';
@@ -13,6 +14,8 @@ import { ordersService } from './modules/orders/service';
 import { storesService } from './modules/orders/stores';
 import { createArtworkFetcher, type ArtworkFetcherOptions } from './modules/pdf/artwork';
 import { printJobsService } from './modules/print-jobs/service';
+import { createPreflight } from './modules/print-jobs/preflight';
+import type { PrintJob } from './modules/print-jobs/repo';
 import { productionService } from './modules/production/service';
 import { renderService } from './modules/render/service';
 import { sitesService } from './modules/sites/service';
@@ -23,6 +26,7 @@ import { usersService } from './modules/users/service';
 import { pipelineContext } from './modules/pipeline/context';
 import { pipelineService } from './modules/pipeline/service';
 import { checkPipelineSettings } from './modules/pipeline/settings';
+import { checkPreflightSettings } from './modules/print-jobs/preflightSettings';
 import { shopifyAdmin, shopifyAdminSettingsOf } from './integrations/shopifyAdmin';
 import type { Site } from './modules/sites/repo';
 
@@ -41,13 +45,17 @@ export function createServices(deps: Deps, store: FileStore = fileStoreFor(deps.
   const sites = sitesService(deps, {
     checkSettings: async (site, env, previous) => {
       checkPipelineSettings(env, previous);
+      checkPreflightSettings(env);
       await sync.checkSiteSettings(site, env, previous);
     },
   });
-  const printJobs = printJobsService(deps);
   const render = renderService(deps, store, artwork);
+  // Hooks run after Approve anyway; fulfilment adds the auto-send's re-queue below.
+  const approved: Array<(job: PrintJob) => Promise<void>> = [];
+  const printJobs = printJobsService(deps, { preflight: createPreflight(artwork), render, approved });
   const production = productionService(deps, { store, artwork, render, printJobs });
   const fulfilment = fulfilmentService(deps, production, {}, inbox);
+  approved.push(requeueAfterApproval(deps));
   // A store cancellation reaches the provider through its own outbox step (fulfilment/cancel.ts).
   const cancellations = providerCancellations({ ...deps, production, options: fulfilment.options });
   // Each store's Admin API (integrations/shopifyAdmin.ts); none for a site without a token.

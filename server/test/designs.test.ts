@@ -77,7 +77,8 @@ describe('designs', async () => {
         createdAt: w.clock.now().toISOString(),
         updatedAt: w.clock.now().toISOString(),
       });
-      expect((await get(`/api/designs/${res.body.data.id}`, w.tokens.userA)).body.data).toEqual(res.body.data);
+      // GET also carries its site's resolution rule (the editor's live warning).
+      expect((await get(`/api/designs/${res.body.data.id}`, w.tokens.userA)).body.data).toEqual({ ...res.body.data, ppiThresholds: { warning: 250, error: 150 } });
     });
 
     it('every field of the contract is stored and answered', async () => {

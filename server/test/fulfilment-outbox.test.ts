@@ -393,7 +393,8 @@ describe('the outbox worker', () => {
     const { Readable } = await import('node:stream');
     const urls: string[] = [];
     for (let i = 0; i < 4; i++) {
-      const png = await sharp({ create: { width: 60, height: 85, channels: 3, background: { r: 40 * i, g: 100, b: 200 } } }).png().toBuffer();
+      // A5 + bleed at 165 ppi: coarse enough to be quick, fine enough not to be held by preflight.
+      const png = await sharp({ create: { width: 1000, height: 1403, channels: 3, background: { r: 40 * i, g: 100, b: 200 } } }).png().toBuffer();
       await w.services.store.put(`test/page-${i}.png`, Readable.from(png));
       urls.push(`/files/test/page-${i}.png`);
     }

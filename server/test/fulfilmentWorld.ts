@@ -49,9 +49,11 @@ export interface HpWorld extends TestWorld {
   setHpEnv(siteId: number, env: Record<string, string>): Promise<void>;
 }
 
+/** A card's print file as preflight accepts it: 4 pages of A5 + 3 mm bleed, the TrimBox the A5. */
 export async function samplePdf(): Promise<Buffer> {
   const doc = await PDFDocument.create();
-  doc.addPage([419.53, 595.28]);
+  const bleed = (3 * 72) / 25.4;
+  for (let i = 0; i < 4; i++) doc.addPage([419.53 + 2 * bleed, 595.28 + 2 * bleed]).setTrimBox(bleed, bleed, 419.53, 595.28);
   return Buffer.from(await doc.save());
 }
 

@@ -121,6 +121,11 @@ describe('print jobs', async () => {
         orderCreatedAt: null,
         clientName: 'Site A',
         productType: null,
+        // Checked when made: its pages are not in storage, which is said (not held: they may come back).
+        held: false,
+        preflight: ART.map((_, i) => expect.objectContaining({ severity: 'warning', code: 'unreadable', message: expect.stringMatching(new RegExp(`^Page ${i + 1} could not be fetched`)) })),
+        preflightApproval: null,
+        preflightCheckedAt: w.clock.now().toISOString(),
       });
       const row = await w.db('print_jobs').where({ id: job.id }).first();
       expect(row).toMatchObject({ client_id: w.sites.a, product_name: 'Birthday card', quantity: 2 });
@@ -787,6 +792,8 @@ describe('POST /api/pdf/from-print-job', async () => {
 
   it('the Jobs download of a job printed meanwhile (a stale tab) → 409 "Already printed by <name> at <time>", no PDF; Print History still downloads it', async () => {
     const job = await create(w.tokens.userA, { productName: 'Stale card', artworkUrls: pages });
+    // The 30 × 42 px pages are far too coarse: held until approved.
+    expect((await post(`/api/print-jobs/${job.id}/approve`, w.tokens.userA, {})).status).toBe(200);
     const first = await pdfOf(w.tokens.userA, { id: job.id, from: 'jobs' });
     expect(first.status).toBe(200);
     const printed = await changed(w.tokens.userA2, job.id, { isPrinted: true });

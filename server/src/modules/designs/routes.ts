@@ -33,7 +33,7 @@ export function designsRoutes(designs: DesignsService, config: Config): Router {
   });
 
   r.get('/:id', allow.site, async (req, res) => {
-    ok(res, await designs.get(actorOf(req), idParam(req.params.id)));
+    ok(res, await designs.view(actorOf(req), idParam(req.params.id)));
   });
 
   r.delete('/:id', allow.site, async (req, res) => {

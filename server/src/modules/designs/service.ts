@@ -16,6 +16,8 @@ import { sitesRepo } from '../sites/repo';
 import { printJobsRepo } from '../print-jobs/repo';
 import { fieldError } from '../../http/fieldErrors';
 import { isEcard } from '../../../../common/design-doc/types';
+import type { PpiThresholds } from '../../../../common/design-doc/resolution';
+import { thresholdsOf } from '../print-jobs/preflightSettings';
 
 export const CHANGE_DENIED = "Only an admin or the design's creator can change this design";
 export const DELETE_DENIED = "Only an admin or the design's creator can delete this design";
@@ -40,6 +42,13 @@ export function designsService(deps: Deps, store: FileStore, fetchArtwork: Artwo
     const design = await repo.byId(id);
     if (!design || (!isAdmin(actor) && design.siteId !== actor.siteId)) throw notFound(DESIGN_NOT_FOUND);
     return design;
+  }
+
+  /** GET /api/designs/:id: the design and its site's resolution rule (the editor warns live by it). */
+  async function view(actor: Actor, id: number): Promise<Design & { ppiThresholds: PpiThresholds }> {
+    const design = await get(actor, id);
+    const site = await sitesRepo(db).byId(design.siteId);
+    return { ...design, ppiThresholds: thresholdsOf(site?.settings.env ?? []) };
   }
 
   /** Admin: every design, or one creator's. Non-admin: their own designs only. */
@@ -172,7 +181,7 @@ export function designsService(deps: Deps, store: FileStore, fetchArtwork: Artwo
     return { data: await repo.skusWithProductType(isAdmin(actor) ? undefined : actor.siteId) };
   }
 
-  return { get, list, adminList, upsert, remove, importFromJson, createWithFrontImage, allWithProductType, repo };
+  return { get, view, list, adminList, upsert, remove, importFromJson, createWithFrontImage, allWithProductType, repo };
 }
 
 export type DesignsService = ReturnType<typeof designsService>;

@@ -2,6 +2,7 @@
 // job and print file (asked of modules/production), and the provider's order body.
 import { HttpError } from '../../http/errors';
 import { providerBlocker } from '../production/designForLine';
+import { firstError } from '../print-jobs/preflight';
 import { quantityOf } from '../production/service';
 import { siteSettings, SendFailure, text, type FulfilmentContext } from './context';
 import { linesSentOnTheirOwn } from './lineSends';
@@ -50,6 +51,11 @@ export async function prepareSend(ctx: FulfilmentContext, row: OutboxRow): Promi
     try {
       // The line's own job: personalised with the line's properties, the file the operators see.
       const { job } = await production.jobForLine({ siteId, orderId, line, design, actorId, madeBy: 'provider' });
+      // A held job goes nowhere until someone approves it (or fixes the design and re-checks).
+      if (job.held) {
+        skipped.push({ lineId: id, reason: `held by preflight: ${firstError(job.preflight)?.message ?? 'an error was found'}` });
+        continue;
+      }
       if (job.madeBy === 'inHouse') {
         // Queued here after the send was asked for: an untouched job moves to the provider; one
         // being printed here stays, and the line is left out rather than made twice.

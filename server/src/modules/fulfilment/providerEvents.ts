@@ -63,6 +63,9 @@ export async function orderDetail(ctx: Pick<FulfilmentContext, 'db' | 'productio
         printJobId: job?.id ?? null,
         // Where the line is made: the provider, the Jobs queue, or not decided yet (no job).
         madeBy: job?.madeBy ?? null,
+        // Preflight of the line's job: a chip on the order's line (held: it waits for Approve anyway).
+        held: job?.held ?? false,
+        preflight: job?.preflight ?? [],
         hpSKU: design?.hpSKU ?? null,
       };
     }),

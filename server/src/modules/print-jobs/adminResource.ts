@@ -24,6 +24,7 @@ export function printJobsResource(jobs: PrintJobsService): RestResource<PrintJob
           ids: idsFilter(p.filter.id),
           isPrinted: optionalFlag(p.filter.isPrinted, 'isPrinted'),
           readyForPrint: optionalFlag(p.filter.readyForPrint, 'readyForPrint'),
+          held: optionalFlag(p.filter.held, 'held'),
           isPDFDownloaded: optionalFlag(p.filter.isPDFDownloaded, 'isPDFDownloaded'),
           clientId: optionalNumber(p.filter.clientId, 'clientId'),
           designId: optionalNumber(p.filter.designId, 'designId'),

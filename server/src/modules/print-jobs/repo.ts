@@ -6,12 +6,13 @@ import { RECORD_TYPES } from '../general-data/types';
 
 // The job's data and where it is made: the same types the admin reads (common/api).
 import type { MadeBy, PrintJobData, PrintJobSort } from '../../../../common/api/printProduction';
+import type { PreflightApproval, PreflightFinding, PreflightState } from '../../../../common/api/preflight';
 export type { MadeBy, PrintJobData } from '../../../../common/api/printProduction';
 
 const MADE_BY_COLUMN: Record<MadeBy, string> = { inHouse: 'in_house', provider: 'provider' };
 const madeByOf = (v: string | null | undefined): MadeBy => (v === 'provider' ? 'provider' : 'inHouse');
 
-export interface PrintJob extends PrintJobState {
+export interface PrintJob extends PrintJobState, PreflightState {
   id: number;
   productName: string;
   previewUrl: string | null;
@@ -72,6 +73,12 @@ interface Row {
   order_created_at?: string | null;
   client_name?: string | null;
   product_type?: string | null;
+  preflight?: unknown;
+  held?: boolean | number | null;
+  preflight_checked_at?: string | null;
+  preflight_approved_at?: string | null;
+  preflight_approved_by_user_id?: number | null;
+  preflight_approved_by_name?: string | null;
 }
 
 const fromRow = (r: Row): PrintJob => {
@@ -107,10 +114,23 @@ const fromRow = (r: Row): PrintJob => {
     orderCreatedAt: r.order_created_at ?? null,
     clientName: r.client_name ?? null,
     productType: r.product_type ?? null,
+    held: Boolean(r.held),
+    preflight: fromJson<PreflightFinding[]>(r.preflight, []),
+    preflightApproval: r.preflight_approved_at
+      ? { at: r.preflight_approved_at, byUserId: r.preflight_approved_by_user_id ?? null, byName: r.preflight_approved_by_name ?? '' }
+      : null,
+    preflightCheckedAt: r.preflight_checked_at ?? null,
   };
 };
 
-export type NewPrintJob = Omit<PrintJob, 'id' | 'productionNote' | 'madeBy' | 'withdrawn' | 'orderName' | 'orderCreatedAt' | 'clientName' | 'productType'> & { madeBy?: MadeBy };
+export type NewPrintJob = Omit<PrintJob, 'id' | 'productionNote' | 'madeBy' | 'withdrawn' | 'orderName' | 'orderCreatedAt' | 'clientName' | 'productType' | 'preflightApproval'> & { madeBy?: MadeBy };
+
+/** A job's findings and hold as a check leaves them (an approval is cleared by every check). */
+export interface PreflightResult {
+  preflight: PreflightFinding[];
+  held: boolean;
+  checkedAt: string;
+}
 
 const toRow = (j: NewPrintJob) => ({
   client_id: j.clientId,
@@ -134,6 +154,9 @@ const toRow = (j: NewPrintJob) => ({
   printed_by_name: j.printedByName,
   reprint_count: j.reprintCount,
   made_by: MADE_BY_COLUMN[j.madeBy ?? 'inHouse'],
+  preflight: j.preflightCheckedAt ? toJson(j.preflight) : null,
+  held: j.held ?? false,
+  preflight_checked_at: j.preflightCheckedAt ?? null,
   created_at: j.createdAt,
   updated_at: j.updatedAt,
 });
@@ -152,6 +175,8 @@ export interface PrintJobFilter {
   q?: string;
   /** Its design's product type. */
   productType?: string;
+  /** true: held by preflight (an error, no approval); false: not held. */
+  held?: boolean;
 }
 
 export type PrintJobSortField = 'id' | 'createdAt' | 'updatedAt' | 'printedAt' | 'productName' | 'quantity' | 'clientId' | 'reprintCount' | PrintJobSort;
@@ -189,6 +214,7 @@ export function printJobsRepo(db: Db | Knex.Transaction) {
     if (f.clientId !== undefined) q.where('j.client_id', f.clientId);
     if (f.isPrinted !== undefined) q.where('j.is_printed', f.isPrinted);
     if (f.readyForPrint !== undefined) q.where('j.ready_for_print', f.readyForPrint);
+    if (f.held !== undefined) q.where('j.held', f.held);
     if (f.isPDFDownloaded !== undefined) q.where('j.is_pdf_downloaded', f.isPDFDownloaded);
     if (f.designId !== undefined) q.where('j.design_id', f.designId);
     if (f.shopifyOrderId !== undefined) q.where('j.shopify_order_id', f.shopifyOrderId);
@@ -270,6 +296,35 @@ export function printJobsRepo(db: Db | Knex.Transaction) {
       if (withdrawn) q.where((w) => w.whereNull('withdrawn_reason').orWhereNot('withdrawn_reason', withdrawn.reason));
       else q.whereNotNull('withdrawn_at');
       const n = await q.update({ withdrawn_at: withdrawn?.at ?? null, withdrawn_reason: withdrawn?.reason.slice(0, 255) ?? null, updated_at: now });
+      return n === 1;
+    },
+    /**
+     * A check's findings (and, for a job drawn again, its new pages): the approval is cleared, so
+     * an error found now holds the job until someone approves it again.
+     */
+    async setPreflight(id: number, result: PreflightResult, redrawn: { artworkUrls: string[]; previewUrl: string | null; data: PrintJobData } | null, now: string): Promise<void> {
+      await db('print_jobs')
+        .where({ id })
+        .update({
+          preflight: toJson(result.preflight),
+          held: result.held,
+          preflight_checked_at: result.checkedAt,
+          preflight_approved_at: null,
+          preflight_approved_by_user_id: null,
+          preflight_approved_by_name: null,
+          ...(redrawn ? { artwork_urls: toJson(redrawn.artworkUrls), preview_url: redrawn.previewUrl, data: toJson(redrawn.data) } : {}),
+          updated_at: now,
+        });
+    },
+    /** Approve anyway: only a held job; false when it was not held (anymore). */
+    async approve(id: number, approval: PreflightApproval, now: string): Promise<boolean> {
+      const n = await db('print_jobs').where({ id, held: true }).update({
+        held: false,
+        preflight_approved_at: approval.at,
+        preflight_approved_by_user_id: approval.byUserId,
+        preflight_approved_by_name: approval.byName.slice(0, 210),
+        updated_at: now,
+      });
       return n === 1;
     },
     /** An unprinted job's units follow its line (an order edit). */

@@ -6,8 +6,10 @@ import { ok } from '../../http/envelope';
 import { idParam, parse } from '../../http/validate';
 import { changeBody, createBody, listQuery, orderIdParam, reportsQuery } from './schema';
 import type { PrintJobsService } from './service';
+import type { Config } from '../../config';
+import { baseUrlOf } from '../uploads/routes';
 
-export function printJobsRoutes(jobs: PrintJobsService): Router {
+export function printJobsRoutes(jobs: PrintJobsService, config: Config): Router {
   const r = Router();
   r.get('/', allow.ownSite, async (req, res) => {
     ok(res, await jobs.list(actorOf(req), parse(listQuery, req.query)));
@@ -27,7 +29,17 @@ export function printJobsRoutes(jobs: PrintJobsService): Router {
     const body = (req.body ?? {}) as { id?: unknown };
     const hasId = body.id !== undefined && body.id !== null && body.id !== '';
     if (hasId) ok(res, await jobs.change(actorOf(req), parse(changeBody, body)));
-    else ok(res, await jobs.create(actorOf(req), parse(createBody, body)));
+    else ok(res, await jobs.create(actorOf(req), parse(createBody, body), { ownOrigin: baseUrlOf(req, config) }));
+  });
+
+  // Approve anyway: a held job joins the ready list (409 when it is not held).
+  r.post('/:id/approve', allow.site, idempotent, async (req, res) => {
+    ok(res, await jobs.approve(actorOf(req), idParam(req.params.id)));
+  });
+
+  // Re-check: drawn again from its design as it is now, then checked; the approval is cleared.
+  r.post('/:id/recheck', allow.site, idempotent, async (req, res) => {
+    ok(res, await jobs.recheck(actorOf(req), idParam(req.params.id), { ownOrigin: baseUrlOf(req, config) }));
   });
 
   r.get('/:id', allow.site, async (req, res) => {

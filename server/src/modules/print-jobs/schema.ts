@@ -79,6 +79,8 @@ export const listQuery = z.object({
   pageSize: z.coerce.number({ error: 'must be a whole number' }).int('must be a whole number').min(1, 'must be 1 or more').max(100, 'must be 100 at most').optional(),
   isPrinted: queryFlag.optional(),
   readyForPrint: queryFlag.optional(),
+  /** 1: the jobs held by preflight (not printed, not withdrawn); 0: those not held. */
+  held: queryFlag.optional(),
   clientId: positiveId.optional(),
   sort: z.enum(PRINT_JOB_SORTS, { error: `must be one of ${PRINT_JOB_SORTS.join(', ')}` }).optional(),
   order: z.enum(['asc', 'desc'], { error: 'must be asc or desc' }).optional(),

@@ -17,6 +17,13 @@ import { bucketOf, printedPerPeriod } from './reportPeriods';
 import type { ChangeInput, CreateInput, ListQuery, ReportsQuery } from './schema';
 import { alreadyPrintedRefusal, applyPrintJobChange, atProviderRefusal, printsInHouse, withdrawnRefusal, type PrintJobChange } from './state';
 import { fieldError } from '../../http/fieldErrors';
+import { HELD_BY_PREFLIGHT_CODE, type PreflightFinding } from '../../../../common/api/preflight';
+import type { DesignDocument } from '../../../../common/design-doc/types';
+import type { Design } from '../designs/repo';
+import type { RenderService } from '../render/service';
+import { documentOf, valuesOf } from '../render/service';
+import { firstError, isHeld, type Preflight, type PreflightSources } from './preflight';
+import { thresholdsOf } from './preflightSettings';
 
 export const ORDER_LINE_TAKEN = 'This order line already has a print job';
 
@@ -52,9 +59,58 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 const dayOf = (d: Date) => d.toISOString().slice(0, 10);
 const nextDay = (day: string) => dayOf(new Date(Date.parse(`${day}T00:00:00Z`) + DAY_MS));
 
-export function printJobsService({ db, clock, config }: Deps) {
+export const NOT_HELD = 'This job is not held by preflight: there is nothing to approve';
+
+/** 409 that refuses to print or send a held job, naming its first error. */
+export function heldRefusal(job: Pick<PrintJob, 'id' | 'preflight'>): HttpError {
+  const first = firstError(job.preflight);
+  return new HttpError(409, `Held by preflight (job #${job.id}): ${first?.message ?? 'an error was found'}. Approve it anyway or fix the design and re-check.`, {
+    code: HELD_BY_PREFLIGHT_CODE,
+    printJobId: job.id,
+    finding: first ?? null,
+  });
+}
+
+/** What the job is checked with: preflight's file reads, the renderer (a re-check draws the design again), and who hears of an approval. */
+export interface PrintJobParts {
+  preflight: Preflight;
+  render: Pick<RenderService, 'isRenderable' | 'renderLine'>;
+  /** Called after Approve anyway (e.g. an auto-send site queues the order's send again). */
+  approved?: Array<(job: PrintJob) => Promise<void>>;
+}
+
+/** Without `preflight` (a seed script) jobs are stored unchecked, as jobs older than preflight are. */
+export function printJobsService({ db, clock, config }: Deps, parts: Partial<PrintJobParts> = {}) {
   const repo = printJobsRepo(db);
   const designs = designsRepo(db);
+
+  /** A design document counts when the job's pages were drawn from it (a personalised line, or a design's own pages). */
+  const documentFor = (design: Design | undefined, drawnFromDesign: boolean): DesignDocument | null => {
+    const doc = design && drawnFromDesign ? documentOf(design) : undefined;
+    return doc && typeof doc === 'object' && Array.isArray((doc as DesignDocument).pages) ? (doc as DesignDocument) : null;
+  };
+
+  /** The job's sources as preflight reads them. */
+  function sourcesOf(job: Pick<PrintJob, 'artworkUrls' | 'data'>, design: Design | undefined, drawnFromDesign: boolean): PreflightSources {
+    const properties = Array.isArray(job.data.properties) ? (job.data.properties as Array<{ name: string; value: unknown }>) : undefined;
+    const personalised = job.data.personalised === true;
+    return {
+      productType: design?.productType ?? null,
+      document: documentFor(design, drawnFromDesign),
+      values: personalised ? valuesOf(properties) : undefined,
+      artworkUrls: job.artworkUrls,
+      pregeneratedPDF: job.data.pregeneratedPDF ?? null,
+      missing: Array.isArray(job.data.missingFields) ? (job.data.missingFields as unknown[]).filter((m): m is string => typeof m === 'string') : [],
+    };
+  }
+
+  /** Findings of a job's sources with its site's thresholds. */
+  async function check(siteId: number, sources: PreflightSources, ownOrigin?: string): Promise<{ preflight: PreflightFinding[]; checkedAt: string | null }> {
+    if (!parts.preflight) return { preflight: [], checkedAt: null };
+    const site = await sitesRepo(db).byId(siteId);
+    const preflight = await parts.preflight(sources, thresholdsOf(site?.settings.env ?? []), { ownOrigin });
+    return { preflight, checkedAt: isoNow(clock) };
+  }
 
   const get = async (actor: Actor, id: number): Promise<PrintJob> => visibleTo(actor, await repo.byId(id), JOB_NOT_FOUND);
 
@@ -71,14 +127,22 @@ export function printJobsService({ db, clock, config }: Deps) {
       madeBy: queue ? 'inHouse' : undefined,
       withdrawn: queue ? false : undefined,
     };
+    // Held jobs wait in their own list (not printed, not withdrawn); the ready list leaves them out.
+    if (q.held !== undefined) {
+      filter.held = q.held;
+      if (q.held) Object.assign(filter, { isPrinted: false, withdrawn: false });
+    }
+    if (q.readyForPrint === true) filter.held = false;
     const { rows, total } = await repo.list(filter, listSort(q), w.limit, w.offset);
     return { list: rows, hasNext: w.offset + rows.length < total, total };
   }
 
   async function adminList(actor: Actor, filter: PrintJobFilter, sort: { field: PrintJobSortField; order: 'asc' | 'desc' }, limit: number, offset: number) {
     const madeBy = filter.madeBy ?? (filter.isPrinted === false ? 'inHouse' : undefined);
-    const withdrawn = filter.withdrawn ?? (filter.isPrinted === false ? false : undefined);
-    return repo.list({ ...filter, madeBy, withdrawn, clientId: scope(actor, filter.clientId) }, [sort, { field: 'id', order: sort.order }], limit, offset);
+    const withdrawn = filter.withdrawn ?? (filter.isPrinted === false || filter.held === true ? false : undefined);
+    const held = filter.held ?? (filter.readyForPrint === true ? false : undefined);
+    const isPrinted = filter.isPrinted ?? (filter.held === true ? false : undefined);
+    return repo.list({ ...filter, madeBy, withdrawn, held, isPrinted, clientId: scope(actor, filter.clientId) }, [sort, { field: 'id', order: sort.order }], limit, offset);
   }
 
   async function fromShopifyOrder(actor: Actor, orderId: string): Promise<Page<PrintJob>> {
@@ -87,7 +151,7 @@ export function printJobsService({ db, clock, config }: Deps) {
   }
 
   /** `madeBy`: where a job made for an order line is printed (by production); `byUserId` who made it (null: Presswork). */
-  async function create(actor: Actor, input: CreateInput, opts: { madeBy?: MadeBy; byUserId?: number | null } = {}): Promise<PrintJob> {
+  async function create(actor: Actor, input: CreateInput, opts: { madeBy?: MadeBy; byUserId?: number | null; ownOrigin?: string } = {}): Promise<PrintJob> {
     const clientId = input.clientId ?? actor.siteId;
     if (clientId !== actor.siteId && !isAdmin(actor)) throw forbidden('You cannot create print jobs for another site');
     if (!(await sitesRepo(db).exists(clientId))) throw fieldError('clientId', 'does not exist');
@@ -103,10 +167,16 @@ export function printJobsService({ db, clock, config }: Deps) {
     if (!productName) throw fieldError('productName', 'is required');
     const data = input.data ?? {};
     if (input.shopifyOrderId && input.lineItemId && (await repo.orderLineTaken(input.shopifyOrderId, input.lineItemId))) throw new OrderLineTaken();
+    // Checked before it is stored: no moment exists in which an unchecked job is ready or sent.
+    const drawnFromDesign = data.personalised === true || (design !== undefined && JSON.stringify(artworkUrls) === JSON.stringify(design.data.artworkUrls ?? []));
+    const checked = await check(clientId, sourcesOf({ artworkUrls, data }, design, drawnFromDesign), opts.ownOrigin);
     const now = isoNow(clock);
     let id: number;
     try {
       id = await repo.insert({
+        preflight: checked.preflight,
+        held: isHeld(checked.preflight, null),
+        preflightCheckedAt: checked.checkedAt,
         clientId,
         designId: input.designId ?? null,
         productName,
@@ -203,6 +273,42 @@ export function printJobsService({ db, clock, config }: Deps) {
   /** 409 "Already printed by <name> at <time>", the time in the server's zone. */
   const alreadyPrinted = (job: PrintJob) => alreadyPrintedRefusal(job, config.sync.timezone);
 
+  /** Approve anyway: a held job leaves Held for the ready list; who (their name as it is now) and when are kept. */
+  async function approve(actor: Actor, id: number): Promise<PrintJob> {
+    const job = await get(actor, id);
+    const at = isoNow(clock);
+    if (!job.held || !(await repo.approve(id, { at, byUserId: actor.id, byName: nameOf(actor) }, at))) throw conflict(NOT_HELD);
+    const approved = (await repo.byId(id))!;
+    for (const hook of parts.approved ?? []) await hook(approved);
+    return approved;
+  }
+
+  /**
+   * Re-check: a job drawn from a design is drawn again from the design as it is now (a fixed
+   * design is picked up), then checked; any approval is cleared.
+   */
+  async function recheck(actor: Actor, id: number, opts: { ownOrigin?: string } = {}): Promise<PrintJob> {
+    const job = await get(actor, id);
+    if (job.isPrinted) throw conflict('This job is already printed; use Reprint to put it back in the queue first');
+    const design = job.designId !== null ? await designs.byId(job.designId) : undefined;
+    let redrawn: { artworkUrls: string[]; previewUrl: string | null; data: PrintJob['data'] } | null = null;
+    if (design && job.data.personalised === true && parts.render?.isRenderable(design)) {
+      const properties = Array.isArray(job.data.properties) ? (job.data.properties as Array<{ name: string; value: unknown }>) : [];
+      const out = await parts.render!.renderLine({ userId: actor.id, siteId: job.clientId }, design, properties, { ownOrigin: opts.ownOrigin });
+      const { needsReview: _n, missingFields: _m, ...rest } = job.data;
+      const review = out.missing.length ? { needsReview: true, missingFields: out.missing } : {};
+      redrawn = { artworkUrls: out.images, previewUrl: out.preview ?? design.image ?? null, data: { ...rest, personalised: true, ...review } };
+    } else if (design && !job.data.pregeneratedPDF && documentOf(design) !== undefined && Array.isArray(design.data.artworkUrls) && design.data.artworkUrls.length) {
+      // A design's own pages, saved again with the design.
+      redrawn = { artworkUrls: design.data.artworkUrls.filter((u): u is string => typeof u === 'string' && u !== ''), previewUrl: design.image ?? job.previewUrl, data: job.data };
+    }
+    const now = redrawn ?? job;
+    const drawnFromDesign = redrawn !== null || job.data.personalised === true;
+    const checked = await check(job.clientId, sourcesOf({ artworkUrls: now.artworkUrls, data: now.data }, design, drawnFromDesign), opts.ownOrigin);
+    await repo.setPreflight(id, { preflight: checked.preflight, held: isHeld(checked.preflight, null), checkedAt: checked.checkedAt ?? isoNow(clock) }, redrawn, isoNow(clock));
+    return (await repo.byId(id))!;
+  }
+
   /** Deletes the job, its production notes and its history in one transaction. */
   async function remove(actor: Actor, id: number): Promise<PrintJob> {
     const job = await get(actor, id);
@@ -218,7 +324,7 @@ export function printJobsService({ db, clock, config }: Deps) {
     const bucket = bucketOf(from, to);
     const [figures, oldest] = await Promise.all([
       repo.reports({ fromAt: from, toAt: nextDay(to), clientId }),
-      repo.list({ clientId, readyForPrint: true, isPrinted: false, madeBy: 'inHouse', withdrawn: false }, defaultSort(false), 10, 0),
+      repo.list({ clientId, readyForPrint: true, isPrinted: false, madeBy: 'inHouse', withdrawn: false, held: false }, defaultSort(false), 10, 0),
     ]);
     return {
       from,
@@ -237,7 +343,7 @@ export function printJobsService({ db, clock, config }: Deps) {
     };
   }
 
-  return { list, adminList, get, create, change, markDownloaded, alreadyPrinted, moveJob, followLine, remove, fromShopifyOrder, reports, repo };
+  return { list, adminList, get, create, change, markDownloaded, alreadyPrinted, moveJob, followLine, remove, fromShopifyOrder, reports, approve, recheck, repo };
 }
 
 export type PrintJobsService = ReturnType<typeof printJobsService>;

@@ -17,7 +17,8 @@ import { printSizeOf, type PrintSize } from '../../../../common/design-doc/print
 import type { DesignDocument } from '../../../../common/design-doc/types';
 import { printJobsRepo, type MadeBy, type PrintJob } from '../print-jobs/repo';
 import type { PrintPdfFrom } from '../../../../common/api/printProduction';
-import { OrderLineTaken, type PrintJobsService } from '../print-jobs/service';
+import { OrderLineTaken, heldRefusal, type PrintJobsService } from '../print-jobs/service';
+import type { PreflightFinding } from '../../../../common/api/preflight';
 import { atProviderRefusal, withdrawnRefusal } from '../print-jobs/state';
 import type { RenderService } from '../render/service';
 import { uploadsRepo } from '../uploads/repo';
@@ -141,7 +142,7 @@ export function productionService(deps: Deps, parts: ProductionParts) {
             ...made.data,
           },
         },
-        { madeBy: req.madeBy, byUserId: req.actorId },
+        { madeBy: req.madeBy, byUserId: req.actorId, ownOrigin: req.ownOrigin },
       );
       return { job, created: true };
     } catch (err) {
@@ -168,10 +169,13 @@ export function productionService(deps: Deps, parts: ProductionParts) {
   // Where an item is made
 
   /** Where each line of an order with a job is made (Check order shows it). */
-  async function whereMade(siteId: number, orderId: string): Promise<Array<{ lineId: string; printJobId: number; madeBy: MadeBy; isPrinted: boolean; withdrawn: string | null }>> {
+  async function whereMade(
+    siteId: number,
+    orderId: string,
+  ): Promise<Array<{ lineId: string; printJobId: number; madeBy: MadeBy; isPrinted: boolean; withdrawn: string | null; held: boolean; preflight: PreflightFinding[] }>> {
     return (await printJobsRepo(db).ofOrder(siteId, orderId))
       .filter((j) => j.lineItemId !== null)
-      .map((j) => ({ lineId: j.lineItemId!, printJobId: j.id, madeBy: j.madeBy, isPrinted: j.isPrinted, withdrawn: j.withdrawn?.reason ?? null }));
+      .map((j) => ({ lineId: j.lineItemId!, printJobId: j.id, madeBy: j.madeBy, isPrinted: j.isPrinted, withdrawn: j.withdrawn?.reason ?? null, held: j.held, preflight: j.preflight }));
   }
 
   /**
@@ -300,6 +304,8 @@ export function productionService(deps: Deps, parts: ProductionParts) {
     const fromQueue = opts.from === 'jobs';
     if (fromQueue && job.isPrinted) throw printJobs.alreadyPrinted(job);
     if (job.withdrawn) throw withdrawnRefusal(job);
+    // The Jobs queue never hands out a held job's file; Print History (a printed job) still does.
+    if (fromQueue && job.held) throw heldRefusal(job);
     // Asked before the file is handed out; the yes is recorded when the download is.
     if (job.madeBy === 'provider' && !opts.printInHouse) throw atProviderRefusal(job);
     const { pdf } = await printFile(job, opts);
