@@ -34,7 +34,6 @@ import type {
   ProductTypeOfSku,
 } from '../../../common/api/printProduction';
 import { newActionKey } from '../lib/actionKey';
-import type { PrintJobWithPreflight } from './printProduction';
 import { authHeaders } from './session';
 import { syncCalls } from './sync';
 
@@ -141,23 +140,23 @@ export const dataProvider = {
 
   // --- Print jobs (docs/print-production.md) ---
 
-  getPrintJobs({ page, isPrinted, sort, order, clientId, productType }: PrintJobQuery): Promise<ListPage<PrintJobWithPreflight>> {
-    return api<ListPage<PrintJobWithPreflight>>(`/api/print-jobs?${query({ page, readyForPrint: 1, isPrinted: isPrinted ? 1 : 0, sort, order: sort ? order : undefined, clientId: clientId === '' ? undefined : clientId, productType: productType || undefined })}`);
+  getPrintJobs({ page, isPrinted, sort, order, clientId, productType }: PrintJobQuery): Promise<ListPage<PrintJob>> {
+    return api<ListPage<PrintJob>>(`/api/print-jobs?${query({ page, readyForPrint: 1, isPrinted: isPrinted ? 1 : 0, sort, order: sort ? order : undefined, clientId: clientId === '' ? undefined : clientId, productType: productType || undefined })}`);
   },
 
   /** The jobs preflight holds (an error, not approved): the Jobs screen's Held tab. */
-  getHeldPrintJobs({ page, clientId, productType }: Pick<PrintJobQuery, 'page' | 'clientId' | 'productType'>): Promise<ListPage<PrintJobWithPreflight>> {
-    return api<ListPage<PrintJobWithPreflight>>(`/api/print-jobs?${query({ held: 1, page, clientId: clientId === '' ? undefined : clientId, productType: productType || undefined })}`);
+  getHeldPrintJobs({ page, clientId, productType }: Pick<PrintJobQuery, 'page' | 'clientId' | 'productType'>): Promise<ListPage<PrintJob>> {
+    return api<ListPage<PrintJob>>(`/api/print-jobs?${query({ held: 1, page, clientId: clientId === '' ? undefined : clientId, productType: productType || undefined })}`);
   },
 
   /** Approve anyway: a held job prints as it is, recorded as approved by the signed-in user. */
-  approvePrintJob(id: Id, idempotencyKey?: string): Promise<PrintJobWithPreflight> {
-    return api<PrintJobWithPreflight>(`/api/print-jobs/${enc(String(id))}/approve`, { method: 'POST', idempotencyKey });
+  approvePrintJob(id: Id, idempotencyKey?: string): Promise<PrintJob> {
+    return api<PrintJob>(`/api/print-jobs/${enc(String(id))}/approve`, { method: 'POST', idempotencyKey });
   },
 
   /** Preflight again (after the design was fixed): the job with its new findings, held or not. */
-  recheckPrintJob(id: Id, idempotencyKey?: string): Promise<PrintJobWithPreflight> {
-    return api<PrintJobWithPreflight>(`/api/print-jobs/${enc(String(id))}/recheck`, { method: 'POST', idempotencyKey });
+  recheckPrintJob(id: Id, idempotencyKey?: string): Promise<PrintJob> {
+    return api<PrintJob>(`/api/print-jobs/${enc(String(id))}/recheck`, { method: 'POST', idempotencyKey });
   },
 
   /** A flag change of one job (mark printed, not printed, reprint); the server applies the state rules. */

@@ -1,4 +1,4 @@
-import type { PreflightFinding, PreflightState } from '../../../common/api/preflight';
+import type { PreflightFinding } from '../../../common/api/preflight';
 import type { Design, PrintJob, PrintJobChange } from '../../../common/api/printProduction';
 // Print production rules the admin applies (docs/print-production.md); the records are in common/api.
 
@@ -14,9 +14,6 @@ export function designHasData(design: Pick<Design, 'data' | 'productPdf'> | null
   const artwork = design.data?.artworkUrls;
   return (Array.isArray(artwork) && artwork.length > 0) || Boolean(design.productPdf);
 }
-
-/** A print job as the server answers it: with its preflight (held, findings, approval). */
-export type PrintJobWithPreflight = PrintJob & PreflightState;
 
 /** The finding whose page the Held list shows: the first error on a page, else the first error. */
 export function markedFindingOf(findings: readonly PreflightFinding[]): PreflightFinding | undefined {

@@ -1,9 +1,9 @@
 // Fixtures and a fetch router for the print-production screens' tests.
 import type { Design } from '../../../common/api/printProduction';
-import type { PrintJobWithPreflight } from '../providers/printProduction';
+import type { PrintJob } from '../../../common/api/printProduction';
 import { jsonResponse, type RecordedCall } from './helpers';
 
-export function printJob(overrides: Partial<PrintJobWithPreflight> = {}): PrintJobWithPreflight {
+export function printJob(overrides: Partial<PrintJob> = {}): PrintJob {
   return {
     id: 1,
     productName: 'Birthday card',
@@ -39,10 +39,6 @@ export function printJob(overrides: Partial<PrintJobWithPreflight> = {}): PrintJ
     printedAt: null,
     printedByUserId: null,
     printedByName: null,
-    held: false,
-    preflight: [],
-    preflightApproval: null,
-    preflightCheckedAt: null,
     ...overrides,
   };
 }

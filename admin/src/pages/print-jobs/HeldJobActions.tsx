@@ -7,16 +7,16 @@ import RefreshIcon from '@mui/icons-material/Refresh';
 import { retryLostAnswers, useActionKey } from '../../lib/actionKey';
 import { errorMessage } from '../../lib/format';
 import type { AppDataProvider } from '../../providers/dataProvider';
-import type { PrintJobWithPreflight } from '../../providers/printProduction';
+import type { PrintJob } from '../../../../common/api/printProduction';
 
 export const APPROVE_ANYWAY_MEANING = 'It prints as it is; recorded as approved by you.';
 
 interface HeldJobActionsProps {
-  job: PrintJobWithPreflight;
+  job: PrintJob;
   /** The server's answer to Approve anyway: the job, no longer held. */
-  onApproved: (job: PrintJobWithPreflight) => void;
+  onApproved: (job: PrintJob) => void;
   /** The server's answer to Re-check: the job with its new findings, held or not. */
-  onRechecked: (job: PrintJobWithPreflight) => void;
+  onRechecked: (job: PrintJob) => void;
 }
 
 /** A held job's two ways out: Approve anyway (after a confirm) or Re-check (after the design was fixed). */

@@ -8,7 +8,8 @@ import { PreflightFindingList } from '../../components/PreflightFindingList';
 import { usePagedList, type PagedList } from '../../lib/usePagedList';
 import { useSmallScreen } from '../../lib/useViewport';
 import type { AppDataProvider } from '../../providers/dataProvider';
-import { markedFindingOf, type PrintJobWithPreflight } from '../../providers/printProduction';
+import { markedFindingOf } from '../../providers/printProduction';
+import type { PrintJob } from '../../../../common/api/printProduction';
 import { HeldJobActions } from './HeldJobActions';
 import { MarkedPage } from './MarkedPage';
 import type { PrintQueueView } from './PrintQueue';
@@ -17,7 +18,7 @@ import { useLeaving } from './PrintJobTable';
 export const MOVED_TO_JOBS = 'No problems found: moved to Jobs';
 
 export interface HeldJobs {
-  list: PagedList<PrintJobWithPreflight>;
+  list: PagedList<PrintJob>;
   /** How many jobs are held (with the view's filters); null until the server has said. */
   total: number | null;
 }
@@ -51,7 +52,7 @@ export function useHeldJobs({ clientId, productType }: Pick<PrintQueueView, 'cli
 }
 
 /** A held row's job and its ways out; a re-check that still holds it shows the new findings in place. */
-function useHeldJob(initial: PrintJobWithPreflight, onRemoved: (id: Id) => void) {
+function useHeldJob(initial: PrintJob, onRemoved: (id: Id) => void) {
   const notify = useNotify();
   const [job, setJob] = useState(initial);
   useEffect(() => setJob(initial), [initial]);
@@ -60,7 +61,7 @@ function useHeldJob(initial: PrintJobWithPreflight, onRemoved: (id: Id) => void)
     notify('Approved: it prints as it is, and is in Jobs', { type: 'success' });
     leave();
   };
-  const onRechecked = (checked: PrintJobWithPreflight) => {
+  const onRechecked = (checked: PrintJob) => {
     if (!checked.held) {
       const warnings = findingsLabel(checked.preflight ?? []);
       notify(warnings ? `No errors found: moved to Jobs with ${warnings}` : MOVED_TO_JOBS, { type: 'success' });
@@ -74,7 +75,7 @@ function useHeldJob(initial: PrintJobWithPreflight, onRemoved: (id: Id) => void)
 }
 
 interface HeldRowProps {
-  job: PrintJobWithPreflight;
+  job: PrintJob;
   showClient: boolean;
   onRemoved: (id: Id) => void;
 }
@@ -123,7 +124,7 @@ function HeldJobCard({ job: initial, showClient, onRemoved }: HeldRowProps) {
 const EMPTY_TEXT = 'No held jobs: every job passed preflight or was approved';
 
 /** The Held tab: jobs preflight stopped, what it found and where, and Approve anyway / Re-check. */
-export function HeldJobList({ list, showClient }: { list: PagedList<PrintJobWithPreflight>; showClient: boolean }) {
+export function HeldJobList({ list, showClient }: { list: PagedList<PrintJob>; showClient: boolean }) {
   const small = useSmallScreen();
   if (small) {
     return (

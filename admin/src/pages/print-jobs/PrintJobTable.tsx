@@ -21,12 +21,12 @@ import { PreflightApprovalLine } from '../../components/PreflightApprovalLine';
 import { PreflightChip } from '../../components/PreflightChip';
 import { formatDate, formatDateTime, formatTimeSince } from '../../lib/format';
 import type { PagedList } from '../../lib/usePagedList';
-import type { PrintJobWithPreflight } from '../../providers/printProduction';
+import type { PrintJob } from '../../../../common/api/printProduction';
 import { useNow, useSmallScreen } from '../../lib/useViewport';
 import { ProductionNoteField } from './ProductionNoteField';
 
 /** A personalised job printed with a sample because the order lacked a value: check before printing. */
-function NeedsReview({ job }: { job: PrintJobWithPreflight }) {
+function NeedsReview({ job }: { job: PrintJob }) {
   const data = (job.data ?? {}) as { needsReview?: unknown; missingFields?: unknown };
   if (!data.needsReview) return null;
   const missing = Array.isArray(data.missingFields) ? data.missingFields.map(String).join(', ') : '';
@@ -46,7 +46,7 @@ function NeedsReview({ job }: { job: PrintJobWithPreflight }) {
 export const FADE_OUT_MS = 400;
 
 export interface PrintJobActionProps {
-  job: PrintJobWithPreflight;
+  job: PrintJob;
   /** The job left this list on the server: fade the row out, then drop it. */
   leave: () => void;
 }
@@ -56,7 +56,7 @@ export interface PrintJobActionColumn {
   Cell: ComponentType<PrintJobActionProps>;
 }
 
-function Preview({ job }: { job: PrintJobWithPreflight }) {
+function Preview({ job }: { job: PrintJob }) {
   if (!job.previewUrl) return null;
   return (
     <Box
@@ -70,7 +70,7 @@ function Preview({ job }: { job: PrintJobWithPreflight }) {
 }
 
 /** Since the store order was placed (spec §2); a job made by hand has no order, so since the job, and it says so. */
-function TimeSinceOrder({ job, now }: { job: PrintJobWithPreflight; now: number }) {
+function TimeSinceOrder({ job, now }: { job: PrintJob; now: number }) {
   if (job.orderCreatedAt) return <span title={`Order placed ${formatDateTime(job.orderCreatedAt)}`}>{formatTimeSince(job.orderCreatedAt, now)}</span>;
   return (
     <>
@@ -100,7 +100,7 @@ interface Column {
   label: string;
   sort?: PrintJobSort;
   align?: 'right';
-  cell: (job: PrintJobWithPreflight, now: number) => ReactNode;
+  cell: (job: PrintJob, now: number) => ReactNode;
   sx?: object;
 }
 
@@ -120,7 +120,7 @@ function columnsOf({ showClient, printed }: PrintJobColumns): Column[] {
         </>
       ),
     },
-    ...(showClient ? [{ label: 'Client', sort: 'clientName', cell: (job: PrintJobWithPreflight) => job.clientName ?? '' } satisfies Column] : []),
+    ...(showClient ? [{ label: 'Client', sort: 'clientName', cell: (job: PrintJob) => job.clientName ?? '' } satisfies Column] : []),
     { label: 'Preview', cell: (job) => <Preview job={job} /> },
     { label: 'QTY', sort: 'quantity', align: 'right', cell: (job) => job.quantity },
     { label: 'Created At', sort: 'createdAt', cell: (job) => formatDate(job.createdAt), sx: { whiteSpace: 'nowrap' } },
@@ -141,7 +141,7 @@ export function sortableColumns(shown: PrintJobColumns): Array<{ label: string; 
 }
 
 /** A row that fades out once its job has left the list on the server. */
-export function useLeaving(job: PrintJobWithPreflight, onRemoved: (id: Id) => void) {
+export function useLeaving(job: PrintJob, onRemoved: (id: Id) => void) {
   const [leaving, setLeaving] = useState(false);
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
   useEffect(() => () => clearTimeout(timer.current), []);
@@ -154,7 +154,7 @@ export function useLeaving(job: PrintJobWithPreflight, onRemoved: (id: Id) => vo
 }
 
 interface RowProps {
-  job: PrintJobWithPreflight;
+  job: PrintJob;
   now: number;
   columns: Column[];
   actionColumns: readonly PrintJobActionColumn[];
@@ -229,7 +229,7 @@ export function PrintJobTable({
   showClient = false,
   printed = false,
 }: {
-  list: PagedList<PrintJobWithPreflight>;
+  list: PagedList<PrintJob>;
   actionColumns: readonly PrintJobActionColumn[];
   order?: PrintJobOrder;
   /** A click on a column's header: sort by it, or flip its direction. */

@@ -9,7 +9,7 @@ import { SitePicker } from '../../components/SitePicker';
 import { usePagedList, type PagedList } from '../../lib/usePagedList';
 import { useSmallScreen } from '../../lib/useViewport';
 import type { AppDataProvider } from '../../providers/dataProvider';
-import type { PrintJobWithPreflight } from '../../providers/printProduction';
+import type { PrintJob } from '../../../../common/api/printProduction';
 import { sortableColumns, type PrintJobColumns, type PrintJobOrder } from './PrintJobTable';
 
 /** Which jobs a queue screen lists: a client (admins), a product type, and in what order. */
@@ -20,7 +20,7 @@ export interface PrintQueueView extends PrintJobOrder {
 
 /** The Jobs or Print History list with its view; a change of view reads page 1 again. */
 export function usePrintQueue(isPrinted: boolean): {
-  list: PagedList<PrintJobWithPreflight>;
+  list: PagedList<PrintJob>;
   view: PrintQueueView;
   setView: (change: Partial<PrintQueueView>) => void;
   isAdmin: boolean;
