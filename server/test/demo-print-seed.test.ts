@@ -52,7 +52,7 @@ describe('seedPrintProduction', async () => {
     expect(ecard.image).toMatch(/^\/files\/renders\/.+-preview\.png$/);
     const preview = await sharp(await file(ecard.image!)).metadata();
     expect(preview.width! / preview.height!).toBeCloseTo(148 / 105, 2);
-    for (const d of designs) expect(d.data.artworkUrls, d.sku).toHaveLength(4);
+    for (const d of designs) expect(d.data.artworkUrls, d.sku!).toHaveLength(4);
 
     const queue = (await w.request().get('/api/print-jobs?readyForPrint=1&isPrinted=0').set(bearer(w.tokens.adminA))).body.data;
     const history = (await w.request().get('/api/print-jobs?readyForPrint=1&isPrinted=1').set(bearer(w.tokens.adminA))).body.data;
@@ -77,13 +77,13 @@ describe('seedPrintProduction', async () => {
       const doc = (d.data.document as DesignDocument | undefined) ?? null;
       const size = printSizeOf(d.productType, doc);
       // The print file sizes a design without a document by its product type: the demo's format must be that one.
-      expect(size, d.sku).toEqual(printSizeOf(d.productType, { format: demo.format }));
+      expect(size, d.sku!).toEqual(printSizeOf(d.productType, { format: demo.format }));
       const expected = pagePixelSize({ format: demo.format }, PRINT_PPI);
       for (const url of d.data.artworkUrls!) {
         const meta = await sharp(await file(url)).metadata();
         expect({ sku: d.sku, width: meta.width, height: meta.height, density: meta.density }).toEqual({ sku: d.sku, ...expected, density: PRINT_PPI });
-        expect(artworkFit(meta.width!, meta.height!, size), d.sku).toBe('bleed');
-        expect(pageImagePpi(meta.width!, meta.height!, size), d.sku).toBeGreaterThan(PRINT_PPI - 1);
+        expect(artworkFit(meta.width!, meta.height!, size), d.sku!).toBe('bleed');
+        expect(pageImagePpi(meta.width!, meta.height!, size), d.sku!).toBeGreaterThan(PRINT_PPI - 1);
       }
     }
     // The card of the issue: A5 + 3 mm each side at 300 ppi.
@@ -121,8 +121,8 @@ describe('seedPrintProduction', async () => {
     for (const d of designs) {
       const meta = await sharp(await file(d.image!)).metadata();
       const { width, height } = formatSpec({ format: DEMO_DESIGNS.find((x) => x.sku === d.sku)!.format });
-      expect(meta.width, d.sku).toBeLessThanOrEqual(600);
-      expect(meta.width! / meta.height!, d.sku).toBeCloseTo(width / height, 2);
+      expect(meta.width, d.sku!).toBeLessThanOrEqual(600);
+      expect(meta.width! / meta.height!, d.sku!).toBeCloseTo(width / height, 2);
     }
   });
 
