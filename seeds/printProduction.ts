@@ -1,49 +1,105 @@
-// Demo print production: a few designs with generated artwork (4 A5 pages each, stored as files)
-// and print jobs in every state, so the Jobs, Print History, Reports and Designs screens are not
-// empty on first start. Jobs are made through the service (with a clock set in the past few days),
-// so their history rows feed the reports exactly as real use would.
+// Demo print production: a few designs with generated artwork (4 pages each, stored as files) and
+// print jobs in every state, so the Jobs, Print History, Reports and Designs screens are not empty on
+// first start. The artwork is print-ready — 300 ppi, each product's own size with its bleed — so the
+// demo jobs pass preflight; one demo store order carries a customer's photo too small for its box, so
+// its job is held. Jobs are made through the services (with a clock set in the past few days), so
+// their history rows feed the reports exactly as real use would.
 import sharp from 'sharp';
 import type { Deps } from '../server/src/deps';
 import type { Actor } from '../server/src/http/types';
-import type { Clock } from '../server/src/lib/clock';
+import { isoNow, type Clock } from '../server/src/lib/clock';
 import { storeGeneratedFile } from '../server/src/modules/designs/artworkFiles';
 import type { Design } from '../server/src/modules/designs/repo';
+import { SHOPIFY_SOURCE } from '../server/src/modules/orders/repo';
 import type { PrintJob } from '../server/src/modules/print-jobs/repo';
 import { printJobsService } from '../server/src/modules/print-jobs/service';
 import type { Services } from '../server/src/services';
-import type { DesignDocument, Layer, ProductType } from '../common/design-doc/types';
+import { formatSpec, pagePixelSize } from '../common/design-doc/render';
+import { FORMATS, type DesignDocument, type Format, type Layer } from '../common/design-doc/types';
+import { fakeOrder } from '../server/simulators/shopify';
 
-// A5 at 150 dpi: enough for the screens and a readable demo PDF, quick to make on first start.
-const PAGE = { width: 874, height: 1240, dpi: 150 };
+/** What printers ask for: the demo's printed artwork is drawn at this resolution. */
+export const PRINT_PPI = 300;
+/** The e-card is e-mailed, never printed: screen resolution is enough. */
+const SCREEN_PPI = 150;
+/** Width of a design's picture in the lists (its front page's trim box), px. */
+const PREVIEW_WIDTH = 600;
 
 type Shape = 'circle' | 'diamond' | 'stripes' | 'sun';
 
-const DEMO_DESIGNS: Array<{ site: string; name: string; sku: string; productType: Exclude<ProductType, 'E-card'>; colour: string; shape: Shape; staff: boolean }> = [
-  { site: 'demo', name: 'Birthday Balloons', sku: 'DEMO-CARD-BDAY', productType: 'Card', colour: '#e91e63', shape: 'circle', staff: true },
-  { site: 'demo', name: 'Thank You Leaves', sku: 'DEMO-CARD-THANKS', productType: 'Card', colour: '#43a047', shape: 'diamond', staff: true },
-  { site: 'demo', name: 'Morning Mug', sku: 'DEMO-MUG-01', productType: 'Mug', colour: '#fbc02d', shape: 'sun', staff: false },
-  { site: 'demo', name: 'City Skyline Poster', sku: 'DEMO-POSTER-01', productType: 'Poster', colour: '#1e88e5', shape: 'stripes', staff: false },
-  { site: 'hope-harbour', name: 'Harbour Lights Christmas Card', sku: 'HH-XMAS-01', productType: 'Card', colour: '#1565c0', shape: 'sun', staff: true },
-  { site: 'hope-harbour', name: 'Lighthouse Mug', sku: 'HH-MUG-01', productType: 'Mug', colour: '#00897b', shape: 'stripes', staff: false },
+/** The demo's printed designs; each product's size (trim, bleed, safe area) is its format's. */
+export const DEMO_DESIGNS: Array<{ site: string; name: string; sku: string; format: Exclude<Format, 'ecard'>; colour: string; shape: Shape; staff: boolean }> = [
+  { site: 'demo', name: 'Birthday Balloons', sku: 'DEMO-CARD-BDAY', format: 'card-a5', colour: '#e91e63', shape: 'circle', staff: true },
+  { site: 'demo', name: 'Thank You Leaves', sku: 'DEMO-CARD-THANKS', format: 'card-a5', colour: '#43a047', shape: 'diamond', staff: true },
+  { site: 'demo', name: 'Morning Mug', sku: 'DEMO-MUG-01', format: 'mug-wrap', colour: '#fbc02d', shape: 'sun', staff: false },
+  { site: 'demo', name: 'City Skyline Poster', sku: 'DEMO-POSTER-01', format: 'poster-a3', colour: '#1e88e5', shape: 'stripes', staff: false },
+  { site: 'demo', name: 'Family Photo Card', sku: 'DEMO-CARD-PHOTO', format: 'card-a5', colour: '#6d4c41', shape: 'circle', staff: true },
+  { site: 'hope-harbour', name: 'Harbour Lights Christmas Card', sku: 'HH-XMAS-01', format: 'card-a5', colour: '#1565c0', shape: 'sun', staff: true },
+  { site: 'hope-harbour', name: 'Lighthouse Mug', sku: 'HH-MUG-01', format: 'mug-wrap', colour: '#00897b', shape: 'stripes', staff: false },
 ];
 
-function shapeSvg(shape: Shape, colour: string): string {
-  const { width: w, height: h } = PAGE;
-  const cx = w / 2;
-  const cy = h / 2;
+/** A page of a format: its size in mm with the bleed, the safe box inside the trim, and its size in pixels. */
+function pageGeometry(format: Format) {
+  const spec = formatSpec({ format });
+  const px = pagePixelSize({ format }, PRINT_PPI);
+  const inset = spec.bleed + spec.safe;
+  return {
+    widthMm: spec.width + 2 * spec.bleed,
+    heightMm: spec.height + 2 * spec.bleed,
+    safe: { x: inset, y: inset, width: spec.width - 2 * spec.safe, height: spec.height - 2 * spec.safe },
+    trimPx: { left: Math.round((spec.bleed * px.width) / (spec.width + 2 * spec.bleed)), top: Math.round((spec.bleed * px.height) / (spec.height + 2 * spec.bleed)) },
+    px,
+  };
+}
+type PageGeometry = ReturnType<typeof pageGeometry>;
+
+/**
+ * The design's shape and a frame, in mm from the page's corner (bleed included), drawn inside the
+ * format's safe area whatever the page's proportions (a mug's wrap is wide, a card tall).
+ */
+function shapeSvg(g: PageGeometry, shape: Shape, colour: string, scale = 1): string {
+  const { x, y, width: w, height: h } = g.safe;
+  const u = Math.min(w, h) * scale;
+  const cx = x + w / 2;
+  const cy = y + h / 2;
   const body = {
-    circle: `<circle cx="${cx}" cy="${cy - 80}" r="220" fill="${colour}"/><circle cx="${cx + 170}" cy="${cy + 140}" r="120" fill="${colour}" fill-opacity="0.6"/>`,
-    diamond: `<polygon points="${cx},${cy - 300} ${cx + 220},${cy} ${cx},${cy + 300} ${cx - 220},${cy}" fill="${colour}"/>`,
-    stripes: [0, 1, 2, 3, 4].map((i) => `<rect x="120" y="${260 + i * 150}" width="${w - 240}" height="70" fill="${colour}" fill-opacity="${1 - i * 0.15}"/>`).join(''),
-    sun: `<circle cx="${cx}" cy="${cy}" r="170" fill="${colour}"/>${[0, 45, 90, 135].map((a) => `<rect x="${cx - 12}" y="${cy - 330}" width="24" height="660" fill="${colour}" transform="rotate(${a} ${cx} ${cy})"/>`).join('')}`,
+    circle: `<circle cx="${cx}" cy="${cy - 0.12 * u}" r="${0.3 * u}" fill="${colour}"/><circle cx="${cx + 0.22 * u}" cy="${cy + 0.2 * u}" r="${0.17 * u}" fill="${colour}" fill-opacity="0.6"/>`,
+    diamond: `<polygon points="${cx},${cy - 0.44 * u} ${cx + 0.32 * u},${cy} ${cx},${cy + 0.44 * u} ${cx - 0.32 * u},${cy}" fill="${colour}"/>`,
+    stripes: [0, 1, 2, 3, 4].map((i) => `<rect x="${x + 0.08 * w}" y="${y + 0.12 * h + i * 0.16 * h}" width="${0.84 * w}" height="${0.08 * h}" fill="${colour}" fill-opacity="${1 - i * 0.15}"/>`).join(''),
+    sun: `<circle cx="${cx}" cy="${cy}" r="${0.2 * u}" fill="${colour}"/>${[0, 45, 90, 135].map((a) => `<rect x="${cx - 0.0175 * u}" y="${cy - 0.45 * u}" width="${0.035 * u}" height="${0.9 * u}" fill="${colour}" transform="rotate(${a} ${cx} ${cy})"/>`).join('')}`,
   }[shape];
-  return `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}">${body}<rect x="40" y="40" width="${w - 80}" height="${h - 80}" fill="none" stroke="${colour}" stroke-width="12"/></svg>`;
+  // The frame's 2 mm stroke lies wholly inside the safe area.
+  const frame = `<rect x="${x + 1}" y="${y + 1}" width="${w - 2}" height="${h - 2}" fill="none" stroke="${colour}" stroke-width="2"/>`;
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${g.px.width}" height="${g.px.height}" viewBox="0 0 ${g.widthMm} ${g.heightMm}">${body}${frame}</svg>`;
 }
 
-/** One page: a background colour with the design's shape drawn on it. */
-function page(background: string, svg?: string): Promise<Buffer> {
-  const img = sharp({ create: { width: PAGE.width, height: PAGE.height, channels: 3, background } });
-  return (svg ? img.composite([{ input: Buffer.from(svg) }]) : img).withMetadata({ density: PAGE.dpi }).png().toBuffer();
+/** One page at print size: the background fills the bleed, the shape is drawn on it. */
+function page(g: PageGeometry, background: string, svg?: string): Promise<Buffer> {
+  const img = sharp({ create: { width: g.px.width, height: g.px.height, channels: 3, background } });
+  // No alpha channel: a print page is opaque (and an RGB PNG is smaller and quicker to embed).
+  return (svg ? img.composite([{ input: Buffer.from(svg) }]).removeAlpha() : img).withMetadata({ density: PRINT_PPI }).png().toBuffer();
+}
+
+/** The lists' picture of a design: its front page's trim box, small. */
+function preview(g: PageGeometry, front: Buffer): Promise<Buffer> {
+  const { left, top } = g.trimPx;
+  return sharp(front)
+    .extract({ left, top, width: g.px.width - 2 * left, height: g.px.height - 2 * top })
+    .resize({ width: PREVIEW_WIDTH })
+    .png()
+    .toBuffer();
+}
+
+/** A design's four pages: front, inside left (blank), inside right and back. */
+async function designPages(d: (typeof DEMO_DESIGNS)[number]): Promise<{ pages: Buffer[]; preview: Buffer }> {
+  const g = pageGeometry(d.format);
+  const pages = await Promise.all([
+    page(g, d.colour, shapeSvg(g, d.shape, '#ffffff')),
+    page(g, '#ffffff'),
+    page(g, '#ffffff', shapeSvg(g, d.shape, d.colour)),
+    page(g, '#fafafa', shapeSvg(g, 'circle', d.colour, 0.3)),
+  ]);
+  return { pages, preview: await preview(g, pages[0]) };
 }
 
 /**
@@ -89,6 +145,54 @@ export function birthdayCardDocument(): DesignDocument {
         background: '#ffffff',
         layers: [balloon('b5', 69, 170, 10, '#e91e63'), text('credit', 'Credit', { y: 186, height: 8, text: 'Printed by Presswork', fontSize: 8, color: '#9e9e9e' })],
       },
+    ],
+  };
+}
+
+/** The demo store's customer photo: too few pixels for the card's photo box (about 68 ppi there). */
+export const LOW_RES_PHOTO = { width: 240, height: 320 } as const;
+/** The Family Photo Card's photo box, mm: 3:4 like a phone's portrait photo. */
+const PHOTO_BOX = { x: 29, y: 24, width: 90, height: 120 } as const;
+
+/**
+ * A made-up "photo" (sky, sun, hills) of a size: the card's sample at print resolution, and the
+ * customer's small one. Drawn, not shipped, so the demo carries no third-party image.
+ */
+function photo(width: number, height: number, jpegQuality = 88): Promise<Buffer> {
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 300 400">
+<defs><linearGradient id="sky" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="#4fc3f7"/><stop offset="1" stop-color="#fff3e0"/></linearGradient></defs>
+<rect width="300" height="400" fill="url(#sky)"/><circle cx="215" cy="110" r="42" fill="#ffca28"/>
+<path d="M0 270 Q 80 200 160 260 T 300 240 V 400 H 0 Z" fill="#7cb342"/><path d="M0 320 Q 120 260 220 320 T 300 310 V 400 H 0 Z" fill="#558b2f"/>
+<circle cx="95" cy="275" r="16" fill="#5d4037"/><rect x="83" y="290" width="24" height="50" rx="8" fill="#e53935"/>
+<circle cx="140" cy="285" r="12" fill="#5d4037"/><rect x="131" y="296" width="18" height="38" rx="6" fill="#1e88e5"/></svg>`;
+  return sharp(Buffer.from(svg)).flatten({ background: '#ffffff' }).jpeg({ quality: jpegQuality }).toBuffer();
+}
+
+/**
+ * The Family Photo Card: the front prints the customer's photo (the order line's "Photo"
+ * property, an image on our own host); `sampleUrl` is drawn when an order has none.
+ */
+export function familyPhotoCardDocument(sampleUrl: string): DesignDocument {
+  const text = (id: string, name: string, over: Partial<Extract<Layer, { type: 'text' }>>): Layer => ({
+    id, name, type: 'text', x: 14, y: 0, width: 120, height: 20, rotation: 0, opacity: 1, text: '', fontFamily: 'Raleway', fontSize: 12, fontWeight: 400, color: '#4e342e', align: 'center', lineHeight: 1.2, ...over,
+  });
+  return {
+    version: 1,
+    format: 'card-a5',
+    pages: [
+      {
+        id: 'front',
+        name: 'Front',
+        background: '#efebe9',
+        layers: [
+          { id: 'mount', name: 'Mount', type: 'rect', x: PHOTO_BOX.x - 3, y: PHOTO_BOX.y - 3, width: PHOTO_BOX.width + 6, height: PHOTO_BOX.height + 6, rotation: 0, opacity: 1, fill: '#ffffff' },
+          { id: 'photo', name: 'Photo', type: 'image', ...PHOTO_BOX, rotation: 0, opacity: 1, src: sampleUrl, fit: 'cover', field: { property: 'Photo', sample: sampleUrl, fit: 'clip' } },
+          text('title', 'Title', { y: 158, height: 22, text: 'With love', fontFamily: 'Pacifico', fontSize: 32, color: '#6d4c41' }),
+        ],
+      },
+      { id: 'inside-left', name: 'Inside left', background: '#ffffff', layers: [] },
+      { id: 'inside-right', name: 'Inside right', background: '#ffffff', layers: [text('message', 'Message', { x: 20, y: 80, width: 108, height: 40, text: 'Thinking of you', fontFamily: 'Lora', fontSize: 20 })] },
+      { id: 'back', name: 'Back', background: '#ffffff', layers: [text('credit', 'Credit', { y: 186, height: 8, text: 'Printed by Presswork', fontSize: 8, color: '#9e9e9e' })] },
     ],
   };
 }
@@ -166,58 +270,65 @@ async function actorsOf(deps: Deps, siteId: number): Promise<{ admin: Actor; sta
 
 /** Seeds designs and print jobs for the demo sites (slug → id). Returns what it made. */
 export async function seedPrintProduction(deps: Deps, services: Services, siteIds: Record<string, number>) {
-  const white = await page('#ffffff');
   const designs: Record<string, Design> = {};
   const actors: Record<string, { admin: Actor; staff: Actor }> = {};
   for (const slug of new Set(DEMO_DESIGNS.map((d) => d.site))) {
     if (siteIds[slug] !== undefined) actors[slug] = await actorsOf(deps, siteIds[slug]);
   }
+  const present = DEMO_DESIGNS.filter((d) => siteIds[d.site] !== undefined && actors[d.site]);
+  const creatorOf = (d: (typeof DEMO_DESIGNS)[number]) => (d.staff ? actors[d.site].staff : actors[d.site].admin);
 
-  for (const d of DEMO_DESIGNS) {
-    const siteId = siteIds[d.site];
-    if (siteId === undefined || !actors[d.site]) continue;
-    const creator = d.staff ? actors[d.site].staff : actors[d.site].admin;
-    const svg = shapeSvg(d.shape, '#ffffff');
-    const [front, inside, back] = await Promise.all([page(d.colour, svg), page('#ffffff', shapeSvg(d.shape, d.colour)), page('#fafafa', shapeSvg('circle', d.colour).replace(/r="220"/, 'r="60"'))]);
-    const owner = { userId: creator.id, siteId };
+  /** A design's stored pages and picture: a personalised card's document drawn with its samples, else generated pages. */
+  async function artworkOf(d: (typeof DEMO_DESIGNS)[number]) {
+    const owner = { userId: creatorOf(d).id, siteId: siteIds[d.site] };
     const slug = d.sku.toLowerCase();
-    // The personalised card: its artwork is its document drawn with the sample values.
-    const document = d.sku === 'DEMO-CARD-BDAY' ? birthdayCardDocument() : undefined;
-    const rendered = document ? await services.render.renderAndStore(owner, document, { dpi: PAGE.dpi, name: slug }) : undefined;
-    const urls = rendered?.images ?? [
-      await storeGeneratedFile(deps, services.store, owner, `designs/${slug}-front.png`, 'image/png', front),
-      await storeGeneratedFile(deps, services.store, owner, `designs/${slug}-inside-left.png`, 'image/png', white),
-      await storeGeneratedFile(deps, services.store, owner, `designs/${slug}-inside-right.png`, 'image/png', inside),
-      await storeGeneratedFile(deps, services.store, owner, `designs/${slug}-back.png`, 'image/png', back),
-    ];
-    designs[d.sku] = await services.designs.upsert(creator, {
+    const store = (name: string, type: 'image/png' | 'image/jpeg', bytes: Buffer) => storeGeneratedFile(deps, services.store, owner, `designs/${slug}-${name}`, type, bytes);
+    const document =
+      d.sku === 'DEMO-CARD-BDAY' ? birthdayCardDocument() : d.sku === 'DEMO-CARD-PHOTO' ? familyPhotoCardDocument(await store('sample-photo.jpg', 'image/jpeg', await photo(1200, 1600))) : undefined;
+    if (document) {
+      const rendered = await services.render.renderAndStore(owner, document, { dpi: PRINT_PPI, name: slug });
+      return { document, urls: rendered.images, image: rendered.preview ?? rendered.images[0] };
+    }
+    const made = await designPages(d);
+    const urls = await Promise.all(['front', 'inside-left', 'inside-right', 'back'].map((name, i) => store(`${name}.png`, 'image/png', made.pages[i])));
+    return { document, urls, image: await store('preview.png', 'image/png', made.preview) };
+  }
+
+  // Drawn side by side (first start waits for them); saved one by one, in the list's order.
+  const charity = siteIds[DEMO_ECARD.site];
+  const ecardAdmin = charity !== undefined ? actors[DEMO_ECARD.site]?.admin : undefined;
+  const ecardDocument = seasonsGreetingsEcardDocument();
+  const [artworks, ecard] = await Promise.all([
+    Promise.all(present.map(artworkOf)),
+    ecardAdmin ? services.render.renderAndStore({ userId: ecardAdmin.id, siteId: charity }, ecardDocument, { dpi: SCREEN_PPI, name: DEMO_ECARD.sku.toLowerCase() }) : undefined,
+  ]);
+  for (const [i, d] of present.entries()) {
+    const { document, urls, image } = artworks[i];
+    const productType = FORMATS[d.format].productType;
+    designs[d.sku] = await services.designs.upsert(creatorOf(d), {
       name: d.name,
       sku: d.sku,
-      productType: d.productType,
-      image: rendered?.preview ?? urls[0],
-      isCustomizable: d.productType === 'Card',
-      hpSKU: `HP-${d.productType.toUpperCase()}-A5`,
+      productType,
+      image,
+      isCustomizable: productType === 'Card',
+      hpSKU: `HP-${productType.toUpperCase()}-A5`,
       hpAdditionData: {
-        attributes: [{ name: 'Paper', value: d.productType === 'Card' ? 'Matte 350gsm' : 'Standard' }],
-        stockItems: d.productType === 'Card' ? [{ code: 'ENV-C5', name: 'C5 envelope', quantity: 1 }] : [],
+        attributes: [{ name: 'Paper', value: productType === 'Card' ? 'Matte 350gsm' : 'Standard' }],
+        stockItems: productType === 'Card' ? [{ code: 'ENV-C5', name: 'C5 envelope', quantity: 1 }] : [],
       },
       data: { artworkUrls: urls, ...(document ? { document } : {}) },
     });
   }
 
   // The charity's e-card: one page, drawn per order line for the e-mail; no print settings.
-  const charity = siteIds[DEMO_ECARD.site];
-  if (charity !== undefined && actors[DEMO_ECARD.site]) {
-    const { admin } = actors[DEMO_ECARD.site];
-    const document = seasonsGreetingsEcardDocument();
-    const rendered = await services.render.renderAndStore({ userId: admin.id, siteId: charity }, document, { dpi: PAGE.dpi, name: DEMO_ECARD.sku.toLowerCase() });
-    designs[DEMO_ECARD.sku] = await services.designs.upsert(admin, {
+  if (ecard && ecardAdmin) {
+    designs[DEMO_ECARD.sku] = await services.designs.upsert(ecardAdmin, {
       name: DEMO_ECARD.name,
       sku: DEMO_ECARD.sku,
       productType: 'E-card',
-      image: rendered.preview ?? rendered.images[0],
+      image: ecard.preview ?? ecard.images[0],
       isCustomizable: true,
-      data: { artworkUrls: rendered.images, document },
+      data: { artworkUrls: ecard.images, document: ecardDocument },
     });
   }
 
@@ -253,5 +364,45 @@ export async function seedPrintProduction(deps: Deps, services: Services, siteId
     if (p.note) await services.generalData.upsert(staff, 'production-note', { id: undefined, field1: String(job.id), data: { note: p.note } });
     made.push(job);
   }
-  return { designs: Object.values(designs), jobs: made };
+  const photoCard = designs['DEMO-CARD-PHOTO'];
+  const photoOrder = photoCard ? await seedLowResolutionPhotoOrder(deps, services, photoCard, actors.demo.staff) : undefined;
+  if (photoOrder) made.push(photoOrder.job);
+  return { designs: Object.values(designs), jobs: made, photoOrder };
+}
+
+/** The demo store's order whose customer sent a small photo for the Family Photo Card. */
+export const LOW_RES_PHOTO_ORDER = { number: 1000, customer: { first: 'Rosa', last: 'Lindqvist' } } as const;
+
+/**
+ * The demo store's first order: a Family Photo Card whose "Photo" is a customer's small picture
+ * on our own host. It comes in as a pulled store order (the inbox's ingest path) and its job is made
+ * as order-to-artwork makes it, so preflight judges it as it would any order: the photo is too soft
+ * for its box and the job is held for an operator.
+ */
+async function seedLowResolutionPhotoOrder(deps: Deps, services: Services, design: Design, staff: Actor): Promise<{ orderId: string; photoUrl: string; job: PrintJob }> {
+  const siteId = design.siteId!;
+  const base = (deps.config.publicUrl ?? `http://localhost:${deps.config.port}`).replace(/\/+$/, '');
+  const file = await storeGeneratedFile(deps, services.store, { userId: null, siteId }, 'orders/customer-photo.jpg', 'image/jpeg', await photo(LOW_RES_PHOTO.width, LOW_RES_PHOTO.height, 80));
+  const photoUrl = `${base}${file}`;
+  const placed = new Date(deps.clock.now().getTime() - 2 * 3_600_000);
+  const order = fakeOrder(LOW_RES_PHOTO_ORDER.number, { skus: [design.sku!], lineCount: 1, orderNumber: LOW_RES_PHOTO_ORDER.number, createdAt: placed, withCustomer: true, withAddress: true });
+  const { first, last } = LOW_RES_PHOTO_ORDER.customer;
+  const email = `${first}.${last}@example.com`.toLowerCase();
+  Object.assign(order, { email, contact_email: email, customer: { ...order.customer!, first_name: first, last_name: last, email }, shipping_address: { ...order.shipping_address!, name: `${first} ${last}`, first_name: first, last_name: last } });
+  const line = order.line_items[0];
+  Object.assign(line, { quantity: 1, current_quantity: 1, fulfillable_quantity: 1, properties: [{ name: 'Photo', value: photoUrl }] });
+  order.total_price = line.price;
+  await services.inbox.receiveNow({
+    source: SHOPIFY_SOURCE,
+    eventId: `demo-seed:${order.id}`,
+    deliveryId: null,
+    siteId,
+    topic: 'orders/paid',
+    payload: order,
+    status: 'received',
+    receivedAt: isoNow(deps.clock),
+  });
+  const { jobs } = await services.orders.orderToArtwork(staff, order.id, siteId);
+  if (!jobs[0]) throw new Error('The demo photo order made no print job');
+  return { orderId: order.id, photoUrl, job: jobs[0] };
 }

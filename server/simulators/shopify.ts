@@ -207,11 +207,12 @@ const TOWNS: Array<[string, string, string | null, string | null]> = [
   ['York', 'YO1 7HH', 'England', 'ENG'],
 ];
 const COMPANIES = ['Acme Ltd', 'Northwind Traders', 'The Card Shop'];
-const PRICES: Record<string, string> = { 'DEMO-CARD-BDAY': '3.50', 'DEMO-CARD-THANKS': '3.50', 'DEMO-MUG-01': '12.00', 'DEMO-POSTER-01': '18.00' };
+const PRICES: Record<string, string> = { 'DEMO-CARD-BDAY': '3.50', 'DEMO-CARD-THANKS': '3.50', 'DEMO-CARD-PHOTO': '4.50', 'DEMO-MUG-01': '12.00', 'DEMO-POSTER-01': '18.00' };
 const MESSAGES = ['Happy birthday Gran!', 'Thank you for everything x', 'Congratulations on the new job', 'To the best teacher ever', 'Merry Christmas from all of us'];
 const TITLES: Record<string, string> = {
   'DEMO-CARD-BDAY': 'Birthday Balloons Card',
   'DEMO-CARD-THANKS': 'Thank You Leaves Card',
+  'DEMO-CARD-PHOTO': 'Family Photo Card',
   'DEMO-MUG-01': 'Morning Mug',
   'DEMO-POSTER-01': 'City Skyline Poster',
 };
