@@ -12,6 +12,7 @@ import { storeGeneratedFile } from '../server/src/modules/designs/artworkFiles';
 import type { Design } from '../server/src/modules/designs/repo';
 import { SHOPIFY_SOURCE } from '../server/src/modules/orders/repo';
 import type { PrintJob } from '../server/src/modules/print-jobs/repo';
+import { createPreflight } from '../server/src/modules/print-jobs/preflight';
 import { printJobsService } from '../server/src/modules/print-jobs/service';
 import type { Services } from '../server/src/services';
 import { formatSpec, pagePixelSize } from '../common/design-doc/render';
@@ -336,7 +337,8 @@ export async function seedPrintProduction(deps: Deps, services: Services, siteId
   const now = deps.clock.now().getTime();
   const daysAgo = (days: number, hour: number) => new Date(Math.floor(now / 86_400_000) * 86_400_000 - days * 86_400_000 + hour * 3_600_000);
   const clock = seedClock(daysAgo(6, 9));
-  const jobs = printJobsService({ ...deps, clock });
+  // Checked like every job, so the demo shows what preflight says of its artwork.
+  const jobs = printJobsService({ ...deps, clock }, { preflight: createPreflight(services.artwork), render: services.render });
   const made: PrintJob[] = [];
   const plan: Array<{ sku: string; quantity: number; created: [number, number]; steps: Array<['download' | 'print' | 'reprint', number, number]>; note?: string; held?: boolean }> = [
     { sku: 'DEMO-CARD-BDAY', quantity: 2, created: [5, 9], steps: [['download', 4, 10], ['print', 4, 11]] },

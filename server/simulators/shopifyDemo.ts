@@ -37,14 +37,14 @@ export function startShopifyDemo(o: ShopifyDemoOptions): () => void {
     const domain = envValue(site.settings.env, 'SHOPIFY_SHOP_DOMAIN');
     const secret = envValue(site.settings.env, 'SHOPIFY_WEBHOOK_SECRET');
     if (!domain || !secret) return; // the demo store was disconnected: nothing to send
-    const rows = (await o.db('designs').where({ site_id: site.id }).whereNotNull('sku').select('sku')) as Array<{ sku: string }>;
+    const rows = (await o.db('designs').where({ site_id: site.id }).whereNotNull('sku').select('sku', 'data')) as Array<{ sku: string; data: unknown }>;
     const sender = createShopifySender({ webhookUrl: `${o.baseUrl}/api/online-stores/shopify-webhook`, shopDomain: domain, secret, retryDelaysMs: [2_000, 10_000, 30_000] });
     // Order numbers follow on from the orders the demo store already has: #1001, #1002, …
     nextNumber ??= 1001 + Number(((await o.db('general_data').where({ type: 'shopify-order-log', site_id: site.id }).count({ n: '*' }).first()) as { n: number | string } | undefined)?.n ?? 0);
     const seed = (Date.now() % 1_000_000_007) + sent++;
     const r = prng(seed);
-    const order = fakeOrder(seed, { skus: rows.map((x) => x.sku), orderNumber: nextNumber++, financialStatus: r.chance(0.3) ? 'pending' : 'paid' });
-    await lifeOf(sender, order, r);
+    const made = fakeOrder(seed, { skus: rows.map((x) => x.sku), orderNumber: nextNumber++, financialStatus: r.chance(0.3) ? 'pending' : 'paid' });
+    await lifeOf(sender, withPersonalisation(made, rows), r);
   }
 
   /** Sends an order's life: created now; then, a few seconds apart and without holding up the next order, perhaps paid, edited or cancelled. */
@@ -95,4 +95,25 @@ export function startShopifyDemo(o: ShopifyDemoOptions): () => void {
     stopped = true;
     clearInterval(timer);
   };
+}
+
+/**
+ * A store's checkout asks for every personalisation of a personalised product: each demo line
+ * carries a value for each field its design has (the random one when it has it, else the field's
+ * sample), so the trickle does not fill the Held list with lines a real store could not send.
+ */
+export function withPersonalisation(order: FakeOrder, designs: Array<{ sku: string; data: unknown }>): FakeOrder {
+  const fieldsOf = (sku: string | null) => {
+    const raw = designs.find((d) => d.sku === sku)?.data;
+    const data = (typeof raw === 'string' ? JSON.parse(raw) : raw) as { document?: { pages?: Array<{ layers?: Array<{ field?: { property: string; sample: string } }> }> } } | null;
+    return (data?.document?.pages ?? []).flatMap((p) => (p.layers ?? []).flatMap((l) => (l.field ? [l.field] : [])));
+  };
+  const lines = order.line_items.map((line) => {
+    const properties = [...line.properties];
+    for (const field of fieldsOf(line.sku)) {
+      if (!properties.some((p) => p.name.trim().toLowerCase() === field.property.trim().toLowerCase())) properties.push({ name: field.property, value: field.sample });
+    }
+    return { ...line, properties };
+  });
+  return { ...order, line_items: lines };
 }

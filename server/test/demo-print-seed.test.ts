@@ -159,5 +159,25 @@ describe('seedPrintProduction', async () => {
     expect(await sharp(front).metadata()).toMatchObject(pagePixelSize({ format: 'card-a5' }, PRINT_PPI));
     const sampleFront = await file(card.data.artworkUrls![0]);
     expect(front.equals(sampleFront)).toBe(false);
+
+    // Preflight held it on intake, naming the page and the photo; it is in the Held list, not in Jobs.
+    expect(job.held).toBe(true);
+    expect(job.preflightCheckedAt).toBeTruthy();
+    expect(job.preflight).toContainEqual(expect.objectContaining({ severity: 'error', code: 'low-resolution', page: 1 }));
+    const held = (await w.request().get('/api/print-jobs?held=1').set(bearer(w.tokens.adminA))).body.data.list as Array<{ id: number }>;
+    expect(held.map((j) => j.id)).toContain(photoOrder!.job.id);
+    const ready = (await w.request().get('/api/print-jobs?readyForPrint=1&isPrinted=0').set(bearer(w.tokens.adminA))).body.data.list as Array<{ id: number }>;
+    expect(ready.map((j) => j.id)).not.toContain(photoOrder!.job.id);
+  });
+
+  it('holds no other demo job: each was checked and its artwork passes preflight', async () => {
+    const all = (await w.request().get('/api/print-jobs?page=1&pageSize=100').set(bearer(w.tokens.adminA))).body.data.list as Array<{ id: number; held: boolean; preflightCheckedAt: string | null; preflight: Array<{ severity: string }> }>;
+    const others = all.filter((j) => j.id !== seeded.photoOrder!.job.id);
+    expect(others.length).toBeGreaterThan(0);
+    for (const j of others) {
+      expect(j.held, `job ${j.id}`).toBe(false);
+      expect(j.preflightCheckedAt, `job ${j.id}`).toBeTruthy();
+      expect(j.preflight.filter((f) => f.severity === 'error'), `job ${j.id}`).toEqual([]);
+    }
   });
 });

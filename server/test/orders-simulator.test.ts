@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cancelledOrder, createShopifySender, fakeOrder, orderEdit, paidOrder, updatedOrder, DEMO_SKUS } from '../simulators/shopify';
-import { startShopifyDemo } from '../simulators/shopifyDemo';
+import { startShopifyDemo, withPersonalisation } from '../simulators/shopifyDemo';
 import { demoShopifyAdminSimulator, SHOPIFY_ADMIN_SIMULATOR_PATH } from '../simulators/shopifyAdminDemo';
 import { createLogger } from '../src/lib/logger';
 import { createWorld } from './harness';
@@ -176,6 +176,19 @@ describe('shopify simulator → listening app', async () => {
     } finally {
       stop();
     }
+  });
+});
+
+describe('the demo trickle', () => {
+  it('gives every line a value for each field of its design, keeping the values it has', () => {
+    const document = { pages: [{ layers: [{ field: { property: 'Recipient name', sample: 'Gran' } }, {}] }, { layers: [{ field: { property: 'Photo', sample: '/files/demo/photo.jpg' } }] }] };
+    const base = fakeOrder(7, { skus: ['CARD'], lineCount: 2 });
+    const order = { ...base, line_items: base.line_items.map((l, i) => ({ ...l, properties: i === 0 ? [{ name: 'recipient name', value: 'Ada' }] : [] })) };
+    const out = withPersonalisation(order, [{ sku: 'CARD', data: JSON.stringify({ document }) }]);
+    expect(out.line_items[0].properties).toEqual([{ name: 'recipient name', value: 'Ada' }, { name: 'Photo', value: '/files/demo/photo.jpg' }]);
+    expect(out.line_items[1].properties).toEqual([{ name: 'Recipient name', value: 'Gran' }, { name: 'Photo', value: '/files/demo/photo.jpg' }]);
+    // A design without fields leaves its lines as they are.
+    expect(withPersonalisation(order, [{ sku: 'CARD', data: { artworkUrls: [] } }]).line_items).toEqual(order.line_items);
   });
 });
 

@@ -79,8 +79,8 @@ export interface PrintJobParts {
   approved?: Array<(job: PrintJob) => Promise<void>>;
 }
 
-/** Without `preflight` (a seed script) jobs are stored unchecked, as jobs older than preflight are. */
-export function printJobsService({ db, clock, config }: Deps, parts: Partial<PrintJobParts> = {}) {
+/** Every job is checked when it is made (the demo seed too): there is no unchecked way in. */
+export function printJobsService({ db, clock, config }: Deps, parts: PrintJobParts) {
   const repo = printJobsRepo(db);
   const designs = designsRepo(db);
 
@@ -106,7 +106,6 @@ export function printJobsService({ db, clock, config }: Deps, parts: Partial<Pri
 
   /** Findings of a job's sources with its site's thresholds. */
   async function check(siteId: number, sources: PreflightSources, ownOrigin?: string): Promise<{ preflight: PreflightFinding[]; checkedAt: string | null }> {
-    if (!parts.preflight) return { preflight: [], checkedAt: null };
     const site = await sitesRepo(db).byId(siteId);
     const preflight = await parts.preflight(sources, thresholdsOf(site?.settings.env ?? []), { ownOrigin });
     return { preflight, checkedAt: isoNow(clock) };
@@ -292,9 +291,9 @@ export function printJobsService({ db, clock, config }: Deps, parts: Partial<Pri
     if (job.isPrinted) throw conflict('This job is already printed; use Reprint to put it back in the queue first');
     const design = job.designId !== null ? await designs.byId(job.designId) : undefined;
     let redrawn: { artworkUrls: string[]; previewUrl: string | null; data: PrintJob['data'] } | null = null;
-    if (design && job.data.personalised === true && parts.render?.isRenderable(design)) {
+    if (design && job.data.personalised === true && parts.render.isRenderable(design)) {
       const properties = Array.isArray(job.data.properties) ? (job.data.properties as Array<{ name: string; value: unknown }>) : [];
-      const out = await parts.render!.renderLine({ userId: actor.id, siteId: job.clientId }, design, properties, { ownOrigin: opts.ownOrigin });
+      const out = await parts.render.renderLine({ userId: actor.id, siteId: job.clientId }, design, properties, { ownOrigin: opts.ownOrigin });
       const { needsReview: _n, missingFields: _m, ...rest } = job.data;
       const review = out.missing.length ? { needsReview: true, missingFields: out.missing } : {};
       redrawn = { artworkUrls: out.images, previewUrl: out.preview ?? design.image ?? null, data: { ...rest, personalised: true, ...review } };
