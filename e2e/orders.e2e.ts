@@ -15,6 +15,11 @@ const ADMIN = 'admin@presswork.local';
 const SHOP_DOMAIN = 'presswork-demo.myshopify.com';
 const SECRET = `e2e-orders-${Date.now().toString(36)}`;
 const SKU = 'DEMO-CARD-BDAY';
+/** The card's personalisation, as the store's checkout asks for it: without it preflight holds the line. */
+const PERSONALISATION = [
+  { name: 'Recipient name', value: 'Ada' },
+  { name: 'Message', value: 'Happy birthday!' },
+];
 const CUSTOMER = { first_name: 'Ellery', last_name: 'Proofwell' };
 const CUSTOMER_NAME = 'Ellery Proofwell';
 /** Orders older than every other one, to fill a second page of the list. */
@@ -99,7 +104,7 @@ describe('orders and fulfilment in the browser', () => {
   it('an order from the Shopify simulator shows in List Orders (staff) and All orders (admin, Client column)', async () => {
     const seed = Date.now() % 1_000_000_007;
     const made = fakeOrder(seed, { skus: [SKU], lineCount: 1, orderNumber: 90_000 + (seed % 9_000), withCustomer: true, withAddress: true });
-    order = { ...made, customer: { ...made.customer!, ...CUSTOMER }, line_items: made.line_items.map((l) => ({ ...l, quantity: 2, current_quantity: 2, fulfillable_quantity: 2 })) };
+    order = { ...made, customer: { ...made.customer!, ...CUSTOMER }, line_items: made.line_items.map((l) => ({ ...l, quantity: 2, current_quantity: 2, fulfillable_quantity: 2, properties: PERSONALISATION })) };
     const sent = await sender.sendOrder(order);
     expect(sent.status).toBe(200);
     expect(sent.body).toMatchObject({ success: true, data: { received: true } });

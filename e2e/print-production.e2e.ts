@@ -4,6 +4,7 @@
 import fs from 'node:fs/promises';
 import { PDFDocument } from 'pdf-lib';
 import sharp from 'sharp';
+import { pagePixelSize } from '../common/design-doc/render';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { guardOwnHost, launch, shot, signIn } from './browser';
@@ -60,9 +61,10 @@ async function uploadPng(page: Page, name: string, bytes: Buffer): Promise<strin
   return json.data.url;
 }
 
-/** A5-shaped page of one colour. */
+/** A card page of one colour as a printer wants it: 300 ppi, with its bleed (preflight passes it). */
 function pagePng(background: string): Promise<Buffer> {
-  return sharp({ create: { width: 420, height: 595, channels: 3, background } }).png().toBuffer();
+  const { width, height } = pagePixelSize({ format: 'card-a5' }, 300);
+  return sharp({ create: { width, height, channels: 3, background } }).png().toBuffer();
 }
 
 /** The table row of the (only) job named `name` on the current list screen. */
