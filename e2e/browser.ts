@@ -1,7 +1,9 @@
 // Chromium from Debian, driven by playwright-core. Screenshots go to e2e/screenshots/ (ignored by git).
 import fs from 'node:fs';
 import path from 'node:path';
+import type { PDFDocument } from 'pdf-lib';
 import { chromium, type Browser, type BrowserContext, type ConsoleMessage, type Page } from 'playwright-core';
+import { expect } from 'vitest';
 
 export const SCREENSHOTS = path.resolve(import.meta.dirname, 'screenshots');
 
@@ -106,4 +108,17 @@ export async function signIn(page: Page, baseUrl: string, email: string, passwor
   await page.getByLabel(/password/i).fill(password);
   await page.getByRole('button', { name: /sign in|log ?in/i }).click();
   await page.waitForURL((u) => !u.pathname.startsWith('/login'), { timeout: 15_000 });
+}
+
+/** A card's print file: every page A5 + 3 mm bleed each side (MediaBox = BleedBox), its TrimBox A5. */
+export function expectCardPages(pdf: PDFDocument): void {
+  for (const p of pdf.getPages()) {
+    const { width, height } = p.getSize();
+    expect(width).toBeCloseTo(436.54, 1);
+    expect(height).toBeCloseTo(612.28, 1);
+    expect(p.getBleedBox()).toEqual(p.getMediaBox());
+    const trim = p.getTrimBox();
+    expect(trim.width).toBeCloseTo(419.53, 1);
+    expect(trim.height).toBeCloseTo(595.28, 1);
+  }
 }

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, BrowserContext, FrameLocator, Page } from 'playwright-core';
 import { FORMATS, type DesignDocument, type Layer, type TextLayer } from '../common/design-doc/types';
 import { createShopifySender, fakeOrder, type FakeOrder } from '../server/simulators/shopify';
-import { guardOwnHost, launch, SCREENSHOTS, shot, signIn } from './browser';
+import { expectCardPages, guardOwnHost, launch, SCREENSHOTS, shot, signIn } from './browser';
 
 const base = inject('baseUrl');
 const PASSWORD = 'presswork';
@@ -304,16 +304,7 @@ describe('the design editor and personalised rendering in the browser', () => {
     expect(pdfBytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
     const pdf = await PDFDocument.load(pdfBytes);
     expect(pdf.getPageCount()).toBe(4);
-    // Card pages: A5 + 3 mm bleed each side (MediaBox = BleedBox), the TrimBox A5.
-    for (const p of pdf.getPages()) {
-      const { width, height } = p.getSize();
-      expect(width).toBeCloseTo(436.54, 1);
-      expect(height).toBeCloseTo(612.28, 1);
-      expect(p.getBleedBox()).toEqual(p.getMediaBox());
-      const trim = p.getTrimBox();
-      expect(trim.width).toBeCloseTo(419.53, 1);
-      expect(trim.height).toBeCloseTo(595.28, 1);
-    }
+    expectCardPages(pdf);
 
     // The customer's words are on page 1: the job's page differs from the design drawn without the
     // property (its sample "Sam") inside the text box, and matches it everywhere else.

@@ -7,7 +7,7 @@ import sharp from 'sharp';
 import { pagePixelSize } from '../common/design-doc/render';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { guardOwnHost, launch, shot, signIn } from './browser';
+import { expectCardPages, guardOwnHost, launch, shot, signIn } from './browser';
 
 const base = inject('baseUrl');
 const PASSWORD = 'presswork';
@@ -137,16 +137,7 @@ describe('print production in the browser', () => {
     expect(bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
     const pdf = await PDFDocument.load(bytes);
     expect(pdf.getPageCount()).toBe(4);
-    // Card pages: A5 + 3 mm bleed each side (MediaBox = BleedBox), the TrimBox A5.
-    for (const p of pdf.getPages()) {
-      const { width, height } = p.getSize();
-      expect(width).toBeCloseTo(436.54, 1);
-      expect(height).toBeCloseTo(612.28, 1);
-      expect(p.getBleedBox()).toEqual(p.getMediaBox());
-      const trim = p.getTrimBox();
-      expect(trim.width).toBeCloseTo(419.53, 1);
-      expect(trim.height).toBeCloseTo(595.28, 1);
-    }
+    expectCardPages(pdf);
 
     // ✓: the row leaves Jobs (server-side too: a fresh load does not list it).
     await whatTheRowShows(staff, row, () => row.getByRole('button', { name: 'Yes, printed' }).waitFor({ timeout: 15_000 }));
