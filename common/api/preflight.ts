@@ -1,3 +1,5 @@
+import { DEFAULT_PPI_THRESHOLDS, type PpiThresholds } from '../design-doc/resolution';
+
 // Preflight: what Presswork checks on a print job before it may print, and how a job that fails is
 // held. The server (print-jobs/preflight) makes the findings; the Jobs screen, the order lines and
 // the provider sends read them. Severity decides: an error holds the job, a warning is shown only.
@@ -72,3 +74,30 @@ export const PREFLIGHT_SETTING_KEYS = { warning: 'PREFLIGHT_MIN_PPI_WARNING', er
 
 /** details.code of the 409 that refuses to send or print a held job. */
 export const HELD_BY_PREFLIGHT_CODE = 'HELD_BY_PREFLIGHT';
+
+/** A site setting's value by key (its settings.env), as the server or the site form reads it. */
+export type SettingReader = (key: string) => string | undefined;
+
+const WHOLE_PPI = /^\d{1,4}$/;
+
+/** The site's thresholds; a value that is not usable (never saved so) counts as unset. */
+export function ppiThresholdsOf(read: SettingReader): PpiThresholds {
+  const value = (key: string, fallback: number) => {
+    const v = (read(key) ?? '').trim();
+    return WHOLE_PPI.test(v) && Number(v) >= 1 ? Number(v) : fallback;
+  };
+  return { warning: value(PREFLIGHT_SETTING_KEYS.warning, DEFAULT_PPI_THRESHOLDS.warning), error: value(PREFLIGHT_SETTING_KEYS.error, DEFAULT_PPI_THRESHOLDS.error) };
+}
+
+/** What is wrong with the two settings, as one sentence (undefined: they are usable). The server refuses a save with it; the site form shows it as typed. */
+export function ppiSettingsProblem(read: SettingReader): string | undefined {
+  for (const key of Object.values(PREFLIGHT_SETTING_KEYS)) {
+    const v = (read(key) ?? '').trim();
+    if (v !== '' && (!WHOLE_PPI.test(v) || Number(v) < 1)) return `${key}: "${v}" is not a whole number of ppi (e.g. ${key === PREFLIGHT_SETTING_KEYS.warning ? DEFAULT_PPI_THRESHOLDS.warning : DEFAULT_PPI_THRESHOLDS.error}).`;
+  }
+  const t = ppiThresholdsOf(read);
+  if (t.error > t.warning) {
+    return `${PREFLIGHT_SETTING_KEYS.error} (${t.error}) must not be above ${PREFLIGHT_SETTING_KEYS.warning} (${t.warning}): a photo is held below the first and warned about below the second.`;
+  }
+  return undefined;
+}

@@ -47,22 +47,29 @@ const messageOf = (error: unknown): string | undefined => {
   return (typeof e?.message === 'string' && e.message) || (typeof e?.root?.message === 'string' && e.root.message) || undefined;
 };
 
-/** Site editor: the charity pipeline's settings (which steps run by themselves, the lists, the mail server). */
-export function PipelineSettings() {
+/**
+ * A section's view of settings.env: read a setting by key, set it ('' removes it: an empty setting
+ * is no setting), and the form's errors on the list.
+ */
+export function useEnvSettings() {
   const { setValue } = useFormContext();
   const env = (useWatch({ name: ENV }) as EnvVariable[] | undefined) ?? [];
   const { errors, isSubmitted } = useFormState({ name: ENV });
   const indexOf = (key: string) => env.findIndex((v) => v?.key?.trim() === key);
   const valueOf = (key: string) => env[indexOf(key)]?.value ?? '';
   const options = { shouldDirty: true, shouldTouch: true, shouldValidate: isSubmitted };
-
-  /** '' removes the variable: an empty setting is no setting. */
   const set = (key: string, value: string) => {
     const i = indexOf(key);
     if (!value) setValue(ENV, env.filter((v) => v?.key?.trim() !== key), options);
     else if (i >= 0) setValue(`${ENV}.${i}.value`, value, options);
     else setValue(ENV, [...env, { key, value }], options);
   };
+  return { indexOf, valueOf, set, errors };
+}
+
+/** Site editor: the charity pipeline's settings (which steps run by themselves, the lists, the mail server). */
+export function PipelineSettings() {
+  const { indexOf, valueOf, set, errors } = useEnvSettings();
 
   // The server checks the consent names against the CRM and answers on settings.env as a whole.
   const envError = messageOf(get(errors, ENV));

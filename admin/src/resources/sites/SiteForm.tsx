@@ -3,6 +3,7 @@ import { Typography } from '@mui/material';
 import { toColourInputValue } from '../../lib/format';
 import { LogoInput } from './LogoInput';
 import { PipelineSettings, validateEnvValue } from './PipelineSettings';
+import { PreflightSettings } from './PreflightSettings';
 
 export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const validateSlug = [required(), regex(SLUG_PATTERN, 'Use lower-case letters, digits and single hyphens only')];
@@ -41,6 +42,7 @@ export function SiteForm() {
         sx={{ maxWidth: 200 }}
       />
       <LogoInput />
+      <PreflightSettings />
       <PipelineSettings />
       <Typography variant="subtitle1" sx={{ mt: 2, fontWeight: 600 }}>
         Environment variables

@@ -1,0 +1,45 @@
+import { Box, TextField, Typography } from '@mui/material';
+import { PREFLIGHT_SETTING_KEYS, ppiSettingsProblem } from '../../../../common/api/preflight';
+import { DEFAULT_PPI_THRESHOLDS } from '../../../../common/design-doc/resolution';
+import { useEnvSettings } from './PipelineSettings';
+
+const FIELDS = [
+  { key: PREFLIGHT_SETTING_KEYS.warning, label: 'Warn below (ppi)', helperText: `A photo printed at fewer pixels per inch is flagged; default ${DEFAULT_PPI_THRESHOLDS.warning}` },
+  { key: PREFLIGHT_SETTING_KEYS.error, label: 'Hold below (ppi)', helperText: `The job waits in Jobs → Held for a person; default ${DEFAULT_PPI_THRESHOLDS.error}` },
+] as const;
+
+/** Site editor: the resolution rule of this site's preflight (and of its editor's live warning). */
+export function PreflightSettings() {
+  const { valueOf, set } = useEnvSettings();
+  // The server refuses a save with this same sentence: shown as typed, before Save.
+  const problem = ppiSettingsProblem((key) => valueOf(key) || undefined);
+  return (
+    <Box component="section" aria-label="Print checks" sx={{ mt: 2, width: '100%', maxWidth: 720 }}>
+      <Typography variant="subtitle1" component="h2" sx={{ fontWeight: 600 }}>
+        Print checks
+      </Typography>
+      <Typography variant="body2" color="text.secondary">
+        The resolution every photo needs at the size it prints. Empty: the default.
+      </Typography>
+      <Box sx={{ display: 'flex', gap: 2, flexWrap: 'wrap', mt: 1 }}>
+        {FIELDS.map(({ key, label, helperText }) => (
+          <TextField
+            key={key}
+            label={label}
+            value={valueOf(key)}
+            onChange={(e) => set(key, e.target.value.trim())}
+            placeholder={String(key === PREFLIGHT_SETTING_KEYS.warning ? DEFAULT_PPI_THRESHOLDS.warning : DEFAULT_PPI_THRESHOLDS.error)}
+            slotProps={{ htmlInput: { inputMode: 'numeric' }, inputLabel: { shrink: true } }}
+            helperText={helperText}
+            sx={{ flex: '1 1 240px' }}
+          />
+        ))}
+      </Box>
+      {problem ? (
+        <Typography color="error" role="alert" variant="body2" sx={{ mt: 1 }}>
+          {problem}
+        </Typography>
+      ) : null}
+    </Box>
+  );
+}
