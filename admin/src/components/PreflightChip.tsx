@@ -27,7 +27,8 @@ export function PreflightChip({ held, preflight }: Partial<Pick<PreflightState, 
     <>
       <Chip
         size="small"
-        variant="outlined"
+        // Yellow text on white is unreadable: a warning is a filled chip (dark text on yellow).
+        variant={held ? 'outlined' : 'filled'}
         color={held ? 'error' : 'warning'}
         label={label}
         aria-label={held ? `Held by preflight: ${findingsLabel(findings) || 'see why'}` : `Preflight: ${label}`}

@@ -56,8 +56,10 @@ export function HeldJobActions({ job, onApproved, onRechecked }: HeldJobActionsP
     <Stack direction="row" useFlexGap spacing={1} sx={{ flexWrap: 'wrap', alignItems: 'center' }}>
       <Button
         size="small"
-        variant="outlined"
+        // Contained: the theme's yellow as a fill under dark text (as outline text it is unreadable).
+        variant="contained"
         color="warning"
+        disableElevation
         disabled={busy}
         startIcon={approve.isPending ? <CircularProgress size={16} color="inherit" /> : <DoneAllIcon />}
         onClick={() => setConfirming(true)}
