@@ -212,6 +212,15 @@ describe('preflight of print jobs (API, sends)', async () => {
     expect(job.data).toMatchObject({ needsReview: true, missingFields: ['Recipient name'] });
   });
 
+  it("another site's staff neither see a held job nor re-check or approve it (404, nothing changed)", async () => {
+    const job = await jobOf(line(soft));
+    const theirs = ((await get('/api/print-jobs?held=1&pageSize=100', w.tokens.userB)).body.data.list as Array<{ id: number }>).map((j) => j.id);
+    expect(theirs).not.toContain(job.id);
+    expect((await post(`/api/print-jobs/${job.id}/recheck`, {}, w.tokens.userB)).status).toBe(404);
+    expect((await post(`/api/print-jobs/${job.id}/approve`, {}, w.tokens.userB)).status).toBe(404);
+    expect((await get(`/api/print-jobs/${job.id}`)).body.data).toMatchObject({ held: true, preflightApproval: null, artworkUrls: job.artworkUrls });
+  });
+
   it('re-check after the design is fixed (a smaller photo box) → drawn again, findings gone, approval cleared', async () => {
     const job = await jobOf(line(soft));
     expect((await post(`/api/print-jobs/${job.id}/approve`, {})).status).toBe(200);
