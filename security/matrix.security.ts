@@ -143,6 +143,9 @@ const EXAMPLES: Examples = {
   'POST /api/print-jobs': { body: { productName: 'new job' } },
   'GET /api/print-jobs/:id': (c) => ({ params: { id: String(c.world.fx.jobId) } }),
   'DELETE /api/print-jobs/:id': async (c) => ({ params: { id: String(await c.world.throwaway.job()) } }),
+  // Approve anyway / Re-check change the job: each call gets its own.
+  'POST /api/print-jobs/:id/approve': async (c) => ({ params: { id: String(await c.world.throwaway.job()) } }),
+  'POST /api/print-jobs/:id/recheck': async (c) => ({ params: { id: String(await c.world.throwaway.job()) } }),
   'GET /api/designs': {},
   'GET /api/designs/all-with-product-type': {},
   'POST /api/designs': { body: { name: 'new design' } },
