@@ -72,7 +72,10 @@ const anyValue: fc.Arbitrary<unknown> = fc.oneof(
 
 function mutate(t: Template, edits: Array<[number, number, unknown]>): Template {
   const out: Template = structuredClone(t);
-  for (const [which, op, value] of edits) {
+  for (const [which, op, shared] of edits) {
+    // A copy: the arbitraries hand out the same constant objects ({}, []) to every run, and a
+    // later edit descending into one would otherwise change it for good (even make it circular).
+    const value = structuredClone(shared);
     // Descend into a nested object half of the time (data, theme, settings, document…).
     let target: Record<string, unknown> = out;
     const nested = Object.values(target).filter((v): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v));
