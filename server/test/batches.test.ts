@@ -15,10 +15,10 @@ describe('batches', async () => {
   const get = (path: string, token = w.tokens.userA) => w.request().get(path).set(bearer(token));
 
   const png = (colour: string) => sharp({ create: { width: 1819, height: 2551, channels: 3, background: colour } }).png().toBuffer();
-  const upload = async (bytes: Buffer, name: string) => {
-    const grant = await post('/api/users/me/get-upload-url', { serverSidePath: `artwork/${name}`, contentType: 'image/png' });
+  const upload = async (bytes: Buffer | Uint8Array, name: string, contentType = 'image/png') => {
+    const grant = await post('/api/users/me/get-upload-url', { serverSidePath: `artwork/${name}`, contentType });
     const url = new URL(grant.body.data);
-    const put = await w.request().put(`${url.pathname}${url.search}`).set('Content-Type', 'image/png').send(bytes);
+    const put = await w.request().put(`${url.pathname}${url.search}`).set('Content-Type', contentType).send(Buffer.from(bytes));
     expect(put.status).toBe(200);
     return put.body.data.url as string;
   };
@@ -169,6 +169,25 @@ describe('batches', async () => {
     expect((await get('/api/batches?state=packed')).body.data.list.map((b: { id: number }) => b.id)).toContain(batch.id);
     // Another site's staff cannot move it.
     expect((await post(`/api/batches/${batch.id}/state`, { state: 'cut' }, w.tokens.userB)).status).toBe(404);
+  });
+
+  it("refuses the sheets when a job's own PDF is not the batch's size, naming the job", async () => {
+    // A pregenerated file is printed as it is: an A6 page among A5 cards cannot be imposed.
+    const doc = await PDFDocument.create();
+    const mm = 72 / 25.4;
+    const page = doc.addPage([111 * mm, 154 * mm]);
+    page.setTrimBox(3 * mm, 3 * mm, 105 * mm, 148 * mm);
+    const pdfUrl = await upload(await doc.save(), 'a6.pdf', 'application/pdf');
+    const card = await job();
+    const a6 = await job({ artworkUrls: [], data: { pregeneratedPDF: pdfUrl } });
+    // Preflight holds it for its size; an operator approves it anyway.
+    expect((await post(`/api/print-jobs/${a6.id}/approve`, {})).status).toBe(200);
+    const made = await createBatch({ jobIds: [card.id, a6.id] });
+    expect(made.status, JSON.stringify(made.body)).toBe(200);
+    const batch = made.body.data;
+    const res = await get(`/api/batches/${batch.id}/pdf`);
+    expect(res.status).toBe(409);
+    expect(res.body.error).toBe(`Job #${a6.id}'s print file is 105 × 148 mm, not the batch's 148 × 210 mm`);
   });
 
   it('answers a repeated create with the same Idempotency-Key once', async () => {
