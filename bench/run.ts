@@ -4,7 +4,7 @@
 //   npm run bench -- admin                one scenario (or several: -- bundle jobs startup)
 //   npm run bench -- 4000                 time budget of each PDF / render scenario in ms (default 8000)
 //   BENCH_ORDERS=100000 npm run bench -- orders     the order list at one size (default 100k and 1M)
-// Scenarios: pdf, webhooks, orders, render, bundle, jobs, startup; `admin` = bundle + jobs.
+// Scenarios: pdf, impose, webhooks, orders, render, bundle, jobs, startup; `admin` = bundle + jobs.
 // Each scenario runs in its own process(es). A scenario adds rows to the summary by printing
 // `BENCH_SUMMARY {"figure","value","baseline","ratio","aim","met"}` lines (bench/support.ts); for the
 // webhook, order-list and render benchmarks, which print tables, the rows are read from their output.
@@ -14,12 +14,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { artworkPages, PAGE } from './artwork';
 import type { Engine, Format, ScenarioResult } from './pdf.bench';
+import type { ImposeStepResult } from './impose.bench';
 import { SUMMARY_PREFIX, type SummaryRow } from './support';
 
 const root = path.resolve(import.meta.dirname, '..');
 const args = process.argv.slice(2);
 const budgetMs = Number(args.find((a) => /^\d+$/.test(a)) ?? 8000);
-const ALL = ['pdf', 'webhooks', 'orders', 'render', 'bundle', 'jobs', 'startup'] as const;
+const ALL = ['pdf', 'impose', 'webhooks', 'orders', 'render', 'bundle', 'jobs', 'startup'] as const;
 type Scenario = (typeof ALL)[number];
 const ALIASES: Record<string, Scenario[]> = { admin: ['bundle', 'jobs'], orderlist: ['orders'], 'order-list': ['orders'], memory: ['startup'] };
 
@@ -234,8 +235,49 @@ async function render() {
   summary.push({ figure: 'Personalised 4-page card render (cards/s)', value: `${one['cards/s']}/s`, baseline: `${b['cards/s']}/s rectangles only`, ratio: `${(num(one['cards/s']) / num(b['cards/s'])).toFixed(2)}×`, aim: '—', met: null });
 }
 
+/**
+ * A 100-card batch (400 pages of 300 ppi artwork) imposed 4-up on SRA3, against making the 100
+ * single-job print files in the same run; and a 20-card batch, to show the imposition's memory
+ * does not grow with the batch (one sheet's files at a time). Each step is its own process.
+ */
+async function impose() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'presswork-bench-impose-'));
+  try {
+    const step = (name: 'single' | 'impose', cards: number): ImposeStepResult => {
+      const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(root, 'bench/impose.bench.ts'), name, dir, String(cards)], { cwd: root, encoding: 'utf8', maxBuffer: 1 << 20 });
+      const line = r.stdout.trim().split('\n').pop() ?? '';
+      if (r.status !== 0 || !line.startsWith('{')) throw new Error(`impose ${name} ${cards} failed (${r.status})\n${r.stderr}`);
+      return JSON.parse(line) as ImposeStepResult;
+    };
+    const single = step('single', 100);
+    const batch = step('impose', 100);
+    const small = step('impose', 20);
+    console.table([single, batch, small].map((r) => ({ step: r.step === 'single' ? `${r.cards} single-job PDFs` : `impose ${r.cards} cards`, seconds: r.seconds, 'peak RSS MB': r.peakRssMb, 'output MB': (r.bytes / 2 ** 20).toFixed(0), sheets: r.sheets ?? '' })));
+    summary.push({
+      figure: 'Impose a 100-card batch on SRA3 (time, peak RSS)',
+      value: `${batch.seconds} s, ${batch.peakRssMb} MB`,
+      baseline: `${single.seconds} s, ${single.peakRssMb} MB for the 100 single-job PDFs`,
+      ratio: `${(batch.seconds / single.seconds).toFixed(2)}× time`,
+      aim: '—',
+      met: null,
+    });
+    // Bounded: 5 times the cards may not take much more memory (qpdf joins the sheets on disk).
+    summary.push({
+      figure: 'Imposition peak RSS, 100 vs 20 cards',
+      value: `${batch.peakRssMb} MB (output ${(batch.bytes / 2 ** 20).toFixed(0)} MB)`,
+      baseline: `${small.peakRssMb} MB`,
+      ratio: `${(batch.peakRssMb / small.peakRssMb).toFixed(2)}×`,
+      aim: '< 1.5× (bounded)',
+      met: batch.peakRssMb < 1.5 * small.peakRssMb,
+    });
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 const RUNNERS: Record<Scenario, () => Promise<unknown>> = {
   pdf,
+  impose,
   webhooks,
   orders,
   render,

@@ -14,6 +14,7 @@ import * as idempotencyKeys from './20261126_013_idem_idempotency_keys';
 import * as printedByName from './20261126_013_t_print_job_printed_by_name';
 import * as storeReconciliations from './20261127_015_store_reconciliations';
 import * as printJobPreflight from './20261128_016_print_job_preflight';
+import * as batches from './20261129_017_batches';
 
 type Migration = { up(knex: Knex): Promise<void>; down(knex: Knex): Promise<void> };
 
@@ -32,6 +33,7 @@ const migrations: Record<string, Migration> = {
   '20261126_013_t_print_job_printed_by_name': printedByName,
   '20261127_015_store_reconciliations': storeReconciliations,
   '20261128_016_print_job_preflight': printJobPreflight,
+  '20261129_017_batches': batches,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

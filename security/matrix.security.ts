@@ -11,6 +11,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_DIST } from '../server/src/app';
 import { accessOf, type AccessHandler } from '../server/src/http/access';
 import { routeTable, type RouteEntry } from '../server/src/http/routeTable';
+import { batchesRepo } from '../server/src/modules/batches/repo';
 import { ACTORS, buildSecurityWorld, type ActorName, type SecurityWorld } from './lib/world';
 import { checkBody, send, type Example } from './lib/request';
 
@@ -23,6 +24,12 @@ beforeAll(async () => {
 }, 120_000);
 
 const key = (r: { method: string; path: string }) => `${r.method} ${r.path}`;
+
+/** An open batch of site A holding a throwaway job (stored as it is: the calls check access, not the batch rules). */
+async function throwawayBatch(s: SecurityWorld): Promise<number> {
+  const job = await s.throwaway.job();
+  return batchesRepo(s.w.db).insert({ siteId: s.fx.siteA, sheet: 'SRA3', jobIds: [job], at: new Date().toISOString(), byUserId: s.fx.userA, byName: 'user A' });
+}
 
 /** Path parameters every route shares (a route's own example may override them). */
 const PARAMS = (s: SecurityWorld): Record<string, string> => ({
@@ -146,6 +153,11 @@ const EXAMPLES: Examples = {
   // Approve anyway / Re-check change the job: each call gets its own.
   'POST /api/print-jobs/:id/approve': async (c) => ({ params: { id: String(await c.world.throwaway.job()) } }),
   'POST /api/print-jobs/:id/recheck': async (c) => ({ params: { id: String(await c.world.throwaway.job()) } }),
+  'GET /api/batches': {},
+  'POST /api/batches': async (c) => ({ body: { jobIds: [await c.world.throwaway.job()] } }),
+  'GET /api/batches/:id': async (c) => ({ params: { id: String(await throwawayBatch(c.world)) } }),
+  'GET /api/batches/:id/pdf': async (c) => ({ params: { id: String(await throwawayBatch(c.world)) } }),
+  'POST /api/batches/:id/state': async (c) => ({ params: { id: String(await throwawayBatch(c.world)) }, body: { state: 'printed' } }),
   'GET /api/designs': {},
   'GET /api/designs/all-with-product-type': {},
   'POST /api/designs': { body: { name: 'new design' } },

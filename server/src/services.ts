@@ -17,6 +17,7 @@ import { printJobsService } from './modules/print-jobs/service';
 import { createPreflight } from './modules/print-jobs/preflight';
 import type { PrintJob } from './modules/print-jobs/repo';
 import { productionService } from './modules/production/service';
+import { batchesService } from './modules/batches/service';
 import { renderService } from './modules/render/service';
 import { sitesService } from './modules/sites/service';
 import { syncService } from './modules/sync/service';
@@ -77,6 +78,7 @@ export function createServices(deps: Deps, store: FileStore = fileStoreFor(deps.
     uploads: uploadsService(deps, store),
     printJobs,
     production,
+    batches: batchesService(deps, { printJobs, production }),
     designs: designsService(deps, store, artwork),
     artwork,
     render,

@@ -37,7 +37,7 @@ export class OrderLineTaken extends HttpError {
 const JOB_NOT_FOUND = 'Print job not found';
 
 /** The name a job keeps of who printed it. */
-const nameOf = (actor: Actor) => [actor.firstName, actor.lastName].filter(Boolean).join(' ').trim() || actor.email;
+export const nameOf = (actor: Actor) => [actor.firstName, actor.lastName].filter(Boolean).join(' ').trim() || actor.email;
 
 type Sort = Array<{ field: PrintJobSortField; order: 'asc' | 'desc' }>;
 

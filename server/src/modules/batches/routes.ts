@@ -1,0 +1,57 @@
+// /api/batches: create a batch of print jobs, read it, list by state, its imposed sheets
+// (batch-<number>.pdf) and its moves on the floor. Tenancy is the service's (like print jobs).
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { Router } from 'express';
+import type { Config } from '../../config';
+import { allow } from '../../http/access';
+import { actorOf } from '../../http/auth';
+import { ok } from '../../http/envelope';
+import { idempotent } from '../../http/idempotency';
+import { idParam, parse } from '../../http/validate';
+import { baseUrlOf } from '../uploads/routes';
+import { createBody, listQuery, stateBody } from './schema';
+import type { BatchesService } from './service';
+
+export function batchesRoutes(batches: BatchesService, config: Config): Router {
+  const r = Router();
+  r.get('/', allow.ownSite, async (req, res) => {
+    ok(res, await batches.list(actorOf(req), parse(listQuery, req.query)));
+  });
+
+  r.post('/', allow.ownSite, idempotent, async (req, res) => {
+    ok(res, await batches.create(actorOf(req), parse(createBody, req.body)));
+  });
+
+  r.get('/:id', allow.site, async (req, res) => {
+    ok(res, await batches.get(actorOf(req), idParam(req.params.id)));
+  });
+
+  // Written to a temporary file and streamed: a batch's sheets can be hundreds of megabytes.
+  r.get('/:id/pdf', allow.site, async (req, res) => {
+    const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'presswork-batch-pdf-'));
+    try {
+      const file = path.join(dir, 'batch.pdf');
+      const { batch } = await batches.sheetPdf(actorOf(req), idParam(req.params.id), file, { ownOrigin: baseUrlOf(req, config) });
+      const { size } = await fsp.stat(file);
+      res.status(200).set({
+        'Content-Type': 'application/pdf',
+        'Content-Length': String(size),
+        'Content-Disposition': `attachment; filename="batch-${batch.number}.pdf"`,
+        'Cache-Control': 'no-store',
+      });
+      await pipeline(fs.createReadStream(file), res);
+    } finally {
+      await fsp.rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  r.post('/:id/state', allow.site, idempotent, async (req, res) => {
+    ok(res, await batches.changeState(actorOf(req), idParam(req.params.id), parse(stateBody, req.body).state));
+  });
+
+  return r;
+}

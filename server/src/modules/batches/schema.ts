@@ -1,0 +1,29 @@
+import { z } from 'zod';
+import { rowId } from '../../http/validate';
+import { BATCH_STATES } from './repo';
+
+/** The most jobs one batch takes (a day's cards on one cover sheet). */
+export const MAX_BATCH_JOBS = 500;
+
+export const createBody = z.object({
+  jobIds: z
+    .array(rowId, { error: 'must be a list of print job ids' })
+    .min(1, 'must name at least one print job')
+    .max(MAX_BATCH_JOBS, `must name at most ${MAX_BATCH_JOBS} print jobs`)
+    .refine((ids) => new Set(ids).size === ids.length, 'names a print job twice'),
+  sheet: z.string().trim().min(1).max(40).optional(),
+});
+
+export const stateBody = z.object({
+  state: z.enum(BATCH_STATES, { error: `must be one of ${BATCH_STATES.join(', ')}` }),
+});
+
+export const listQuery = z.object({
+  state: z.enum(BATCH_STATES, { error: `must be one of ${BATCH_STATES.join(', ')}` }).optional(),
+  clientId: rowId.optional(),
+  page: z.coerce.number().int().min(1).optional(),
+  pageSize: z.coerce.number().int().min(1).max(200).optional(),
+});
+
+export type CreateBatchInput = z.infer<typeof createBody>;
+export type BatchListQuery = z.infer<typeof listQuery>;
