@@ -226,6 +226,7 @@ describe('bulkSummary', () => {
     ];
     expect(bulkSummary('markPrinted', { done: Array.from({ length: 197 }, (_, i) => i + 10), refused })).toBe('197 marked printed; 3 refused: 2 already printed by Sam Staff, 1 held by preflight');
     expect(bulkSummary('delete', { done: [1, 2], refused: [] })).toBe('2 deleted');
+    expect(bulkSummary('markPrinted', { done: [], refused: [{ id: 5, error: 'Download the PDF before marking the job printed' }] })).toBe('0 marked printed; 1 refused: 1 not downloaded yet');
     expect(bulkSummary('reprint', { done: [], refused: [{ id: 4, error: 'Only a printed job can be reprinted' }] })).toBe('0 back in the Jobs queue to reprint; 1 refused: 1 only a printed job can be reprinted');
   });
 });

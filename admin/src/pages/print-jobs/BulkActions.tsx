@@ -90,7 +90,7 @@ export function BulkActionsBar({ selection, list, from, actions }: { selection: 
       const blob = await dataProvider.downloadPrintFiles(ids, from);
       if (typeof blob?.size !== 'number') return; // signed out meanwhile (401)
       saveBlob(blob, BULK_PDF_FILE_NAME);
-      const asks = from === 'jobs' ? ' Each row now asks "Have you printed?" — or Mark printed them all here.' : '';
+      const asks = from === 'jobs' ? ' Each row now asks "Have you printed?"; or mark them all printed here.' : '';
       setOutcome({ severity: 'success', text: `Downloaded ${ids.length} job${ids.length === 1 ? '' : 's'} in ${BULK_PDF_FILE_NAME}.${asks}`, refused: [] });
       // From Jobs the server marked them downloaded: the rows ask the printed question as a single download does.
       if (from === 'jobs') list.reload();

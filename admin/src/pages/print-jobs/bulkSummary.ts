@@ -12,8 +12,8 @@ export const BULK_DONE: Record<BulkAction, string> = {
 export function reasonOf(error: string): string {
   const printed = /^Already printed by (.+?)(?: at \d.*)?$/.exec(error);
   if (printed) return `already printed by ${printed[1]}`;
-  const held = /^Held by preflight\b/.exec(error);
-  if (held) return 'held by preflight';
+  if (/^Held by preflight\b/.test(error)) return 'held by preflight';
+  if (/^Download the PDF before\b/.test(error)) return 'not downloaded yet';
   const first = error.replace(/ \(job #\d+\)/, '').split(/[:.;]/)[0].trim();
   return first.charAt(0).toLowerCase() + first.slice(1);
 }
