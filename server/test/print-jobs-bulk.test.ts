@@ -9,8 +9,10 @@ import { formatDateTime } from '../src/lib/clock';
 import type { NewPrintJob } from '../src/modules/print-jobs/repo';
 import { bearer, binary, createWorld, type TestWorld } from './harness';
 import { makeDesign } from './ordersKit';
+import { concatPdfs } from '../src/modules/pdf/concatPdf';
 
 const MM = 72 / 25.4;
+const trimWidthsOf = (doc: PDFDocument) => doc.getPages().map((p) => Math.round(p.getTrimBox().width / MM));
 
 function kit(w: TestWorld) {
   const post = (path: string, token: string, body: unknown) => w.request().post(path).set(bearer(token)).send(body as object);
@@ -151,7 +153,6 @@ describe('POST /api/print-jobs/bulk-pdf', async () => {
   const poster = await makeDesign(w, w.tokens.adminA, { name: 'Bulk poster', sku: 'BULK-POSTER', productType: 'Poster' });
   const card = () => insertJob(w.sites.a, { artworkUrls: pages });
   const posterJob = () => insertJob(w.sites.a, { artworkUrls: pages, designId: poster.id, productName: 'Bulk poster' });
-  const trimWidths = (doc: PDFDocument) => doc.getPages().map((p) => Math.round(p.getTrimBox().width / MM));
 
   it("from Jobs: one print-files.pdf of the jobs' own files in the order given, boxes kept; each job then downloaded", async () => {
     const ids = [await card(), await posterJob(), await card()];
@@ -163,7 +164,7 @@ describe('POST /api/print-jobs/bulk-pdf', async () => {
     const singles = await Promise.all(ids.map(async (id) => PDFDocument.load((await w.services.production.printFile((await row(id))!)).pdf)));
     expect(merged.getPageCount()).toBe(singles.reduce((n, d) => n + d.getPageCount(), 0));
     expect(merged.getPageCount()).toBe(12);
-    expect(trimWidths(merged)).toEqual([148, 148, 148, 148, 297, 297, 297, 297, 148, 148, 148, 148]);
+    expect(trimWidthsOf(merged)).toEqual([148, 148, 148, 148, 297, 297, 297, 297, 148, 148, 148, 148]);
     const single = singles.flatMap((d) => d.getPages());
     merged.getPages().forEach((page, i) => {
       expect(page.getMediaBox()).toEqual(single[i].getMediaBox());
@@ -208,5 +209,38 @@ describe('POST /api/print-jobs/bulk-pdf', async () => {
       expect(res.status).toBe(400);
       expect(res.body.error).toMatch(/^(ids|from) /i);
     }
+  });
+});
+
+describe('concatPdfs (the merged file written one source at a time)', () => {
+  it('every page in order with its own boxes, and a cross-reference table whose every offset starts its object', async () => {
+    const source = async (widthMm: number, pages: number) => {
+      const doc = await PDFDocument.create();
+      for (let i = 0; i < pages; i++) {
+        const page = doc.addPage([widthMm * MM + 17, 210 * MM + 17]);
+        page.setTrimBox(8.5, 8.5, widthMm * MM, 210 * MM);
+        page.drawText(`page ${i + 1}`);
+      }
+      return doc.save();
+    };
+    const files = [await source(148, 2), await source(297, 1), await source(105, 3)];
+    const chunks: Uint8Array[] = [];
+    async function* each() {
+      yield* files;
+    }
+    const count = await concatPdfs(each(), async (b) => void chunks.push(b), { title: 'Test' });
+    const bytes = Buffer.concat(chunks);
+    expect(count).toBe(6);
+    const merged = await PDFDocument.load(bytes);
+    expect(trimWidthsOf(merged)).toEqual([148, 148, 297, 105, 105, 105]);
+    const text = bytes.toString('latin1');
+    const xrefAt = Number(/startxref\n(\d+)\n%%EOF\n$/.exec(text)![1]);
+    const [, first, size] = /^xref\n(\d+) (\d+)\n/.exec(text.slice(xrefAt))!.map(Number);
+    expect(first).toBe(0);
+    const rows = text.slice(xrefAt).split('\n').slice(2, 2 + size);
+    rows.slice(1).forEach((row, i) => {
+      const at = Number(row.slice(0, 10));
+      expect(text.slice(at, at + 20)).toMatch(new RegExp(`^${i + 1} 0 obj\\n`));
+    });
   });
 });

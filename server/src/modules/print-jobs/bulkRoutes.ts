@@ -1,4 +1,5 @@
 // POST /api/print-jobs/bulk {ids, action} → {done, refused}; POST /api/print-jobs/bulk-pdf {ids, from?} → print-files.pdf.
+import { pipeline } from 'node:stream/promises';
 import { Router } from 'express';
 import type { Config } from '../../config';
 import { allow } from '../../http/access';
@@ -22,11 +23,14 @@ export function bulkPrintJobRoutes(actions: BulkPrintJobActions, files: BulkPrin
 
   r.post('/bulk-pdf', allow.site, async (req, res) => {
     const { ids, from } = parse(bulkPdfBody, req.body);
-    const pdf = await files.download(actorOf(req), ids, { from, ownOrigin: baseUrlOf(req, config) });
-    res
-      .status(200)
-      .set({ 'Content-Type': 'application/pdf', 'Content-Disposition': `attachment; filename="${BULK_PDF_FILE_NAME}"`, 'Cache-Control': 'no-store' })
-      .send(Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength));
+    const { stream, size } = await files.download(actorOf(req), ids, { from, ownOrigin: baseUrlOf(req, config) });
+    res.status(200).set({
+      'Content-Type': 'application/pdf',
+      'Content-Length': String(size),
+      'Content-Disposition': `attachment; filename="${BULK_PDF_FILE_NAME}"`,
+      'Cache-Control': 'no-store',
+    });
+    await pipeline(stream, res);
   });
   return r;
 }

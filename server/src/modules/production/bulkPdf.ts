@@ -1,12 +1,16 @@
 // Many jobs' print files as one PDF (the Jobs and Print History bulk Download): each job's own
 // stored file (printFile, the bytes a single download gives), its pages copied in the order given
-// with their trim and bleed boxes. One job's file is parsed at a time, so a few hundred jobs do
-// not hold a few hundred parsed documents.
-import { PDFDocument } from 'pdf-lib';
+// with their trim and bleed boxes, written to disk one job at a time and streamed from there.
+import { createReadStream } from 'node:fs';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
 import { HttpError } from '../../http/errors';
 import type { Actor } from '../../http/types';
 import type { PrintPdfFrom } from '../../../../common/api/printProduction';
-import type { BulkRefusal } from '../../../../common/api/bulk';
+import { BULK_PDF_FILE_NAME, type BulkRefusal } from '../../../../common/api/bulk';
+import { concatPdfs } from '../pdf/concatPdf';
 import { uniqueIds } from '../print-jobs/bulk';
 import type { PrintJob } from '../print-jobs/repo';
 import { JOB_NOT_FOUND, type PrintJobsService } from '../print-jobs/service';
@@ -19,12 +23,14 @@ export function mergeRefusal(refused: BulkRefusal[]): HttpError {
   return new HttpError(status, `${refused.length === 1 ? 'One job' : `${refused.length} jobs`} cannot be in the download — ${list}`, { refused });
 }
 
+const WRITE_CHUNK = 1 << 20;
+
 export function bulkPrintFiles(production: Pick<ProductionService, 'printFile' | 'downloadRefusal'>, printJobs: Pick<PrintJobsService, 'get' | 'markDownloaded'>) {
   /**
    * The merged file, or a refusal naming every job that cannot be in it (never a silent gap).
    * From the Jobs queue each job is then marked downloaded as its own download would be.
    */
-  async function download(actor: Actor, ids: number[], opts: { from?: PrintPdfFrom; ownOrigin: string }): Promise<Uint8Array> {
+  async function download(actor: Actor, ids: number[], opts: { from?: PrintPdfFrom; ownOrigin: string }): Promise<{ stream: Readable; size: number }> {
     const fromQueue = opts.from === 'jobs';
     const jobs: PrintJob[] = [];
     const refused: BulkRefusal[] = [];
@@ -41,17 +47,43 @@ export function bulkPrintFiles(production: Pick<ProductionService, 'printFile' |
     }
     if (refused.length) throw mergeRefusal(refused);
 
-    const merged = await PDFDocument.create();
-    merged.setTitle(`Print files of ${jobs.length} job${jobs.length === 1 ? '' : 's'}`);
-    for (const job of jobs) {
-      const { pdf } = await production.printFile(job, { ownOrigin: opts.ownOrigin });
-      // Parsed, copied and let go before the next job's file is read.
-      const source = await PDFDocument.load(pdf, { updateMetadata: false });
-      for (const page of await merged.copyPages(source, source.getPageIndices())) merged.addPage(page);
+    // Written to a file as it is made, then streamed: memory holds one job's file at a time.
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'presswork-print-files-'));
+    const file = path.join(dir, BULK_PDF_FILE_NAME);
+    try {
+      const out = await fs.open(file, 'w');
+      try {
+        async function* printFiles() {
+          for (const job of jobs) yield (await production.printFile(job, { ownOrigin: opts.ownOrigin })).pdf;
+        }
+        // Objects are small: written a megabyte at a time, not one system call each.
+        let pending: Uint8Array[] = [];
+        let pendingBytes = 0;
+        const flush = async () => {
+          if (pendingBytes) await out.write(Buffer.concat(pending));
+          pending = [];
+          pendingBytes = 0;
+        };
+        const write = async (bytes: Uint8Array) => {
+          pending.push(bytes);
+          pendingBytes += bytes.length;
+          if (pendingBytes >= WRITE_CHUNK) await flush();
+        };
+        await concatPdfs(printFiles(), write, { title: `Print files of ${jobs.length} job${jobs.length === 1 ? '' : 's'}` });
+        await flush();
+      } finally {
+        await out.close();
+      }
+      if (fromQueue) for (const job of jobs) await printJobs.markDownloaded(actor, job.id, { fromQueue });
+    } catch (err) {
+      await fs.rm(dir, { recursive: true, force: true });
+      throw err;
     }
-    const bytes = await merged.save();
-    if (fromQueue) for (const job of jobs) await printJobs.markDownloaded(actor, job.id, { fromQueue });
-    return bytes;
+    const { size } = await fs.stat(file);
+    const stream = createReadStream(file);
+    // Gone once sent (or the client left).
+    stream.on('close', () => void fs.rm(dir, { recursive: true, force: true }));
+    return { stream, size };
   }
 
   return { download };
