@@ -24,6 +24,7 @@ import { pdfRoutes } from './modules/pdf/routes';
 import { printJobPdfRoutes } from './modules/print-jobs/pdfRoute';
 import { printJobsRoutes } from './modules/print-jobs/routes';
 import { batchesRoutes } from './modules/batches/routes';
+import { bulkPrintJobRoutes } from './modules/print-jobs/bulkRoutes';
 import { renderRoutes } from './modules/render/routes';
 import { sitesRoutes } from './modules/sites/routes';
 import { syncRoutes } from './modules/sync/routes';
@@ -87,6 +88,7 @@ export function createApp(deps: Deps, services: Services = createServices(deps))
   api.use('/images', imagesRoutes(services.artwork, config));
   // Design documents rendered on the server: /images/from-polotno.
   api.use('/images', renderRoutes(services.render, services.designs, config));
+  api.use('/print-jobs', bulkPrintJobRoutes(services.bulkPrintJobs, services.bulkPrintFiles, config));
   api.use('/print-jobs', printJobsRoutes(services.printJobs, config));
   api.use('/batches', batchesRoutes(services.batches, config));
   api.use('/designs', designsRoutes(services.designs, config));

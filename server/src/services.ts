@@ -18,6 +18,8 @@ import { createPreflight } from './modules/print-jobs/preflight';
 import type { PrintJob } from './modules/print-jobs/repo';
 import { productionService } from './modules/production/service';
 import { batchesService } from './modules/batches/service';
+import { bulkPrintFiles } from './modules/production/bulkPdf';
+import { bulkPrintJobActions } from './modules/print-jobs/bulk';
 import { renderService } from './modules/render/service';
 import { sitesService } from './modules/sites/service';
 import { syncService } from './modules/sync/service';
@@ -79,6 +81,9 @@ export function createServices(deps: Deps, store: FileStore = fileStoreFor(deps.
     printJobs,
     production,
     batches: batchesService(deps, { printJobs, production }),
+    /** Bulk actions of Jobs and Print History: each job through its own button's rules. */
+    bulkPrintJobs: bulkPrintJobActions(printJobs),
+    bulkPrintFiles: bulkPrintFiles(production, printJobs),
     designs: designsService(deps, store, artwork),
     artwork,
     render,

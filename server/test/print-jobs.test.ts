@@ -650,7 +650,7 @@ describe('print reports (GET /api/print-jobs/reports)', async () => {
 describe('POST /api/pdf/from-print-job', async () => {
   // With PUBLIC_URL set, upload links and file addresses are absolute on that origin, which is ours.
   const w = await createWorld({ PUBLIC_URL: 'http://presswork.test' });
-  const { post, get, create, changed } = api(w);
+  const { post, get, create, change, changed } = api(w);
 
   const png = (colour: string) => sharp({ create: { width: 30, height: 42, channels: 3, background: colour } }).png().toBuffer();
   /** The spec's presigned-upload flow: ask for a link, PUT the file, get its /files/… address. */
@@ -688,6 +688,10 @@ describe('POST /api/pdf/from-print-job', async () => {
     const after = (await get(`/api/print-jobs/${job.id}`, w.tokens.userA)).body.data as Job;
     expect(after).toMatchObject({ isPDFDownloaded: true, isPrinted: false, downloadedByUserId: w.users.userA });
     expect((await w.db('print_job_events').where({ job_id: job.id })).map((e) => e.kind)).toEqual(['downloaded']);
+    // Its 30 px test pages are held by preflight: a held job is never marked printed, so it is approved first.
+    const refused = await change(w.tokens.userA, job.id, { isPrinted: true });
+    expect([refused.status, refused.body.error]).toEqual([409, expect.stringMatching(/^Held by preflight \(job #\d+\)/)]);
+    expect((await post(`/api/print-jobs/${job.id}/approve`, w.tokens.userA, {})).status).toBe(200);
     // Now it may be marked printed; its PDF can still be fetched from the history and it stays printed.
     await changed(w.tokens.userA, job.id, { isPrinted: true });
     const again = await pdfOf(w.tokens.userA2, { id: job.id });

@@ -13,6 +13,8 @@ export interface PagedList<T> {
   loadingMore: boolean;
   /** The server's error text, shown as-is in red (spec §8). */
   error: string | null;
+  /** How many rows match in all (the server's `total` of the last page 1), less those dropped since; null when not told. */
+  total: number | null;
   /** spec §2: "Load more" only when the page counter is above 1 and the list is not exhausted. */
   canLoadMore: boolean;
   /** Starts again from page 1. */
@@ -37,6 +39,7 @@ interface State<T> {
   loading: boolean;
   loadingMore: boolean;
   error: string | null;
+  total: number | null;
 }
 
 function rowsOf<T>(answer: PageAnswer<T> | undefined): T[] {
@@ -54,7 +57,7 @@ export function usePagedList<T extends { id: Id }>(
   fetchPage: (page: number) => Promise<PageAnswer<T>>,
   { untilEmptyPage = false }: PagedListOptions = {},
 ): PagedList<T> {
-  const [state, setState] = useState<State<T>>({ items: [], page: 1, exhausted: false, loading: true, loadingMore: false, error: null });
+  const [state, setState] = useState<State<T>>({ items: [], page: 1, exhausted: false, loading: true, loadingMore: false, error: null, total: null });
   // Only the latest request may write: a reload supersedes a pending "load more" and vice versa.
   const latest = useRef(0);
   const nextPage = useRef(1);
@@ -72,7 +75,8 @@ export function usePagedList<T extends { id: Id }>(
           setState((s) => {
             const seen = new Set(page === 1 ? [] : s.items.map((item) => String(item.id)));
             const items = page === 1 ? rows : [...s.items, ...rows.filter((item) => !seen.has(String(item.id)))];
-            return { items, page: page + 1, exhausted, loading: false, loadingMore: false, error: null };
+            const total = answer && 'total' in answer && typeof answer.total === 'number' ? answer.total : page === 1 ? null : s.total;
+            return { items, page: page + 1, exhausted, loading: false, loadingMore: false, error: null, total };
           });
         },
         (error: unknown) => {
@@ -81,7 +85,7 @@ export function usePagedList<T extends { id: Id }>(
           if (page === 1) nextPage.current = 1;
           setState((s) =>
             page === 1
-              ? { items: [], page: 1, exhausted: false, loading: false, loadingMore: false, error: errorMessage(error) }
+              ? { items: [], page: 1, exhausted: false, loading: false, loadingMore: false, error: errorMessage(error), total: null }
               : { ...s, loading: false, loadingMore: false, error: errorMessage(error) },
           );
         },
@@ -102,7 +106,11 @@ export function usePagedList<T extends { id: Id }>(
   const reload = useCallback(() => load(1), [load]);
   const loadMore = useCallback(() => load(nextPage.current), [load]);
   const remove = useCallback(
-    (id: Id) => setState((s) => ({ ...s, items: s.items.filter((item) => String(item.id) !== String(id)) })),
+    (id: Id) =>
+      setState((s) => {
+        const items = s.items.filter((item) => String(item.id) !== String(id));
+        return { ...s, items, total: s.total === null || items.length === s.items.length ? s.total : Math.max(0, s.total - 1) };
+      }),
     [],
   );
 

@@ -34,6 +34,7 @@ import type {
   ProductTypeOfSku,
 } from '../../../common/api/printProduction';
 import { newActionKey } from '../lib/actionKey';
+import type { BulkAction, BulkResult } from '../../../common/api/bulk';
 import { authHeaders } from './session';
 import { syncCalls } from './sync';
 
@@ -91,6 +92,8 @@ export interface PrintJobQuery {
   /** One client's jobs (admins). */
   clientId?: Id;
   productType?: string;
+  /** Rows a page (the server's default when not given; 100 at most). */
+  pageSize?: number;
 }
 
 export interface OrderListQuery {
@@ -140,8 +143,28 @@ export const dataProvider = {
 
   // --- Print jobs (docs/print-production.md) ---
 
-  getPrintJobs({ page, isPrinted, sort, order, clientId, productType }: PrintJobQuery): Promise<ListPage<PrintJob>> {
-    return api<ListPage<PrintJob>>(`/api/print-jobs?${query({ page, readyForPrint: 1, isPrinted: isPrinted ? 1 : 0, sort, order: sort ? order : undefined, clientId: clientId === '' ? undefined : clientId, productType: productType || undefined })}`);
+  getPrintJobs({ page, isPrinted, sort, order, clientId, productType, pageSize }: PrintJobQuery): Promise<ListPage<PrintJob>> {
+    return api<ListPage<PrintJob>>(`/api/print-jobs?${query({ page, pageSize, readyForPrint: 1, isPrinted: isPrinted ? 1 : 0, sort, order: sort ? order : undefined, clientId: clientId === '' ? undefined : clientId, productType: productType || undefined })}`);
+  },
+
+  /** Every id the list's filter matches, in its order ("Select all N matching"), read page by page through the list call. */
+  async getPrintJobIds(q: Omit<PrintJobQuery, 'page' | 'pageSize'>): Promise<Id[]> {
+    const ids: Id[] = [];
+    for (let page = 1; ; page++) {
+      const answer = await dataProvider.getPrintJobs({ ...q, page, pageSize: 100 });
+      ids.push(...answer.list.map((job) => job.id));
+      if (!answer.hasNext || answer.list.length === 0) return ids;
+    }
+  },
+
+  /** One action on many jobs, each through its own button's rules: what was done and what was refused, with the reason. */
+  bulkPrintJobs(ids: Id[], action: BulkAction, idempotencyKey?: string): Promise<BulkResult> {
+    return api<BulkResult>('/api/print-jobs/bulk', { method: 'POST', body: { ids, action }, idempotencyKey });
+  },
+
+  /** The jobs' print files as one PDF, in the order given; from Jobs each job is then downloaded (and asks "Have you printed?"). */
+  downloadPrintFiles(ids: Id[], from: PrintPdfFrom): Promise<Blob> {
+    return apiFile('/api/print-jobs/bulk-pdf', { ids, from });
   },
 
   /** The jobs preflight holds (an error, not approved): the Jobs screen's Held tab. */

@@ -2,12 +2,16 @@ import { Title } from 'react-admin';
 import { Card } from '@mui/material';
 import { RequireAccess } from '../../components/RequireAccess';
 import { usePageTitle } from '../../layout/usePageTitle';
+import { BulkActionsBar, type BulkButton } from '../print-jobs/BulkActions';
 import { HistoryPdfButton } from '../print-jobs/DownloadPdfButton';
 import { PrintJobTable, type PrintJobActionColumn } from '../print-jobs/PrintJobTable';
 import { PrintQueueFilters, usePrintQueue } from '../print-jobs/PrintQueue';
 import { ReprintButton } from './ReprintButton';
 
 // Spec §2: the Jobs columns, the last one Reprint; the PDF of a printed job downloads again here.
+// Printed jobs again in one file (nothing marked), or back to the queue together.
+const BULK_ACTIONS: readonly BulkButton[] = ['download', 'reprint'];
+
 const ACTIONS: readonly PrintJobActionColumn[] = [
   { label: 'PDF', Cell: HistoryPdfButton },
   { label: 'Reprint', Cell: ReprintButton },
@@ -15,12 +19,13 @@ const ACTIONS: readonly PrintJobActionColumn[] = [
 
 function PrintHistoryView() {
   usePageTitle('Print History');
-  const { list, view, setView, isAdmin } = usePrintQueue(true);
+  const { list, view, setView, isAdmin, selection } = usePrintQueue(true);
   return (
     <Card sx={{ mt: 2, mb: 4 }}>
       <Title title="Print History" />
       <PrintQueueFilters view={view} setView={setView} isAdmin={isAdmin} printed />
-      <PrintJobTable list={list} actionColumns={ACTIONS} order={view} onOrder={setView} showClient={isAdmin} printed />
+      <BulkActionsBar selection={selection} list={list} from="history" actions={BULK_ACTIONS} />
+      <PrintJobTable list={list} actionColumns={ACTIONS} order={view} onOrder={setView} showClient={isAdmin} printed selection={selection} />
     </Card>
   );
 }

@@ -3,6 +3,7 @@ import {
   Box,
   Card,
   CardContent,
+  Checkbox,
   Chip,
   Stack,
   Table,
@@ -24,6 +25,20 @@ import type { PagedList } from '../../lib/usePagedList';
 import type { PrintJob } from '../../../../common/api/printProduction';
 import { useNow, useSmallScreen } from '../../lib/useViewport';
 import { ProductionNoteField } from './ProductionNoteField';
+import type { JobSelection } from './useJobSelection';
+
+/** A row's tick box (its label names the job for a screen reader). */
+function SelectJob({ job, selection }: { job: PrintJob; selection: JobSelection }) {
+  return (
+    <Checkbox
+      size="small"
+      checked={selection.isSelected(job.id)}
+      onChange={() => selection.toggle(job.id)}
+      slotProps={{ input: { 'aria-label': `Select ${job.productName ?? 'job'} #${job.id}` } }}
+      sx={{ p: 0.5 }}
+    />
+  );
+}
 
 /** A personalised job printed with a sample because the order lacked a value: check before printing. */
 function NeedsReview({ job }: { job: PrintJob }) {
@@ -159,12 +174,23 @@ interface RowProps {
   columns: Column[];
   actionColumns: readonly PrintJobActionColumn[];
   onRemoved: (id: Id) => void;
+  selection?: JobSelection;
 }
 
-function PrintJobRow({ job, now, columns, actionColumns, onRemoved }: RowProps) {
+function PrintJobRow({ job, now, columns, actionColumns, onRemoved, selection }: RowProps) {
   const { leaving, leave, fade } = useLeaving(job, onRemoved);
   return (
-    <TableRow data-testid={`print-job-${job.id}`} aria-hidden={leaving || undefined} sx={{ ...fade, '&:last-child td': { borderBottom: 0 } }}>
+    <TableRow
+      data-testid={`print-job-${job.id}`}
+      aria-hidden={leaving || undefined}
+      selected={selection?.isSelected(job.id) ?? false}
+      sx={{ ...fade, '&:last-child td': { borderBottom: 0 } }}
+    >
+      {selection ? (
+        <TableCell padding="checkbox">
+          <SelectJob job={job} selection={selection} />
+        </TableCell>
+      ) : null}
       {columns.map((c) => (
         <TableCell key={c.label} align={c.align} sx={c.sx}>
           {c.cell(job, now)}
@@ -180,13 +206,14 @@ function PrintJobRow({ job, now, columns, actionColumns, onRemoved }: RowProps) 
 }
 
 /** A phone's row: a card with what an operator needs, the actions under it (no table to scroll sideways). */
-function PrintJobCard({ job, now, showClient, printed, actionColumns, onRemoved }: Omit<RowProps, 'columns'> & PrintJobColumns) {
+function PrintJobCard({ job, now, showClient, printed, actionColumns, onRemoved, selection }: Omit<RowProps, 'columns'> & PrintJobColumns) {
   const { leaving, leave, fade } = useLeaving(job, onRemoved);
   const secondary = [job.orderName ? `Order ${job.orderName}` : null, showClient ? job.clientName : null, `QTY ${job.quantity}`].filter(Boolean).join(' · ');
   return (
     <Card variant="outlined" component="li" data-testid={`print-job-${job.id}`} aria-hidden={leaving || undefined} sx={{ ...fade, listStyle: 'none' }}>
       <CardContent sx={{ display: 'flex', flexDirection: 'column', gap: 1, '&:last-child': { pb: 2 } }}>
         <Box sx={{ display: 'flex', gap: 1.5, alignItems: 'flex-start' }}>
+          {selection ? <SelectJob job={job} selection={selection} /> : null}
           <Preview job={job} />
           <Box sx={{ minWidth: 0, flex: 1 }}>
             <Typography sx={{ fontWeight: 600, overflowWrap: 'anywhere' }}>
@@ -228,9 +255,12 @@ export function PrintJobTable({
   onOrder,
   showClient = false,
   printed = false,
+  selection,
 }: {
   list: PagedList<PrintJob>;
   actionColumns: readonly PrintJobActionColumn[];
+  /** Tick boxes for the bulk actions (a column, or on each card on a phone). */
+  selection?: JobSelection;
   order?: PrintJobOrder;
   /** A click on a column's header: sort by it, or flip its direction. */
   onOrder?: (order: PrintJobOrder) => void;
@@ -242,9 +272,15 @@ export function PrintJobTable({
     return (
       <Box>
         <PagedListError list={list} />
+        {selection && list.items.length ? (
+          <Box component="label" sx={{ display: 'flex', alignItems: 'center', gap: 1, px: 2, pt: 1 }}>
+            <Checkbox size="small" checked={selection.page.checked} indeterminate={selection.page.indeterminate} onChange={selection.page.toggle} sx={{ p: 0.5 }} />
+            <Typography variant="body2">Select every job shown</Typography>
+          </Box>
+        ) : null}
         <Box component="ul" aria-label="Print jobs" sx={{ display: 'flex', flexDirection: 'column', gap: 1, p: 1, m: 0 }}>
           {list.items.map((job) => (
-            <PrintJobCard key={job.id} job={job} now={now} showClient={showClient} printed={printed} actionColumns={actionColumns} onRemoved={list.remove} />
+            <PrintJobCard key={job.id} job={job} now={now} showClient={showClient} printed={printed} actionColumns={actionColumns} onRemoved={list.remove} selection={selection} />
           ))}
         </Box>
         <PagedListFooter list={list} emptyText="No jobs found" />
@@ -285,13 +321,26 @@ export function PrintJobTable({
         <Table size="small" aria-label="Print jobs" sx={{ '& .MuiTableCell-root': { px: 1 }, '& .MuiTableCell-root:first-of-type': { pl: 2 } }}>
           <TableHead>
             <TableRow>
+              {selection ? (
+                <TableCell padding="checkbox">
+                  <Checkbox
+                    size="small"
+                    checked={selection.page.checked}
+                    indeterminate={selection.page.indeterminate}
+                    disabled={list.items.length === 0}
+                    onChange={selection.page.toggle}
+                    slotProps={{ input: { 'aria-label': 'Select every job on this page' } }}
+                    sx={{ p: 0.5 }}
+                  />
+                </TableCell>
+              ) : null}
               {columns.map(header)}
               {actionColumns.map((c) => header(c))}
             </TableRow>
           </TableHead>
           <TableBody>
             {list.items.map((job) => (
-              <PrintJobRow key={job.id} job={job} now={now} columns={columns} actionColumns={actionColumns} onRemoved={list.remove} />
+              <PrintJobRow key={job.id} job={job} now={now} columns={columns} actionColumns={actionColumns} onRemoved={list.remove} selection={selection} />
             ))}
           </TableBody>
         </Table>

@@ -5,11 +5,15 @@ import { Card, Tab, Tabs } from '@mui/material';
 import { RequireAccess } from '../../components/RequireAccess';
 import { useWindowFocus } from '../../lib/useViewport';
 import { usePageTitle } from '../../layout/usePageTitle';
+import { BulkActionsBar, type BulkButton } from './BulkActions';
 import { DeletePrintJobButton } from './DeletePrintJobButton';
 import { DownloadPdfButton } from './DownloadPdfButton';
 import { HeldJobList, useHeldJobs } from './HeldJobs';
 import { PrintJobTable, type PrintJobActionColumn } from './PrintJobTable';
 import { PrintQueueFilters, usePrintQueue } from './PrintQueue';
+
+// The queue's bulk actions: one merged PDF, then Mark printed; Delete as the row's bin does.
+const BULK_ACTIONS: readonly BulkButton[] = ['download', 'markPrinted', 'delete'];
 
 const ACTIONS: readonly PrintJobActionColumn[] = [
   { label: 'PDF', Cell: DownloadPdfButton },
@@ -41,7 +45,7 @@ function useJobsTab(): [JobsTab, (tab: JobsTab) => void] {
 function PrintJobsView() {
   usePageTitle('Jobs');
   const [tab, setTab] = useJobsTab();
-  const { list, view, setView, isAdmin } = usePrintQueue(false);
+  const { list, view, setView, isAdmin, selection } = usePrintQueue(false);
   // Counted on either tab: an operator on Ready sees that some jobs wait for a decision.
   const held = useHeldJobs(view);
   // Other operators print and approve too: show the current lists whenever the operator comes back.
@@ -70,7 +74,10 @@ function PrintJobsView() {
         {tab === 'held' ? (
           <HeldJobList list={held.list} showClient={isAdmin} />
         ) : (
-          <PrintJobTable list={list} actionColumns={ACTIONS} order={view} onOrder={setView} showClient={isAdmin} />
+          <>
+            <BulkActionsBar selection={selection} list={list} from="jobs" actions={BULK_ACTIONS} />
+            <PrintJobTable list={list} actionColumns={ACTIONS} order={view} onOrder={setView} showClient={isAdmin} selection={selection} />
+          </>
         )}
       </div>
     </Card>

@@ -11,6 +11,7 @@ import { useSmallScreen } from '../../lib/useViewport';
 import type { AppDataProvider } from '../../providers/dataProvider';
 import type { PrintJob } from '../../../../common/api/printProduction';
 import { sortableColumns, type PrintJobColumns, type PrintJobOrder } from './PrintJobTable';
+import { useJobSelection, type JobSelection } from './useJobSelection';
 
 /** Which jobs a queue screen lists: a client (admins), a product type, and in what order. */
 export interface PrintQueueView extends PrintJobOrder {
@@ -24,6 +25,7 @@ export function usePrintQueue(isPrinted: boolean): {
   view: PrintQueueView;
   setView: (change: Partial<PrintQueueView>) => void;
   isAdmin: boolean;
+  selection: JobSelection;
 } {
   const dataProvider = useDataProvider<AppDataProvider>();
   const { permissions } = usePermissions<Role | null>();
@@ -37,7 +39,10 @@ export function usePrintQueue(isPrinted: boolean): {
   );
   const list = usePagedList(fetchPage);
   const setView = useCallback((change: Partial<PrintQueueView>) => setViewState((v) => ({ ...v, ...change })), []);
-  return { list, view, setView, isAdmin };
+  // "Select all N matching": every id of this filter, read page by page through the same list call.
+  const allIds = useCallback(() => dataProvider.getPrintJobIds({ isPrinted, sort, order, clientId, productType }), [dataProvider, isPrinted, sort, order, clientId, productType]);
+  const selection = useJobSelection(list, allIds, view);
+  return { list, view, setView, isAdmin, selection };
 }
 
 /** A phone shows no column headers: the sort column and its direction are picked here. */

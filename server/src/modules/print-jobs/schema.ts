@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { PRINT_JOB_SORTS, PRODUCT_TYPES } from '../../../../common/api/printProduction';
 import { storedUrlProblem } from '../pdf/artwork';
 import { rowId } from '../../http/validate';
+import { BULK_ACTIONS, BULK_LIMIT } from '../../../../common/api/bulk';
 
 /** 0/1 accepted beside booleans (docs/print-production.md). */
 export const flag = z
@@ -113,3 +114,21 @@ export type CreateInput = z.infer<typeof createBody>;
 export type ChangeInput = z.infer<typeof changeBody>;
 export type ListQuery = z.infer<typeof listQuery>;
 export type ReportsQuery = z.infer<typeof reportsQuery>;
+
+const bulkIds = z
+  .array(rowId, { error: 'must be a list of print job ids' })
+  .min(1, 'must name at least one print job')
+  .max(BULK_LIMIT, `has too many print jobs (${BULK_LIMIT} at most in one go)`);
+
+export const bulkBody = z.object({
+  ids: bulkIds,
+  action: z.enum(BULK_ACTIONS, { error: `must be one of ${BULK_ACTIONS.join(', ')}` }),
+});
+
+export const bulkPdfBody = z.object({
+  ids: bulkIds,
+  /** As the single PDF call: `jobs` marks each job downloaded and refuses printed ones; `history` does neither. */
+  from: z.enum(['jobs', 'history'], { error: 'must be jobs or history' }).optional(),
+});
+
+export type BulkInput = z.infer<typeof bulkBody>;

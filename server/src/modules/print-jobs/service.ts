@@ -15,7 +15,7 @@ import { sitesRepo } from '../sites/repo';
 import { printJobsRepo, type MadeBy, type PrintJob, type PrintJobFilter, type PrintJobSortField } from './repo';
 import { bucketOf, printedPerPeriod } from './reportPeriods';
 import type { ChangeInput, CreateInput, ListQuery, ReportsQuery } from './schema';
-import { alreadyPrintedRefusal, applyPrintJobChange, atProviderRefusal, printsInHouse, withdrawnRefusal, type PrintJobChange } from './state';
+import { alreadyPrintedRefusal, applyPrintJobChange, changeKind, atProviderRefusal, printsInHouse, withdrawnRefusal, type PrintJobChange } from './state';
 import { fieldError } from '../../http/fieldErrors';
 import { HELD_BY_PREFLIGHT_CODE, type PreflightFinding } from '../../../../common/api/preflight';
 import type { DesignDocument } from '../../../../common/design-doc/types';
@@ -34,7 +34,7 @@ export class OrderLineTaken extends HttpError {
     this.name = 'OrderLineTaken';
   }
 }
-const JOB_NOT_FOUND = 'Print job not found';
+export const JOB_NOT_FOUND = 'Print job not found';
 
 /** The name a job keeps of who printed it. */
 export const nameOf = (actor: Actor) => [actor.firstName, actor.lastName].filter(Boolean).join(' ').trim() || actor.email;
@@ -245,6 +245,8 @@ export function printJobsService({ db, clock, config }: Deps, parts: PrintJobPar
         // Printed while the queue's file was being made: the operator hears who printed it, not "downloaded".
         if (opts.fromQueue && job.isPrinted) throw alreadyPrinted(job);
         if (job.withdrawn && printsInHouse(change)) throw withdrawnRefusal(job);
+        // Held jobs are never printed: marking one printed is refused as its download is.
+        if (job.held && changeKind(change) === 'print') throw heldRefusal(job);
         if (job.madeBy === 'provider' && printsInHouse(change)) {
           if (!opts.printInHouse) throw atProviderRefusal(job);
           await moveJob(trx, job, 'inHouse', actor.id);
@@ -265,6 +267,12 @@ export function printJobsService({ db, clock, config }: Deps, parts: PrintJobPar
   /** POST /api/print-jobs with id: the flag change of the contract table. */
   const change = (actor: Actor, input: ChangeInput) =>
     applyChange(actor, input.id, { isPrinted: input.isPrinted, isPDFDownloaded: input.isPDFDownloaded, isRePrinted: input.isRePrinted }, { printInHouse: input.printInHouse });
+
+  /** Mark printed from a list (Jobs, a bulk action): a job printed meanwhile is refused naming who printed it. */
+  const markPrinted = (actor: Actor, id: number) => applyChange(actor, id, { isPrinted: true }, { fromQueue: true });
+
+  /** Reprint: a printed job goes back to the Jobs queue. */
+  const reprint = (actor: Actor, id: number) => applyChange(actor, id, { isPDFDownloaded: false, isPrinted: false, isRePrinted: true });
 
   /** The PDF was served: the job counts as downloaded (a printed job stays printed; the queue's download refuses it). */
   const markDownloaded = (actor: Actor, jobId: number, opts: { printInHouse?: boolean; fromQueue?: boolean } = {}) => applyChange(actor, jobId, 'pdf-served', opts);
@@ -342,7 +350,7 @@ export function printJobsService({ db, clock, config }: Deps, parts: PrintJobPar
     };
   }
 
-  return { list, adminList, get, create, change, markDownloaded, alreadyPrinted, moveJob, followLine, remove, fromShopifyOrder, reports, approve, recheck, repo };
+  return { list, adminList, get, create, change, markPrinted, reprint, markDownloaded, alreadyPrinted, moveJob, followLine, remove, fromShopifyOrder, reports, approve, recheck, repo };
 }
 
 export type PrintJobsService = ReturnType<typeof printJobsService>;

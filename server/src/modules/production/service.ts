@@ -297,17 +297,24 @@ export function productionService(deps: Deps, parts: ProductionParts) {
     return `${publicBase()}/files/${key}`;
   }
 
+  /** Why an operator may not have this job's file now (null: they may), for one download or many. */
+  function downloadRefusal(job: PrintJob, opts: { fromQueue: boolean; printInHouse?: boolean }): HttpError | null {
+    // The Jobs queue hands out only what is still to print: a stale tab gets who printed it, no file.
+    if (opts.fromQueue && job.isPrinted) return printJobs.alreadyPrinted(job);
+    if (job.withdrawn) return withdrawnRefusal(job);
+    // The Jobs queue never hands out a held job's file; Print History (a printed job) still does.
+    if (opts.fromQueue && job.held) return heldRefusal(job);
+    // Asked before the file is handed out; the yes is recorded when the download is.
+    if (job.madeBy === 'provider' && !opts.printInHouse) return atProviderRefusal(job);
+    return null;
+  }
+
   /** An operator's download of a job's file (Jobs, Print History): asks first for the provider's item; serving it marks the job downloaded. */
   async function downloadJobFile(actor: Actor, jobId: number, opts: { ownOrigin: string; images?: string[]; printInHouse?: boolean; from?: PrintPdfFrom }): Promise<Buffer> {
     const job = await printJobs.get(actor, jobId);
-    // The Jobs queue hands out only what is still to print: a stale tab gets who printed it, no file.
     const fromQueue = opts.from === 'jobs';
-    if (fromQueue && job.isPrinted) throw printJobs.alreadyPrinted(job);
-    if (job.withdrawn) throw withdrawnRefusal(job);
-    // The Jobs queue never hands out a held job's file; Print History (a printed job) still does.
-    if (fromQueue && job.held) throw heldRefusal(job);
-    // Asked before the file is handed out; the yes is recorded when the download is.
-    if (job.madeBy === 'provider' && !opts.printInHouse) throw atProviderRefusal(job);
+    const refusal = downloadRefusal(job, { fromQueue, printInHouse: opts.printInHouse });
+    if (refusal) throw refusal;
     const { pdf } = await printFile(job, opts);
     await printJobs.markDownloaded(actor, job.id, { printInHouse: opts.printInHouse, fromQueue });
     return pdf;
@@ -333,6 +340,7 @@ export function productionService(deps: Deps, parts: ProductionParts) {
     followOrder,
     printFile,
     printFileUrl,
+    downloadRefusal,
     downloadJobFile,
     downloadLineFile,
   };
