@@ -153,6 +153,9 @@ const EXAMPLES: Examples = {
   // Approve anyway / Re-check change the job: each call gets its own.
   'POST /api/print-jobs/:id/approve': async (c) => ({ params: { id: String(await c.world.throwaway.job()) } }),
   'POST /api/print-jobs/:id/recheck': async (c) => ({ params: { id: String(await c.world.throwaway.job()) } }),
+  // Bulk actions: site A's job, so site B's user is refused it (reported, never shown).
+  'POST /api/print-jobs/bulk': async (c) => ({ body: { ids: [await c.world.throwaway.job()], action: 'delete' } }),
+  'POST /api/print-jobs/bulk-pdf': (c) => ({ body: { ids: [c.world.fx.jobId] } }),
   'GET /api/batches': {},
   'POST /api/batches': async (c) => ({ body: { jobIds: [await c.world.throwaway.job()] } }),
   'GET /api/batches/:id': async (c) => ({ params: { id: String(await throwawayBatch(c.world)) } }),
