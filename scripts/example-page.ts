@@ -8,20 +8,10 @@
 // it again whenever the print file changes.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
-import { seedDemo } from '../seeds/demo';
-import { createApp } from '../server/src/app';
-import { loadConfig } from '../server/src/config';
-import { createDb, migrate } from '../server/src/db';
-import { systemClock } from '../server/src/lib/clock';
-import { createLogger } from '../server/src/lib/logger';
-import { signToken } from '../server/src/modules/auth/tokens';
-import { closePdfWorkers } from '../server/src/modules/pdf/printPdf';
-import { closeRenderWorkers } from '../server/src/modules/render/service';
-import { createServices } from '../server/src/services';
+import { withDemoApp } from './lib/demoApp';
 
 const root = path.resolve(import.meta.dirname, '..');
 const out = path.resolve(process.argv[2] ?? path.join(root, 'docs/images/print-file-example.png'));
@@ -46,30 +36,14 @@ const mm = (pt: number) => (pt * 25.4) / 72;
 const size = (b: Box) => `${mm(b.x1 - b.x0).toFixed(1)} × ${mm(b.y1 - b.y0).toFixed(1)} mm`;
 
 async function printFileOfDemoCard(dataDir: string): Promise<Buffer> {
-  const config = loadConfig({ NODE_ENV: 'development', DATA_DIR: dataDir, JWT_SECRET: 'example-page-secret-that-is-long-enough-0123', LOG_LEVEL: 'silent', SEED_DEMO: '1', SIMULATORS: '0' });
-  const db = createDb(config.database);
-  const deps = { db, clock: systemClock, config, log: createLogger('silent') };
-  const services = createServices(deps);
-  await migrate(db);
-  await seedDemo(deps, services);
-  const { app } = createApp(deps, services);
-  const server = app.listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  try {
-    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const admin = await services.users.createUser({ firstName: 'Example', lastName: 'Page', email: 'example-page@presswork.local', password: 'example-page-password', role: 'admin', siteId: (await db('sites').where({ slug: 'demo' }).first('id')).id });
-    const headers = { Authorization: `Bearer ${signToken(config.jwt, admin.id)}`, 'Content-Type': 'application/json' };
+  return withDemoApp(dataDir, 'example-page', async ({ base, headers }) => {
     const list = (await (await fetch(`${base}/api/print-jobs?productType=Card&pageSize=100`, { headers })).json()) as { data: { list: Array<{ id: number; productName: string }> } };
     const job = list.data.list.find((j) => j.productName === DESIGN);
     if (!job) throw new Error(`The demo has no ${DESIGN} job`);
     const res = await fetch(`${base}/api/pdf/from-print-job`, { method: 'POST', headers, body: JSON.stringify({ id: job.id }) });
     if (!res.ok) throw new Error(`The print file could not be made: ${res.status} ${await res.text()}`);
     return Buffer.from(await res.arrayBuffer());
-  } finally {
-    await new Promise((resolve) => server.close(resolve));
-    await Promise.all([closeRenderWorkers(), closePdfWorkers()]);
-    await db.destroy();
-  }
+  });
 }
 
 async function main() {

@@ -8,20 +8,10 @@
 // Needs poppler-utils (pdftoppm) and qpdf. Run it again whenever the imposition changes.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
-import { seedDemo } from '../seeds/demo';
-import { createApp } from '../server/src/app';
-import { loadConfig } from '../server/src/config';
-import { createDb, migrate } from '../server/src/db';
-import { systemClock } from '../server/src/lib/clock';
-import { createLogger } from '../server/src/lib/logger';
-import { signToken } from '../server/src/modules/auth/tokens';
-import { closePdfWorkers } from '../server/src/modules/pdf/printPdf';
-import { closeRenderWorkers } from '../server/src/modules/render/service';
-import { createServices } from '../server/src/services';
+import { withDemoApp } from './lib/demoApp';
 
 const root = path.resolve(import.meta.dirname, '..');
 const out = path.resolve(process.argv[2] ?? path.join(root, 'docs/images/batch-sheet-example.png'));
@@ -29,20 +19,7 @@ const out = path.resolve(process.argv[2] ?? path.join(root, 'docs/images/batch-s
 const PICTURE_PPI = 40;
 
 async function batchOfDemoCards(dataDir: string): Promise<{ pdf: Buffer; number: number; jobs: number }> {
-  const config = loadConfig({ NODE_ENV: 'development', DATA_DIR: dataDir, JWT_SECRET: 'example-sheet-secret-that-is-long-enough-0123', LOG_LEVEL: 'silent', SEED_DEMO: '1', SIMULATORS: '0' });
-  const db = createDb(config.database);
-  const deps = { db, clock: systemClock, config, log: createLogger('silent') };
-  const services = createServices(deps);
-  await migrate(db);
-  await seedDemo(deps, services);
-  const { app } = createApp(deps, services);
-  const server = app.listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  try {
-    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const siteId = (await db('sites').where({ slug: 'demo' }).first('id')).id;
-    const admin = await services.users.createUser({ firstName: 'Example', lastName: 'Sheet', email: 'example-sheet@presswork.local', password: 'example-sheet-password', role: 'admin', siteId });
-    const headers = { Authorization: `Bearer ${signToken(config.jwt, admin.id)}`, 'Content-Type': 'application/json' };
+  return withDemoApp(dataDir, 'example-sheet', async ({ base, headers, siteId }) => {
     const list = (await (await fetch(`${base}/api/print-jobs?productType=Card&isPrinted=0&readyForPrint=1&clientId=${siteId}&pageSize=100`, { headers })).json()) as { data: { list: Array<{ id: number }> } };
     const jobIds = list.data.list.map((j) => j.id).slice(0, 4);
     if (!jobIds.length) throw new Error('The demo has no card job ready to print');
@@ -52,11 +29,7 @@ async function batchOfDemoCards(dataDir: string): Promise<{ pdf: Buffer; number:
     const res = await fetch(`${base}/api/batches/${batch.id}/pdf`, { headers });
     if (!res.ok) throw new Error(`The sheets could not be made: ${res.status} ${await res.text()}`);
     return { pdf: Buffer.from(await res.arrayBuffer()), number: batch.number, jobs: jobIds.length };
-  } finally {
-    await new Promise((resolve) => server.close(resolve));
-    await Promise.all([closeRenderWorkers(), closePdfWorkers()]);
-    await db.destroy();
-  }
+  });
 }
 
 async function main() {
