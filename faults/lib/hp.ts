@@ -6,8 +6,8 @@ import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
-import { PDFDocument } from 'pdf-lib';
 import { createHpSimulator, type HpSimulator, type HpSimulatorOptions } from '../../server/simulators/hpSiteflow';
+import { cardPrintFilePdf } from '../../server/test/cardPdf';
 import { shopifyJson, signShopifyBody } from '../../server/simulators/shopify';
 import { createStoreSite, sleep, type StoreSite } from './store';
 
@@ -87,12 +87,11 @@ export async function createHpSite(appUrl: string, token: string, slug: string, 
   });
   if (put.status !== 200) throw new Error(`site settings: ${put.status} ${JSON.stringify(put.body)}`);
 
-  const doc = await PDFDocument.create();
-  doc.addPage([419.53, 595.28]);
-  const pdf = Buffer.from(await doc.save());
+  // A card's print file preflight accepts (4 pages with bleed): a held job is never sent.
+  const pdf = await cardPrintFilePdf();
   const grant = await api<{ data: string }>(appUrl, token, 'POST', '/api/users/me/get-upload-url', { serverSidePath: `designs/${slug}.pdf`, contentType: 'application/pdf' });
   if (grant.status !== 200) throw new Error(`upload grant: ${grant.status} ${JSON.stringify(grant.body)}`);
-  const up = await fetch(grant.body.data, { method: 'PUT', headers: { 'Content-Type': 'application/pdf' }, body: pdf });
+  const up = await fetch(grant.body.data, { method: 'PUT', headers: { 'Content-Type': 'application/pdf' }, body: new Uint8Array(pdf) });
   const upBody = (await up.json()) as { data?: { url?: string } };
   if (!up.ok || !upBody.data?.url) throw new Error(`upload: ${up.status} ${JSON.stringify(upBody)}`);
   const pdfUrl = upBody.data.url;

@@ -4,12 +4,12 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import express from 'express';
-import { PDFDocument } from 'pdf-lib';
 import { afterAll } from 'vitest';
 import { createHpSimulator, type HpSimulatorOptions } from '../simulators/hpSiteflow';
 import { generalDataRepo } from '../src/modules/general-data/repo';
 import { designsRepo } from '../src/modules/designs/repo';
 import { orderTablesRepo } from '../src/modules/orders/tablesRepo';
+import { cardPrintFilePdf } from './cardPdf';
 import { createWorld, type TestWorld } from './harness';
 
 export async function listen(handler: http.RequestListener): Promise<{ url: string; server: http.Server; close: () => Promise<void> }> {
@@ -50,12 +50,7 @@ export interface HpWorld extends TestWorld {
 }
 
 /** A card's print file as preflight accepts it: 4 pages of A5 + 3 mm bleed, the TrimBox the A5. */
-export async function samplePdf(): Promise<Buffer> {
-  const doc = await PDFDocument.create();
-  const bleed = (3 * 72) / 25.4;
-  for (let i = 0; i < 4; i++) doc.addPage([419.53 + 2 * bleed, 595.28 + 2 * bleed]).setTrimBox(bleed, bleed, 419.53, 595.28);
-  return Buffer.from(await doc.save());
-}
+export const samplePdf = cardPrintFilePdf;
 
 export function storeOrder(id: string, lines: Array<{ id: string; sku: string; quantity?: number }>, over: Record<string, unknown> = {}) {
   return {
