@@ -190,6 +190,20 @@ describe('batches', async () => {
     expect(res.body.error).toBe(`Job #${a6.id}'s print file is 105 × 148 mm, not the batch's 148 × 210 mm`);
   });
 
+  it('batches made at the same moment get the next numbers in turn, and only one takes a job', async () => {
+    const jobs = await Promise.all(Array.from({ length: 8 }, () => job()));
+    const made = await Promise.all(jobs.map((j) => createBatch({ jobIds: [j.id] })));
+    for (const r of made) expect(r.status, JSON.stringify(r.body)).toBe(200);
+    const numbers = made.map((r) => r.body.data.number as number).sort((x, y) => x - y);
+    expect(new Set(numbers).size).toBe(8);
+    expect(numbers[7] - numbers[0]).toBe(7);
+    // The same job twice at once: one batch takes it, the other is told which batch has it.
+    const shared = await job();
+    const both = await Promise.all([createBatch({ jobIds: [shared.id] }), createBatch({ jobIds: [shared.id] })]);
+    expect(both.map((r) => r.status).sort()).toEqual([200, 409]);
+    expect(both.find((r) => r.status === 409)!.body.error).toMatch(/already in open batch \d+/);
+  });
+
   it('answers a repeated create with the same Idempotency-Key once', async () => {
     const j = await job();
     const first = await w.request().post('/api/batches').set(bearer(w.tokens.userA)).set('Idempotency-Key', 'batch-key-1').send({ jobIds: [j.id] });

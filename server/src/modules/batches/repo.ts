@@ -1,6 +1,6 @@
 // Batches and their jobs: the only SQL of the batches module.
 import type { Knex } from 'knex';
-import type { Db } from '../../db';
+import { isPostgres, type Db } from '../../db';
 
 export const BATCH_STATES = ['open', 'printed', 'cut', 'packed'] as const;
 export type BatchState = (typeof BATCH_STATES)[number];
@@ -86,6 +86,15 @@ export function batchesRepo(db: Db | Knex.Transaction) {
       const [{ n }] = (await q.clone().count({ n: '*' })) as Array<{ n: number | string }>;
       const rows = (await q.orderBy('id', 'desc').limit(limit).offset(offset).select('*')) as Row[];
       return { rows: await withJobs(rows), total: Number(n) };
+    },
+
+    /**
+     * Holds the site's batch numbering until the transaction ends (PostgreSQL locks the site's row;
+     * SQLite runs one write transaction at a time anyway): two batches made at once get the next
+     * numbers in turn, and cannot both take the same job.
+     */
+    async lockNumbering(siteId: number): Promise<void> {
+      if (isPostgres(db as Db)) await db('sites').where({ id: siteId }).forUpdate().first('id');
     },
 
     /** Of these jobs, those in an open batch, and its number. */

@@ -110,6 +110,7 @@ export function batchesService({ db, clock }: Deps, parts: BatchesParts) {
       try {
         const id = await db.transaction(async (trx) => {
           const tx = batchesRepo(trx);
+          await tx.lockNumbering(siteId);
           const taken = await tx.inOpenBatch(input.jobIds);
           if (taken.length) {
             const numbers = [...new Set(taken.map((t) => t.number))].join(', ');
