@@ -28,7 +28,12 @@ const key = (r: { method: string; path: string }) => `${r.method} ${r.path}`;
 /** An open batch of site A holding a throwaway job (stored as it is: the calls check access, not the batch rules). */
 async function throwawayBatch(s: SecurityWorld): Promise<number> {
   const job = await s.throwaway.job();
-  return batchesRepo(s.w.db).insert({ siteId: s.fx.siteA, sheet: 'SRA3', jobIds: [job], at: new Date().toISOString(), byUserId: s.fx.userA, byName: 'user A' });
+  // As the service does: numbered under the site's lock, in one transaction (examples run at once).
+  return s.w.db.transaction(async (trx) => {
+    const repo = batchesRepo(trx);
+    await repo.lockNumbering(s.fx.siteA);
+    return repo.insert({ siteId: s.fx.siteA, sheet: 'SRA3', jobIds: [job], at: new Date().toISOString(), byUserId: s.fx.userA, byName: 'user A' });
+  });
 }
 
 /** Path parameters every route shares (a route's own example may override them). */
