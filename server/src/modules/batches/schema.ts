@@ -25,5 +25,9 @@ export const listQuery = z.object({
   pageSize: z.coerce.number().int().min(1).max(200).optional(),
 });
 
+export const sheetsQuery = z.object({
+  clientId: rowId.optional(),
+});
+
 export type CreateBatchInput = z.infer<typeof createBody>;
 export type BatchListQuery = z.infer<typeof listQuery>;
