@@ -8,6 +8,9 @@ import type { PrintJob } from './printProduction';
 export const BATCH_STATES = ['open', 'printed', 'cut', 'packed'] as const;
 export type BatchState = (typeof BATCH_STATES)[number];
 
+/** The most jobs one batch takes (a day's cards on one cover sheet). */
+export const MAX_BATCH_JOBS = 500;
+
 /** What every item of a batch is: one product type at one finished size (its print file's TrimBox and bleed). */
 export interface BatchItem {
   productType: string;
