@@ -14,8 +14,6 @@ export const MAX_BATCH_JOBS = 500;
 /** What every item of a batch is: one product type at one finished size (its print file's TrimBox and bleed). */
 export interface BatchItem {
   productType: string;
-  /** The first job's product name (a batch of one design reads as that design). */
-  productName: string | null;
   trimWidthMm: number;
   trimHeightMm: number;
   bleedMm: number;

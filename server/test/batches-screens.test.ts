@@ -68,7 +68,7 @@ describe('batches: what the screens read', async () => {
   it("reads and lists a batch with its items' product and size and its site's name", async () => {
     const made = await post('/api/batches', { jobIds: [(await job()).id, (await job()).id] });
     expect(made.status, JSON.stringify(made.body)).toBe(200);
-    const item = { productType: 'Card', productName: 'Robin card', trimWidthMm: 148, trimHeightMm: 210, bleedMm: 3 };
+    const item = { productType: 'Card', trimWidthMm: 148, trimHeightMm: 210, bleedMm: 3 };
     expect(made.body.data).toMatchObject({ item, siteName: 'Site A' });
     expect((await get(`/api/batches/${made.body.data.id}`)).body.data).toMatchObject({ item, siteName: 'Site A', sheet: 'SRA3' });
     const listed = (await get('/api/batches?state=open')).body.data.list.find((b: { id: number }) => b.id === made.body.data.id);

@@ -27,6 +27,7 @@ import DoneAllIcon from '@mui/icons-material/DoneAll';
 import PictureAsPdfIcon from '@mui/icons-material/PictureAsPdf';
 import { BATCH_STATES, batchPdfFileName, type Batch, type BatchJob, type BatchState } from '../../../../common/api/batches';
 import type { Role } from '../../../../common/api/sites';
+import { FactList } from '../../components/FactList';
 import { RequireAccess } from '../../components/RequireAccess';
 import { usePageTitle } from '../../layout/usePageTitle';
 import { useActionKey } from '../../lib/actionKey';
@@ -37,7 +38,7 @@ import { ApiError } from '../../providers/api';
 import type { AppDataProvider } from '../../providers/dataProvider';
 import { BulkOutcomeAlert, type BulkOutcome } from '../print-jobs/BulkOutcome';
 import { bulkSummary } from '../print-jobs/bulkSummary';
-import { batchTitle, fillingText, itemText, jobStateText, NEXT_MOVE, orderText, STATE_LABELS, whoWhen } from './batchText';
+import { batchTitle, fillingText, jobStateText, NEXT_MOVE, orderText, STATE_LABELS, whoWhen } from './batchText';
 
 /** Who made each move the batch has made, as far as the batch tells it. */
 function moveCaption(batch: Batch, state: BatchState): string | null {
@@ -68,7 +69,7 @@ function BatchStepper({ batch }: { batch: Batch }) {
 
 function Facts({ batch, showSite }: { batch: Batch; showSite: boolean }) {
   const facts: Array<[string, string]> = [
-    ['Product', [itemText(batch.item), batch.item?.productName].filter(Boolean).join(' · ') || 'No jobs left'],
+    ['Product', batch.item?.productType ?? 'No jobs left'],
     ['Item size', batch.item ? `${batch.item.trimWidthMm} × ${batch.item.trimHeightMm} mm, ${batch.item.bleedMm} mm bleed` : ''],
     ['Sheet', batch.sheet],
     ['Jobs', String(batch.jobIds.length)],
@@ -77,22 +78,7 @@ function Facts({ batch, showSite }: { batch: Batch; showSite: boolean }) {
   if (showSite && batch.siteName) facts.push(['Client', batch.siteName]);
   if (batch.auto !== undefined) facts.push(['Made', batch.auto ? 'Automatically, by the batching rule' : 'By hand, from Jobs']);
   if (batch.closedAt) facts.push(['Closed', [whoWhen(null, batch.closedAt), batch.closeReason].filter(Boolean).join(': ')]);
-  return (
-    <Box component="dl" sx={{ display: 'grid', gridTemplateColumns: 'max-content 1fr', columnGap: 2, rowGap: 0.5, m: 0 }}>
-      {facts
-        .filter(([, value]) => value)
-        .map(([label, value]) => (
-          <Box key={label} sx={{ display: 'contents' }}>
-            <Typography component="dt" variant="body2" color="text.secondary">
-              {label}
-            </Typography>
-            <Typography component="dd" variant="body2" sx={{ m: 0, overflowWrap: 'anywhere' }}>
-              {value}
-            </Typography>
-          </Box>
-        ))}
-    </Box>
-  );
+  return <FactList rows={facts.filter(([, value]) => value)} />;
 }
 
 function JobsOfBatch({ jobs }: { jobs: BatchJob[] }) {

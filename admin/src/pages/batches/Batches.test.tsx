@@ -23,7 +23,7 @@ function batch(overrides: Partial<Batch> = {}): Batch {
     createdByName: 'Sam Staff',
     stateChangedAt: '2026-11-26T09:00:00.000Z',
     stateChangedByName: 'Sam Staff',
-    item: { productType: 'Card', productName: 'Robin card', trimWidthMm: 148, trimHeightMm: 210, bleedMm: 3 },
+    item: { productType: 'Card', trimWidthMm: 148, trimHeightMm: 210, bleedMm: 3 },
     siteName: 'Site A',
     ...overrides,
   };

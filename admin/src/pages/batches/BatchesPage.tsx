@@ -75,11 +75,6 @@ function BatchRow({ batch, showSite }: { batch: Batch; showSite: boolean }) {
       </TableCell>
       <TableCell>
         {itemText(batch.item)}
-        {batch.item?.productName ? (
-          <Typography variant="caption" color="text.secondary" sx={{ display: 'block' }}>
-            {batch.item.productName}
-          </Typography>
-        ) : null}
         <FillingChip batch={batch} />
       </TableCell>
       {showSite ? <TableCell>{batch.siteName ?? ''}</TableCell> : null}
@@ -107,7 +102,14 @@ function BatchesView() {
   return (
     <Card sx={{ mt: 2, mb: 4 }}>
       <Title title="Batches" />
-      <Tabs value={state} onChange={(_event, next: BatchState) => setState(next)} aria-label="Batches by state" variant="scrollable" allowScrollButtonsMobile sx={{ px: 2, borderBottom: 1, borderColor: 'divider' }}>
+      {/* A phone shares its width among the four tabs: none hides behind a scroll arrow. */}
+      <Tabs
+        value={state}
+        onChange={(_event, next: BatchState) => setState(next)}
+        aria-label="Batches by state"
+        variant={small ? 'fullWidth' : 'standard'}
+        sx={{ px: { xs: 0, sm: 2 }, borderBottom: 1, borderColor: 'divider', '& .MuiTab-root': { minWidth: { xs: 0, sm: 90 } } }}
+      >
         {BATCH_STATES.map((s) => (
           <Tab key={s} value={s} label={STATE_LABELS[s]} id={`batches-tab-${s}`} aria-controls="batches-panel" />
         ))}

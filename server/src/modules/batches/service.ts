@@ -71,7 +71,7 @@ export function batchesService({ db, clock }: Deps, parts: BatchesParts) {
       const job = await jobsRepo.byId(jobId);
       if (!job) continue;
       const { productType, leaf } = await sizeOf(job);
-      item = { productType, productName: job.productName, ...leaf };
+      item = { productType, ...leaf };
       break;
     }
     if (!siteNames.has(batch.siteId)) siteNames.set(batch.siteId, (await sitesRepo(db).byId(batch.siteId))?.name ?? null);
