@@ -102,6 +102,20 @@ export function guardOwnHost(page: Page, baseUrl: string): string[] {
   return foreign;
 }
 
+/** The product API as the signed-in user of `page` (token from localStorage), envelope unwrapped; a refusal throws. */
+export async function apiAs<T>(page: Page, baseUrl: string, method: string, path: string, body?: unknown): Promise<T> {
+  const token = await page.evaluate(() => localStorage.getItem('token'));
+  expect(token, 'signed in').toBeTruthy();
+  const res = await fetch(`${baseUrl}${path}`, {
+    method,
+    headers: { Authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const json = (await res.json()) as { success: boolean; data: T; error?: string };
+  if (!json.success) throw new Error(`${method} ${path} → ${res.status} ${json.error}`);
+  return json.data;
+}
+
 export async function signIn(page: Page, baseUrl: string, email: string, password: string): Promise<void> {
   await page.goto(`${baseUrl}/login`);
   await page.getByLabel(/email/i).fill(email);

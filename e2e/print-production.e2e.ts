@@ -7,7 +7,7 @@ import sharp from 'sharp';
 import { pagePixelSize } from '../common/design-doc/render';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { expectCardPages, guardOwnHost, launch, shot, signIn } from './browser';
+import { apiAs, expectCardPages, guardOwnHost, launch, shot, signIn } from './browser';
 
 const base = inject('baseUrl');
 const PASSWORD = 'presswork';
@@ -37,19 +37,8 @@ afterAll(async () => {
 // ---------------------------------------------------------------------------------------------
 // Helpers
 
-/** The product API as the signed-in user of `page` (token from localStorage), envelope unwrapped. */
-async function api<T>(page: Page, method: string, path: string, body?: unknown): Promise<T> {
-  const token = await page.evaluate(() => localStorage.getItem('token'));
-  expect(token, 'signed in').toBeTruthy();
-  const res = await fetch(`${base}${path}`, {
-    method,
-    headers: { Authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const json = (await res.json()) as { success: boolean; data: T; error?: string };
-  if (!json.success) throw new Error(`${method} ${path} → ${res.status} ${json.error}`);
-  return json.data;
-}
+/** The product API as the signed-in user of `page`, envelope unwrapped. */
+const api = <T,>(page: Page, method: string, path: string, body?: unknown): Promise<T> => apiAs<T>(page, base, method, path, body);
 
 /** Uploads a PNG through the presigned-URL flow and returns its /files/… address. */
 async function uploadPng(page: Page, name: string, bytes: Buffer): Promise<string> {

@@ -20,6 +20,8 @@ const HomePage = lazyPage(() => import('./pages/home/HomePage'));
 // Print production screens: each loads on first visit, outside the initial bundle.
 const PrintJobsPage = lazyPage(() => import('./pages/print-jobs/PrintJobsPage'));
 const PrintHistoryPage = lazyPage(() => import('./pages/print-history/PrintHistoryPage'));
+const BatchesPage = lazyPage(() => import('./pages/batches/BatchesPage'));
+const BatchPage = lazyPage(() => import('./pages/batches/BatchPage'));
 const PrintReportsPage = lazyPage(() => import('./pages/reports/PrintReportsPage'));
 const DesignsPage = lazyPage(() => import('./pages/designs/DesignsPage'));
 const DesignPage = lazyPage(() => import('./pages/design/DesignPage'));
@@ -43,6 +45,8 @@ const CaughtEmailsPage = lazyPage(() => import('./pages/caught-emails/CaughtEmai
 const PAGE_ROUTES = [
   [/^\/$/, HomePage],
   [/^\/print-jobs\/?$/, PrintJobsPage],
+  [/^\/batches\/?$/, BatchesPage],
+  [/^\/batches\/[^/]+\/?$/, BatchPage],
   [/^\/print-history\/?$/, PrintHistoryPage],
   [/^\/reports\/?$/, PrintReportsPage],
   [/^\/designs\/?$/, DesignsPage],
@@ -90,6 +94,8 @@ function PressworkAdmin() {
       <Resource name="instances" {...instances} />
       <CustomRoutes>
         <Route path="/print-jobs" element={<PrintJobsPage />} />
+        <Route path="/batches" element={<BatchesPage />} />
+        <Route path="/batches/:id" element={<BatchPage />} />
         <Route path="/print-history" element={<PrintHistoryPage />} />
         <Route path="/reports" element={<PrintReportsPage />} />
         <Route path="/designs" element={<DesignsPage />} />

@@ -6,7 +6,7 @@ import { MENU, menuEntriesFor } from './menuConfig';
 
 // Print production screens are our addition to the spec's menus (spec §2 lists the others).
 // So are the set-up screens of the orders flow (the spec names them without placing them in a menu).
-const ADDED = new Set(['Jobs', 'Print History', 'Print Reports', 'Sample Upload', 'Sample Editor', 'Stores', 'Products', 'Resellers', 'Instances']);
+const ADDED = new Set(['Jobs', 'Batches', 'Print History', 'Print Reports', 'Sample Upload', 'Sample Editor', 'Stores', 'Products', 'Resellers', 'Instances']);
 const specOnly = (labels: string[]) => labels.filter((label) => !ADDED.has(label));
 
 describe('menuEntriesFor', () => {
@@ -40,6 +40,7 @@ describe('menuEntriesFor', () => {
     expect(menuEntriesFor('admin', { entries: allReady }).map((e) => e.label)).toEqual([
       'List Sites',
       'Jobs',
+      'Batches',
       'Print History',
       'Print Reports',
       'All list Orders',
@@ -56,6 +57,7 @@ describe('menuEntriesFor', () => {
     ]);
     expect(menuEntriesFor('user', { entries: allReady }).map((e) => e.label)).toEqual([
       'Jobs',
+      'Batches',
       'Print History',
       'Print Reports',
       'List Orders',
@@ -69,6 +71,7 @@ describe('menuEntriesFor', () => {
     expect(menuEntriesFor('admin').map((e) => e.label)).toEqual([
       'List Sites',
       'Jobs',
+      'Batches',
       'Print History',
       'Print Reports',
       'All list Orders',
@@ -83,12 +86,13 @@ describe('menuEntriesFor', () => {
       'Resellers',
       'Instances',
     ]);
-    expect(menuEntriesFor('user').map((e) => e.label)).toEqual(['Jobs', 'Print History', 'Print Reports', 'List Orders', 'Product Designs', 'Sample Upload', 'Sample Editor']);
+    expect(menuEntriesFor('user').map((e) => e.label)).toEqual(['Jobs', 'Batches', 'Print History', 'Print Reports', 'List Orders', 'Product Designs', 'Sample Upload', 'Sample Editor']);
   });
 
   it("shows RE & Adestra Sync to a non-admin only when their site has the sync, after Product Designs", () => {
     expect(menuEntriesFor('user', { features: { sync: true } }).map((e) => e.label)).toEqual([
       'Jobs',
+      'Batches',
       'Print History',
       'Print Reports',
       'List Orders',

@@ -16,6 +16,7 @@ import SendIcon from '@mui/icons-material/Send';
 import StorefrontIcon from '@mui/icons-material/Storefront';
 import StorefrontOutlinedIcon from '@mui/icons-material/StorefrontOutlined';
 import SyncIcon from '@mui/icons-material/Sync';
+import ViewModuleIcon from '@mui/icons-material/ViewModule';
 import type { Role } from '../../../common/api/sites';
 
 export interface MenuEntry {
@@ -49,6 +50,7 @@ export interface MenuEntry {
 export const MENU: readonly MenuEntry[] = [
   { label: 'List Sites', to: '/sites', resource: 'sites', menus: ['admin'], icon: StorefrontIcon, ready: true },
   { label: 'Jobs', to: '/print-jobs', resource: 'print-jobs', menus: ['admin', 'user'], icon: PrintIcon, ready: true },
+  { label: 'Batches', to: '/batches', resource: 'batches', menus: ['admin', 'user'], icon: ViewModuleIcon, ready: true },
   { label: 'Print History', to: '/print-history', resource: 'print-history', menus: ['admin', 'user'], icon: HistoryIcon, ready: true },
   { label: 'Print Reports', to: '/reports', resource: 'reports', menus: ['admin', 'user'], icon: AssessmentIcon, ready: true },
   { label: 'All list Orders', to: '/all-orders', resource: 'all-orders', menus: ['admin'], icon: ReceiptLongIcon, ready: true },

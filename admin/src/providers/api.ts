@@ -83,17 +83,8 @@ export async function api<T>(path: string, options: ApiOptions = {}): Promise<T>
   return envelope.data as T;
 }
 
-/**
- * POST returning a file (the print PDF). The server answers the file itself, or JSON
- * `{success:false, error}` ("PDF Empty", "Only support 4 pages A5", …), thrown as ApiError.
- */
-export async function apiFile(path: string, body: unknown, signal?: AbortSignal): Promise<Blob> {
-  const res = await fetch(path, {
-    method: 'POST',
-    headers: { Accept: 'application/pdf, application/json', 'Content-Type': 'application/json', ...authHeaders() },
-    body: JSON.stringify(body),
-    signal,
-  });
+/** The file of a file answer; a JSON answer or an error status is thrown as ApiError with the server's text. */
+async function fileOf(res: Response): Promise<Blob> {
   const contentType = res.headers.get('Content-Type') ?? '';
   if (!res.ok || contentType.includes('json')) {
     const parsed = await parseBody(res);
@@ -106,4 +97,23 @@ export async function apiFile(path: string, body: unknown, signal?: AbortSignal)
     throw new ApiError(message, res.ok ? 400 : res.status, parsed);
   }
   return res.blob();
+}
+
+/**
+ * POST returning a file (the print PDF). The server answers the file itself, or JSON
+ * `{success:false, error}` ("PDF Empty", "Only support 4 pages A5", …), thrown as ApiError.
+ */
+export async function apiFile(path: string, body: unknown, signal?: AbortSignal): Promise<Blob> {
+  const res = await fetch(path, {
+    method: 'POST',
+    headers: { Accept: 'application/pdf, application/json', 'Content-Type': 'application/json', ...authHeaders() },
+    body: JSON.stringify(body),
+    signal,
+  });
+  return fileOf(res);
+}
+
+/** GET returning a file (a batch's sheets); a refusal is thrown as ApiError like apiFile's. */
+export async function apiGetFile(path: string, signal?: AbortSignal): Promise<Blob> {
+  return fileOf(await fetch(path, { headers: { Accept: 'application/pdf, application/json', ...authHeaders() }, signal }));
 }

@@ -3,7 +3,7 @@ import simpleRestProvider from 'ra-data-simple-rest';
 import type { DataPage, Envelope, Id, ListPage } from '../../../common/api/envelope';
 import type { DataRecord } from '../../../common/api/records';
 import type { UploadAnswer, UpsertUserInput, User } from '../../../common/api/sites';
-import { api, apiFile, ApiError, fieldErrorsOf } from './api';
+import { api, apiFile, apiGetFile, ApiError, fieldErrorsOf } from './api';
 import type {
   ManualSubmission,
   MarkShippedInput,
@@ -35,6 +35,7 @@ import type {
 } from '../../../common/api/printProduction';
 import { newActionKey } from '../lib/actionKey';
 import type { BulkAction, BulkResult } from '../../../common/api/bulk';
+import type { Batch, BatchJob, BatchMoved, BatchState, ImpositionSheets } from '../../../common/api/batches';
 import { authHeaders } from './session';
 import { syncCalls } from './sync';
 
@@ -211,6 +212,42 @@ export const dataProvider = {
     if (id !== undefined) body.id = id;
     const saved = await api<DataRecord<{ note?: string }>>('/api/general-data/production-note', { method: 'POST', body, idempotencyKey });
     return { id: saved.id, note: saved.data?.note ?? note };
+  },
+
+  // --- Batches: jobs printed together on press sheets ---
+
+  /** Newest first, one state's (the Batches tabs); an admin may name a client. */
+  getBatches({ page, state, clientId }: { page: number; state: BatchState; clientId?: Id | '' }): Promise<ListPage<Batch>> {
+    return api<ListPage<Batch>>(`/api/batches?${query({ page, state, clientId: clientId === '' ? undefined : clientId })}`);
+  },
+
+  getBatch(id: Id): Promise<Batch> {
+    return api<Batch>(`/api/batches/${enc(String(id))}`);
+  },
+
+  /** Its jobs in imposed order, each as it is now (null: deleted) with its place in its order. */
+  getBatchJobs(id: Id): Promise<BatchJob[]> {
+    return api<BatchJob[]>(`/api/batches/${enc(String(id))}/jobs`);
+  },
+
+  /** The press sheets the signed-in user's site imposes on (Create batch's choice). */
+  getImpositionSheets(): Promise<ImpositionSheets> {
+    return api<ImpositionSheets>('/api/batches/sheets');
+  },
+
+  /** A new open batch of these jobs; no sheet: the one that holds the most. Refusals name the jobs. */
+  createBatch(input: { jobIds: Id[]; sheet?: string }, idempotencyKey?: string): Promise<Batch> {
+    return api<Batch>('/api/batches', { method: 'POST', body: input, idempotencyKey });
+  },
+
+  /** One step on (printed, cut, packed); printed marks every job printed and reports each refusal. */
+  moveBatch(id: Id, state: BatchState, idempotencyKey?: string): Promise<BatchMoved> {
+    return api<BatchMoved>(`/api/batches/${enc(String(id))}/state`, { method: 'POST', body: { state }, idempotencyKey });
+  },
+
+  /** The imposed sheets (batch-<number>.pdf): a cover, then each sheet's front and back. */
+  downloadBatchSheets(id: Id): Promise<Blob> {
+    return apiGetFile(`/api/batches/${enc(String(id))}/pdf`);
   },
 
   // --- Designs ---

@@ -17,25 +17,22 @@ import { errorMessage } from '../../lib/format';
 import type { PagedList } from '../../lib/usePagedList';
 import { ApiError } from '../../providers/api';
 import type { AppDataProvider } from '../../providers/dataProvider';
+import { BulkOutcomeAlert, type BulkOutcome } from './BulkOutcome';
 import { bulkSummary } from './bulkSummary';
+import { CreateBatchButton } from './CreateBatch';
 import type { JobSelection } from './useJobSelection';
 
 /** Ids a request: progress moves a chunk at a time and no request nears the server's limit. */
 export const BULK_CHUNK = 100;
 
-export type BulkButton = 'download' | BulkAction;
+/** `batch`: Create batch (the Jobs queue's). */
+export type BulkButton = 'download' | 'batch' | BulkAction;
 
 const LABELS: Record<BulkAction, { button: string; running: string; confirm: (n: number) => string; content: string }> = {
   markPrinted: { button: 'Mark printed', running: 'Marking printed', confirm: (n) => `Mark ${n} job${n === 1 ? '' : 's'} printed`, content: 'They leave the Jobs queue for Print History, recorded as printed by you now.' },
   reprint: { button: 'Reprint', running: 'Sending back to reprint', confirm: (n) => `Reprint ${n} job${n === 1 ? '' : 's'}`, content: 'They go back to the Jobs queue to be printed again.' },
   delete: { button: 'Delete', running: 'Deleting', confirm: (n) => `Delete ${n} job${n === 1 ? '' : 's'}`, content: 'The jobs, their notes and their history are deleted. This cannot be undone.' },
 };
-
-interface Outcome {
-  severity: 'success' | 'warning' | 'error';
-  text: string;
-  refused: BulkRefusal[];
-}
 
 /** The refused jobs a 409 of the merged download names (details.refused). */
 function refusedOf(error: unknown): BulkRefusal[] {
@@ -48,7 +45,7 @@ export function BulkActionsBar({ selection, list, from, actions }: { selection: 
   const dataProvider = useDataProvider<AppDataProvider>();
   const [asking, setAsking] = useState<BulkAction | null>(null);
   const [progress, setProgress] = useState<{ label: string; done: number; total: number | null } | null>(null);
-  const [outcome, setOutcome] = useState<Outcome | null>(null);
+  const [outcome, setOutcome] = useState<BulkOutcome | null>(null);
   const count = selection.ids.length;
   const busy = progress !== null;
 
@@ -135,7 +132,9 @@ export function BulkActionsBar({ selection, list, from, actions }: { selection: 
           ) : null}
           <Box sx={{ flex: 1 }} />
           {actions.map((action) =>
-            action === 'download' ? (
+            action === 'batch' ? (
+              <CreateBatchButton key={action} ids={selection.ids} disabled={busy || count === 0} />
+            ) : action === 'download' ? (
               <Button key={action} size="small" startIcon={<PictureAsPdfIcon />} disabled={busy || count === 0} onClick={() => void download()}>
                 Download
               </Button>
@@ -171,20 +170,7 @@ export function BulkActionsBar({ selection, list, from, actions }: { selection: 
           {error}
         </Alert>
       ) : null}
-      {outcome ? (
-        <Alert severity={outcome.severity} onClose={() => setOutcome(null)} sx={{ mx: 2, my: 1 }} data-testid="bulk-summary">
-          {outcome.text}
-          {outcome.refused.length ? (
-            <Box component="ul" sx={{ m: 0, mt: 0.5, pl: 2.5, maxHeight: 160, overflowY: 'auto' }} aria-label="Refused jobs">
-              {outcome.refused.map((r) => (
-                <li key={r.id}>
-                  #{r.id}: {r.error}
-                </li>
-              ))}
-            </Box>
-          ) : null}
-        </Alert>
-      ) : null}
+      {outcome ? <BulkOutcomeAlert outcome={outcome} onClose={() => setOutcome(null)} /> : null}
       {asking ? (
         <Confirm
           isOpen

@@ -12,8 +12,8 @@ import { HeldJobList, useHeldJobs } from './HeldJobs';
 import { PrintJobTable, type PrintJobActionColumn } from './PrintJobTable';
 import { PrintQueueFilters, usePrintQueue } from './PrintQueue';
 
-// The queue's bulk actions: one merged PDF, then Mark printed; Delete as the row's bin does.
-const BULK_ACTIONS: readonly BulkButton[] = ['download', 'markPrinted', 'delete'];
+// The queue's bulk actions: one merged PDF or a batch on press sheets, then Mark printed; Delete as the row's bin does.
+const BULK_ACTIONS: readonly BulkButton[] = ['download', 'batch', 'markPrinted', 'delete'];
 
 const ACTIONS: readonly PrintJobActionColumn[] = [
   { label: 'PDF', Cell: DownloadPdfButton },

@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { Box, Chip, Link, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, Typography } from '@mui/material';
 import OpenInNewIcon from '@mui/icons-material/OpenInNew';
 import type { SyncResult } from '../../../../common/api/sync';
+import { FactList } from '../../components/FactList';
 import { formatDate } from '../../lib/format';
 import { ACTION_COLOURS, ACTION_LABELS, reasonLabel } from './syncLabels';
 
@@ -40,20 +41,7 @@ export function SyncResultCard({ result }: { result: SyncResult }) {
     ],
     ['Adestra', result.link ? <ContactLink result={result} key="link" /> : result.contactId ? `Contact ${result.contactId}` : 'No contact in Adestra'],
   ];
-  return (
-    <Box component="dl" data-testid="sync-result" sx={{ display: 'grid', gridTemplateColumns: 'max-content 1fr', columnGap: 3, rowGap: 1, m: 0 }}>
-      {rows.map(([label, value]) => (
-        <Box key={label} sx={{ display: 'contents' }}>
-          <Typography component="dt" variant="body2" color="text.secondary">
-            {label}
-          </Typography>
-          <Typography component="dd" variant="body2" sx={{ m: 0, overflowWrap: 'anywhere' }}>
-            {value}
-          </Typography>
-        </Box>
-      ))}
-    </Box>
-  );
+  return <FactList rows={rows} testId="sync-result" spacious />;
 }
 
 /** The per-constituent results of a run. */

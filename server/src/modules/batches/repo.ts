@@ -1,9 +1,10 @@
 // Batches and their jobs: the only SQL of the batches module.
 import type { Knex } from 'knex';
+import { BATCH_STATES, type BatchState } from '../../../../common/api/batches';
 import { isPostgres, type Db } from '../../db';
 
-export const BATCH_STATES = ['open', 'printed', 'cut', 'packed'] as const;
-export type BatchState = (typeof BATCH_STATES)[number];
+// The states are the admin's too (common/api).
+export { BATCH_STATES, type BatchState };
 
 export interface Batch {
   id: number;

@@ -1,5 +1,6 @@
 // /api/batches: create a batch of print jobs, read it, list by state, its imposed sheets
-// (batch-<number>.pdf) and its moves on the floor. Tenancy is the service's (like print jobs).
+// (batch-<number>.pdf), its jobs as its page lists them, the press sheets a site can use, and its
+// moves on the floor. Tenancy is the service's (like print jobs).
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import os from 'node:os';
@@ -13,7 +14,8 @@ import { ok } from '../../http/envelope';
 import { idempotent } from '../../http/idempotency';
 import { idParam, parse } from '../../http/validate';
 import { baseUrlOf } from '../uploads/routes';
-import { createBody, listQuery, stateBody } from './schema';
+import { batchPdfFileName } from '../../../../common/api/batches';
+import { createBody, listQuery, sheetsQuery, stateBody } from './schema';
 import type { BatchesService } from './service';
 
 export function batchesRoutes(batches: BatchesService, config: Config): Router {
@@ -26,8 +28,17 @@ export function batchesRoutes(batches: BatchesService, config: Config): Router {
     ok(res, await batches.create(actorOf(req), parse(createBody, req.body)));
   });
 
+  // The press sheets the caller's site imposes on (Create batch offers them); before /:id.
+  r.get('/sheets', allow.ownSite, async (req, res) => {
+    ok(res, await batches.sheets(actorOf(req), parse(sheetsQuery, req.query).clientId));
+  });
+
   r.get('/:id', allow.site, async (req, res) => {
-    ok(res, await batches.get(actorOf(req), idParam(req.params.id)));
+    ok(res, await batches.read(actorOf(req), idParam(req.params.id)));
+  });
+
+  r.get('/:id/jobs', allow.site, async (req, res) => {
+    ok(res, await batches.jobsOf(actorOf(req), idParam(req.params.id)));
   });
 
   // Written to a temporary file and streamed: a batch's sheets can be hundreds of megabytes.
@@ -40,7 +51,7 @@ export function batchesRoutes(batches: BatchesService, config: Config): Router {
       res.status(200).set({
         'Content-Type': 'application/pdf',
         'Content-Length': String(size),
-        'Content-Disposition': `attachment; filename="batch-${batch.number}.pdf"`,
+        'Content-Disposition': `attachment; filename="${batchPdfFileName(batch.number)}"`,
         'Cache-Control': 'no-store',
       });
       await pipeline(fs.createReadStream(file), res);

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { rowId } from '../../http/validate';
+import { MAX_BATCH_JOBS } from '../../../../common/api/batches';
 import { BATCH_STATES } from './repo';
 
-/** The most jobs one batch takes (a day's cards on one cover sheet). */
-export const MAX_BATCH_JOBS = 500;
+export { MAX_BATCH_JOBS };
 
 export const createBody = z.object({
   jobIds: z
@@ -23,6 +23,10 @@ export const listQuery = z.object({
   clientId: rowId.optional(),
   page: z.coerce.number().int().min(1).optional(),
   pageSize: z.coerce.number().int().min(1).max(200).optional(),
+});
+
+export const sheetsQuery = z.object({
+  clientId: rowId.optional(),
 });
 
 export type CreateBatchInput = z.infer<typeof createBody>;

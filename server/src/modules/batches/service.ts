@@ -1,6 +1,7 @@
 // Batches: print jobs of one product and size imposed together on press sheets, and the floor's
 // state of the batch (open → printed → cut → packed). Marking a batch printed marks each job
 // printed through the print-job state rules (print-jobs/service.ts), as the operator.
+import type { BatchItem, BatchJob, ImpositionSheets } from '../../../../common/api/batches';
 import { isUniqueViolation } from '../../db';
 import type { Deps } from '../../deps';
 import type { Page } from '../../http/envelope';
@@ -10,6 +11,7 @@ import { isoNow } from '../../lib/clock';
 import { pageWindow } from '../../lib/paging';
 import { siteScope, visibleTo } from '../auth/scope';
 import { designsRepo } from '../designs/repo';
+import { sitesRepo } from '../sites/repo';
 import type { PrintJob } from '../print-jobs/repo';
 import { heldRefusal, nameOf, type PrintJobsService } from '../print-jobs/service';
 import type { ProductionService } from '../production/service';
@@ -46,17 +48,65 @@ export interface PrintedReport {
   refused: Array<{ id: number; error: string }>;
 }
 
+/** A batch as the API answers it: with what its items are and its site's name, for the screens. */
+export type BatchView = Batch & { item: BatchItem | null; siteName: string | null };
+
 export function batchesService({ db, clock }: Deps, parts: BatchesParts) {
   const repo = batchesRepo(db);
   const settings = parts.settings ?? DEFAULT_IMPOSE_SETTINGS;
   const jobsRepo = parts.printJobs.repo;
 
+  /** The sheets, gaps and duplex turn a site's batches are imposed with. */
+  // Async and per site: sheet settings become a site's own here, and nowhere else.
+  async function impositionSettingsFor(_siteId: number): Promise<ImposeSettings> {
+    return settings;
+  }
+
   const get = async (actor: Actor, id: number): Promise<Batch> => visibleTo(actor, await repo.byId(id), BATCH_NOT_FOUND);
 
-  async function list(actor: Actor, q: BatchListQuery): Promise<Page<Batch>> {
+  /** The batch with its items' product and size (from its first job still there) and its site's name. */
+  async function view(batch: Batch, siteNames = new Map<number, string | null>()): Promise<BatchView> {
+    let item: BatchItem | null = null;
+    for (const jobId of batch.jobIds) {
+      const job = await jobsRepo.byId(jobId);
+      if (!job) continue;
+      const { productType, leaf } = await sizeOf(job);
+      item = { productType, ...leaf };
+      break;
+    }
+    if (!siteNames.has(batch.siteId)) siteNames.set(batch.siteId, (await sitesRepo(db).byId(batch.siteId))?.name ?? null);
+    return { ...batch, item, siteName: siteNames.get(batch.siteId) ?? null };
+  }
+
+  async function read(actor: Actor, id: number): Promise<BatchView> {
+    return view(await get(actor, id));
+  }
+
+  async function list(actor: Actor, q: BatchListQuery): Promise<Page<BatchView>> {
     const w = pageWindow(q.page, q.pageSize ?? 50);
     const { rows, total } = await repo.list({ siteId: siteScope(actor, q.clientId), state: q.state }, w.limit, w.offset);
-    return { list: rows, hasNext: w.offset + rows.length < total, total };
+    const siteNames = new Map<number, string | null>();
+    const list: BatchView[] = [];
+    for (const row of rows) list.push(await view(row, siteNames));
+    return { list, hasNext: w.offset + rows.length < total, total };
+  }
+
+  /** GET /api/batches/sheets: the press sheets a batch of this site can be imposed on (an admin may name the site). */
+  async function sheets(actor: Actor, clientId?: number): Promise<ImpositionSheets> {
+    const s = await impositionSettingsFor(siteScope(actor, clientId) ?? actor.siteId);
+    return { sheets: s.sheets.map(({ name, widthMm, heightMm, marginMm }) => ({ name, widthMm, heightMm, marginMm })), gapMm: s.gapMm, slugMm: s.slugMm, duplex: s.duplex };
+  }
+
+  /** GET /api/batches/:id/jobs: each job of the batch in imposed order, with its place in its order ("2 of 3"); a deleted one as null. */
+  async function jobsOf(actor: Actor, id: number): Promise<BatchJob[]> {
+    const batch = await get(actor, id);
+    const jobs = await Promise.all(batch.jobIds.map((jobId) => jobsRepo.byId(jobId)));
+    const orderIds = [...new Set(jobs.map((j) => j?.shopifyOrderId).filter((o): o is string => typeof o === 'string'))];
+    const numbers = await repo.itemNumbers(batch.siteId, orderIds);
+    return batch.jobIds.map((jobId, i) => {
+      const n = numbers.get(jobId);
+      return { jobId, job: (jobs[i] ?? null) as BatchJob['job'], itemNumber: n?.number ?? null, itemCount: n?.count ?? null };
+    });
   }
 
   /** The size a job prints at and its product type, as the batch compares them. */
@@ -71,7 +121,7 @@ export function batchesService({ db, clock }: Deps, parts: BatchesParts) {
    * unknown jobs, jobs that must not be printed now (held, printed, withdrawn, made by the
    * provider), jobs in another open batch, and jobs that cannot share a sheet.
    */
-  async function create(actor: Actor, input: CreateBatchInput): Promise<Batch> {
+  async function create(actor: Actor, input: CreateBatchInput): Promise<BatchView> {
     const jobs = await Promise.all(input.jobIds.map((id) => jobsRepo.byId(id)));
     const missing = input.jobIds.filter((id, i) => !jobs[i] || (actor.role !== 'admin' && jobs[i]!.clientId !== actor.siteId));
     if (missing.length) throw new HttpError(404, `Print ${missing.length === 1 ? 'job' : 'jobs'} ${jobList(missing)} not found`, { jobIds: missing });
@@ -98,9 +148,10 @@ export function batchesService({ db, clock }: Deps, parts: BatchesParts) {
         jobIds: others.map((j) => j.id),
       });
     }
-    const layout = chooseSheet(sizes[0].leaf, settings, input.sheet);
+    const imposition = await impositionSettingsFor(siteId);
+    const layout = chooseSheet(sizes[0].leaf, imposition, input.sheet);
     if (!layout) {
-      const known = settings.sheets.map((s) => s.name);
+      const known = imposition.sheets.map((s) => s.name);
       if (input.sheet && !known.some((n) => n.toLowerCase() === input.sheet!.toLowerCase())) throw badRequest(`There is no "${input.sheet}" sheet: use one of ${known.join(', ')}`);
       throw badRequest(`A ${first} item with its bleed and crop marks does not fit ${input.sheet ? `an ${input.sheet} sheet` : 'any press sheet'}`);
     }
@@ -118,7 +169,7 @@ export function batchesService({ db, clock }: Deps, parts: BatchesParts) {
           }
           return tx.insert({ siteId, sheet: layout.sheet.name, jobIds: input.jobIds, at, byUserId: actor.id, byName: nameOf(actor) });
         });
-        return (await repo.byId(id))!;
+        return view((await repo.byId(id))!);
       } catch (err) {
         // Two batches of a site numbered at the same moment: the next number is taken again.
         if (!isUniqueViolation(err) || attempt >= 3) throw err;
@@ -153,7 +204,7 @@ export function batchesService({ db, clock }: Deps, parts: BatchesParts) {
         leaf,
         async (item) => (await parts.production.printFile(byId.get(item.jobId)!, { ownOrigin: opts.ownOrigin })).pdf,
         outPath,
-        { settings, sheet: batch.sheet },
+        { settings: await impositionSettingsFor(batch.siteId), sheet: batch.sheet },
       );
       return { batch, result };
     } catch (err) {
@@ -178,7 +229,7 @@ export function batchesService({ db, clock }: Deps, parts: BatchesParts) {
   }
 
   /** POST /api/batches/:id/state: one step forward; `printed` marks every job printed. */
-  async function changeState(actor: Actor, id: number, to: BatchState): Promise<Batch & { printed?: PrintedReport }> {
+  async function changeState(actor: Actor, id: number, to: BatchState): Promise<BatchView & { printed?: PrintedReport }> {
     const batch = await get(actor, id);
     const next = nextState(batch.state);
     if (to !== next) {
@@ -193,12 +244,13 @@ export function batchesService({ db, clock }: Deps, parts: BatchesParts) {
       printed = { done: [], refused: [] };
       for (const jobId of batch.jobIds) await markJobPrinted(actor, jobId, printed);
     }
-    const now = await repo.byId(id);
-    if (!now) throw notFound(BATCH_NOT_FOUND);
+    const row = await repo.byId(id);
+    if (!row) throw notFound(BATCH_NOT_FOUND);
+    const now = await view(row);
     return printed ? { ...now, printed } : now;
   }
 
-  return { get, list, create, sheetPdf, changeState };
+  return { get, read, list, create, sheetPdf, changeState, sheets, jobsOf, impositionSettingsFor };
 }
 
 export type BatchesService = ReturnType<typeof batchesService>;
