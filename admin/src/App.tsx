@@ -21,6 +21,7 @@ const HomePage = lazyPage(() => import('./pages/home/HomePage'));
 const PrintJobsPage = lazyPage(() => import('./pages/print-jobs/PrintJobsPage'));
 const PrintHistoryPage = lazyPage(() => import('./pages/print-history/PrintHistoryPage'));
 const PrintReportsPage = lazyPage(() => import('./pages/reports/PrintReportsPage'));
+const ScanStationPage = lazyPage(() => import('./pages/scan/ScanStationPage'));
 const DesignsPage = lazyPage(() => import('./pages/designs/DesignsPage'));
 const DesignPage = lazyPage(() => import('./pages/design/DesignPage'));
 const SampleUploadPage = lazyPage(() => import('./pages/sample-uploading/SampleUploadPage'));
@@ -45,6 +46,7 @@ const PAGE_ROUTES = [
   [/^\/print-jobs\/?$/, PrintJobsPage],
   [/^\/print-history\/?$/, PrintHistoryPage],
   [/^\/reports\/?$/, PrintReportsPage],
+  [/^\/scan\/?$/, ScanStationPage],
   [/^\/designs\/?$/, DesignsPage],
   [/^\/design\/[^/]+\/?$/, DesignPage],
   [/^\/sample-uploading\/?$/, SampleUploadPage],
@@ -92,6 +94,7 @@ function PressworkAdmin() {
         <Route path="/print-jobs" element={<PrintJobsPage />} />
         <Route path="/print-history" element={<PrintHistoryPage />} />
         <Route path="/reports" element={<PrintReportsPage />} />
+        <Route path="/scan" element={<ScanStationPage />} />
         <Route path="/designs" element={<DesignsPage />} />
         <Route path="/design/:id" element={<DesignPage />} />
         <Route path="/sample-uploading" element={<SampleUploadPage />} />

@@ -34,6 +34,8 @@ export interface ScannedJob extends PrintJob {
   state: ScanItemState;
   itemNumber: number | null;
   itemCount: number | null;
+  /** As its slug on the sheet reads: "#1024 · 2 of 3" ("Job 17" without a store order). */
+  label: string;
   /** The number of the newest batch it was imposed in; null when never batched. */
   batchNumber: number | null;
 }

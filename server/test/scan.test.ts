@@ -83,7 +83,7 @@ describe('scan station', async () => {
     expect((await scan(`PJ-${c.id}`)).body.data.orderComplete).toBe(false);
     seconds(6);
     res = await scan(`PJ-${c.id}`);
-    expect(res.body.data).toMatchObject({ advancedTo: 'packed', orderComplete: true, job: { itemNumber: 3, itemCount: 3 } });
+    expect(res.body.data).toMatchObject({ advancedTo: 'packed', orderComplete: true, job: { itemNumber: 3, itemCount: 3, label: `${o.name} · 3 of 3` } });
     expect(states(res.body.data)).toEqual({ [o.line(1)]: 'packed', [o.line(2)]: 'packed', [o.line(3)]: 'packed', [o.line(4)]: 'e-mailed', [o.line(5)]: 'with HP Site Flow' });
     // The job's own view carries it too.
     expect(await jobOf(c.id)).toMatchObject({ packedByName: 'user-a Tester', packedByUserId: w.users.userA });
@@ -146,7 +146,7 @@ describe('scan station', async () => {
     expect(await jobOf(mine.id)).toMatchObject({ isPrinted: false, isPDFDownloaded: false });
     // A job made by hand has no order: it advances, and no order is complete.
     res = await scan(`PJ-${mine.id}`);
-    expect(res.body.data).toMatchObject({ advancedTo: 'printed', order: null, orderComplete: false });
+    expect(res.body.data).toMatchObject({ advancedTo: 'printed', order: null, orderComplete: false, job: { label: `Job ${mine.id}`, itemNumber: null } });
   });
 
   it("refuses held, withdrawn and HP's jobs with the rules' sentences, the job and its order attached", async () => {

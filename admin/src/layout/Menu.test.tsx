@@ -6,7 +6,7 @@ import { MENU, menuEntriesFor } from './menuConfig';
 
 // Print production screens are our addition to the spec's menus (spec §2 lists the others).
 // So are the set-up screens of the orders flow (the spec names them without placing them in a menu).
-const ADDED = new Set(['Jobs', 'Print History', 'Print Reports', 'Sample Upload', 'Sample Editor', 'Stores', 'Products', 'Resellers', 'Instances']);
+const ADDED = new Set(['Jobs', 'Print History', 'Scan station', 'Print Reports', 'Sample Upload', 'Sample Editor', 'Stores', 'Products', 'Resellers', 'Instances']);
 const specOnly = (labels: string[]) => labels.filter((label) => !ADDED.has(label));
 
 describe('menuEntriesFor', () => {
@@ -41,6 +41,7 @@ describe('menuEntriesFor', () => {
       'List Sites',
       'Jobs',
       'Print History',
+      'Scan station',
       'Print Reports',
       'All list Orders',
       'Data from HP',
@@ -57,6 +58,7 @@ describe('menuEntriesFor', () => {
     expect(menuEntriesFor('user', { entries: allReady }).map((e) => e.label)).toEqual([
       'Jobs',
       'Print History',
+      'Scan station',
       'Print Reports',
       'List Orders',
       'Product Designs',
@@ -70,6 +72,7 @@ describe('menuEntriesFor', () => {
       'List Sites',
       'Jobs',
       'Print History',
+      'Scan station',
       'Print Reports',
       'All list Orders',
       'Data from HP',
@@ -83,13 +86,14 @@ describe('menuEntriesFor', () => {
       'Resellers',
       'Instances',
     ]);
-    expect(menuEntriesFor('user').map((e) => e.label)).toEqual(['Jobs', 'Print History', 'Print Reports', 'List Orders', 'Product Designs', 'Sample Upload', 'Sample Editor']);
+    expect(menuEntriesFor('user').map((e) => e.label)).toEqual(['Jobs', 'Print History', 'Scan station', 'Print Reports', 'List Orders', 'Product Designs', 'Sample Upload', 'Sample Editor']);
   });
 
   it("shows RE & Adestra Sync to a non-admin only when their site has the sync, after Product Designs", () => {
     expect(menuEntriesFor('user', { features: { sync: true } }).map((e) => e.label)).toEqual([
       'Jobs',
       'Print History',
+      'Scan station',
       'Print Reports',
       'List Orders',
       'Product Designs',

@@ -70,7 +70,15 @@ export function scanService({ db, clock, config }: Deps, parts: ScanParts) {
   async function whereItIs(job: PrintJob): Promise<{ job: ScannedJob; order: ScanOrder | null; orderComplete: boolean }> {
     const batchNumber = await batches.newestNumberOf(job.id);
     const orderId = job.shopifyOrderId;
-    if (!orderId) return { job: { ...job, state: stateOfJob(job), itemNumber: null, itemCount: null, batchNumber }, order: null, orderComplete: false };
+    const view = (place: { number: number; count: number } | undefined): ScannedJob => ({
+      ...job,
+      state: stateOfJob(job),
+      itemNumber: place?.number ?? null,
+      itemCount: place?.count ?? null,
+      label: itemLabel({ jobId: job.id, orderName: place ? job.orderName : null, itemNumber: place?.number ?? 0, itemCount: place?.count ?? 0 }),
+      batchNumber,
+    });
+    if (!orderId) return { job: view(undefined), order: null, orderComplete: false };
     const [record, jobs, numbers] = await Promise.all([orders.newestOrder(orderId, job.clientId), jobsRepo.ofOrder(job.clientId, orderId), batches.itemNumbers(job.clientId, [orderId])]);
     const lines = ((record?.data.line_items ?? []) as OrderLine[]).filter((l) => l && l.id !== undefined && l.id !== null);
     const ecards = new Set(lines.length ? (await parts.production.mapLines(job.clientId, { line_items: lines })).filter((m) => m.ecard).map((m) => String(m.line.id)) : []);
@@ -96,9 +104,8 @@ export function scanService({ db, clock, config }: Deps, parts: ScanParts) {
     const listed = new Set(lines.map((l) => String(l.id)));
     for (const j of jobs) if (!j.lineItemId || !listed.has(j.lineItemId)) items.push(itemOf(j));
     const status = record ? (record.status ?? (typeof record.data.status === 'string' ? record.data.status : null)) : null;
-    const place = numbers.get(job.id);
     return {
-      job: { ...job, state: stateOfJob(job), itemNumber: place?.number ?? null, itemCount: place?.count ?? null, batchNumber },
+      job: view(numbers.get(job.id)),
       order: { id: orderId, siteId: job.clientId, name: record?.data.name || job.orderName || `Order ${orderId}`, shipped: status === 'shipped', items },
       orderComplete: orderIsComplete(items),
     };
@@ -116,9 +123,8 @@ export function scanService({ db, clock, config }: Deps, parts: ScanParts) {
 
   /** "Scanned twice: #1024 · 2 of 3 was marked printed 2 s ago; nothing changed. …" */
   function doubleReadMessage(job: ScannedJob, read: { what: ScanAdvance; ago: number }): string {
-    const label = itemLabel({ jobId: job.id, orderName: job.itemNumber !== null ? job.orderName : null, itemNumber: job.itemNumber ?? 0, itemCount: job.itemCount ?? 0 });
     const then = `${Math.max(1, Math.round(read.ago / 1000))} s ago`;
-    return `Scanned twice: ${label} was marked ${read.what} ${then}; nothing changed.${read.what === 'printed' ? ' Scan it again when it is packed.' : ''}`;
+    return `Scanned twice: ${job.label} was marked ${read.what} ${then}; nothing changed.${read.what === 'printed' ? ' Scan it again when it is packed.' : ''}`;
   }
 
   /** A refusal as the bench shows it: the rule's status and sentence, with the job and its order as they are now. */
