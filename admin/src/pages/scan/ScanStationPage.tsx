@@ -76,8 +76,8 @@ function StateChip({ state, size = 'medium' }: { state: ScanItemState; size?: 's
 }
 
 /** The big coloured answer, announced to screen readers. */
-function AnswerBanner({ answer, shipped }: { answer: ScanAnswer | null; shipped: string | null }) {
-  const tone: Tone = shipped ? 'success' : (answer?.tone ?? 'info');
+function AnswerBanner({ answer, shipped }: { answer: ScanAnswer | null; shipped: Shipped | null }) {
+  const tone: Tone = shipped?.tone ?? answer?.tone ?? 'info';
   return (
     <Box role="status" aria-live="polite" aria-atomic="true" data-testid="scan-answer" data-tone={answer ? tone : 'idle'}>
       {answer || shipped ? (
@@ -89,7 +89,7 @@ function AnswerBanner({ answer, shipped }: { answer: ScanAnswer | null; shipped:
             {shipped ? 'Shipped' : answer!.headline}
           </Typography>
           <Typography component="p" sx={{ mt: 1, fontSize: { xs: '1.1rem', sm: '1.5rem' }, overflowWrap: 'anywhere' }}>
-            {shipped ?? answer!.detail}
+            {shipped?.sentence ?? answer!.detail}
           </Typography>
         </Paper>
       ) : (
@@ -209,6 +209,12 @@ function MarkShippedForm({ order, onShipped }: { order: ScanOrder; onShipped: (o
   );
 }
 
+/** What Mark shipped did, as the bench says it. */
+interface Shipped {
+  tone: Tone;
+  sentence: string;
+}
+
 /** The store's answer to Mark shipped, in a sentence. */
 export function shippedSentence(order: ScanOrder, outcome: StoreFulfilment): string {
   const tracking = [outcome.tracking.company, outcome.tracking.number].filter(Boolean).join(' ');
@@ -229,7 +235,7 @@ export default function ScanStationPage() {
   const [pending, setPending] = useState(0);
   const [answers, setAnswers] = useState<ScanAnswer[]>([]);
   /** Mark shipped from this bench, by the answer it was offered on: the sentence shown. */
-  const [shipped, setShipped] = useState<Record<string, string>>({});
+  const [shipped, setShipped] = useState<Record<number, Shipped>>({});
   const refocus = useCallback(() => input.current?.focus(), []);
 
   useEffect(() => {
@@ -306,7 +312,8 @@ export default function ScanStationPage() {
             key={order.id}
             order={order}
             onShipped={(outcome) => {
-              setShipped((s) => ({ ...s, [last.id]: shippedSentence(order, outcome) }));
+              // The order has left either way; a tracking the store refused is the operator's to see to.
+              setShipped((s) => ({ ...s, [last.id]: { tone: outcome.status === 'failed' ? 'warning' : 'success', sentence: shippedSentence(order, outcome) } }));
               refocus();
             }}
           />
