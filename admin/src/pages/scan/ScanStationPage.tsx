@@ -9,6 +9,7 @@ import { Box, Button, Chip, CircularProgress, Paper, Stack, TextField, Typograph
 import LocalShippingIcon from '@mui/icons-material/LocalShipping';
 import type { ScanItem, ScanItemState, ScanOrder, ScanRefusalDetails, ScanResult, ScannedJob } from '../../../../common/api/scan';
 import type { StoreFulfilment } from '../../../../common/api/orders';
+import { NO_TRACKING, TrackingFields, trackingRefusal, type Tracking } from '../../components/TrackingFields';
 import { usePageTitle } from '../../layout/usePageTitle';
 import { newActionKey } from '../../lib/actionKey';
 import { errorMessage } from '../../lib/format';
@@ -159,9 +160,7 @@ function OrderItems({ order, scannedJobId }: { order: ScanOrder; scannedJobId: n
 /** Mark shipped for the items made here (the existing call of Check order), with the tracking. */
 function MarkShippedForm({ order, onShipped }: { order: ScanOrder; onShipped: (outcome: StoreFulfilment) => void }) {
   const dataProvider = useDataProvider<AppDataProvider>();
-  const [carrier, setCarrier] = useState('');
-  const [trackingNumber, setTrackingNumber] = useState('');
-  const [trackingUrl, setTrackingUrl] = useState('');
+  const [tracking, setTracking] = useState<Tracking>(NO_TRACKING);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [problem, setProblem] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
@@ -172,15 +171,15 @@ function MarkShippedForm({ order, onShipped }: { order: ScanOrder; onShipped: (o
     setProblem(null);
     try {
       const outcome = await dataProvider.markShipped(
-        { orderId: order.id, siteId: order.siteId, lineIds, carrier, trackingNumber, trackingUrl: trackingUrl.trim() || undefined },
+        { orderId: order.id, siteId: order.siteId, lineIds, carrier: tracking.carrier, trackingNumber: tracking.trackingNumber, trackingUrl: tracking.trackingUrl.trim() || undefined },
         newActionKey(),
       );
       setErrors({});
       onShipped(outcome);
     } catch (error) {
-      const fields = error instanceof ApiError ? error.fieldErrors : {};
-      setErrors(fields);
-      setProblem(Object.keys(fields).some((k) => ['carrier', 'trackingNumber', 'trackingUrl'].includes(k)) ? null : errorMessage(error));
+      const refused = trackingRefusal(error);
+      setErrors(refused.errors);
+      setProblem(refused.problem);
     } finally {
       setPending(false);
     }
@@ -191,9 +190,7 @@ function MarkShippedForm({ order, onShipped }: { order: ScanOrder; onShipped: (o
         Mark shipped
       </Typography>
       <Box sx={{ display: 'grid', gap: 1.5, gridTemplateColumns: { xs: '1fr', md: '1fr 1fr 1.4fr' } }}>
-        <TextField label="Carrier" required value={carrier} onChange={(e) => setCarrier(e.target.value)} error={Boolean(errors.carrier)} helperText={errors.carrier ?? 'e.g. Royal Mail'} />
-        <TextField label="Tracking number" required value={trackingNumber} onChange={(e) => setTrackingNumber(e.target.value)} error={Boolean(errors.trackingNumber)} helperText={errors.trackingNumber} />
-        <TextField label="Tracking URL" value={trackingUrl} onChange={(e) => setTrackingUrl(e.target.value)} error={Boolean(errors.trackingUrl)} helperText={errors.trackingUrl ?? 'Optional'} />
+        <TrackingFields value={tracking} onChange={setTracking} errors={errors} />
       </Box>
       {problem ? (
         <Typography color="error" role="alert">
