@@ -168,6 +168,8 @@ const EXAMPLES: Examples = {
   'GET /api/batches/:id/jobs': async (c) => ({ params: { id: String(await throwawayBatch(c.world)) } }),
   'GET /api/batches/:id/pdf': async (c) => ({ params: { id: String(await throwawayBatch(c.world)) } }),
   'POST /api/batches/:id/state': async (c) => ({ params: { id: String(await throwawayBatch(c.world)) }, body: { state: 'printed' } }),
+  // A scan moves the job on: each call its own job of site A (site B's user: not found).
+  'POST /api/scan': async (c) => ({ body: { code: `PJ-${await c.world.throwaway.job()}` } }),
   'GET /api/designs': {},
   'GET /api/designs/all-with-product-type': {},
   'POST /api/designs': { body: { name: 'new design' } },

@@ -23,6 +23,7 @@ const PrintHistoryPage = lazyPage(() => import('./pages/print-history/PrintHisto
 const BatchesPage = lazyPage(() => import('./pages/batches/BatchesPage'));
 const BatchPage = lazyPage(() => import('./pages/batches/BatchPage'));
 const PrintReportsPage = lazyPage(() => import('./pages/reports/PrintReportsPage'));
+const ScanStationPage = lazyPage(() => import('./pages/scan/ScanStationPage'));
 const DesignsPage = lazyPage(() => import('./pages/designs/DesignsPage'));
 const DesignPage = lazyPage(() => import('./pages/design/DesignPage'));
 const SampleUploadPage = lazyPage(() => import('./pages/sample-uploading/SampleUploadPage'));
@@ -49,6 +50,7 @@ const PAGE_ROUTES = [
   [/^\/batches\/[^/]+\/?$/, BatchPage],
   [/^\/print-history\/?$/, PrintHistoryPage],
   [/^\/reports\/?$/, PrintReportsPage],
+  [/^\/scan\/?$/, ScanStationPage],
   [/^\/designs\/?$/, DesignsPage],
   [/^\/design\/[^/]+\/?$/, DesignPage],
   [/^\/sample-uploading\/?$/, SampleUploadPage],
@@ -98,6 +100,7 @@ function PressworkAdmin() {
         <Route path="/batches/:id" element={<BatchPage />} />
         <Route path="/print-history" element={<PrintHistoryPage />} />
         <Route path="/reports" element={<PrintReportsPage />} />
+        <Route path="/scan" element={<ScanStationPage />} />
         <Route path="/designs" element={<DesignsPage />} />
         <Route path="/design/:id" element={<DesignPage />} />
         <Route path="/sample-uploading" element={<SampleUploadPage />} />

@@ -64,7 +64,7 @@ export interface BatchPrintedReport {
 }
 
 /** `POST /api/batches/:id/state`: the batch as it is now, and for `printed` what happened to its jobs. */
-export type BatchMoved = Batch & { printed?: BatchPrintedReport };
+export type BatchMoved = Batch & { printed?: BatchPrintedReport; packed?: BatchPrintedReport };
 
 /** One job of a batch as its page lists it; `job` is null when the job was deleted. */
 export interface BatchJob {

@@ -57,6 +57,11 @@ export interface PrintJob extends PreflightState {
   printedByUserId: RecordId | null;
   /** Who marked it printed, as their name was then (kept when the user is renamed or removed). */
   printedByName: string | null;
+  /** Packed at the scan station (after it was printed); a reprint clears it. */
+  packedAt: string | null;
+  packedByUserId: RecordId | null;
+  /** Who packed it, as their name was then. */
+  packedByName: string | null;
 }
 
 /** The longest production note, in characters: the admin counts down to it, the server refuses beyond. */

@@ -71,6 +71,9 @@ const envSchema = z.object({
   // Provider-send outbox: how long a claimed send is ours, and the first retry delay.
   OUTBOX_LEASE_SECONDS: z.coerce.number().int().min(5).max(86_400).default(300),
   OUTBOX_RETRY_BASE_SECONDS: z.coerce.number().int().min(1).max(86_400).default(30),
+  // The scan station: a second read of the same item by the same person within this many seconds of
+  // its last advance is a scanner's double read, refused without a change.
+  SCAN_REPEAT_SECONDS: z.coerce.number().int().min(0).max(600).default(5),
   SMTP_URL: z.string().regex(/^smtps?:\/\/[^\s]+$/, 'must be smtp://host:port or smtps://host:port').optional(),
 });
 
@@ -116,6 +119,8 @@ export interface Config {
     scheduleEverySeconds: number;
   };
   outbox: { leaseSeconds: number; retryBaseSeconds: number };
+  /** repeatSeconds: a scan of the item its scanner advanced less than this long ago changes nothing (0: off). */
+  scan: { repeatSeconds: number };
 }
 
 const list = (v: string) => v.split(',').map((s) => s.trim()).filter(Boolean);
@@ -212,5 +217,6 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       scheduleEverySeconds: env.SYNC_SCHEDULE_EVERY_SECONDS,
     },
     outbox: { leaseSeconds: env.OUTBOX_LEASE_SECONDS, retryBaseSeconds: env.OUTBOX_RETRY_BASE_SECONDS },
+    scan: { repeatSeconds: env.SCAN_REPEAT_SECONDS },
   };
 }

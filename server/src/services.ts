@@ -20,6 +20,7 @@ import { productionService } from './modules/production/service';
 import { batchesService } from './modules/batches/service';
 import { bulkPrintFiles } from './modules/production/bulkPdf';
 import { bulkPrintJobActions } from './modules/print-jobs/bulk';
+import { scanService } from './modules/scan/service';
 import { renderService } from './modules/render/service';
 import { sitesService } from './modules/sites/service';
 import { syncService } from './modules/sync/service';
@@ -84,6 +85,8 @@ export function createServices(deps: Deps, store: FileStore = fileStoreFor(deps.
     /** Bulk actions of Jobs and Print History: each job through its own button's rules. */
     bulkPrintJobs: bulkPrintJobActions(printJobs),
     bulkPrintFiles: bulkPrintFiles(production, printJobs),
+    /** The packing bench's scans: each through the print-job rules. */
+    scan: scanService(deps, { printJobs, production }),
     designs: designsService(deps, store, artwork),
     artwork,
     render,

@@ -28,6 +28,7 @@ function kit(w: TestWorld) {
       preflight: [], held: false, preflightCheckedAt: now, clientId: siteId, designId: null, productName: 'Card', previewUrl: null, quantity: 1,
       productId: null, shopifyOrderId: null, lineItemId: null, isPrinted: false, isPDFDownloaded: false, isRePrinted: false, readyForPrint: true,
       artworkUrls: [], data: {}, downloadedAt: null, downloadedByUserId: null, printedAt: null, printedByUserId: null, printedByName: null,
+      packedAt: null, packedByUserId: null, packedByName: null,
       reprintCount: 0, madeBy: 'inHouse', createdAt: now, updatedAt: now, ...over,
     });
   };

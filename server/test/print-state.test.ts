@@ -27,6 +27,9 @@ const base: PrintJobState = {
   printedAt: null,
   printedByUserId: null,
   printedByName: null,
+  packedAt: null,
+  packedByUserId: null,
+  packedByName: null,
 };
 const STATES: Record<string, PrintJobState> = {
   new: base,

@@ -140,6 +140,9 @@ async function inHouseJobs(orderId: string, lineIds: string[], madeBy: 'inHouse'
       printedAt: at,
       printedByUserId: null,
       printedByName: null,
+      packedAt: null,
+      packedByUserId: null,
+      packedByName: null,
     } as never);
   }
 }

@@ -6,7 +6,7 @@ import { MENU, menuEntriesFor } from './menuConfig';
 
 // Print production screens are our addition to the spec's menus (spec §2 lists the others).
 // So are the set-up screens of the orders flow (the spec names them without placing them in a menu).
-const ADDED = new Set(['Jobs', 'Batches', 'Print History', 'Print Reports', 'Sample Upload', 'Sample Editor', 'Stores', 'Products', 'Resellers', 'Instances']);
+const ADDED = new Set(['Jobs', 'Batches', 'Print History', 'Scan station', 'Print Reports', 'Sample Upload', 'Sample Editor', 'Stores', 'Products', 'Resellers', 'Instances']);
 const specOnly = (labels: string[]) => labels.filter((label) => !ADDED.has(label));
 
 describe('menuEntriesFor', () => {
@@ -42,6 +42,7 @@ describe('menuEntriesFor', () => {
       'Jobs',
       'Batches',
       'Print History',
+      'Scan station',
       'Print Reports',
       'All list Orders',
       'Data from HP',
@@ -59,6 +60,7 @@ describe('menuEntriesFor', () => {
       'Jobs',
       'Batches',
       'Print History',
+      'Scan station',
       'Print Reports',
       'List Orders',
       'Product Designs',
@@ -73,6 +75,7 @@ describe('menuEntriesFor', () => {
       'Jobs',
       'Batches',
       'Print History',
+      'Scan station',
       'Print Reports',
       'All list Orders',
       'Data from HP',
@@ -86,7 +89,7 @@ describe('menuEntriesFor', () => {
       'Resellers',
       'Instances',
     ]);
-    expect(menuEntriesFor('user').map((e) => e.label)).toEqual(['Jobs', 'Batches', 'Print History', 'Print Reports', 'List Orders', 'Product Designs', 'Sample Upload', 'Sample Editor']);
+    expect(menuEntriesFor('user').map((e) => e.label)).toEqual(['Jobs', 'Batches', 'Print History', 'Scan station', 'Print Reports', 'List Orders', 'Product Designs', 'Sample Upload', 'Sample Editor']);
   });
 
   it("shows RE & Adestra Sync to a non-admin only when their site has the sync, after Product Designs", () => {
@@ -94,6 +97,7 @@ describe('menuEntriesFor', () => {
       'Jobs',
       'Batches',
       'Print History',
+      'Scan station',
       'Print Reports',
       'List Orders',
       'Product Designs',

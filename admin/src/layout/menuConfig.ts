@@ -11,6 +11,7 @@ import LanIcon from '@mui/icons-material/Lan';
 import MarkEmailReadIcon from '@mui/icons-material/MarkEmailRead';
 import ListAltIcon from '@mui/icons-material/ListAlt';
 import PrintIcon from '@mui/icons-material/Print';
+import QrCodeScannerIcon from '@mui/icons-material/QrCodeScanner';
 import ReceiptLongIcon from '@mui/icons-material/ReceiptLong';
 import SendIcon from '@mui/icons-material/Send';
 import StorefrontIcon from '@mui/icons-material/Storefront';
@@ -52,6 +53,7 @@ export const MENU: readonly MenuEntry[] = [
   { label: 'Jobs', to: '/print-jobs', resource: 'print-jobs', menus: ['admin', 'user'], icon: PrintIcon, ready: true },
   { label: 'Batches', to: '/batches', resource: 'batches', menus: ['admin', 'user'], icon: ViewModuleIcon, ready: true },
   { label: 'Print History', to: '/print-history', resource: 'print-history', menus: ['admin', 'user'], icon: HistoryIcon, ready: true },
+  { label: 'Scan station', to: '/scan', resource: 'scan', menus: ['admin', 'user'], icon: QrCodeScannerIcon, ready: true },
   { label: 'Print Reports', to: '/reports', resource: 'reports', menus: ['admin', 'user'], icon: AssessmentIcon, ready: true },
   { label: 'All list Orders', to: '/all-orders', resource: 'all-orders', menus: ['admin'], icon: ReceiptLongIcon, ready: true },
   { label: 'List Orders', to: '/orders', resource: 'orders', menus: ['user'], icon: ListAltIcon, ready: true },

@@ -36,6 +36,7 @@ import type {
 import { newActionKey } from '../lib/actionKey';
 import type { BulkAction, BulkResult } from '../../../common/api/bulk';
 import type { Batch, BatchJob, BatchMoved, BatchState, ImpositionSheets } from '../../../common/api/batches';
+import type { ScanResult } from '../../../common/api/scan';
 import { authHeaders } from './session';
 import { syncCalls } from './sync';
 
@@ -161,6 +162,11 @@ export const dataProvider = {
   /** One action on many jobs, each through its own button's rules: what was done and what was refused, with the reason. */
   bulkPrintJobs(ids: Id[], action: BulkAction, idempotencyKey?: string): Promise<BulkResult> {
     return api<BulkResult>('/api/print-jobs/bulk', { method: 'POST', body: { ids, action }, idempotencyKey });
+  },
+
+  /** A scan at the packing bench: the item moves on (printed, then packed) and its order is answered; a refusal is an ApiError whose body's details carry the job and order. */
+  scan(code: string, idempotencyKey?: string): Promise<ScanResult> {
+    return api<ScanResult>('/api/scan', { method: 'POST', body: { code }, idempotencyKey });
   },
 
   /** The jobs' print files as one PDF, in the order given; from Jobs each job is then downloaded (and asks "Have you printed?"). */

@@ -39,6 +39,9 @@ export function printJob(overrides: Partial<PrintJob> = {}): PrintJob {
     printedAt: null,
     printedByUserId: null,
     printedByName: null,
+    packedAt: null,
+    packedByUserId: null,
+    packedByName: null,
     ...overrides,
   };
 }

@@ -16,13 +16,12 @@ import {
   TableCell,
   TableHead,
   TableRow,
-  TextField,
   Typography,
 } from '@mui/material';
 import LocalShippingIcon from '@mui/icons-material/LocalShipping';
 import type { OrderLineItem, OrderRecord, StoreFulfilment } from '../../../../common/api/orders';
+import { NO_TRACKING, TrackingFields, trackingRefusal, type Tracking } from '../../components/TrackingFields';
 import { useActionKey } from '../../lib/actionKey';
-import { ApiError } from '../../providers/api';
 import { errorMessage, formatDateTime } from '../../lib/format';
 import type { AppDataProvider } from '../../providers/dataProvider';
 import { storeOrderId } from '../../providers/orders';
@@ -86,13 +85,12 @@ function MarkShippedDialog({ order, onClose, onDone }: { order: OrderRecord; onC
   const dataProvider = useDataProvider<AppDataProvider>();
   const notify = useNotify();
   const actionKey = useActionKey();
-  const [carrier, setCarrier] = useState('');
-  const [trackingNumber, setTrackingNumber] = useState('');
-  const [trackingUrl, setTrackingUrl] = useState('');
+  const [tracking, setTracking] = useState<Tracking>(NO_TRACKING);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [problem, setProblem] = useState<string | null>(null);
   const ship = useMutation({
-    mutationFn: (key: string) => dataProvider.markShipped({ orderId: storeOrderId(order), siteId: Number(order.siteId), carrier, trackingNumber, trackingUrl: trackingUrl.trim() || undefined }, key),
+    mutationFn: (key: string) =>
+      dataProvider.markShipped({ orderId: storeOrderId(order), siteId: Number(order.siteId), carrier: tracking.carrier, trackingNumber: tracking.trackingNumber, trackingUrl: tracking.trackingUrl.trim() || undefined }, key),
     onSettled: actionKey.end,
     onSuccess: (result) => {
       if (!result) return;
@@ -103,9 +101,9 @@ function MarkShippedDialog({ order, onClose, onDone }: { order: OrderRecord; onC
       onClose();
     },
     onError: (error) => {
-      const fields = error instanceof ApiError ? error.fieldErrors : {};
-      setErrors(fields);
-      setProblem(Object.keys(fields).some((k) => ['carrier', 'trackingNumber', 'trackingUrl'].includes(k)) ? null : errorMessage(error));
+      const refused = trackingRefusal(error);
+      setErrors(refused.errors);
+      setProblem(refused.problem);
     },
   });
   return (
@@ -115,9 +113,7 @@ function MarkShippedDialog({ order, onClose, onDone }: { order: OrderRecord; onC
         <Typography variant="body2" color="text.secondary">
           The lines printed in house go to the store as shipped with this tracking; the store emails the customer.
         </Typography>
-        <TextField label="Carrier" required value={carrier} onChange={(e) => setCarrier(e.target.value)} error={Boolean(errors.carrier)} helperText={errors.carrier ?? 'e.g. Royal Mail'} />
-        <TextField label="Tracking number" required value={trackingNumber} onChange={(e) => setTrackingNumber(e.target.value)} error={Boolean(errors.trackingNumber)} helperText={errors.trackingNumber} />
-        <TextField label="Tracking URL" value={trackingUrl} onChange={(e) => setTrackingUrl(e.target.value)} error={Boolean(errors.trackingUrl)} helperText={errors.trackingUrl ?? 'Optional'} />
+        <TrackingFields value={tracking} onChange={setTracking} errors={errors} />
         {problem ? (
           <Typography color="error" role="alert">
             {problem}

@@ -82,9 +82,11 @@ export function itemLabel(job: Pick<ImposeJob, 'jobId' | 'orderName' | 'itemNumb
   return job.orderName ? `${job.orderName} · ${job.itemNumber} of ${job.itemCount}` : `Job ${job.jobId}`;
 }
 
-/** The barcode's text for a job; the scan station reads it. */
-export const jobCode = (jobId: number) => `PJ-${jobId}`;
-export const batchCode = (n: number) => `PB-${n}`;
+/** The barcodes' texts of a job and of a batch cover; the scan station reads them back (modules/scan). */
+export const JOB_CODE_PREFIX = 'PJ-';
+export const BATCH_CODE_PREFIX = 'PB-';
+export const jobCode = (jobId: number) => `${JOB_CODE_PREFIX}${jobId}`;
+export const batchCode = (n: number) => `${BATCH_CODE_PREFIX}${n}`;
 
 const QUIET_MODULES = 10;
 

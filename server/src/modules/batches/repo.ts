@@ -141,6 +141,12 @@ export function batchesRepo(db: Db | Knex.Transaction) {
       return n === 1;
     },
 
+    /** The number of the newest batch a job was put in, if any. */
+    async newestNumberOf(jobId: number): Promise<number | null> {
+      const row = (await db('batch_jobs as bj').join('batches as b', 'b.id', 'bj.batch_id').where('bj.print_job_id', jobId).orderBy('b.id', 'desc').first('b.number')) as { number: number } | undefined;
+      return row ? Number(row.number) : null;
+    },
+
     /**
      * Each job's place among its order's items made in house and not withdrawn, in the order's
      * line order (then job id): "2 of 3". Jobs without an order are left out.

@@ -1,6 +1,6 @@
 // Batches: print jobs of one product and size imposed together on press sheets, and the floor's
-// state of the batch (open → printed → cut → packed). Marking a batch printed marks each job
-// printed through the print-job state rules (print-jobs/service.ts), as the operator.
+// state of the batch (open → printed → cut → packed). Marking a batch printed (packed) marks each
+// job printed (packed) through the print-job state rules (print-jobs/service.ts), as the operator.
 import type { BatchItem, BatchJob, ImpositionSheets } from '../../../../common/api/batches';
 import { isUniqueViolation } from '../../db';
 import type { Deps } from '../../deps';
@@ -13,7 +13,7 @@ import { siteScope, visibleTo } from '../auth/scope';
 import { designsRepo } from '../designs/repo';
 import { sitesRepo } from '../sites/repo';
 import type { PrintJob } from '../print-jobs/repo';
-import { heldRefusal, nameOf, type PrintJobsService } from '../print-jobs/service';
+import { nameOf, type PrintJobsService } from '../print-jobs/service';
 import type { ProductionService } from '../production/service';
 import { printSizeOfJob } from '../production/service';
 import { imposeBatch, ImposeRefusal, type ImposeJob, type ImposeResult } from './impose';
@@ -42,7 +42,7 @@ export interface BatchesParts {
   settings?: ImposeSettings;
 }
 
-/** What marking the batch printed did to its jobs. */
+/** What marking the batch printed or packed did to its jobs. */
 export interface PrintedReport {
   done: number[];
   refused: Array<{ id: number; error: string }>;
@@ -213,23 +213,23 @@ export function batchesService({ db, clock }: Deps, parts: BatchesParts) {
     }
   }
 
-  /** Marks one job printed as the operator (downloaded first: the batch's sheets were its file); a refusal is reported. */
-  async function markJobPrinted(actor: Actor, jobId: number, report: PrintedReport): Promise<void> {
-    try {
-      const job = await parts.printJobs.get(actor, jobId);
-      if (job.held) throw heldRefusal(job);
-      // fromQueue: a job printed meanwhile is refused with who printed it, never counted twice.
-      await parts.printJobs.markDownloaded(actor, jobId, { fromQueue: true });
-      await parts.printJobs.change(actor, { id: jobId, isPrinted: true });
-      report.done.push(jobId);
-    } catch (err) {
-      if (!(err instanceof HttpError) || err.status >= 500) throw err;
-      report.refused.push({ id: jobId, error: err.message });
+  /** Each job through one print-job rule as the operator; a refusal is reported, never stops the rest. */
+  async function eachJob(actor: Actor, jobIds: number[], rule: (actor: Actor, id: number) => Promise<unknown>): Promise<PrintedReport> {
+    const report: PrintedReport = { done: [], refused: [] };
+    for (const jobId of jobIds) {
+      try {
+        await rule(actor, jobId);
+        report.done.push(jobId);
+      } catch (err) {
+        if (!(err instanceof HttpError) || err.status >= 500) throw err;
+        report.refused.push({ id: jobId, error: err.message });
+      }
     }
+    return report;
   }
 
-  /** POST /api/batches/:id/state: one step forward; `printed` marks every job printed. */
-  async function changeState(actor: Actor, id: number, to: BatchState): Promise<BatchView & { printed?: PrintedReport }> {
+  /** POST /api/batches/:id/state: one step forward; `printed` marks every job printed, `packed` every job packed. */
+  async function changeState(actor: Actor, id: number, to: BatchState): Promise<BatchView & { printed?: PrintedReport; packed?: PrintedReport }> {
     const batch = await get(actor, id);
     const next = nextState(batch.state);
     if (to !== next) {
@@ -239,15 +239,13 @@ export function batchesService({ db, clock }: Deps, parts: BatchesParts) {
     if (!(await repo.setState(id, batch.state, to, { at: isoNow(clock), userId: actor.id, name: nameOf(actor) }))) {
       throw conflict(`Batch ${batch.number} was moved on by someone else meanwhile; reload it`);
     }
-    let printed: PrintedReport | undefined;
-    if (to === 'printed') {
-      printed = { done: [], refused: [] };
-      for (const jobId of batch.jobIds) await markJobPrinted(actor, jobId, printed);
-    }
+    // The sheets were the jobs' file: each job counts as printed from the floor (print-jobs/service.ts).
+    const printed = to === 'printed' ? await eachJob(actor, batch.jobIds, parts.printJobs.markPrintedOnFloor) : undefined;
+    const packed = to === 'packed' ? await eachJob(actor, batch.jobIds, parts.printJobs.markPacked) : undefined;
     const row = await repo.byId(id);
     if (!row) throw notFound(BATCH_NOT_FOUND);
     const now = await view(row);
-    return printed ? { ...now, printed } : now;
+    return { ...now, ...(printed ? { printed } : {}), ...(packed ? { packed } : {}) };
   }
 
   return { get, read, list, create, sheetPdf, changeState, sheets, jobsOf, impositionSettingsFor };

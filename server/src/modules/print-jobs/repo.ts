@@ -61,6 +61,9 @@ interface Row {
   printed_at: string | null;
   printed_by_user_id: number | null;
   printed_by_name?: string | null;
+  packed_at?: string | null;
+  packed_by_user_id?: number | null;
+  packed_by_name?: string | null;
   reprint_count: number;
   made_by?: string | null;
   withdrawn_at?: string | null;
@@ -106,6 +109,9 @@ const fromRow = (r: Row): PrintJob => {
     printedAt: r.printed_at,
     printedByUserId: r.printed_by_user_id,
     printedByName: r.printed_by_name ?? null,
+    packedAt: r.packed_at ?? null,
+    packedByUserId: r.packed_by_user_id ?? null,
+    packedByName: r.packed_by_name ?? null,
     reprintCount: Number(r.reprint_count),
     madeBy: madeByOf(r.made_by),
     withdrawn: r.withdrawn_at ? { at: r.withdrawn_at, reason: r.withdrawn_reason ?? '' } : null,
@@ -152,6 +158,9 @@ const toRow = (j: NewPrintJob) => ({
   printed_at: j.printedAt,
   printed_by_user_id: j.printedByUserId,
   printed_by_name: j.printedByName,
+  packed_at: j.packedAt,
+  packed_by_user_id: j.packedByUserId,
+  packed_by_name: j.packedByName,
   reprint_count: j.reprintCount,
   made_by: MADE_BY_COLUMN[j.madeBy ?? 'inHouse'],
   preflight: j.preflightCheckedAt ? toJson(j.preflight) : null,
@@ -262,10 +271,11 @@ export function printJobsRepo(db: Db | Knex.Transaction) {
       const [r] = await db('print_jobs').insert(toRow(j)).returning('id');
       return typeof r === 'object' ? r.id : r;
     },
-    /** Writes a new state only if the job is still in the state it was read in (two operators, one print). */
+    /** Writes a new state only if the job is still in the state it was read in (two operators, one print; two packers, one packing). */
     async changeState(id: number, from: PrintJobState, to: PrintJobState, now: string): Promise<boolean> {
       const n = await db('print_jobs')
         .where({ id, is_printed: from.isPrinted, is_pdf_downloaded: from.isPDFDownloaded, is_re_printed: from.isRePrinted, reprint_count: from.reprintCount })
+        .where((w) => (from.packedAt === null ? w.whereNull('packed_at') : w.where('packed_at', from.packedAt)))
         .update({
           is_printed: to.isPrinted,
           is_pdf_downloaded: to.isPDFDownloaded,
@@ -276,6 +286,9 @@ export function printJobsRepo(db: Db | Knex.Transaction) {
           printed_at: to.printedAt,
           printed_by_user_id: to.printedByUserId,
           printed_by_name: to.printedByName,
+          packed_at: to.packedAt,
+          packed_by_user_id: to.packedByUserId,
+          packed_by_name: to.packedByName?.slice(0, 210) ?? null,
           updated_at: now,
         });
       return n === 1;

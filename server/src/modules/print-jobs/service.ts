@@ -15,7 +15,7 @@ import { sitesRepo } from '../sites/repo';
 import { printJobsRepo, type MadeBy, type PrintJob, type PrintJobFilter, type PrintJobSortField } from './repo';
 import { bucketOf, printedPerPeriod } from './reportPeriods';
 import type { ChangeInput, CreateInput, ListQuery, ReportsQuery } from './schema';
-import { alreadyPrintedRefusal, applyPrintJobChange, changeKind, atProviderRefusal, printsInHouse, withdrawnRefusal, type PrintJobChange } from './state';
+import { alreadyPrintedRefusal, applyPrintJobChange, changeKind, atProviderRefusal, printsInHouse, providerPacksRefusal, withdrawnRefusal, type PrintJobChange } from './state';
 import { fieldError } from '../../http/fieldErrors';
 import { HELD_BY_PREFLIGHT_CODE, type PreflightFinding } from '../../../../common/api/preflight';
 import type { DesignDocument } from '../../../../common/design-doc/types';
@@ -195,6 +195,9 @@ export function printJobsService({ db, clock, config }: Deps, parts: PrintJobPar
         printedAt: null,
         printedByUserId: null,
         printedByName: null,
+        packedAt: null,
+        packedByUserId: null,
+        packedByName: null,
         reprintCount: 0,
         madeBy: opts.madeBy ?? 'inHouse',
         createdAt: now,
@@ -244,15 +247,17 @@ export function printJobsService({ db, clock, config }: Deps, parts: PrintJobPar
         if (!job) throw notFound(JOB_NOT_FOUND);
         // Printed while the queue's file was being made: the operator hears who printed it, not "downloaded".
         if (opts.fromQueue && job.isPrinted) throw alreadyPrinted(job);
-        if (job.withdrawn && printsInHouse(change)) throw withdrawnRefusal(job);
-        // Held jobs are never printed: marking one printed is refused as its download is.
-        if (job.held && changeKind(change) === 'print') throw heldRefusal(job);
+        const kind = changeKind(change);
+        if (job.withdrawn && (printsInHouse(change) || kind === 'pack')) throw withdrawnRefusal(job);
+        // Held jobs are never printed (nor packed): marking one printed is refused as its download is.
+        if (job.held && (kind === 'print' || kind === 'pack')) throw heldRefusal(job);
+        if (job.madeBy === 'provider' && kind === 'pack') throw providerPacksRefusal(job);
         if (job.madeBy === 'provider' && printsInHouse(change)) {
           if (!opts.printInHouse) throw atProviderRefusal(job);
           await moveJob(trx, job, 'inHouse', actor.id);
         }
         const now = isoNow(clock);
-        const { state, event } = applyPrintJobChange(job, change, now, actor.id, nameOf(actor));
+        const { state, event } = applyPrintJobChange(job, change, now, actor.id, nameOf(actor), config.sync.timezone);
         if (!event) return;
         if (await tx.changeState(id, job, state, now)) {
           await tx.addEvent({ jobId: id, kind: event, at: now, userId: actor.id, siteId: job.clientId });
@@ -270,6 +275,21 @@ export function printJobsService({ db, clock, config }: Deps, parts: PrintJobPar
 
   /** Mark printed from a list (Jobs, a bulk action): a job printed meanwhile is refused naming who printed it. */
   const markPrinted = (actor: Actor, id: number) => applyChange(actor, id, { isPrinted: true }, { fromQueue: true });
+
+  /**
+   * Printed on the floor (a batch's sheets, a scan at the packing bench): the item was printed from
+   * another file than its own download, so it counts as downloaded, then printed, by this operator.
+   * A job printed meanwhile is refused naming who printed it, never counted twice.
+   */
+  async function markPrintedOnFloor(actor: Actor, id: number): Promise<PrintJob> {
+    const job = await get(actor, id);
+    if (job.held) throw heldRefusal(job);
+    await markDownloaded(actor, id, { fromQueue: true });
+    return applyChange(actor, id, { isPrinted: true }, { fromQueue: true });
+  }
+
+  /** Packed at the bench: only a printed job, once; who and when are kept. */
+  const markPacked = (actor: Actor, id: number) => applyChange(actor, id, 'packed');
 
   /** Reprint: a printed job goes back to the Jobs queue. */
   const reprint = (actor: Actor, id: number) => applyChange(actor, id, { isPDFDownloaded: false, isPrinted: false, isRePrinted: true });
@@ -350,7 +370,7 @@ export function printJobsService({ db, clock, config }: Deps, parts: PrintJobPar
     };
   }
 
-  return { list, adminList, get, create, change, markPrinted, reprint, markDownloaded, alreadyPrinted, moveJob, followLine, remove, fromShopifyOrder, reports, approve, recheck, repo };
+  return { list, adminList, get, create, change, markPrinted, markPrintedOnFloor, markPacked, reprint, markDownloaded, alreadyPrinted, moveJob, followLine, remove, fromShopifyOrder, reports, approve, recheck, repo };
 }
 
 export type PrintJobsService = ReturnType<typeof printJobsService>;

@@ -15,30 +15,36 @@ export interface PrintJobState {
   printedByUserId: number | null;
   /** The printer's name when they marked it printed. */
   printedByName: string | null;
+  /** Packed at the bench (after it was printed), and by whom: their name as it was then. */
+  packedAt: string | null;
+  packedByUserId: number | null;
+  packedByName: string | null;
 }
 
-/** The flags a client sends (POST /api/print-jobs with id), or the server serving the job's PDF. */
-export type PrintJobChange = { isPDFDownloaded?: boolean; isPrinted?: boolean; isRePrinted?: boolean } | 'pdf-served';
+/** The flags a client sends (POST /api/print-jobs with id), the server serving the job's PDF, or the packing bench. */
+export type PrintJobChange = { isPDFDownloaded?: boolean; isPrinted?: boolean; isRePrinted?: boolean } | 'pdf-served' | 'packed';
 
 /**
  * `to-provider` / `to-in-house`: an operator (or a send) moved the item between the queue and the provider.
  * `withdrawn` / `restored`: the store order took the job out of play (cancelled, units removed), or back.
  */
-export type PrintJobEventKind = 'downloaded' | 'printed' | 'reset' | 'reprinted' | 'to-provider' | 'to-in-house' | 'withdrawn' | 'restored';
+export type PrintJobEventKind = 'downloaded' | 'printed' | 'packed' | 'reset' | 'reprinted' | 'to-provider' | 'to-in-house' | 'withdrawn' | 'restored';
 
 export const ALREADY_PRINTED = 'This job is already printed';
 export const DOWNLOAD_FIRST = 'Download the PDF before marking the job printed';
 export const RESET_PRINTED = 'This job is already printed; use Reprint to put it back in the queue';
 export const REPRINT_UNPRINTED = 'Only a printed job can be reprinted';
+export const NOT_PRINTED_YET = 'This job is not printed yet: it is packed once it is printed';
 export const UNKNOWN_CHANGE =
   'This change is not possible: send {isPDFDownloaded:true} (downloaded), {isPrinted:true} (printed), ' +
   '{isPDFDownloaded:false, isPrinted:false} (not printed) or {isPDFDownloaded:false, isPrinted:false, isRePrinted:true} (reprint)';
 
-type Kind = 'download' | 'print' | 'reset' | 'reprint';
+type Kind = 'download' | 'print' | 'reset' | 'reprint' | 'pack';
 
 /** Which row of the table a set of flags asks for; undefined when the flags make no known change. */
 export function changeKind(change: PrintJobChange): Kind | 'served' | undefined {
   if (change === 'pdf-served') return 'served';
+  if (change === 'packed') return 'pack';
   const { isPDFDownloaded: d, isPrinted: p, isRePrinted: r } = change;
   if (r === true) return p !== true && d !== true ? 'reprint' : undefined;
   if (p === true) return d !== false ? 'print' : undefined;
@@ -57,6 +63,7 @@ export function applyPrintJobChange(
   now: string,
   userId: number | null,
   userName: string | null = null,
+  timeZone = 'UTC',
 ): { state: PrintJobState; event: PrintJobEventKind | null } {
   const kind = changeKind(change);
   const downloaded = (): { state: PrintJobState; event: PrintJobEventKind } => ({
@@ -77,10 +84,15 @@ export function applyPrintJobChange(
     case 'reset':
       if (job.isPrinted) throw conflict(RESET_PRINTED);
       return { state: { ...job, isPDFDownloaded: false, isPrinted: false }, event: 'reset' };
+    case 'pack':
+      if (!job.isPrinted) throw conflict(NOT_PRINTED_YET);
+      if (job.packedAt) throw alreadyPackedRefusal(job, timeZone);
+      return { state: { ...job, packedAt: now, packedByUserId: userId, packedByName: userName }, event: 'packed' };
     case 'reprint':
       if (!job.isPrinted) throw conflict(REPRINT_UNPRINTED);
+      // Back in the queue: whatever was packed of it is printed again, and packed again.
       return {
-        state: { ...job, isPDFDownloaded: false, isPrinted: false, isRePrinted: true, reprintCount: job.reprintCount + 1 },
+        state: { ...job, isPDFDownloaded: false, isPrinted: false, isRePrinted: true, reprintCount: job.reprintCount + 1, packedAt: null, packedByUserId: null, packedByName: null },
         event: 'reprinted',
       };
     default:
@@ -93,6 +105,16 @@ export function alreadyPrintedRefusal(job: { id: number; printedAt: string | nul
   const who = job.printedByName || 'someone';
   const when = job.printedAt ? ` at ${formatDateTime(job.printedAt, timeZone)}` : '';
   return new HttpError(409, `Already printed by ${who}${when}`, { code: ALREADY_PRINTED_CODE, printJobId: job.id, printedAt: job.printedAt, printedByName: job.printedByName });
+}
+
+/** details.code of the 409 "This job was already packed by <name> at <time>". */
+export const ALREADY_PACKED_CODE = 'ALREADY_PACKED';
+
+/** A second packing of the same item: who packed it and when, in the server's zone. */
+export function alreadyPackedRefusal(job: { packedAt: string | null; packedByName: string | null }, timeZone: string): HttpError {
+  const who = job.packedByName || 'someone';
+  const when = job.packedAt ? ` at ${formatDateTime(job.packedAt, timeZone)}` : '';
+  return new HttpError(409, `This job was already packed by ${who}${when}`, { code: ALREADY_PACKED_CODE, packedAt: job.packedAt, packedByName: job.packedByName });
 }
 
 /** 409 details code of "the provider makes this item: print it in house as well?" */
@@ -111,6 +133,11 @@ export function atProviderRefusal(job: { id: number; productName: string }): Htt
     `This item is made by HP Site Flow (job #${job.id}, ${job.productName}): printing it here as well makes it twice. Print it in house anyway?`,
     { code: AT_PROVIDER, printJobId: job.id, confirmWith: { printInHouse: true } },
   );
+}
+
+/** HP Site Flow makes, packs and ships its items: none of them is packed at our bench. */
+export function providerPacksRefusal(job: { id: number; productName: string }): HttpError {
+  return new HttpError(409, `This item is made by HP Site Flow (job #${job.id}, ${job.productName}): HP packs and ships it, not this bench`, { code: AT_PROVIDER, printJobId: job.id });
 }
 
 /** Printing a job its order no longer wants is refused, with the reason the job carries. */

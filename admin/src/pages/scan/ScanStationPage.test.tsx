@@ -1,0 +1,124 @@
+import { describe, expect, it } from 'vitest';
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { ScanItemState, ScanOrder, ScanResult, ScannedJob } from '../../../../common/api/scan';
+import { jsonResponse, renderInAdmin, signIn, stubFetch, USER } from '../../test/helpers';
+import { ok, printJob, router } from '../../test/printProduction';
+import ScanStationPage, { ORDER_COMPLETE } from './ScanStationPage';
+
+const job = (id: number, state: ScanItemState, itemNumber: number): ScannedJob => ({
+  ...printJob({ id, productName: `Card ${itemNumber}`, orderName: '#1024', shopifyOrderId: '9001', lineItemId: `L${itemNumber}`, isPrinted: state !== 'waiting' }),
+  state,
+  itemNumber,
+  itemCount: 2,
+  label: `#1024 · ${itemNumber} of 2`,
+  batchNumber: 4,
+});
+
+const orderWith = (s1: ScanItemState, s2: ScanItemState, shipped = false): ScanOrder => ({
+  id: '9001',
+  siteId: 1,
+  name: '#1024',
+  shipped,
+  items: [
+    { lineId: 'L1', jobId: 11, productName: 'Card 1', quantity: 1, state: s1, itemNumber: 1, previewUrl: null },
+    { lineId: 'L2', jobId: 12, productName: 'Card 2', quantity: 1, state: s2, itemNumber: 2, previewUrl: null },
+    { lineId: 'L3', jobId: null, productName: 'Thank-you e-card', quantity: 1, state: 'e-mailed', itemNumber: null, previewUrl: null },
+  ],
+});
+
+const typeCode = async (code: string) => {
+  const input = screen.getByLabelText('Scan or type a code');
+  await waitFor(() => expect(input).toHaveFocus());
+  // A USB scanner types the code and Enter.
+  await userEvent.type(input, `${code}{Enter}`);
+};
+
+describe('Scan station (/scan)', () => {
+  it('says each answer in big text and colour, shows the order, and ships a complete order', async () => {
+    signIn(USER);
+    const answers: Array<() => Response> = [
+      () => ok({ job: job(11, 'printed', 1), order: orderWith('printed', 'packed'), advancedTo: 'printed', orderComplete: false } satisfies ScanResult),
+      () =>
+        jsonResponse(
+          {
+            success: false,
+            error: 'Scanned twice: #1024 · 1 of 2 was marked printed 2 s ago; nothing changed. Scan it again when it is packed.',
+            details: { code: 'SCANNED_TWICE', job: job(11, 'printed', 1), order: orderWith('printed', 'packed'), orderComplete: false },
+          },
+          409,
+        ),
+      () => ok({ job: job(11, 'packed', 1), order: orderWith('packed', 'packed'), advancedTo: 'packed', orderComplete: true } satisfies ScanResult),
+      () => jsonResponse({ success: false, error: '“hello” is not a Presswork item barcode (they read PJ- and a number)' }, 400),
+    ];
+    const { calls } = stubFetch(
+      router(
+        {
+          'POST /api/scan': () => answers.shift()!(),
+          'POST /api/orders/mark-shipped': () =>
+            ok({ outboxId: 1, status: 'sent', source: 'in-house', lineIds: ['L1', 'L2'], tracking: { number: 'RM123', url: null, company: 'Royal Mail' }, error: null, note: null, fulfillmentId: 'gid://1', fulfilledLineIds: ['L1', 'L2'], alreadyFulfilledLineIds: [], createdAt: '', doneAt: '' }),
+        },
+        USER,
+      ),
+    );
+    renderInAdmin(<ScanStationPage />, { path: '/scan', routePath: '/scan' });
+    const answer = await screen.findByTestId('scan-answer');
+    expect(answer).toHaveAttribute('aria-live', 'polite');
+
+    await typeCode('PJ-11');
+    await within(answer).findByText('Printed: #1024 · 1 of 2');
+    expect(answer).toHaveAttribute('data-tone', 'info');
+    const scanCall = calls.find((c) => c.url === '/api/scan')!;
+    expect(scanCall.body).toEqual({ code: 'PJ-11' });
+    expect(scanCall.headers.get('Idempotency-Key')).toBeTruthy();
+    const input = screen.getByLabelText('Scan or type a code');
+    expect(input).toHaveValue('');
+    expect(input).toHaveFocus();
+    const items = screen.getByRole('list', { name: 'Items of order #1024' });
+    expect(within(items).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['1. Card 1printed', '2. Card 2packed', 'Thank-you e-carde-mailed']);
+    expect(screen.getByTestId('scan-job')).toHaveTextContent('Batch 4');
+
+    await typeCode('PJ-11');
+    await within(answer).findByText('Nothing changed');
+    expect(answer).toHaveAttribute('data-tone', 'warning');
+    expect(answer).toHaveTextContent('Scanned twice: #1024 · 1 of 2 was marked printed 2 s ago; nothing changed.');
+    // The refusal still shows the item and its order.
+    expect(screen.getByTestId('scan-job')).toHaveTextContent('Card 1');
+    expect(screen.queryByRole('form', { name: 'Mark shipped' })).not.toBeInTheDocument();
+
+    await typeCode('PJ-11');
+    await within(answer).findByText(ORDER_COMPLETE);
+    expect(answer).toHaveAttribute('data-tone', 'success');
+    const form = screen.getByRole('form', { name: 'Mark shipped' });
+    await userEvent.type(within(form).getByLabelText(/Carrier/), 'Royal Mail');
+    await userEvent.type(within(form).getByLabelText(/Tracking number/), 'RM123');
+    await userEvent.click(within(form).getByRole('button', { name: 'Mark shipped' }));
+    await within(answer).findByText('Shipped');
+    expect(answer).toHaveTextContent('Order #1024 left with Royal Mail RM123; the store has the tracking.');
+    // Only the lines made here, packed, go out with this tracking.
+    expect(calls.find((c) => c.url === '/api/orders/mark-shipped')!.body).toEqual({ orderId: '9001', siteId: 1, lineIds: ['L1', 'L2'], carrier: 'Royal Mail', trackingNumber: 'RM123' });
+    expect(screen.queryByRole('form', { name: 'Mark shipped' })).not.toBeInTheDocument();
+    await waitFor(() => expect(screen.getByLabelText('Scan or type a code')).toHaveFocus());
+
+    await typeCode('hello');
+    await within(answer).findByText('Not an item barcode');
+    expect(answer).toHaveAttribute('data-tone', 'error');
+    // The session's last scans, newest first.
+    const history = screen.getByTestId('scan-history');
+    expect(within(history).getAllByRole('listitem')).toHaveLength(4);
+    expect(within(history).getAllByRole('listitem')[0]).toHaveTextContent('hello');
+    expect(within(history).getAllByRole('listitem')[3]).toHaveTextContent('Printed: #1024 · 1 of 2');
+  });
+
+  it('gives the input back after a click anywhere but a control', async () => {
+    signIn(USER);
+    stubFetch(router({}, USER));
+    renderInAdmin(<ScanStationPage />, { path: '/scan', routePath: '/scan' });
+    const input = await screen.findByLabelText('Scan or type a code');
+    await waitFor(() => expect(input).toHaveFocus());
+    act(() => input.blur());
+    expect(input).not.toHaveFocus();
+    await userEvent.click(screen.getByRole('heading', { name: 'Scan station' }));
+    expect(input).toHaveFocus();
+  });
+});
