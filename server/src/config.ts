@@ -71,6 +71,8 @@ const envSchema = z.object({
   // Provider-send outbox: how long a claimed send is ours, and the first retry delay.
   OUTBOX_LEASE_SECONDS: z.coerce.number().int().min(5).max(86_400).default(300),
   OUTBOX_RETRY_BASE_SECONDS: z.coerce.number().int().min(1).max(86_400).default(30),
+  // Automatic batching: how often each instance runs its pass (sites with the rule on).
+  BATCH_EVERY_SECONDS: z.coerce.number().int().min(5).max(3600).default(60),
   SMTP_URL: z.string().regex(/^smtps?:\/\/[^\s]+$/, 'must be smtp://host:port or smtps://host:port').optional(),
 });
 
@@ -116,6 +118,8 @@ export interface Config {
     scheduleEverySeconds: number;
   };
   outbox: { leaseSeconds: number; retryBaseSeconds: number };
+  /** everySeconds: the automatic batching pass's period. */
+  batches: { everySeconds: number };
 }
 
 const list = (v: string) => v.split(',').map((s) => s.trim()).filter(Boolean);
@@ -212,5 +216,6 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       scheduleEverySeconds: env.SYNC_SCHEDULE_EVERY_SECONDS,
     },
     outbox: { leaseSeconds: env.OUTBOX_LEASE_SECONDS, retryBaseSeconds: env.OUTBOX_RETRY_BASE_SECONDS },
+    batches: { everySeconds: env.BATCH_EVERY_SECONDS },
   };
 }

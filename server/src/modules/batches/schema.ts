@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { rowId } from '../../http/validate';
+import { queryFlag } from '../print-jobs/schema';
 import { BATCH_STATES } from './repo';
 
 /** The most jobs one batch takes (a day's cards on one cover sheet). */
@@ -20,6 +21,8 @@ export const stateBody = z.object({
 
 export const listQuery = z.object({
   state: z.enum(BATCH_STATES, { error: `must be one of ${BATCH_STATES.join(', ')}` }).optional(),
+  /** 1: only batches the automatic rule is still filling; 0: the others. */
+  filling: queryFlag.optional(),
   clientId: rowId.optional(),
   page: z.coerce.number().int().min(1).optional(),
   pageSize: z.coerce.number().int().min(1).max(200).optional(),

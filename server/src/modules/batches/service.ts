@@ -1,6 +1,7 @@
-// Batches: print jobs of one product and size imposed together on press sheets, and the floor's
-// state of the batch (open → printed → cut → packed). Marking a batch printed marks each job
-// printed through the print-job state rules (print-jobs/service.ts), as the operator.
+// Batches: print jobs of one product, size and paper stock imposed together on press sheets, and
+// the floor's state of the batch (open → printed → cut → packed). Marking a batch printed marks each
+// job printed through the print-job state rules (print-jobs/service.ts), as the operator.
+// Batches are made by hand (create) or by the site's automatic batching (autoBatchPass below).
 import { isUniqueViolation } from '../../db';
 import type { Deps } from '../../deps';
 import type { Page } from '../../http/envelope';
@@ -9,15 +10,20 @@ import type { Actor } from '../../http/types';
 import { isoNow } from '../../lib/clock';
 import { pageWindow } from '../../lib/paging';
 import { siteScope, visibleTo } from '../auth/scope';
-import { designsRepo } from '../designs/repo';
+import { designsRepo, type Design } from '../designs/repo';
 import type { PrintJob } from '../print-jobs/repo';
 import { heldRefusal, nameOf, type PrintJobsService } from '../print-jobs/service';
 import type { ProductionService } from '../production/service';
 import { printSizeOfJob } from '../production/service';
+import { sitesRepo } from '../sites/repo';
+import { nextRunAt } from '../../jobs/time';
+import { autoBatchPass, type AutoBatchReport } from './autoBatch';
 import { imposeBatch, ImposeRefusal, type ImposeJob, type ImposeResult } from './impose';
 import { BATCH_STATES, batchesRepo, type Batch, type BatchState } from './repo';
 import type { BatchListQuery, CreateBatchInput } from './schema';
-import { chooseSheet, DEFAULT_IMPOSE_SETTINGS, type ImposeSettings, type LeafSize } from './sheets';
+import { autoBatchingOfEnv, impositionOf } from './settings';
+import { sameStock, stockName, type JobKind } from './kinds';
+import { chooseSheet, type ImposeSettings } from './sheets';
 
 export const BATCH_NOT_FOUND = 'Batch not found';
 
@@ -37,8 +43,10 @@ export function nextState(state: BatchState): BatchState | null {
 export interface BatchesParts {
   printJobs: PrintJobsService;
   production: Pick<ProductionService, 'printFile'>;
-  settings?: ImposeSettings;
 }
+
+/** A batch as the API shows it: with when a filling batch closes at the latest (its site's next daily cut-off). */
+export type BatchView = Batch & { closesAt: string | null };
 
 /** What marking the batch printed did to its jobs. */
 export interface PrintedReport {
@@ -46,32 +54,62 @@ export interface PrintedReport {
   refused: Array<{ id: number; error: string }>;
 }
 
-export function batchesService({ db, clock }: Deps, parts: BatchesParts) {
+export function batchesService(deps: Deps, parts: BatchesParts) {
+  const { db, clock, config } = deps;
   const repo = batchesRepo(db);
-  const settings = parts.settings ?? DEFAULT_IMPOSE_SETTINGS;
   const jobsRepo = parts.printJobs.repo;
 
-  const get = async (actor: Actor, id: number): Promise<Batch> => visibleTo(actor, await repo.byId(id), BATCH_NOT_FOUND);
-
-  async function list(actor: Actor, q: BatchListQuery): Promise<Page<Batch>> {
-    const w = pageWindow(q.page, q.pageSize ?? 50);
-    const { rows, total } = await repo.list({ siteId: siteScope(actor, q.clientId), state: q.state }, w.limit, w.offset);
-    return { list: rows, hasNext: w.offset + rows.length < total, total };
+  /** The site's press sheets, gaps and duplex mode (its settings; the defaults where unset). Every batch of the site uses them. */
+  async function impositionSettingsFor(siteId: number): Promise<ImposeSettings> {
+    return impositionOf((await sitesRepo(db).byId(siteId))?.settings.env ?? []);
   }
 
-  /** The size a job prints at and its product type, as the batch compares them. */
-  async function sizeOf(job: PrintJob): Promise<{ productType: string; leaf: LeafSize }> {
-    const design = job.designId !== null ? await designsRepo(db).byId(job.designId) : undefined;
+  /** Adds closesAt: a filling batch closes at the first daily cut-off after it opened (SYNC_TIMEZONE). */
+  async function views(batches: Batch[]): Promise<BatchView[]> {
+    const cutOffs = new Map<number, string | null>();
+    for (const siteId of new Set(batches.filter((b) => b.filling).map((b) => b.siteId))) {
+      cutOffs.set(siteId, autoBatchingOfEnv((await sitesRepo(db).byId(siteId))?.settings.env ?? []).cutOff);
+    }
+    return batches.map((b) => {
+      const cutOff = b.filling ? cutOffs.get(b.siteId) : null;
+      if (!cutOff) return { ...b, closesAt: null };
+      const [h, m] = cutOff.split(':').map(Number);
+      return { ...b, closesAt: nextRunAt(h, config.sync.timezone, new Date(b.createdAt), m).toISOString() };
+    });
+  }
+  const view = async (batch: Batch): Promise<BatchView> => (await views([batch]))[0];
+
+  const find = async (actor: Actor, id: number): Promise<Batch> => visibleTo(actor, await repo.byId(id), BATCH_NOT_FOUND);
+  const get = async (actor: Actor, id: number): Promise<BatchView> => view(await find(actor, id));
+
+  async function list(actor: Actor, q: BatchListQuery): Promise<Page<BatchView>> {
+    const w = pageWindow(q.page, q.pageSize ?? 50);
+    const { rows, total } = await repo.list({ siteId: siteScope(actor, q.clientId), state: q.state, filling: q.filling }, w.limit, w.offset);
+    return { list: await views(rows), hasNext: w.offset + rows.length < total, total };
+  }
+
+  /** The kind of a job as batches compare them; `designs` keeps the designs read in one pass. */
+  async function kindOf(job: PrintJob, designs = new Map<number, Design | undefined>()): Promise<JobKind> {
+    let design: Design | undefined;
+    if (job.designId !== null) {
+      if (!designs.has(job.designId)) designs.set(job.designId, await designsRepo(db).byId(job.designId));
+      design = designs.get(job.designId);
+    }
     const size = printSizeOfJob(job, design);
-    return { productType: job.productType ?? design?.productType ?? 'Card', leaf: { trimWidthMm: size.trimWidthMm, trimHeightMm: size.trimHeightMm, bleedMm: size.bleedMm } };
+    return {
+      productType: job.productType ?? design?.productType ?? 'Card',
+      leaf: { trimWidthMm: size.trimWidthMm, trimHeightMm: size.trimHeightMm, bleedMm: size.bleedMm },
+      stock: design?.stock?.trim() || null,
+    };
   }
 
   /**
    * A new open batch of these jobs, in this order. Refused, naming the jobs: another site's or
    * unknown jobs, jobs that must not be printed now (held, printed, withdrawn, made by the
-   * provider), jobs in another open batch, and jobs that cannot share a sheet.
+   * provider), jobs in another open batch, and jobs that cannot share a sheet (another product,
+   * size or paper stock).
    */
-  async function create(actor: Actor, input: CreateBatchInput): Promise<Batch> {
+  async function create(actor: Actor, input: CreateBatchInput): Promise<BatchView> {
     const jobs = await Promise.all(input.jobIds.map((id) => jobsRepo.byId(id)));
     const missing = input.jobIds.filter((id, i) => !jobs[i] || (actor.role !== 'admin' && jobs[i]!.clientId !== actor.siteId));
     if (missing.length) throw new HttpError(404, `Print ${missing.length === 1 ? 'job' : 'jobs'} ${jobList(missing)} not found`, { jobIds: missing });
@@ -88,8 +126,10 @@ export function batchesService({ db, clock }: Deps, parts: BatchesParts) {
     refuse(found.filter((j) => j.held).map((j) => j.id), 'held by preflight: approve or fix them first');
     refuse(found.filter((j) => j.madeBy === 'provider').map((j) => j.id), 'made by HP Site Flow, not printed here');
 
-    const sizes = await Promise.all(found.map(sizeOf));
-    const key = (s: { productType: string; leaf: LeafSize }) => `${s.productType} ${s.leaf.trimWidthMm} × ${s.leaf.trimHeightMm} mm`;
+    const designs = new Map<number, Design | undefined>();
+    const sizes: JobKind[] = [];
+    for (const job of found) sizes.push(await kindOf(job, designs));
+    const key = (s: JobKind) => `${s.productType} ${s.leaf.trimWidthMm} × ${s.leaf.trimHeightMm} mm`;
     const first = key(sizes[0]);
     const others = found.filter((_, i) => key(sizes[i]) !== first);
     if (others.length) {
@@ -98,6 +138,14 @@ export function batchesService({ db, clock }: Deps, parts: BatchesParts) {
         jobIds: others.map((j) => j.id),
       });
     }
+    const otherStock = found.filter((_, i) => !sameStock(sizes[i].stock, sizes[0].stock));
+    if (otherStock.length) {
+      const stocks = [...new Set(sizes.map((s) => stockName(s.stock)))].join(', ');
+      throw badRequest(`${jobsWord(otherStock.map((j) => j.id))} on another paper stock than job #${found[0].id} (${stockName(sizes[0].stock)}): one sheet takes one stock (${stocks})`, {
+        jobIds: otherStock.map((j) => j.id),
+      });
+    }
+    const settings = await impositionSettingsFor(siteId);
     const layout = chooseSheet(sizes[0].leaf, settings, input.sheet);
     if (!layout) {
       const known = settings.sheets.map((s) => s.name);
@@ -116,9 +164,9 @@ export function batchesService({ db, clock }: Deps, parts: BatchesParts) {
             const numbers = [...new Set(taken.map((t) => t.number))].join(', ');
             throw new HttpError(409, `${jobsWord(taken.map((t) => t.jobId))} already in open batch ${numbers}`, { jobIds: taken.map((t) => t.jobId) });
           }
-          return tx.insert({ siteId, sheet: layout.sheet.name, jobIds: input.jobIds, at, byUserId: actor.id, byName: nameOf(actor) });
+          return tx.insert({ siteId, sheet: layout.sheet.name, stock: sizes[0].stock, jobIds: input.jobIds, at, byUserId: actor.id, byName: nameOf(actor) });
         });
-        return (await repo.byId(id))!;
+        return view((await repo.byId(id))!);
       } catch (err) {
         // Two batches of a site numbered at the same moment: the next number is taken again.
         if (!isUniqueViolation(err) || attempt >= 3) throw err;
@@ -142,11 +190,12 @@ export function batchesService({ db, clock }: Deps, parts: BatchesParts) {
    * as printed when the batch is marked printed.
    */
   async function sheetPdf(actor: Actor, id: number, outPath: string, opts: { ownOrigin?: string } = {}): Promise<{ batch: Batch; result: ImposeResult }> {
-    const batch = await get(actor, id);
+    const batch = await find(actor, id);
     const jobs = await imposeJobs(batch);
     if (!jobs.length) throw conflict(`Batch ${batch.number} has no jobs left to print (they were deleted)`);
     const byId = new Map(jobs.map((j) => [j.job.id, j.job]));
-    const { leaf } = await sizeOf(jobs[0].job);
+    const { leaf } = await kindOf(jobs[0].job);
+    const settings = await impositionSettingsFor(batch.siteId);
     try {
       const result = await imposeBatch(
         { number: batch.number, createdAt: batch.createdAt, createdByName: batch.createdByName, jobs: jobs.map((j) => j.item) },
@@ -178,27 +227,41 @@ export function batchesService({ db, clock }: Deps, parts: BatchesParts) {
   }
 
   /** POST /api/batches/:id/state: one step forward; `printed` marks every job printed. */
-  async function changeState(actor: Actor, id: number, to: BatchState): Promise<Batch & { printed?: PrintedReport }> {
-    const batch = await get(actor, id);
+  async function changeState(actor: Actor, id: number, to: BatchState): Promise<BatchView & { printed?: PrintedReport }> {
+    const batch = await find(actor, id);
     const next = nextState(batch.state);
     if (to !== next) {
       throw conflict(next ? `Batch ${batch.number} is ${batch.state}: it can only move on to ${next}` : `Batch ${batch.number} is ${batch.state}: there is nothing after that`);
     }
-    // Claimed first: of two operators marking it at once, one marks the jobs.
-    if (!(await repo.setState(id, batch.state, to, { at: isoNow(clock), userId: actor.id, name: nameOf(actor) }))) {
-      throw conflict(`Batch ${batch.number} was moved on by someone else meanwhile; reload it`);
-    }
+    // Claimed first: of two operators marking it at once, one marks the jobs. A filling batch
+    // closes with it, under the site's lock: the automatic pass adds no job once it is printed.
+    const at = isoNow(clock);
+    const claimed = await db.transaction(async (trx) => {
+      const tx = batchesRepo(trx);
+      if (batch.filling) await tx.lockNumbering(batch.siteId);
+      if (!(await tx.setState(id, batch.state, to, { at, userId: actor.id, name: nameOf(actor) }))) return false;
+      if (to === 'printed') await tx.close(id, at, 'printed');
+      return true;
+    });
+    if (!claimed) throw conflict(`Batch ${batch.number} was moved on by someone else meanwhile; reload it`);
+    // Read again: a job the automatic pass added after it was read is printed with the others.
+    const claimedBatch = await repo.byId(id);
+    if (!claimedBatch) throw notFound(BATCH_NOT_FOUND);
     let printed: PrintedReport | undefined;
     if (to === 'printed') {
       printed = { done: [], refused: [] };
-      for (const jobId of batch.jobIds) await markJobPrinted(actor, jobId, printed);
+      for (const jobId of claimedBatch.jobIds) await markJobPrinted(actor, jobId, printed);
     }
     const now = await repo.byId(id);
     if (!now) throw notFound(BATCH_NOT_FOUND);
-    return printed ? { ...now, printed } : now;
+    const shown = await view(now);
+    return printed ? { ...shown, printed } : shown;
   }
 
-  return { get, list, create, sheetPdf, changeState };
+  /** One pass of every site's automatic batching (see autoBatch.ts). */
+  const autoBatch = (): Promise<AutoBatchReport> => autoBatchPass(deps, { jobsRepo, kindOf, impositionSettingsFor });
+
+  return { get, list, create, sheetPdf, changeState, impositionSettingsFor, autoBatch };
 }
 
 export type BatchesService = ReturnType<typeof batchesService>;
