@@ -125,4 +125,125 @@ describe('per-site press sheets and automatic batching', async () => {
     expect(saved.status, JSON.stringify(saved.body)).toBe(200);
     await setSiteEnv(w, w.sites.a, { BATCH_CUT_OFF: '' });
   });
+  it('off by default: a site without the setting gets no batch', async () => {
+    await job({}, w.tokens.userB);
+    const report = await pass();
+    expect(report.opened).toEqual([]);
+    expect((await get('/api/batches?filling=1', w.tokens.userB)).body.data.list).toEqual([]);
+  });
+
+  it('the rule: a filling batch per kind, closed when full (the next job opens one), jobs that stop being printable leave, the daily cut-off closes, printed closes', async () => {
+    // SRA3 holds 4 card leaves (2 cards) or 1 poster: 2 sheets a batch = 4 cards, or 2 one-page posters.
+    await setSiteEnv(w, w.sites.a, { BATCH_AUTOMATICALLY: '1', BATCH_CUT_OFF: '15:00', BATCH_SHEETS_PER_BATCH: '2' });
+    // A job already in a manual batch stays there.
+    const manual = await card();
+    expect((await post('/api/batches', { jobIds: [manual] })).status).toBe(200);
+
+    const c1 = await card();
+    const p1 = await posterJob();
+    let report = await pass();
+    expect(report.joined).toEqual([c1, p1]);
+    expect(report.opened).toHaveLength(2);
+    const [cards, posters] = await Promise.all(report.opened.map(batch));
+    expect(cards).toMatchObject({ jobIds: [c1], sheet: 'SRA3', auto: true, filling: true, capacity: 8, createdByName: 'Automatic batching', closedAt: null, closeReason: null });
+    // 15:00 in Berlin is 14:00 UTC in December.
+    expect(cards.closesAt).toBe('2026-12-01T14:00:00.000Z');
+    expect(posters).toMatchObject({ jobIds: [p1], filling: true, capacity: 2 });
+    expect((await get('/api/batches?filling=1')).body.data.list.map((b: { id: number }) => b.id).sort()).toEqual([cards.id, posters.id].sort());
+
+    // Again: nothing to do.
+    report = await pass();
+    expect(report).toEqual({ joined: [], left: [], opened: [], closed: [], noSheet: [] });
+
+    // Full at 4 cards: it closes, the fifth opens the next batch.
+    const [c2, c3, c4, c5] = [await card(), await card(), await card(), await card()];
+    report = await pass();
+    expect(report.joined).toEqual([c2, c3, c4, c5]);
+    expect(report.closed).toEqual([{ id: cards.id, reason: 'full' }]);
+    expect(await batch(cards.id)).toMatchObject({ jobIds: [c1, c2, c3, c4], filling: false, closeReason: 'full', closedAt: w.clock.now().toISOString(), closesAt: null, state: 'open' });
+    const next = report.opened[0];
+    expect(await batch(next)).toMatchObject({ jobIds: [c5], filling: true });
+    // A job in a filling batch is in an open batch: a person cannot batch it again.
+    expect((await post('/api/batches', { jobIds: [c5] })).body.error).toBe(`Job #${c5} is already in open batch ${(await batch(next)).number}`);
+
+    // Held by a re-check, withdrawn, deleted: they leave at the next pass; approved, it comes back.
+    const [c6, c7] = [await card(), await card()];
+    await pass();
+    expect((await batch(next)).jobIds).toEqual([c5, c6, c7]);
+    await w.db('print_jobs').where({ id: c5 }).update({ held: true });
+    await w.db('print_jobs').where({ id: c6 }).update({ withdrawn_at: w.clock.now().toISOString(), withdrawn_reason: 'The order was cancelled' });
+    expect((await w.request().delete(`/api/print-jobs/${c7}`).set(bearer(w.tokens.userA))).status).toBe(200);
+    report = await pass();
+    expect(report.left).toEqual([c5, c6]);
+    expect(await batch(next)).toMatchObject({ jobIds: [], filling: true });
+    await w.db('print_jobs').where({ id: c5 }).update({ held: false });
+    report = await pass();
+    expect(report.joined).toEqual([c5]);
+    expect((await batch(next)).jobIds).toEqual([c5]);
+
+    // The cut-off passes (15:00:30 Berlin): every filling batch that opened before it closes, full or not.
+    w.clock.set(new Date('2026-12-01T14:00:30.000Z'));
+    const c8 = await card();
+    report = await pass();
+    expect(report.closed).toEqual([
+      { id: posters.id, reason: 'cut-off' },
+      { id: next, reason: 'cut-off' },
+    ]);
+    expect(await batch(next)).toMatchObject({ filling: false, closeReason: 'cut-off', jobIds: [c5] });
+    // The job made after the cut-off opens tomorrow's batch.
+    const tomorrow = report.opened[0];
+    expect(await batch(tomorrow)).toMatchObject({ jobIds: [c8], filling: true, closesAt: '2026-12-02T14:00:00.000Z' });
+
+    // The app restarts the next evening, past that cut-off: a fresh pass (no memory of the day) closes it.
+    w.clock.set(new Date('2026-12-02T19:00:00.000Z'));
+    const restarted = createServices({ db: w.db, clock: w.clock, config: w.config, log: createLogger('silent') }, fileStoreFor(w.dataDir));
+    report = await restarted.batches.autoBatch();
+    expect(report.closed).toEqual([{ id: tomorrow, reason: 'cut-off' }]);
+
+    // Marking a filling batch printed closes it and prints its jobs; the next job opens a new one.
+    const c9 = await card();
+    const printing = (await pass()).opened[0];
+    const printed = await post(`/api/batches/${printing}/state`, { state: 'printed' });
+    expect(printed.status, JSON.stringify(printed.body)).toBe(200);
+    expect(printed.body.data).toMatchObject({ state: 'printed', filling: false, closeReason: 'printed', jobIds: [c9] });
+    expect(printed.body.data.printed.done).toEqual([c9]);
+    const c10 = await card();
+    report = await pass();
+    expect(report.joined).toEqual([c10]);
+    expect(report.opened).toHaveLength(1);
+    expect(report.opened[0]).not.toBe(printing);
+
+    // Turned off: its filling batches close.
+    await setSiteEnv(w, w.sites.a, { BATCH_AUTOMATICALLY: '' });
+    report = await pass();
+    expect(report.closed).toEqual([{ id: report.closed[0]?.id, reason: 'turned-off' }]);
+    expect((await get('/api/batches?filling=1')).body.data.list).toEqual([]);
+    expect((await pass()).joined).toEqual([]);
+    // Site B's jobs were never batched by the rule.
+    expect((await get('/api/batches?filling=0', w.tokens.userB)).body.data.list.every((b: { auto: boolean }) => !b.auto)).toBe(true);
+  });
+
+  it('two passes at once (two instances on one database) never put a job in two batches', async () => {
+    await setSiteEnv(w, w.sites.a, { BATCH_AUTOMATICALLY: '1', BATCH_CUT_OFF: '', BATCH_SHEETS_PER_BATCH: '1' });
+    const jobs: number[] = [];
+    for (let i = 0; i < 9; i++) jobs.push(await card());
+    // PostgreSQL: a second instance with its own connections; SQLite: one file is one process's, so the same one twice.
+    const db2 = w.config.database.client === 'pg' ? createDb(w.config.database) : w.db;
+    try {
+      const other = w.config.database.client === 'pg' ? createServices({ db: db2, clock: w.clock, config: w.config, log: createLogger('silent') }, fileStoreFor(w.dataDir)) : w.services;
+      const reports = await Promise.all([w.services.batches.autoBatch(), other.batches.autoBatch(), w.services.batches.autoBatch()]);
+      const joined = reports.flatMap((r) => r.joined).sort((a, b) => a - b);
+      expect(joined).toEqual([...jobs].sort((a, b) => a - b));
+      const rows = (await w.db('batch_jobs as bj').join('batches as b', 'b.id', 'bj.batch_id').whereIn('bj.print_job_id', jobs).select('bj.print_job_id', 'b.id', 'b.filling', 'b.close_reason')) as Array<{ print_job_id: number; id: number }>;
+      expect(rows).toHaveLength(jobs.length);
+      // 2 cards a batch: 4 full batches and one filling.
+      const batches = [...new Set(rows.map((r) => r.id))];
+      expect(batches).toHaveLength(5);
+      const filling = await w.db('batches').where({ site_id: w.sites.a, filling: true });
+      expect(filling).toHaveLength(1);
+    } finally {
+      if (db2 !== w.db) await db2.destroy();
+      await setSiteEnv(w, w.sites.a, { BATCH_AUTOMATICALLY: '' });
+    }
+  });
 });
