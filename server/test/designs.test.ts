@@ -17,6 +17,7 @@ interface Design {
   createdByUserId: number | null;
   productId: string | null;
   productType: 'Card' | 'Mug' | 'Poster' | null;
+  stock: string | null;
   hpSKU: string | null;
   hpAdditionData: { attributes: Array<{ name: string; value: string }>; stockItems: Array<{ code: string; name: string; quantity: number }> };
   data: { artworkUrls?: string[]; importOriginalData?: unknown; [k: string]: unknown };
