@@ -11,6 +11,7 @@ import {
   type DuplexTurn,
 } from '../../../../common/api/batching';
 import { useEnvSettings } from './PipelineSettings';
+import { SettingsProblem } from './PreflightSettings';
 
 /** A press sheet as typed: kept as text so a half-typed number stays on screen. */
 interface SheetRow {
@@ -159,11 +160,7 @@ export function BatchSettings() {
           sx={{ flex: '1 1 200px' }}
         />
       </Box>
-      {problem ? (
-        <Typography color="error" role="alert" variant="body2" sx={{ mt: 1 }}>
-          {problem}
-        </Typography>
-      ) : null}
+      <SettingsProblem problem={problem} />
     </Box>
   );
 }
