@@ -16,6 +16,7 @@ import * as storeReconciliations from './20261127_015_store_reconciliations';
 import * as printJobPreflight from './20261128_016_print_job_preflight';
 import * as batches from './20261129_017_batches';
 import * as printJobPacked from './20261130_018_print_job_packed';
+import * as batchRules from './20261201_019_batch_rules';
 
 type Migration = { up(knex: Knex): Promise<void>; down(knex: Knex): Promise<void> };
 
@@ -36,6 +37,7 @@ const migrations: Record<string, Migration> = {
   '20261128_016_print_job_preflight': printJobPreflight,
   '20261129_017_batches': batches,
   '20261130_018_print_job_packed': printJobPacked,
+  '20261201_019_batch_rules': batchRules,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

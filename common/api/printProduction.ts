@@ -152,6 +152,8 @@ export interface Design {
   createdByUserId: RecordId | null;
   productId: string | null;
   productType: ProductType | null;
+  /** The paper it prints on ("350 gsm silk"); a batch takes one stock. */
+  stock: string | null;
   hpSKU: string | null;
   hpAdditionData: HpAdditionData;
   data: DesignData;
@@ -168,6 +170,8 @@ export interface DesignInput {
   sku: string;
   productPdf: string;
   productType: ProductType | null;
+  /** Optional (added after the spec's payload): '' clears it. */
+  stock?: string;
   hpSKU: string;
   hpAdditionData: HpAdditionData;
 }

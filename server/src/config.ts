@@ -74,6 +74,8 @@ const envSchema = z.object({
   // The scan station: a second read of the same item by the same person within this many seconds of
   // its last advance is a scanner's double read, refused without a change.
   SCAN_REPEAT_SECONDS: z.coerce.number().int().min(0).max(600).default(5),
+  // Automatic batching: how often each instance runs its pass (sites with the rule on).
+  BATCH_EVERY_SECONDS: z.coerce.number().int().min(5).max(3600).default(60),
   SMTP_URL: z.string().regex(/^smtps?:\/\/[^\s]+$/, 'must be smtp://host:port or smtps://host:port').optional(),
 });
 
@@ -121,6 +123,8 @@ export interface Config {
   outbox: { leaseSeconds: number; retryBaseSeconds: number };
   /** repeatSeconds: a scan of the item its scanner advanced less than this long ago changes nothing (0: off). */
   scan: { repeatSeconds: number };
+  /** everySeconds: the automatic batching pass's period. */
+  batches: { everySeconds: number };
 }
 
 const list = (v: string) => v.split(',').map((s) => s.trim()).filter(Boolean);
@@ -218,5 +222,6 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     },
     outbox: { leaseSeconds: env.OUTBOX_LEASE_SECONDS, retryBaseSeconds: env.OUTBOX_RETRY_BASE_SECONDS },
     scan: { repeatSeconds: env.SCAN_REPEAT_SECONDS },
+    batches: { everySeconds: env.BATCH_EVERY_SECONDS },
   };
 }

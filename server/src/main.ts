@@ -69,6 +69,9 @@ async function main() {
   // Missed webhooks: every 5 minutes, each store with an Admin API token whose SHOPIFY_RECONCILE_MINUTES
   // (default hourly) period has not run yet is asked for its changed orders, once across instances.
   const reconciliations = startRepeating(() => services.orders.reconcileDue(), { intervalMs: 5 * 60_000, log, what: 'pulling missed orders from the stores' });
+  // Automatic batching: each site with the rule on gets its Ready jobs batched, and its filling
+  // batches closed when full or at its daily cut-off (once across instances: the site's lock).
+  const autoBatching = startRepeating(() => services.batches.autoBatch(), { intervalMs: config.batches.everySeconds * 1000, log, what: 'batching jobs automatically' });
   // Webhooks of every source answered but not processed (a crash, a failure) are processed again now and every minute.
   const stopWebhookRecovery = services.inbox.startRecovery();
   let stopShopifyDemo = () => {};
@@ -106,6 +109,7 @@ async function main() {
     storeFulfilmentWorker.stop();
     pipelineWorker.stop();
     reconciliations.stop();
+    autoBatching.stop();
     stopWebhookRecovery();
     stopShopifyDemo();
     syncSims?.stop();

@@ -31,6 +31,7 @@ import { pipelineContext } from './modules/pipeline/context';
 import { pipelineService } from './modules/pipeline/service';
 import { checkPipelineSettings } from './modules/pipeline/settings';
 import { checkPreflightSettings } from './modules/print-jobs/preflightSettings';
+import { checkBatchSettings } from './modules/batches/settings';
 import { shopifyAdmin, shopifyAdminSettingsOf } from './integrations/shopifyAdmin';
 import type { Site } from './modules/sites/repo';
 
@@ -50,6 +51,7 @@ export function createServices(deps: Deps, store: FileStore = fileStoreFor(deps.
     checkSettings: async (site, env, previous) => {
       checkPipelineSettings(env, previous);
       checkPreflightSettings(env);
+      checkBatchSettings(env);
       await sync.checkSiteSettings(site, env, previous);
     },
   });

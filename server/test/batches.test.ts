@@ -137,6 +137,24 @@ describe('batches', async () => {
     expect((await createBatch({ jobIds: [card.id, card.id] })).status).toBe(400);
   });
 
+  it('refuses mixing paper stocks, naming the jobs and the stocks; the batch records its stock', async () => {
+    const silk = await makeDesign(w, w.tokens.adminA, { name: 'Silk card', sku: 'CARD-SILK', productType: 'Card', stock: '350 gsm silk' });
+    const silkToo = await makeDesign(w, w.tokens.adminA, { name: 'Silk card 2', sku: 'CARD-SILK-2', productType: 'Card', stock: ' 350 GSM Silk ' });
+    const matt = await makeDesign(w, w.tokens.adminA, { name: 'Matt card', sku: 'CARD-MATT', productType: 'Card', stock: '300 gsm matt' });
+    const a = await job({ designId: silk.id });
+    const b = await job({ designId: matt.id });
+    const c = await job();
+    let res = await createBatch({ jobIds: [a.id, b.id, c.id] });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBe(`Jobs #${b.id} and #${c.id} are on another paper stock than job #${a.id} (350 gsm silk): one sheet takes one stock (350 gsm silk, 300 gsm matt, no stock set)`);
+    expect(res.body.details).toEqual({ jobIds: [b.id, c.id] });
+    // The same stock written another way is the same paper.
+    res = await createBatch({ jobIds: [a.id, (await job({ designId: silkToo.id })).id] });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.data).toMatchObject({ stock: '350 gsm silk', auto: false, filling: false, closedAt: null, closeReason: null, closesAt: null });
+    expect((await createBatch({ jobIds: [c.id] })).body.data.stock).toBeNull();
+  });
+
   it('moves only forward; printed marks every job printed by the operator and reports one printed meanwhile by someone else', async () => {
     const jobs = [await job(), await job(), await job()];
     const batch = (await createBatch({ jobIds: jobs.map((j) => j.id) })).body.data;

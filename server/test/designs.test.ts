@@ -17,6 +17,7 @@ interface Design {
   createdByUserId: number | null;
   productId: string | null;
   productType: 'Card' | 'Mug' | 'Poster' | null;
+  stock: string | null;
   hpSKU: string | null;
   hpAdditionData: { attributes: Array<{ name: string; value: string }>; stockItems: Array<{ code: string; name: string; quantity: number }> };
   data: { artworkUrls?: string[]; importOriginalData?: unknown; [k: string]: unknown };
@@ -70,6 +71,7 @@ describe('designs', async () => {
         createdByUserId: w.users.userA,
         productId: null,
         productType: null,
+        stock: null,
         hpSKU: null,
         hpAdditionData: { attributes: [], stockItems: [] },
         data: {},
@@ -111,6 +113,14 @@ describe('designs', async () => {
       expect(fromJson(row.hp_addition_data, {})).toEqual(HP);
     });
 
+    it('an optional paper stock (not in the spec payload): trimmed, kept when not sent, cleared by ""', async () => {
+      const d = await save(w.tokens.userA, { name: 'Silk card', stock: '  350 gsm silk ' });
+      expect(d.stock).toBe('350 gsm silk');
+      expect((await w.db('designs').where({ id: d.id }).first()).stock).toBe('350 gsm silk');
+      expect((await save(w.tokens.userA, { id: d.id, name: 'Silk card, renamed' })).stock).toBe('350 gsm silk');
+      expect((await save(w.tokens.userA, { id: d.id, stock: '' })).stock).toBeNull();
+    });
+
     it("the admin UI's Design Info payload: empty texts are stored as none", async () => {
       const d = await save(w.tokens.userA, { name: 'From the form', isCustomizable: true, sku: '', productPdf: '', productType: null, hpSKU: '', hpAdditionData: { attributes: [], stockItems: [] } });
       expect(d).toMatchObject({ sku: null, productPdf: null, productType: null, hpSKU: null });
@@ -122,6 +132,7 @@ describe('designs', async () => {
       [{ name: '' }, 'Name is required.'],
       [{ name: 'x'.repeat(201) }, 'Name is too long (200 characters at most).'],
       [{ sku: 'x'.repeat(101) }, 'SKU is too long (100 characters at most).'],
+      [{ stock: 'x'.repeat(101) }, 'Paper stock is too long (100 characters at most).'],
       [{ productPdf: 'ftp://example.com/x.pdf' }, 'Product PDF must be an http(s) URL or an uploaded /files/… address.'],
       [{ image: 'javascript:alert(1)' }, 'Image must be an http(s) URL or an uploaded /files/… address.'],
       [{ isCustomizable: 'yes' }, 'Customizable must be true or false.'],

@@ -57,6 +57,7 @@ export function design(overrides: Partial<Design> = {}): Design {
     createdByUserId: 1,
     productId: 'P-5',
     productType: 'Card',
+    stock: null,
     hpSKU: 'HP-A5-CARD',
     hpAdditionData: { attributes: [{ name: 'finish', value: 'matt' }], stockItems: [] },
     data: { artworkUrls: [] },

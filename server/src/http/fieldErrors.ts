@@ -27,6 +27,7 @@ const LABELS: Record<string, string> = {
   previewUrl: 'Preview URL',
   pdfUrl: 'PDF URL',
   productType: 'Product type',
+  stock: 'Paper stock',
   productName: 'Product name',
   designId: 'Design',
   clientId: 'Client',

@@ -28,23 +28,23 @@ export function resolveTargetDate(targetDate: string | undefined, now: Date, tim
   return addDays(today, -1);
 }
 
-export function dailyRule(hour: number, timeZone: string): schedule.RecurrenceRule {
+export function dailyRule(hour: number, timeZone: string, minute = 0): schedule.RecurrenceRule {
   const rule = new schedule.RecurrenceRule();
   rule.hour = hour;
-  rule.minute = 0;
+  rule.minute = minute;
   rule.second = 0;
   rule.tz = timeZone;
   return rule;
 }
 
 /** The first run time strictly after `after`. */
-export function nextRunAt(hour: number, timeZone: string, after: Date): Date {
-  return new Date(dailyRule(hour, timeZone).nextInvocationDate(after).getTime());
+export function nextRunAt(hour: number, timeZone: string, after: Date, minute = 0): Date {
+  return new Date(dailyRule(hour, timeZone, minute).nextInvocationDate(after).getTime());
 }
 
 /** The most recent run time at or before `at` (a daily job: look back two days and walk forward). */
-export function lastRunSlot(hour: number, timeZone: string, at: Date): Date {
-  const rule = dailyRule(hour, timeZone);
+export function lastRunSlot(hour: number, timeZone: string, at: Date, minute = 0): Date {
+  const rule = dailyRule(hour, timeZone, minute);
   let slot = new Date(rule.nextInvocationDate(new Date(at.getTime() - 49 * 3600_000)).getTime());
   for (;;) {
     const next = new Date(rule.nextInvocationDate(slot).getTime());

@@ -117,6 +117,7 @@ export function DesignInfoForm({ design, canSave, canDelete, onSaved, onDeleted 
           <TextInput source="sku" label="SKU" />
           <SelectInput source="productType" label="Product type" choices={PRODUCT_TYPE_CHOICES} emptyText="(none)" />
           <TextInput source="hpSKU" label="Provider SKU" helperText="The print provider's SKU (hpSKU)" />
+          <TextInput source="stock" label="Paper stock" helperText='What its jobs print on, e.g. "350 gsm silk": a batch takes one stock' />
           <Box sx={{ gridColumn: '1 / -1' }}>
             <BooleanInput source="isCustomizable" label="Customizable" />
           </Box>

@@ -90,6 +90,7 @@ describe('Design (/design/:id)', () => {
       'POST /api/designs': () => ok(design({ id: 12, name: 'Untitled design', createdByUserId: 2 })),
     });
     renderDesign('/design/new');
+    await user.type(await screen.findByLabelText('Paper stock'), ' 350 gsm silk ');
     await user.click(await screen.findByRole('button', { name: 'Save' }));
     expect(await screen.findByText('Save design successfully')).toBeInTheDocument();
     expect(calls.find((c) => c.method === 'POST' && c.url === '/api/designs')?.body).toEqual({
@@ -98,6 +99,7 @@ describe('Design (/design/:id)', () => {
       sku: '',
       productPdf: '',
       productType: null,
+      stock: '350 gsm silk',
       hpSKU: '',
       hpAdditionData: { attributes: [], stockItems: [], componentCode: '' },
     });

@@ -7,6 +7,7 @@ export interface DesignFormValues {
   name: string;
   sku: string;
   productType: ProductType | '' | null;
+  stock: string;
   isCustomizable: boolean;
   productPdf: string;
   hpSKU: string;
@@ -23,6 +24,7 @@ export function designFormValues(design: Design | null | undefined): DesignFormV
     name: design?.name ?? NEW_DESIGN_NAME,
     sku: design?.sku ?? '',
     productType: design?.productType ?? '',
+    stock: design?.stock ?? '',
     isCustomizable: design ? Boolean(design.isCustomizable) : true,
     productPdf: design?.productPdf ?? '',
     hpSKU: design?.hpSKU ?? '',
@@ -52,6 +54,7 @@ export function toDesignInput(values: DesignFormValues, id?: Id): DesignInput {
     sku: trimmed(values.sku),
     productPdf: trimmed(values.productPdf),
     productType,
+    stock: trimmed(values.stock),
     hpSKU: trimmed(values.hpSKU),
     // Empty clears it: the provider then gets its default component, Content.
     hpAdditionData: { attributes, stockItems, componentCode: trimmed(values.hpAdditionData?.componentCode) },

@@ -8,6 +8,15 @@ const FIELDS = [
   { key: PREFLIGHT_SETTING_KEYS.error, label: 'Hold below (ppi)', helperText: `The job waits in Jobs → Held for a person; default ${DEFAULT_PPI_THRESHOLDS.error}` },
 ] as const;
 
+/** A section's settings problem, the sentence the server refuses a save with, shown as typed (nothing when there is none). */
+export function SettingsProblem({ problem }: { problem: string | undefined }) {
+  return problem ? (
+    <Typography color="error" role="alert" variant="body2" sx={{ mt: 1 }}>
+      {problem}
+    </Typography>
+  ) : null;
+}
+
 /** Site editor: the resolution rule of this site's preflight (and of its editor's live warning). */
 export function PreflightSettings() {
   const { valueOf, set } = useEnvSettings();
@@ -35,11 +44,7 @@ export function PreflightSettings() {
           />
         ))}
       </Box>
-      {problem ? (
-        <Typography color="error" role="alert" variant="body2" sx={{ mt: 1 }}>
-          {problem}
-        </Typography>
-      ) : null}
+      <SettingsProblem problem={problem} />
     </Box>
   );
 }

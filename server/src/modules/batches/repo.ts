@@ -1,6 +1,7 @@
 // Batches and their jobs: the only SQL of the batches module.
 import type { Knex } from 'knex';
 import { BATCH_STATES, type BatchState } from '../../../../common/api/batches';
+import type { CloseReason } from '../../../../common/api/batching';
 import { isPostgres, type Db } from '../../db';
 
 // The states are the admin's too (common/api).
@@ -12,8 +13,18 @@ export interface Batch {
   number: number;
   state: BatchState;
   sheet: string;
+  /** The paper its jobs print on (their designs' stock); null: none set. */
+  stock: string | null;
   /** In the order they are imposed. */
   jobIds: number[];
+  /** Made by the automatic batching rule. */
+  auto: boolean;
+  /** Still taking the site's ready jobs of its kind (a batch made by the rule, until it closes). */
+  filling: boolean;
+  /** Slots it holds when full (the rule's batches). */
+  capacity: number | null;
+  closedAt: string | null;
+  closeReason: CloseReason | null;
   createdAt: string;
   createdByUserId: number | null;
   createdByName: string | null;
@@ -28,6 +39,12 @@ interface Row {
   number: number;
   state: string;
   sheet: string;
+  stock: string | null;
+  auto: boolean | number;
+  filling: boolean | number;
+  capacity: number | null;
+  closed_at: string | null;
+  close_reason: string | null;
   created_by_user_id: number | null;
   created_by_name: string | null;
   created_at: string;
@@ -42,7 +59,13 @@ const fromRow = (r: Row, jobIds: number[]): Batch => ({
   number: Number(r.number),
   state: r.state as BatchState,
   sheet: r.sheet,
+  stock: r.stock ?? null,
   jobIds,
+  auto: Boolean(r.auto),
+  filling: Boolean(r.filling),
+  capacity: r.capacity === null || r.capacity === undefined ? null : Number(r.capacity),
+  closedAt: r.closed_at ?? null,
+  closeReason: (r.close_reason as CloseReason | null) ?? null,
   createdAt: r.created_at,
   createdByUserId: r.created_by_user_id,
   createdByName: r.created_by_name,
@@ -54,10 +77,14 @@ const fromRow = (r: Row, jobIds: number[]): Batch => ({
 export interface NewBatch {
   siteId: number;
   sheet: string;
+  stock?: string | null;
   jobIds: number[];
   at: string;
-  byUserId: number;
+  /** null: the automatic batching rule made it. */
+  byUserId: number | null;
   byName: string;
+  /** A batch of the rule: its group (one filling batch per group) and the slots it holds. */
+  filling?: { groupKey: string; capacity: number };
 }
 
 export function batchesRepo(db: Db | Knex.Transaction) {
@@ -80,10 +107,11 @@ export function batchesRepo(db: Db | Knex.Transaction) {
       return row ? (await withJobs([row]))[0] : undefined;
     },
 
-    async list(f: { siteId?: number; state?: BatchState }, limit: number, offset: number): Promise<{ rows: Batch[]; total: number }> {
+    async list(f: { siteId?: number; state?: BatchState; filling?: boolean }, limit: number, offset: number): Promise<{ rows: Batch[]; total: number }> {
       const q = db('batches');
       if (f.siteId !== undefined) q.where('site_id', f.siteId);
       if (f.state) q.where('state', f.state);
+      if (f.filling !== undefined) q.where('filling', f.filling);
       const [{ n }] = (await q.clone().count({ n: '*' })) as Array<{ n: number | string }>;
       const rows = (await q.orderBy('id', 'desc').limit(limit).offset(offset).select('*')) as Row[];
       return { rows: await withJobs(rows), total: Number(n) };
@@ -120,6 +148,11 @@ export function batchesRepo(db: Db | Knex.Transaction) {
           number,
           state: 'open',
           sheet: b.sheet,
+          stock: b.stock ?? null,
+          auto: Boolean(b.filling),
+          filling: Boolean(b.filling),
+          group_key: b.filling?.groupKey ?? null,
+          capacity: b.filling?.capacity ?? null,
           created_by_user_id: b.byUserId,
           created_by_name: b.byName,
           created_at: b.at,
@@ -129,12 +162,47 @@ export function batchesRepo(db: Db | Knex.Transaction) {
         })
         .returning('id');
       const id = Number(typeof r === 'object' ? r.id : r);
-      await db('batch_jobs').insert(b.jobIds.map((jobId, position) => ({ batch_id: id, print_job_id: jobId, position })));
+      if (b.jobIds.length) await db('batch_jobs').insert(b.jobIds.map((jobId, position) => ({ batch_id: id, print_job_id: jobId, position })));
       return id;
     },
 
+    /** The site's filling batches with their groups, oldest first. */
+    async filling(siteId: number): Promise<Array<Batch & { groupKey: string }>> {
+      const rows = (await db('batches').where({ site_id: siteId, filling: true }).orderBy('id').select('*')) as Array<Row & { group_key: string }>;
+      const batches = await withJobs(rows);
+      return batches.map((b, i) => ({ ...b, groupKey: rows[i].group_key }));
+    },
+
+    /** Sites with a filling batch (the pass closes them even when the site's rule was turned off). */
+    async sitesFilling(): Promise<number[]> {
+      const rows = (await db('batches').where('filling', true).distinct('site_id')) as Array<{ site_id: number }>;
+      return rows.map((r) => Number(r.site_id));
+    },
+
+    /** Jobs joining a batch, after those it has. */
+    async addJobs(batchId: number, jobIds: number[]): Promise<void> {
+      if (!jobIds.length) return;
+      const [{ max }] = (await db('batch_jobs').where('batch_id', batchId).max({ max: 'position' })) as Array<{ max: number | string | null }>;
+      const start = max === null || max === undefined ? 0 : Number(max) + 1;
+      await db('batch_jobs').insert(jobIds.map((jobId, i) => ({ batch_id: batchId, print_job_id: jobId, position: start + i })));
+    },
+
+    async removeJobs(batchId: number, jobIds: number[]): Promise<void> {
+      if (jobIds.length) await db('batch_jobs').where('batch_id', batchId).whereIn('print_job_id', jobIds).delete();
+    },
+
+    /** A filling batch stops taking jobs; false when it was not filling (closed meanwhile). */
+    async close(id: number, at: string, reason: CloseReason): Promise<boolean> {
+      return (await db('batches').where({ id, filling: true }).update({ filling: false, closed_at: at, close_reason: reason })) === 1;
+    },
+
+    /** A filling batch no job is left in, closed before it printed anything. */
+    async deleteEmpty(id: number): Promise<void> {
+      await db('batches').where({ id, filling: true }).whereNotExists(db('batch_jobs').where('batch_id', id).select('batch_id')).delete();
+    },
+
     /** Moves the batch on from `from`; false when someone moved it first. */
-    async setState(id: number, from: BatchState, to: BatchState, by: { at: string; userId: number; name: string }): Promise<boolean> {
+    async setState(id: number, from: BatchState, to: BatchState, by: { at: string; userId: number | null; name: string }): Promise<boolean> {
       const n = await db('batches')
         .where({ id, state: from })
         .update({ state: to, state_changed_at: by.at, state_changed_by_user_id: by.userId, state_changed_by_name: by.name });

@@ -34,7 +34,7 @@ export function batchesRoutes(batches: BatchesService, config: Config): Router {
   });
 
   r.get('/:id', allow.site, async (req, res) => {
-    ok(res, await batches.read(actorOf(req), idParam(req.params.id)));
+    ok(res, await batches.get(actorOf(req), idParam(req.params.id)));
   });
 
   r.get('/:id/jobs', allow.site, async (req, res) => {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { rowId } from '../../http/validate';
 import { MAX_BATCH_JOBS } from '../../../../common/api/batches';
+import { queryFlag } from '../print-jobs/schema';
 import { BATCH_STATES } from './repo';
 
 export { MAX_BATCH_JOBS };
@@ -20,6 +21,8 @@ export const stateBody = z.object({
 
 export const listQuery = z.object({
   state: z.enum(BATCH_STATES, { error: `must be one of ${BATCH_STATES.join(', ')}` }).optional(),
+  /** 1: only batches the automatic rule is still filling; 0: the others. */
+  filling: queryFlag.optional(),
   clientId: rowId.optional(),
   page: z.coerce.number().int().min(1).optional(),
   pageSize: z.coerce.number().int().min(1).max(200).optional(),

@@ -1,6 +1,8 @@
-// Batches: print jobs of one product and size imposed together on press sheets, and the floor's
-// state of the batch (open → printed → cut → packed). Marking a batch printed (packed) marks each
-// job printed (packed) through the print-job state rules (print-jobs/service.ts), as the operator.
+// Batches: print jobs of one product, size and paper stock imposed together on press sheets, and
+// the floor's state of the batch (open → printed → cut → packed). Marking a batch printed (packed)
+// marks each job printed (packed) through the print-job state rules (print-jobs/service.ts), as the
+// operator.
+// Batches are made by hand (create) or by the site's automatic batching (autoBatchPass below).
 import type { BatchItem, BatchJob, ImpositionSheets } from '../../../../common/api/batches';
 import { isUniqueViolation } from '../../db';
 import type { Deps } from '../../deps';
@@ -10,16 +12,20 @@ import type { Actor } from '../../http/types';
 import { isoNow } from '../../lib/clock';
 import { pageWindow } from '../../lib/paging';
 import { siteScope, visibleTo } from '../auth/scope';
-import { designsRepo } from '../designs/repo';
-import { sitesRepo } from '../sites/repo';
+import { designsRepo, type Design } from '../designs/repo';
 import type { PrintJob } from '../print-jobs/repo';
 import { nameOf, type PrintJobsService } from '../print-jobs/service';
 import type { ProductionService } from '../production/service';
 import { printSizeOfJob } from '../production/service';
+import { sitesRepo } from '../sites/repo';
+import { nextRunAt } from '../../jobs/time';
+import { autoBatchPass, type AutoBatchReport } from './autoBatch';
 import { imposeBatch, ImposeRefusal, type ImposeJob, type ImposeResult } from './impose';
 import { BATCH_STATES, batchesRepo, type Batch, type BatchState } from './repo';
 import type { BatchListQuery, CreateBatchInput } from './schema';
-import { chooseSheet, DEFAULT_IMPOSE_SETTINGS, type ImposeSettings, type LeafSize } from './sheets';
+import { autoBatchingOfEnv, impositionOf } from './settings';
+import { sameStock, stockName, type JobKind } from './kinds';
+import { chooseSheet, type ImposeSettings } from './sheets';
 
 export const BATCH_NOT_FOUND = 'Batch not found';
 
@@ -39,8 +45,13 @@ export function nextState(state: BatchState): BatchState | null {
 export interface BatchesParts {
   printJobs: PrintJobsService;
   production: Pick<ProductionService, 'printFile'>;
-  settings?: ImposeSettings;
 }
+
+/**
+ * A batch as the API shows it: what its items are and its site's name (for the screens), and when a
+ * filling batch closes at the latest (its site's next daily cut-off).
+ */
+export type BatchView = Batch & { item: BatchItem | null; siteName: string | null; closesAt: string | null };
 
 /** What marking the batch printed or packed did to its jobs. */
 export interface PrintedReport {
@@ -48,47 +59,57 @@ export interface PrintedReport {
   refused: Array<{ id: number; error: string }>;
 }
 
-/** A batch as the API answers it: with what its items are and its site's name, for the screens. */
-export type BatchView = Batch & { item: BatchItem | null; siteName: string | null };
-
-export function batchesService({ db, clock }: Deps, parts: BatchesParts) {
+export function batchesService(deps: Deps, parts: BatchesParts) {
+  const { db, clock, config } = deps;
   const repo = batchesRepo(db);
-  const settings = parts.settings ?? DEFAULT_IMPOSE_SETTINGS;
   const jobsRepo = parts.printJobs.repo;
 
-  /** The sheets, gaps and duplex turn a site's batches are imposed with. */
-  // Async and per site: sheet settings become a site's own here, and nowhere else.
-  async function impositionSettingsFor(_siteId: number): Promise<ImposeSettings> {
-    return settings;
+  /** The site's press sheets, gaps and duplex mode (its settings; the defaults where unset). Every batch of the site uses them. */
+  async function impositionSettingsFor(siteId: number): Promise<ImposeSettings> {
+    return impositionOf((await sitesRepo(db).byId(siteId))?.settings.env ?? []);
   }
 
-  const get = async (actor: Actor, id: number): Promise<Batch> => visibleTo(actor, await repo.byId(id), BATCH_NOT_FOUND);
-
-  /** The batch with its items' product and size (from its first job still there) and its site's name. */
-  async function view(batch: Batch, siteNames = new Map<number, string | null>()): Promise<BatchView> {
-    let item: BatchItem | null = null;
+  /** The product type and size of the batch's items, from its first job still there. */
+  async function itemOf(batch: Batch, designs: Map<number, Design | undefined>): Promise<BatchItem | null> {
     for (const jobId of batch.jobIds) {
       const job = await jobsRepo.byId(jobId);
       if (!job) continue;
-      const { productType, leaf } = await sizeOf(job);
-      item = { productType, ...leaf };
-      break;
+      const { productType, leaf } = await kindOf(job, designs);
+      return { productType, ...leaf };
     }
-    if (!siteNames.has(batch.siteId)) siteNames.set(batch.siteId, (await sitesRepo(db).byId(batch.siteId))?.name ?? null);
-    return { ...batch, item, siteName: siteNames.get(batch.siteId) ?? null };
+    return null;
   }
 
-  async function read(actor: Actor, id: number): Promise<BatchView> {
-    return view(await get(actor, id));
+  /**
+   * Adds the items' kind, the site's name and closesAt: a filling batch closes at the first daily
+   * cut-off after it opened (SYNC_TIMEZONE).
+   */
+  async function views(batches: Batch[]): Promise<BatchView[]> {
+    const sites = new Map<number, Awaited<ReturnType<ReturnType<typeof sitesRepo>['byId']>>>();
+    for (const siteId of new Set(batches.map((b) => b.siteId))) sites.set(siteId, await sitesRepo(db).byId(siteId));
+    const designs = new Map<number, Design | undefined>();
+    const out: BatchView[] = [];
+    for (const b of batches) {
+      const site = sites.get(b.siteId);
+      const cutOff = b.filling ? autoBatchingOfEnv(site?.settings.env ?? []).cutOff : null;
+      let closesAt: string | null = null;
+      if (cutOff) {
+        const [h, m] = cutOff.split(':').map(Number);
+        closesAt = nextRunAt(h, config.sync.timezone, new Date(b.createdAt), m).toISOString();
+      }
+      out.push({ ...b, item: await itemOf(b, designs), siteName: site?.name ?? null, closesAt });
+    }
+    return out;
   }
+  const view = async (batch: Batch): Promise<BatchView> => (await views([batch]))[0];
+
+  const find = async (actor: Actor, id: number): Promise<Batch> => visibleTo(actor, await repo.byId(id), BATCH_NOT_FOUND);
+  const get = async (actor: Actor, id: number): Promise<BatchView> => view(await find(actor, id));
 
   async function list(actor: Actor, q: BatchListQuery): Promise<Page<BatchView>> {
     const w = pageWindow(q.page, q.pageSize ?? 50);
-    const { rows, total } = await repo.list({ siteId: siteScope(actor, q.clientId), state: q.state }, w.limit, w.offset);
-    const siteNames = new Map<number, string | null>();
-    const list: BatchView[] = [];
-    for (const row of rows) list.push(await view(row, siteNames));
-    return { list, hasNext: w.offset + rows.length < total, total };
+    const { rows, total } = await repo.list({ siteId: siteScope(actor, q.clientId), state: q.state, filling: q.filling }, w.limit, w.offset);
+    return { list: await views(rows), hasNext: w.offset + rows.length < total, total };
   }
 
   /** GET /api/batches/sheets: the press sheets a batch of this site can be imposed on (an admin may name the site). */
@@ -99,7 +120,7 @@ export function batchesService({ db, clock }: Deps, parts: BatchesParts) {
 
   /** GET /api/batches/:id/jobs: each job of the batch in imposed order, with its place in its order ("2 of 3"); a deleted one as null. */
   async function jobsOf(actor: Actor, id: number): Promise<BatchJob[]> {
-    const batch = await get(actor, id);
+    const batch = await find(actor, id);
     const jobs = await Promise.all(batch.jobIds.map((jobId) => jobsRepo.byId(jobId)));
     const orderIds = [...new Set(jobs.map((j) => j?.shopifyOrderId).filter((o): o is string => typeof o === 'string'))];
     const numbers = await repo.itemNumbers(batch.siteId, orderIds);
@@ -109,17 +130,26 @@ export function batchesService({ db, clock }: Deps, parts: BatchesParts) {
     });
   }
 
-  /** The size a job prints at and its product type, as the batch compares them. */
-  async function sizeOf(job: PrintJob): Promise<{ productType: string; leaf: LeafSize }> {
-    const design = job.designId !== null ? await designsRepo(db).byId(job.designId) : undefined;
+  /** The kind of a job as batches compare them; `designs` keeps the designs read in one pass. */
+  async function kindOf(job: PrintJob, designs = new Map<number, Design | undefined>()): Promise<JobKind> {
+    let design: Design | undefined;
+    if (job.designId !== null) {
+      if (!designs.has(job.designId)) designs.set(job.designId, await designsRepo(db).byId(job.designId));
+      design = designs.get(job.designId);
+    }
     const size = printSizeOfJob(job, design);
-    return { productType: job.productType ?? design?.productType ?? 'Card', leaf: { trimWidthMm: size.trimWidthMm, trimHeightMm: size.trimHeightMm, bleedMm: size.bleedMm } };
+    return {
+      productType: job.productType ?? design?.productType ?? 'Card',
+      leaf: { trimWidthMm: size.trimWidthMm, trimHeightMm: size.trimHeightMm, bleedMm: size.bleedMm },
+      stock: design?.stock?.trim() || null,
+    };
   }
 
   /**
    * A new open batch of these jobs, in this order. Refused, naming the jobs: another site's or
    * unknown jobs, jobs that must not be printed now (held, printed, withdrawn, made by the
-   * provider), jobs in another open batch, and jobs that cannot share a sheet.
+   * provider), jobs in another open batch, and jobs that cannot share a sheet (another product,
+   * size or paper stock).
    */
   async function create(actor: Actor, input: CreateBatchInput): Promise<BatchView> {
     const jobs = await Promise.all(input.jobIds.map((id) => jobsRepo.byId(id)));
@@ -138,8 +168,10 @@ export function batchesService({ db, clock }: Deps, parts: BatchesParts) {
     refuse(found.filter((j) => j.held).map((j) => j.id), 'held by preflight: approve or fix them first');
     refuse(found.filter((j) => j.madeBy === 'provider').map((j) => j.id), 'made by HP Site Flow, not printed here');
 
-    const sizes = await Promise.all(found.map(sizeOf));
-    const key = (s: { productType: string; leaf: LeafSize }) => `${s.productType} ${s.leaf.trimWidthMm} × ${s.leaf.trimHeightMm} mm`;
+    const designs = new Map<number, Design | undefined>();
+    const sizes: JobKind[] = [];
+    for (const job of found) sizes.push(await kindOf(job, designs));
+    const key = (s: JobKind) => `${s.productType} ${s.leaf.trimWidthMm} × ${s.leaf.trimHeightMm} mm`;
     const first = key(sizes[0]);
     const others = found.filter((_, i) => key(sizes[i]) !== first);
     if (others.length) {
@@ -148,10 +180,17 @@ export function batchesService({ db, clock }: Deps, parts: BatchesParts) {
         jobIds: others.map((j) => j.id),
       });
     }
-    const imposition = await impositionSettingsFor(siteId);
-    const layout = chooseSheet(sizes[0].leaf, imposition, input.sheet);
+    const otherStock = found.filter((_, i) => !sameStock(sizes[i].stock, sizes[0].stock));
+    if (otherStock.length) {
+      const stocks = [...new Set(sizes.map((s) => stockName(s.stock)))].join(', ');
+      throw badRequest(`${jobsWord(otherStock.map((j) => j.id))} on another paper stock than job #${found[0].id} (${stockName(sizes[0].stock)}): one sheet takes one stock (${stocks})`, {
+        jobIds: otherStock.map((j) => j.id),
+      });
+    }
+    const settings = await impositionSettingsFor(siteId);
+    const layout = chooseSheet(sizes[0].leaf, settings, input.sheet);
     if (!layout) {
-      const known = imposition.sheets.map((s) => s.name);
+      const known = settings.sheets.map((s) => s.name);
       if (input.sheet && !known.some((n) => n.toLowerCase() === input.sheet!.toLowerCase())) throw badRequest(`There is no "${input.sheet}" sheet: use one of ${known.join(', ')}`);
       throw badRequest(`A ${first} item with its bleed and crop marks does not fit ${input.sheet ? `an ${input.sheet} sheet` : 'any press sheet'}`);
     }
@@ -167,7 +206,7 @@ export function batchesService({ db, clock }: Deps, parts: BatchesParts) {
             const numbers = [...new Set(taken.map((t) => t.number))].join(', ');
             throw new HttpError(409, `${jobsWord(taken.map((t) => t.jobId))} already in open batch ${numbers}`, { jobIds: taken.map((t) => t.jobId) });
           }
-          return tx.insert({ siteId, sheet: layout.sheet.name, jobIds: input.jobIds, at, byUserId: actor.id, byName: nameOf(actor) });
+          return tx.insert({ siteId, sheet: layout.sheet.name, stock: sizes[0].stock, jobIds: input.jobIds, at, byUserId: actor.id, byName: nameOf(actor) });
         });
         return view((await repo.byId(id))!);
       } catch (err) {
@@ -193,18 +232,19 @@ export function batchesService({ db, clock }: Deps, parts: BatchesParts) {
    * as printed when the batch is marked printed.
    */
   async function sheetPdf(actor: Actor, id: number, outPath: string, opts: { ownOrigin?: string } = {}): Promise<{ batch: Batch; result: ImposeResult }> {
-    const batch = await get(actor, id);
+    const batch = await find(actor, id);
     const jobs = await imposeJobs(batch);
     if (!jobs.length) throw conflict(`Batch ${batch.number} has no jobs left to print (they were deleted)`);
     const byId = new Map(jobs.map((j) => [j.job.id, j.job]));
-    const { leaf } = await sizeOf(jobs[0].job);
+    const { leaf } = await kindOf(jobs[0].job);
+    const settings = await impositionSettingsFor(batch.siteId);
     try {
       const result = await imposeBatch(
         { number: batch.number, createdAt: batch.createdAt, createdByName: batch.createdByName, jobs: jobs.map((j) => j.item) },
         leaf,
         async (item) => (await parts.production.printFile(byId.get(item.jobId)!, { ownOrigin: opts.ownOrigin })).pdf,
         outPath,
-        { settings: await impositionSettingsFor(batch.siteId), sheet: batch.sheet },
+        { settings, sheet: batch.sheet },
       );
       return { batch, result };
     } catch (err) {
@@ -230,25 +270,37 @@ export function batchesService({ db, clock }: Deps, parts: BatchesParts) {
 
   /** POST /api/batches/:id/state: one step forward; `printed` marks every job printed, `packed` every job packed. */
   async function changeState(actor: Actor, id: number, to: BatchState): Promise<BatchView & { printed?: PrintedReport; packed?: PrintedReport }> {
-    const batch = await get(actor, id);
+    const batch = await find(actor, id);
     const next = nextState(batch.state);
     if (to !== next) {
       throw conflict(next ? `Batch ${batch.number} is ${batch.state}: it can only move on to ${next}` : `Batch ${batch.number} is ${batch.state}: there is nothing after that`);
     }
-    // Claimed first: of two operators marking it at once, one marks the jobs.
-    if (!(await repo.setState(id, batch.state, to, { at: isoNow(clock), userId: actor.id, name: nameOf(actor) }))) {
-      throw conflict(`Batch ${batch.number} was moved on by someone else meanwhile; reload it`);
-    }
+    // Claimed first: of two operators marking it at once, one marks the jobs. A filling batch
+    // closes with it, under the site's lock: the automatic pass adds no job once it is printed.
+    const at = isoNow(clock);
+    const claimed = await db.transaction(async (trx) => {
+      const tx = batchesRepo(trx);
+      if (batch.filling) await tx.lockNumbering(batch.siteId);
+      if (!(await tx.setState(id, batch.state, to, { at, userId: actor.id, name: nameOf(actor) }))) return false;
+      if (to === 'printed') await tx.close(id, at, 'printed');
+      return true;
+    });
+    if (!claimed) throw conflict(`Batch ${batch.number} was moved on by someone else meanwhile; reload it`);
+    // Read again: a job the automatic pass added after it was read is printed with the others.
+    const claimedBatch = await repo.byId(id);
+    if (!claimedBatch) throw notFound(BATCH_NOT_FOUND);
     // The sheets were the jobs' file: each job counts as printed from the floor (print-jobs/service.ts).
-    const printed = to === 'printed' ? await eachJob(actor, batch.jobIds, parts.printJobs.markPrintedOnFloor) : undefined;
-    const packed = to === 'packed' ? await eachJob(actor, batch.jobIds, parts.printJobs.markPacked) : undefined;
-    const row = await repo.byId(id);
-    if (!row) throw notFound(BATCH_NOT_FOUND);
-    const now = await view(row);
-    return { ...now, ...(printed ? { printed } : {}), ...(packed ? { packed } : {}) };
+    const printed = to === 'printed' ? await eachJob(actor, claimedBatch.jobIds, parts.printJobs.markPrintedOnFloor) : undefined;
+    const packed = to === 'packed' ? await eachJob(actor, claimedBatch.jobIds, parts.printJobs.markPacked) : undefined;
+    const now = await repo.byId(id);
+    if (!now) throw notFound(BATCH_NOT_FOUND);
+    return { ...(await view(now)), ...(printed ? { printed } : {}), ...(packed ? { packed } : {}) };
   }
 
-  return { get, read, list, create, sheetPdf, changeState, sheets, jobsOf, impositionSettingsFor };
+  /** One pass of every site's automatic batching (see autoBatch.ts). */
+  const autoBatch = (): Promise<AutoBatchReport> => autoBatchPass(deps, { jobsRepo, kindOf, impositionSettingsFor });
+
+  return { get, list, create, sheetPdf, changeState, sheets, jobsOf, impositionSettingsFor, autoBatch };
 }
 
 export type BatchesService = ReturnType<typeof batchesService>;

@@ -18,49 +18,11 @@
 // Slots fill the sheet inside its margin in a grid, centred. The sheet is used upright or on its
 // side, whichever holds more slots.
 
-/** A press sheet the floor prints on. */
-export interface SheetSize {
-  name: string;
-  widthMm: number;
-  heightMm: number;
-  /** Kept clear at every edge (the press's gripper and unprintable edge). */
-  marginMm: number;
-}
+// The sheets, gaps and duplex mode are site settings (common/api/batching.ts); the batches service
+// reads them with impositionSettingsFor(siteId).
+import { DEFAULT_IMPOSE_SETTINGS, type DuplexTurn, type ImposeSettings, type SheetSize } from '../../../../common/api/batching';
 
-/** How the sheet is turned over for its second side; the back of a slot is where the turn puts it. */
-export type DuplexTurn = 'turn' | 'tumble';
-
-export interface ImposeSettings {
-  sheets: SheetSize[];
-  /** Between neighbouring bleed boxes (crop marks are drawn in it). */
-  gapMm: number;
-  /** Height of the slug strip under each item. */
-  slugMm: number;
-  /**
-   * `turn`: turned side to side (sheetwise or work-and-turn; the usual long-edge duplex of a digital
-   * press printing a portrait sheet) — a back is mirrored left to right. `tumble`: turned head to
-   * foot (work-and-tumble) — mirrored top to bottom.
-   */
-  duplex: DuplexTurn;
-}
-
-/**
- * Defaults, kept in code rather than site settings: sheets are what the presses take, the same for
- * every site of the shop floor, and no screen edits them yet. SRA3 is an oversize sheet, so its own
- * extra is the margin; A4 and SRA4 keep 5 mm for printers that cannot print to the edge.
- */
-export const DEFAULT_IMPOSE_SETTINGS: ImposeSettings = {
-  sheets: [
-    { name: 'SRA3', widthMm: 320, heightMm: 450, marginMm: 0 },
-    { name: 'SRA4', widthMm: 225, heightMm: 320, marginMm: 2 },
-    { name: 'A4', widthMm: 210, heightMm: 297, marginMm: 5 },
-    { name: 'A3', widthMm: 297, heightMm: 420, marginMm: 5 },
-  ],
-  // 4 A5 cards (3 mm bleed) fill an SRA3 sheet exactly: 2 × (154 + 6) by 2 × (216 + 6 + 3).
-  gapMm: 6,
-  slugMm: 3,
-  duplex: 'turn',
-};
+export { DEFAULT_IMPOSE_SETTINGS, type DuplexTurn, type ImposeSettings, type SheetSize };
 
 /** The finished size of one leaf and its bleed (the print file's TrimBox and BleedBox). */
 export interface LeafSize {

@@ -17,6 +17,7 @@ interface Row {
   product_pdf: string | null;
   product_id: string | null;
   product_type: ProductType | null;
+  stock?: string | null;
   hp_sku: string | null;
   hp_addition_data: unknown;
   data: unknown;
@@ -36,6 +37,7 @@ const fromRow = (r: Row): Design => {
     createdByUserId: r.created_by_user_id,
     productId: r.product_id,
     productType: r.product_type,
+    stock: r.stock ?? null,
     hpSKU: r.hp_sku,
     hpAdditionData: { attributes: hp.attributes ?? [], stockItems: hp.stockItems ?? [], ...(hp.componentCode ? { componentCode: hp.componentCode } : {}) },
     data: fromJson<DesignData>(r.data, {}),
@@ -56,6 +58,7 @@ const toRow = (d: Partial<Omit<Design, 'id'>>) => {
   if (d.productPdf !== undefined) row.product_pdf = d.productPdf;
   if (d.productId !== undefined) row.product_id = d.productId;
   if (d.productType !== undefined) row.product_type = d.productType;
+  if (d.stock !== undefined) row.stock = d.stock || null;
   if (d.hpSKU !== undefined) row.hp_sku = d.hpSKU;
   if (d.hpAdditionData !== undefined) row.hp_addition_data = toJson(d.hpAdditionData);
   if (d.data !== undefined) row.data = toJson(d.data);
@@ -113,7 +116,7 @@ export function designsRepo(db: Db) {
       const r = await db<Row>('designs').where({ site_id: siteId, sku }).first();
       return r ? fromRow(r) : undefined;
     },
-    async insert(d: Omit<Design, 'id'>): Promise<number> {
+    async insert(d: Omit<Design, 'id' | 'stock'> & { stock?: string | null }): Promise<number> {
       const [r] = await db('designs').insert(toRow(d)).returning('id');
       return typeof r === 'object' ? r.id : r;
     },

@@ -57,6 +57,7 @@ export const upsertBody = z.object({
   productPdf: optionalFileUrl,
   productId: optionalText(100),
   productType: productType.optional(),
+  stock: optionalText(100),
   hpSKU: optionalText(100),
   hpAdditionData: z.preprocess((v) => (v === null ? undefined : v), hpAdditionData.optional()),
   data: designData.optional(),

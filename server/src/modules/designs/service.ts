@@ -90,6 +90,7 @@ export function designsService(deps: Deps, store: FileStore, fetchArtwork: Artwo
         createdByUserId: actor.id,
         productId: input.productId ?? null,
         productType: input.productType ?? null,
+        stock: input.stock ?? null,
         hpSKU: input.hpSKU ?? null,
         hpAdditionData: input.hpAdditionData ?? { attributes: [], stockItems: [] },
         data,
@@ -125,6 +126,7 @@ export function designsService(deps: Deps, store: FileStore, fetchArtwork: Artwo
         productPdf: input.productPdf,
         productId: input.productId,
         productType: input.productType,
+        stock: input.stock,
         hpSKU: input.hpSKU,
         hpAdditionData: input.hpAdditionData,
         // The Design Info form and the editor each send their part: data keys not sent are kept.

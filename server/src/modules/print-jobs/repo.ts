@@ -293,6 +293,11 @@ export function printJobsRepo(db: Db | Knex.Transaction) {
         });
       return n === 1;
     },
+    /** The ids of the jobs of the filter, in queue order (oldest first). */
+    async idsOf(f: PrintJobFilter): Promise<number[]> {
+      const rows = (await filtered(f).orderBy('j.created_at', 'asc').orderBy('j.id', 'asc').select('j.id')) as Array<{ id: number }>;
+      return rows.map((r) => Number(r.id));
+    },
     /** The jobs of one store order of a site, oldest first. */
     async ofOrder(siteId: number, shopifyOrderId: string): Promise<PrintJob[]> {
       const rows = (await withNotes(filtered({ clientId: siteId, shopifyOrderId })).orderBy('j.id', 'asc')) as Row[];

@@ -48,6 +48,9 @@ export function defaultSort(isPrinted: boolean | undefined): Sort {
   return [{ field: 'createdAt', order: 'desc' }, { field: 'id', order: 'desc' }];
 }
 
+/** The Ready queue of a site (of all, without one): made here, not printed, not withdrawn, not held. */
+export const readyQueue = (clientId: number | undefined): PrintJobFilter => ({ clientId, readyForPrint: true, isPrinted: false, madeBy: 'inHouse', withdrawn: false, held: false });
+
 /** The asked column (then id, for a stable page order), else the list's own order; `order` alone flips that. */
 function listSort(q: Pick<ListQuery, 'sort' | 'order' | 'isPrinted'>): Sort {
   if (q.sort) return [{ field: q.sort, order: q.order ?? 'asc' }, { field: 'id', order: q.order ?? 'asc' }];
@@ -351,7 +354,7 @@ export function printJobsService({ db, clock, config }: Deps, parts: PrintJobPar
     const bucket = bucketOf(from, to);
     const [figures, oldest] = await Promise.all([
       repo.reports({ fromAt: from, toAt: nextDay(to), clientId }),
-      repo.list({ clientId, readyForPrint: true, isPrinted: false, madeBy: 'inHouse', withdrawn: false, held: false }, defaultSort(false), 10, 0),
+      repo.list(readyQueue(clientId), defaultSort(false), 10, 0),
     ]);
     return {
       from,
