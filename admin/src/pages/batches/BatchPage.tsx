@@ -172,8 +172,9 @@ function BatchView({ id }: { id: string }) {
       action.end();
       if (moved?.id === undefined) return; // signed out meanwhile (401)
       setBatch(moved);
-      if (moved.printed) {
-        setOutcome({ severity: moved.printed.refused.length ? 'warning' : 'success', text: bulkSummary('markPrinted', moved.printed), refused: moved.printed.refused });
+      const report = moved.printed ?? moved.packed;
+      if (report) {
+        setOutcome({ severity: report.refused.length ? 'warning' : 'success', text: bulkSummary(moved.printed ? 'markPrinted' : 'markPacked', report), refused: report.refused });
       }
       setJobs(await dataProvider.getBatchJobs(batch.id));
     } catch (error) {

@@ -159,6 +159,26 @@ describe('Batch page', () => {
     expect(within(screen.getByTestId('step-cut')).getByText(/by Cat Cutter/)).toBeInTheDocument();
   });
 
+  it('Mark packed says how many jobs it packed and which were refused', async () => {
+    signIn(USER);
+    const user = userEvent.setup();
+    stubFetch(
+      router(
+        {
+          'GET /api/batches/5/jobs': () => ok(JOBS),
+          'GET /api/batches/5': () => ok(batch({ state: 'cut' })),
+          'POST /api/batches/5/state': () =>
+            ok({ ...batch({ state: 'packed', stateChangedByName: 'Uma User' }), packed: { done: [7], refused: [{ id: 8, error: 'This job was already packed by Sam Staff at 26/11/2026 14:02' }] } }),
+        },
+        USER,
+      ),
+    );
+    renderBatch();
+    await user.click(await screen.findByRole('button', { name: 'Mark packed' }));
+    const summary = await screen.findByTestId('bulk-summary');
+    expect(summary).toHaveTextContent('1 marked packed; 1 refused: 1 already packed by Sam Staff');
+  });
+
   it('Download sheets saves batch-<number>.pdf, and says so when the sheets cannot be made', async () => {
     signIn(USER);
     const user = userEvent.setup();
