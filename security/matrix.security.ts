@@ -168,6 +168,8 @@ const EXAMPLES: Examples = {
   'GET /api/batches/:id/jobs': async (c) => ({ params: { id: String(await throwawayBatch(c.world)) } }),
   'GET /api/batches/:id/pdf': async (c) => ({ params: { id: String(await throwawayBatch(c.world)) } }),
   'POST /api/batches/:id/state': async (c) => ({ params: { id: String(await throwawayBatch(c.world)) }, body: { state: 'printed' } }),
+  // Site A's order (its customer's name carries the marker) and its job: site B's user finds neither.
+  'GET /api/search': (c) => ({ query: { q: `Ada${c.world.marker}` } }),
   'GET /api/designs': {},
   'GET /api/designs/all-with-product-type': {},
   'POST /api/designs': { body: { name: 'new design' } },
@@ -246,6 +248,7 @@ const MARKED_FOR_USER_A = [
   'GET /api/print-jobs',
   'GET /api/print-jobs/:id',
   'GET /api/print-jobs/from-shopify-order/:orderId',
+  'GET /api/search',
   'GET /api/designs',
   'GET /api/designs/:id',
   'GET /api/hp-data/order/:orderId',

@@ -21,6 +21,7 @@ import { batchesService } from './modules/batches/service';
 import { bulkPrintFiles } from './modules/production/bulkPdf';
 import { bulkPrintJobActions } from './modules/print-jobs/bulk';
 import { renderService } from './modules/render/service';
+import { searchService } from './modules/search/service';
 import { sitesService } from './modules/sites/service';
 import { syncService } from './modules/sync/service';
 import { uploadsService } from './modules/uploads/service';
@@ -85,6 +86,8 @@ export function createServices(deps: Deps, store: FileStore = fileStoreFor(deps.
     bulkPrintJobs: bulkPrintJobActions(printJobs),
     bulkPrintFiles: bulkPrintFiles(production, printJobs),
     designs: designsService(deps, store, artwork),
+    /** The header search (orders, jobs, designs; sites and users for admins). */
+    search: searchService(deps),
     artwork,
     render,
     fulfilment,
