@@ -3,14 +3,14 @@
 // Check order; at phone width the search icon opens the box across the header.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { createShopifySender, fakeOrder, type FakeOrder } from '../server/simulators/shopify';
+import { fakeOrder, type FakeOrder } from '../server/simulators/shopify';
 import { apiAs, guardOwnHost, launch, shot, signIn } from './browser';
+import { callAs, demoStoreSender } from './demoStore';
 
 const base = inject('baseUrl');
 const PASSWORD = 'presswork';
 const STAFF = 'staff@presswork.local';
 const ADMIN = 'admin@presswork.local';
-const SHOP_DOMAIN = 'presswork-demo.myshopify.com';
 const SECRET = `e2e-search-${Date.now().toString(36)}`;
 const CUSTOMER = { first_name: 'Quillon', last_name: 'Searchwell' };
 
@@ -19,25 +19,9 @@ let staff: Page;
 let order: FakeOrder;
 const foreign: string[][] = [];
 
-async function call<T>(token: string, method: string, path: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${base}${path}`, {
-    method,
-    headers: { Authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (!res.ok) throw new Error(`${method} ${path} → ${res.status} ${await res.text()}`);
-  return (await res.json()) as T;
-}
-
 beforeAll(async () => {
-  const login = await call<{ data: { token: string } }>('', 'POST', '/api/users/login', { email: ADMIN, password: PASSWORD });
-  const adminToken = login.data.token;
-  // The demo store's secret is masked in every answer: set a known one, to sign the simulator's order.
-  const stores = await call<Array<{ id: number; siteSlug: string }>>(adminToken, 'GET', '/api/admin/stores');
-  const demo = stores.find((s) => s.siteSlug === 'demo');
-  expect(demo, 'the demo store').toBeTruthy();
-  await call(adminToken, 'PUT', `/api/admin/stores/${demo!.id}`, { webhookSecret: SECRET });
-  const sender = createShopifySender({ webhookUrl: `${base}/api/online-stores/shopify-webhook`, shopDomain: SHOP_DOMAIN, secret: SECRET, retryDelaysMs: [] });
+  const login = await callAs<{ data: { token: string } }>(base, '', 'POST', '/api/users/login', { email: ADMIN, password: PASSWORD });
+  const sender = await demoStoreSender(base, login.data.token, SECRET);
   const seed = Date.now() % 1_000_000_007;
   const made = fakeOrder(seed, { skus: ['DEMO-CARD-BDAY'], lineCount: 1, orderNumber: 60_000 + (seed % 9_000), withCustomer: true, withAddress: true });
   order = { ...made, customer: { ...made.customer!, ...CUSTOMER } };

@@ -10,22 +10,13 @@
 import type { Knex } from 'knex';
 // The backfill writes exactly the keys the orders repo writes (a copy could drift from it).
 import { orderSearchColumns } from '../server/src/modules/orders/searchKeys';
+import { fromJson } from '../server/src/db';
 
 const isPg = (knex: Knex) => knex.client.config.client === 'pg';
 
 const NEW_KEYS = ['name_lower', 'customer_lower', 'surname_lower', 'email_lower'] as const;
 /** Every searched column of store_orders and its index names' stem. */
 const SEARCHED = [...NEW_KEYS, 'order_number', 'store_order_id'] as const;
-
-function parse(v: unknown): Record<string, unknown> {
-  if (v && typeof v === 'object') return v as Record<string, unknown>;
-  try {
-    const o = JSON.parse(String(v ?? '{}')) as unknown;
-    return o && typeof o === 'object' && !Array.isArray(o) ? (o as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
-}
 
 const indexNames = (column: string) => ({ site: `store_orders_search_site_${column}`, all: `store_orders_search_${column}` });
 
@@ -44,7 +35,7 @@ export async function up(knex: Knex): Promise<void> {
     const rows = (await knex('store_orders').where('id', '>', after).orderBy('id').limit(BATCH).select('id', 'order_name', 'store_data')) as Array<{ id: number; order_name: string | null; store_data: unknown }>;
     if (!rows.length) break;
     await knex.transaction(async (trx) => {
-      for (const r of rows) await trx('store_orders').where({ id: r.id }).update(orderSearchColumns(r.order_name, parse(r.store_data)));
+      for (const r of rows) await trx('store_orders').where({ id: r.id }).update(orderSearchColumns(r.order_name, fromJson<Record<string, unknown> | null>(r.store_data, {}) ?? {}));
     });
     filled += rows.length;
     after = Number(rows[rows.length - 1].id);
