@@ -15,7 +15,7 @@ import * as printedByName from './20261126_013_t_print_job_printed_by_name';
 import * as storeReconciliations from './20261127_015_store_reconciliations';
 import * as printJobPreflight from './20261128_016_print_job_preflight';
 import * as batches from './20261129_017_batches';
-import * as searchIndexes from './20261130_022_search_indexes';
+import * as searchIndexes from './20261202_022_search_indexes';
 
 type Migration = { up(knex: Knex): Promise<void>; down(knex: Knex): Promise<void> };
 
@@ -35,7 +35,7 @@ const migrations: Record<string, Migration> = {
   '20261127_015_store_reconciliations': storeReconciliations,
   '20261128_016_print_job_preflight': printJobPreflight,
   '20261129_017_batches': batches,
-  '20261130_022_search_indexes': searchIndexes,
+  '20261202_022_search_indexes': searchIndexes,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

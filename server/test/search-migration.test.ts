@@ -1,4 +1,4 @@
-// Migration 20261130_022_search_indexes on a database of orders stored before it: their search keys
+// Migration 20261202_022_search_indexes on a database of orders stored before it: their search keys
 // are filled from what is stored, so the header search finds them at once.
 import { describe, expect, it } from 'vitest';
 import { migrationSource } from '../../migrations';

@@ -1,6 +1,6 @@
 // SQL of the header search: a few rows of each kind whose words start with the query, one site's
 // (siteId) or every site's (undefined). Orders are a million rows: each of their keys is searched
-// as a range over its own index (migrations/20261130_022_search_indexes.ts), never scanned. Designs,
+// as a range over its own index (migrations/20261202_022_search_indexes.ts), never scanned. Designs,
 // sites and users are a site's hundreds of rows: a LIKE over them is enough.
 import type { Knex } from 'knex';
 import { fromJson, isPostgres, likeLiteral, prefixEnd, type Db } from '../../db';

@@ -40,7 +40,7 @@ export async function up(knex: Knex): Promise<void> {
     filled += rows.length;
     after = Number(rows[rows.length - 1].id);
   }
-  if (filled) console.info(`[migration 20261130_022_search_indexes] search keys of ${filled} orders filled`);
+  if (filled) console.info(`[migration 20261202_022_search_indexes] search keys of ${filled} orders filled`);
 
   for (const c of SEARCHED) {
     const n = indexNames(c);
