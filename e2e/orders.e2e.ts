@@ -5,14 +5,14 @@
 // The app must call no host but its own.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
-import { createShopifySender, fakeOrder, type FakeOrder } from '../server/simulators/shopify';
+import { fakeOrder, type FakeOrder } from '../server/simulators/shopify';
 import { guardOwnHost, launch, shot, signIn } from './browser';
+import { callAs, demoStoreSender } from './demoStore';
 
 const base = inject('baseUrl');
 const PASSWORD = 'presswork';
 const STAFF = 'staff@presswork.local';
 const ADMIN = 'admin@presswork.local';
-const SHOP_DOMAIN = 'presswork-demo.myshopify.com';
 const SECRET = `e2e-orders-${Date.now().toString(36)}`;
 const SKU = 'DEMO-CARD-BDAY';
 /** The card's personalisation, as the store's checkout asks for it: without it preflight holds the line. */
@@ -33,7 +33,7 @@ let admin: Page;
 const foreign: string[][] = [];
 let adminToken: string;
 let staffToken: string;
-let sender: ReturnType<typeof createShopifySender>;
+let sender: Awaited<ReturnType<typeof demoStoreSender>>;
 let order: FakeOrder;
 
 // ---------------------------------------------------------------------------------------------
@@ -46,16 +46,7 @@ async function tokenOf(email: string): Promise<string> {
   return json.data.token;
 }
 
-/** A call with `token`; the JSON as answered (admin REST answers are not enveloped). */
-async function call<T>(token: string, method: string, path: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${base}${path}`, {
-    method,
-    headers: { Authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (!res.ok) throw new Error(`${method} ${path} → ${res.status} ${await res.text()}`);
-  return (await res.json()) as T;
-}
+const call = <T,>(token: string, method: string, path: string, body?: unknown): Promise<T> => callAs<T>(base, token, method, path, body);
 
 /** Store order ids of the staff's List Orders, pages 1..n (the screen's own call). */
 async function listedIds(pages: number): Promise<string[]> {
@@ -80,13 +71,7 @@ async function openOrders(page: Page, path: '/orders' | '/all-orders') {
 
 beforeAll(async () => {
   [adminToken, staffToken] = await Promise.all([tokenOf(ADMIN), tokenOf(STAFF)]);
-  // The demo store's secret is masked in every answer: set a known one (the old one becomes the previous).
-  const stores = await call<Array<{ id: number; siteSlug: string }>>(adminToken, 'GET', '/api/admin/stores');
-  const demo = stores.find((s) => s.siteSlug === 'demo');
-  expect(demo, 'the demo store').toBeTruthy();
-  const saved = await call<{ shopDomain: string; webhookUrl: string }>(adminToken, 'PUT', `/api/admin/stores/${demo!.id}`, { webhookSecret: SECRET });
-  expect(saved.shopDomain).toBe(SHOP_DOMAIN);
-  sender = createShopifySender({ webhookUrl: `${base}/api/online-stores/shopify-webhook`, shopDomain: SHOP_DOMAIN, secret: SECRET, retryDelaysMs: [] });
+  sender = await demoStoreSender(base, adminToken, SECRET);
 
   browser = await launch();
   staffContext = await browser.newContext({ viewport: { width: 1280, height: 900 } });

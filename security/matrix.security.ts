@@ -170,6 +170,8 @@ const EXAMPLES: Examples = {
   'POST /api/batches/:id/state': async (c) => ({ params: { id: String(await throwawayBatch(c.world)) }, body: { state: 'printed' } }),
   // A scan moves the job on: each call its own job of site A (site B's user: not found).
   'POST /api/scan': async (c) => ({ body: { code: `PJ-${await c.world.throwaway.job()}` } }),
+  // Site A's order (its customer's name carries the marker) and its job: site B's user finds neither.
+  'GET /api/search': (c) => ({ query: { q: `Ada${c.world.marker}` } }),
   'GET /api/designs': {},
   'GET /api/designs/all-with-product-type': {},
   'POST /api/designs': { body: { name: 'new design' } },
@@ -248,6 +250,7 @@ const MARKED_FOR_USER_A = [
   'GET /api/print-jobs',
   'GET /api/print-jobs/:id',
   'GET /api/print-jobs/from-shopify-order/:orderId',
+  'GET /api/search',
   'GET /api/designs',
   'GET /api/designs/:id',
   'GET /api/hp-data/order/:orderId',

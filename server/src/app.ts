@@ -27,6 +27,7 @@ import { batchesRoutes } from './modules/batches/routes';
 import { bulkPrintJobRoutes } from './modules/print-jobs/bulkRoutes';
 import { renderRoutes } from './modules/render/routes';
 import { scanRoutes } from './modules/scan/routes';
+import { searchRoutes } from './modules/search/routes';
 import { sitesRoutes } from './modules/sites/routes';
 import { syncRoutes } from './modules/sync/routes';
 import { syncTestRoutes } from './modules/sync/testRoutes';
@@ -93,6 +94,7 @@ export function createApp(deps: Deps, services: Services = createServices(deps))
   api.use('/print-jobs', printJobsRoutes(services.printJobs, config));
   api.use('/batches', batchesRoutes(services.batches, config));
   api.use('/scan', scanRoutes(services.scan));
+  api.use('/search', searchRoutes(services.search));
   api.use('/designs', designsRoutes(services.designs, config));
   api.use('/pdf', printJobPdfRoutes(services.production, config));
   // Provider calls first: their postback route takes no session, whatever else /online-stores requires.

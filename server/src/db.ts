@@ -136,6 +136,25 @@ export function fromJson<T>(value: unknown, fallback: T): T {
   return value as T;
 }
 
+/** Text taken literally in a LIKE pattern (its %, _ and the escape character escaped): use with `like ? escape '!'`. */
+export const likeLiteral = (text: string): string => text.replace(/[!%_]/g, (c) => `!${c}`);
+
+/**
+ * The smallest string above every string that starts with `prefix`, in byte (code point) order:
+ * `col >= prefix and col < prefixEnd(prefix)` is a prefix search an ordinary index answers, and
+ * needs no escaping (no character is a wildcard).
+ */
+export function prefixEnd(prefix: string): string {
+  const chars = Array.from(prefix);
+  while (chars.length) {
+    const last = chars.pop()!.codePointAt(0)!;
+    // The next code point, skipping the surrogate range no string holds alone.
+    const next = last === 0xd7ff ? 0xe000 : last + 1;
+    if (next <= 0x10ffff) return chars.join('') + String.fromCodePoint(next);
+  }
+  return '\u{10FFFF}';
+}
+
 /** Count rows of a query builder portably (PostgreSQL answers counts as strings). */
 export async function countOf(query: Knex.QueryBuilder): Promise<number> {
   const row = (await query.clone().clearSelect().clearOrder().count({ n: '*' }).first()) as { n: number | string } | undefined;

@@ -22,6 +22,7 @@ import { bulkPrintFiles } from './modules/production/bulkPdf';
 import { bulkPrintJobActions } from './modules/print-jobs/bulk';
 import { scanService } from './modules/scan/service';
 import { renderService } from './modules/render/service';
+import { searchService } from './modules/search/service';
 import { sitesService } from './modules/sites/service';
 import { syncService } from './modules/sync/service';
 import { uploadsService } from './modules/uploads/service';
@@ -90,6 +91,8 @@ export function createServices(deps: Deps, store: FileStore = fileStoreFor(deps.
     /** The packing bench's scans: each through the print-job rules. */
     scan: scanService(deps, { printJobs, production }),
     designs: designsService(deps, store, artwork),
+    /** The header search (orders, jobs, designs; sites and users for admins). */
+    search: searchService(deps),
     artwork,
     render,
     fulfilment,

@@ -1,9 +1,8 @@
 import { AppBar as RaAppBar, LoadingIndicator, TitlePortal, useGetIdentity, useLogout, type AppBarProps } from 'react-admin';
-import { Box, IconButton, InputBase, Tooltip, Typography } from '@mui/material';
-import { alpha } from '@mui/material/styles';
+import { Box, IconButton, Tooltip, Typography } from '@mui/material';
 import LogoutIcon from '@mui/icons-material/Logout';
-import SearchIcon from '@mui/icons-material/Search';
 import { APP_BAR_HEIGHT } from './theme';
+import { HeaderSearch } from './HeaderSearch';
 import { useSiteInfo } from './SiteInfoContext';
 
 /** The site's logo when it has one, else its name (white label, spec §1). */
@@ -20,29 +19,6 @@ function SiteBrand() {
           {site.name}
         </Typography>
       )}
-    </Box>
-  );
-}
-
-/** Search box of the header; it has no behaviour yet (spec §2). */
-function SearchBox() {
-  return (
-    <Box
-      sx={(theme) => ({
-        display: { xs: 'none', sm: 'flex' },
-        alignItems: 'center',
-        gap: 1,
-        px: 1.5,
-        mr: 2,
-        height: 34,
-        borderRadius: 1,
-        width: 240,
-        backgroundColor: alpha(theme.palette.common.white, 0.18),
-        '&:hover': { backgroundColor: alpha(theme.palette.common.white, 0.25) },
-      })}
-    >
-      <SearchIcon fontSize="small" />
-      <InputBase placeholder="Search…" inputProps={{ 'aria-label': 'Search' }} sx={{ color: 'inherit', flex: 1, fontSize: 14 }} />
     </Box>
   );
 }
@@ -85,7 +61,7 @@ export function AppBar(props: AppBarProps) {
     >
       <SiteBrand />
       <TitlePortal />
-      <SearchBox />
+      <HeaderSearch />
     </RaAppBar>
   );
 }

@@ -3,7 +3,7 @@
 // record-type adapter, writes go to it, so callers see one kind of record.
 import type { Knex } from 'knex';
 import type { Db } from '../../db';
-import { canBeRowId, toJson } from '../../db';
+import { canBeRowId, likeLiteral, toJson } from '../../db';
 import { orderTablesRepo } from '../orders/tablesRepo';
 import { recordFromRow, type DataRecord, type RecordRow } from './record';
 import { ORDER_TABLE_TYPES, isOrderTableType } from './types';
@@ -104,7 +104,7 @@ export function generalDataRepo(db: Db | Knex.Transaction) {
       q.where((w) => w.whereNull('status').orWhereNotIn('status', excluded));
     }
     for (const word of (f.search ?? '').toLowerCase().split(/\s+/).filter(Boolean).slice(0, 5)) {
-      q.whereRaw("search_text like ? escape '!'", [`%${word.replace(/[!%_]/g, (c) => `!${c}`)}%`]);
+      q.whereRaw("search_text like ? escape '!'", [`%${likeLiteral(word)}%`]);
     }
     if (f.readableBy) {
       const { userId } = f.readableBy;

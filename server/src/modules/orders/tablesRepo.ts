@@ -10,6 +10,7 @@ import { fromJson, isPostgres, isUniqueViolation, toJson, type Db } from '../../
 import type { DataRecord, RecordRow } from '../general-data/record';
 import { recordFromRow } from '../general-data/record';
 import { ORDER_RECORD_NAME, RECORD_TYPES } from '../general-data/types';
+import { orderSearchColumns } from './searchKeys';
 import type { OrderData } from './shopify';
 
 const ORDER = RECORD_TYPES.order;
@@ -175,6 +176,7 @@ export function orderTablesRepo(db: Db | Knex.Transaction) {
       order_number: text(o.data.order_number, 32),
       status: o.status,
       search_text: o.searchText === null ? null : o.searchText.toLowerCase(),
+      ...orderSearchColumns(o.name, o.data),
       store_data: toJson(store),
       our_data: toJson(ours),
       user_id: o.userId ?? null,
@@ -229,6 +231,17 @@ export function orderTablesRepo(db: Db | Knex.Transaction) {
       row.our_data = toJson(ours);
       row.order_number = text(p.data.order_number, 32);
       before ??= fromJson<Record<string, unknown>>(((await db('store_orders').where({ id }).first('store_data')) as OrderRow | undefined)?.store_data, {});
+    }
+    // The header search's keys follow the name and the store data (either may change alone).
+    if (p.name !== undefined || p.data !== undefined) {
+      let name = p.name;
+      let data = p.data;
+      if (name === undefined || data === undefined) {
+        const current = (await db('store_orders').where({ id }).first('order_name', 'store_data')) as Pick<OrderRow, 'order_name' | 'store_data'> | undefined;
+        if (name === undefined) name = current?.order_name ?? null;
+        data ??= fromJson<Record<string, unknown>>(current?.store_data, {});
+      }
+      Object.assign(row, orderSearchColumns(name, data));
     }
     try {
       await db('store_orders').where({ id }).update(row);
