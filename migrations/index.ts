@@ -15,6 +15,7 @@ import * as printedByName from './20261126_013_t_print_job_printed_by_name';
 import * as storeReconciliations from './20261127_015_store_reconciliations';
 import * as printJobPreflight from './20261128_016_print_job_preflight';
 import * as batches from './20261129_017_batches';
+import * as printJobReprints from './20261130_021_print_job_reprints';
 
 type Migration = { up(knex: Knex): Promise<void>; down(knex: Knex): Promise<void> };
 
@@ -34,6 +35,7 @@ const migrations: Record<string, Migration> = {
   '20261127_015_store_reconciliations': storeReconciliations,
   '20261128_016_print_job_preflight': printJobPreflight,
   '20261129_017_batches': batches,
+  '20261130_021_print_job_reprints': printJobReprints,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
