@@ -35,6 +35,7 @@ import type {
 } from '../../../common/api/printProduction';
 import { newActionKey } from '../lib/actionKey';
 import type { BulkAction, BulkResult } from '../../../common/api/bulk';
+import type { ReprintWhy } from '../../../common/api/reprints';
 import type { Batch, BatchJob, BatchMoved, BatchState, ImpositionSheets } from '../../../common/api/batches';
 import { authHeaders } from './session';
 import { syncCalls } from './sync';
@@ -159,8 +160,9 @@ export const dataProvider = {
   },
 
   /** One action on many jobs, each through its own button's rules: what was done and what was refused, with the reason. */
-  bulkPrintJobs(ids: Id[], action: BulkAction, idempotencyKey?: string): Promise<BulkResult> {
-    return api<BulkResult>('/api/print-jobs/bulk', { method: 'POST', body: { ids, action }, idempotencyKey });
+  /** `why`: a reprint's reason and who is responsible (required for `reprint`). */
+  bulkPrintJobs(ids: Id[], action: BulkAction, idempotencyKey?: string, why?: ReprintWhy): Promise<BulkResult> {
+    return api<BulkResult>('/api/print-jobs/bulk', { method: 'POST', body: { ids, action, ...why }, idempotencyKey });
   },
 
   /** The jobs' print files as one PDF, in the order given; from Jobs each job is then downloaded (and asks "Have you printed?"). */

@@ -39,6 +39,7 @@ export function printJob(overrides: Partial<PrintJob> = {}): PrintJob {
     printedAt: null,
     printedByUserId: null,
     printedByName: null,
+    lastReprint: null,
     ...overrides,
   };
 }
