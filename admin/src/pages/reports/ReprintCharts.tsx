@@ -1,6 +1,6 @@
 // Reprints of the period by reason, by who is responsible and by product, as charts (@mui/x-charts)
 // with the same figures in a small table beside them (screen readers, exact numbers).
-import { Box, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
+import { Box, Table, TableBody, TableCell, TableHead, TableRow, Typography, useTheme } from '@mui/material';
 import { BarChart } from '@mui/x-charts/BarChart';
 import { PieChart } from '@mui/x-charts/PieChart';
 import type { PrintReports } from '../../../../common/api/printProduction';
@@ -46,6 +46,7 @@ function Figures({ label, rows }: { label: string; rows: Array<{ name: string; r
 const chartBox = { minWidth: 0, width: '100%' };
 
 export function ReprintsByReason({ reprints }: { reprints: Reprints }) {
+  const theme = useTheme();
   const rows = (reprints.byReason ?? []).map((r) => ({ name: REPRINT_REASON_LABELS[r.reason] ?? r.reason, reprints: r.reprints, rate: r.rate }));
   return (
     <Box sx={{ display: 'grid', gap: 1 }}>
@@ -56,7 +57,7 @@ export function ReprintsByReason({ reprints }: { reprints: Reprints }) {
           dataset={rows}
           yAxis={[{ scaleType: 'band', dataKey: 'name', width: 130 }]}
           xAxis={[{ tickMinStep: 1, label: 'Reprints' }]}
-          series={[{ dataKey: 'reprints', label: 'Reprints', valueFormatter: (v: number | null) => `${v ?? 0}` }]}
+          series={[{ dataKey: 'reprints', label: 'Reprints', color: theme.palette.primary.main, valueFormatter: (v: number | null) => `${v ?? 0}` }]}
           hideLegend
         />
       </Box>
@@ -83,6 +84,7 @@ export function ReprintsByResponsible({ reprints }: { reprints: Reprints }) {
 }
 
 export function ReprintsByProduct({ reprints }: { reprints: Reprints }) {
+  const theme = useTheme();
   const rows = (reprints.byProduct ?? []).map((p) => ({ name: p.productName || '(no name)', printed: p.printed, reprints: p.reprints, rate: p.rate }));
   if (!rows.length) return <Typography color="text.secondary">No reprints in this period</Typography>;
   return (
@@ -94,7 +96,7 @@ export function ReprintsByProduct({ reprints }: { reprints: Reprints }) {
           dataset={rows.map((r) => ({ ...r, percent: Math.round(r.rate * 1000) / 10 }))}
           yAxis={[{ scaleType: 'band', dataKey: 'name', width: 130 }]}
           xAxis={[{ label: 'Reprint rate (%)' }]}
-          series={[{ dataKey: 'percent', label: 'Reprint rate', valueFormatter: (v: number | null) => `${v ?? 0} %` }]}
+          series={[{ dataKey: 'percent', label: 'Reprint rate', color: theme.palette.primary.main, valueFormatter: (v: number | null) => `${v ?? 0} %` }]}
           hideLegend
         />
       </Box>
