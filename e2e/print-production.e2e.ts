@@ -56,9 +56,10 @@ function pagePng(background: string): Promise<Buffer> {
   return sharp({ create: { width, height, channels: 3, background } }).png().toBuffer();
 }
 
-/** The table row of the (only) job named `name` on the current list screen. */
+/** The table row of the (only) job named `name` on the current list screen (chips such as "Reprint: …" may follow the name). */
 function rowOf(page: Page, name: string): Locator {
-  return page.getByRole('row').filter({ has: page.getByRole('cell', { name, exact: true }) });
+  const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return page.getByRole('row').filter({ has: page.getByRole('cell', { name: new RegExp(`^${escaped}( Reprint: .*)?$`) }) });
 }
 
 /** Pins a row by its job id, so later checks follow that job and not any row of the same name. */
@@ -148,7 +149,14 @@ describe('print production in the browser', () => {
     expect(await staff.getByRole('row').nth(1).getAttribute('data-testid')).toBe(testId);
     await shot(staff, 'print-04-history');
 
+    // Reprint asks why and who is responsible.
     await printed.getByRole('button', { name: 'Reprint', exact: true }).click();
+    const why = staff.getByRole('dialog');
+    await why.getByRole('radio', { name: 'Print defect' }).check();
+    await why.getByRole('radio', { name: 'Shop' }).check();
+    await why.getByRole('textbox', { name: /Note/ }).fill('Colours came out dark');
+    await shot(staff, 'print-04b-reprint-reason');
+    await why.getByRole('button', { name: 'Confirm' }).click();
     await staff.getByText('Sent back to Jobs for reprint').waitFor();
     await printed.waitFor({ state: 'detached' });
     await openList(staff, '/print-history', 'City Skyline Poster');
@@ -159,6 +167,8 @@ describe('print production in the browser', () => {
     const back = staff.getByTestId(testId);
     await back.getByRole('button', { name: 'PDF', exact: true }).waitFor();
     expect(await back.getByText('Have you printed?').count()).toBe(0);
+    // It says why it is back.
+    await back.getByText('Reprint: Print defect (shop)', { exact: true }).waitFor();
     await shot(staff, 'print-05-back-in-jobs');
   });
 

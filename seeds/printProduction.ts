@@ -361,7 +361,7 @@ export async function seedPrintProduction(deps: Deps, services: Services, siteId
       clock.set(daysAgo(days, hour));
       if (step === 'download') job = await jobs.markDownloaded(staff, job.id);
       if (step === 'print') job = await jobs.change(staff, { id: job.id, isPrinted: true });
-      if (step === 'reprint') job = await jobs.change(staff, { id: job.id, isPDFDownloaded: false, isPrinted: false, isRePrinted: true });
+      if (step === 'reprint') job = await jobs.change(staff, { id: job.id, isPDFDownloaded: false, isPrinted: false, isRePrinted: true, reprintReason: 'printDefect', reprintResponsible: 'shop' });
     }
     if (p.note) await services.generalData.upsert(staff, 'production-note', { id: undefined, field1: String(job.id), data: { note: p.note } });
     made.push(job);

@@ -2,6 +2,7 @@
 import { PRODUCT_TYPES, type ProductType } from '../design-doc/types';
 import type { Id, RecordId } from './envelope';
 import type { PreflightState } from './preflight';
+import type { Reprint, ReprintReason, ReprintResponsible, ReprintWhy } from './reprints';
 
 export interface ProductionNote {
   id: RecordId;
@@ -62,6 +63,8 @@ export interface PrintJob extends PreflightState {
   packedByUserId: RecordId | null;
   /** Who packed it, as their name was then. */
   packedByName: string | null;
+  /** Why it was last sent back to the queue, and the print it replaced (null: never reprinted with a reason). */
+  lastReprint: Reprint | null;
 }
 
 /** The longest production note, in characters: the admin counts down to it, the server refuses beyond. */
@@ -81,7 +84,7 @@ export type PrintPdfFrom = 'jobs' | 'history';
 export type PrintJobChange =
   | { isPrinted: true }
   | { isPDFDownloaded: false; isPrinted: false }
-  | { isPDFDownloaded: false; isPrinted: false; isRePrinted: true };
+  | ({ isPDFDownloaded: false; isPrinted: false; isRePrinted: true } & ReprintWhy);
 
 /** What `POST /api/print-jobs` takes to create a job. */
 export interface NewPrintJob {
@@ -109,7 +112,25 @@ export interface PrintReports {
   /** Jobs printed in the range and their items: the same as the sum of perProduct. */
   totals: { jobs: number; quantity: number };
   perProduct: { productName: string | null; jobs: number; quantity: number }[];
-  reprints: { printed: number; reprinted: number; rate: number };
+  /** rate = reprints / prints of the range; a product's rate is of that product's prints. */
+  reprints: {
+    printed: number;
+    reprinted: number;
+    rate: number;
+    /** Every reason and every party, in the order of REPRINT_REASONS / REPRINT_RESPONSIBLES, zeros included. */
+    byReason: { reason: ReprintReason; reprints: number; rate: number }[];
+    byResponsible: { responsible: ReprintResponsible; reprints: number; rate: number }[];
+    /** Products reprinted in the range, most reprints first. */
+    byProduct: { productName: string; printed: number; reprints: number; rate: number }[];
+  };
+  /** Lines shipped in the range (Mark shipped, the provider's shipped postbacks). */
+  shipping: {
+    shippedLines: number;
+    /** From order placed to shipped, in hours; null when nothing shipped. */
+    averageOrderToShipHours: number | null;
+    /** Shipped by their ship-by among shipped lines that have one; null until lines carry ship-by dates. */
+    onTime: { onTime: number; counted: number; rate: number } | null;
+  };
   oldestUnprinted: PrintJob[];
 }
 

@@ -182,7 +182,7 @@ export const queryString: fc.Arbitrary<string> = fc
 export const KNOWN_FIELDS = [
   'id', 'ids', 'url', 'urls', 'name', 'sku', 'email', 'password', 'confirmPassword', 'role', 'siteId', 'site', 'data', 'type', 'orderId',
   'lineItemId', 'artworkUrls', 'quantity', 'serverSidePath', 'contentType', 'settings', 'slug', 'theme', 'logo', 'note', 'isPrinted',
-  'isPDFDownloaded', 'isRePrinted', 'readyForPrint', 'flags', 'bleedMm', 'document', 'page', 'pageSize', 'values', 'date', 'day',
+  'isPDFDownloaded', 'isRePrinted', 'reprintReason', 'reprintResponsible', 'reprintNote', 'readyForPrint', 'flags', 'bleedMm', 'document', 'page', 'pageSize', 'values', 'date', 'day',
   'constituentId', 'hour', 'enabled', 'fileName', 'file', 'firstName', 'lastName', 'publicPermission', 'productName', 'productId',
   'designId', 'previewUrl', 'image', 'imageUrl', 'images', 'productType', 'isCustomizable', 'hpSKU', 'hpAdditionData', 'storeSku',
   'storeProductId', 'shopDomain', 'webhookSecret', 'previousSecret', 'env', 'key', 'value', 'json', 'items', 'orderData', 'shipTo',

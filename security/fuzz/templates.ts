@@ -33,7 +33,7 @@ export function templatesFor(method: string, path: string, c: TemplateContext): 
     [/^(POST|PUT) \/api(\/admin)?\/sites(\/:id)?$/, [{ name: 'Fuzz site', slug: 'fuzz-site', theme: { mainColor: '#123456' }, settings: { env: [{ key: 'A_KEY', value: 'x' }] } }]],
     [/^POST \/api\/general-data\/:type$/, [{ data: { note: 'x' }, publicPermission: { read: 1, update: 0 } }, { id: c.ids[0], data: { a: 1 } }]],
     [/^(POST|PUT) \/api\/admin\/general-data(\/:id)?$/, [{ type: 'production-note', data: { note: 'x' }, siteId: c.siteA }]],
-    [/^POST \/api\/print-jobs$/, [{ productName: 'Fuzz job', artworkUrls: art, quantity: 1, flags: { readyForPrint: 1 } }, { id: c.ids[0], isPrinted: true }, { id: c.ids[0], isPDFDownloaded: false, isRePrinted: true }]],
+    [/^POST \/api\/print-jobs$/, [{ productName: 'Fuzz job', artworkUrls: art, quantity: 1, flags: { readyForPrint: 1 } }, { id: c.ids[0], isPrinted: true }, { id: c.ids[0], isPDFDownloaded: false, isRePrinted: true, reprintReason: 'printDefect', reprintResponsible: 'shop' }]],
     [/^(POST|PUT) \/api\/admin\/print-jobs(\/:id)?$/, [{ productName: 'Fuzz job', artworkUrls: art, clientId: c.siteA }]],
     [/^(POST|PUT) \/api(\/admin)?\/designs(\/:id)?$/, [design]],
     [/^POST \/api\/designs\/import-from-json$/, [{ json: { name: 'Imported', sku: 'IMP-1', pages: [] } }, { json: '{"name":"x"}' }]],

@@ -90,7 +90,7 @@ describe('POST /api/print-jobs/bulk', async () => {
   it('reprint puts printed jobs back in the queue (an unprinted one refused); delete removes them', async () => {
     const printed = [await insertJob(w.sites.a, { ...downloaded, isPrinted: true, printedAt: w.clock.now().toISOString() }), await insertJob(w.sites.a, { ...downloaded, isPrinted: true, printedAt: w.clock.now().toISOString() })];
     const unprinted = await insertJob(w.sites.a);
-    const res = await bulk(w.tokens.userA, { ids: [...printed, unprinted], action: 'reprint' });
+    const res = await bulk(w.tokens.userA, { ids: [...printed, unprinted], action: 'reprint', reprintReason: 'transitDamage', reprintResponsible: 'carrier' });
     expect(res.body.data).toEqual({ done: printed, refused: [{ id: unprinted, error: 'Only a printed job can be reprinted' }] });
     expect(await row(printed[0])).toMatchObject({ isPrinted: false, isPDFDownloaded: false, isRePrinted: true, reprintCount: 1 });
     expect((await w.db('print_job_events').where({ job_id: printed[1], kind: 'reprinted' }))[0]).toMatchObject({ user_id: w.users.userA });

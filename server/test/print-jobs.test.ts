@@ -6,6 +6,7 @@ import type { Response } from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { fromJson } from '../src/db';
 import { orderTablesRepo } from '../src/modules/orders/tablesRepo';
+import { REPRINT_REASONS, REPRINT_RESPONSIBLES } from '../../common/api/reprints';
 import { bearer, createWorld, type TestWorld } from './harness';
 import { makeDesign } from './ordersKit';
 import { cardDoc } from './renderKit';
@@ -118,6 +119,7 @@ describe('print jobs', async () => {
         packedAt: null,
         packedByUserId: null,
         packedByName: null,
+        lastReprint: null,
         reprintCount: 0,
         productionNote: null,
         orderName: null,
@@ -245,7 +247,7 @@ describe('print jobs', async () => {
       expect(ids(queue)).not.toContain(j1.id);
       expect(queue.total).toBe(20);
 
-      const reprinted = await a.changed(world.tokens.userA, j1.id, { isPDFDownloaded: false, isPrinted: false, isRePrinted: true });
+      const reprinted = await a.changed(world.tokens.userA, j1.id, { isPDFDownloaded: false, isPrinted: false, isRePrinted: true, reprintReason: 'printDefect', reprintResponsible: 'shop' });
       expect(reprinted).toMatchObject({ isPDFDownloaded: false, isPrinted: false, isRePrinted: true, reprintCount: 1 });
       expect(ids(await a.list(world.tokens.userA, '?readyForPrint=1&isPrinted=1'))).toEqual([j2.id, j3.id]);
       const back = await a.list(world.tokens.userA, '?readyForPrint=1&isPrinted=0&pageSize=100');
@@ -275,7 +277,7 @@ describe('print jobs', async () => {
       ['printing twice', (j: Job[]) => j[1], [{ isPrinted: true }], 'This job is already printed'],
       ['downloading a printed job by flag', (j: Job[]) => j[1], [{ isPDFDownloaded: true }], 'This job is already printed'],
       ['✗ on a printed job', (j: Job[]) => j[1], [{ isPDFDownloaded: false, isPrinted: false }], 'This job is already printed; use Reprint to put it back in the queue'],
-      ['reprinting a job in the queue', (j: Job[]) => j[6], [{ isPDFDownloaded: false, isPrinted: false, isRePrinted: true }], 'Only a printed job can be reprinted'],
+      ['reprinting a job in the queue', (j: Job[]) => j[6], [{ isPDFDownloaded: false, isPrinted: false, isRePrinted: true, reprintReason: 'printDefect', reprintResponsible: 'shop' }], 'Only a printed job can be reprinted'],
       ['flags that make no change', (j: Job[]) => j[6], [{ isPrinted: true, isRePrinted: true }], /^This change is not possible/],
     ] as const)('%s → 409 with the reason, nothing changes, nothing recorded', async (_name, pick, [flags], message) => {
       const j = pick(made);
@@ -535,7 +537,7 @@ describe('print reports (GET /api/print-jobs/reports)', async () => {
     await print(card2);
     // The mug comes out wrong and is printed again the next day.
     at('2030-03-04T07:00:00.000Z');
-    await changed(w.tokens.userA, mug.id, { isPDFDownloaded: false, isPrinted: false, isRePrinted: true });
+    await changed(w.tokens.userA, mug.id, { isPDFDownloaded: false, isPrinted: false, isRePrinted: true, reprintReason: 'printDefect', reprintResponsible: 'shop' });
     at('2030-03-04T08:00:00.000Z');
     await print(mug);
     at('2030-03-10T12:00:00.000Z');
@@ -564,14 +566,22 @@ describe('print reports (GET /api/print-jobs/reports)', async () => {
         { productName: 'Card', jobs: 2, quantity: 5 },
         { productName: 'Mug', jobs: 2, quantity: 2 },
       ],
-      reprints: { printed: 4, reprinted: 1, rate: 0.25 },
+      reprints: {
+        printed: 4,
+        reprinted: 1,
+        rate: 0.25,
+        byReason: REPRINT_REASONS.map((reason) => ({ reason, reprints: reason === 'printDefect' ? 1 : 0, rate: reason === 'printDefect' ? 0.25 : 0 })),
+        byResponsible: REPRINT_RESPONSIBLES.map((responsible) => ({ responsible, reprints: responsible === 'shop' ? 1 : 0, rate: responsible === 'shop' ? 0.25 : 0 })),
+        byProduct: [{ productName: 'Mug', printed: 2, reprints: 1, rate: 0.5 }],
+      },
+      shipping: { shippedLines: 0, averageOrderToShipHours: null, onTime: null },
       oldestUnprinted: [expect.objectContaining({ id: waiting.id }), expect.objectContaining({ id: waiting2.id })],
     });
 
     // One day only; the admin across all sites; the admin for site B.
     const day = (await get('/api/print-jobs/reports?from=2030-03-02&to=2030-03-02', w.tokens.userA)).body.data;
     expect(day.printedPerDay).toEqual([{ day: '2030-03-02', jobs: 2, quantity: 3 }]);
-    expect(day.reprints).toEqual({ printed: 2, reprinted: 0, rate: 0 });
+    expect(day.reprints).toMatchObject({ printed: 2, reprinted: 0, rate: 0, byProduct: [] });
     const all = (await get('/api/print-jobs/reports?from=2030-03-01&to=2030-03-05', w.tokens.adminA)).body.data;
     expect(all.clientId).toBeNull();
     expect(all.printedPerDay[0]).toEqual({ day: '2030-03-02', jobs: 3, quantity: 13 });

@@ -184,7 +184,7 @@ describe('scan station', async () => {
     await scan(`PJ-${j.id}`);
     seconds(6);
     expect((await scan(`PJ-${j.id}`)).body.data.advancedTo).toBe('packed');
-    const res = await post('/api/print-jobs', { id: j.id, isPDFDownloaded: false, isPrinted: false, isRePrinted: true });
+    const res = await post('/api/print-jobs', { id: j.id, isPDFDownloaded: false, isPrinted: false, isRePrinted: true, reprintReason: 'transitDamage', reprintResponsible: 'carrier' });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(await jobOf(j.id)).toMatchObject({ isPrinted: false, packedAt: null, packedByUserId: null, packedByName: null, reprintCount: 1 });
     seconds(6);

@@ -35,6 +35,7 @@ import type {
 } from '../../../common/api/printProduction';
 import { newActionKey } from '../lib/actionKey';
 import type { BulkAction, BulkResult } from '../../../common/api/bulk';
+import type { ReprintWhy } from '../../../common/api/reprints';
 import type { Batch, BatchJob, BatchMoved, BatchState, ImpositionSheets } from '../../../common/api/batches';
 import type { ScanResult } from '../../../common/api/scan';
 import { authHeaders } from './session';
@@ -160,8 +161,9 @@ export const dataProvider = {
   },
 
   /** One action on many jobs, each through its own button's rules: what was done and what was refused, with the reason. */
-  bulkPrintJobs(ids: Id[], action: BulkAction, idempotencyKey?: string): Promise<BulkResult> {
-    return api<BulkResult>('/api/print-jobs/bulk', { method: 'POST', body: { ids, action }, idempotencyKey });
+  /** `why`: a reprint's reason and who is responsible (required for `reprint`). */
+  bulkPrintJobs(ids: Id[], action: BulkAction, idempotencyKey?: string, why?: ReprintWhy): Promise<BulkResult> {
+    return api<BulkResult>('/api/print-jobs/bulk', { method: 'POST', body: { ids, action, ...why }, idempotencyKey });
   },
 
   /** A scan at the packing bench: the item moves on (printed, then packed) and its order is answered; a refusal is an ApiError whose body's details carry the job and order. */

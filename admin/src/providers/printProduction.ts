@@ -4,7 +4,8 @@ import type { Design, PrintJob, PrintJobChange } from '../../../common/api/print
 
 export const MARK_PRINTED: PrintJobChange = { isPrinted: true };
 export const MARK_NOT_PRINTED: PrintJobChange = { isPDFDownloaded: false, isPrinted: false };
-export const REPRINT: PrintJobChange = { isPDFDownloaded: false, isPrinted: false, isRePrinted: true };
+/** Reprint's flags; the call adds why (ReprintWhy) before it is sent. */
+export const REPRINT = { isPDFDownloaded: false, isPrinted: false, isRePrinted: true } as const;
 
 export const NEW_DESIGN_NAME = 'Untitled design';
 

@@ -42,6 +42,7 @@ export function printJob(overrides: Partial<PrintJob> = {}): PrintJob {
     packedAt: null,
     packedByUserId: null,
     packedByName: null,
+    lastReprint: null,
     ...overrides,
   };
 }

@@ -64,6 +64,10 @@ const LABELS: Record<string, string> = {
   range: 'Range',
   filter: 'Filter',
   q: 'Search',
+  // The reprint contract names these fields as the API spells them ("reprintReason is required: one of …").
+  reprintReason: 'reprintReason',
+  reprintResponsible: 'reprintResponsible',
+  reprintNote: 'reprintNote',
 };
 
 /** Names of enum values that are codes to a machine (MIME types) but have a common name. */

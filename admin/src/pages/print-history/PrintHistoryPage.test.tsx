@@ -23,7 +23,7 @@ describe('Print History (/print-history)', () => {
     expect(document.title).toBe('Print History | Presswork');
   });
 
-  it('Reprint sends the job back to the queue and fades the row out', async () => {
+  it('Reprint asks why and who is responsible, then sends the job back to the queue and fades the row out', async () => {
     signIn(USER);
     const user = userEvent.setup();
     const { calls } = stubFetch(
@@ -38,10 +38,26 @@ describe('Print History (/print-history)', () => {
     renderHistory();
     const row = await screen.findByTestId('print-job-11');
     await user.click(within(row).getByRole('button', { name: 'Reprint' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Reprint Robin card (#11)' });
+    expect(within(dialog).getAllByRole('radio').map((r) => r.closest('label')?.textContent)).toEqual([
+      'Print defect', 'Damaged in transit', 'Customer error', 'Address error', 'Lost in post', 'File defect', 'Other', 'Shop', 'Customer', 'Carrier', 'Provider',
+    ]);
+    // Nothing chosen: Confirm says what is missing and sends nothing.
+    await user.click(within(dialog).getByRole('button', { name: 'Confirm' }));
+    expect(within(dialog).getByRole('alert')).toHaveTextContent('Choose a reason and who is responsible.');
+    // Other needs a few words.
+    await user.click(within(dialog).getByRole('radio', { name: 'Other' }));
+    await user.click(within(dialog).getByRole('radio', { name: 'Carrier' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Confirm' }));
+    expect(within(dialog).getByText('Say what happened: it is required for Other.')).toBeInTheDocument();
+    expect(calls.filter((c) => c.method === 'POST')).toEqual([]);
+
+    await user.type(within(dialog).getByRole('textbox', { name: /What happened/ }), 'Box crushed');
+    await user.click(within(dialog).getByRole('button', { name: 'Confirm' }));
     await waitFor(() => expect(row).toHaveStyle({ opacity: '0' }));
     await waitFor(() => expect(screen.queryByTestId('print-job-11')).not.toBeInTheDocument());
     expect(calls.filter((c) => c.method === 'POST').map((c) => c.body)).toEqual([
-      { id: 11, isPDFDownloaded: false, isPrinted: false, isRePrinted: true },
+      { id: 11, isPDFDownloaded: false, isPrinted: false, isRePrinted: true, reprintReason: 'other', reprintResponsible: 'carrier', reprintNote: 'Box crushed' },
     ]);
   });
 
@@ -60,6 +76,10 @@ describe('Print History (/print-history)', () => {
     renderHistory();
     const row = await screen.findByTestId('print-job-11');
     await user.click(within(row).getByRole('button', { name: 'Reprint' }));
+    const dialog = await screen.findByRole('dialog');
+    await user.click(within(dialog).getByRole('radio', { name: 'Print defect' }));
+    await user.click(within(dialog).getByRole('radio', { name: 'Shop' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Confirm' }));
     expect(await screen.findByText('This job is not printed')).toBeInTheDocument();
     expect(screen.getByTestId('print-job-11')).toBeInTheDocument();
   });

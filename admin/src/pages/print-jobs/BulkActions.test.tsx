@@ -198,9 +198,12 @@ describe('Print History: bulk actions', () => {
     await screen.findByTestId('bulk-summary');
     expect(posts(calls, '/api/print-jobs/bulk-pdf')[0].body).toEqual({ ids: [7, 8], from: 'history' });
     await user.click(within(toolbar()).getByRole('button', { name: 'Reprint' }));
-    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Reprint' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Reprint 2 jobs' });
+    await user.click(within(dialog).getByRole('radio', { name: 'Lost in post' }));
+    await user.click(within(dialog).getByRole('radio', { name: 'Carrier' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Confirm' }));
     await waitFor(() => expect(screen.getByTestId('bulk-summary')).toHaveTextContent('2 back in the Jobs queue to reprint'));
-    expect(posts(calls, '/api/print-jobs/bulk')[0].body).toEqual({ ids: [7, 8], action: 'reprint' });
+    expect(posts(calls, '/api/print-jobs/bulk')[0].body).toEqual({ ids: [7, 8], action: 'reprint', reprintReason: 'lostInPost', reprintResponsible: 'carrier' });
     await waitFor(() => expect(screen.queryByTestId('print-job-8')).not.toBeInTheDocument());
   });
 
@@ -211,7 +214,10 @@ describe('Print History: bulk actions', () => {
     await screen.findByTestId('print-job-7');
     await user.click(tick('Robin card'));
     await user.click(within(toolbar()).getByRole('button', { name: 'Reprint' }));
-    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Reprint' }));
+    const dialog = await screen.findByRole('dialog');
+    await user.click(within(dialog).getByRole('radio', { name: 'Print defect' }));
+    await user.click(within(dialog).getByRole('radio', { name: 'Shop' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Confirm' }));
     expect(await screen.findByTestId('bulk-summary')).toHaveTextContent('Ids has too many print jobs (500 at most in one go).');
     expect(screen.getByTestId('print-job-7')).toBeInTheDocument();
   });

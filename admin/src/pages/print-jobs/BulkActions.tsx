@@ -21,6 +21,8 @@ import { BulkOutcomeAlert, type BulkOutcome } from './BulkOutcome';
 import { bulkSummary } from './bulkSummary';
 import { CreateBatchButton } from './CreateBatch';
 import type { JobSelection } from './useJobSelection';
+import type { ReprintWhy } from '../../../../common/api/reprints';
+import { ReprintDialog } from '../print-history/ReprintDialog';
 
 /** Ids a request: progress moves a chunk at a time and no request nears the server's limit. */
 export const BULK_CHUNK = 100;
@@ -50,7 +52,7 @@ export function BulkActionsBar({ selection, list, from, actions }: { selection: 
   const busy = progress !== null;
 
   /** Chunk by chunk, each with its own Idempotency-Key: a retried chunk is not done twice. */
-  async function run(action: BulkAction) {
+  async function run(action: BulkAction, why?: ReprintWhy) {
     setAsking(null);
     setOutcome(null);
     const ids = selection.ids;
@@ -58,7 +60,7 @@ export function BulkActionsBar({ selection, list, from, actions }: { selection: 
     setProgress({ label: LABELS[action].running, done: 0, total: ids.length });
     try {
       for (let i = 0; i < ids.length; i += BULK_CHUNK) {
-        const chunk = await dataProvider.bulkPrintJobs(ids.slice(i, i + BULK_CHUNK), action, newActionKey());
+        const chunk = await dataProvider.bulkPrintJobs(ids.slice(i, i + BULK_CHUNK), action, newActionKey(), why);
         result.done.push(...chunk.done);
         result.refused.push(...chunk.refused);
         // Rows done left this list (printed, back in the queue, deleted).
@@ -171,7 +173,10 @@ export function BulkActionsBar({ selection, list, from, actions }: { selection: 
         </Alert>
       ) : null}
       {outcome ? <BulkOutcomeAlert outcome={outcome} onClose={() => setOutcome(null)} /> : null}
-      {asking ? (
+      {asking === 'reprint' ? (
+        // A reprint says why and whose fault: the same question as one job's Reprint, for all of them.
+        <ReprintDialog open title={LABELS.reprint.confirm(count)} onConfirm={(why) => void run('reprint', why)} onClose={() => setAsking(null)} />
+      ) : asking ? (
         <Confirm
           isOpen
           title={LABELS[asking].confirm(count)}

@@ -20,6 +20,7 @@ import type { PrintJobSort } from '../../../../common/api/printProduction';
 import { PagedListError, PagedListFooter } from '../../components/PagedListParts';
 import { PreflightApprovalLine } from '../../components/PreflightApprovalLine';
 import { PreflightChip } from '../../components/PreflightChip';
+import { reprintLine } from '../../../../common/api/reprints';
 import { formatDate, formatDateTime, formatTimeSince } from '../../lib/format';
 import type { PagedList } from '../../lib/usePagedList';
 import type { PrintJob } from '../../../../common/api/printProduction';
@@ -53,6 +54,23 @@ function NeedsReview({ job }: { job: PrintJob }) {
       title={missing ? `The order had no value for: ${missing}. The sample was used.` : 'Personalisation needs checking'}
       aria-label={missing ? `Needs review: missing ${missing}` : 'Needs review'}
       sx={{ ml: 1 }}
+    />
+  );
+}
+
+/** Why a job is back in the queue: "Reprint: Print defect (shop)", who sent it back and when on hover. */
+function ReprintReason({ job }: { job: PrintJob }) {
+  const last = job.lastReprint;
+  if (job.isPrinted || !job.isRePrinted || !last) return null;
+  const line = reprintLine(last);
+  return (
+    <Chip
+      size="small"
+      color="info"
+      variant="outlined"
+      label={line}
+      title={`${line}. Sent back by ${last.byName ?? 'someone'} on ${formatDateTime(last.at)}${last.note && last.reason !== 'other' ? `: ${last.note}` : ''}`}
+      sx={{ ml: 0.75, height: 20, fontSize: 11, maxWidth: 260 }}
     />
   );
 }
@@ -130,6 +148,7 @@ function columnsOf({ showClient, printed }: PrintJobColumns): Column[] {
         <>
           {job.productName}
           <NeedsReview job={job} />
+          <ReprintReason job={job} />
           <PreflightChip held={job.held} preflight={job.preflight} />
           <PreflightApprovalLine approval={job.preflightApproval} />
         </>
@@ -219,6 +238,7 @@ function PrintJobCard({ job, now, showClient, printed, actionColumns, onRemoved,
             <Typography sx={{ fontWeight: 600, overflowWrap: 'anywhere' }}>
               {job.productName}
               <NeedsReview job={job} />
+              <ReprintReason job={job} />
               <PreflightChip held={job.held} preflight={job.preflight} />
             </Typography>
             <PreflightApprovalLine approval={job.preflightApproval} />

@@ -338,6 +338,17 @@ describe('a personalised job the order left a value out of', () => {
   });
 });
 
+describe('a job back in the queue for a reprint', () => {
+  it('says why: "Reprint: Print defect (shop)"; a job never reprinted says nothing', async () => {
+    const lastReprint = { reason: 'printDefect', responsible: 'shop', note: null, at: '2026-11-24T09:15:00.000Z', byUserId: 2, byName: 'Ann Printer', originalPrintedAt: '2026-11-23T16:00:00.000Z', originalPrintedByName: 'Sam Staff' } as const;
+    stubFetch(router({ 'GET /api/print-jobs': () => ok({ list: [printJob({ id: 9, productName: 'Mug', isRePrinted: true, reprintCount: 1, lastReprint }), JOB], hasNext: false, total: 2 }) }, ADMIN));
+    renderJobs();
+    const back = await screen.findByTestId('print-job-9', {}, { timeout: 5000 });
+    expect(within(back).getByText('Reprint: Print defect (shop)').closest('[title]')).toHaveAttribute('title', expect.stringMatching(/^Reprint: Print defect \(shop\)\. Sent back by Ann Printer on 24\/11\/2026 \d\d:\d\d$/));
+    expect(within(await screen.findByTestId('print-job-7')).queryByText(/^Reprint:/)).not.toBeInTheDocument();
+  });
+});
+
 describe('Jobs for operators: columns, sort, filters, notes, a job printed elsewhere', () => {
   // The Ready list's calls, not the Held count's (?held=1).
   const listCalls = (calls: { url: string }[]) => calls.filter((c) => c.url.startsWith('/api/print-jobs?page=')).map((c) => c.url);

@@ -3,6 +3,7 @@ import { Title, useDataProvider } from 'react-admin';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import {
   Box,
+  Button,
   Card,
   CardContent,
   CircularProgress,
@@ -20,8 +21,15 @@ import { addDays, errorMessage, formatDate, formatTimeSince, toDayString } from 
 import { useNow } from '../../lib/useViewport';
 import { usePageTitle } from '../../layout/usePageTitle';
 import type { AppDataProvider } from '../../providers/dataProvider';
+import DownloadIcon from '@mui/icons-material/Download';
+import { saveBlob } from '../../lib/download';
 import { PrintedChart } from './PrintedChart';
 import { formatRate } from './reportDays';
+import { formatHours, reportCsv, reportFileName } from './reportCsv';
+import { ReprintsByProduct, ReprintsByReason, ReprintsByResponsible } from './ReprintCharts';
+
+/** Shown in place of the on-time rate until jobs carry ship-by dates. */
+export const ON_TIME_PENDING = 'On-time rate appears once ship-by dates are set';
 
 export const DEFAULT_PERIOD_DAYS = 30;
 
@@ -44,36 +52,70 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
   );
 }
 
-function Figure({ label, value }: { label: string; value: ReactNode }) {
+function Figure({ label, value, note }: { label: string; value: ReactNode; note?: string }) {
   return (
-    <Box sx={{ minWidth: 140 }}>
+    <Box sx={{ minWidth: 140, maxWidth: 220 }}>
       <Typography variant="body2" color="text.secondary">
         {label}
       </Typography>
       <Typography variant="h5" component="p" sx={{ fontWeight: 700 }}>
         {value}
       </Typography>
+      {note ? (
+        <Typography variant="caption" color="text.secondary" component="p">
+          {note}
+        </Typography>
+      ) : null}
     </Box>
+  );
+}
+
+/** The figures of the screen as a CSV file (built from the same answer). */
+function DownloadCsv({ report }: { report: PrintReports }) {
+  return (
+    <Button size="small" variant="outlined" startIcon={<DownloadIcon />} onClick={() => saveBlob(new Blob([reportCsv(report)], { type: 'text/csv;charset=utf-8' }), reportFileName(report))}>
+      Download CSV
+    </Button>
   );
 }
 
 function Report({ report }: { report: PrintReports }) {
   const now = useNow();
   // The server's totals and series cover the whole range (by day, week or month), so they agree with Per product.
-  const { reprints, totals, bucket } = report;
+  const { reprints, totals, bucket, shipping } = report;
+  const shipped = shipping?.shippedLines ?? 0;
   return (
     <Box sx={{ display: 'grid', gap: 2 }}>
       <Card>
-        <CardContent sx={{ display: 'flex', flexWrap: 'wrap', gap: 4 }}>
+        <CardContent sx={{ display: 'flex', flexWrap: 'wrap', gap: 4, alignItems: 'flex-start' }}>
           <Figure label="Jobs printed" value={totals.jobs} />
           <Figure label="Items printed" value={totals.quantity} />
           <Figure label="Reprint rate" value={formatRate(reprints?.rate)} />
           <Figure label="Reprints" value={`${reprints?.reprinted ?? 0} of ${reprints?.printed ?? 0}`} />
+          <Figure
+            label="Average order to ship"
+            value={shipping?.averageOrderToShipHours != null ? formatHours(shipping.averageOrderToShipHours) : '—'}
+            note={`${shipped} line${shipped === 1 ? '' : 's'} shipped`}
+          />
+          <Figure label="On-time rate" value={shipping?.onTime ? formatRate(shipping.onTime.rate) : '—'} note={shipping?.onTime ? `${shipping.onTime.onTime} of ${shipping.onTime.counted} by their ship-by` : ON_TIME_PENDING} />
+          <Box sx={{ flex: 1 }} />
+          <DownloadCsv report={report} />
         </CardContent>
       </Card>
       <Section title={`Jobs printed per ${bucket}`}>
         <PrintedChart bucket={bucket} periods={report.printedPerPeriod} />
       </Section>
+      <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', lg: '1fr 1fr 1fr' }, alignItems: 'start' }}>
+        <Section title="Reprints by reason">
+          <ReprintsByReason reprints={reprints} />
+        </Section>
+        <Section title="Reprints by responsibility">
+          <ReprintsByResponsible reprints={reprints} />
+        </Section>
+        <Section title="Reprints by product">
+          <ReprintsByProduct reprints={reprints} />
+        </Section>
+      </Box>
       <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', lg: '1fr 1fr' }, alignItems: 'start' }}>
         <Section title="Per product">
           {report.perProduct?.length ? (

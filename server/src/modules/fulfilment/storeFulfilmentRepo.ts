@@ -3,7 +3,7 @@
 import crypto from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Db } from '../../db';
-import { toJson } from '../../db';
+import { fromJson, toJson } from '../../db';
 import { insertOnce, outboxFromRow, outboxRepo, type HpOrderPayload, type OutboxRow } from './outbox';
 
 export const STORE_FULFILMENT_KIND = 'store-fulfilment';
@@ -21,6 +21,16 @@ export interface StoreFulfilmentPayload extends HpOrderPayload {
   tracking: ShipmentTracking;
   /** Who shipped: the provider's postback, or an operator (printed in house). */
   source: 'provider' | 'in-house';
+}
+
+/** A line of a shipment, for the reports. */
+export interface ShippedLine {
+  siteId: number;
+  orderId: string;
+  lineId: string;
+  shippedAt: string;
+  /** When its order was placed at the store; null when the order is gone. */
+  orderCreatedAt: string | null;
 }
 
 const prefixOf = (siteId: number, orderId: string) => `store-fulfilment:${siteId}:${orderId}:`;
@@ -47,6 +57,34 @@ export function storeFulfilmentRepo(db: Db | Knex.Transaction) {
      */
     async noteCreateSent(id: number, result: unknown, at: string): Promise<void> {
       await db('outbox').where({ id, status: 'pending' }).update({ result: toJson(result), updated_at: at });
+    },
+    /**
+     * The lines shipped in [fromAt, toAt) (of one site, or every site), each with when it shipped
+     * (its shipment was queued) and when its order was placed: the reports' order-to-ship time.
+     */
+    async shippedLinesIn(range: { fromAt: string; toAt: string; siteId?: number }): Promise<ShippedLine[]> {
+      const q = db('outbox').where({ kind: STORE_FULFILMENT_KIND }).where('created_at', '>=', range.fromAt).where('created_at', '<', range.toAt).select('site_id', 'payload', 'created_at');
+      if (range.siteId !== undefined) q.where('site_id', range.siteId);
+      const shipments = ((await q) as Array<{ site_id: number; payload: unknown; created_at: string }>).map((r) => ({
+        siteId: Number(r.site_id),
+        shippedAt: r.created_at,
+        payload: fromJson<Partial<StoreFulfilmentPayload>>(r.payload, {}),
+      }));
+      const placed = new Map<string, string>();
+      const orderIds = [...new Set(shipments.map((s) => String(s.payload.orderId ?? '')).filter(Boolean))];
+      for (let i = 0; i < orderIds.length; i += 500) {
+        const orders = await db('store_orders').whereIn('store_order_id', orderIds.slice(i, i + 500)).select('site_id', 'store_order_id', 'created_at');
+        for (const o of orders as Array<{ site_id: number; store_order_id: string; created_at: string }>) placed.set(`${o.site_id}:${o.store_order_id}`, o.created_at);
+      }
+      return shipments.flatMap((s) =>
+        (s.payload.lineIds ?? []).map((lineId) => ({
+          siteId: s.siteId,
+          orderId: String(s.payload.orderId ?? ''),
+          lineId: String(lineId),
+          shippedAt: s.shippedAt,
+          orderCreatedAt: placed.get(`${s.siteId}:${String(s.payload.orderId ?? '')}`) ?? null,
+        })),
+      );
     },
     /** A failed write-back asked for again (an operator): pending, attempts reset, due now. */
     retryFailed: (id: number, at: string): Promise<boolean> => outboxRepo(db).retryFailedOf(STORE_FULFILMENT_KIND, id, at),

@@ -1,4 +1,4 @@
-// POST /api/print-jobs/bulk {ids, action} → {done, refused}; POST /api/print-jobs/bulk-pdf {ids, from?} → print-files.pdf.
+// POST /api/print-jobs/bulk {ids, action, reprintReason?, reprintResponsible?, reprintNote?} → {done, refused}; POST /api/print-jobs/bulk-pdf {ids, from?} → print-files.pdf.
 import { pipeline } from 'node:stream/promises';
 import { Router } from 'express';
 import type { Config } from '../../config';
@@ -17,8 +17,8 @@ export function bulkPrintJobRoutes(actions: BulkPrintJobActions, files: BulkPrin
   const r = Router();
   // Each id as its own button would treat it (another site's: refused as not found).
   r.post('/bulk', allow.ownSite, idempotent, async (req, res) => {
-    const { ids, action } = parse(bulkBody, req.body);
-    ok(res, await actions.run(actorOf(req), ids, action));
+    const { ids, action, ...why } = parse(bulkBody, req.body);
+    ok(res, await actions.run(actorOf(req), ids, action, why));
   });
 
   r.post('/bulk-pdf', allow.ownSite, async (req, res) => {

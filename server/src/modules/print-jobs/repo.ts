@@ -7,6 +7,7 @@ import { RECORD_TYPES } from '../general-data/types';
 // The job's data and where it is made: the same types the admin reads (common/api).
 import type { MadeBy, PrintJobData, PrintJobSort } from '../../../../common/api/printProduction';
 import type { PreflightApproval, PreflightFinding, PreflightState } from '../../../../common/api/preflight';
+import type { Reprint, ReprintReason, ReprintResponsible } from '../../../../common/api/reprints';
 export type { MadeBy, PrintJobData } from '../../../../common/api/printProduction';
 
 const MADE_BY_COLUMN: Record<MadeBy, string> = { inHouse: 'in_house', provider: 'provider' };
@@ -38,6 +39,8 @@ export interface PrintJob extends PrintJobState, PreflightState {
   /** The store order's name and when it was placed; null for a job made from a design by hand. */
   orderName: string | null;
   orderCreatedAt: string | null;
+  /** Why it was last sent back to the queue (null: never reprinted, or before reasons were asked). */
+  lastReprint: Reprint | null;
 }
 
 interface Row {
@@ -82,6 +85,14 @@ interface Row {
   preflight_approved_at?: string | null;
   preflight_approved_by_user_id?: number | null;
   preflight_approved_by_name?: string | null;
+  reprint_reason?: string | null;
+  reprint_responsible?: string | null;
+  reprint_note?: string | null;
+  reprint_at?: string | null;
+  reprint_by_user_id?: number | null;
+  reprint_by_name?: string | null;
+  reprint_original_printed_at?: string | null;
+  reprint_original_printed_by_name?: string | null;
 }
 
 const fromRow = (r: Row): PrintJob => {
@@ -126,10 +137,29 @@ const fromRow = (r: Row): PrintJob => {
       ? { at: r.preflight_approved_at, byUserId: r.preflight_approved_by_user_id ?? null, byName: r.preflight_approved_by_name ?? '' }
       : null,
     preflightCheckedAt: r.preflight_checked_at ?? null,
+    lastReprint: r.reprint_at
+      ? {
+          reason: r.reprint_reason as ReprintReason,
+          responsible: r.reprint_responsible as ReprintResponsible,
+          note: r.reprint_note ?? null,
+          at: r.reprint_at,
+          byUserId: r.reprint_by_user_id ?? null,
+          byName: r.reprint_by_name ?? null,
+          originalPrintedAt: r.reprint_original_printed_at ?? null,
+          originalPrintedByName: r.reprint_original_printed_by_name ?? null,
+        }
+      : null,
   };
 };
 
-export type NewPrintJob = Omit<PrintJob, 'id' | 'productionNote' | 'madeBy' | 'withdrawn' | 'orderName' | 'orderCreatedAt' | 'clientName' | 'productType' | 'preflightApproval'> & { madeBy?: MadeBy };
+export type NewPrintJob = Omit<PrintJob, 'id' | 'productionNote' | 'madeBy' | 'withdrawn' | 'orderName' | 'orderCreatedAt' | 'clientName' | 'productType' | 'preflightApproval' | 'lastReprint'> & { madeBy?: MadeBy };
+
+/** One reprint as it is written, with the job's site and the print it replaces. */
+export interface NewReprint extends Reprint {
+  jobId: number;
+  siteId: number;
+  originalPrintedByUserId: number | null;
+}
 
 /** A job's findings and hold as a check leaves them (an approval is cleared by every check). */
 export interface PreflightResult {
@@ -216,6 +246,9 @@ const NOTE_JOIN = `left join general_data n on n.id = (
   where g.type = ? and g.field1 = cast(j.id as text)
     and (g.site_id = j.client_id or exists (select 1 from users u where u.id = g.user_id and u.role = 'admin')))`;
 
+// The job's newest reprint row (the latest reason it is back in the queue).
+const LAST_REPRINT_JOIN = 'left join print_job_reprints r on r.id = (select max(x.id) from print_job_reprints x where x.job_id = j.id)';
+
 export function printJobsRepo(db: Db | Knex.Transaction) {
   const filtered = (f: PrintJobFilter) => {
     const q = db('print_jobs as j');
@@ -233,11 +266,12 @@ export function printJobsRepo(db: Db | Knex.Transaction) {
     if (f.productType !== undefined) q.whereIn('j.design_id', db('designs').select('id').where('product_type', f.productType));
     return q;
   };
-  /** Jobs with their production note and their store order's name and placing time, in one query. */
+  /** Jobs with their production note, last reprint and their store order's name and placing time, in one query. */
   const withNotes = (q: Knex.QueryBuilder) =>
     q
       .clone()
       .joinRaw(NOTE_JOIN, [NOTE_TYPE])
+      .joinRaw(LAST_REPRINT_JOIN)
       // The site's own order (the unique site + store order id): a job never shows another site's order.
       .leftJoin('store_orders as o', (on) => on.on('o.site_id', '=', 'j.client_id').andOn('o.store_order_id', '=', 'j.shopify_order_id'))
       .leftJoin('sites as s', 's.id', 'j.client_id')
@@ -250,6 +284,14 @@ export function printJobsRepo(db: Db | Knex.Transaction) {
         'o.created_at as order_created_at',
         's.name as client_name',
         'd.product_type as product_type',
+        'r.reason as reprint_reason',
+        'r.responsible as reprint_responsible',
+        'r.note as reprint_note',
+        'r.at as reprint_at',
+        'r.by_user_id as reprint_by_user_id',
+        'r.by_name as reprint_by_name',
+        'r.original_printed_at as reprint_original_printed_at',
+        'r.original_printed_by_name as reprint_original_printed_by_name',
       );
 
   return {
@@ -352,11 +394,27 @@ export function printJobsRepo(db: Db | Knex.Transaction) {
     },
     addEvent: (e: { jobId: number; kind: PrintJobEventKind; at: string; userId: number | null; siteId: number }) =>
       db('print_job_events').insert({ job_id: e.jobId, kind: e.kind, at: e.at, user_id: e.userId, site_id: e.siteId }),
+    /** Written in the transaction of the reprint's flip: no reprint without its reason, no reason without the reprint. */
+    addReprint: (r: NewReprint) =>
+      db('print_job_reprints').insert({
+        job_id: r.jobId,
+        site_id: r.siteId,
+        reason: r.reason,
+        responsible: r.responsible,
+        note: r.note,
+        by_user_id: r.byUserId,
+        by_name: r.byName?.slice(0, 210) ?? null,
+        at: r.at,
+        original_printed_at: r.originalPrintedAt,
+        original_printed_by_user_id: r.originalPrintedByUserId,
+        original_printed_by_name: r.originalPrintedByName?.slice(0, 210) ?? null,
+      }),
     async orderLineTaken(shopifyOrderId: string, lineItemId: string) {
       return Boolean(await db('print_jobs').where({ shopify_order_id: shopifyOrderId, line_item_id: lineItemId }).first('id'));
     },
     async delete(id: number) {
       await db('general_data').where({ type: NOTE_TYPE, field1: String(id) }).delete();
+      await db('print_job_reprints').where({ job_id: id }).delete();
       await db('print_jobs').where({ id }).delete();
     },
     countUnprintedForDesign: (designId: number) => countOf(db('print_jobs').where({ design_id: designId, is_printed: false })),
@@ -386,6 +444,14 @@ export function printJobsRepo(db: Db | Knex.Transaction) {
         events.select('kind').count({ n: '*' }).groupBy('kind'),
       ]);
       const count = (kind: string) => Number((counts as Array<{ kind: string; n: number | string }>).find((c) => c.kind === kind)?.n ?? 0);
+      const reprints = db('print_job_reprints as r').where('r.at', '>=', range.fromAt).where('r.at', '<', range.toAt);
+      if (range.clientId !== undefined) reprints.where('r.site_id', range.clientId);
+      const [byReason, byResponsible, byProduct] = await Promise.all([
+        reprints.clone().select('r.reason as key').count({ n: '*' }).groupBy('r.reason'),
+        reprints.clone().select('r.responsible as key').count({ n: '*' }).groupBy('r.responsible'),
+        reprints.clone().join('print_jobs as j', 'j.id', 'r.job_id').select('j.product_name as key').count({ n: '*' }).groupBy('j.product_name'),
+      ]);
+      const counted = (rows: unknown) => (rows as Array<{ key: string; n: number | string }>).map((r) => ({ key: r.key, reprints: Number(r.n) }));
       return {
         printedPerDay: (perDay as Array<{ day: string; jobs: number | string; quantity: number | string | null }>).map((r) => ({
           day: r.day,
@@ -399,6 +465,8 @@ export function printJobsRepo(db: Db | Knex.Transaction) {
         })),
         printed: count('printed'),
         reprinted: count('reprinted'),
+        /** Reprint rows (with their reasons) of the range, by reason, responsibility and product. */
+        reprintsBy: { reason: counted(byReason), responsible: counted(byResponsible), product: counted(byProduct) },
       };
     },
   };

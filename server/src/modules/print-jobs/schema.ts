@@ -3,6 +3,7 @@ import { PRINT_JOB_SORTS, PRODUCT_TYPES } from '../../../../common/api/printProd
 import { storedUrlProblem } from '../pdf/artwork';
 import { rowId } from '../../http/validate';
 import { BULK_ACTIONS, BULK_LIMIT } from '../../../../common/api/bulk';
+import { REPRINT_NOTE_MAX, REPRINT_REASONS, REPRINT_RESPONSIBLES } from '../../../../common/api/reprints';
 
 /** 0/1 accepted beside booleans (docs/print-production.md). */
 export const flag = z
@@ -66,14 +67,41 @@ export const createBody = z.object({
   data: jobData.optional(),
 });
 
-export const changeBody = z.object({
-  id: positiveId,
-  isPrinted: flag.optional(),
-  isPDFDownloaded: flag.optional(),
-  isRePrinted: flag.optional(),
-  /** The operator's yes to printing here an item the provider makes. */
-  printInHouse: flag.optional(),
+const missing = (input: unknown) => input === undefined || input === null || input === '';
+const reprintReason = z.enum(REPRINT_REASONS, {
+  error: (iss) => `${missing(iss.input) ? 'is required: one' : 'must be one'} of ${REPRINT_REASONS.join(', ')}`,
 });
+const reprintResponsible = z.enum(REPRINT_RESPONSIBLES, {
+  error: (iss) => `${missing(iss.input) ? 'is required: one' : 'must be one'} of ${REPRINT_RESPONSIBLES.join(', ')}`,
+});
+const reprintNote = z.preprocess(
+  (v) => (v === null || (typeof v === 'string' && v.trim() === '') ? undefined : v),
+  z.string({ error: 'must be text' }).trim().max(REPRINT_NOTE_MAX, `must be at most ${REPRINT_NOTE_MAX} characters`).optional(),
+);
+
+/** What a reprint carries beside its flags, optional here: `reprintWhy` decides when the call reprints. */
+const reprintFields = { reprintReason: reprintReason.optional(), reprintResponsible: reprintResponsible.optional(), reprintNote };
+
+/**
+ * Why a job is reprinted and whose fault it was; `other` says what happened. The service checks it
+ * for every caller (one job, bulk, the demo seed), so no reprint is recorded without one.
+ */
+export const reprintWhy = z
+  .object({ reprintReason, reprintResponsible, reprintNote })
+  .superRefine((v, ctx) => {
+    if (v.reprintReason === 'other' && !v.reprintNote) ctx.addIssue({ code: 'custom', path: ['reprintNote'], message: 'is required when reprintReason is other: say what happened' });
+  });
+
+export const changeBody = z
+  .object({
+    id: positiveId,
+    isPrinted: flag.optional(),
+    isPDFDownloaded: flag.optional(),
+    isRePrinted: flag.optional(),
+    /** The operator's yes to printing here an item the provider makes. */
+    printInHouse: flag.optional(),
+    ...reprintFields,
+  });
 
 export const listQuery = z.object({
   page: z.coerce.number({ error: 'must be a whole number' }).int('must be a whole number').min(1, 'must be 1 or more').max(100_000).optional(),
@@ -120,10 +148,12 @@ const bulkIds = z
   .min(1, 'must name at least one print job')
   .max(BULK_LIMIT, `has too many print jobs (${BULK_LIMIT} at most in one go)`);
 
-export const bulkBody = z.object({
-  ids: bulkIds,
-  action: z.enum(BULK_ACTIONS, { error: `must be one of ${BULK_ACTIONS.join(', ')}` }),
-});
+export const bulkBody = z
+  .object({
+    ids: bulkIds,
+    action: z.enum(BULK_ACTIONS, { error: `must be one of ${BULK_ACTIONS.join(', ')}` }),
+    ...reprintFields,
+  });
 
 export const bulkPdfBody = z.object({
   ids: bulkIds,
@@ -132,3 +162,4 @@ export const bulkPdfBody = z.object({
 });
 
 export type BulkInput = z.infer<typeof bulkBody>;
+export type ReprintWhyInput = z.infer<typeof reprintWhy>;

@@ -14,7 +14,11 @@ import { isEcardDesign } from '../production/designForLine';
 import { sitesRepo } from '../sites/repo';
 import { printJobsRepo, type MadeBy, type PrintJob, type PrintJobFilter, type PrintJobSortField } from './repo';
 import { bucketOf, printedPerPeriod } from './reportPeriods';
-import type { ChangeInput, CreateInput, ListQuery, ReportsQuery } from './schema';
+import { reprintWhy, type ChangeInput, type CreateInput, type ListQuery, type ReportsQuery, type ReprintWhyInput } from './schema';
+import { parse } from '../../http/validate';
+import { storeFulfilmentRepo } from '../fulfilment/storeFulfilmentRepo';
+import { averageOrderToShipHours, onTimeRate, type ReportLine } from './shippingFigures';
+import { REPRINT_REASONS, REPRINT_RESPONSIBLES } from '../../../../common/api/reprints';
 import { alreadyPrintedRefusal, applyPrintJobChange, changeKind, atProviderRefusal, printsInHouse, providerPacksRefusal, withdrawnRefusal, type PrintJobChange } from './state';
 import { fieldError } from '../../http/fieldErrors';
 import { HELD_BY_PREFLIGHT_CODE, type PreflightFinding } from '../../../../common/api/preflight';
@@ -241,7 +245,9 @@ export function printJobsService({ db, clock, config }: Deps, parts: PrintJobPar
    * re-judged on the fresh row. Printing the provider's item here needs `printInHouse` (the
    * operator's yes), and then the item moves to the Jobs side.
    */
-  async function applyChange(actor: Actor, id: number, change: PrintJobChange, opts: { printInHouse?: boolean; fromQueue?: boolean } = {}): Promise<PrintJob> {
+  async function applyChange(actor: Actor, id: number, change: PrintJobChange, opts: { printInHouse?: boolean; fromQueue?: boolean; reprint?: ReprintWhyInput } = {}): Promise<PrintJob> {
+    // No reprint without its reason: refused (400 naming the field) before anything is read or changed.
+    if (changeKind(change) === 'reprint' && !opts.reprint) parse(reprintWhy, {});
     await get(actor, id);
     await db.transaction(async (trx) => {
       const tx = printJobsRepo(trx);
@@ -264,6 +270,7 @@ export function printJobsService({ db, clock, config }: Deps, parts: PrintJobPar
         if (!event) return;
         if (await tx.changeState(id, job, state, now)) {
           await tx.addEvent({ jobId: id, kind: event, at: now, userId: actor.id, siteId: job.clientId });
+          if (event === 'reprinted' && opts.reprint) await tx.addReprint(reprintRow(actor, job, opts.reprint, now));
           return;
         }
         if (attempt >= 3) throw conflict('This job was changed by someone else at the same time; reload and try again');
@@ -272,9 +279,26 @@ export function printJobsService({ db, clock, config }: Deps, parts: PrintJobPar
     return (await repo.byId(id))!;
   }
 
-  /** POST /api/print-jobs with id: the flag change of the contract table. */
-  const change = (actor: Actor, input: ChangeInput) =>
-    applyChange(actor, input.id, { isPrinted: input.isPrinted, isPDFDownloaded: input.isPDFDownloaded, isRePrinted: input.isRePrinted }, { printInHouse: input.printInHouse });
+  /** The reprint's row: why, by whom, and the print it replaces (the job as it was before the flip). */
+  const reprintRow = (actor: Actor, job: PrintJob, why: ReprintWhyInput, at: string) => ({
+    jobId: job.id,
+    siteId: job.clientId,
+    reason: why.reprintReason,
+    responsible: why.reprintResponsible,
+    note: why.reprintNote ?? null,
+    at,
+    byUserId: actor.id,
+    byName: nameOf(actor),
+    originalPrintedAt: job.printedAt,
+    originalPrintedByUserId: job.printedByUserId,
+    originalPrintedByName: job.printedByName,
+  });
+
+  /** POST /api/print-jobs with id: the flag change of the contract table (a reprint with its reason). */
+  function change(actor: Actor, input: ChangeInput) {
+    const flags = { isPrinted: input.isPrinted, isPDFDownloaded: input.isPDFDownloaded, isRePrinted: input.isRePrinted };
+    return applyChange(actor, input.id, flags, { printInHouse: input.printInHouse, reprint: changeKind(flags) === 'reprint' ? parse(reprintWhy, input) : undefined });
+  }
 
   /** Mark printed from a list (Jobs, a bulk action): a job printed meanwhile is refused naming who printed it. */
   const markPrinted = (actor: Actor, id: number) => applyChange(actor, id, { isPrinted: true }, { fromQueue: true });
@@ -294,8 +318,8 @@ export function printJobsService({ db, clock, config }: Deps, parts: PrintJobPar
   /** Packed at the bench: only a printed job, once; who and when are kept. */
   const markPacked = (actor: Actor, id: number) => applyChange(actor, id, 'packed');
 
-  /** Reprint: a printed job goes back to the Jobs queue. */
-  const reprint = (actor: Actor, id: number) => applyChange(actor, id, { isPDFDownloaded: false, isPrinted: false, isRePrinted: true });
+  /** Reprint: a printed job goes back to the Jobs queue, with why and whose fault. */
+  const reprint = (actor: Actor, id: number, why: ReprintWhyInput) => applyChange(actor, id, { isPDFDownloaded: false, isPrinted: false, isRePrinted: true }, { reprint: why });
 
   /** The PDF was served: the job counts as downloaded (a printed job stays printed; the queue's download refuses it). */
   const markDownloaded = (actor: Actor, jobId: number, opts: { printInHouse?: boolean; fromQueue?: boolean } = {}) => applyChange(actor, jobId, 'pdf-served', opts);
@@ -352,10 +376,16 @@ export function printJobsService({ db, clock, config }: Deps, parts: PrintJobPar
     const from = q.from ?? dayOf(new Date(Date.parse(`${to}T00:00:00Z`) - 29 * DAY_MS));
     const clientId = scope(actor, q.clientId);
     const bucket = bucketOf(from, to);
-    const [figures, oldest] = await Promise.all([
+    const [figures, oldest, shipped] = await Promise.all([
       repo.reports({ fromAt: from, toAt: nextDay(to), clientId }),
       repo.list(readyQueue(clientId), defaultSort(false), 10, 0),
+      storeFulfilmentRepo(db).shippedLinesIn({ fromAt: from, toAt: nextDay(to), siteId: clientId }),
     ]);
+    // Ship-by dates are not kept yet: once they are, each line's shipBy is set here (shipByOf) and onTime follows.
+    const lines: ReportLine[] = shipped.map((l) => ({ shippedAt: l.shippedAt, orderCreatedAt: l.orderCreatedAt, shipBy: null }));
+    const rateOf = (n: number, of: number) => (of ? Math.round((n / of) * 10_000) / 10_000 : 0);
+    const reprintsOf = (key: string, rows: Array<{ key: string; reprints: number }>) => rows.find((r) => r.key === key)?.reprints ?? 0;
+    const printedOf = (productName: string) => figures.perProduct.find((p) => p.productName === productName)?.jobs ?? 0;
     return {
       from,
       to,
@@ -368,7 +398,24 @@ export function printJobsService({ db, clock, config }: Deps, parts: PrintJobPar
         quantity: figures.printedPerDay.reduce((n, d) => n + d.quantity, 0),
       },
       perProduct: figures.perProduct,
-      reprints: { printed: figures.printed, reprinted: figures.reprinted, rate: figures.printed ? Math.round((figures.reprinted / figures.printed) * 10_000) / 10_000 : 0 },
+      reprints: {
+        printed: figures.printed,
+        reprinted: figures.reprinted,
+        rate: rateOf(figures.reprinted, figures.printed),
+        // Rate = reprints / prints of the period (a product's: of that product's prints); every reason and party, zeros included.
+        byReason: REPRINT_REASONS.map((reason) => {
+          const n = reprintsOf(reason, figures.reprintsBy.reason);
+          return { reason, reprints: n, rate: rateOf(n, figures.printed) };
+        }),
+        byResponsible: REPRINT_RESPONSIBLES.map((responsible) => {
+          const n = reprintsOf(responsible, figures.reprintsBy.responsible);
+          return { responsible, reprints: n, rate: rateOf(n, figures.printed) };
+        }),
+        byProduct: figures.reprintsBy.product
+          .map((p) => ({ productName: p.key, printed: printedOf(p.key), reprints: p.reprints, rate: rateOf(p.reprints, printedOf(p.key)) }))
+          .sort((a, b) => b.reprints - a.reprints || a.productName.localeCompare(b.productName)),
+      },
+      shipping: { shippedLines: lines.length, averageOrderToShipHours: averageOrderToShipHours(lines), onTime: onTimeRate(lines) },
       oldestUnprinted: oldest.rows,
     };
   }
