@@ -1,6 +1,12 @@
 import '@testing-library/jest-dom/vitest';
 import { format } from 'node:util';
+import { configure } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
+
+// findBy… and waitFor give up after 1 s by default; a whole screen rendered in jsdom takes longer
+// than that when the server suite shares the two cores, so a test could fail on a slow machine
+// with nothing wrong. A missing element still fails the test, only later.
+configure({ asyncUtilTimeout: 10_000 });
 
 // A prop React does not know ends up as a junk attribute on the page: fail the test that rendered it.
 const unknownProps: string[] = [];
