@@ -30,6 +30,7 @@ import { pipelineContext } from './modules/pipeline/context';
 import { pipelineService } from './modules/pipeline/service';
 import { checkPipelineSettings } from './modules/pipeline/settings';
 import { checkPreflightSettings } from './modules/print-jobs/preflightSettings';
+import { checkShipBySettings } from './modules/ship-by/settings';
 import { shopifyAdmin, shopifyAdminSettingsOf } from './integrations/shopifyAdmin';
 import type { Site } from './modules/sites/repo';
 
@@ -49,6 +50,7 @@ export function createServices(deps: Deps, store: FileStore = fileStoreFor(deps.
     checkSettings: async (site, env, previous) => {
       checkPipelineSettings(env, previous);
       checkPreflightSettings(env);
+      checkShipBySettings(env);
       await sync.checkSiteSettings(site, env, previous);
     },
   });
