@@ -20,6 +20,7 @@ import { isEcard } from '../../../../common/design-doc/types';
 import { formatDateTime } from '../../lib/format';
 import { useSmallScreen } from '../../lib/useViewport';
 import { PreflightChip } from '../../components/PreflightChip';
+import { ShipBy } from '../../components/ShipBy';
 import { customerNameOf, hasPreGeneratedItems, linePreflightOf, lineItemsOf, orderStatusOf, storeOrderId } from '../../providers/orders';
 import { OrderLinePdfButton } from './OrderLinePdfButton';
 import { OrderHoldChip } from './OrderHoldChip';
@@ -101,6 +102,9 @@ function LineItems({ order, shipped, productTypes, onSent, onErrorData, wrap = f
               <>
                 <OrderLinePdfButton orderId={orderId} lineId={line.id} sku={line.sku} />
                 <PreflightChip {...linePreflightOf(order, line.id)} />
+                <Typography variant="caption" component="span">
+                  <ShipBy shipBy={line.shipBy} due={line.due} label />
+                </Typography>
                 <SendHpButton orderId={orderId} lineId={String(line.id)} alreadySent={false} sentBefore={shipped} onSent={onSent} onErrorData={onErrorData} />
               </>
             )}
