@@ -102,10 +102,11 @@ function LineItems({ order, shipped, productTypes, onSent, onErrorData, wrap = f
               <>
                 <OrderLinePdfButton orderId={orderId} lineId={line.id} sku={line.sku} />
                 <PreflightChip {...linePreflightOf(order, line.id)} />
+                <SendHpButton orderId={orderId} lineId={String(line.id)} alreadySent={false} sentBefore={shipped} onSent={onSent} onErrorData={onErrorData} />
+                {/* Last: when the line wraps, the date goes under it whole, apart from the buttons. */}
                 <Typography variant="caption" component="span">
                   <ShipBy shipBy={line.shipBy} due={line.due} label />
                 </Typography>
-                <SendHpButton orderId={orderId} lineId={String(line.id)} alreadySent={false} sentBefore={shipped} onSent={onSent} onErrorData={onErrorData} />
               </>
             )}
           </Box>
