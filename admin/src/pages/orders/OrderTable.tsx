@@ -103,8 +103,8 @@ function LineItems({ order, shipped, productTypes, onSent, onErrorData, wrap = f
                 <OrderLinePdfButton orderId={orderId} lineId={line.id} sku={line.sku} />
                 <PreflightChip {...linePreflightOf(order, line.id)} />
                 <SendHpButton orderId={orderId} lineId={String(line.id)} alreadySent={false} sentBefore={shipped} onSent={onSent} onErrorData={onErrorData} />
-                {/* Last: when the line wraps, the date goes under it whole, apart from the buttons. */}
-                <Typography variant="caption" component="span">
+                {/* A row of its own under the line's buttons, however the line wraps. */}
+                <Typography variant="caption" component="span" sx={{ flexBasis: '100%', mt: -0.5 }}>
                   <ShipBy shipBy={line.shipBy} due={line.due} label />
                 </Typography>
               </>

@@ -1,22 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { ADMIN, jsonResponse, renderInAdmin, signIn, stubFetch, type RecordedCall } from '../../test/helpers';
+import { ADMIN, renderInAdmin, signIn } from '../../test/helpers';
+import { siteSaves as saves, stubSiteEdit as answer, type Env } from '../../test/siteEdit';
 import { SiteEdit } from './SiteEdit';
-
-type Env = Array<{ key: string; value: string }>;
-const site = (env: Env) => ({ id: 2, name: 'Presswork Demo', slug: 'demo', logo: null, theme: { mainColor: '#e91e63' }, settings: { env }, createdAt: '2025-03-07T10:00:00.000Z' });
-
-function answer(env: Env) {
-  return stubFetch((call) => {
-    if (call.method === 'PUT' && call.url === '/api/admin/sites/2') return jsonResponse(call.body);
-    if (call.url.startsWith('/api/admin/sites/2')) return jsonResponse(site(env));
-    if (call.url.startsWith('/api/admin/users')) return jsonResponse([], 200, { 'Content-Range': 'users 0-0/0' });
-    return jsonResponse({ success: true, data: ADMIN });
-  });
-}
-
-const saves = (calls: RecordedCall[]) => calls.filter((c) => c.method === 'PUT' && c.url === '/api/admin/sites/2');
 
 configure({ asyncUtilTimeout: 5000 });
 
