@@ -2,6 +2,7 @@
 // Order data is loose on purpose: records imported from the old system lack many fields.
 import type { Id, RecordId } from './envelope';
 import type { MadeBy } from './printProduction';
+import type { Due } from './shipBy';
 import type { DataRecord } from './records';
 
 export interface OrderLineItem {
@@ -18,6 +19,9 @@ export interface OrderLineItem {
   /** Units the store still has to fulfil. */
   fulfillable_quantity?: number | null;
   properties?: unknown;
+  /** When the line must ship (ISO; null for an e-card), and how close that is: added by the order views (List Orders, Check order), never stored. */
+  shipBy?: string | null;
+  due?: Due;
 }
 
 export interface OrderAddress {

@@ -3,6 +3,7 @@ import { PRODUCT_TYPES, type ProductType } from '../design-doc/types';
 import type { Id, RecordId } from './envelope';
 import type { PreflightState } from './preflight';
 import type { Reprint, ReprintReason, ReprintResponsible, ReprintWhy } from './reprints';
+import type { ShipByState } from './shipBy';
 
 export interface ProductionNote {
   id: RecordId;
@@ -19,7 +20,8 @@ export interface PrintJobData {
 /** Where an item is made: in house (the Jobs queue) or by the fulfilment provider (never in the queue). */
 export type MadeBy = 'inHouse' | 'provider';
 
-export interface PrintJob extends PreflightState {
+/** `shipBy` and `due` (common/api/shipBy.ts): on every job the API lists or shows (optional only for the server's own rows). */
+export interface PrintJob extends PreflightState, Partial<ShipByState> {
   id: RecordId;
   productName: string;
   previewUrl: string | null;
@@ -48,6 +50,8 @@ export interface PrintJob extends PreflightState {
   orderName: string | null;
   /** When the store order was placed (its created_at); null without a store order: count from createdAt. */
   orderCreatedAt: string | null;
+  /** The store order's status (e.g. shipped, cancelled); null without a store order. */
+  orderStatus: string | null;
   isPrinted: boolean;
   isPDFDownloaded: boolean;
   isRePrinted: boolean;

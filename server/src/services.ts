@@ -33,6 +33,7 @@ import { pipelineService } from './modules/pipeline/service';
 import { checkPipelineSettings } from './modules/pipeline/settings';
 import { checkPreflightSettings } from './modules/print-jobs/preflightSettings';
 import { checkBatchSettings } from './modules/batches/settings';
+import { checkShipBySettings } from './modules/ship-by/settings';
 import { shopifyAdmin, shopifyAdminSettingsOf } from './integrations/shopifyAdmin';
 import type { Site } from './modules/sites/repo';
 
@@ -53,6 +54,7 @@ export function createServices(deps: Deps, store: FileStore = fileStoreFor(deps.
       checkPipelineSettings(env, previous);
       checkPreflightSettings(env);
       checkBatchSettings(env);
+      checkShipBySettings(env);
       await sync.checkSiteSettings(site, env, previous);
     },
   });

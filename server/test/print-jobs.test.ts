@@ -124,8 +124,12 @@ describe('print jobs', async () => {
         productionNote: null,
         orderName: null,
         orderCreatedAt: null,
+        orderStatus: null,
         clientName: 'Site A',
         productType: null,
+        // Counted from when it was made (no order): the cut-off (14:00 in the server's UTC) of a working day; ship-by.test.ts has the rule.
+        shipBy: expect.stringMatching(/T14:00:00\.000Z$/),
+        due: expect.stringMatching(/^(ok|today|atRisk)$/),
         // Checked when made: its pages are not in storage, which is said (not held: they may come back).
         held: false,
         preflight: ART.map((_, i) => expect.objectContaining({ severity: 'warning', code: 'unreadable', message: expect.stringMatching(new RegExp(`^Page ${i + 1} could not be fetched`)) })),

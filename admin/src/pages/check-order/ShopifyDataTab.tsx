@@ -5,6 +5,7 @@ import { formatDateTime } from '../../lib/format';
 import { useProductTypes } from '../../lib/useProductTypes';
 import { isEcard } from '../../../../common/design-doc/types';
 import { PreflightChip } from '../../components/PreflightChip';
+import { ShipBy } from '../../components/ShipBy';
 import { customerNameOf, linePreflightOf, lineItemsOf, madeByLabel, orderStatusOf, storeOrderId } from '../../providers/orders';
 import { DetailList } from './DetailList';
 import type { LineProduction } from '../../../../common/api/orders';
@@ -88,6 +89,7 @@ export function ShopifyDataTab({ order }: { order: OrderRecord }) {
                 <TableCell>SKU</TableCell>
                 <TableCell align="right">Quantity</TableCell>
                 <TableCell>Made by</TableCell>
+                <TableCell>Ship by</TableCell>
               </TableRow>
             </TableHead>
             <TableBody>
@@ -101,6 +103,9 @@ export function ShopifyDataTab({ order }: { order: OrderRecord }) {
                   <TableCell>
                     {madeAt(String(line.id), line.sku)}
                     <PreflightChip {...linePreflightOf(order, line.id)} />
+                  </TableCell>
+                  <TableCell>
+                    <ShipBy shipBy={line.shipBy} due={line.due} />
                   </TableCell>
                 </TableRow>
               ))}

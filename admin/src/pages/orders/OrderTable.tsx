@@ -20,6 +20,7 @@ import { isEcard } from '../../../../common/design-doc/types';
 import { formatDateTime } from '../../lib/format';
 import { useSmallScreen } from '../../lib/useViewport';
 import { PreflightChip } from '../../components/PreflightChip';
+import { ShipBy } from '../../components/ShipBy';
 import { customerNameOf, hasPreGeneratedItems, linePreflightOf, lineItemsOf, orderStatusOf, storeOrderId } from '../../providers/orders';
 import { OrderLinePdfButton } from './OrderLinePdfButton';
 import { OrderHoldChip } from './OrderHoldChip';
@@ -102,6 +103,10 @@ function LineItems({ order, shipped, productTypes, onSent, onErrorData, wrap = f
                 <OrderLinePdfButton orderId={orderId} lineId={line.id} sku={line.sku} />
                 <PreflightChip {...linePreflightOf(order, line.id)} />
                 <SendHpButton orderId={orderId} lineId={String(line.id)} alreadySent={false} sentBefore={shipped} onSent={onSent} onErrorData={onErrorData} />
+                {/* A row of its own under the line's buttons, however the line wraps. */}
+                <Typography variant="caption" component="span" sx={{ flexBasis: '100%', mt: -0.5 }}>
+                  <ShipBy shipBy={line.shipBy} due={line.due} label />
+                </Typography>
               </>
             )}
           </Box>

@@ -5,6 +5,7 @@ import type { Id } from '../../../../common/api/envelope';
 import { PagedListError, PagedListFooter } from '../../components/PagedListParts';
 import { findingsLabel } from '../../components/PreflightChip';
 import { PreflightFindingList } from '../../components/PreflightFindingList';
+import { ShipBy } from '../../components/ShipBy';
 import { usePagedList, type PagedList } from '../../lib/usePagedList';
 import { useSmallScreen } from '../../lib/useViewport';
 import type { AppDataProvider } from '../../providers/dataProvider';
@@ -90,6 +91,9 @@ function HeldJobRow({ job: initial, showClient, onRemoved }: HeldRowProps) {
       <TableCell sx={{ whiteSpace: 'nowrap' }}>{job.orderName ?? ''}</TableCell>
       <TableCell sx={{ fontWeight: 600 }}>{job.productName}</TableCell>
       {showClient ? <TableCell>{job.clientName ?? ''}</TableCell> : null}
+      <TableCell>
+        <ShipBy shipBy={job.shipBy} due={job.due} />
+      </TableCell>
       <TableCell sx={{ minWidth: 260 }}>
         <PreflightFindingList findings={job.preflight ?? []} />
       </TableCell>
@@ -111,6 +115,9 @@ function HeldJobCard({ job: initial, showClient, onRemoved }: HeldRowProps) {
             <Typography sx={{ fontWeight: 600, overflowWrap: 'anywhere' }}>{job.productName}</Typography>
             <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
               {secondary}
+            </Typography>
+            <Typography variant="body2" component="div">
+              <ShipBy shipBy={job.shipBy} due={job.due} label />
             </Typography>
           </Box>
         </Box>
@@ -146,7 +153,7 @@ export function HeldJobList({ list, showClient }: { list: PagedList<PrintJob>; s
         <Table size="small" aria-label="Held jobs" sx={{ '& .MuiTableCell-root': { px: 1 }, '& .MuiTableCell-root:first-of-type': { pl: 2 } }}>
           <TableHead>
             <TableRow>
-              {['Page', 'Order', 'Product', ...(showClient ? ['Client'] : []), 'Findings', ''].map((label) => (
+              {['Page', 'Order', 'Product', ...(showClient ? ['Client'] : []), 'Ship by', 'Findings', ''].map((label) => (
                 <TableCell key={label || 'actions'} sx={{ fontWeight: 700 }}>
                   {label}
                 </TableCell>

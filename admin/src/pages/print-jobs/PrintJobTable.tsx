@@ -21,6 +21,7 @@ import { PagedListError, PagedListFooter } from '../../components/PagedListParts
 import { PreflightApprovalLine } from '../../components/PreflightApprovalLine';
 import { PreflightChip } from '../../components/PreflightChip';
 import { reprintLine } from '../../../../common/api/reprints';
+import { ShipBy } from '../../components/ShipBy';
 import { formatDate, formatDateTime, formatTimeSince } from '../../lib/format';
 import type { PagedList } from '../../lib/usePagedList';
 import type { PrintJob } from '../../../../common/api/printProduction';
@@ -159,6 +160,8 @@ function columnsOf({ showClient, printed }: PrintJobColumns): Column[] {
     { label: 'QTY', sort: 'quantity', align: 'right', cell: (job) => job.quantity },
     { label: 'Created At', sort: 'createdAt', cell: (job) => formatDate(job.createdAt), sx: { whiteSpace: 'nowrap' } },
     { label: 'Time Since Order', sort: 'orderCreatedAt', cell: (job, now) => <TimeSinceOrder job={job} now={now} />, sx: { minWidth: 110 } },
+    // What still has to ship: Print History's jobs are printed, so it leaves the column out.
+    ...(printed ? [] : [{ label: 'Ship by', cell: (job: PrintJob) => <ShipBy shipBy={job.shipBy} due={job.due} />, sx: { minWidth: 120 } } satisfies Column]),
     ...(printed
       ? ([
           { label: 'Printed At', sort: 'printedAt', cell: (job) => formatDateTime(job.printedAt) },
@@ -248,6 +251,11 @@ function PrintJobCard({ job, now, showClient, printed, actionColumns, onRemoved,
             <Typography variant="body2" color="text.secondary">
               <TimeSinceOrder job={job} now={now} />
             </Typography>
+            {printed ? null : (
+              <Typography variant="body2" component="div">
+                <ShipBy shipBy={job.shipBy} due={job.due} label />
+              </Typography>
+            )}
             {printed ? (
               <Typography variant="body2" color="text.secondary">
                 Printed {formatDateTime(job.printedAt)}

@@ -5,6 +5,7 @@ import { LogoInput } from './LogoInput';
 import { PipelineSettings, validateEnvValue } from './PipelineSettings';
 import { PreflightSettings } from './PreflightSettings';
 import { BatchSettings } from './BatchSettings';
+import { ShipBySettings } from './ShipBySettings';
 
 export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const validateSlug = [required(), regex(SLUG_PATTERN, 'Use lower-case letters, digits and single hyphens only')];
@@ -45,6 +46,7 @@ export function SiteForm() {
       <LogoInput />
       <PreflightSettings />
       <BatchSettings />
+      <ShipBySettings />
       <PipelineSettings />
       <Typography variant="subtitle1" sx={{ mt: 2, fontWeight: 600 }}>
         Environment variables

@@ -123,6 +123,12 @@ export function designsRepo(db: Db) {
     update: (id: number, d: Partial<Omit<Design, 'id'>>) => db('designs').where({ id }).update(toRow(d)),
     delete: (id: number) => db('designs').where({ id }).delete(),
     /** Every design with a SKU, and its product type (the orders screen labels line items with it). */
+    /** The product type of each of these SKUs among a site's designs (the oldest design of a SKU wins, as bySku finds it). */
+    async productTypesOfSkus(siteId: number, skus: string[]): Promise<Map<string, ProductType | null>> {
+      if (!skus.length) return new Map();
+      const rows = (await db<Row>('designs').where('site_id', siteId).whereIn('sku', skus).select('sku', 'product_type').orderBy('id', 'desc')) as Array<{ sku: string; product_type: ProductType | null }>;
+      return new Map(rows.map((r) => [r.sku, r.product_type]));
+    },
     async skusWithProductType(siteId: number | undefined) {
       const q = db<Row>('designs').whereNotNull('sku').select('sku', 'product_type').orderBy('sku').orderBy('id');
       if (siteId !== undefined) q.where('site_id', siteId);

@@ -13,6 +13,8 @@ import { RECORD_TYPES, SYSTEM_TYPES } from './types';
 import { PRODUCTION_NOTE_MAX } from '../../../../common/api/printProduction';
 import { sitesRepo } from '../sites/repo';
 import { fieldError } from '../../http/fieldErrors';
+import { shipByViews } from '../ship-by/views';
+import type { OrderRecord } from '../orders/tablesRepo';
 
 export { SYSTEM_TYPES };
 
@@ -28,8 +30,12 @@ const duplicateOrder = (err: unknown) =>
       )
     : err;
 
-export function generalDataService({ db, clock }: Deps) {
+export function generalDataService(deps: Deps) {
+  const { db, clock } = deps;
   const repo = generalDataRepo(db);
+  // List Orders: each line carries its ship-by. Only in lists: a record read to be edited and saved back must not store it.
+  const shipBy = shipByViews(deps);
+  const withShipBy = async (type: string, rows: DataRecord[]): Promise<DataRecord[]> => (type === RECORD_TYPES.order ? shipBy.onOrders(rows as OrderRecord[]) : rows);
 
   function check(actor: Actor, record: DataRecord | undefined, action: 'read' | 'update' | 'delete'): DataRecord {
     if (!record) throw notFound('Record not found');
@@ -66,7 +72,7 @@ export function generalDataService({ db, clock }: Deps) {
       filter.readableBy = { userId: actor.id };
     }
     const { rows, total, hasNext, totalIsCapped } = await repo.list(filter, { field: 'createdAt', order: 'desc' }, w.limit, w.offset);
-    return { data: rows, hasNext, total, totalIsCapped, page: w.page };
+    return { data: await withShipBy(type, rows), hasNext, total, totalIsCapped, page: w.page };
   }
 
   async function adminList(actor: Actor, filter: RecordFilter, sort: { field: RecordSortField; order: 'asc' | 'desc' }, limit: number, offset: number) {

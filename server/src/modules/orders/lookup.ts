@@ -6,6 +6,7 @@ import type { Actor } from '../../http/types';
 import { siteScope } from '../auth/scope';
 import type { DataRecord } from '../general-data/repo';
 import type { ProductionService } from '../production/service';
+import type { ShipByViews } from '../ship-by/views';
 import { ORDER_TYPE, ordersRepo, type OrderRecord } from './repo';
 import type { CheckOrderInput } from './schema';
 import { orderNameOf } from './shopify';
@@ -31,16 +32,16 @@ export async function orderFor(db: Db, actor: Actor, id: string, siteId?: number
   return found[0];
 }
 
-/** check-order: the order's records (order, provider events, sends), newest first. */
-export async function checkOrder(db: Db, production: Pick<ProductionService, 'whereMade'>, actor: Actor, input: CheckOrderInput): Promise<DataRecord[]> {
-  const orders = await findOrders(db, actor, input);
+/** check-order: the order's records (order, provider events, sends), newest first; the order's lines carry their ship-by. */
+export async function checkOrder(db: Db, production: Pick<ProductionService, 'whereMade'>, shipBy: Pick<ShipByViews, 'onOrders'>, actor: Actor, input: CheckOrderInput): Promise<DataRecord[]> {
+  const orders = await shipBy.onOrders(await findOrders(db, actor, input));
   const repo = ordersRepo(db);
   const logs = (
     await Promise.all(
       orders.map(async (o) => {
         // The order's own record says where each of its lines is made (in house or by the provider).
         const [records, made] = await Promise.all([repo.logsOf(o.siteId, o.field1!), production.whereMade(o.siteId, o.field1!)]);
-        return records.map((r) => (r.type === ORDER_TYPE ? { ...r, data: { ...r.data, production: made } } : r));
+        return records.map((r) => (r.type === ORDER_TYPE ? { ...r, data: { ...r.data, line_items: o.data.line_items, production: made } } : r));
       }),
     )
   ).flat();

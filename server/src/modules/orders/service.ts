@@ -16,6 +16,7 @@ import { storeReconciler, type AdminRequestOf } from './reconcile';
 import { assertAdmin } from '../auth/permissions';
 import { notFound } from '../../http/errors';
 import { sitesRepo } from '../sites/repo';
+import { shipByViews } from '../ship-by/views';
 import type { OrderLine } from './shopify';
 import { applyDeliveries, applyDelivery, type OrderCancelPort, type OrderPipelinePort, type OrderSendPort, type UpsertContext } from './upsert';
 import type { RerunPipelinePort } from './rerun';
@@ -49,6 +50,7 @@ export function ordersService(deps: Deps, services: OrdersServiceDeps) {
   const inbox = services.inbox ?? createInbox(deps);
   const sites = webhookSites(db);
   let cancelPort = services.cancel;
+  const shipBy = shipByViews(deps);
   const upsert: UpsertContext = { clock, production, sendPort: () => sendPort, cancelPort: () => cancelPort, pipeline: services.pipeline };
 
   inbox.register({
@@ -73,7 +75,7 @@ export function ordersService(deps: Deps, services: OrdersServiceDeps) {
     /** The contract's `getOrder(siteId, orderId)`: the order record, or undefined. */
     getOrder: (siteId: number, orderId: string) => ordersRepo(db).orderOf(siteId, orderId),
     mapLines: (siteId: number, order: { line_items: OrderLine[] }) => production.mapLines(siteId, order),
-    checkOrder: (actor: Actor, input: CheckOrderInput) => checkOrder(db, production, actor, input),
+    checkOrder: (actor: Actor, input: CheckOrderInput) => checkOrder(db, production, shipBy, actor, input),
     rerunOrder: (actor: Actor, input: RerunOrderInput) => rerunOrder({ db, production, sendPort: () => sendPort, pipeline: services.pipeline }, actor, input),
     orderToArtwork: (actor: Actor, id: string, siteId?: number, ownOrigin?: string) => orderToArtwork({ db, production }, actor, id, siteId, ownOrigin),
     linePdf: (actor: Actor, input: OrderLineInput & { printInHouse?: boolean }, ownOrigin: string) => linePdf({ db, production }, actor, input, ownOrigin),

@@ -41,6 +41,8 @@ export interface PrintJob extends PrintJobState, PreflightState {
   orderCreatedAt: string | null;
   /** Why it was last sent back to the queue (null: never reprinted, or before reasons were asked). */
   lastReprint: Reprint | null;
+  /** The store order's status (shipped, cancelled, …); null without a store order. */
+  orderStatus: string | null;
 }
 
 interface Row {
@@ -77,6 +79,7 @@ interface Row {
   note_data?: unknown;
   order_name?: string | null;
   order_created_at?: string | null;
+  order_status?: string | null;
   client_name?: string | null;
   product_type?: string | null;
   preflight?: unknown;
@@ -129,6 +132,7 @@ const fromRow = (r: Row): PrintJob => {
     productionNote: r.note_id && note ? { id: r.note_id, note: typeof note.note === 'string' ? note.note : '' } : null,
     orderName: r.order_name ?? null,
     orderCreatedAt: r.order_created_at ?? null,
+    orderStatus: r.order_status ?? null,
     clientName: r.client_name ?? null,
     productType: r.product_type ?? null,
     held: Boolean(r.held),
@@ -152,7 +156,7 @@ const fromRow = (r: Row): PrintJob => {
   };
 };
 
-export type NewPrintJob = Omit<PrintJob, 'id' | 'productionNote' | 'madeBy' | 'withdrawn' | 'orderName' | 'orderCreatedAt' | 'clientName' | 'productType' | 'preflightApproval' | 'lastReprint'> & { madeBy?: MadeBy };
+export type NewPrintJob = Omit<PrintJob, 'id' | 'productionNote' | 'madeBy' | 'withdrawn' | 'orderName' | 'orderCreatedAt' | 'clientName' | 'productType' | 'preflightApproval' | 'lastReprint' | 'orderStatus'> & { madeBy?: MadeBy };
 
 /** One reprint as it is written, with the job's site and the print it replaces. */
 export interface NewReprint extends Reprint {
@@ -282,6 +286,7 @@ export function printJobsRepo(db: Db | Knex.Transaction) {
         'n.data as note_data',
         'o.order_name as order_name',
         'o.created_at as order_created_at',
+        'o.status as order_status',
         's.name as client_name',
         'd.product_type as product_type',
         'r.reason as reprint_reason',
@@ -344,6 +349,17 @@ export function printJobsRepo(db: Db | Knex.Transaction) {
     async ofOrder(siteId: number, shopifyOrderId: string): Promise<PrintJob[]> {
       const rows = (await withNotes(filtered({ clientId: siteId, shopifyOrderId })).orderBy('j.id', 'asc')) as Row[];
       return rows.map(fromRow);
+    },
+    /** What the ship-by of an order line reads of its job, for the lines of several orders of a site in one query. */
+    async linesOfOrders(siteId: number, orderIds: string[]): Promise<Array<{ shopifyOrderId: string; lineItemId: string; isPrinted: boolean; withdrawn: boolean; productType: string | null }>> {
+      if (!orderIds.length) return [];
+      const rows = (await db('print_jobs as j')
+        .leftJoin('designs as d', 'd.id', 'j.design_id')
+        .where('j.client_id', siteId)
+        .whereIn('j.shopify_order_id', orderIds)
+        .whereNotNull('j.line_item_id')
+        .select('j.shopify_order_id', 'j.line_item_id', 'j.is_printed', 'j.withdrawn_at', 'd.product_type')) as Array<{ shopify_order_id: string; line_item_id: string; is_printed: boolean | number; withdrawn_at: string | null; product_type: string | null }>;
+      return rows.map((r) => ({ shopifyOrderId: r.shopify_order_id, lineItemId: r.line_item_id, isPrinted: Boolean(r.is_printed), withdrawn: r.withdrawn_at !== null, productType: r.product_type }));
     },
     /** Moves a job between the in-house queue and the provider; false when it was already there. */
     async setMadeBy(id: number, madeBy: MadeBy, now: string): Promise<boolean> {

@@ -28,6 +28,7 @@ import type { RenderService } from '../render/service';
 import { documentOf, valuesOf } from '../render/service';
 import { firstError, isHeld, type Preflight, type PreflightSources } from './preflight';
 import { thresholdsOf } from './preflightSettings';
+import { shipByViews } from '../ship-by/views';
 
 export const ORDER_LINE_TAKEN = 'This order line already has a print job';
 
@@ -90,6 +91,8 @@ export interface PrintJobParts {
 export function printJobsService({ db, clock, config }: Deps, parts: PrintJobParts) {
   const repo = printJobsRepo(db);
   const designs = designsRepo(db);
+  // What the lists and the job's page show carries its ship-by and how close it is.
+  const shipBy = shipByViews({ db, clock, config });
 
   /** A design document counts when the job's pages were drawn from it (a personalised line, or a design's own pages). */
   const documentFor = (design: Design | undefined, drawnFromDesign: boolean): DesignDocument | null => {
@@ -118,7 +121,11 @@ export function printJobsService({ db, clock, config }: Deps, parts: PrintJobPar
     return { preflight, checkedAt: isoNow(clock) };
   }
 
-  const get = async (actor: Actor, id: number): Promise<PrintJob> => visibleTo(actor, await repo.byId(id), JOB_NOT_FOUND);
+  /** The job if the actor may see it (404 otherwise), as stored: the rules read it. */
+  const find = async (actor: Actor, id: number): Promise<PrintJob> => visibleTo(actor, await repo.byId(id), JOB_NOT_FOUND);
+
+  /** GET /api/print-jobs/:id: the job with its ship-by. */
+  const get = async (actor: Actor, id: number) => shipBy.onJob(await find(actor, id));
 
   /** GET /api/print-jobs: the queue (isPrinted=0), the history (isPrinted=1) or everything, a page at a time. */
   async function list(actor: Actor, q: ListQuery): Promise<Page<PrintJob>> {
@@ -140,7 +147,7 @@ export function printJobsService({ db, clock, config }: Deps, parts: PrintJobPar
     }
     if (q.readyForPrint === true) filter.held = false;
     const { rows, total } = await repo.list(filter, listSort(q), w.limit, w.offset);
-    return { list: rows, hasNext: w.offset + rows.length < total, total };
+    return { list: await shipBy.onJobs(rows), hasNext: w.offset + rows.length < total, total };
   }
 
   async function adminList(actor: Actor, filter: PrintJobFilter, sort: { field: PrintJobSortField; order: 'asc' | 'desc' }, limit: number, offset: number) {
@@ -148,12 +155,13 @@ export function printJobsService({ db, clock, config }: Deps, parts: PrintJobPar
     const withdrawn = filter.withdrawn ?? (filter.isPrinted === false || filter.held === true ? false : undefined);
     const held = filter.held ?? (filter.readyForPrint === true ? false : undefined);
     const isPrinted = filter.isPrinted ?? (filter.held === true ? false : undefined);
-    return repo.list({ ...filter, madeBy, withdrawn, held, isPrinted, clientId: scope(actor, filter.clientId) }, [sort, { field: 'id', order: sort.order }], limit, offset);
+    const { rows, total } = await repo.list({ ...filter, madeBy, withdrawn, held, isPrinted, clientId: scope(actor, filter.clientId) }, [sort, { field: 'id', order: sort.order }], limit, offset);
+    return { rows: await shipBy.onJobs(rows), total };
   }
 
   async function fromShopifyOrder(actor: Actor, orderId: string): Promise<Page<PrintJob>> {
     const { rows, total } = await repo.list({ shopifyOrderId: orderId, clientId: scope(actor) }, [{ field: 'id', order: 'asc' }], 1000, 0);
-    return { list: rows, hasNext: false, total };
+    return { list: await shipBy.onJobs(rows), hasNext: false, total };
   }
 
   /** `madeBy`: where a job made for an order line is printed (by production); `byUserId` who made it (null: Presswork). */
@@ -215,7 +223,7 @@ export function printJobsService({ db, clock, config }: Deps, parts: PrintJobPar
       if (isUniqueViolation(err)) throw new OrderLineTaken();
       throw err;
     }
-    return (await repo.byId(id))!;
+    return shipBy.onJob((await repo.byId(id))!);
   }
 
   /** Moves a job to the provider or back to the Jobs queue, recording who chose (null: Presswork, by a rule). */
@@ -248,7 +256,7 @@ export function printJobsService({ db, clock, config }: Deps, parts: PrintJobPar
   async function applyChange(actor: Actor, id: number, change: PrintJobChange, opts: { printInHouse?: boolean; fromQueue?: boolean; reprint?: ReprintWhyInput } = {}): Promise<PrintJob> {
     // No reprint without its reason: refused (400 naming the field) before anything is read or changed.
     if (changeKind(change) === 'reprint' && !opts.reprint) parse(reprintWhy, {});
-    await get(actor, id);
+    await find(actor, id);
     await db.transaction(async (trx) => {
       const tx = printJobsRepo(trx);
       for (let attempt = 0; ; attempt++) {
@@ -294,10 +302,10 @@ export function printJobsService({ db, clock, config }: Deps, parts: PrintJobPar
     originalPrintedByName: job.printedByName,
   });
 
-  /** POST /api/print-jobs with id: the flag change of the contract table (a reprint with its reason). */
-  function change(actor: Actor, input: ChangeInput) {
+  /** POST /api/print-jobs with id: the flag change of the contract table (a reprint with its reason), answered with the job's ship-by as the lists show it. */
+  async function change(actor: Actor, input: ChangeInput) {
     const flags = { isPrinted: input.isPrinted, isPDFDownloaded: input.isPDFDownloaded, isRePrinted: input.isRePrinted };
-    return applyChange(actor, input.id, flags, { printInHouse: input.printInHouse, reprint: changeKind(flags) === 'reprint' ? parse(reprintWhy, input) : undefined });
+    return shipBy.onJob(await applyChange(actor, input.id, flags, { printInHouse: input.printInHouse, reprint: changeKind(flags) === 'reprint' ? parse(reprintWhy, input) : undefined }));
   }
 
   /** Mark printed from a list (Jobs, a bulk action): a job printed meanwhile is refused naming who printed it. */
@@ -329,7 +337,7 @@ export function printJobsService({ db, clock, config }: Deps, parts: PrintJobPar
 
   /** Approve anyway: a held job leaves Held for the ready list; who (their name as it is now) and when are kept. */
   async function approve(actor: Actor, id: number): Promise<PrintJob> {
-    const job = await get(actor, id);
+    const job = await find(actor, id);
     const at = isoNow(clock);
     if (!job.held || !(await repo.approve(id, { at, byUserId: actor.id, byName: nameOf(actor) }, at))) throw conflict(NOT_HELD);
     const approved = (await repo.byId(id))!;
@@ -342,7 +350,7 @@ export function printJobsService({ db, clock, config }: Deps, parts: PrintJobPar
    * design is picked up), then checked; any approval is cleared.
    */
   async function recheck(actor: Actor, id: number, opts: { ownOrigin?: string } = {}): Promise<PrintJob> {
-    const job = await get(actor, id);
+    const job = await find(actor, id);
     if (job.isPrinted) throw conflict('This job is already printed; use Reprint to put it back in the queue first');
     const design = job.designId !== null ? await designs.byId(job.designId) : undefined;
     let redrawn: { artworkUrls: string[]; previewUrl: string | null; data: PrintJob['data'] } | null = null;
@@ -365,7 +373,7 @@ export function printJobsService({ db, clock, config }: Deps, parts: PrintJobPar
 
   /** Deletes the job, its production notes and its history in one transaction. */
   async function remove(actor: Actor, id: number): Promise<PrintJob> {
-    const job = await get(actor, id);
+    const job = await find(actor, id);
     await db.transaction(async (trx) => printJobsRepo(trx).delete(id));
     return job;
   }
@@ -416,11 +424,11 @@ export function printJobsService({ db, clock, config }: Deps, parts: PrintJobPar
           .sort((a, b) => b.reprints - a.reprints || a.productName.localeCompare(b.productName)),
       },
       shipping: { shippedLines: lines.length, averageOrderToShipHours: averageOrderToShipHours(lines), onTime: onTimeRate(lines) },
-      oldestUnprinted: oldest.rows,
+      oldestUnprinted: await shipBy.onJobs(oldest.rows),
     };
   }
 
-  return { list, adminList, get, create, change, markPrinted, markPrintedOnFloor, markPacked, reprint, markDownloaded, alreadyPrinted, moveJob, followLine, remove, fromShopifyOrder, reports, approve, recheck, repo };
+  return { list, adminList, get, find, create, change, markPrinted, markPrintedOnFloor, markPacked, reprint, markDownloaded, alreadyPrinted, moveJob, followLine, remove, fromShopifyOrder, reports, approve, recheck, repo };
 }
 
 export type PrintJobsService = ReturnType<typeof printJobsService>;

@@ -25,7 +25,7 @@ export function mergeRefusal(refused: BulkRefusal[]): HttpError {
 
 const WRITE_CHUNK = 1 << 20;
 
-export function bulkPrintFiles(production: Pick<ProductionService, 'printFile' | 'downloadRefusal'>, printJobs: Pick<PrintJobsService, 'get' | 'markDownloaded'>) {
+export function bulkPrintFiles(production: Pick<ProductionService, 'printFile' | 'downloadRefusal'>, printJobs: Pick<PrintJobsService, 'find' | 'markDownloaded'>) {
   /**
    * The merged file, or a refusal naming every job that cannot be in it (never a silent gap).
    * From the Jobs queue each job is then marked downloaded as its own download would be.
@@ -36,7 +36,7 @@ export function bulkPrintFiles(production: Pick<ProductionService, 'printFile' |
     const refused: BulkRefusal[] = [];
     for (const id of uniqueIds(ids)) {
       try {
-        const job = await printJobs.get(actor, id);
+        const job = await printJobs.find(actor, id);
         const refusal = production.downloadRefusal(job, { fromQueue });
         if (refusal) refused.push({ id, error: refusal.message });
         else jobs.push(job);

@@ -311,7 +311,7 @@ export function productionService(deps: Deps, parts: ProductionParts) {
 
   /** An operator's download of a job's file (Jobs, Print History): asks first for the provider's item; serving it marks the job downloaded. */
   async function downloadJobFile(actor: Actor, jobId: number, opts: { ownOrigin: string; images?: string[]; printInHouse?: boolean; from?: PrintPdfFrom }): Promise<Buffer> {
-    const job = await printJobs.get(actor, jobId);
+    const job = await printJobs.find(actor, jobId);
     const fromQueue = opts.from === 'jobs';
     const refusal = downloadRefusal(job, { fromQueue, printInHouse: opts.printInHouse });
     if (refusal) throw refusal;
