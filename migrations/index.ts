@@ -17,6 +17,7 @@ import * as printJobPreflight from './20261128_016_print_job_preflight';
 import * as batches from './20261129_017_batches';
 import * as printJobPacked from './20261130_018_print_job_packed';
 import * as batchRules from './20261201_019_batch_rules';
+import * as history from './20261202_023_history';
 
 type Migration = { up(knex: Knex): Promise<void>; down(knex: Knex): Promise<void> };
 
@@ -38,6 +39,7 @@ const migrations: Record<string, Migration> = {
   '20261129_017_batches': batches,
   '20261130_018_print_job_packed': printJobPacked,
   '20261201_019_batch_rules': batchRules,
+  '20261202_023_history': history,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
