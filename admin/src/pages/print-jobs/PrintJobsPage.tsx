@@ -11,6 +11,7 @@ import { DownloadPdfButton } from './DownloadPdfButton';
 import { HeldJobList, useHeldJobs } from './HeldJobs';
 import { PrintJobTable, type PrintJobActionColumn } from './PrintJobTable';
 import { PrintQueueFilters, usePrintQueue } from './PrintQueue';
+import { JobHistoryCell } from './JobHistoryCell';
 
 // The queue's bulk actions: one merged PDF or a batch on press sheets, then Mark printed; Delete as the row's bin does.
 const BULK_ACTIONS: readonly BulkButton[] = ['download', 'batch', 'markPrinted', 'delete'];
@@ -18,6 +19,7 @@ const BULK_ACTIONS: readonly BulkButton[] = ['download', 'batch', 'markPrinted',
 const ACTIONS: readonly PrintJobActionColumn[] = [
   { label: 'PDF', Cell: DownloadPdfButton },
   { label: '', Cell: DeletePrintJobButton },
+  { label: 'History', Cell: JobHistoryCell },
 ];
 
 export type JobsTab = 'ready' | 'held';

@@ -79,11 +79,11 @@ interface JobChange {
 
 /** A job's change in the caller's transaction: its history entry and, for the reports' kinds, its event. */
 export async function recordJobChange(trx: Db | Knex.Transaction, job: Pick<PrintJob, 'id' | 'clientId' | 'shopifyOrderId'>, c: JobChange): Promise<void> {
+  await recordChange(trx, { at: c.at, siteId: job.clientId, kind: 'job', subjectId: job.id, orderRef: job.shopifyOrderId, by: c.by, action: c.action, from: c.from, to: c.to, reason: c.reason });
   if (c.event) {
     const userId = 'automatic' in c.by ? null : c.by.id;
     await printJobsRepo(trx).addEvent({ jobId: job.id, kind: c.action as PrintJobEventKind, at: c.at, userId, siteId: job.clientId });
   }
-  await recordChange(trx, { at: c.at, siteId: job.clientId, kind: 'job', subjectId: job.id, orderRef: job.shopifyOrderId, by: c.by, action: c.action, from: c.from, to: c.to, reason: c.reason });
 }
 
 /** 409 that refuses to print or send a held job, naming its first error. */
