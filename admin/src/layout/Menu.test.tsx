@@ -112,7 +112,7 @@ describe('menuEntriesFor', () => {
   });
 
   it('groups the set-up screens apart, for admins only', () => {
-    expect(menuEntriesFor('admin').filter((e) => e.group === 'setup').map((e) => e.to)).toEqual(['/stores', '/products', '/resellers', '/instances']);
+    expect(menuEntriesFor('admin').filter((e) => e.group === 'setup').map((e) => e.to)).toEqual(['/stores', '/products', '/resellers', '/instances', '/history']);
     expect(menuEntriesFor('user').some((e) => e.group === 'setup')).toBe(false);
   });
 });

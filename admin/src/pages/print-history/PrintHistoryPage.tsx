@@ -15,8 +15,8 @@ const BULK_ACTIONS: readonly BulkButton[] = ['download', 'reprint'];
 
 const ACTIONS: readonly PrintJobActionColumn[] = [
   { label: 'PDF', Cell: HistoryPdfButton },
-  { label: 'Reprint', Cell: ReprintButton },
   { label: 'History', Cell: JobHistoryCell },
+  { label: 'Reprint', Cell: ReprintButton },
 ];
 
 function PrintHistoryView() {

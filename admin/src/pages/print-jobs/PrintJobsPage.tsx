@@ -18,8 +18,8 @@ const BULK_ACTIONS: readonly BulkButton[] = ['download', 'batch', 'markPrinted',
 
 const ACTIONS: readonly PrintJobActionColumn[] = [
   { label: 'PDF', Cell: DownloadPdfButton },
-  { label: '', Cell: DeletePrintJobButton },
   { label: 'History', Cell: JobHistoryCell },
+  { label: '', Cell: DeletePrintJobButton },
 ];
 
 export type JobsTab = 'ready' | 'held';

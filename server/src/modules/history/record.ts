@@ -16,7 +16,7 @@ export const AUTOMATIC = {
   presswork: 'Presswork',
   hpPostback: 'HP Site Flow postback',
   providerSend: 'HP Site Flow send',
-  autoSend: 'Automatic send to HP Site Flow',
+  autoSend: 'Auto-send rule (HP Site Flow)',
   scheduledSync: 'Scheduled sync',
   shopifyWebhook: (topic: string | null | undefined) => `Shopify webhook ${topic || 'order'}`.trim(),
 } as const;

@@ -17,7 +17,7 @@ const str = (v: unknown) => (typeof v === 'string' && v !== '' ? v : null);
 /** The entries a change of the order from `before` (undefined: new) to `after` makes. */
 export function orderChanges(before: Partial<OrderData> | undefined, after: Partial<OrderData>): OrderChange[] {
   const status = str(after.status);
-  if (!before) return [{ action: 'stored', from: null, to: status, reason: isPaid(after) ? 'paid' : str(after.financial_status) }];
+  if (!before) return [{ action: 'stored', from: null, to: status, reason: str(after.financial_status) && `payment ${str(after.financial_status)}` }];
   const out: OrderChange[] = [];
   if (isPaid(after) && !isPaid(before)) out.push({ action: 'paid', from: str(before.financial_status), to: str(after.financial_status), reason: null });
   if (after.cancelled && !before.cancelled) out.push({ action: 'cancelled', from: str(before.status), to: status, reason: after.cancelled.reason ?? null });
