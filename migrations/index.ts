@@ -19,6 +19,7 @@ import * as printJobPacked from './20261130_018_print_job_packed';
 import * as batchRules from './20261201_019_batch_rules';
 import * as searchIndexes from './20261202_022_search_indexes';
 import * as printJobReprints from './20261203_021_print_job_reprints';
+import * as history from './20261204_023_history';
 
 type Migration = { up(knex: Knex): Promise<void>; down(knex: Knex): Promise<void> };
 
@@ -42,6 +43,7 @@ const migrations: Record<string, Migration> = {
   '20261201_019_batch_rules': batchRules,
   '20261202_022_search_indexes': searchIndexes,
   '20261203_021_print_job_reprints': printJobReprints,
+  '20261204_023_history': history,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

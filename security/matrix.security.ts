@@ -158,6 +158,9 @@ const EXAMPLES: Examples = {
   // Approve anyway / Re-check change the job: each call gets its own.
   'POST /api/print-jobs/:id/approve': async (c) => ({ params: { id: String(await c.world.throwaway.job()) } }),
   'POST /api/print-jobs/:id/recheck': async (c) => ({ params: { id: String(await c.world.throwaway.job()) } }),
+  'GET /api/print-jobs/:id/history': (c) => ({ params: { id: String(c.world.fx.jobId) } }),
+  'GET /api/online-stores/order-history': (c) => ({ query: { id: c.world.fx.orderId } }),
+  'GET /api/history': { query: { kind: 'job' } },
   // Bulk actions: site A's job, so site B's user is refused it (reported, never shown).
   'POST /api/print-jobs/bulk': async (c) => ({ body: { ids: [await c.world.throwaway.job()], action: 'delete' } }),
   'POST /api/print-jobs/bulk-pdf': (c) => ({ body: { ids: [c.world.fx.jobId] } }),

@@ -41,6 +41,8 @@ const SendHpManuallyPage = lazyPage(() => import('./pages/send-hp-manually/SendH
 const SyncPage = lazyPage(() => import('./pages/re-n-adestra-sync/SyncPage'));
 // The demo's caught e-mails (outside production).
 const CaughtEmailsPage = lazyPage(() => import('./pages/caught-emails/CaughtEmailsPage'));
+// The history (audit trail), admins.
+const HistoryPage = lazyPage(() => import('./pages/history/HistoryPage'));
 
 /** Each screen's path, so a cold load of a deep link fetches that screen's code at once (main.tsx). */
 const PAGE_ROUTES = [
@@ -62,6 +64,7 @@ const PAGE_ROUTES = [
   [/^\/send-hp-manually\/?$/, SendHpManuallyPage],
   [/^\/re-n-adestra-sync\/?$/, SyncPage],
   [/^\/caught-emails\/?$/, CaughtEmailsPage],
+  [/^\/history\/?$/, HistoryPage],
   [/^\/editor\/?$/, EditorPage],
   [/^\/sample-editor-embed\/?$/, SampleEditorEmbedPage],
 ] as const;
@@ -112,6 +115,7 @@ function PressworkAdmin() {
         <Route path="/send-hp-manually" element={<SendHpManuallyPage />} />
         <Route path="/re-n-adestra-sync" element={<SyncPage />} />
         <Route path="/caught-emails" element={<CaughtEmailsPage />} />
+        <Route path="/history" element={<HistoryPage />} />
       </CustomRoutes>
       {/* Pages shown inside frames: no header or menu. */}
       <CustomRoutes noLayout>

@@ -33,6 +33,7 @@ import { syncRoutes } from './modules/sync/routes';
 import { syncTestRoutes } from './modules/sync/testRoutes';
 import { fileRoutes, uploadGrantRoutes } from './modules/uploads/routes';
 import { usersRoutes } from './modules/users/routes';
+import { historyRoutes, jobHistoryRoutes, orderHistoryRoutes } from './modules/history';
 import { createServices, type Services } from './services';
 
 export const ADMIN_DIST = path.resolve(import.meta.dirname, '../../dist/admin');
@@ -92,6 +93,8 @@ export function createApp(deps: Deps, services: Services = createServices(deps))
   api.use('/images', renderRoutes(services.render, services.designs, config));
   api.use('/print-jobs', bulkPrintJobRoutes(services.bulkPrintJobs, services.bulkPrintFiles, config));
   api.use('/print-jobs', printJobsRoutes(services.printJobs, config));
+  api.use('/print-jobs', jobHistoryRoutes(services.history));
+  api.use('/history', historyRoutes(services.history));
   api.use('/batches', batchesRoutes(services.batches, config));
   api.use('/scan', scanRoutes(services.scan));
   api.use('/search', searchRoutes(services.search));
@@ -104,6 +107,7 @@ export function createApp(deps: Deps, services: Services = createServices(deps))
   api.use('/orders', pipelineRoutes(services.pipeline));
   api.use('/admin/hp-logs', hpLogsAdminRoutes(services.fulfilment));
   api.use('/online-stores', onlineStoresRoutes(services.orders, config));
+  api.use('/online-stores', orderHistoryRoutes(services.history));
   api.use('/online-stores', storeConnectionRoutes(services.stores, config));
   api.use('/admin', ordersAdminRoutes(services, deps.db, config));
   api.use('/admin', adminRoutes(services));

@@ -36,6 +36,7 @@ import { checkBatchSettings } from './modules/batches/settings';
 import { checkShipBySettings } from './modules/ship-by/settings';
 import { shopifyAdmin, shopifyAdminSettingsOf } from './integrations/shopifyAdmin';
 import type { Site } from './modules/sites/repo';
+import { historyService } from './modules/history';
 
 export function fileStoreFor(dataDir: string): FileStore {
   return diskStore(dataDir === ':memory:' ? path.join(os.tmpdir(), `presswork-files-${process.pid}`) : path.join(dataDir, 'files'));
@@ -108,6 +109,8 @@ export function createServices(deps: Deps, store: FileStore = fileStoreFor(deps.
     inbox,
     /** The demo's caught e-mails: main.ts attaches the catcher it starts outside production. */
     mailCatcher: mailCatcherService(),
+    /** The history (audit trail): timelines of jobs and orders, the admin trail. */
+    history: historyService(deps),
   };
 }
 

@@ -17,6 +17,7 @@ import SendIcon from '@mui/icons-material/Send';
 import StorefrontIcon from '@mui/icons-material/Storefront';
 import StorefrontOutlinedIcon from '@mui/icons-material/StorefrontOutlined';
 import SyncIcon from '@mui/icons-material/Sync';
+import TimelineIcon from '@mui/icons-material/Timeline';
 import ViewModuleIcon from '@mui/icons-material/ViewModule';
 import type { Role } from '../../../common/api/sites';
 
@@ -68,6 +69,7 @@ export const MENU: readonly MenuEntry[] = [
   { label: 'Products', to: '/products', resource: 'products', menus: ['admin'], icon: CategoryIcon, ready: true, group: 'setup' },
   { label: 'Resellers', to: '/resellers', resource: 'resellers', menus: ['admin'], icon: HandshakeIcon, ready: true, group: 'setup' },
   { label: 'Instances', to: '/instances', resource: 'instances', menus: ['admin'], icon: LanIcon, ready: true, group: 'setup' },
+  { label: 'History', to: '/history', resource: 'history', menus: ['admin'], icon: TimelineIcon, ready: true, group: 'setup' },
   { label: 'Caught e-mails', to: '/caught-emails', resource: 'caught-emails', menus: ['admin'], icon: MarkEmailReadIcon, ready: true, group: 'setup', needs: 'mailCatcher' },
 ];
 

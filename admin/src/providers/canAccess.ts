@@ -25,6 +25,8 @@ export const ADMIN_ONLY_RESOURCES: ReadonlySet<string> = new Set([
   'all-orders',
   'hp-data',
   'stores',
+  // The whole history (audit trail) of every site.
+  'history',
   // Connecting a site's Raiser's Edge, its consent names and webhook subscriptions.
   'raisers-edge-connection',
   // The demo's caught e-mails (anyone's messages).

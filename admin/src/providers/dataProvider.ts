@@ -38,6 +38,7 @@ import type { BulkAction, BulkResult } from '../../../common/api/bulk';
 import type { ReprintWhy } from '../../../common/api/reprints';
 import type { Batch, BatchJob, BatchMoved, BatchState, ImpositionSheets } from '../../../common/api/batches';
 import type { ScanResult } from '../../../common/api/scan';
+import type { HistoryEntry, HistorySubjectKind, HistoryTrailEntry, OrderHistoryEntry } from '../../../common/api/history';
 import { authHeaders } from './session';
 import { syncCalls } from './sync';
 
@@ -340,6 +341,21 @@ export const dataProvider = {
   /** Mark shipped (lines printed in house): the store gets the fulfilment with this tracking; wrong fields throw with field errors. */
   markShipped(input: MarkShippedInput, idempotencyKey?: string): Promise<StoreFulfilment> {
     return api<StoreFulfilment>('/api/orders/mark-shipped', { method: 'POST', body: input, idempotencyKey });
+  },
+
+  /** A print job's history (who did what, when, from → to, why), oldest first. */
+  async jobHistory(id: Id): Promise<HistoryEntry[]> {
+    return (await api<{ list: HistoryEntry[] }>(`/api/print-jobs/${enc(String(id))}/history`)).list;
+  },
+
+  /** A store order's history with its jobs' and sends' entries, oldest first. */
+  async orderHistory(orderId: Id, siteId?: Id): Promise<OrderHistoryEntry[]> {
+    return (await api<{ list: OrderHistoryEntry[] }>(`/api/online-stores/order-history?${query({ id: String(orderId), siteId: siteId === undefined ? undefined : String(siteId) })}`)).list;
+  },
+
+  /** The whole trail (admins), newest first, a page at a time; days are YYYY-MM-DD. */
+  getHistory(q: { page: number; kind?: HistorySubjectKind | ''; siteId?: string; actor?: string; from?: string; to?: string }): Promise<ListPage<HistoryTrailEntry>> {
+    return api<ListPage<HistoryTrailEntry>>(`/api/history?${query({ page: q.page, pageSize: 50, kind: q.kind || undefined, siteId: q.siteId || undefined, actor: q.actor?.trim() || undefined, from: q.from || undefined, to: q.to || undefined })}`);
   },
 
   /** The order's logs (order, provider events, sends), newest first. */

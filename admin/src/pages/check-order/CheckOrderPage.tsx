@@ -25,6 +25,7 @@ import { CancelAtHpButton } from './CancelAtHpButton';
 import { CancellationNotice } from './CancellationNotice';
 import { ProviderNotice } from './ProviderNotice';
 import { HpDataTab } from './HpDataTab';
+import { OrderHistoryPanel, orderHistoryQueryKey } from './OrderHistoryPanel';
 import { OrderSearchForm, type OrderSearch } from './OrderSearchForm';
 import { PipelinePanel, pipelineQueryKey } from './PipelinePanel';
 import { RerunPanel } from './RerunPanel';
@@ -65,6 +66,11 @@ function OrderDetail({ logs, onChanged }: { logs: OrderLogs; onChanged: () => vo
     onChanged();
     void queryClient.invalidateQueries({ queryKey: pipelineQueryKey(logs.order) });
   };
+  // A change made here (Mark shipped, a re-run) is in the history at once.
+  const changed = () => {
+    rerunDone();
+    void queryClient.invalidateQueries({ queryKey: orderHistoryQueryKey(logs.order) });
+  };
   return (
     <Box sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}>
       <Typography variant="h6" component="h2">
@@ -72,10 +78,11 @@ function OrderDetail({ logs, onChanged }: { logs: OrderLogs; onChanged: () => vo
       </Typography>
       <CancellationNotice order={logs.order} />
       <ProviderNotice order={logs.order} />
-      <RerunPanel key={keyOf(logs.order)} orderId={orderId} onDone={rerunDone} />
+      <RerunPanel key={keyOf(logs.order)} orderId={orderId} onDone={changed} />
       {atProvider(logs.order) ? <CancelAtHpButton orderId={orderId} onDone={onChanged} /> : null}
       <PipelinePanel order={logs.order} />
-      <StoreFulfilmentPanel order={logs.order} onChanged={onChanged} />
+      <StoreFulfilmentPanel order={logs.order} onChanged={changed} />
+      <OrderHistoryPanel order={logs.order} />
       <Box sx={{ borderBottom: 1, borderColor: 'divider' }}>
         <Tabs value={tab} onChange={(_e, value: 'shopify' | 'hp') => setTab(value)} aria-label="Order data">
           <Tab value="shopify" label="Shopify Data" id="tab-shopify" aria-controls="panel-shopify" />

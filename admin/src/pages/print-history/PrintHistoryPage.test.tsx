@@ -19,7 +19,7 @@ describe('Print History (/print-history)', () => {
     await screen.findByTestId('print-job-11');
     expect(calls.find((c) => c.url.startsWith('/api/print-jobs'))?.url).toBe('/api/print-jobs?page=1&readyForPrint=1&isPrinted=1');
     const headers = screen.getAllByRole('columnheader').map((h) => h.textContent);
-    expect(headers).toEqual(['', 'Order', 'Product', 'Preview', 'QTY', 'Created At', 'Time Since Order', 'Printed At', 'Printed By', 'Production Notes', 'PDF', 'Reprint']);
+    expect(headers).toEqual(['', 'Order', 'Product', 'Preview', 'QTY', 'Created At', 'Time Since Order', 'Printed At', 'Printed By', 'Production Notes', 'PDF', 'History', 'Reprint']);
     expect(document.title).toBe('Print History | Presswork');
   });
 
@@ -93,7 +93,7 @@ describe('Print History for operators', () => {
     renderHistory();
     const row = await screen.findByTestId('print-job-12');
     expect(screen.getAllByRole('columnheader').map((h) => h.textContent)).toEqual([
-      '', 'Order', 'Product', 'Client', 'Preview', 'QTY', 'Created At', 'Time Since Order', 'Printed At', 'Printed By', 'Production Notes', 'PDF', 'Reprint',
+      '', 'Order', 'Product', 'Client', 'Preview', 'QTY', 'Created At', 'Time Since Order', 'Printed At', 'Printed By', 'Production Notes', 'PDF', 'History', 'Reprint',
     ]);
     expect(within(row).getByText('#1042')).toBeInTheDocument();
     expect(within(row).getByText('Site B')).toBeInTheDocument();

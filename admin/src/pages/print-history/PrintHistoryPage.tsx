@@ -7,6 +7,7 @@ import { HistoryPdfButton } from '../print-jobs/DownloadPdfButton';
 import { PrintJobTable, type PrintJobActionColumn } from '../print-jobs/PrintJobTable';
 import { PrintQueueFilters, usePrintQueue } from '../print-jobs/PrintQueue';
 import { ReprintButton } from './ReprintButton';
+import { JobHistoryCell } from '../print-jobs/JobHistoryCell';
 
 // Spec §2: the Jobs columns, the last one Reprint; the PDF of a printed job downloads again here.
 // Printed jobs again in one file (nothing marked), or back to the queue together.
@@ -14,6 +15,7 @@ const BULK_ACTIONS: readonly BulkButton[] = ['download', 'reprint'];
 
 const ACTIONS: readonly PrintJobActionColumn[] = [
   { label: 'PDF', Cell: HistoryPdfButton },
+  { label: 'History', Cell: JobHistoryCell },
   { label: 'Reprint', Cell: ReprintButton },
 ];
 

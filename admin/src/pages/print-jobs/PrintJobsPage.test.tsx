@@ -34,7 +34,7 @@ describe('Jobs (/print-jobs)', () => {
     const row = await screen.findByTestId('print-job-7');
     expect(calls.find((c) => c.url.startsWith('/api/print-jobs'))?.url).toBe('/api/print-jobs?page=1&readyForPrint=1&isPrinted=0');
     const headers = screen.getAllByRole('columnheader').map((h) => h.textContent);
-    expect(headers).toEqual(['', 'Order', 'Product', 'Client', 'Preview', 'QTY', 'Created At', 'Time Since Order', 'Ship by', 'Production Notes', 'PDF', '']);
+    expect(headers).toEqual(['', 'Order', 'Product', 'Client', 'Preview', 'QTY', 'Created At', 'Time Since Order', 'Ship by', 'Production Notes', 'PDF', 'History', '']);
     expect(within(row).getByText('Site A')).toBeInTheDocument();
     expect(within(row).getByText('Robin card')).toBeInTheDocument();
     expect(within(row).getByText('07/03/2025')).toBeInTheDocument();
@@ -359,7 +359,7 @@ describe('Jobs for operators: columns, sort, filters, notes, a job printed elsew
     const { calls } = stubFetch(router({ 'GET /api/print-jobs': () => ok({ list: [JOB], hasNext: false, total: 1 }) }, USER));
     renderJobs();
     await screen.findByTestId('print-job-7');
-    expect(screen.getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['', 'Order', 'Product', 'Preview', 'QTY', 'Created At', 'Time Since Order', 'Ship by', 'Production Notes', 'PDF', '']);
+    expect(screen.getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['', 'Order', 'Product', 'Preview', 'QTY', 'Created At', 'Time Since Order', 'Ship by', 'Production Notes', 'PDF', 'History', '']);
     expect(screen.queryByRole('combobox', { name: 'Client' })).not.toBeInTheDocument();
     await user.click(screen.getByRole('combobox', { name: 'Product type' }));
     await user.click(await screen.findByRole('option', { name: 'Mug' }));

@@ -11,12 +11,14 @@ import { DownloadPdfButton } from './DownloadPdfButton';
 import { HeldJobList, useHeldJobs } from './HeldJobs';
 import { PrintJobTable, type PrintJobActionColumn } from './PrintJobTable';
 import { PrintQueueFilters, usePrintQueue } from './PrintQueue';
+import { JobHistoryCell } from './JobHistoryCell';
 
 // The queue's bulk actions: one merged PDF or a batch on press sheets, then Mark printed; Delete as the row's bin does.
 const BULK_ACTIONS: readonly BulkButton[] = ['download', 'batch', 'markPrinted', 'delete'];
 
 const ACTIONS: readonly PrintJobActionColumn[] = [
   { label: 'PDF', Cell: DownloadPdfButton },
+  { label: 'History', Cell: JobHistoryCell },
   { label: '', Cell: DeletePrintJobButton },
 ];
 

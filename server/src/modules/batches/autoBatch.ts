@@ -22,12 +22,16 @@ import { defaultSort, readyQueue } from '../print-jobs/service';
 import { sitesRepo } from '../sites/repo';
 import type { CloseReason } from '../../../../common/api/batching';
 import { groupKeyOf, slotsOf, type JobKind } from './kinds';
+import { recordChange } from '../history/record';
 import { batchesRepo } from './repo';
 import { autoBatchingOfEnv } from './settings';
 import { chooseSheet, type ImposeSettings } from './sheets';
 
 /** The name a batch made by the rule is created by. */
 export const AUTO_BATCH_BY = 'Automatic batching';
+
+/** Why the rule closed a batch, as its history says it. */
+const CLOSED_BECAUSE: Record<CloseReason, string> = { full: 'full', 'cut-off': 'the daily cut-off', 'turned-off': 'automatic batching was turned off', printed: 'printed' };
 
 /** The most Ready jobs one pass looks at per site. */
 const MAX_READY = 5000;
@@ -89,7 +93,10 @@ export async function autoBatchPass({ db, clock, config, log }: Deps, parts: Aut
       await tx.lockNumbering(siteId);
       const readyNow = new Set(await printJobsRepo(trx).idsOf(readyQueue(siteId)));
       const closeBatch = async (id: number, reason: CloseReason) => {
-        if (await tx.close(id, at, reason)) report.closed.push({ id, reason });
+        if (await tx.close(id, at, reason)) {
+          report.closed.push({ id, reason });
+          await recordChange(trx, { at, siteId, kind: 'batch', subjectId: id, by: { automatic: AUTO_BATCH_BY }, action: 'closed', reason: CLOSED_BECAUSE[reason] });
+        }
         // Nothing in it: it goes rather than stay as an empty closed batch.
         await tx.deleteEmpty(id);
       };
@@ -131,6 +138,7 @@ export async function autoBatchPass({ db, clock, config, log }: Deps, parts: Aut
           const capacity = layout.slots.length * rule.sheetsPerBatch;
           const id = await tx.insert({ siteId, sheet: layout.sheet.name, stock: kind.stock, jobIds: [], at, byUserId: null, byName: AUTO_BATCH_BY, filling: { groupKey: key, capacity } });
           report.opened.push(id);
+          await recordChange(trx, { at, siteId, kind: 'batch', subjectId: id, by: { automatic: AUTO_BATCH_BY }, action: 'created', to: 'open', reason: `Filling with ${kind.productType} ${kind.leaf.trimWidthMm} × ${kind.leaf.trimHeightMm} mm` });
           batch = { id, used: 0, capacity };
         }
         await tx.addJobs(batch.id, [job.id]);

@@ -19,6 +19,7 @@ import type { ProductionService } from '../production/service';
 import { printSizeOfJob } from '../production/service';
 import { sitesRepo } from '../sites/repo';
 import { nextRunAt } from '../../jobs/time';
+import { byUser, recordChange } from '../history/record';
 import { autoBatchPass, type AutoBatchReport } from './autoBatch';
 import { imposeBatch, ImposeRefusal, type ImposeJob, type ImposeResult } from './impose';
 import { BATCH_STATES, batchesRepo, type Batch, type BatchState } from './repo';
@@ -206,7 +207,9 @@ export function batchesService(deps: Deps, parts: BatchesParts) {
             const numbers = [...new Set(taken.map((t) => t.number))].join(', ');
             throw new HttpError(409, `${jobsWord(taken.map((t) => t.jobId))} already in open batch ${numbers}`, { jobIds: taken.map((t) => t.jobId) });
           }
-          return tx.insert({ siteId, sheet: layout.sheet.name, stock: sizes[0].stock, jobIds: input.jobIds, at, byUserId: actor.id, byName: nameOf(actor) });
+          const batchId = await tx.insert({ siteId, sheet: layout.sheet.name, stock: sizes[0].stock, jobIds: input.jobIds, at, byUserId: actor.id, byName: nameOf(actor) });
+          await recordChange(trx, { at, siteId, kind: 'batch', subjectId: batchId, by: byUser(actor), action: 'created', to: 'open', reason: `Jobs ${jobList(input.jobIds)}` });
+          return batchId;
         });
         return view((await repo.byId(id))!);
       } catch (err) {
@@ -282,7 +285,10 @@ export function batchesService(deps: Deps, parts: BatchesParts) {
       const tx = batchesRepo(trx);
       if (batch.filling) await tx.lockNumbering(batch.siteId);
       if (!(await tx.setState(id, batch.state, to, { at, userId: actor.id, name: nameOf(actor) }))) return false;
-      if (to === 'printed') await tx.close(id, at, 'printed');
+      await recordChange(trx, { at, siteId: batch.siteId, kind: 'batch', subjectId: id, by: byUser(actor), action: 'moved', from: batch.state, to });
+      if (to === 'printed' && (await tx.close(id, at, 'printed')) && batch.filling) {
+        await recordChange(trx, { at, siteId: batch.siteId, kind: 'batch', subjectId: id, by: byUser(actor), action: 'closed', reason: 'printed' });
+      }
       return true;
     });
     if (!claimed) throw conflict(`Batch ${batch.number} was moved on by someone else meanwhile; reload it`);

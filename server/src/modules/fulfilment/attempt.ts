@@ -1,6 +1,7 @@
 // One attempt of a claimed outbox row and its outcome. Success and "Source Order ID already
 // exists" → sent (+ shopify-hp-log + the order record, one transaction); a provider 4xx → failed
 // (visible, not retried); no answer, 429, 5xx → pending with backoff, failed after maxAttempts.
+import { AUTOMATIC, recordChange } from '../history/record';
 import { HpDuplicateOrder, HpError, isAcknowledgement, providerOrderIdOf } from '../../integrations/hpSiteflow';
 import { orderTablesRepo } from '../orders/tablesRepo';
 import { clientFor, later, nowIso, SendFailure, text, type FulfilmentContext, type SendOutcome } from './context';
@@ -39,6 +40,8 @@ export async function markSent(ctx: FulfilmentContext, row: OutboxRow, prepared:
     // A duplicate: the provider had it from an earlier send; its time is known only if we made it.
     const sentAt = duplicate ? (knownSends[sourceOrderId]?.sentAt ?? null) : at;
     if ((await outbox.markSent(row.id, { hpOrderId, duplicate, acknowledged, answer, sentAt }, at)) !== 1) return outcomeOf((await outbox.byId(row.id))!);
+    const reason = duplicate ? 'HP Site Flow already had this order' : hpOrderId ? `HP order ${hpOrderId}` : null;
+    await recordChange(trx, { at, siteId, kind: 'send', subjectId: row.id, orderRef: orderId, by: { automatic: AUTOMATIC.providerSend }, action: 'sent', from: row.status, to: 'sent', reason });
     await writeSendLog(
       trx,
       {
@@ -67,6 +70,7 @@ export async function markSent(ctx: FulfilmentContext, row: OutboxRow, prepared:
       if (next) data.status = next;
       data.hpProgress = highestProgress(text(data.hpProgress) || null, 'sent');
       await orderTablesRepo(trx).updateOrder(locked.id, { data, status: next ?? undefined, before: locked.data, updatedAt: at });
+      if (next) await recordChange(trx, { at, siteId, kind: 'order', subjectId: orderId, by: { automatic: AUTOMATIC.providerSend }, action: 'status', from: locked.status ?? null, to: next, reason: null });
     }
     return { status: duplicate ? 'already-sent' : 'sent', hpOrderId: knownId, outboxId: row.id, sentAt } as SendOutcome;
   });
@@ -79,6 +83,7 @@ export async function markFailed(ctx: FulfilmentContext, row: OutboxRow, error: 
   return ctx.db.transaction(async (trx) => {
     const outbox = outboxRepo(trx);
     if ((await outbox.markFailed(row.id, error, withUnanswered(row, details, unanswered), at)) !== 1) return outcomeOf((await outbox.byId(row.id))!);
+    await recordChange(trx, { at, siteId, kind: 'send', subjectId: row.id, orderRef: orderId, by: { automatic: AUTOMATIC.providerSend }, action: 'failed', from: row.status, to: 'failed', reason: error });
     await writeSendLog(
       trx,
       { siteId, orderId, lineId, status: 'failed', data: { sentData: sentData ?? null, results: details ?? { error }, error, attempts: row.attempts, outboxId: row.id }, userId: actorId },

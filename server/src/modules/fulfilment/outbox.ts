@@ -1,5 +1,6 @@
 // The provider-send outbox: a row written in the caller's transaction (so a crash never loses a
 // send), claimed by a worker under a lease (so two instances never send one row twice).
+import { AUTOMATIC, byUserId, recordChange } from '../history/record';
 import type { Knex } from 'knex';
 import type { Db } from '../../db';
 import { fromJson, toJson } from '../../db';
@@ -104,9 +105,14 @@ export async function enqueueOrderSend(trx: Knex | Knex.Transaction, input: Enqu
   for (const lineId of lines) {
     const payload: HpOrderPayload = { siteId: input.siteId, orderId: String(input.orderId), lineId, actorId: actorId ?? null };
     const dedupeKey = hpDedupeKey(input.siteId, payload.orderId, lineId);
+    const queuedBefore = Boolean(await trx<Row>('outbox').where({ dedupe_key: dedupeKey }).first('id'));
     await insertOnce(trx, { kind: HP_ORDER_KIND, dedupeKey, siteId: input.siteId, payload, at });
-    const row = (await trx<Row>('outbox').where({ dedupe_key: dedupeKey }).first())!;
-    out.push(outboxFromRow(row));
+    const row = outboxFromRow((await trx<Row>('outbox').where({ dedupe_key: dedupeKey }).first())!);
+    if (!queuedBefore) {
+      const by = await byUserId(trx, payload.actorId, AUTOMATIC.autoSend);
+      await recordChange(trx, { at, siteId: input.siteId, kind: 'send', subjectId: row.id, orderRef: payload.orderId, by, action: 'queued', to: 'pending', reason: lineId ? `line ${lineId}` : 'whole order' });
+    }
+    out.push(row);
   }
   return out;
 }

@@ -6,6 +6,7 @@ import type { Deps } from '../../deps';
 import { unauthorized } from '../../http/errors';
 import { DUPLICATE_MESSAGE } from '../../integrations/hpSiteflow';
 import type { Delivery, Handled, Inbox } from '../inbox/service';
+import { AUTOMATIC, recordChange } from '../history/record';
 import { orderTablesRepo } from '../orders/tablesRepo';
 import { sitesRepo, type Site } from '../sites/repo';
 import { nowIso, text } from './context';
@@ -134,6 +135,10 @@ export async function applyPostback(ctx: Pick<Deps, 'clock'>, trx: Knex.Transact
   };
   data.hpOrders = hpOrders;
   await orderTablesRepo(trx).updateOrder(locked.id, { data, status: next ?? undefined, before: locked.data, updatedAt: at });
+  if (next) {
+    const reason = refusal?.message ?? (trackingNumber ? `tracking ${trackingNumber}` : lineId ? `line ${lineId}` : null);
+    await recordChange(trx, { at, siteId: site.id, kind: 'order', subjectId: orderId, by: { automatic: AUTOMATIC.hpPostback }, action: 'status', from: current, to: next, reason });
+  }
   // The shipment's tracking goes back to the store, queued with the postback that brought it.
   if (text(body.status) === 'shipped' && trackingNumber) {
     const tracking = { number: trackingNumber, url: text(body.shipment?.trackingUrl) || null, company: text(carrier?.alias) || text(carrier?.code) || null };

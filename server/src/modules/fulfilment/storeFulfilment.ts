@@ -5,6 +5,7 @@
 // exactly those lines with the tracking and notifyCustomer. Lines the store already fulfilled
 // (by hand, or by us in an attempt whose answer was lost) are never fulfilled twice: every attempt
 // reads the remaining quantities first.
+import { byUser, recordChange } from '../history/record';
 import type { Knex } from 'knex';
 import { hasShopifyAdmin, userErrorsOf, type ShopifyAdminError } from '../../integrations/shopifyAdmin';
 import type { MarkShippedInput, StoreFulfilment } from '../../../../common/api/orders';
@@ -289,7 +290,10 @@ export async function markShipped(ctx: FulfilmentContext, adminFor: StoreAdminFo
     const queued = await queueStoreFulfilment(trx, site, locked.data, { orderId, lineIds: asked, tracking: { number: input.trackingNumber, url: input.trackingUrl || null, company: input.carrier }, source: 'in-house', actorId: actor.id }, at);
     // Gone: this shipment, lines fulfilled in the store, and lines of earlier shipments of this order.
     const shippedBefore = (await storeFulfilmentRepo(trx).ofOrder(order.siteId, orderId)).filter((r) => r.status !== 'failed').flatMap((r) => (r.payload as StoreFulfilmentPayload).lineIds);
-    await shippedFromTheFloor(trx, locked, new Set([...asked, ...done, ...shippedBefore, ...ecards]), input, at);
+    const moved = await shippedFromTheFloor(trx, locked, new Set([...asked, ...done, ...shippedBefore, ...ecards]), input, at);
+    const current = locked.status ?? (text(locked.data.status) || null);
+    const lines = asked.length === lineIds.length ? 'all lines' : `line${asked.length === 1 ? '' : 's'} ${asked.join(', ')}`;
+    await recordChange(trx, { at, siteId: order.siteId, kind: 'order', subjectId: orderId, by: byUser(actor), action: 'shipped', from: current, to: moved ?? current, reason: `${lines}, tracking ${input.trackingNumber}${input.carrier ? ` (${input.carrier})` : ''}` });
     if (queued?.status === 'failed' && (await storeFulfilmentRepo(trx).retryFailed(queued.id, at))) return (await outboxRepo(trx).byId(queued.id))!;
     return queued;
   });
@@ -304,15 +308,16 @@ export async function markShipped(ctx: FulfilmentContext, adminFor: StoreAdminFo
  * already), the order is shipped, with this tracking, as a provider's shipped postback makes it. An
  * order with lines still at the provider waits for the provider's postback.
  */
-async function shippedFromTheFloor(trx: Knex.Transaction, locked: DataRecord<StoreOrder>, gone: Set<string>, input: MarkShippedInput, at: string): Promise<void> {
+async function shippedFromTheFloor(trx: Knex.Transaction, locked: DataRecord<StoreOrder>, gone: Set<string>, input: MarkShippedInput, at: string): Promise<string | null> {
   const lines = locked.data.line_items ?? [];
   // `gone`: shipped now or before, fulfilled in the store, or e-mailed (e-cards).
-  if (!lines.every((l) => unitsToMake(l as LineUnits) === 0 || gone.has(text(l.id)))) return;
+  if (!lines.every((l) => unitsToMake(l as LineUnits) === 0 || gone.has(text(l.id)))) return null;
   const current = locked.status ?? (text(locked.data.status) || null);
   const next = nextOrderStatus(current, 'shipped', text(locked.data.hpProgress) || null);
-  if (!next) return;
+  if (!next) return null;
   const data = { ...locked.data, status: next, tracking: { number: input.trackingNumber, method: input.carrier, url: input.trackingUrl || null } };
   await orderTablesRepo(trx).updateOrder(locked.id, { data, status: next, before: locked.data, updatedAt: at });
+  return next;
 }
 
 /** The write-backs of an order, newest last (Check order, HP Data). */

@@ -11,6 +11,8 @@ import { printHold } from '../production/orderHold';
 import type { ProductionService } from '../production/service';
 import { unitsToMake } from '../production/units';
 import { sitesRepo, type Site } from '../sites/repo';
+import { AUTOMATIC } from '../history/record';
+import { recordOrderChanges } from './orderHistory';
 import { ordersRepo } from './repo';
 import { APP_UNINSTALLED, disconnectStore } from './storeConnection';
 import { RECEIVED, applyStoreChange, orderCreatedAt, orderSearchText, storeChangeOf, type OrderData, type ShopifyOrder } from './shopify';
@@ -93,9 +95,11 @@ async function applyOrders(ctx: UpsertContext, trx: Knex.Transaction, siteId: nu
       const before = stored.get(orderId)?.data;
       const data = await followUps(ctx, trx, siteId, before, o.data);
       await repo.updateOrder(o.id, { name: o.order.name, status: o.status, searchText: orderSearchText(o.order), data, before, updatedAt: now });
+      await recordOrderChanges(trx, { siteId, orderId, at: now, by: { automatic: AUTOMATIC.shopifyWebhook(data.lastTopic) } }, before, { ...data, status: o.status });
     } else fresh.push({ siteId, orderId, name: o.order.name, status: o.status, searchText: orderSearchText(o.order), data: o.data, createdAt: o.createdAt, updatedAt: now });
   }
   await repo.insertOrders(fresh);
+  for (const o of fresh) await recordOrderChanges(trx, { siteId, orderId: o.orderId, at: now, by: { automatic: AUTOMATIC.shopifyWebhook(o.data.lastTopic) } }, undefined, { ...o.data, status: o.status });
   for (const o of next.values()) await ctx.pipeline?.queueOnPaid(trx, site, o.data);
 }
 
@@ -132,6 +136,8 @@ export async function applyDelivery(ctx: UpsertContext, trx: Knex.Transaction, d
   } else {
     await repo.insertOrders([{ siteId: d.siteId, orderId: order.id, name: order.name, status, searchText: orderSearchText(order), data: applied.data, createdAt: orderCreatedAt(order, now), updatedAt: now }]);
   }
+  const by = { automatic: AUTOMATIC.shopifyWebhook(d.topic) };
+  await recordOrderChanges(trx, { siteId: d.siteId, orderId: order.id, at: now, by }, existing ? { ...existing.data, status: existing.status ?? existing.data.status } : undefined, { ...applied.data, status });
   const site = (status === RECEIVED && sendPort) || ctx.pipeline ? await sitesRepo(trx).byId(d.siteId) : undefined;
   if (status === RECEIVED && sendPort && (await mayAutoSend(ctx, trx, site, d.siteId, applied.data))) await sendPort.enqueueOrderSend(trx, { siteId: d.siteId, orderId: order.id });
   // The pipeline once paid: the delivery that pays the order queues it; later ones find it queued.

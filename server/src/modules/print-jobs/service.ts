@@ -18,8 +18,8 @@ import { reprintWhy, type ChangeInput, type CreateInput, type ListQuery, type Re
 import { parse } from '../../http/validate';
 import { storeFulfilmentRepo } from '../fulfilment/storeFulfilmentRepo';
 import { averageOrderToShipHours, onTimeRate, type ReportLine } from './shippingFigures';
-import { REPRINT_REASONS, REPRINT_RESPONSIBLES } from '../../../../common/api/reprints';
-import { alreadyPrintedRefusal, applyPrintJobChange, changeKind, atProviderRefusal, printsInHouse, providerPacksRefusal, withdrawnRefusal, type PrintJobChange } from './state';
+import { REPRINT_REASONS, REPRINT_RESPONSIBLES, reprintLine } from '../../../../common/api/reprints';
+import { alreadyPrintedRefusal, applyPrintJobChange, changeKind, atProviderRefusal, printsInHouse, providerPacksRefusal, stateName, withdrawnRefusal, type PrintJobChange, type PrintJobEventKind } from './state';
 import { fieldError } from '../../http/fieldErrors';
 import { HELD_BY_PREFLIGHT_CODE, type PreflightFinding } from '../../../../common/api/preflight';
 import type { DesignDocument } from '../../../../common/design-doc/types';
@@ -29,6 +29,8 @@ import { documentOf, valuesOf } from '../render/service';
 import { firstError, isHeld, type Preflight, type PreflightSources } from './preflight';
 import { thresholdsOf } from './preflightSettings';
 import { shipByViews } from '../ship-by/views';
+import { nameOf } from '../users/name';
+import { AUTOMATIC, byUser, byUserId, recordChange, type HistoryBy } from '../history/record';
 
 export const ORDER_LINE_TAKEN = 'This order line already has a print job';
 
@@ -42,7 +44,7 @@ export class OrderLineTaken extends HttpError {
 export const JOB_NOT_FOUND = 'Print job not found';
 
 /** The name a job keeps of who printed it. */
-export const nameOf = (actor: Actor) => [actor.firstName, actor.lastName].filter(Boolean).join(' ').trim() || actor.email;
+export { nameOf };
 
 type Sort = Array<{ field: PrintJobSortField; order: 'asc' | 'desc' }>;
 
@@ -68,6 +70,26 @@ const dayOf = (d: Date) => d.toISOString().slice(0, 10);
 const nextDay = (day: string) => dayOf(new Date(Date.parse(`${day}T00:00:00Z`) + DAY_MS));
 
 export const NOT_HELD = 'This job is not held by preflight: there is nothing to approve';
+
+/** What the history keeps of a job's change; `event` also counts it in the reports (print_job_events). */
+interface JobChange {
+  at: string;
+  by: HistoryBy;
+  action: PrintJobEventKind | 'created' | 'deleted' | 'held' | 'approved' | 'rechecked';
+  event?: boolean;
+  from?: string | null;
+  to?: string | null;
+  reason?: string | null;
+}
+
+/** A job's change in the caller's transaction: its history entry and, for the reports' kinds, its event. */
+export async function recordJobChange(trx: Db | Knex.Transaction, job: Pick<PrintJob, 'id' | 'clientId' | 'shopifyOrderId'>, c: JobChange): Promise<void> {
+  await recordChange(trx, { at: c.at, siteId: job.clientId, kind: 'job', subjectId: job.id, orderRef: job.shopifyOrderId, by: c.by, action: c.action, from: c.from, to: c.to, reason: c.reason });
+  if (c.event) {
+    const userId = 'automatic' in c.by ? null : c.by.id;
+    await printJobsRepo(trx).addEvent({ jobId: job.id, kind: c.action as PrintJobEventKind, at: c.at, userId, siteId: job.clientId });
+  }
+}
 
 /** 409 that refuses to print or send a held job, naming its first error. */
 export function heldRefusal(job: Pick<PrintJob, 'id' | 'preflight'>): HttpError {
@@ -185,38 +207,46 @@ export function printJobsService({ db, clock, config }: Deps, parts: PrintJobPar
     const drawnFromDesign = data.personalised === true || (design !== undefined && JSON.stringify(artworkUrls) === JSON.stringify(design.data.artworkUrls ?? []));
     const checked = await check(clientId, sourcesOf({ artworkUrls, data }, design, drawnFromDesign), opts.ownOrigin);
     const now = isoNow(clock);
+    const held = isHeld(checked.preflight, null);
     let id: number;
     try {
-      id = await repo.insert({
-        preflight: checked.preflight,
-        held: isHeld(checked.preflight, null),
-        preflightCheckedAt: checked.checkedAt,
-        clientId,
-        designId: input.designId ?? null,
-        productName,
-        previewUrl: input.previewUrl ?? design?.image ?? null,
-        quantity: input.quantity,
-        productId: input.productId ?? design?.productId ?? null,
-        shopifyOrderId: input.shopifyOrderId ?? null,
-        lineItemId: input.lineItemId ?? null,
-        isPrinted: false,
-        isPDFDownloaded: false,
-        isRePrinted: false,
-        readyForPrint: input.flags?.readyForPrint ?? (artworkUrls.length > 0 || Boolean(data.pregeneratedPDF)),
-        artworkUrls,
-        data,
-        downloadedAt: null,
-        downloadedByUserId: null,
-        printedAt: null,
-        printedByUserId: null,
-        printedByName: null,
-        packedAt: null,
-        packedByUserId: null,
-        packedByName: null,
-        reprintCount: 0,
-        madeBy: opts.madeBy ?? 'inHouse',
-        createdAt: now,
-        updatedAt: now,
+      id = await db.transaction(async (trx) => {
+        const newId = await printJobsRepo(trx).insert({
+          preflight: checked.preflight,
+          held,
+          preflightCheckedAt: checked.checkedAt,
+          clientId,
+          designId: input.designId ?? null,
+          productName,
+          previewUrl: input.previewUrl ?? design?.image ?? null,
+          quantity: input.quantity,
+          productId: input.productId ?? design?.productId ?? null,
+          shopifyOrderId: input.shopifyOrderId ?? null,
+          lineItemId: input.lineItemId ?? null,
+          isPrinted: false,
+          isPDFDownloaded: false,
+          isRePrinted: false,
+          readyForPrint: input.flags?.readyForPrint ?? (artworkUrls.length > 0 || Boolean(data.pregeneratedPDF)),
+          artworkUrls,
+          data,
+          downloadedAt: null,
+          downloadedByUserId: null,
+          printedAt: null,
+          printedByUserId: null,
+          printedByName: null,
+          packedAt: null,
+          packedByUserId: null,
+          packedByName: null,
+          reprintCount: 0,
+          madeBy: opts.madeBy ?? 'inHouse',
+          createdAt: now,
+          updatedAt: now,
+        });
+        const job = { id: newId, clientId, shopifyOrderId: input.shopifyOrderId ?? null };
+        // Made for an order line by a rule (byUserId null) or by a person (a design's Add to print jobs, Send HP).
+        const by = opts.byUserId === undefined ? byUser(actor) : await byUserId(trx, opts.byUserId);
+        await recordJobChange(trx, job, { at: now, by, action: 'created', to: held ? 'held' : 'queued', reason: held ? (firstError(checked.preflight)?.message ?? null) : null });
+        return newId;
       });
     } catch (err) {
       // Two deliveries of the same order line racing: the database keeps exactly one.
@@ -226,11 +256,14 @@ export function printJobsService({ db, clock, config }: Deps, parts: PrintJobPar
     return shipBy.onJob((await repo.byId(id))!);
   }
 
-  /** Moves a job to the provider or back to the Jobs queue, recording who chose (null: Presswork, by a rule). */
-  async function moveJob(trx: Db | Knex.Transaction, job: Pick<PrintJob, 'id' | 'clientId'>, madeBy: MadeBy, byUserId: number | null): Promise<void> {
+  /** Moves a job to the provider or back to the Jobs queue, recording who chose (`userId` null: Presswork, by a rule). */
+  async function moveJob(trx: Db | Knex.Transaction, job: Pick<PrintJob, 'id' | 'clientId' | 'shopifyOrderId'>, madeBy: MadeBy, userId: number | null, byActor?: HistoryBy): Promise<void> {
     const at = isoNow(clock);
     const tx = printJobsRepo(trx);
-    if (await tx.setMadeBy(job.id, madeBy, at)) await tx.addEvent({ jobId: job.id, kind: madeBy === 'provider' ? 'to-provider' : 'to-in-house', at, userId: byUserId, siteId: job.clientId });
+    if (await tx.setMadeBy(job.id, madeBy, at)) {
+      const by = byActor ?? (await byUserId(trx, userId));
+      await recordJobChange(trx, job, { at, by, action: madeBy === 'provider' ? 'to-provider' : 'to-in-house', event: true, from: madeBy === 'provider' ? 'in house' : 'provider', to: madeBy === 'provider' ? 'provider' : 'in house' });
+    }
   }
 
   /**
@@ -241,9 +274,13 @@ export function printJobsService({ db, clock, config }: Deps, parts: PrintJobPar
     const at = isoNow(clock);
     const tx = printJobsRepo(trx);
     if (next.withdrawn !== null && !job.isPrinted && job.withdrawn?.reason !== next.withdrawn) {
-      if (await tx.setWithdrawn(job.id, { at, reason: next.withdrawn }, at)) await tx.addEvent({ jobId: job.id, kind: 'withdrawn', at, userId: null, siteId: job.clientId });
+      if (await tx.setWithdrawn(job.id, { at, reason: next.withdrawn }, at)) {
+        await recordJobChange(trx, job, { at, by: { automatic: AUTOMATIC.presswork }, action: 'withdrawn', event: true, from: stateName(job), to: 'withdrawn', reason: next.withdrawn });
+      }
     } else if (next.withdrawn === null && job.withdrawn) {
-      if (await tx.setWithdrawn(job.id, null, at)) await tx.addEvent({ jobId: job.id, kind: 'restored', at, userId: null, siteId: job.clientId });
+      if (await tx.setWithdrawn(job.id, null, at)) {
+        await recordJobChange(trx, job, { at, by: { automatic: AUTOMATIC.presswork }, action: 'restored', event: true, from: 'withdrawn', to: stateName({ ...job, withdrawn: null }) });
+      }
     }
     if (next.quantity > 0 && !job.isPrinted) await tx.setQuantity(job.id, next.quantity, at);
   }
@@ -271,13 +308,14 @@ export function printJobsService({ db, clock, config }: Deps, parts: PrintJobPar
         if (job.madeBy === 'provider' && kind === 'pack') throw providerPacksRefusal(job);
         if (job.madeBy === 'provider' && printsInHouse(change)) {
           if (!opts.printInHouse) throw atProviderRefusal(job);
-          await moveJob(trx, job, 'inHouse', actor.id);
+          await moveJob(trx, job, 'inHouse', actor.id, byUser(actor));
         }
         const now = isoNow(clock);
         const { state, event } = applyPrintJobChange(job, change, now, actor.id, nameOf(actor), config.sync.timezone);
         if (!event) return;
         if (await tx.changeState(id, job, state, now)) {
-          await tx.addEvent({ jobId: id, kind: event, at: now, userId: actor.id, siteId: job.clientId });
+          const reason = event === 'reprinted' && opts.reprint ? reprintLine({ reason: opts.reprint.reprintReason, responsible: opts.reprint.reprintResponsible, note: opts.reprint.reprintNote ?? null }) : undefined;
+          await recordJobChange(trx, job, { at: now, by: byUser(actor), action: event, event: true, from: stateName(job), to: stateName({ ...job, ...state }), reason });
           if (event === 'reprinted' && opts.reprint) await tx.addReprint(reprintRow(actor, job, opts.reprint, now));
           return;
         }
@@ -339,7 +377,12 @@ export function printJobsService({ db, clock, config }: Deps, parts: PrintJobPar
   async function approve(actor: Actor, id: number): Promise<PrintJob> {
     const job = await find(actor, id);
     const at = isoNow(clock);
-    if (!job.held || !(await repo.approve(id, { at, byUserId: actor.id, byName: nameOf(actor) }, at))) throw conflict(NOT_HELD);
+    const approvedNow = job.held && (await db.transaction(async (trx) => {
+      if (!(await printJobsRepo(trx).approve(id, { at, byUserId: actor.id, byName: nameOf(actor) }, at))) return false;
+      await recordJobChange(trx, job, { at, by: byUser(actor), action: 'approved', from: 'held', to: stateName({ ...job, held: false }), reason: firstError(job.preflight)?.message ?? null });
+      return true;
+    }));
+    if (!approvedNow) throw conflict(NOT_HELD);
     const approved = (await repo.byId(id))!;
     for (const hook of parts.approved ?? []) await hook(approved);
     return approved;
@@ -367,14 +410,22 @@ export function printJobsService({ db, clock, config }: Deps, parts: PrintJobPar
     const now = redrawn ?? job;
     const drawnFromDesign = redrawn !== null || job.data.personalised === true;
     const checked = await check(job.clientId, sourcesOf({ artworkUrls: now.artworkUrls, data: now.data }, design, drawnFromDesign), opts.ownOrigin);
-    await repo.setPreflight(id, { preflight: checked.preflight, held: isHeld(checked.preflight, null), checkedAt: checked.checkedAt ?? isoNow(clock) }, redrawn, isoNow(clock));
+    const held = isHeld(checked.preflight, null);
+    const at = isoNow(clock);
+    await db.transaction(async (trx) => {
+      await printJobsRepo(trx).setPreflight(id, { preflight: checked.preflight, held, checkedAt: checked.checkedAt ?? at }, redrawn, at);
+      await recordJobChange(trx, job, { at, by: byUser(actor), action: 'rechecked', from: stateName(job), to: stateName({ ...job, held }), reason: held ? (firstError(checked.preflight)?.message ?? null) : null });
+    });
     return (await repo.byId(id))!;
   }
 
   /** Deletes the job, its production notes and its history in one transaction. */
   async function remove(actor: Actor, id: number): Promise<PrintJob> {
     const job = await find(actor, id);
-    await db.transaction(async (trx) => printJobsRepo(trx).delete(id));
+    await db.transaction(async (trx) => {
+      await printJobsRepo(trx).delete(id);
+      await recordJobChange(trx, job, { at: isoNow(clock), by: byUser(actor), action: 'deleted', from: stateName(job), to: null });
+    });
     return job;
   }
 

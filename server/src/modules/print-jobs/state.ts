@@ -144,3 +144,12 @@ export function providerPacksRefusal(job: { id: number; productName: string }): 
 export function withdrawnRefusal(job: { id: number; withdrawn: { reason: string } | null }): HttpError {
   return conflict(`This job left the queue unprinted (job #${job.id}): ${job.withdrawn?.reason ?? 'withdrawn'}`);
 }
+
+/** A job's state in one word, as the history shows from → to. */
+export function stateName(job: Pick<PrintJobState, 'isPrinted' | 'isPDFDownloaded' | 'packedAt'> & { held?: boolean; withdrawn?: unknown }): string {
+  if (job.withdrawn) return 'withdrawn';
+  if (job.packedAt) return 'packed';
+  if (job.isPrinted) return 'printed';
+  if (job.held) return 'held';
+  return job.isPDFDownloaded ? 'downloaded' : 'queued';
+}

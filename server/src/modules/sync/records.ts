@@ -4,6 +4,7 @@
 //    the four jobs' configs {hour, targetDate}, public permission read + update only;
 //  - `adestra-<kind>-sync-file`: one processed-file record per drop file, with its row checkpoint.
 import type { Db } from '../../db';
+import { AUTOMATIC, byUserId, recordChange } from '../history/record';
 import type { Clock } from '../../lib/clock';
 import { generalDataRepo, type DataRecord } from '../general-data/repo';
 import { RECORD_TYPES } from '../general-data/types';
@@ -89,6 +90,15 @@ export interface FileRecordData {
   [k: string]: unknown;
 }
 
+/** Who starts a run of each trigger, as the history names them. */
+const RUN_STARTED_BY: Record<RunTrigger, string> = {
+  manual: 'Sync run by hand',
+  schedule: AUTOMATIC.scheduledSync,
+  'catch-up': `${AUTOMATIC.scheduledSync} (catch-up)`,
+  webhook: "Raiser's Edge webhook",
+  'sync-service': 'Sync service',
+};
+
 export function syncRecords(db: Db, clock: Clock) {
   const repo = generalDataRepo(db);
   const now = () => clock.now().toISOString();
@@ -111,12 +121,29 @@ export function syncRecords(db: Db, clock: Clock) {
         progress: { pages: 0, seen: 0, total: null, matched: 0, done: 0, failed: 0 },
       };
       if (userId) data.userId = userId;
-      // Written by Presswork: no creator, so only admins may change it by hand.
-      const id = await repo.insert({ type: RUN_TYPE, field1, field2: kind, name: trigger, status: 'running', data, siteId, userId: null, publicPermission: SYSTEM_PERMISSION, createdAt: at, updatedAt: at });
+      const id = await db.transaction(async (trx) => {
+        // Written by Presswork: no creator, so only admins may change it by hand.
+        const runId = await generalDataRepo(trx).insert({ type: RUN_TYPE, field1, field2: kind, name: trigger, status: 'running', data, siteId, userId: null, publicPermission: SYSTEM_PERMISSION, createdAt: at, updatedAt: at });
+        const by = trigger === 'manual' ? await byUserId(trx, userId, RUN_STARTED_BY.manual) : { automatic: RUN_STARTED_BY[trigger] };
+        await recordChange(trx, { at, siteId, kind: 'sync', subjectId: runId, by, action: 'started', to: 'running', reason: `${kind} ${field1}`.trim() });
+        return runId;
+      });
       return { id, data };
     },
 
-    saveRun: (id: number, data: RunData) => repo.update(id, { data, status: data.status, updatedAt: now() }),
+    /** Saves a run's progress; its end (running → success, partial or failed) enters the history with it. */
+    async saveRun(id: number, data: RunData): Promise<void> {
+      if (data.status === 'running') return void (await repo.update(id, { data, status: data.status, updatedAt: now() }));
+      await db.transaction(async (trx) => {
+        const tx = generalDataRepo(trx);
+        const before = await tx.byId(id);
+        const at = now();
+        await tx.update(id, { data, status: data.status, updatedAt: at });
+        if (before?.status !== 'running' || before.siteId === null) return;
+        const reason = data.errors.length ? data.errors.map((e) => e.message).slice(0, 3).join('; ') : null;
+        await recordChange(trx, { at, siteId: before.siteId, kind: 'sync', subjectId: id, by: await byUserId(trx, data.trigger === 'manual' ? Number(data.userId ?? 0) || null : null, RUN_STARTED_BY[data.trigger] ?? AUTOMATIC.scheduledSync), action: data.status === 'failed' ? 'failed' : 'finished', from: 'running', to: data.status, reason });
+      });
+    },
 
     async getRun(id: number): Promise<DataRecord<RunData> | undefined> {
       const r = await repo.byId(id);

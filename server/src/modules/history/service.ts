@@ -1,0 +1,53 @@
+// Reading the history: a job's timeline, an order's (with its jobs' and sends'), and the admin
+// trail. Each is scoped like its subject: another site's job or order answers 404.
+import type { Deps } from '../../deps';
+import type { Page } from '../../http/envelope';
+import { notFound } from '../../http/errors';
+import type { Actor } from '../../http/types';
+import { pageWindow } from '../../lib/paging';
+import { assertAdmin } from '../auth/permissions';
+import { seesSite, siteScope, visibleTo } from '../auth/scope';
+import { orderFor } from '../orders/lookup';
+import { printJobsRepo } from '../print-jobs/repo';
+import type { HistoryEntry, HistoryTrailEntry, OrderHistoryEntry } from '../../../../common/api/history';
+import { historyRepo } from './repo';
+import type { TrailQuery } from './schema';
+
+const JOB_NOT_FOUND = 'Print job not found';
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+const entryOf = (e: HistoryTrailEntry): HistoryEntry => ({ at: e.at, actor: e.actor, action: e.action, from: e.from, to: e.to, reason: e.reason });
+
+export function historyService({ db }: Pick<Deps, 'db'>) {
+  const repo = historyRepo(db);
+
+  /** A job's timeline, oldest first; a deleted job's stays readable by its site. */
+  async function ofJob(actor: Actor, jobId: number): Promise<{ list: HistoryEntry[] }> {
+    const job = await printJobsRepo(db).byId(jobId);
+    if (job) visibleTo(actor, job, JOB_NOT_FOUND);
+    const rows = await repo.ofSubject('job', String(jobId));
+    if (!job && (!rows.length || !seesSite(actor, rows[0].siteId))) throw notFound(JOB_NOT_FOUND);
+    return { list: rows.map(entryOf) };
+  }
+
+  /** A store order's timeline with its jobs' and sends' entries, oldest first. */
+  async function ofOrder(actor: Actor, id: string, siteId?: number): Promise<{ list: OrderHistoryEntry[] }> {
+    const order = await orderFor(db, actor, id, siteId);
+    const rows = await repo.ofOrder(order.siteId, order.field1 ?? id);
+    return { list: rows.map((e) => ({ ...entryOf(e), kind: e.kind, subjectId: e.subjectId })) };
+  }
+
+  /** The whole trail for admins, newest first. */
+  async function trail(actor: Actor, q: TrailQuery): Promise<Page<HistoryTrailEntry>> {
+    assertAdmin(actor);
+    const w = pageWindow(q.page, q.pageSize ?? 50);
+    const toAt = q.to ? new Date(Date.parse(`${q.to}T00:00:00Z`) + DAY_MS).toISOString() : undefined;
+    const fromAt = q.from ? `${q.from}T00:00:00.000Z` : undefined;
+    const { rows, total } = await repo.trail({ kind: q.kind as HistoryTrailEntry['kind'] | undefined, siteId: siteScope(actor, q.siteId), actor: q.actor, fromAt, toAt }, w.limit, w.offset);
+    return { list: rows, hasNext: w.offset + rows.length < total, total };
+  }
+
+  return { ofJob, ofOrder, trail };
+}
+
+export type HistoryService = ReturnType<typeof historyService>;
