@@ -193,7 +193,7 @@ describe('reports: reprints by reason, responsibility and product; order-to-ship
     expect(all.reprints.byReason.find((r: { reason: string }) => r.reason === 'fileDefect').reprints).toBe(1);
   });
 
-  it('average order-to-ship time over the lines shipped in the period; on-time is null without ship-by dates', async () => {
+  it('average order-to-ship time and on-time rate over the lines shipped in the period', async () => {
     const orders = orderTablesRepo(w.db);
     const shipments = storeFulfilmentRepo(w.db);
     const order = async (siteId: number, orderId: string, createdAt: string) =>
@@ -212,9 +212,11 @@ describe('reports: reprints by reason, responsibility and product; order-to-ship
     await ship(w.sites.a, '7001', ['1'], '2032-02-04T10:00:00.000Z');
 
     const mine = (await w.request().get('/api/print-jobs/reports?from=2032-01-01&to=2032-01-31').set(bearer(w.tokens.userA))).body.data;
-    expect(mine.shipping).toEqual({ shippedLines: 4, averageOrderToShipHours: 27, onTime: null });
+    // Both orders came on a weekend: with the default rule (2 working days, 14:00 cut-off) each ships
+    // by Tuesday 06/01 14:00, so site A's 4 lines were on time and site B's (10/01) was late.
+    expect(mine.shipping).toEqual({ shippedLines: 4, averageOrderToShipHours: 27, onTime: { onTime: 4, counted: 4, rate: 1 } });
     const all = (await w.request().get('/api/print-jobs/reports?from=2032-01-01&to=2032-01-31').set(bearer(w.tokens.adminA))).body.data;
-    expect(all.shipping).toEqual({ shippedLines: 5, averageOrderToShipHours: Math.round(((27 * 4 + 144) / 5) * 10) / 10, onTime: null });
+    expect(all.shipping).toEqual({ shippedLines: 5, averageOrderToShipHours: Math.round(((27 * 4 + 144) / 5) * 10) / 10, onTime: { onTime: 4, counted: 5, rate: 0.8 } });
     const none = (await w.request().get('/api/print-jobs/reports?from=2033-01-01&to=2033-01-31').set(bearer(w.tokens.userA))).body.data;
     expect(none.shipping).toEqual({ shippedLines: 0, averageOrderToShipHours: null, onTime: null });
   });

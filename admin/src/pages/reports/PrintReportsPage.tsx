@@ -28,8 +28,8 @@ import { formatRate } from './reportDays';
 import { formatHours, reportCsv, reportFileName } from './reportCsv';
 import { ReprintsByProduct, ReprintsByReason, ReprintsByResponsible } from './ReprintCharts';
 
-/** Shown in place of the on-time rate until jobs carry ship-by dates. */
-export const ON_TIME_PENDING = 'On-time rate appears once ship-by dates are set';
+/** Shown in place of the on-time rate while no line of the period was shipped with a ship-by. */
+export const ON_TIME_PENDING = 'No line with a ship-by date was shipped in this period';
 
 export const DEFAULT_PERIOD_DAYS = 30;
 

@@ -440,8 +440,9 @@ export function printJobsService({ db, clock, config }: Deps, parts: PrintJobPar
       repo.list(readyQueue(clientId), defaultSort(false), 10, 0),
       storeFulfilmentRepo(db).shippedLinesIn({ fromAt: from, toAt: nextDay(to), siteId: clientId }),
     ]);
-    // Ship-by dates are not kept yet: once they are, each line's shipBy is set here (shipByOf) and onTime follows.
-    const lines: ReportLine[] = shipped.map((l) => ({ shippedAt: l.shippedAt, orderCreatedAt: l.orderCreatedAt, shipBy: null }));
+    // Each shipped line against its ship-by (the site's rule, from its order's time): the on-time rate.
+    const shipBys = await shipBy.ofShippedLines(shipped);
+    const lines: ReportLine[] = shipped.map((l, i) => ({ shippedAt: l.shippedAt, orderCreatedAt: l.orderCreatedAt, shipBy: shipBys[i] }));
     const rateOf = (n: number, of: number) => (of ? Math.round((n / of) * 10_000) / 10_000 : 0);
     const reprintsOf = (key: string, rows: Array<{ key: string; reprints: number }>) => rows.find((r) => r.key === key)?.reprints ?? 0;
     const printedOf = (productName: string) => figures.perProduct.find((p) => p.productName === productName)?.jobs ?? 0;

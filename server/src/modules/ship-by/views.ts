@@ -87,7 +87,23 @@ export function shipByViews({ db, clock, config }: Pick<Deps, 'db' | 'clock' | '
     return orders.map((o) => views.get(o) ?? o);
   }
 
-  return { onJobs, onJob, onOrders };
+  /**
+   * The ship-by of lines shipped (the reports' on-time rate), in the same order: from the order's
+   * time and the type of the line's job (a line without a job counts as "other products"); null
+   * without an order time.
+   */
+  async function ofShippedLines(lines: ReadonlyArray<{ siteId: number; orderId: string; lineId: string; orderCreatedAt: string | null }>): Promise<Array<string | null>> {
+    if (!lines.length) return [];
+    const settings = await settingsOfSites(lines.map((l) => l.siteId));
+    const typeOf = new Map<string, string | null>();
+    for (const siteId of new Set(lines.map((l) => l.siteId))) {
+      const orderIds = [...new Set(lines.filter((l) => l.siteId === siteId).map((l) => l.orderId))];
+      for (const j of await printJobsRepo(db).linesOfOrders(siteId, orderIds)) typeOf.set(`${siteId}\n${j.shopifyOrderId}\n${j.lineItemId}`, j.productType);
+    }
+    return lines.map((l) => (l.orderCreatedAt ? shipByOf(l.orderCreatedAt, typeOf.get(`${l.siteId}\n${l.orderId}\n${l.lineId}`) ?? null, settings.get(l.siteId)!, timeZone) : null));
+  }
+
+  return { onJobs, onJob, onOrders, ofShippedLines };
 }
 
 export type ShipByViews = ReturnType<typeof shipByViews>;
