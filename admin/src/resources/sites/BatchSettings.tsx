@@ -113,11 +113,11 @@ export function BatchSettings() {
           sx={{ flex: '1 1 200px' }}
         />
         <TextField
-          label="Slug under each item (mm)"
+          label="Barcode strip under each item (mm)"
           value={valueOf(BATCH_SETTING_KEYS.slug)}
           onChange={(e) => set(BATCH_SETTING_KEYS.slug, e.target.value.trim())}
           placeholder={String(DEFAULT_IMPOSE_SETTINGS.slugMm)}
-          helperText="The strip with the barcode and the order"
+          helperText="The item's slug: its barcode, order and item count"
           slotProps={{ htmlInput: { inputMode: 'decimal' }, inputLabel: { shrink: true } }}
           sx={{ flex: '1 1 200px' }}
         />
