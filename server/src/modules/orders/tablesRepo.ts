@@ -362,6 +362,13 @@ export function orderTablesRepo(db: Db | Knex.Transaction) {
 
 
 
+    /** The names (#1024) of some store orders of a site, by store order id. */
+    async orderNames(siteId: number, orderIds: string[]): Promise<Map<string, string | null>> {
+      if (!orderIds.length) return new Map();
+      const rows = (await db('store_orders').where({ site_id: siteId }).whereIn('store_order_id', orderIds).select('store_order_id', 'order_name')) as Array<{ store_order_id: string; order_name: string | null }>;
+      return new Map(rows.map((r) => [r.store_order_id, r.order_name]));
+    },
+
     /** The order of a store order id in a site (locked for update on PostgreSQL with forUpdate). */
     async orderOf(siteId: number, orderId: string, forUpdate = false): Promise<OrderRecord | undefined> {
       const q = db('store_orders').where({ site_id: siteId, store_order_id: orderId }).first();

@@ -87,7 +87,7 @@ export function shipByViews({ db, clock, config }: Pick<Deps, 'db' | 'clock' | '
     return orders.map((o) => views.get(o) ?? o);
   }
 
-  return { onJobs, onJob, onOrders };
+  return { onJobs, onJob, onOrders, settingsOfSites };
 }
 
 export type ShipByViews = ReturnType<typeof shipByViews>;

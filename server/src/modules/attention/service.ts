@@ -1,0 +1,264 @@
+// Needs attention: what is wrong on the floor, worst first, each row with the screen where it is
+// fixed. Every kind is read with an indexed, bounded query from the module that owns its table;
+// late and at risk are the ship-by views' own verdicts (ship-by/views.ts), never a second rule.
+import {
+  ATTENTION_KIND_LIMIT,
+  ATTENTION_KINDS,
+  SEVERITIES,
+  SEVERITY_OF,
+  type AttentionAnswer,
+  type AttentionCounts,
+  type AttentionItem,
+  type AttentionKind,
+} from '../../../../common/api/attention';
+import type { PipelineStep } from '../../../../common/api/pipeline';
+import type { Deps } from '../../deps';
+import type { Actor } from '../../http/types';
+import { formatDateTime } from '../../lib/clock';
+import { siteScope } from '../auth/scope';
+import { HP_ORDER_KIND, outboxRepo, type OutboxRow } from '../fulfilment/outbox';
+import { HP_SOURCE } from '../fulfilment/postbacks';
+import { providerChecksRepo } from '../fulfilment/providerChecksRepo';
+import { STORE_FULFILMENT_KIND } from '../fulfilment/storeFulfilmentRepo';
+import { inboxRepo } from '../inbox/repo';
+import { SHOPIFY_SOURCE } from '../orders/repo';
+import { orderTablesRepo } from '../orders/tablesRepo';
+import { PIPELINE_KIND, pipelineRepo, type PipelinePayload } from '../pipeline/repo';
+import { printJobsRepo, type OwedJob } from '../print-jobs/repo';
+import { checkOrderLink } from '../search/service';
+import { shipByViews } from '../ship-by/views';
+import { RE_SOURCE } from '../sync/webhook';
+
+/**
+ * Late and at risk are judged over the jobs of the last four weeks (made, or printed and not
+ * shipped, since then): an order older than that still unshipped is a matter for List Orders.
+ */
+export const ATTENTION_WINDOW_DAYS = 28;
+/** The most jobs of each half (unprinted, printed) read for ship-by: the oldest, so the worst. */
+const OWED_SCAN_LIMIT = 5000;
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+
+const STEP_NAME: Record<PipelineStep, string> = { addToRaisersEdge: "adding the buyer to Raiser's Edge", addToAdestra: 'adding the buyer to Adestra', sendEcard: 'sending the e-card' };
+const WEBHOOK_OF: Record<string, { what: string; link: string }> = {
+  [SHOPIFY_SOURCE]: { what: 'order webhooks from the store', link: '/orders' },
+  [HP_SOURCE]: { what: 'postbacks from HP Site Flow', link: '/hp-data' },
+  [RE_SOURCE]: { what: "webhooks from Raiser's Edge", link: '/re-n-adestra-sync' },
+};
+
+/** An error as a short clause (a provider's answer can be a page long). */
+const brief = (error: string | null) => {
+  const text = (error ?? 'no reason given').replace(/\s+/g, ' ').trim();
+  return text.length > 160 ? `${text.slice(0, 157)}…` : text;
+};
+const orderLabel = (name: string | null, orderId: string) => `Order ${name || orderId}`;
+const plus = (iso: string, ms: number) => new Date(Date.parse(iso) + ms).toISOString();
+const severityRank = (s: AttentionItem['severity']) => SEVERITIES.indexOf(s);
+const kindRank = (k: AttentionKind) => ATTENTION_KINDS.indexOf(k);
+
+/** Worst first: severity, then the longest-standing, then the kind's place. */
+export function worstFirst(a: AttentionItem, b: AttentionItem): number {
+  return severityRank(a.severity) - severityRank(b.severity) || a.since.localeCompare(b.since) || kindRank(a.kind) - kindRank(b.kind);
+}
+
+interface Found {
+  items: AttentionItem[];
+  /** How many there are, beyond the items kept. */
+  total: number;
+}
+
+export function attentionService(deps: Deps) {
+  const { db, clock, config } = deps;
+  const timeZone = config.sync.timezone;
+  const views = shipByViews(deps);
+  const when = (iso: string) => formatDateTime(iso, timeZone);
+  const item = (kind: AttentionKind, rest: Omit<AttentionItem, 'kind' | 'severity'>): AttentionItem => ({ kind, severity: SEVERITY_OF[kind], ...rest });
+  const kept = (items: AttentionItem[], total = items.length): Found => ({ items: items.sort(worstFirst).slice(0, ATTENTION_KIND_LIMIT), total });
+
+  /** Jobs owed to customers, by order (a job made by hand is its own): late, at risk, printed and not shipped. */
+  async function owed(siteId: number | undefined, now: Date): Promise<Record<'late' | 'atRisk' | 'notShipped', Found>> {
+    const from = new Date(now.getTime() - ATTENTION_WINDOW_DAYS * DAY).toISOString();
+    const jobs = await views.onJobs(await printJobsRepo(db).owedJobs(siteId, { from, printedFrom: from }, OWED_SCAN_LIMIT));
+    const unshippedSince = now.getTime() - config.attention.unshippedDays * DAY;
+    type Group = { first: OwedJob; late?: string; atRisk?: string; printedAt?: string };
+    const groups = new Map<string, Group>();
+    for (const j of jobs) {
+      const key = j.orderStatus !== null && j.shopifyOrderId ? `${j.clientId}\n${j.shopifyOrderId}` : `job ${j.id}`;
+      const g = groups.get(key) ?? { first: j };
+      groups.set(key, g);
+      const earliest = (a: string | undefined, b: string) => (a && a < b ? a : b);
+      if (j.due === 'late' && j.shipBy) g.late = earliest(g.late, j.shipBy);
+      if (j.due === 'atRisk' && j.shipBy) g.atRisk = earliest(g.atRisk, j.shipBy);
+      if (j.isPrinted && j.printedAt && j.orderStatus !== null && Date.parse(j.printedAt) < unshippedSince) g.printedAt = earliest(g.printedAt, j.printedAt);
+    }
+    const late: AttentionItem[] = [];
+    const atRisk: AttentionItem[] = [];
+    const notShipped: AttentionItem[] = [];
+    const settings = await views.settingsOfSites(jobs.filter((j) => j.due === 'atRisk').map((j) => j.clientId));
+    for (const { first: j, ...g } of groups.values()) {
+      const ofOrder = j.orderStatus !== null && j.shopifyOrderId;
+      const who = ofOrder ? orderLabel(j.orderName, j.shopifyOrderId!) : `Job ${j.id} (${j.productName})`;
+      const ids = ofOrder ? { siteId: j.clientId, orderId: j.shopifyOrderId!, jobId: j.id } : { siteId: j.clientId, jobId: j.id };
+      const link = ofOrder ? checkOrderLink(j.shopifyOrderId!) : '/print-jobs';
+      if (g.late) late.push(item('late', { title: `${who} is late: ship by ${when(g.late)}`, link, since: g.late, ...ids }));
+      else if (g.atRisk) {
+        // At risk since its ship-by less its site's at-risk hours.
+        const hours = settings.get(j.clientId)?.atRiskHours ?? 0;
+        atRisk.push(item('atRisk', { title: `${who} is at risk: ship by ${when(g.atRisk)} and not printed yet`, link, since: plus(g.atRisk, -hours * HOUR), ...ids }));
+      }
+      if (g.printedAt) notShipped.push(item('notShipped', { title: `${who} was printed on ${when(g.printedAt)} and has not shipped`, link, since: plus(g.printedAt, config.attention.unshippedDays * DAY), ...ids }));
+    }
+    // Orders HP Site Flow printed and never shipped (their jobs are the provider's, never printed here).
+    const byHp = await providerChecksRepo(db).unchangedSince(siteId, 'printed', new Date(unshippedSince).toISOString(), ATTENTION_KIND_LIMIT);
+    const listed = new Set(notShipped.map((i) => `${i.siteId}\n${i.orderId}`));
+    for (const o of byHp.rows) {
+      if (listed.has(`${o.siteId}\n${o.storeOrderId}`)) continue;
+      notShipped.push(
+        item('notShipped', {
+          title: `${orderLabel(o.name, o.storeOrderId)} was printed by HP Site Flow on ${when(o.updatedAt)} and has not shipped`,
+          link: checkOrderLink(o.storeOrderId),
+          since: plus(o.updatedAt, config.attention.unshippedDays * DAY),
+          siteId: o.siteId,
+          orderId: o.storeOrderId,
+        }),
+      );
+    }
+    return { late: kept(late), atRisk: kept(atRisk), notShipped: kept(notShipped, notShipped.length + Math.max(0, byHp.total - byHp.rows.length)) };
+  }
+
+  async function held(siteId: number | undefined): Promise<Found> {
+    const { rows, total } = await printJobsRepo(db).heldJobs(siteId, ATTENTION_KIND_LIMIT);
+    const items = rows.map((j) =>
+      item('held', {
+        title: `Job ${j.id} (${j.productName})${j.orderName ? ` of order ${j.orderName}` : ''} is held by preflight: check its print file and approve or fix it`,
+        link: '/print-jobs?tab=held',
+        since: j.heldSince,
+        siteId: j.clientId,
+        jobId: j.id,
+        ...(j.shopifyOrderId ? { orderId: j.shopifyOrderId } : {}),
+      }),
+    );
+    return kept(items, total);
+  }
+
+  async function hpNoAck(siteId: number | undefined, now: Date): Promise<Found> {
+    const ms = config.attention.hpAckHours * HOUR;
+    const { rows, total } = await providerChecksRepo(db).unchangedSince(siteId, 'sent', new Date(now.getTime() - ms).toISOString(), ATTENTION_KIND_LIMIT);
+    const items = rows.map((o) =>
+      item('hpNoAck', {
+        title: `${orderLabel(o.name, o.storeOrderId)} was sent to HP Site Flow on ${when(o.updatedAt)} and HP has not acknowledged it`,
+        link: checkOrderLink(o.storeOrderId),
+        since: plus(o.updatedAt, ms),
+        siteId: o.siteId,
+        orderId: o.storeOrderId,
+      }),
+    );
+    return kept(items, total);
+  }
+
+  /** The store names of the orders of some outbox rows, by site and order id. */
+  async function namesOf(rows: OutboxRow[]): Promise<(r: OutboxRow) => string> {
+    const bySite = new Map<number, string[]>();
+    for (const r of rows) if (r.siteId !== null) bySite.set(r.siteId, [...(bySite.get(r.siteId) ?? []), r.payload.orderId]);
+    const names = new Map<string, string | null>();
+    for (const [site, ids] of bySite) for (const [id, name] of await orderTablesRepo(db).orderNames(site, [...new Set(ids)])) names.set(`${site}\n${id}`, name);
+    return (r) => orderLabel(names.get(`${r.siteId}\n${r.payload.orderId}`) ?? null, r.payload.orderId);
+  }
+
+  async function failedSends(siteId: number | undefined): Promise<Found> {
+    const { rows, total } = await outboxRepo(db).failedOf(HP_ORDER_KIND, siteId, ATTENTION_KIND_LIMIT);
+    const label = await namesOf(rows);
+    const items = rows.map((r) =>
+      item('sendFailed', {
+        title: `${label(r)}${r.payload.lineId ? ` (line ${r.payload.lineId})` : ''} could not be sent to HP Site Flow: ${brief(r.error)}`,
+        link: checkOrderLink(r.payload.orderId),
+        since: r.updatedAt,
+        siteId: r.siteId,
+        orderId: r.payload.orderId,
+      }),
+    );
+    return kept(items, total);
+  }
+
+  async function failedWriteBacks(siteId: number | undefined): Promise<Found> {
+    const { rows, total } = await outboxRepo(db).failedOf(STORE_FULFILMENT_KIND, siteId, ATTENTION_KIND_LIMIT);
+    const label = await namesOf(rows);
+    const items = rows.map((r) =>
+      item('writeBackFailed', {
+        title: `The store was not told that ${label(r).replace(/^Order/, 'order')} shipped: ${brief(r.error)}`,
+        link: checkOrderLink(r.payload.orderId),
+        since: r.updatedAt,
+        siteId: r.siteId,
+        orderId: r.payload.orderId,
+      }),
+    );
+    return kept(items, total);
+  }
+
+  /** Failed pipeline steps, less those a later run of the same step has done (or is doing). */
+  async function failedSteps(siteId: number | undefined): Promise<Found> {
+    const { rows, total } = await outboxRepo(db).failedOf(PIPELINE_KIND, siteId, ATTENTION_KIND_LIMIT);
+    const stepOf = (r: OutboxRow) => {
+      const p = r.payload as PipelinePayload;
+      return `${p.step}\n${p.lineId ?? ''}`;
+    };
+    const still: OutboxRow[] = [];
+    for (const r of rows) {
+      const runs = r.siteId === null ? [] : await pipelineRepo(db).ofOrder(r.siteId, r.payload.orderId);
+      if (!runs.some((x) => x.id > r.id && stepOf(x) === stepOf(r) && x.status !== 'failed')) still.push(r);
+    }
+    const label = await namesOf(still);
+    const items = still.map((r) =>
+      item('pipelineFailed', {
+        title: `${label(r)}: ${STEP_NAME[(r.payload as PipelinePayload).step] ?? (r.payload as PipelinePayload).step} failed: ${brief(r.error)}`,
+        link: checkOrderLink(r.payload.orderId),
+        since: r.updatedAt,
+        siteId: r.siteId,
+        orderId: r.payload.orderId,
+      }),
+    );
+    return kept(items, total - (rows.length - still.length));
+  }
+
+  async function failingWebhooks(siteId: number | undefined): Promise<Found> {
+    const groups = await inboxRepo(db).failingBySource(siteId);
+    const items = groups.map((g) => {
+      const source = WEBHOOK_OF[g.source] ?? { what: `webhooks (${g.source})`, link: '/orders' };
+      return item('webhookFailing', {
+        title: `${g.count === 1 ? `1 of the ${source.what} has` : `${g.count} ${source.what} have`} failed to process; the latest: ${brief(g.lastError)}`,
+        link: source.link,
+        since: g.since,
+        siteId: g.siteId,
+      });
+    });
+    return kept(items, groups.reduce((n, g) => n + g.count, 0));
+  }
+
+  return {
+    /** Staff: their own site's problems; admins: every site's, or one site's (`clientId`). */
+    async list(actor: Actor, clientId?: number): Promise<AttentionAnswer> {
+      const siteId = siteScope(actor, clientId);
+      const now = clock.now();
+      const [owedJobs, heldJobs, noAck, sends, writeBacks, steps, webhooks] = await Promise.all([
+        owed(siteId, now),
+        held(siteId),
+        hpNoAck(siteId, now),
+        failedSends(siteId),
+        failedWriteBacks(siteId),
+        failedSteps(siteId),
+        failingWebhooks(siteId),
+      ]);
+      const found: Record<AttentionKind, Found> = { ...owedJobs, held: heldJobs, hpNoAck: noAck, sendFailed: sends, writeBackFailed: writeBacks, pipelineFailed: steps, webhookFailing: webhooks };
+      const counts = { total: 0, critical: 0 } as AttentionCounts;
+      for (const kind of ATTENTION_KINDS) {
+        counts[kind] = found[kind].total;
+        counts.total += found[kind].total;
+        if (SEVERITY_OF[kind] === 'critical') counts.critical += found[kind].total;
+      }
+      return { items: ATTENTION_KINDS.flatMap((k) => found[k].items).sort(worstFirst), counts };
+    },
+  };
+}
+
+export type AttentionService = ReturnType<typeof attentionService>;
