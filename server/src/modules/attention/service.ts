@@ -15,6 +15,7 @@ import type { PipelineStep } from '../../../../common/api/pipeline';
 import type { Deps } from '../../deps';
 import type { Actor } from '../../http/types';
 import { formatDateTime } from '../../lib/clock';
+import { isAdmin } from '../auth/permissions';
 import { siteScope } from '../auth/scope';
 import { HP_ORDER_KIND, outboxRepo, type OutboxRow } from '../fulfilment/outbox';
 import { HP_SOURCE } from '../fulfilment/postbacks';
@@ -41,10 +42,11 @@ const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
 const STEP_NAME: Record<PipelineStep, string> = { addToRaisersEdge: "adding the buyer to Raiser's Edge", addToAdestra: 'adding the buyer to Adestra', sendEcard: 'sending the e-card' };
-const WEBHOOK_OF: Record<string, { what: string; link: string }> = {
-  [SHOPIFY_SOURCE]: { what: 'order webhooks from the store', link: '/orders' },
-  [HP_SOURCE]: { what: 'postbacks from HP Site Flow', link: '/hp-data' },
-  [RE_SOURCE]: { what: "webhooks from Raiser's Edge", link: '/re-n-adestra-sync' },
+// Where a failing source is looked into: admins have the all-sites screens, staff their site's orders.
+const WEBHOOK_OF: Record<string, { what: string; link: string; adminLink: string }> = {
+  [SHOPIFY_SOURCE]: { what: 'order webhooks from the store', link: '/orders', adminLink: '/all-orders' },
+  [HP_SOURCE]: { what: 'postbacks from HP Site Flow', link: '/orders', adminLink: '/hp-data' },
+  [RE_SOURCE]: { what: "webhooks from Raiser's Edge", link: '/re-n-adestra-sync', adminLink: '/re-n-adestra-sync' },
 };
 
 /** An error as a short clause (a provider's answer can be a page long). */
@@ -221,13 +223,13 @@ export function attentionService(deps: Deps) {
     return kept(items, total - (rows.length - still.length));
   }
 
-  async function failingWebhooks(siteId: number | undefined): Promise<Found> {
+  async function failingWebhooks(siteId: number | undefined, admin: boolean): Promise<Found> {
     const groups = await inboxRepo(db).failingBySource(siteId);
     const items = groups.map((g) => {
-      const source = WEBHOOK_OF[g.source] ?? { what: `webhooks (${g.source})`, link: '/orders' };
+      const source = WEBHOOK_OF[g.source] ?? { what: `webhooks (${g.source})`, link: '/orders', adminLink: '/all-orders' };
       return item('webhookFailing', {
         title: `${g.count === 1 ? `1 of the ${source.what} has` : `${g.count} ${source.what} have`} failed to process; the latest: ${brief(g.lastError)}`,
-        link: source.link,
+        link: admin ? source.adminLink : source.link,
         since: g.since,
         siteId: g.siteId,
       });
@@ -247,7 +249,7 @@ export function attentionService(deps: Deps) {
         failedSends(siteId),
         failedWriteBacks(siteId),
         failedSteps(siteId),
-        failingWebhooks(siteId),
+        failingWebhooks(siteId, isAdmin(actor)),
       ]);
       const found: Record<AttentionKind, Found> = { ...owedJobs, held: heldJobs, hpNoAck: noAck, sendFailed: sends, writeBackFailed: writeBacks, pipelineFailed: steps, webhookFailing: webhooks };
       const counts = { total: 0, critical: 0 } as AttentionCounts;
