@@ -15,7 +15,7 @@ const SEVERITY_LABEL: Record<Severity, string> = { critical: 'Critical', warning
 function AttentionRow({ item }: { item: AttentionItem }) {
   return (
     <ListItemButton component={RouterLink} to={item.link} divider data-kind={item.kind} sx={{ alignItems: 'flex-start', gap: 1.5, flexWrap: { xs: 'wrap', sm: 'nowrap' } }}>
-      <Stack direction={{ xs: 'row', sm: 'column' }} spacing={0.5} sx={{ minWidth: { sm: 150 }, pt: 0.5 }}>
+      <Stack direction={{ xs: 'row', sm: 'column' }} spacing={0.75} sx={{ minWidth: { sm: 150 }, pt: 0.5, alignItems: { xs: 'center', sm: 'flex-start' } }}>
         <Chip size="small" color={SEVERITY_COLOUR[item.severity]} label={SEVERITY_LABEL[item.severity]} />
         <Typography variant="caption" color="text.secondary">
           {KIND_LABEL[item.kind]}

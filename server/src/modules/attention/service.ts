@@ -12,6 +12,7 @@ import {
   type AttentionKind,
 } from '../../../../common/api/attention';
 import type { PipelineStep } from '../../../../common/api/pipeline';
+import type { ShipByState } from '../../../../common/api/shipBy';
 import type { Deps } from '../../deps';
 import type { Actor } from '../../http/types';
 import { formatDateTime } from '../../lib/clock';
@@ -20,12 +21,13 @@ import { siteScope } from '../auth/scope';
 import { HP_ORDER_KIND, outboxRepo, type OutboxRow } from '../fulfilment/outbox';
 import { HP_SOURCE } from '../fulfilment/postbacks';
 import { providerChecksRepo } from '../fulfilment/providerChecksRepo';
+import { PROGRESS, SIDE, TERMINAL } from '../fulfilment/status';
 import { STORE_FULFILMENT_KIND } from '../fulfilment/storeFulfilmentRepo';
 import { inboxRepo } from '../inbox/repo';
 import { SHOPIFY_SOURCE } from '../orders/repo';
 import { orderTablesRepo } from '../orders/tablesRepo';
 import { PIPELINE_KIND, pipelineRepo, type PipelinePayload } from '../pipeline/repo';
-import { printJobsRepo, type OwedJob } from '../print-jobs/repo';
+import { printJobsRepo } from '../print-jobs/repo';
 import { checkOrderLink } from '../search/service';
 import { shipByViews } from '../ship-by/views';
 import { RE_SOURCE } from '../sync/webhook';
@@ -35,8 +37,10 @@ import { RE_SOURCE } from '../sync/webhook';
  * shipped, since then): an order older than that still unshipped is a matter for List Orders.
  */
 export const ATTENTION_WINDOW_DAYS = 28;
-/** The most jobs of each half (unprinted, printed) read for ship-by: the oldest, so the worst. */
+/** The most orders, and jobs of each half (made by hand, printed), read for ship-by: the oldest, so the worst. */
 const OWED_SCAN_LIMIT = 5000;
+/** Order statuses that still owe the customer a shipment. */
+const OPEN_STATUSES = [...PROGRESS, ...SIDE].filter((s) => !TERMINAL.has(s));
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -78,39 +82,58 @@ export function attentionService(deps: Deps) {
   const item = (kind: AttentionKind, rest: Omit<AttentionItem, 'kind' | 'severity'>): AttentionItem => ({ kind, severity: SEVERITY_OF[kind], ...rest });
   const kept = (items: AttentionItem[], total = items.length): Found => ({ items: items.sort(worstFirst).slice(0, ATTENTION_KIND_LIMIT), total });
 
-  /** Jobs owed to customers, by order (a job made by hand is its own): late, at risk, printed and not shipped. */
+  /**
+   * Late and at risk: the lines of orders placed in the window and not shipped nor cancelled (one
+   * row an order, at its earliest ship-by), and jobs made by hand; printed and not shipped: jobs
+   * printed here, by order.
+   */
   async function owed(siteId: number | undefined, now: Date): Promise<Record<'late' | 'atRisk' | 'notShipped', Found>> {
     const from = new Date(now.getTime() - ATTENTION_WINDOW_DAYS * DAY).toISOString();
-    const jobs = await views.onJobs(await printJobsRepo(db).owedJobs(siteId, { from, printedFrom: from }, OWED_SCAN_LIMIT));
+    const [orders, jobs] = await Promise.all([
+      orderTablesRepo(db).placedSince(siteId, OPEN_STATUSES, from, OWED_SCAN_LIMIT).then((o) => views.onOrders(o)),
+      printJobsRepo(db).owedJobs(siteId, { from, printedFrom: from }, OWED_SCAN_LIMIT).then((j) => views.onJobs(j)),
+    ]);
     const unshippedSince = now.getTime() - config.attention.unshippedDays * DAY;
-    type Group = { first: OwedJob; late?: string; atRisk?: string; printedAt?: string };
-    const groups = new Map<string, Group>();
-    for (const j of jobs) {
-      const key = j.orderStatus !== null && j.shopifyOrderId ? `${j.clientId}\n${j.shopifyOrderId}` : `job ${j.id}`;
-      const g = groups.get(key) ?? { first: j };
-      groups.set(key, g);
-      const earliest = (a: string | undefined, b: string) => (a && a < b ? a : b);
-      if (j.due === 'late' && j.shipBy) g.late = earliest(g.late, j.shipBy);
-      if (j.due === 'atRisk' && j.shipBy) g.atRisk = earliest(g.atRisk, j.shipBy);
-      if (j.isPrinted && j.printedAt && j.orderStatus !== null && Date.parse(j.printedAt) < unshippedSince) g.printedAt = earliest(g.printedAt, j.printedAt);
+    const earliest = (a: string | undefined, b: string) => (a && a < b ? a : b);
+    type Owed = { siteId: number; who: string; link: string; ids: Pick<AttentionItem, 'orderId' | 'jobId'>; late?: string; atRisk?: string };
+    const owing: Owed[] = [];
+    for (const o of orders) {
+      const g: Owed = { siteId: o.siteId, who: orderLabel(o.field2, o.field1 ?? ''), link: checkOrderLink(o.field1 ?? ''), ids: { orderId: o.field1 ?? '' } };
+      for (const line of (o.data.line_items ?? []) as Array<Partial<ShipByState>>) {
+        if (line?.due === 'late' && line.shipBy) g.late = earliest(g.late, line.shipBy);
+        if (line?.due === 'atRisk' && line.shipBy) g.atRisk = earliest(g.atRisk, line.shipBy);
+      }
+      owing.push(g);
     }
+    const printedByOrder = new Map<string, { job: (typeof jobs)[number]; printedAt: string }>();
+    for (const j of jobs) {
+      if (j.orderStatus === null || !j.shopifyOrderId) {
+        const g: Owed = { siteId: j.clientId, who: `Job ${j.id} (${j.productName})`, link: '/print-jobs', ids: { jobId: j.id } };
+        if (j.due === 'late' && j.shipBy) g.late = j.shipBy;
+        if (j.due === 'atRisk' && j.shipBy) g.atRisk = j.shipBy;
+        owing.push(g);
+      } else if (j.isPrinted && j.printedAt && Date.parse(j.printedAt) < unshippedSince) {
+        const key = `${j.clientId}\n${j.shopifyOrderId}`;
+        printedByOrder.set(key, { job: j, printedAt: earliest(printedByOrder.get(key)?.printedAt, j.printedAt) });
+      }
+    }
+    const settings = await views.settingsOfSites(owing.filter((g) => !g.late && g.atRisk).map((g) => g.siteId));
     const late: AttentionItem[] = [];
     const atRisk: AttentionItem[] = [];
-    const notShipped: AttentionItem[] = [];
-    const settings = await views.settingsOfSites(jobs.filter((j) => j.due === 'atRisk').map((j) => j.clientId));
-    for (const { first: j, ...g } of groups.values()) {
-      const ofOrder = j.orderStatus !== null && j.shopifyOrderId;
-      const who = ofOrder ? orderLabel(j.orderName, j.shopifyOrderId!) : `Job ${j.id} (${j.productName})`;
-      const ids = ofOrder ? { siteId: j.clientId, orderId: j.shopifyOrderId!, jobId: j.id } : { siteId: j.clientId, jobId: j.id };
-      const link = ofOrder ? checkOrderLink(j.shopifyOrderId!) : '/print-jobs';
-      if (g.late) late.push(item('late', { title: `${who} is late: ship by ${when(g.late)}`, link, since: g.late, ...ids }));
-      else if (g.atRisk) {
-        // At risk since its ship-by less its site's at-risk hours.
-        const hours = settings.get(j.clientId)?.atRiskHours ?? 0;
-        atRisk.push(item('atRisk', { title: `${who} is at risk: ship by ${when(g.atRisk)} and not printed yet`, link, since: plus(g.atRisk, -hours * HOUR), ...ids }));
-      }
-      if (g.printedAt) notShipped.push(item('notShipped', { title: `${who} was printed on ${when(g.printedAt)} and has not shipped`, link, since: plus(g.printedAt, config.attention.unshippedDays * DAY), ...ids }));
+    for (const g of owing) {
+      if (g.late) late.push(item('late', { title: `${g.who} is late: ship by ${when(g.late)}`, link: g.link, since: g.late, siteId: g.siteId, ...g.ids }));
+      // At risk since its ship-by less its site's at-risk hours.
+      else if (g.atRisk) atRisk.push(item('atRisk', { title: `${g.who} is at risk: ship by ${when(g.atRisk)} and not printed yet`, link: g.link, since: plus(g.atRisk, -(settings.get(g.siteId)?.atRiskHours ?? 0) * HOUR), siteId: g.siteId, ...g.ids }));
     }
+    const notShipped: AttentionItem[] = [...printedByOrder.values()].map(({ job: j, printedAt }) =>
+      item('notShipped', {
+        title: `${orderLabel(j.orderName, j.shopifyOrderId!)} was printed on ${when(printedAt)} and has not shipped`,
+        link: checkOrderLink(j.shopifyOrderId!),
+        since: plus(printedAt, config.attention.unshippedDays * DAY),
+        siteId: j.clientId,
+        orderId: j.shopifyOrderId!,
+      }),
+    );
     // Orders HP Site Flow printed and never shipped (their jobs are the provider's, never printed here).
     const byHp = await providerChecksRepo(db).unchangedSince(siteId, 'printed', new Date(unshippedSince).toISOString(), ATTENTION_KIND_LIMIT);
     const listed = new Set(notShipped.map((i) => `${i.siteId}\n${i.orderId}`));

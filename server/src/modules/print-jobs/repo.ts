@@ -447,8 +447,9 @@ export function printJobsRepo(db: Db | Knex.Transaction) {
       await db('print_jobs').where({ id }).delete();
     },
     /**
-     * Needs attention: jobs still owed to a customer, oldest first, at most `limit` — unprinted ones
-     * made since `from`, and printed ones printed since `printedFrom` whose store order has not
+     * Needs attention: jobs still owed to a customer, oldest first, at most `limit` of each half —
+     * unprinted ones made since `from` without a store order (made by hand: an order's lines are
+     * judged with the order), and printed ones printed since `printedFrom` whose store order has not
      * shipped (nor been cancelled). Withdrawn jobs owe nothing. Both halves walk the
      * (client_id | ready_for_print, is_printed, created_at | printed_at) indexes.
      */
@@ -461,7 +462,7 @@ export function printJobsRepo(db: Db | Knex.Transaction) {
           .whereNull('j.withdrawn_at');
         if (siteId !== undefined) q.where('j.client_id', siteId);
         if (printed) q.where('j.printed_at', '>=', range.printedFrom).whereNotNull('o.id').whereNotIn('o.status', ['shipped', 'cancelled']).orderBy('j.printed_at', 'asc');
-        else q.where('j.created_at', '>=', range.from).orderBy('j.created_at', 'asc');
+        else q.where('j.created_at', '>=', range.from).whereNull('o.id').orderBy('j.created_at', 'asc');
         return q
           .orderBy('j.id', 'asc')
           .limit(limit)
