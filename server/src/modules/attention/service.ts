@@ -191,33 +191,21 @@ export function attentionService(deps: Deps) {
     return (r) => orderLabel(names.get(`${r.siteId}\n${r.payload.orderId}`) ?? null, r.payload.orderId);
   }
 
+  /** One row a failed outbox row, naming its order, opening Check order. */
+  async function outboxItems(kind: AttentionKind, rows: OutboxRow[], title: (order: string, r: OutboxRow) => string): Promise<AttentionItem[]> {
+    const label = await namesOf(rows);
+    return rows.map((r) => item(kind, { title: title(label(r), r), link: checkOrderLink(r.payload.orderId), since: r.updatedAt, siteId: r.siteId, orderId: r.payload.orderId }));
+  }
+
   async function failedSends(siteId: number | undefined): Promise<Found> {
     const { rows, total } = await outboxRepo(db).failedOf(HP_ORDER_KIND, siteId, ATTENTION_KIND_LIMIT);
-    const label = await namesOf(rows);
-    const items = rows.map((r) =>
-      item('sendFailed', {
-        title: `${label(r)}${r.payload.lineId ? ` (line ${r.payload.lineId})` : ''} could not be sent to HP Site Flow: ${brief(r.error)}`,
-        link: checkOrderLink(r.payload.orderId),
-        since: r.updatedAt,
-        siteId: r.siteId,
-        orderId: r.payload.orderId,
-      }),
-    );
+    const items = await outboxItems('sendFailed', rows, (order, r) => `${order}${r.payload.lineId ? ` (line ${r.payload.lineId})` : ''} could not be sent to HP Site Flow: ${brief(r.error)}`);
     return kept(items, total);
   }
 
   async function failedWriteBacks(siteId: number | undefined): Promise<Found> {
     const { rows, total } = await outboxRepo(db).failedOf(STORE_FULFILMENT_KIND, siteId, ATTENTION_KIND_LIMIT);
-    const label = await namesOf(rows);
-    const items = rows.map((r) =>
-      item('writeBackFailed', {
-        title: `The store was not told that ${label(r).replace(/^Order/, 'order')} shipped: ${brief(r.error)}`,
-        link: checkOrderLink(r.payload.orderId),
-        since: r.updatedAt,
-        siteId: r.siteId,
-        orderId: r.payload.orderId,
-      }),
-    );
+    const items = await outboxItems('writeBackFailed', rows, (order, r) => `The store was not told that ${order.replace(/^Order/, 'order')} shipped: ${brief(r.error)}`);
     return kept(items, total);
   }
 
@@ -233,16 +221,10 @@ export function attentionService(deps: Deps) {
       const runs = r.siteId === null ? [] : await pipelineRepo(db).ofOrder(r.siteId, r.payload.orderId);
       if (!runs.some((x) => x.id > r.id && stepOf(x) === stepOf(r) && x.status !== 'failed')) still.push(r);
     }
-    const label = await namesOf(still);
-    const items = still.map((r) =>
-      item('pipelineFailed', {
-        title: `${label(r)}: ${STEP_NAME[(r.payload as PipelinePayload).step] ?? (r.payload as PipelinePayload).step} failed: ${brief(r.error)}`,
-        link: checkOrderLink(r.payload.orderId),
-        since: r.updatedAt,
-        siteId: r.siteId,
-        orderId: r.payload.orderId,
-      }),
-    );
+    const items = await outboxItems('pipelineFailed', still, (order, r) => {
+      const step = (r.payload as PipelinePayload).step;
+      return `${order}: ${STEP_NAME[step] ?? step} failed: ${brief(r.error)}`;
+    });
     return kept(items, total - (rows.length - still.length));
   }
 
