@@ -39,6 +39,8 @@ export interface AttentionItem {
   /** When it became a problem (ISO). */
   since: string;
   siteId: RecordId | null;
+  /** The site's name, for admins (who see every site's problems). */
+  siteName?: string;
   /** The store order's id, when the problem is an order's. */
   orderId?: string;
   jobId?: RecordId;

@@ -186,6 +186,8 @@ describe('Needs attention', async () => {
     expect(asked.status).toBe(404);
     expect(JSON.stringify(asked.body)).not.toContain('9001');
     const all = await attention(w.tokens.adminA);
+    expect(ofKind(all, 'late').find((i) => i.orderId === '8001')?.siteName).toBe('Site B');
+    expect(b.items[0].siteName).toBeUndefined();
     expect(ofKind(all, 'late').map((i) => `${i.siteId}:${i.orderId}`).sort()).toEqual([`${w.sites.a}:9001`, `${w.sites.a}:9003`, `${w.sites.a}:9004`, `${w.sites.a}:9005`, `${w.sites.b}:8001`].sort());
     expect(ofKind(await attention(w.tokens.adminA, `?clientId=${w.sites.b}`), 'late').map((i) => i.orderId)).toEqual(['8001']);
     expect((await w.request().get('/api/attention?clientId=abc').set(bearer(w.tokens.adminA))).status).toBe(400);

@@ -11,7 +11,7 @@ const ZERO: AttentionCounts = { late: 0, atRisk: 0, held: 0, hpNoAck: 0, notShip
 const LATE_AND_HELD: AttentionAnswer = {
   items: [
     { kind: 'late', severity: 'critical', title: 'Order #1024 is late: ship by 25/11/2026 14:00', link: '/check-order?id=1024', since: '2026-11-25T14:00:00.000Z', siteId: 1, orderId: '1024', jobId: 7 },
-    { kind: 'held', severity: 'warning', title: 'Job 8 (Robin card) of order #1000 is held by preflight: check its print file and approve or fix it', link: '/print-jobs?tab=held', since: '2026-11-24T09:00:00.000Z', siteId: 1, jobId: 8 },
+    { kind: 'held', severity: 'warning', title: 'Job 8 (Robin card) of order #1000 is held by preflight: check its print file and approve or fix it', link: '/print-jobs?tab=held', since: '2026-11-24T09:00:00.000Z', siteId: 1, siteName: 'Presswork Demo', jobId: 8 },
   ],
   // 102 held jobs: the answer carries 100 of a kind at most.
   counts: { ...ZERO, late: 1, held: 102, total: 103, critical: 1 },
@@ -54,6 +54,8 @@ describe('Needs attention', () => {
     expect(rows[0]).toHaveAttribute('href', '/check-order?id=1024');
     expect(within(rows[0]).getByText('Critical')).toBeInTheDocument();
     expect(rows[1]).toHaveAttribute('href', '/print-jobs?tab=held');
+    // An admin's answer names each row's site.
+    expect(within(rows[1]).getByText(/^Presswork Demo · Since 24\/11\/2026/)).toBeInTheDocument();
     expect(screen.getByText('Held by preflight: and 101 more')).toBeInTheDocument();
     expect(screen.getByText('103 problems, 1 critical')).toBeInTheDocument();
     fireEvent.click(rows[1]);

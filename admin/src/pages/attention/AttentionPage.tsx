@@ -23,7 +23,7 @@ function AttentionRow({ item }: { item: AttentionItem }) {
       </Stack>
       <ListItemText
         primary={item.title}
-        secondary={`Since ${formatDateTime(item.since)} (${formatTimeSince(item.since)})`}
+        secondary={`${item.siteName ? `${item.siteName} · ` : ''}Since ${formatDateTime(item.since)} (${formatTimeSince(item.since)})`}
         slotProps={{ primary: { sx: { overflowWrap: 'anywhere' } } }}
         sx={{ my: 0.5, minWidth: 0 }}
       />

@@ -28,6 +28,7 @@ import { SHOPIFY_SOURCE } from '../orders/repo';
 import { orderTablesRepo } from '../orders/tablesRepo';
 import { PIPELINE_KIND, pipelineRepo, type PipelinePayload } from '../pipeline/repo';
 import { printJobsRepo } from '../print-jobs/repo';
+import { searchRepo } from '../search/repo';
 import { checkOrderLink } from '../search/service';
 import { shipByViews } from '../ship-by/views';
 import { RE_SOURCE } from '../sync/webhook';
@@ -263,7 +264,13 @@ export function attentionService(deps: Deps) {
         counts.total += found[kind].total;
         if (SEVERITY_OF[kind] === 'critical') counts.critical += found[kind].total;
       }
-      return { items: ATTENTION_KINDS.flatMap((k) => found[k].items).sort(worstFirst), counts };
+      const items = ATTENTION_KINDS.flatMap((k) => found[k].items).sort(worstFirst);
+      // Admins see every site's problems: each row says whose.
+      if (isAdmin(actor)) {
+        const names = await searchRepo(db).siteNames(items.flatMap((i) => (i.siteId === null ? [] : [i.siteId])));
+        for (const i of items) if (i.siteId !== null && names.has(i.siteId)) i.siteName = names.get(i.siteId);
+      }
+      return { items, counts };
     },
   };
 }
