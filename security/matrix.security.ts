@@ -175,6 +175,11 @@ const EXAMPLES: Examples = {
   'POST /api/scan': async (c) => ({ body: { code: `PJ-${await c.world.throwaway.job()}` } }),
   // Site A's order (its customer's name carries the marker) and its job: site B's user finds neither.
   'GET /api/search': (c) => ({ query: { q: `Ada${c.world.marker}` } }),
+  // A job of site A held by preflight (its product name carries the marker): site B's user never sees it.
+  'GET /api/attention': async (c) => {
+    await c.world.w.db('print_jobs').where({ id: await c.world.throwaway.job() }).update({ held: true });
+    return {};
+  },
   'GET /api/designs': {},
   'GET /api/designs/all-with-product-type': {},
   'POST /api/designs': { body: { name: 'new design' } },
@@ -254,6 +259,7 @@ const MARKED_FOR_USER_A = [
   'GET /api/print-jobs/:id',
   'GET /api/print-jobs/from-shopify-order/:orderId',
   'GET /api/search',
+  'GET /api/attention',
   'GET /api/designs',
   'GET /api/designs/:id',
   'GET /api/hp-data/order/:orderId',

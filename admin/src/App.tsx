@@ -17,6 +17,7 @@ import sites from './resources/sites';
 import stores from './resources/stores';
 
 const HomePage = lazyPage(() => import('./pages/home/HomePage'));
+const AttentionPage = lazyPage(() => import('./pages/attention/AttentionPage'));
 // Print production screens: each loads on first visit, outside the initial bundle.
 const PrintJobsPage = lazyPage(() => import('./pages/print-jobs/PrintJobsPage'));
 const PrintHistoryPage = lazyPage(() => import('./pages/print-history/PrintHistoryPage'));
@@ -47,6 +48,7 @@ const HistoryPage = lazyPage(() => import('./pages/history/HistoryPage'));
 /** Each screen's path, so a cold load of a deep link fetches that screen's code at once (main.tsx). */
 const PAGE_ROUTES = [
   [/^\/$/, HomePage],
+  [/^\/attention\/?$/, AttentionPage],
   [/^\/print-jobs\/?$/, PrintJobsPage],
   [/^\/batches\/?$/, BatchesPage],
   [/^\/batches\/[^/]+\/?$/, BatchPage],
@@ -98,6 +100,7 @@ function PressworkAdmin() {
       <Resource name="resellers" {...resellers} />
       <Resource name="instances" {...instances} />
       <CustomRoutes>
+        <Route path="/attention" element={<AttentionPage />} />
         <Route path="/print-jobs" element={<PrintJobsPage />} />
         <Route path="/batches" element={<BatchesPage />} />
         <Route path="/batches/:id" element={<BatchPage />} />

@@ -28,6 +28,7 @@ import { bulkPrintJobRoutes } from './modules/print-jobs/bulkRoutes';
 import { renderRoutes } from './modules/render/routes';
 import { scanRoutes } from './modules/scan/routes';
 import { searchRoutes } from './modules/search/routes';
+import { attentionRoutes } from './modules/attention/routes';
 import { sitesRoutes } from './modules/sites/routes';
 import { syncRoutes } from './modules/sync/routes';
 import { syncTestRoutes } from './modules/sync/testRoutes';
@@ -98,6 +99,7 @@ export function createApp(deps: Deps, services: Services = createServices(deps))
   api.use('/batches', batchesRoutes(services.batches, config));
   api.use('/scan', scanRoutes(services.scan));
   api.use('/search', searchRoutes(services.search));
+  api.use('/attention', attentionRoutes(services.attention));
   api.use('/designs', designsRoutes(services.designs, config));
   api.use('/pdf', printJobPdfRoutes(services.production, config));
   // Provider calls first: their postback route takes no session, whatever else /online-stores requires.

@@ -76,6 +76,10 @@ const envSchema = z.object({
   SCAN_REPEAT_SECONDS: z.coerce.number().int().min(0).max(600).default(5),
   // Automatic batching: how often each instance runs its pass (sites with the rule on).
   BATCH_EVERY_SECONDS: z.coerce.number().int().min(5).max(3600).default(60),
+  // Needs attention: an order sent to HP Site Flow with no answer after this many hours, and a
+  // printed order not shipped after this many days, are listed.
+  ATTENTION_HP_ACK_HOURS: z.coerce.number().int().min(1).max(720).default(4),
+  ATTENTION_UNSHIPPED_DAYS: z.coerce.number().int().min(1).max(60).default(2),
   SMTP_URL: z.string().regex(/^smtps?:\/\/[^\s]+$/, 'must be smtp://host:port or smtps://host:port').optional(),
 });
 
@@ -125,6 +129,8 @@ export interface Config {
   scan: { repeatSeconds: number };
   /** everySeconds: the automatic batching pass's period. */
   batches: { everySeconds: number };
+  /** Needs attention's thresholds: HP silent this many hours, printed and not shipped this many days. */
+  attention: { hpAckHours: number; unshippedDays: number };
 }
 
 const list = (v: string) => v.split(',').map((s) => s.trim()).filter(Boolean);
@@ -223,5 +229,6 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     outbox: { leaseSeconds: env.OUTBOX_LEASE_SECONDS, retryBaseSeconds: env.OUTBOX_RETRY_BASE_SECONDS },
     scan: { repeatSeconds: env.SCAN_REPEAT_SECONDS },
     batches: { everySeconds: env.BATCH_EVERY_SECONDS },
+    attention: { hpAckHours: env.ATTENTION_HP_ACK_HOURS, unshippedDays: env.ATTENTION_UNSHIPPED_DAYS },
   };
 }

@@ -23,6 +23,7 @@ import { bulkPrintJobActions } from './modules/print-jobs/bulk';
 import { scanService } from './modules/scan/service';
 import { renderService } from './modules/render/service';
 import { searchService } from './modules/search/service';
+import { attentionService } from './modules/attention/service';
 import { sitesService } from './modules/sites/service';
 import { syncService } from './modules/sync/service';
 import { uploadsService } from './modules/uploads/service';
@@ -96,6 +97,8 @@ export function createServices(deps: Deps, store: FileStore = fileStoreFor(deps.
     designs: designsService(deps, store, artwork),
     /** The header search (orders, jobs, designs; sites and users for admins). */
     search: searchService(deps),
+    /** Needs attention: late, at-risk, held and stuck orders and failed sends, worst first. */
+    attention: attentionService(deps),
     artwork,
     render,
     fulfilment,

@@ -6,7 +6,7 @@ import { MENU, menuEntriesFor } from './menuConfig';
 
 // Print production screens are our addition to the spec's menus (spec §2 lists the others).
 // So are the set-up screens of the orders flow (the spec names them without placing them in a menu).
-const ADDED = new Set(['Jobs', 'Batches', 'Print History', 'Scan station', 'Print Reports', 'Sample Upload', 'Sample Editor', 'Stores', 'Products', 'Resellers', 'Instances', 'History']);
+const ADDED = new Set(['Needs attention', 'Jobs', 'Batches', 'Print History', 'Scan station', 'Print Reports', 'Sample Upload', 'Sample Editor', 'Stores', 'Products', 'Resellers', 'Instances', 'History']);
 const specOnly = (labels: string[]) => labels.filter((label) => !ADDED.has(label));
 
 describe('menuEntriesFor', () => {
@@ -36,8 +36,9 @@ describe('menuEntriesFor', () => {
     ]);
   });
 
-  it('puts the print screens after List Sites and the sample upload low in the menu, for both roles', () => {
+  it('puts Needs attention first, the print screens after List Sites and the sample upload low in the menu, for both roles', () => {
     expect(menuEntriesFor('admin', { entries: allReady }).map((e) => e.label)).toEqual([
+      'Needs attention',
       'List Sites',
       'Jobs',
       'Batches',
@@ -58,6 +59,7 @@ describe('menuEntriesFor', () => {
       'History',
     ]);
     expect(menuEntriesFor('user', { entries: allReady }).map((e) => e.label)).toEqual([
+      'Needs attention',
       'Jobs',
       'Batches',
       'Print History',
@@ -72,6 +74,7 @@ describe('menuEntriesFor', () => {
 
   it('shows only screens that exist', () => {
     expect(menuEntriesFor('admin').map((e) => e.label)).toEqual([
+      'Needs attention',
       'List Sites',
       'Jobs',
       'Batches',
@@ -91,11 +94,12 @@ describe('menuEntriesFor', () => {
       'Instances',
       'History',
     ]);
-    expect(menuEntriesFor('user').map((e) => e.label)).toEqual(['Jobs', 'Batches', 'Print History', 'Scan station', 'Print Reports', 'List Orders', 'Product Designs', 'Sample Upload', 'Sample Editor']);
+    expect(menuEntriesFor('user').map((e) => e.label)).toEqual(['Needs attention', 'Jobs', 'Batches', 'Print History', 'Scan station', 'Print Reports', 'List Orders', 'Product Designs', 'Sample Upload', 'Sample Editor']);
   });
 
   it("shows RE & Adestra Sync to a non-admin only when their site has the sync, after Product Designs", () => {
     expect(menuEntriesFor('user', { features: { sync: true } }).map((e) => e.label)).toEqual([
+      'Needs attention',
       'Jobs',
       'Batches',
       'Print History',

@@ -1,21 +1,39 @@
 import { useEffect, useState } from 'react';
 import { CanAccess, Menu as RaMenu, usePermissions, useSidebarState } from 'react-admin';
-import { Divider, ListSubheader } from '@mui/material';
+import { Badge, Divider, ListSubheader } from '@mui/material';
 import HomeIcon from '@mui/icons-material/Home';
 import type { Role } from '../../../common/api/sites';
 import { menuEntriesFor, type MenuEntry } from './menuConfig';
 import { useSiteInfo } from './SiteInfoContext';
 import { mailCatcherRunning } from '../providers/mailCatcher';
+import { useAttention } from '../pages/attention/useAttention';
 
 // The open sidebar keeps the spec's ~188 px: long labels ("Hood Send HP Manually") wrap rather than
 // being cut. Closed, only the icons show (the label is the item's tooltip), so nothing may wrap.
 const wrapWhenOpen = (open: boolean) =>
   open ? { whiteSpace: 'normal', '& .MuiTypography-noWrap': { whiteSpace: 'normal', overflow: 'visible', lineHeight: 1.3, overflowWrap: 'anywhere' } } : {};
 
+/**
+ * The entry's icon, with its count from the shared Needs attention poll (on the icon, so it shows
+ * with the sidebar closed too): red while anything is critical, amber otherwise; none at zero.
+ */
+function EntryIcon({ entry }: { entry: MenuEntry }) {
+  const { answer } = useAttention();
+  const count = !answer || !entry.badge ? 0 : entry.badge === 'held' ? answer.counts.held : answer.counts.total;
+  if (!count) return <entry.icon />;
+  const critical = entry.badge === 'attention' && answer!.counts.critical > 0;
+  const what = entry.badge === 'held' ? 'held by preflight' : critical ? `need attention, ${answer!.counts.critical} critical` : 'need attention';
+  return (
+    <Badge badgeContent={count} max={999} color={critical ? 'error' : 'warning'} slotProps={{ badge: { 'aria-label': `${count} ${what}` } as object }}>
+      <entry.icon />
+    </Badge>
+  );
+}
+
 function MenuItems({ entries, open }: { entries: readonly MenuEntry[]; open: boolean }) {
   return entries.map((entry) => (
     <CanAccess key={entry.to} resource={entry.resource} action="list">
-      <RaMenu.Item to={entry.to} primaryText={entry.label} leftIcon={<entry.icon />} sx={wrapWhenOpen(open)} />
+      <RaMenu.Item to={entry.to} primaryText={entry.label} leftIcon={<EntryIcon entry={entry} />} sx={wrapWhenOpen(open)} />
     </CanAccess>
   ));
 }

@@ -9,6 +9,7 @@ import HandshakeIcon from '@mui/icons-material/Handshake';
 import HistoryIcon from '@mui/icons-material/History';
 import LanIcon from '@mui/icons-material/Lan';
 import MarkEmailReadIcon from '@mui/icons-material/MarkEmailRead';
+import NotificationImportantIcon from '@mui/icons-material/NotificationImportant';
 import ListAltIcon from '@mui/icons-material/ListAlt';
 import PrintIcon from '@mui/icons-material/Print';
 import QrCodeScannerIcon from '@mui/icons-material/QrCodeScanner';
@@ -42,6 +43,8 @@ export interface MenuEntry {
   feature?: 'sync';
   /** Shown only when the server runs this (the demo's mail catcher runs outside production only). */
   needs?: 'mailCatcher';
+  /** A count beside the entry, from the shared Needs attention poll: every problem, or the jobs held by preflight. */
+  badge?: 'attention' | 'held';
 }
 
 /**
@@ -50,8 +53,10 @@ export interface MenuEntry {
  * most) come right after List Sites, and the sample demo sits at the bottom.
  */
 export const MENU: readonly MenuEntry[] = [
+  // Problems first: what an operator fixes before anything else.
+  { label: 'Needs attention', to: '/attention', resource: 'attention', menus: ['admin', 'user'], icon: NotificationImportantIcon, ready: true, badge: 'attention' },
   { label: 'List Sites', to: '/sites', resource: 'sites', menus: ['admin'], icon: StorefrontIcon, ready: true },
-  { label: 'Jobs', to: '/print-jobs', resource: 'print-jobs', menus: ['admin', 'user'], icon: PrintIcon, ready: true },
+  { label: 'Jobs', to: '/print-jobs', resource: 'print-jobs', menus: ['admin', 'user'], icon: PrintIcon, ready: true, badge: 'held' },
   { label: 'Batches', to: '/batches', resource: 'batches', menus: ['admin', 'user'], icon: ViewModuleIcon, ready: true },
   { label: 'Print History', to: '/print-history', resource: 'print-history', menus: ['admin', 'user'], icon: HistoryIcon, ready: true },
   { label: 'Scan station', to: '/scan', resource: 'scan', menus: ['admin', 'user'], icon: QrCodeScannerIcon, ready: true },

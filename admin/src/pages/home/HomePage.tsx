@@ -1,18 +1,42 @@
 import { useState } from 'react';
-import { useGetIdentity } from 'react-admin';
+import { useGetIdentity, usePermissions } from 'react-admin';
 import { Box, Button, Card, CardContent, Typography } from '@mui/material';
 import MenuBookIcon from '@mui/icons-material/MenuBook';
 import { usePageTitle } from '../../layout/usePageTitle';
+import { AttentionPage } from '../attention/AttentionPage';
 
+/**
+ * Staff (operators) land on Needs attention under their greeting: problems first. Admins keep the
+ * greeting alone: they look after every site and its set-up, and reach Needs attention (every
+ * site's) from the menu, whose badge counts it.
+ */
 export function HomePage() {
+  const { permissions } = usePermissions();
+  if (permissions === 'user') {
+    return (
+      <>
+        <Greeting compact />
+        <AttentionPage />
+      </>
+    );
+  }
+  return <HomeGreeting />;
+}
+
+function HomeGreeting() {
   usePageTitle('Home');
+  return <Greeting />;
+}
+
+/** `compact`: a line above Needs attention (staff's home), whose heading is the page's. */
+function Greeting({ compact = false }: { compact?: boolean }) {
   const { identity } = useGetIdentity();
   const [showManual, setShowManual] = useState(false);
   const firstName = (identity?.firstName as string | undefined) ?? identity?.fullName ?? '';
   return (
     <Card sx={{ mt: 2 }}>
-      <CardContent sx={{ p: 4 }}>
-        <Typography variant="h4" component="h1" sx={{ fontWeight: 700, mb: 2 }}>
+      <CardContent sx={compact ? { p: 2, '&:last-child': { pb: 2 }, display: 'flex', alignItems: 'center', gap: 2, flexWrap: 'wrap' } : { p: 4 }}>
+        <Typography variant={compact ? 'h6' : 'h4'} component={compact ? 'p' : 'h1'} sx={{ fontWeight: 700, mb: compact ? 0 : 2 }}>
           Welcome, {firstName}
         </Typography>
         <Box sx={{ display: 'flex', alignItems: 'center', gap: 2 }}>

@@ -3,7 +3,7 @@
 import { AUTOMATIC, byUserId, recordChange } from '../history/record';
 import type { Knex } from 'knex';
 import type { Db } from '../../db';
-import { fromJson, toJson } from '../../db';
+import { countOf, fromJson, toJson } from '../../db';
 
 export const HP_ORDER_KIND = 'hp-order';
 
@@ -168,6 +168,14 @@ export function outboxRepo(db: Db | Knex.Transaction) {
     },
 
     withKeyPrefix,
+
+    /** Needs attention: failed rows of `kind` (of a site, or all), longest failed first, at most `limit`, and how many (the (status, next_attempt_at) index). */
+    async failedOf(kind: string, siteId: number | undefined, limit: number): Promise<{ rows: OutboxRow[]; total: number }> {
+      const q = db<Row>('outbox').where({ status: 'failed', kind });
+      if (siteId !== undefined) q.where('site_id', siteId);
+      const [rows, total] = await Promise.all([q.clone().orderBy('updated_at').orderBy('id').limit(limit), countOf(q)]);
+      return { rows: rows.map(outboxFromRow), total };
+    },
 
     /** A failed row of `kind` asked for again (an operator): pending, attempts reset, its error cleared, due now. */
     async retryFailedOf(kind: string, id: number, at: string): Promise<boolean> {

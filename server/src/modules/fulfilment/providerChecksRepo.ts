@@ -2,7 +2,7 @@
 // each was last asked about (store_orders.provider_checked_at, written only here).
 import type { Knex } from 'knex';
 import type { Db } from '../../db';
-import { fromJson } from '../../db';
+import { countOf, fromJson } from '../../db';
 
 export interface QuietOrder {
   id: number;
@@ -31,6 +31,16 @@ export function providerChecksRepo(db: Db | Knex.Transaction) {
         .limit(limit)
         .select('id', 'site_id', 'store_order_id', 'status', 'our_data');
       return rows.map((r) => ({ id: Number(r.id), siteId: Number(r.site_id), storeOrderId: String(r.store_order_id), status: String(r.status), ours: fromJson<Record<string, unknown>>(r.our_data, {}) }));
+    },
+    /**
+     * Needs attention: store orders in `status` unchanged since `before` (of a site, or all),
+     * longest unchanged first, at most `limit`, and how many (the (status, updated_at) index).
+     */
+    async unchangedSince(siteId: number | undefined, status: string, before: string, limit: number): Promise<{ rows: Array<{ siteId: number; storeOrderId: string; name: string | null; updatedAt: string }>; total: number }> {
+      const q = db('store_orders').where('status', status).where('updated_at', '<', before);
+      if (siteId !== undefined) q.where('site_id', siteId);
+      const [rows, total] = await Promise.all([q.clone().orderBy('updated_at').orderBy('id').limit(limit).select('site_id', 'store_order_id', 'order_name', 'updated_at'), countOf(q)]);
+      return { rows: rows.map((r) => ({ siteId: Number(r.site_id), storeOrderId: String(r.store_order_id), name: r.order_name ?? null, updatedAt: String(r.updated_at) })), total };
     },
     async markChecked(id: number, at: string): Promise<void> {
       await db('store_orders').where({ id }).update({ provider_checked_at: at });

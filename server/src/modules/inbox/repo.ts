@@ -151,6 +151,18 @@ export function inboxRepo(db: Db | Knex.Transaction) {
         .where({ id })
         .update({ status: 'failed', error: error.slice(0, 2000), locked_until: null, ...(countAttempt ? { attempts: db.raw('attempts + 1') } : {}) }),
     /**
+     * Needs attention: failed deliveries (of a site, or all) per site and source — how many, the
+     * first failed one's arrival, the newest one's error (the (status, received_at) index).
+     */
+    async failingBySource(siteId: number | undefined): Promise<Array<{ siteId: number | null; source: string; count: number; since: string; lastError: string | null }>> {
+      const q = db('webhook_deliveries').where('status', 'failed');
+      if (siteId !== undefined) q.where('site_id', siteId);
+      const groups = (await q.clone().groupBy('site_id', 'source').select('site_id', 'source').count({ n: '*' }).min({ since: 'received_at' }).max({ last: 'id' })) as Array<{ site_id: number | null; source: string; n: number | string; since: string; last: number }>;
+      const last = groups.length ? ((await db('webhook_deliveries').whereIn('id', groups.map((g) => g.last)).select('id', 'error')) as Array<{ id: number; error: string | null }>) : [];
+      const errorOf = new Map(last.map((r) => [Number(r.id), r.error]));
+      return groups.map((g) => ({ siteId: g.site_id === null ? null : Number(g.site_id), source: g.source, count: Number(g.n), since: g.since, lastError: errorOf.get(Number(g.last)) ?? null }));
+    },
+    /**
      * Deliveries of these sources still to process, oldest first: never processed (the process died
      * after answering) or failed fewer than maxAttempts times, and not under a running lease.
      */

@@ -362,6 +362,23 @@ export function orderTablesRepo(db: Db | Knex.Transaction) {
 
 
 
+    /**
+     * Needs attention: orders placed since `from` in one of `statuses` (those not shipped nor
+     * cancelled), of a site or all, oldest first, at most `limit` (the (site_id, status, created_at)
+     * and (created_at) indexes).
+     */
+    async placedSince(siteId: number | undefined, statuses: readonly string[], from: string, limit: number): Promise<OrderRecord[]> {
+      const q = db('store_orders').whereIn('status', [...statuses]).where('created_at', '>=', from);
+      if (siteId !== undefined) q.where('site_id', siteId);
+      return ((await q.orderBy('created_at').orderBy('id').limit(limit)) as OrderRow[]).map(orderFromRow);
+    },
+    /** The names (#1024) of some store orders of a site, by store order id. */
+    async orderNames(siteId: number, orderIds: string[]): Promise<Map<string, string | null>> {
+      if (!orderIds.length) return new Map();
+      const rows = (await db('store_orders').where({ site_id: siteId }).whereIn('store_order_id', orderIds).select('store_order_id', 'order_name')) as Array<{ store_order_id: string; order_name: string | null }>;
+      return new Map(rows.map((r) => [r.store_order_id, r.order_name]));
+    },
+
     /** The order of a store order id in a site (locked for update on PostgreSQL with forUpdate). */
     async orderOf(siteId: number, orderId: string, forUpdate = false): Promise<OrderRecord | undefined> {
       const q = db('store_orders').where({ site_id: siteId, store_order_id: orderId }).first();

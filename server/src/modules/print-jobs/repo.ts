@@ -158,6 +158,19 @@ const fromRow = (r: Row): PrintJob => {
 
 export type NewPrintJob = Omit<PrintJob, 'id' | 'productionNote' | 'madeBy' | 'withdrawn' | 'orderName' | 'orderCreatedAt' | 'clientName' | 'productType' | 'preflightApproval' | 'lastReprint' | 'orderStatus'> & { madeBy?: MadeBy };
 
+/** What Needs attention reads of a job still owed: enough for its ship-by (ship-by/views.ts) and its row. */
+export type OwedJob = Pick<PrintJob, 'id' | 'clientId' | 'productName' | 'createdAt' | 'isPrinted' | 'printedAt' | 'withdrawn' | 'shopifyOrderId' | 'orderName' | 'orderCreatedAt' | 'orderStatus' | 'productType'>;
+
+/** A job held by preflight, as Needs attention lists it. */
+export interface HeldJob {
+  id: number;
+  clientId: number;
+  productName: string;
+  heldSince: string;
+  shopifyOrderId: string | null;
+  orderName: string | null;
+}
+
 /** One reprint as it is written, with the job's site and the print it replaces. */
 export interface NewReprint extends Reprint {
   jobId: number;
@@ -432,6 +445,68 @@ export function printJobsRepo(db: Db | Knex.Transaction) {
       await db('general_data').where({ type: NOTE_TYPE, field1: String(id) }).delete();
       await db('print_job_reprints').where({ job_id: id }).delete();
       await db('print_jobs').where({ id }).delete();
+    },
+    /**
+     * Needs attention: jobs still owed to a customer, oldest first, at most `limit` of each half —
+     * unprinted ones made since `from` without a store order (made by hand: an order's lines are
+     * judged with the order), and printed ones printed since `printedFrom` whose store order has not
+     * shipped (nor been cancelled). Withdrawn jobs owe nothing. Both halves walk the
+     * (client_id | ready_for_print, is_printed, created_at | printed_at) indexes.
+     */
+    async owedJobs(siteId: number | undefined, range: { from: string; printedFrom: string }, limit: number): Promise<OwedJob[]> {
+      const owed = (printed: boolean) => {
+        const q = db('print_jobs as j')
+          .leftJoin('store_orders as o', (on) => on.on('o.site_id', '=', 'j.client_id').andOn('o.store_order_id', '=', 'j.shopify_order_id'))
+          .leftJoin('designs as d', 'd.id', 'j.design_id')
+          .where('j.is_printed', printed)
+          .whereNull('j.withdrawn_at');
+        if (siteId !== undefined) q.where('j.client_id', siteId);
+        if (printed) q.where('j.printed_at', '>=', range.printedFrom).whereNotNull('o.id').whereNotIn('o.status', ['shipped', 'cancelled']).orderBy('j.printed_at', 'asc');
+        else q.where('j.created_at', '>=', range.from).whereNull('o.id').orderBy('j.created_at', 'asc');
+        return q
+          .orderBy('j.id', 'asc')
+          .limit(limit)
+          .select('j.id', 'j.client_id', 'j.product_name', 'j.created_at', 'j.is_printed', 'j.printed_at', 'j.withdrawn_at', 'j.shopify_order_id', 'o.order_name', 'o.created_at as order_created_at', 'o.status as order_status', 'd.product_type');
+      };
+      const rows = [...(await owed(false)), ...(await owed(true))] as Array<Row & { order_name: string | null; order_created_at: string | null; order_status: string | null; product_type: string | null }>;
+      return rows.map((r) => ({
+        id: Number(r.id),
+        clientId: Number(r.client_id),
+        productName: r.product_name,
+        createdAt: r.created_at,
+        isPrinted: Boolean(r.is_printed),
+        printedAt: r.printed_at,
+        withdrawn: null,
+        shopifyOrderId: r.shopify_order_id,
+        orderName: r.order_name ?? null,
+        orderCreatedAt: r.order_created_at ?? null,
+        orderStatus: r.order_status ?? null,
+        productType: r.product_type ?? null,
+      }));
+    },
+    /** Needs attention: unprinted jobs held by preflight, longest held first, at most `limit`, and how many there are. */
+    async heldJobs(siteId: number | undefined, limit: number): Promise<{ rows: HeldJob[]; total: number }> {
+      const q = db('print_jobs as j').where({ 'j.is_printed': false, 'j.held': true }).whereNull('j.withdrawn_at');
+      if (siteId !== undefined) q.where('j.client_id', siteId);
+      const page = q
+        .clone()
+        .leftJoin('store_orders as o', (on) => on.on('o.site_id', '=', 'j.client_id').andOn('o.store_order_id', '=', 'j.shopify_order_id'))
+        .orderByRaw('coalesce(j.preflight_checked_at, j.created_at) asc')
+        .orderBy('j.id', 'asc')
+        .limit(limit)
+        .select('j.id', 'j.client_id', 'j.product_name', 'j.created_at', 'j.preflight_checked_at', 'j.shopify_order_id', 'o.order_name');
+      const [rows, total] = await Promise.all([page, countOf(q)]);
+      return {
+        rows: (rows as Array<Row & { order_name: string | null }>).map((r) => ({
+          id: Number(r.id),
+          clientId: Number(r.client_id),
+          productName: r.product_name,
+          heldSince: r.preflight_checked_at ?? r.created_at,
+          shopifyOrderId: r.shopify_order_id,
+          orderName: r.order_name ?? null,
+        })),
+        total,
+      };
     },
     countUnprintedForDesign: (designId: number) => countOf(db('print_jobs').where({ design_id: designId, is_printed: false })),
 

@@ -103,7 +103,7 @@ export function shipByViews({ db, clock, config }: Pick<Deps, 'db' | 'clock' | '
     return lines.map((l) => (l.orderCreatedAt ? shipByOf(l.orderCreatedAt, typeOf.get(`${l.siteId}\n${l.orderId}\n${l.lineId}`) ?? null, settings.get(l.siteId)!, timeZone) : null));
   }
 
-  return { onJobs, onJob, onOrders, ofShippedLines };
+  return { onJobs, onJob, onOrders, ofShippedLines, settingsOfSites };
 }
 
 export type ShipByViews = ReturnType<typeof shipByViews>;

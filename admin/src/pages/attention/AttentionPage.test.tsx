@@ -1,0 +1,97 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import type { AttentionAnswer, AttentionCounts } from '../../../../common/api/attention';
+import { Menu } from '../../layout/Menu';
+import { jsonResponse, LocationDisplay, renderInAdmin, signIn, stubFetch, USER } from '../../test/helpers';
+import { AttentionPage } from './AttentionPage';
+import { AttentionProvider } from './useAttention';
+
+const ZERO: AttentionCounts = { late: 0, atRisk: 0, held: 0, hpNoAck: 0, notShipped: 0, sendFailed: 0, writeBackFailed: 0, pipelineFailed: 0, webhookFailing: 0, total: 0, critical: 0 };
+
+const LATE_AND_HELD: AttentionAnswer = {
+  items: [
+    { kind: 'late', severity: 'critical', title: 'Order #1024 is late: ship by 25/11/2026 14:00', link: '/check-order?id=1024', since: '2026-11-25T14:00:00.000Z', siteId: 1, orderId: '1024', jobId: 7 },
+    { kind: 'held', severity: 'warning', title: 'Job 8 (Robin card) of order #1000 is held by preflight: check its print file and approve or fix it', link: '/print-jobs?tab=held', since: '2026-11-24T09:00:00.000Z', siteId: 1, siteName: 'Presswork Demo', jobId: 8 },
+  ],
+  // 102 held jobs: the answer carries 100 of a kind at most.
+  counts: { ...ZERO, late: 1, held: 102, total: 103, critical: 1 },
+};
+
+function setHidden(hidden: boolean) {
+  Object.defineProperty(document, 'hidden', { configurable: true, get: () => hidden });
+  document.dispatchEvent(new Event('visibilitychange'));
+}
+
+function renderPage(answers: AttentionAnswer[]) {
+  signIn(USER);
+  let asked = 0;
+  const stub = stubFetch((call) => {
+    if (call.url.startsWith('/api/attention')) return jsonResponse({ success: true, data: answers[Math.min(asked++, answers.length - 1)] });
+    return jsonResponse({ success: true, data: USER });
+  });
+  renderInAdmin(
+    <AttentionProvider>
+      <Menu />
+      <AttentionPage />
+      <LocationDisplay />
+    </AttentionProvider>,
+    { path: '/attention' },
+  );
+  return { attentionCalls: () => stub.calls.filter((c) => c.url.startsWith('/api/attention')).length };
+}
+
+afterEach(() => {
+  vi.useRealTimers();
+  setHidden(false);
+});
+
+describe('Needs attention', () => {
+  it('lists the problems worst first, each a link to where it is fixed, with "and N more"', async () => {
+    renderPage([LATE_AND_HELD]);
+    const list = await screen.findByRole('list', { name: 'Problems, worst first' });
+    const rows = within(list).getAllByRole('link');
+    expect(rows.map((r) => r.textContent)).toEqual([expect.stringContaining('Order #1024 is late'), expect.stringContaining('Job 8 (Robin card) of order #1000 is held by preflight')]);
+    expect(rows[0]).toHaveAttribute('href', '/check-order?id=1024');
+    expect(within(rows[0]).getByText('Critical')).toBeInTheDocument();
+    expect(rows[1]).toHaveAttribute('href', '/print-jobs?tab=held');
+    // An admin's answer names each row's site.
+    expect(within(rows[1]).getByText(/^Presswork Demo · Since 24\/11\/2026/)).toBeInTheDocument();
+    expect(screen.getByText('Held by preflight: and 101 more')).toBeInTheDocument();
+    expect(screen.getByText('103 problems, 1 critical')).toBeInTheDocument();
+    fireEvent.click(rows[1]);
+    expect(screen.getByTestId('location')).toHaveTextContent('/print-jobs?tab=held');
+  });
+
+  it('the menu shows the total on Needs attention and the held jobs on Jobs', async () => {
+    renderPage([LATE_AND_HELD]);
+    expect((await screen.findAllByLabelText('103 need attention, 1 critical'))[0]).toHaveTextContent('103');
+    expect(screen.getAllByLabelText('102 held by preflight')[0]).toHaveTextContent('102');
+  });
+
+  it('says calmly when nothing needs attention, and shows no badge', async () => {
+    renderPage([{ items: [], counts: ZERO }]);
+    expect(await screen.findByText('Nothing needs attention')).toBeInTheDocument();
+    expect(screen.queryByLabelText(/need attention/)).not.toBeInTheDocument();
+  });
+
+  it('asks again every 30 seconds, not while the tab is hidden, and at once when it is shown again', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const page = renderPage([{ items: [], counts: ZERO }, LATE_AND_HELD, { items: [], counts: ZERO }]);
+    expect(await screen.findByText('Nothing needs attention')).toBeInTheDocument();
+    expect(page.attentionCalls()).toBe(1);
+    await act(async () => {
+      vi.advanceTimersByTime(30_000);
+    });
+    expect((await screen.findAllByLabelText('103 need attention, 1 critical'))[0]).toBeInTheDocument();
+    expect(page.attentionCalls()).toBe(2);
+    act(() => setHidden(true));
+    await act(async () => {
+      vi.advanceTimersByTime(120_000);
+    });
+    expect(page.attentionCalls()).toBe(2);
+    act(() => setHidden(false));
+    await waitFor(() => expect(page.attentionCalls()).toBe(3));
+    expect(await screen.findByText('Nothing needs attention')).toBeInTheDocument();
+    expect(screen.queryByLabelText(/need attention/)).not.toBeInTheDocument();
+  });
+});

@@ -1,0 +1,278 @@
+// Needs attention: what is wrong on the floor, worst first, each row with the screen where it is
+// fixed. Every kind is read with an indexed, bounded query from the module that owns its table;
+// late and at risk are the ship-by views' own verdicts (ship-by/views.ts), never a second rule.
+import {
+  ATTENTION_KIND_LIMIT,
+  ATTENTION_KINDS,
+  SEVERITIES,
+  SEVERITY_OF,
+  type AttentionAnswer,
+  type AttentionCounts,
+  type AttentionItem,
+  type AttentionKind,
+} from '../../../../common/api/attention';
+import type { PipelineStep } from '../../../../common/api/pipeline';
+import type { ShipByState } from '../../../../common/api/shipBy';
+import type { Deps } from '../../deps';
+import type { Actor } from '../../http/types';
+import { formatDateTime } from '../../lib/clock';
+import { isAdmin } from '../auth/permissions';
+import { siteScope } from '../auth/scope';
+import { HP_ORDER_KIND, outboxRepo, type OutboxRow } from '../fulfilment/outbox';
+import { HP_SOURCE } from '../fulfilment/postbacks';
+import { providerChecksRepo } from '../fulfilment/providerChecksRepo';
+import { PROGRESS, SIDE, TERMINAL } from '../fulfilment/status';
+import { STORE_FULFILMENT_KIND } from '../fulfilment/storeFulfilmentRepo';
+import { inboxRepo } from '../inbox/repo';
+import { SHOPIFY_SOURCE } from '../orders/repo';
+import { orderTablesRepo } from '../orders/tablesRepo';
+import { PIPELINE_KIND, pipelineRepo, type PipelinePayload } from '../pipeline/repo';
+import { printJobsRepo } from '../print-jobs/repo';
+import { searchRepo } from '../search/repo';
+import { checkOrderLink } from '../search/service';
+import { shipByViews } from '../ship-by/views';
+import { RE_SOURCE } from '../sync/webhook';
+
+/**
+ * Late and at risk are judged over the jobs of the last four weeks (made, or printed and not
+ * shipped, since then): an order older than that still unshipped is a matter for List Orders.
+ */
+export const ATTENTION_WINDOW_DAYS = 28;
+/** The most orders, and jobs of each half (made by hand, printed), read for ship-by: the oldest, so the worst. */
+const OWED_SCAN_LIMIT = 5000;
+/** Order statuses that still owe the customer a shipment. */
+const OPEN_STATUSES = [...PROGRESS, ...SIDE].filter((s) => !TERMINAL.has(s));
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+
+const STEP_NAME: Record<PipelineStep, string> = { addToRaisersEdge: "adding the buyer to Raiser's Edge", addToAdestra: 'adding the buyer to Adestra', sendEcard: 'sending the e-card' };
+// Where a failing source is looked into: admins have the all-sites screens, staff their site's orders.
+const WEBHOOK_OF: Record<string, { what: string; link: string; adminLink: string }> = {
+  [SHOPIFY_SOURCE]: { what: 'order webhooks from the store', link: '/orders', adminLink: '/all-orders' },
+  [HP_SOURCE]: { what: 'postbacks from HP Site Flow', link: '/orders', adminLink: '/hp-data' },
+  [RE_SOURCE]: { what: "webhooks from Raiser's Edge", link: '/re-n-adestra-sync', adminLink: '/re-n-adestra-sync' },
+};
+
+/** An error as a short clause (a provider's answer can be a page long). */
+const brief = (error: string | null) => {
+  const text = (error ?? 'no reason given').replace(/\s+/g, ' ').trim();
+  return text.length > 160 ? `${text.slice(0, 157)}…` : text;
+};
+const orderLabel = (name: string | null, orderId: string) => `Order ${name || orderId}`;
+const plus = (iso: string, ms: number) => new Date(Date.parse(iso) + ms).toISOString();
+const severityRank = (s: AttentionItem['severity']) => SEVERITIES.indexOf(s);
+const kindRank = (k: AttentionKind) => ATTENTION_KINDS.indexOf(k);
+
+/** Worst first: severity, then the longest-standing, then the kind's place. */
+export function worstFirst(a: AttentionItem, b: AttentionItem): number {
+  return severityRank(a.severity) - severityRank(b.severity) || a.since.localeCompare(b.since) || kindRank(a.kind) - kindRank(b.kind);
+}
+
+interface Found {
+  items: AttentionItem[];
+  /** How many there are, beyond the items kept. */
+  total: number;
+}
+
+export function attentionService(deps: Deps) {
+  const { db, clock, config } = deps;
+  const timeZone = config.sync.timezone;
+  const views = shipByViews(deps);
+  const when = (iso: string) => formatDateTime(iso, timeZone);
+  const item = (kind: AttentionKind, rest: Omit<AttentionItem, 'kind' | 'severity'>): AttentionItem => ({ kind, severity: SEVERITY_OF[kind], ...rest });
+  const kept = (items: AttentionItem[], total = items.length): Found => ({ items: items.sort(worstFirst).slice(0, ATTENTION_KIND_LIMIT), total });
+
+  /**
+   * Late and at risk: the lines of orders placed in the window and not shipped nor cancelled (one
+   * row an order, at its earliest ship-by), and jobs made by hand; printed and not shipped: jobs
+   * printed here, by order.
+   */
+  async function owed(siteId: number | undefined, now: Date): Promise<Record<'late' | 'atRisk' | 'notShipped', Found>> {
+    const from = new Date(now.getTime() - ATTENTION_WINDOW_DAYS * DAY).toISOString();
+    const [orders, jobs] = await Promise.all([
+      orderTablesRepo(db).placedSince(siteId, OPEN_STATUSES, from, OWED_SCAN_LIMIT).then((o) => views.onOrders(o)),
+      printJobsRepo(db).owedJobs(siteId, { from, printedFrom: from }, OWED_SCAN_LIMIT).then((j) => views.onJobs(j)),
+    ]);
+    const unshippedSince = now.getTime() - config.attention.unshippedDays * DAY;
+    const earliest = (a: string | undefined, b: string) => (a && a < b ? a : b);
+    type Owed = { siteId: number; who: string; link: string; ids: Pick<AttentionItem, 'orderId' | 'jobId'>; late?: string; atRisk?: string };
+    const owing: Owed[] = [];
+    for (const o of orders) {
+      const g: Owed = { siteId: o.siteId, who: orderLabel(o.field2, o.field1 ?? ''), link: checkOrderLink(o.field1 ?? ''), ids: { orderId: o.field1 ?? '' } };
+      for (const line of (o.data.line_items ?? []) as Array<Partial<ShipByState>>) {
+        if (line?.due === 'late' && line.shipBy) g.late = earliest(g.late, line.shipBy);
+        if (line?.due === 'atRisk' && line.shipBy) g.atRisk = earliest(g.atRisk, line.shipBy);
+      }
+      owing.push(g);
+    }
+    const printedByOrder = new Map<string, { job: (typeof jobs)[number]; printedAt: string }>();
+    for (const j of jobs) {
+      if (j.orderStatus === null || !j.shopifyOrderId) {
+        const g: Owed = { siteId: j.clientId, who: `Job ${j.id} (${j.productName})`, link: '/print-jobs', ids: { jobId: j.id } };
+        if (j.due === 'late' && j.shipBy) g.late = j.shipBy;
+        if (j.due === 'atRisk' && j.shipBy) g.atRisk = j.shipBy;
+        owing.push(g);
+      } else if (j.isPrinted && j.printedAt && Date.parse(j.printedAt) < unshippedSince) {
+        const key = `${j.clientId}\n${j.shopifyOrderId}`;
+        printedByOrder.set(key, { job: j, printedAt: earliest(printedByOrder.get(key)?.printedAt, j.printedAt) });
+      }
+    }
+    const settings = await views.settingsOfSites(owing.filter((g) => !g.late && g.atRisk).map((g) => g.siteId));
+    const late: AttentionItem[] = [];
+    const atRisk: AttentionItem[] = [];
+    for (const g of owing) {
+      if (g.late) late.push(item('late', { title: `${g.who} is late: ship by ${when(g.late)}`, link: g.link, since: g.late, siteId: g.siteId, ...g.ids }));
+      // At risk since its ship-by less its site's at-risk hours.
+      else if (g.atRisk) atRisk.push(item('atRisk', { title: `${g.who} is at risk: ship by ${when(g.atRisk)} and not printed yet`, link: g.link, since: plus(g.atRisk, -(settings.get(g.siteId)?.atRiskHours ?? 0) * HOUR), siteId: g.siteId, ...g.ids }));
+    }
+    const notShipped: AttentionItem[] = [...printedByOrder.values()].map(({ job: j, printedAt }) =>
+      item('notShipped', {
+        title: `${orderLabel(j.orderName, j.shopifyOrderId!)} was printed on ${when(printedAt)} and has not shipped`,
+        link: checkOrderLink(j.shopifyOrderId!),
+        since: plus(printedAt, config.attention.unshippedDays * DAY),
+        siteId: j.clientId,
+        orderId: j.shopifyOrderId!,
+      }),
+    );
+    // Orders HP Site Flow printed and never shipped (their jobs are the provider's, never printed here).
+    const byHp = await providerChecksRepo(db).unchangedSince(siteId, 'printed', new Date(unshippedSince).toISOString(), ATTENTION_KIND_LIMIT);
+    const listed = new Set(notShipped.map((i) => `${i.siteId}\n${i.orderId}`));
+    for (const o of byHp.rows) {
+      if (listed.has(`${o.siteId}\n${o.storeOrderId}`)) continue;
+      notShipped.push(
+        item('notShipped', {
+          title: `${orderLabel(o.name, o.storeOrderId)} was printed by HP Site Flow on ${when(o.updatedAt)} and has not shipped`,
+          link: checkOrderLink(o.storeOrderId),
+          since: plus(o.updatedAt, config.attention.unshippedDays * DAY),
+          siteId: o.siteId,
+          orderId: o.storeOrderId,
+        }),
+      );
+    }
+    return { late: kept(late), atRisk: kept(atRisk), notShipped: kept(notShipped, notShipped.length + Math.max(0, byHp.total - byHp.rows.length)) };
+  }
+
+  async function held(siteId: number | undefined): Promise<Found> {
+    const { rows, total } = await printJobsRepo(db).heldJobs(siteId, ATTENTION_KIND_LIMIT);
+    const items = rows.map((j) =>
+      item('held', {
+        title: `Job ${j.id} (${j.productName})${j.orderName ? ` of order ${j.orderName}` : ''} is held by preflight: check its print file and approve or fix it`,
+        link: '/print-jobs?tab=held',
+        since: j.heldSince,
+        siteId: j.clientId,
+        jobId: j.id,
+        ...(j.shopifyOrderId ? { orderId: j.shopifyOrderId } : {}),
+      }),
+    );
+    return kept(items, total);
+  }
+
+  async function hpNoAck(siteId: number | undefined, now: Date): Promise<Found> {
+    const ms = config.attention.hpAckHours * HOUR;
+    const { rows, total } = await providerChecksRepo(db).unchangedSince(siteId, 'sent', new Date(now.getTime() - ms).toISOString(), ATTENTION_KIND_LIMIT);
+    const items = rows.map((o) =>
+      item('hpNoAck', {
+        title: `${orderLabel(o.name, o.storeOrderId)} was sent to HP Site Flow on ${when(o.updatedAt)} and HP has not acknowledged it`,
+        link: checkOrderLink(o.storeOrderId),
+        since: plus(o.updatedAt, ms),
+        siteId: o.siteId,
+        orderId: o.storeOrderId,
+      }),
+    );
+    return kept(items, total);
+  }
+
+  /** The store names of the orders of some outbox rows, by site and order id. */
+  async function namesOf(rows: OutboxRow[]): Promise<(r: OutboxRow) => string> {
+    const bySite = new Map<number, string[]>();
+    for (const r of rows) if (r.siteId !== null) bySite.set(r.siteId, [...(bySite.get(r.siteId) ?? []), r.payload.orderId]);
+    const names = new Map<string, string | null>();
+    for (const [site, ids] of bySite) for (const [id, name] of await orderTablesRepo(db).orderNames(site, [...new Set(ids)])) names.set(`${site}\n${id}`, name);
+    return (r) => orderLabel(names.get(`${r.siteId}\n${r.payload.orderId}`) ?? null, r.payload.orderId);
+  }
+
+  /** One row a failed outbox row, naming its order, opening Check order. */
+  async function outboxItems(kind: AttentionKind, rows: OutboxRow[], title: (order: string, r: OutboxRow) => string): Promise<AttentionItem[]> {
+    const label = await namesOf(rows);
+    return rows.map((r) => item(kind, { title: title(label(r), r), link: checkOrderLink(r.payload.orderId), since: r.updatedAt, siteId: r.siteId, orderId: r.payload.orderId }));
+  }
+
+  async function failedSends(siteId: number | undefined): Promise<Found> {
+    const { rows, total } = await outboxRepo(db).failedOf(HP_ORDER_KIND, siteId, ATTENTION_KIND_LIMIT);
+    const items = await outboxItems('sendFailed', rows, (order, r) => `${order}${r.payload.lineId ? ` (line ${r.payload.lineId})` : ''} could not be sent to HP Site Flow: ${brief(r.error)}`);
+    return kept(items, total);
+  }
+
+  async function failedWriteBacks(siteId: number | undefined): Promise<Found> {
+    const { rows, total } = await outboxRepo(db).failedOf(STORE_FULFILMENT_KIND, siteId, ATTENTION_KIND_LIMIT);
+    const items = await outboxItems('writeBackFailed', rows, (order, r) => `The store was not told that ${order.replace(/^Order/, 'order')} shipped: ${brief(r.error)}`);
+    return kept(items, total);
+  }
+
+  /** Failed pipeline steps, less those a later run of the same step has done (or is doing). */
+  async function failedSteps(siteId: number | undefined): Promise<Found> {
+    const { rows, total } = await outboxRepo(db).failedOf(PIPELINE_KIND, siteId, ATTENTION_KIND_LIMIT);
+    const stepOf = (r: OutboxRow) => {
+      const p = r.payload as PipelinePayload;
+      return `${p.step}\n${p.lineId ?? ''}`;
+    };
+    const still: OutboxRow[] = [];
+    for (const r of rows) {
+      const runs = r.siteId === null ? [] : await pipelineRepo(db).ofOrder(r.siteId, r.payload.orderId);
+      if (!runs.some((x) => x.id > r.id && stepOf(x) === stepOf(r) && x.status !== 'failed')) still.push(r);
+    }
+    const items = await outboxItems('pipelineFailed', still, (order, r) => {
+      const step = (r.payload as PipelinePayload).step;
+      return `${order}: ${STEP_NAME[step] ?? step} failed: ${brief(r.error)}`;
+    });
+    return kept(items, total - (rows.length - still.length));
+  }
+
+  async function failingWebhooks(siteId: number | undefined, admin: boolean): Promise<Found> {
+    const groups = await inboxRepo(db).failingBySource(siteId);
+    const items = groups.map((g) => {
+      const source = WEBHOOK_OF[g.source] ?? { what: `webhooks (${g.source})`, link: '/orders', adminLink: '/all-orders' };
+      return item('webhookFailing', {
+        title: `${g.count === 1 ? `1 of the ${source.what} has` : `${g.count} ${source.what} have`} failed to process; the latest: ${brief(g.lastError)}`,
+        link: admin ? source.adminLink : source.link,
+        since: g.since,
+        siteId: g.siteId,
+      });
+    });
+    return kept(items, groups.reduce((n, g) => n + g.count, 0));
+  }
+
+  return {
+    /** Staff: their own site's problems; admins: every site's, or one site's (`clientId`). */
+    async list(actor: Actor, clientId?: number): Promise<AttentionAnswer> {
+      const siteId = siteScope(actor, clientId);
+      const now = clock.now();
+      const [owedJobs, heldJobs, noAck, sends, writeBacks, steps, webhooks] = await Promise.all([
+        owed(siteId, now),
+        held(siteId),
+        hpNoAck(siteId, now),
+        failedSends(siteId),
+        failedWriteBacks(siteId),
+        failedSteps(siteId),
+        failingWebhooks(siteId, isAdmin(actor)),
+      ]);
+      const found: Record<AttentionKind, Found> = { ...owedJobs, held: heldJobs, hpNoAck: noAck, sendFailed: sends, writeBackFailed: writeBacks, pipelineFailed: steps, webhookFailing: webhooks };
+      const counts = { total: 0, critical: 0 } as AttentionCounts;
+      for (const kind of ATTENTION_KINDS) {
+        counts[kind] = found[kind].total;
+        counts.total += found[kind].total;
+        if (SEVERITY_OF[kind] === 'critical') counts.critical += found[kind].total;
+      }
+      const items = ATTENTION_KINDS.flatMap((k) => found[k].items).sort(worstFirst);
+      // Admins see every site's problems: each row says whose.
+      if (isAdmin(actor)) {
+        const names = await searchRepo(db).siteNames(items.flatMap((i) => (i.siteId === null ? [] : [i.siteId])));
+        for (const i of items) if (i.siteId !== null && names.has(i.siteId)) i.siteName = names.get(i.siteId);
+      }
+      return { items, counts };
+    },
+  };
+}
+
+export type AttentionService = ReturnType<typeof attentionService>;
