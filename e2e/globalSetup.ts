@@ -21,9 +21,11 @@ export default async function setup(project: TestProject) {
   const baseUrl = `http://127.0.0.1:${port}`;
   const log = fs.createWriteStream(path.join(dataDir, 'server.log'));
   // SCAN_REPEAT_SECONDS=0: a browser test's scans follow each other faster than any double-read window
-  // (scan.test.ts covers the window with a clock it controls).
+  // (scan.test.ts covers the window with a clock it controls). SYNC_SCHEDULER=0: the demo's Export 80
+  // runs daily at 04:00 UTC, and a run crossing that hour found its dropped files already processed;
+  // the browser tests run the sync jobs themselves (the scheduler has its own tests).
   child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, PUBLIC_URL: baseUrl, NODE_ENV: 'test', SEED_DEMO: '1', LOG_LEVEL: 'warn', SMTP_CATCHER_PORT: '0', SCAN_REPEAT_SECONDS: '0' },
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, PUBLIC_URL: baseUrl, NODE_ENV: 'test', SEED_DEMO: '1', LOG_LEVEL: 'warn', SMTP_CATCHER_PORT: '0', SCAN_REPEAT_SECONDS: '0', SYNC_SCHEDULER: '0' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout?.pipe(log);

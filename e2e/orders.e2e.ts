@@ -105,8 +105,8 @@ describe('orders and fulfilment in the browser', () => {
     expect(await row.getByTestId('customer-name').innerText()).toBe(CUSTOMER_NAME);
     await row.getByText(`${order.id} / ${order.order_number} / ${order.name}`, { exact: true }).waitFor();
     const line = row.getByTestId(`line-${order.line_items[0].id}`);
-    // Product type, SKU, quantity, the PDF button and the per-line Send HP button ("Line").
-    expect(await line.innerText()).toMatch(new RegExp(`^Card\\s*${SKU}\\s*× 2\\s*PDF\\s*Line$`, 'i'));
+    // Product type, SKU, quantity, the PDF button and the per-line Send HP button ("Line"), then its ship-by (and its marker).
+    expect(await line.innerText()).toMatch(new RegExp(`^Card\\s*${SKU}\\s*× 2\\s*PDF\\s*Line\\s*Ship by \\d{2}/\\d{2}/\\d{4},? \\d{2}:\\d{2}(\\s*(Due today|At risk|Late))?$`, 'i'));
     await line.getByRole('button', { name: /^Send line .+ to HP$/ }).waitFor();
     await line.getByRole('button', { name: `PDF of ${SKU}` }).waitFor();
     await row.getByText('received', { exact: true }).waitFor();
@@ -304,7 +304,8 @@ describe('orders and fulfilment in the browser', () => {
     const lines = panel.getByRole('table', { name: 'Line items' });
     const lineCells = await lines.getByRole('row').nth(1).getByRole('cell').allInnerTexts();
     // Sent with Send HP: the line is made by HP, and its job says so.
-    expect(lineCells).toEqual([order.line_items[0].id, order.line_items[0].name, order.line_items[0].product_id, SKU, '2', expect.stringMatching(/^HP Site Flow \(job #\d+\)$/)]);
+    // Shipped: its ship-by is shown with no marker.
+    expect(lineCells).toEqual([order.line_items[0].id, order.line_items[0].name, order.line_items[0].product_id, SKU, '2', expect.stringMatching(/^HP Site Flow \(job #\d+\)$/), expect.stringMatching(/^\d{2}\/\d{2}\/\d{4},? \d{2}:\d{2}$/)]);
     const raw = JSON.parse(await panel.locator('pre[aria-label="Shopify raw data"]').innerText()) as { id: string; name: string };
     expect(String(raw.id)).toBe(order.id);
     expect(raw.name).toBe(order.name);
