@@ -1,4 +1,4 @@
-// The scan station in the browser (issue 17): a 2-item order from the demo store, its jobs made in
+// The scan station in the browser, as a packing bench uses it: a 2-item order from the demo store, its jobs made in
 // house, then at /scan each item's barcode typed with Enter as a USB scanner does: printed → packed
 // → "Order complete — ship" → Mark shipped → Shipped. A repeat of a packed item changes nothing and
 // says why; the screen keeps a phone's width. The app must call no host but its own.
