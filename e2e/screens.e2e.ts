@@ -14,12 +14,18 @@ afterAll(async () => {
   await browser?.close();
 });
 
-/** The menu's links, in order. */
+/** The menu's links, in order: each one's label without the count badge on its icon. */
 async function menuLinks(page: Page): Promise<Array<{ label: string; href: string }>> {
   const nav = page.locator('.RaSidebar-fixed');
   await nav.getByRole('menuitem').first().waitFor();
   return nav.getByRole('menuitem').evaluateAll((items) =>
-    items.map((a) => ({ label: (a.textContent ?? '').trim(), href: a.getAttribute('href') ?? '' })).filter((l) => l.href.startsWith('/')),
+    items
+      .map((a) => {
+        const label = a.cloneNode(true) as HTMLElement;
+        for (const badge of label.querySelectorAll('.MuiBadge-badge')) badge.remove();
+        return { label: (label.textContent ?? '').trim(), href: a.getAttribute('href') ?? '' };
+      })
+      .filter((l) => l.href.startsWith('/')),
   );
 }
 
