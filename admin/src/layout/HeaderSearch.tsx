@@ -69,15 +69,21 @@ export function HeaderSearch() {
   const [open, setOpen] = useState(false);
   // Phones: the box is shown only once the icon (or `/`) opens it.
   const [expanded, setExpanded] = useState(false);
-  const [active, setActive] = useState(-1);
+  // The highlighted result belongs to the answer it was picked in: a new answer starts with
+  // nothing highlighted, without an effect that could land after the user's first keys.
+  const [highlight, setHighlight] = useState<{ of: Answer | null; index: number }>({ of: null, index: -1 });
   const { answer, searching } = useSearch(text);
 
   const options = useMemo<Option[]>(() => {
     if (!answer || !('results' in answer)) return [];
     return SEARCH_KINDS.flatMap((kind) => (answer.results[kind] ?? []).map((hit) => ({ kind, hit, domId: `${baseId}-${kind}-${hit.id}` })));
   }, [answer, baseId]);
-  // A new answer starts with nothing highlighted.
-  useEffect(() => setActive(-1), [options]);
+  const active = highlight.of === answer ? highlight.index : -1;
+  const setActive = (next: number | ((current: number) => number)) =>
+    setHighlight((h) => {
+      const current = h.of === answer ? h.index : -1;
+      return { of: answer, index: typeof next === 'function' ? next(current) : next };
+    });
 
   const focusBox = useCallback(() => {
     setExpanded(true);
