@@ -98,6 +98,11 @@ const EXAMPLES: Examples = {
   // ---- files, webhooks, UI --------------------------------------------------------------------
   'PUT /uploads/*key': { params: { key: 'logos/forged.png' }, query: { ct: 'image/png', expires: '9999999999' }, headers: { 'Content-Type': 'image/png' }, raw: Buffer.from('not signed') },
   'GET /files/*key': {},
+  // The stored file at its signed upload URL's path (no query), as at /files/: public, by its key.
+  'GET /uploads/*key': {},
+  // Without METRICS_TOKEN only a client on this machine, not forwarded by a proxy, may scrape: this
+  // request comes through "a proxy", so nobody gets in (server/test/metrics.test.ts covers the token).
+  'GET /metrics': { headers: { 'X-Forwarded-For': '203.0.113.9' } },
   'POST /api/online-stores/shopify-webhook': (c) => ({
     headers: { 'Content-Type': 'application/json', 'X-Shopify-Topic': 'orders/create', 'X-Shopify-Shop-Domain': 'site-a-shop.myshopify.com', 'X-Shopify-Webhook-Id': c.world.unique('hook') },
     raw: JSON.stringify({ id: 1, line_items: [] }),
@@ -109,6 +114,8 @@ const EXAMPLES: Examples = {
 
   // ---- the product API ------------------------------------------------------------------------
   'GET /api': {},
+  'GET /api/health': {},
+  'GET /api/health/ready': {},
   'GET /api/app-config': {},
   'POST /api/users/me/get-upload-url': { body: { serverSidePath: 'logos/x.png', contentType: 'image/png' } },
   'POST /api/users/login': { body: { email: 'user-a@example.com', password: 'correct horse battery' } },

@@ -1,7 +1,7 @@
 // createApp(deps) → the Express app (no listen): the product API, the admin REST API, files, and the built admin UI.
 import fs from 'node:fs';
 import path from 'node:path';
-import express, { Router } from 'express';
+import express, { Router, type RequestHandler } from 'express';
 import helmet from 'helmet';
 import { pinoHttp } from 'pino-http';
 import type { Deps } from './deps';
@@ -36,13 +36,22 @@ import { fileRoutes, uploadGrantRoutes } from './modules/uploads/routes';
 import { usersRoutes } from './modules/users/routes';
 import { historyRoutes, jobHistoryRoutes, orderHistoryRoutes } from './modules/history';
 import { createServices, type Services } from './services';
+import { isUiPage } from '../../common/uiPages';
+import { requestMetrics } from './http/requestMetrics';
+import { healthRoutes } from './modules/health/routes';
+import { metricsRoutes } from './modules/metrics/routes';
 
 export const ADMIN_DIST = path.resolve(import.meta.dirname, '../../dist/admin');
+/** Where main.ts mounts the simulators outside production (server/simulators/*Demo.ts): never a page. */
+export const SIMULATORS_PATH = '/__simulators';
 
-export function createApp(deps: Deps, services: Services = createServices(deps)) {
+/** `adminDist`: where the built admin UI is (tests point it at a folder of their own). */
+export function createApp(deps: Deps, services: Services = createServices(deps), options: { adminDist?: string } = {}) {
   const { config, log } = deps;
   const app = express();
   app.disable('x-powered-by');
+  // First: every request is timed, whatever answers it.
+  app.use(requestMetrics(app, services.metrics));
   // Which proxies may tell us the client's address (sign-in throttling counts per address).
   app.set('trust proxy', /^\d+$/.test(config.trustProxy) ? Number(config.trustProxy) : config.trustProxy);
   app.use(
@@ -63,7 +72,8 @@ export function createApp(deps: Deps, services: Services = createServices(deps))
       crossOriginResourcePolicy: { policy: 'cross-origin' },
     }),
   );
-  if (config.logLevel !== 'silent') app.use(pinoHttp({ logger: log, autoLogging: { ignore: (req) => !req.url?.startsWith('/api') } }));
+  // API calls are logged; health probes (every few seconds from a load balancer) are not: a failing check logs its own warning.
+  if (config.logLevel !== 'silent') app.use(pinoHttp({ logger: log, autoLogging: { ignore: (req) => !req.url?.startsWith('/api') || req.url.startsWith('/api/health') } }));
 
   app.use(refuseNulInUrl());
   // Files: the signed upload target and the stored files (outside /api: no JSON body parsing, no session).
@@ -72,6 +82,8 @@ export function createApp(deps: Deps, services: Services = createServices(deps))
   app.use(shopifyWebhookRoutes(services.orders, config));
 
   const api = Router();
+  // Before the session: a probe never costs a token check (liveness makes no database call).
+  api.use('/health', healthRoutes(services.health));
   api.use(jsonBody(config.bodyLimit));
   api.use(attachActor(services.users));
   // Idempotency-Key on the routes that create (declared `idempotent` beside each route).
@@ -88,7 +100,7 @@ export function createApp(deps: Deps, services: Services = createServices(deps))
   api.use('/test', hpTestRoutes(services.fulfilment));
   api.use('/test', mailCatcherRoutes(services.mailCatcher));
   api.use('/general-data', generalDataRoutes(services.generalData));
-  api.use('/pdf', pdfRoutes(services.artwork, config, deps.clock));
+  api.use('/pdf', pdfRoutes(services.artwork, config, deps.clock, services.metrics));
   api.use('/images', imagesRoutes(services.artwork, config));
   // Design documents rendered on the server: /images/from-polotno.
   api.use('/images', renderRoutes(services.render, services.designs, config));
@@ -125,18 +137,32 @@ export function createApp(deps: Deps, services: Services = createServices(deps))
     ok(res, null);
   });
 
-  // The admin UI: built files, and index.html for every other page path (client-side routes).
+  // Prometheus scrapes (METRICS_TOKEN, or loopback clients only).
+  app.use(metricsRoutes(services.metrics, config));
+
+  // Paths that are never pages: what is not answered above is a 404 in the envelope, never the UI.
+  const syncServiceRoot = config.sync.servicePath.split('/:')[0];
+  app.use(['/api', '/uploads', '/files', '/metrics', SIMULATORS_PATH, ...(syncServiceRoot ? [syncServiceRoot] : [])], notFoundHandler());
+
+  // The admin UI: built files, and index.html for its pages (client-side routes, common/uiPages.ts).
   // Public: the pages and their assets are the same for everyone; the data behind them is not.
-  const index = path.join(ADMIN_DIST, 'index.html');
-  const assets = express.static(ADMIN_DIST, { index: false, maxAge: '1h', setHeaders: (res, file) => file.includes(`${path.sep}assets${path.sep}`) && res.set('Cache-Control', 'public, max-age=31536000, immutable') });
-  app.get(['/', '/*path'], allow.public, assets, (req, res, next) => {
-    if (!req.accepts('html')) return next();
+  const adminDist = options.adminDist ?? ADMIN_DIST;
+  const index = path.join(adminDist, 'index.html');
+  const assets = express.static(adminDist, { index: false, maxAge: '1h', setHeaders: (res, file) => file.includes(`${path.sep}assets${path.sep}`) && res.set('Cache-Control', 'public, max-age=31536000, immutable') });
+  const page: RequestHandler = (req, res, next) => {
+    const known = isUiPage(req.path);
+    // Any other path is a 404: in the envelope, or — for a browser, which asks for HTML first — as
+    // the UI's own "not found" page (its menu still there), with the 404 status all the same.
+    if (known ? !req.accepts('html') : req.accepts(['json', 'html']) !== 'html') return next();
     if (!fs.existsSync(index)) {
+      if (!known) return next();
       res.status(503).type('text/plain').send('The admin UI is not built yet: run `npm run build` (npm start does it for you).');
       return;
     }
-    res.set('Cache-Control', 'no-cache').sendFile(index);
-  });
+    res.status(known ? 200 : 404).set('Cache-Control', 'no-cache').sendFile(index);
+  };
+  app.get('/', allow.public, assets, page);
+  app.get('/*path', allow.public, assets, page);
   app.use(notFoundHandler());
   app.use(errorHandler(log));
   return { app, services };

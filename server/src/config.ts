@@ -81,6 +81,14 @@ const envSchema = z.object({
   ATTENTION_HP_ACK_HOURS: z.coerce.number().int().min(1).max(720).default(4),
   ATTENTION_UNSHIPPED_DAYS: z.coerce.number().int().min(1).max(60).default(2),
   SMTP_URL: z.string().regex(/^smtps?:\/\/[^\s]+$/, 'must be smtp://host:port or smtps://host:port').optional(),
+  // GET /metrics: a bearer token scrapers must send; unset (or empty) → loopback clients only.
+  METRICS_TOKEN: z
+    .string()
+    .refine((v) => v === '' || v.length >= 16, 'must be at least 16 characters (or empty: loopback scrapers only)')
+    .refine((v) => /^[\x21-\x7e]*$/.test(v), 'must be visible ASCII characters without spaces')
+    .optional(),
+  // GET /api/health/ready: not ready while the files folder's disk has less free space than this.
+  READY_MIN_FREE_MB: z.coerce.number().int().min(0).max(10_000_000).default(512),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -131,6 +139,10 @@ export interface Config {
   batches: { everySeconds: number };
   /** Needs attention's thresholds: HP silent this many hours, printed and not shipped this many days. */
   attention: { hpAckHours: number; unshippedDays: number };
+  /** token: GET /metrics wants it as a bearer token; undefined → loopback clients only. */
+  metrics: { token: string | undefined };
+  /** minFreeMb: the free disk space below which GET /api/health/ready answers 503. */
+  ready: { minFreeMb: number };
 }
 
 const list = (v: string) => v.split(',').map((s) => s.trim()).filter(Boolean);
@@ -230,5 +242,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     scan: { repeatSeconds: env.SCAN_REPEAT_SECONDS },
     batches: { everySeconds: env.BATCH_EVERY_SECONDS },
     attention: { hpAckHours: env.ATTENTION_HP_ACK_HOURS, unshippedDays: env.ATTENTION_UNSHIPPED_DAYS },
+    metrics: { token: env.METRICS_TOKEN || undefined },
+    ready: { minFreeMb: env.READY_MIN_FREE_MB },
   };
 }

@@ -91,6 +91,16 @@ export async function migrate(db: Db): Promise<void> {
   await db.migrate.latest({ migrationSource });
 }
 
+/**
+ * The database against this code's migrations (the readiness check): those not applied yet, and
+ * applied ones this code does not know (a newer version ran on the database).
+ */
+export async function migrationState(db: Db): Promise<{ pending: string[]; unknown: string[] }> {
+  const [completed, pending] = (await db.migrate.list({ migrationSource, disableMigrationsListValidation: true })) as [Array<{ name: string }>, string[]];
+  const known = new Set(await migrationSource.getMigrations([]));
+  return { pending, unknown: completed.map((m) => m.name).filter((name) => !known.has(name)) };
+}
+
 /** The PostgreSQL advisory lock key of the start-up work (migrations, first site and admin, demo seed). */
 const STARTUP_LOCK_KEY = 7_300_100_001;
 

@@ -4,6 +4,7 @@ import { createDb, migrate, withStartupLock } from './db';
 import { createApp } from './app';
 import { createLogger } from './lib/logger';
 import { systemClock } from './lib/clock';
+import { createMetrics } from './lib/metrics';
 import { createServices } from './services';
 import express from 'express';
 import { startOutboxWorker, startRepeating } from './modules/fulfilment/service';
@@ -31,7 +32,7 @@ async function main() {
   }
   const log = createLogger(config.logLevel);
   const db = createDb(config.database);
-  const deps = { db, clock: systemClock, config, log };
+  const deps = { db, clock: systemClock, config, log, metrics: createMetrics({ log }) };
   const services = createServices(deps);
   // Instances started together on one PostgreSQL database take turns (see withStartupLock).
   const seeded = await withStartupLock(db, async () => {

@@ -38,13 +38,23 @@ import { checkShipBySettings } from './modules/ship-by/settings';
 import { shopifyAdmin, shopifyAdminSettingsOf } from './integrations/shopifyAdmin';
 import type { Site } from './modules/sites/repo';
 import { historyService } from './modules/history';
+import { healthService } from './modules/health/service';
+import { createMetrics } from './lib/metrics';
+
+/** The folder of uploaded and generated files: DATA_DIR/files. */
+export function filesFolderOf(dataDir: string): string {
+  return dataDir === ':memory:' ? path.join(os.tmpdir(), `presswork-files-${process.pid}`) : path.join(dataDir, 'files');
+}
 
 export function fileStoreFor(dataDir: string): FileStore {
-  return diskStore(dataDir === ':memory:' ? path.join(os.tmpdir(), `presswork-files-${process.pid}`) : path.join(dataDir, 'files'));
+  return diskStore(filesFolderOf(dataDir));
 }
 
 /** `artwork`: the artwork fetcher's test hooks (resolver, dial); none in production. */
-export function createServices(deps: Deps, store: FileStore = fileStoreFor(deps.config.dataDir), options: { artwork?: ArtworkFetcherOptions } = {}) {
+export function createServices(given: Deps, store: FileStore = fileStoreFor(given.config.dataDir), options: { artwork?: ArtworkFetcherOptions } = {}) {
+  // One registry for everything built here: the app serves it at /metrics.
+  const metrics = given.metrics ?? createMetrics({ log: given.log });
+  const deps: Deps = { ...given, metrics };
   const artwork = createArtworkFetcher(deps, store, options.artwork);
   // Every inbound webhook (store orders, provider postbacks, CRM changes) goes through this inbox;
   // each module registers the handler of its source.
@@ -80,6 +90,8 @@ export function createServices(deps: Deps, store: FileStore = fileStoreFor(deps.
   const storeFulfilment = storeFulfilments({ ...deps, production, options: fulfilment.options }, { adminFor: storeAdminOf });
   // The charity's order pipeline: buyers into the CRM and the email platform, e-cards e-mailed (modules/pipeline).
   const pipeline = pipelineService(pipelineContext(deps, { options: fulfilment.options, production, render, clients: sync.clients }));
+  // Read when /metrics is scraped: what waits in the inbox and the outbox.
+  metrics.readBacklogsWith(async () => ({ inbox: await inbox.backlog(), outbox: await fulfilment.outboxBacklog() }));
   const orders = ordersService(deps, { sites, production, send: fulfilment, cancel: cancellations, pipeline, inbox, adminRequestOf: (site) => storeAdminOf(site)?.request ?? null });
   return {
     users: usersService(deps),
@@ -114,6 +126,10 @@ export function createServices(deps: Deps, store: FileStore = fileStoreFor(deps.
     mailCatcher: mailCatcherService(),
     /** The history (audit trail): timelines of jobs and orders, the admin trail. */
     history: historyService(deps),
+    /** Liveness and readiness (GET /api/health, /api/health/ready). */
+    health: healthService(deps, store, filesFolderOf(deps.config.dataDir)),
+    /** What the modules count (GET /metrics). */
+    metrics,
   };
 }
 

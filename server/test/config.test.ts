@@ -142,6 +142,10 @@ describe('loadConfig', () => {
       ['SMTP_URL', 'mail.example.org:25'],
       ['PUBLIC_URL', 'not a url'],
       ['ADMIN_EMAIL', 'nobody'],
+      ['METRICS_TOKEN', 'too-short'],
+      ['METRICS_TOKEN', 'has a space 0123456789'],
+      ['READY_MIN_FREE_MB', '-5'],
+      ['READY_MIN_FREE_MB', 'lots'],
     ])('%s=%s', (name, value) => {
       let error: unknown;
       try {
@@ -160,6 +164,12 @@ describe('loadConfig', () => {
       expect(c.publicUrl).toBe('https://press.example.com');
       expect(c.simulators).toBe(false);
       expect(c.seedDemo).toBe(false);
+    });
+
+    it('metrics and readiness: no token (loopback scrapers) and 512 MB unless told otherwise; an empty token is no token', () => {
+      expect(loadConfig({ DATA_DIR: tempDir() })).toMatchObject({ metrics: { token: undefined }, ready: { minFreeMb: 512 } });
+      expect(loadConfig({ DATA_DIR: tempDir(), METRICS_TOKEN: '' }).metrics.token).toBeUndefined();
+      expect(loadConfig({ DATA_DIR: tempDir(), METRICS_TOKEN: 'a-scraper-token-0123456789', READY_MIN_FREE_MB: '2048' })).toMatchObject({ metrics: { token: 'a-scraper-token-0123456789' }, ready: { minFreeMb: 2048 } });
     });
 
     it('the demo mail catcher listens on 2525 unless told otherwise (0: any free port)', () => {

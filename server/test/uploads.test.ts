@@ -185,6 +185,26 @@ describe('uploads', async () => {
     expect(fs.existsSync(stored)).toBe(true);
   });
 
+  it('the signed URL without its query serves the stored file (the S3 convention), as its /files/ address does', async () => {
+    const { url, target } = await linkFor('samples/Robin.png');
+    // Before the upload: nothing there, in the envelope (never the UI's page).
+    const before = await w.request().get(url.pathname).set('Accept', 'text/html,*/*;q=0.8');
+    expect(before.status).toBe(404);
+    expect(before.body).toEqual({ success: false, error: 'File not found' });
+    const done = await put(target, PNG);
+    expect(done.status).toBe(200);
+    const [atUploads, atFiles] = await Promise.all([url.pathname, done.body.data.url].map((p: string) => w.request().get(p).buffer(true).parse(binary)));
+    expect(atUploads.status).toBe(200);
+    expect(Buffer.compare(atUploads.body as Buffer, PNG)).toBe(0);
+    // The same answer, headers included: public by its unguessable key, typed, nosniff, sandboxed.
+    for (const h of ['content-type', 'content-length', 'cache-control', 'content-security-policy', 'x-content-type-options']) expect(atUploads.headers[h], h).toBe(atFiles.headers[h]);
+    expect(atUploads.headers['content-type']).toBe('image/png');
+    // With the query (a GET of the very link), the same file: the signature only ever grants the PUT.
+    expect((await w.request().get(target).buffer(true).parse(binary)).status).toBe(200);
+    expect((await w.request().get('/uploads/samples/nothing-here.png')).status).toBe(404);
+    expect((await w.request().get('/uploads/samples/%2e%2e/%2e%2e/jwt-secret')).status).toBe(404);
+  });
+
   it('GET /files of an unknown or traversing key → 404', async () => {
     expect((await w.request().get('/files/logos/nothing-here.png')).status).toBe(404);
     expect((await w.request().get('/files/logos/%2e%2e/%2e%2e/jwt-secret')).status).toBe(404);

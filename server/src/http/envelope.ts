@@ -16,3 +16,8 @@ export function fail(res: Response, status: number, error: string, details?: unk
   if (details !== undefined) body.details = details;
   res.status(status).json(body);
 }
+
+/** A refusal that still answers data (a readiness probe's 503 lists every check in `data`). */
+export function failWithData<T>(res: Response, status: number, error: string, data: T): void {
+  res.status(status).json({ success: false, error, data } satisfies Envelope<T>);
+}

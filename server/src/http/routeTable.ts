@@ -9,6 +9,8 @@ export interface RouteEntry {
   handlers: RequestHandler[]; // the route's own handlers, in order (not router-level `use` middleware)
   /** Router-level middleware (`router.use(fn)` with no path) that runs before this route, outermost first. */
   middleware: RequestHandler[];
+  /** Express's route object (what `req.route` is while the route answers). */
+  route: object;
 }
 
 interface LayerLike {
@@ -31,7 +33,7 @@ function walk(stack: LayerLike[], prefix: string, inherited: RequestHandler[], o
       for (const method of Object.keys(layer.route.methods)) {
         if (method === '_all') continue;
         const handlers = layer.route.stack.filter((l) => !l.method || l.method === method).map((l) => l.handle);
-        for (const p of paths) out.push({ method: method.toUpperCase(), path: join(prefix, p), handlers, middleware: [...middleware] });
+        for (const p of paths) out.push({ method: method.toUpperCase(), path: join(prefix, p), handlers, middleware: [...middleware], route: layer.route });
       }
       continue;
     }
@@ -50,5 +52,17 @@ function walk(stack: LayerLike[], prefix: string, inherited: RequestHandler[], o
 export function routeTable(app: { router: { stack: unknown[] } }): RouteEntry[] {
   const out: RouteEntry[] = [];
   walk(app.router.stack as LayerLike[], '', [], out);
+  return out;
+}
+
+/**
+ * Each route object's full path pattern (`/api/print-jobs/:id`), for `req.route` → a label that
+ * never holds an id. A route declared with several paths is named by all of them (`/a|/b`).
+ */
+export function routePatterns(app: { router: { stack: unknown[] } }): WeakMap<object, string> {
+  const paths = new Map<object, Set<string>>();
+  for (const e of routeTable(app)) paths.set(e.route, (paths.get(e.route) ?? new Set()).add(e.path));
+  const out = new WeakMap<object, string>();
+  for (const [route, set] of paths) out.set(route, [...set].join('|'));
   return out;
 }

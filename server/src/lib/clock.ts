@@ -18,3 +18,9 @@ export function formatDateTime(iso: string, timeZone: string): string {
   );
   return `${parts.day}/${parts.month}/${parts.year} ${parts.hour}:${parts.minute}`;
 }
+
+/** Seconds from the ISO time `since` to `nowMs` (0 for a time not yet passed or unreadable). */
+export function ageSeconds(nowMs: number, since: string): number {
+  const t = Date.parse(since);
+  return Number.isNaN(t) ? 0 : Math.max(0, (nowMs - t) / 1000);
+}

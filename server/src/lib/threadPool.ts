@@ -9,8 +9,11 @@ import { HttpError } from '../http/errors';
 /** What a worker posts back for task `id`. */
 export type ThreadReply<R> = { id: number; ok: true; result: R } | { id: number; ok: false; status?: number; message: string };
 
+/** Told how a task ended and how long it took from `run` (queue wait included): the metrics' hook. */
+export type TaskObserver = (outcome: 'ok' | 'failed' | 'timeout', seconds: number) => void;
+
 export interface ThreadPool<T, R> {
-  run(task: T, timeoutMs: number): Promise<R>;
+  run(task: T, timeoutMs: number, observe?: TaskObserver): Promise<R>;
   /** Starts the workers now rather than on the first task. */
   warm(): void;
   close(): Promise<void>;
@@ -103,13 +106,21 @@ export function createThreadPool<T, R>(options: ThreadPoolOptions): ThreadPool<T
 
   return {
     size,
-    run(task, timeoutMs) {
+    run(task, timeoutMs, observe) {
+      const started = process.hrtime.bigint();
+      const seen = (outcome: 'ok' | 'failed' | 'timeout') => observe?.(outcome, Number(process.hrtime.bigint() - started) / 1e9);
       return new Promise<R>((resolve, reject) => {
         const job: Job = {
           id: nextId++,
           task,
-          resolve,
-          reject,
+          resolve: (r) => {
+            seen('ok');
+            resolve(r);
+          },
+          reject: (e) => {
+            seen('failed');
+            reject(e);
+          },
           timer: setTimeout(() => {
             const qi = queue.indexOf(job);
             if (qi >= 0) queue.splice(qi, 1);
@@ -119,6 +130,7 @@ export function createThreadPool<T, R>(options: ThreadPoolOptions): ThreadPool<T
               remove(slot);
               void slot.worker.terminate();
             }
+            seen('timeout');
             reject(new HttpError(503, options.text.tooLong));
             pump();
           }, Math.max(1, timeoutMs)),

@@ -104,8 +104,14 @@ export async function reschedule(ctx: FulfilmentContext, row: OutboxRow, error: 
   return { status: 'queued', outboxId: row.id, error, nextAttemptAt: next };
 }
 
-/** One attempt of a claimed row: prepare, call the provider, record the outcome. */
+/** One attempt of a claimed row: prepare, call the provider, record the outcome (and count it). */
 export async function attempt(ctx: FulfilmentContext, row: OutboxRow): Promise<SendOutcome> {
+  const outcome = await attemptOnce(ctx, row);
+  ctx.metrics?.providerSend('order', outcome.status === 'queued' ? 'retry' : outcome.status);
+  return outcome;
+}
+
+async function attemptOnce(ctx: FulfilmentContext, row: OutboxRow): Promise<SendOutcome> {
   let prepared: PreparedSend | undefined;
   try {
     prepared = await prepareSend(ctx, row);

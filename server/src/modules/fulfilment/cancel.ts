@@ -83,8 +83,14 @@ async function showOnOrder(ctx: FulfilmentContext, siteId: number, orderId: stri
 
 type StepResult = { done: string[]; notThere: string[] };
 
-/** One attempt of a claimed cancel step. */
+/** One attempt of a claimed cancel step (counted). */
 export async function attemptCancel(ctx: FulfilmentContext, row: OutboxRow): Promise<ProviderCancellation['status'] | 'queued'> {
+  const status = await attemptCancelOnce(ctx, row);
+  ctx.metrics?.providerSend('cancel', status === 'queued' || status === 'pending' ? 'retry' : status);
+  return status;
+}
+
+async function attemptCancelOnce(ctx: FulfilmentContext, row: OutboxRow): Promise<ProviderCancellation['status'] | 'queued'> {
   const { siteId, orderId } = row.payload;
   const at = nowIso(ctx);
   const progress: StepResult = { done: [], notThere: [], ...((row.result as Partial<StepResult> | null) ?? {}) };

@@ -169,6 +169,22 @@ export function outboxRepo(db: Db | Knex.Transaction) {
 
     withKeyPrefix,
 
+    /**
+     * Pending rows per kind that wait for a worker — due, or tried before and waiting for a retry
+     * (a row scheduled for later and never tried, an e-card before its send date, is not waiting
+     * yet) — and since when the longest-waiting one waits: due since (never tried), or queued
+     * since (tried). The (status, next_attempt_at) index.
+     */
+    async backlog(at: string): Promise<Array<{ kind: string; count: number; since: string }>> {
+      const rows = (await db('outbox')
+        .where({ status: 'pending' })
+        .where((w) => w.where('attempts', '>', 0).orWhere('next_attempt_at', '<=', at))
+        .groupBy('kind')
+        .select('kind', db.raw('min(case when attempts = 0 then next_attempt_at else created_at end) as since'))
+        .count({ n: '*' })) as Array<{ kind: string; n: number | string; since: string }>;
+      return rows.map((r) => ({ kind: r.kind, count: Number(r.n), since: r.since }));
+    },
+
     /** Needs attention: failed rows of `kind` (of a site, or all), longest failed first, at most `limit`, and how many (the (status, next_attempt_at) index). */
     async failedOf(kind: string, siteId: number | undefined, limit: number): Promise<{ rows: OutboxRow[]; total: number }> {
       const q = db<Row>('outbox').where({ status: 'failed', kind });

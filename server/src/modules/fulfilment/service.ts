@@ -10,6 +10,8 @@ import type { Knex } from 'knex';
 import type { Db } from '../../db';
 import type { Deps } from '../../deps';
 import type { Actor } from '../../http/types';
+import { ageSeconds } from '../../lib/clock';
+import type { OutboxBacklog } from '../../lib/metrics';
 import { createInbox, type Inbox } from '../inbox/service';
 import type { RecordFilter, RecordSortField } from '../general-data/repo';
 import type { ProductionService } from '../production/service';
@@ -19,7 +21,7 @@ import { testHp } from './connectivity';
 import { optionsOf, type FulfilmentContext, type FulfilmentOptions } from './context';
 import { manualSend } from './manualSend';
 import type { ManualInput } from './orderBody';
-import { enqueueOrderSend, type EnqueueOrderSend, type OutboxRow } from './outbox';
+import { enqueueOrderSend, outboxRepo, type EnqueueOrderSend, type OutboxRow } from './outbox';
 import { processDue, sendNow } from './outboxWorker';
 import { postbackSite, receivePostback, registerPostbacks } from './postbacks';
 import { adminLog, adminLogs, listEvents, orderDetail, type EventsQuery } from './providerEvents';
@@ -57,6 +59,11 @@ export function fulfilmentService(deps: Deps, production: ProductionService, ini
     adminLog: (actor: Actor, id: number) => adminLog(ctx, actor, id),
     /** The order record of a store order id (newest when several), in one site or any. */
     findOrder: (orderId: string, siteId?: number, trx: Db | Knex.Transaction = db) => findOrder(trx, orderId, siteId),
+    /** Outbound sends waiting for a worker, per kind, and how long the longest-waiting one waits (GET /metrics). */
+    async outboxBacklog(): Promise<OutboxBacklog[]> {
+      const now = clock.now();
+      return (await outboxRepo(db).backlog(now.toISOString())).map((b) => ({ kind: b.kind, depth: b.count, oldestAgeSeconds: ageSeconds(now.getTime(), b.since) }));
+    },
     /** Tests and main.ts: change timing and the provider's HTTP. */
     configure(next: Partial<FulfilmentOptions>) {
       Object.assign(options, next);

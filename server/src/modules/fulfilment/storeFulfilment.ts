@@ -155,8 +155,14 @@ function transient(err: unknown): boolean {
   return kind === undefined;
 }
 
-/** One attempt of a claimed write-back row. */
+/** One attempt of a claimed write-back row (counted by what the row then says). */
 export async function attemptStoreFulfilment(ctx: FulfilmentContext, row: OutboxRow, adminFor: StoreAdminFor | undefined): Promise<Outcome> {
+  const view = await attemptStoreFulfilmentOnce(ctx, row, adminFor);
+  ctx.metrics?.storeSend(view.status === 'pending' ? 'retry' : view.status);
+  return view;
+}
+
+async function attemptStoreFulfilmentOnce(ctx: FulfilmentContext, row: OutboxRow, adminFor: StoreAdminFor | undefined): Promise<Outcome> {
   const p = row.payload as StoreFulfilmentPayload;
   const outbox = outboxRepo(ctx.db);
   const previous = (row.result ?? {}) as RowResult;

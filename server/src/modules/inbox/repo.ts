@@ -162,6 +162,11 @@ export function inboxRepo(db: Db | Knex.Transaction) {
       const errorOf = new Map(last.map((r) => [Number(r.id), r.error]));
       return groups.map((g) => ({ siteId: g.site_id === null ? null : Number(g.site_id), source: g.source, count: Number(g.n), since: g.since, lastError: errorOf.get(Number(g.last)) ?? null }));
     },
+    /** Deliveries not processed yet (received, failed) per source and status, and the oldest arrival of each (the (status, received_at) index). */
+    async backlog(): Promise<Array<{ source: string; status: string; count: number; oldest: string }>> {
+      const rows = (await db('webhook_deliveries').whereIn('status', PENDING).groupBy('source', 'status').select('source', 'status').count({ n: '*' }).min({ oldest: 'received_at' })) as Array<{ source: string; status: string; n: number | string; oldest: string }>;
+      return rows.map((r) => ({ source: r.source, status: r.status, count: Number(r.n), oldest: r.oldest }));
+    },
     /**
      * Deliveries of these sources still to process, oldest first: never processed (the process died
      * after answering) or failed fewer than maxAttempts times, and not under a running lease.

@@ -4,7 +4,8 @@
 import type { Knex } from 'knex';
 import type { Deps } from '../../deps';
 import { isPostgres, storageFault } from '../../db';
-import { isoNow } from '../../lib/clock';
+import { ageSeconds, isoNow } from '../../lib/clock';
+import type { InboxBacklog } from '../../lib/metrics';
 import { inboxRepo, type Delivery, type NewDelivery } from './repo';
 
 export type { Delivery, NewDelivery } from './repo';
@@ -52,8 +53,8 @@ export const LEASE_MS = 5 * 60_000;
 
 const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
-export function createInbox(deps: Pick<Deps, 'db' | 'clock' | 'log'>) {
-  const { db, clock, log } = deps;
+export function createInbox(deps: Pick<Deps, 'db' | 'clock' | 'log' | 'metrics'>) {
+  const { db, clock, log, metrics } = deps;
   const handlers = new Map<string, InboxHandler>();
 
   /** A module's handler of its source (registering the source again replaces it). */
@@ -87,12 +88,18 @@ export function createInbox(deps: Pick<Deps, 'db' | 'clock' | 'log'>) {
   let storing = 0;
   let storeScheduled = false;
 
+  /** Counts a delivery that reached the inbox: `id` undefined when its event id was known. */
+  function arrived(d: NewDelivery, id: number | undefined): number | undefined {
+    metrics?.webhookReceived(d.source, id === undefined ? 'duplicate' : d.status === 'ignored' ? 'ignored' : 'stored');
+    return id;
+  }
+
   /** Stores a delivery unless its event id is known: answers its id, or undefined for a duplicate. */
   function store(d: NewDelivery): Promise<number | undefined> {
-    return new Promise((resolve, reject) => {
+    return new Promise<number | undefined>((resolve, reject) => {
       toStore.push({ d, resolve, reject });
       scheduleStore();
-    });
+    }).then((id) => arrived(d, id));
   }
 
   function scheduleStore(): void {
@@ -135,7 +142,7 @@ export function createInbox(deps: Pick<Deps, 'db' | 'clock' | 'log'>) {
     const handler = handlers.get(d.source);
     if (handler?.mode !== 'transaction') throw new Error(`No transaction handler for webhook source ${d.source}`);
     try {
-      return await db.transaction(async (trx) => {
+      const result = await db.transaction(async (trx) => {
         const repo = inboxRepo(trx);
         const id = await repo.insert(d);
         if (id === undefined) return { duplicate: true as const };
@@ -144,10 +151,14 @@ export function createInbox(deps: Pick<Deps, 'db' | 'clock' | 'log'>) {
         await repo.markProcessed([id], isoNow(clock), handled.note ?? null);
         return { duplicate: false as const, answer: handled.answer as R | undefined, deliveryId: id };
       });
+      arrived(d, result.duplicate ? undefined : result.deliveryId);
+      if (!result.duplicate) metrics?.webhooksProcessed(d.source);
+      return result;
     } catch (err) {
+      metrics?.webhookFailed(d.source);
       try {
         const fault = Boolean(storageFault(err));
-        await inboxRepo(db).insert(d, { status: 'failed', attempts: fault ? 0 : 1, error: messageOf(err).slice(0, 2000) });
+        arrived(d, await inboxRepo(db).insert(d, { status: 'failed', attempts: fault ? 0 : 1, error: messageOf(err).slice(0, 2000) }));
       } catch (storeErr) {
         log.warn({ err: storeErr, source: d.source }, 'could not store the failed webhook delivery; the sender is told to retry');
       }
@@ -189,7 +200,9 @@ export function createInbox(deps: Pick<Deps, 'db' | 'clock' | 'log'>) {
     let rest = ids;
     if (ids.length > 1) {
       try {
-        rest = await db.transaction((trx) => applyClaimed(trx, ids));
+        const { done, later } = await db.transaction((trx) => applyClaimed(trx, ids));
+        countProcessed(done);
+        rest = later;
       } catch (err) {
         log.warn({ err, deliveries: ids.length }, 'webhook batch failed (rolled back); processing its deliveries one by one');
       }
@@ -197,12 +210,19 @@ export function createInbox(deps: Pick<Deps, 'db' | 'clock' | 'log'>) {
     for (const id of rest) await processDelivery(id);
   }
 
+  /** Counted once their transaction has committed. */
+  function countProcessed(done: Delivery[]): void {
+    const bySource = new Map<string, number>();
+    for (const d of done) bySource.set(d.source, (bySource.get(d.source) ?? 0) + 1);
+    for (const [source, n] of bySource) metrics?.webhooksProcessed(source, n);
+  }
+
   /**
    * The batch: claim, apply per source ('transaction' sources: in this transaction, a source's
-   * deliveries together if it can), mark processed. Answers the ids left to process one by one
-   * (a 'lease' source's).
+   * deliveries together if it can), mark processed. Answers those processed, and the ids left to
+   * process one by one (a 'lease' source's).
    */
-  async function applyClaimed(trx: Knex.Transaction, ids: number[]): Promise<number[]> {
+  async function applyClaimed(trx: Knex.Transaction, ids: number[]): Promise<{ done: Delivery[]; later: number[] }> {
     const repo = inboxRepo(trx);
     const claimed = await repo.claimInTransaction(ids);
     const bySource = new Map<string, Delivery[]>();
@@ -212,26 +232,28 @@ export function createInbox(deps: Pick<Deps, 'db' | 'clock' | 'log'>) {
       if (h?.mode !== 'transaction') later.push(d.id);
       else bySource.set(d.source, [...(bySource.get(d.source) ?? []), d]);
     }
-    const done: number[] = [];
+    const done: Delivery[] = [];
     for (const [source, list] of bySource) {
       const h = handlers.get(source) as Extract<InboxHandler, { mode: 'transaction' }>;
       if (h.applyBatch) await h.applyBatch(trx, list);
       else for (const d of list) await h.apply(trx, d);
-      done.push(...list.map((d) => d.id));
+      done.push(...list);
     }
-    if (done.length) await repo.markProcessed(done, isoNow(clock));
-    return later;
+    if (done.length) await repo.markProcessed(done.map((d) => d.id), isoNow(clock));
+    return { done, later };
   }
 
   /** One delivery: claimed (in its transaction, or under a lease), processed by its source's handler, marked. */
   async function processDelivery(id: number): Promise<ProcessOutcome> {
     let lease: string | undefined;
+    let source: string | undefined;
     try {
       const found = await inboxRepo(db).byId(id);
       const handler = found && handlers.get(found.source);
       if (!found || !handler) return 'skipped';
+      source = found.source;
       if (handler.mode === 'transaction') {
-        return await db.transaction(async (trx) => {
+        const outcome = await db.transaction(async (trx): Promise<ProcessOutcome> => {
           const repo = inboxRepo(trx);
           const [delivery] = await repo.claimInTransaction([id]);
           if (!delivery) return 'skipped';
@@ -239,6 +261,8 @@ export function createInbox(deps: Pick<Deps, 'db' | 'clock' | 'log'>) {
           await repo.markProcessed([id], isoNow(clock), handled.note ?? null);
           return 'processed';
         });
+        if (outcome === 'processed') metrics?.webhooksProcessed(source);
+        return outcome;
       }
       const now = clock.now();
       lease = new Date(now.getTime() + LEASE_MS).toISOString();
@@ -246,8 +270,10 @@ export function createInbox(deps: Pick<Deps, 'db' | 'clock' | 'log'>) {
       if (!delivery) return 'skipped';
       const handled = (await handler.process(delivery)) ?? {};
       await inboxRepo(db).markProcessed([id], isoNow(clock), handled.note ?? null);
+      metrics?.webhooksProcessed(source);
       return 'processed';
     } catch (err) {
+      if (source) metrics?.webhookFailed(source);
       log.warn({ err, deliveryId: id }, 'webhook processing failed; the recovery pass will retry it');
       try {
         // A storage fault (disk full, database busy) says nothing about the delivery: it does not use
@@ -296,7 +322,13 @@ export function createInbox(deps: Pick<Deps, 'db' | 'clock' | 'log'>) {
     return () => clearInterval(timer);
   }
 
-  return { register, store, receiveNow, processSoon, processDelivery, recover, startRecovery, idle, track };
+  /** What waits to be processed, per source and status, and how long the oldest has waited (GET /metrics). */
+  async function backlog(): Promise<InboxBacklog[]> {
+    const now = clock.now().getTime();
+    return (await inboxRepo(db).backlog()).map((b) => ({ source: b.source, status: b.status, depth: b.count, oldestAgeSeconds: ageSeconds(now, b.oldest) }));
+  }
+
+  return { register, store, receiveNow, processSoon, processDelivery, recover, startRecovery, idle, track, backlog };
 }
 
 export type Inbox = ReturnType<typeof createInbox>;

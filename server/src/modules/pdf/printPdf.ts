@@ -17,6 +17,7 @@ import { HttpError, badRequest } from '../../http/errors';
 import { ImageError, MAX_PIXELS, sniffImage, type ImageHeader } from '../images/inspect';
 import { loadCmykProfile, loadSrgbProfile } from './cmykProfile';
 import { LruBytes } from './lru';
+import type { TaskObserver } from '../../lib/threadPool';
 import { createWorkerPool, TOO_LONG, type WorkerPool } from './pool';
 import type { ColourSetup, PageInput, PrintFileIdentity, RenderInput } from './tasks';
 
@@ -215,6 +216,8 @@ export interface BuildOptions {
   /** Use the LRU of finished PDFs (default true). */
   cache?: boolean;
   timeoutMs?: number;
+  /** Told how the worker's part ended and how long it took (the metrics). */
+  observe?: TaskObserver;
 }
 
 /** Images → one PDF/X-4 file with one trim + bleed page per image (tasks.ts places each image). */
@@ -239,7 +242,7 @@ export async function buildArtworkPdf(pages: Buffer[], options: BuildOptions): P
     const deadline = Date.now() + (options.timeoutMs ?? settings.timeoutMs);
     const [prepared, colour] = await withDeadline(Promise.all([Promise.all(pages.map((p, i) => preparePage(p, i, deadline))), loadColourSetup()]), deadline);
     if (remaining(deadline) <= 0) throw tooLong();
-    const pdf = (await workers().run({ type: 'build', input: { pages: prepared, size, identity, colour } }, remaining(deadline))) as Uint8Array;
+    const pdf = (await workers().run({ type: 'build', input: { pages: prepared, size, identity, colour } }, remaining(deadline), options.observe)) as Uint8Array;
     if (useCache) cache.set(key, pdf);
     return pdf;
   })();
@@ -259,9 +262,9 @@ export async function buildPrintPdf(pages: Buffer[], options: BuildOptions): Pro
 }
 
 /** Page 1 of a PDF → PNG, the bleed cut off (worker thread, same time limit). */
-export async function renderFrontPagePng(pdf: Buffer, bleedMm: number, dpi = 150, options: { timeoutMs?: number } = {}): Promise<Buffer> {
+export async function renderFrontPagePng(pdf: Buffer, bleedMm: number, dpi = 150, options: { timeoutMs?: number; observe?: TaskObserver } = {}): Promise<Buffer> {
   if (pdf.subarray(0, 5).toString('latin1') !== '%PDF-') throw badRequest('The file is not a PDF');
   const input: RenderInput = { pdf: new Uint8Array(pdf), dpi, bleedMm, maxPixels: 40_000_000 };
-  const out = (await workers().run({ type: 'render', input }, options.timeoutMs ?? settings.timeoutMs)) as { png: Uint8Array };
+  const out = (await workers().run({ type: 'render', input }, options.timeoutMs ?? settings.timeoutMs, options.observe)) as { png: Uint8Array };
   return Buffer.from(out.png.buffer, out.png.byteOffset, out.png.byteLength);
 }

@@ -6,6 +6,7 @@ import { Router } from 'express';
 import { z } from 'zod';
 import type { Config } from '../../config';
 import { isoNow, type Clock } from '../../lib/clock';
+import type { Metrics } from '../../lib/metrics';
 import { allow } from '../../http/access';
 import { HttpError, badRequest } from '../../http/errors';
 import { parse } from '../../http/validate';
@@ -45,7 +46,7 @@ export async function fetchPages(fetchArtwork: ArtworkFetcher, urls: string[], o
   );
 }
 
-export function pdfRoutes(fetchArtwork: ArtworkFetcher, config: Config, clock: Clock): Router {
+export function pdfRoutes(fetchArtwork: ArtworkFetcher, config: Config, clock: Clock, metrics?: Metrics): Router {
   configurePdf({ timeoutMs: config.artwork.pdfTimeoutMs });
   const r = Router();
 
@@ -55,7 +56,7 @@ export function pdfRoutes(fetchArtwork: ArtworkFetcher, config: Config, clock: C
     if (urls.length > MAX_IMAGES) throw fieldError('urls', `can have at most ${MAX_IMAGES} images`);
     const pages = await fetchPages(fetchArtwork, urls, baseUrlOf(req, config));
     // No job behind this file: it is dated when it is made, and named by its artwork alone.
-    const pdf = await buildArtworkPdf(pages, { file: { owner: 'artwork', title: PRINT_FILE_NAME, createdAt: isoNow(clock) } });
+    const pdf = await buildArtworkPdf(pages, { file: { owner: 'artwork', title: PRINT_FILE_NAME, createdAt: isoNow(clock) }, observe: metrics?.pdfTask.printFile });
     res
       .status(200)
       .set({ 'Content-Type': 'application/pdf', 'Content-Disposition': `attachment; filename="${PRINT_FILE_NAME}"`, 'Cache-Control': 'no-store' })
@@ -66,7 +67,7 @@ export function pdfRoutes(fetchArtwork: ArtworkFetcher, config: Config, clock: C
     const { url: pdfUrl, bleedMm } = parse(cropBody, req.body);
     const pdf = await fetchArtwork(pdfUrl, { ownOrigin: baseUrlOf(req, config) });
     if (pdf.subarray(0, 5).toString('latin1') !== '%PDF-') throw fieldError('url', 'leads to a file that is not a PDF');
-    const png = await renderFrontPagePng(pdf, bleedMm);
+    const png = await renderFrontPagePng(pdf, bleedMm, undefined, { observe: metrics?.pdfTask.frontPage });
     res.status(200).set({ 'Content-Type': 'image/png', 'Content-Disposition': 'inline; filename="front-page.png"', 'Cache-Control': 'no-store' }).send(png);
   });
 

@@ -259,7 +259,7 @@ export function productionService(deps: Deps, parts: ProductionParts) {
     assertFourPages(source.pages.length);
     const pages = await Promise.all(source.pages.map((url, i) => fetchPart(url, `Page ${i + 1}`, ownOrigin)));
     // Dated and named by the job, so a rebuild (another instance, a cleared store) gives the same bytes.
-    return Buffer.from(await buildPrintPdf(pages, { size, file: { owner: `job ${job.id}`, title: job.productName, createdAt: job.createdAt } }));
+    return Buffer.from(await buildPrintPdf(pages, { size, file: { owner: `job ${job.id}`, title: job.productName, createdAt: job.createdAt }, observe: deps.metrics?.pdfTask.printFile }));
   }
 
   /**

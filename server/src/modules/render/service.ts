@@ -255,7 +255,7 @@ export function renderService(deps: Deps, store: FileStore, fetchArtwork: Artwor
     checkBounds(doc, dpi, pages);
     const loaded = await collectImages(doc, pages, opts.values, opts.ownOrigin);
     const task: DrawTask = { doc, dpi, values: loaded.values, pages, images: loaded.images, previewWidth: opts.previewWidth ?? PREVIEW_WIDTH };
-    const result: DrawResult = await workers().run(task, opts.timeoutMs ?? settings.timeoutMs);
+    const result: DrawResult = await workers().run(task, opts.timeoutMs ?? settings.timeoutMs, deps.metrics?.renderTask);
     if (result.failedImages.length) throw badRequest(`An image could not be drawn: ${result.failedImages.map((s) => (s.length > 80 ? `${s.slice(0, 77)}…` : s)).join(', ')}`);
     const missing = [...result.missing];
     for (const u of loaded.unusable) if (!missing.some((m) => m.toLowerCase() === u.toLowerCase())) missing.push(u);

@@ -27,7 +27,7 @@ export interface SyncServiceOptions {
 }
 
 export function createSyncContext(deps: Deps, opts: SyncServiceOptions = {}) {
-  const { db, clock, config, log } = deps;
+  const { db, clock, config, log, metrics } = deps;
   const records = syncRecords(db, clock);
   const inFlight = new Set<Promise<unknown>>();
 
@@ -52,7 +52,7 @@ export function createSyncContext(deps: Deps, opts: SyncServiceOptions = {}) {
     sites: sitesRepo(db),
     clients: clientFactory({ db, clock, config, http: opts.http ?? {} }),
     events: new EventEmitter(),
-    leases: createLeases({ db, clock, holder: opts.holder, ttlSeconds: config.sync.leaseSeconds, onReaped: (row, error) => markDead({ records, clock, log }, row, error) }),
+    leases: createLeases({ db, clock, holder: opts.holder, ttlSeconds: config.sync.leaseSeconds, onReaped: (row, error) => markDead({ records, clock, log, metrics }, row, error) }),
     inbox: opts.inbox ?? createInbox(deps),
     /** Webhook syncs waiting their turn, one chain per site. */
     siteQueues: new Map<number, Promise<unknown>>(),

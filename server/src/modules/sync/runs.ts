@@ -8,7 +8,7 @@ import type { RunData, SyncRecords } from './records';
 export const errorMessage = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
 /** A run whose instance died: its record says so (not silent). */
-export async function markDead({ records, clock, log }: Pick<Deps, 'clock' | 'log'> & { records: SyncRecords }, row: LeaseRow, error: string): Promise<void> {
+export async function markDead({ records, clock, log, metrics }: Pick<Deps, 'clock' | 'log' | 'metrics'> & { records: SyncRecords }, row: LeaseRow, error: string): Promise<void> {
   if (row.lastRecordId) {
     const run = await records.getRun(row.lastRecordId);
     if (run && run.data.status === 'running') {
@@ -16,6 +16,7 @@ export async function markDead({ records, clock, log }: Pick<Deps, 'clock' | 'lo
       run.data.finishedAt = clock.now().toISOString();
       run.data.errors.push({ kind: 'crashed', message: error });
       await records.saveRun(run.id, run.data);
+      metrics?.syncRun(run.data.kind, 'failed');
     }
   }
   const m = /^file:(\d+):(\w+):(.+)$/.exec(row.name);
@@ -32,10 +33,11 @@ export function pushError(data: RunData, err: unknown, extra: Record<string, unk
 }
 
 /** Ends a run: the status given, else success, partial (some done) or failed from what it did. */
-export async function finishRun({ records, clock }: Pick<Deps, 'clock'> & { records: SyncRecords }, id: number, data: RunData, status?: RunData['status']) {
+export async function finishRun({ records, clock, metrics }: Pick<Deps, 'clock' | 'metrics'> & { records: SyncRecords }, id: number, data: RunData, status?: RunData['status']) {
   data.status = status ?? (data.errors.length ? (data.progress.done || data.files?.some((f) => f.status === 'success') ? 'partial' : 'failed') : 'success');
   data.finishedAt = clock.now().toISOString();
   await records.saveRun(id, data);
+  metrics?.syncRun(data.kind, data.status);
   return data;
 }
 

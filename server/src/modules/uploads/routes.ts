@@ -1,4 +1,4 @@
-import express, { Router, type Request } from 'express';
+import express, { Router, type Request, type RequestHandler } from 'express';
 import { z } from 'zod';
 import { allow } from '../../http/access';
 import { idempotent } from '../../http/idempotency';
@@ -37,7 +37,7 @@ export function uploadGrantRoutes(uploads: UploadsService, config: Config): Rout
   return r;
 }
 
-/** PUT /uploads/<key>?… (the signed URL) and GET /files/<key>. */
+/** PUT /uploads/<key>?… (the signed URL), and GET /files/<key> and /uploads/<key> (the stored file). */
 export function fileRoutes(uploads: UploadsService, config: Config): Router {
   const r = Router();
   r.put('/uploads/*key', allow.credential('the signed upload URL (signature, expiry, content type)'), express.raw({ type: () => true, limit: config.uploads.maxBytes }), async (req, res) => {
@@ -45,7 +45,7 @@ export function fileRoutes(uploads: UploadsService, config: Config): Router {
     ok(res, await uploads.receive(keyOf(req), req.query as Record<string, unknown>, req.get('content-type'), body));
   });
   // Stored files: their unguessable key is the capability (images in pages load them without a session).
-  r.get('/files/*key', allow.public, async (req, res) => {
+  const serveFile: RequestHandler = async (req, res) => {
     const file = await uploads.open(keyOf(req));
     res.set({
       'Content-Type': file.contentType,
@@ -55,6 +55,10 @@ export function fileRoutes(uploads: UploadsService, config: Config): Router {
       'X-Content-Type-Options': 'nosniff',
     });
     file.stream.pipe(res);
-  });
+  };
+  r.get('/files/*key', allow.public, serveFile);
+  // The signed upload URL without its query serves the object too, as a presigned S3 PUT URL does
+  // (same key, same rules as /files/; the signature only ever grants the PUT).
+  r.get('/uploads/*key', allow.public, serveFile);
   return r;
 }

@@ -1,0 +1,23 @@
+// GET /api/health (liveness) and GET /api/health/ready (readiness): what monitors and load
+// balancers read. A 503 from /ready carries the same `data` as a 200, in the error envelope.
+
+/** GET /api/health: the process answers (no database call). */
+export interface Liveness {
+  status: 'ok';
+}
+
+/** The readiness checks, by name. */
+export type HealthCheckName = 'database' | 'migrations' | 'files' | 'disk';
+
+export interface HealthCheck {
+  name: HealthCheckName;
+  ok: boolean;
+  /** Why it failed, as a sentence (no paths, no secrets). */
+  reason?: string;
+}
+
+/** GET /api/health/ready: 200 with status "ready", or 503 with status "not-ready"; every check listed. */
+export interface Readiness {
+  status: 'ready' | 'not-ready';
+  checks: HealthCheck[];
+}
