@@ -36,8 +36,7 @@ import { fileRoutes, uploadGrantRoutes } from './modules/uploads/routes';
 import { usersRoutes } from './modules/users/routes';
 import { historyRoutes, jobHistoryRoutes, orderHistoryRoutes } from './modules/history';
 import { createServices, type Services } from './services';
-
-export const ADMIN_DIST = path.resolve(import.meta.dirname, '../../dist/admin');
+import { adminDist } from './lib/runtime';
 
 export function createApp(deps: Deps, services: Services = createServices(deps)) {
   const { config, log } = deps;
@@ -127,8 +126,8 @@ export function createApp(deps: Deps, services: Services = createServices(deps))
 
   // The admin UI: built files, and index.html for every other page path (client-side routes).
   // Public: the pages and their assets are the same for everyone; the data behind them is not.
-  const index = path.join(ADMIN_DIST, 'index.html');
-  const assets = express.static(ADMIN_DIST, { index: false, maxAge: '1h', setHeaders: (res, file) => file.includes(`${path.sep}assets${path.sep}`) && res.set('Cache-Control', 'public, max-age=31536000, immutable') });
+  const index = path.join(adminDist, 'index.html');
+  const assets = express.static(adminDist, { index: false, maxAge: '1h', setHeaders: (res, file) => file.includes(`${path.sep}assets${path.sep}`) && res.set('Cache-Control', 'public, max-age=31536000, immutable') });
   app.get(['/', '/*path'], allow.public, assets, (req, res, next) => {
     if (!req.accepts('html')) return next();
     if (!fs.existsSync(index)) {
