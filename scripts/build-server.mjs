@@ -8,13 +8,13 @@ import { builtinModules } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-export const root = path.resolve(import.meta.dirname, '..');
+const root = path.resolve(import.meta.dirname, '..');
 /** Relative to the project root; the built code learns it too (server/src/lib/runtime.ts). */
 export const SERVER_DIST = 'dist/server';
 /** Written last by a successful build; its mtime is when the build read its sources. */
 export const SERVER_STAMP = `${SERVER_DIST}/build.json`;
 
-/** Worker threads (server/src/lib/runtime.ts starts them from here when built). */
+/** Worker threads: every `entry` a thread pool names (server/src/lib/runtime.ts starts them from here when built). */
 const WORKERS = ['modules/pdf/worker', 'modules/render/worker'];
 
 /** What `node dist/server/<name>.js` runs, under server/src without extension: the server and every command-line tool. */

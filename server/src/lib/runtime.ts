@@ -35,7 +35,11 @@ export const runsBuilt = builtInto !== null;
  * which loads the TypeScript with tsx.
  */
 export function workerStart(name: string): { file: URL; workerData: { entry?: string } } {
-  if (builtInto !== null) return { file: pathToFileURL(path.join(projectRoot, builtInto, `${name}.js`)), workerData: {} };
+  if (builtInto !== null) {
+    const file = path.join(projectRoot, builtInto, `${name}.js`);
+    if (!fs.existsSync(file)) throw new Error(`The build has no worker ${name} (${file}): list it in WORKERS of scripts/build-server.mjs`);
+    return { file: pathToFileURL(file), workerData: {} };
+  }
   return {
     file: pathToFileURL(path.join(projectRoot, 'server/src/lib/worker-boot.mjs')),
     workerData: { entry: pathToFileURL(path.join(projectRoot, 'server/src', `${name}.ts`)).href },

@@ -19,7 +19,10 @@ export interface ThreadPool<T, R> {
 }
 
 export interface ThreadPoolOptions {
-  /** The worker's module under server/src without extension, e.g. "modules/pdf/worker" (it answers `{id, task}` messages with a ThreadReply). */
+  /**
+   * The worker's module under server/src without extension, e.g. "modules/pdf/worker" (it answers
+   * `{id, task}` messages with a ThreadReply); the server build lists it in scripts/build-server.mjs.
+   */
   entry: string;
   size?: number;
   resourceLimits: ResourceLimits;
