@@ -9,7 +9,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import type { Browser } from 'playwright-core';
 import { launch } from '../e2e/browser';
-import { emitSummary, ensureAdminBuilt, freePort, kb, pct, root, startAndTime, tmpDir } from './support';
+import { emitSummary, ensureBuilt, freePort, kb, pct, root, startAndTime, tmpDir } from './support';
 
 const AIM_RATIO = 1.1;
 
@@ -188,7 +188,7 @@ const PRESSWORK_ROW = 'tbody tr[data-testid^="print-job-"]';
 const BARE_ROW = 'tbody tr.RaDataTable-row, tbody tr.RaDatagrid-row';
 
 export async function jobs(n: number): Promise<void> {
-  await ensureAdminBuilt();
+  await ensureBuilt(['admin']);
   const dir = tmpDir('presswork-bench-jobs-');
   const barePort = await freePort();
   const port = await freePort();

@@ -1,9 +1,10 @@
-// Startup time and memory of the built app against a bare Express 5 app, same run:
+// Startup time and memory of the app against a bare Express 5 app, same run:
 //   tsx bench/startup.bench.ts [starts=3]
 // - time from spawn to the first 200 from GET /api: `npm start` on a fresh DATA_DIR (migrations + demo
-//   seed), `npm start` on an already-migrated one, and the server alone (`node --import tsx
-//   server/src/main.ts`, what npm start ends up running) — against bench/bare-express.ts started as
-//   `node --import tsx` (median of `starts` starts each);
+//   seed) and on an already-migrated one, and the server alone both ways it runs: built
+//   (`node dist/server/main.js`, what npm start runs) and from its sources (`node --import tsx
+//   server/src/main.ts`, what it ran before the server was built; the two started in turns) — against
+//   bench/bare-express.ts started as `node --import tsx` (median of `starts` starts each);
 // - RSS of the server process idle (3 s after it answers), and loaded: after 300 signed order webhooks
 //   (concurrency 16, processed), 300 order-list calls and a print PDF of a demo job; peak RSS (VmHWM).
 // Settings are npm start's defaults (demo seed, simulators) with a free port and a temporary DATA_DIR.
@@ -12,7 +13,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { fakeOrder, shopifyJson, signShopifyBody } from '../server/simulators/shopify';
-import { emitSummary, ensureAdminBuilt, freePort, median, mib, pct, rssOf, sleep, startAndTime, tmpDir, type Started } from './support';
+import { emitSummary, ensureBuilt, freePort, median, mib, pct, rssOf, sleep, startAndTime, tmpDir, type Started } from './support';
 
 const starts = Number(process.argv[2] ?? 3);
 const IDLE_SETTLE_MS = 3_000;
@@ -24,7 +25,8 @@ interface Kind {
 
 const appEnv = (dataDir: string, port: number) => ({ PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: `http://127.0.0.1:${port}`, DATA_DIR: dataDir });
 const npmStart: Kind['run'] = (dataDir, port) => startAndTime('npm', ['start', '--silent'], appEnv(dataDir, port), `http://127.0.0.1:${port}/api`);
-const direct: Kind['run'] = (dataDir, port) => startAndTime(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], appEnv(dataDir, port), `http://127.0.0.1:${port}/api`);
+const fromSources: Kind['run'] = (dataDir, port) => startAndTime(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], appEnv(dataDir, port), `http://127.0.0.1:${port}/api`);
+const built: Kind['run'] = (dataDir, port) => startAndTime(process.execPath, ['dist/server/main.js'], appEnv(dataDir, port), `http://127.0.0.1:${port}/api`);
 const bare: Kind['run'] = (_dataDir, port) => startAndTime(process.execPath, ['--import', 'tsx', 'bench/bare-express.ts'], { PORT: String(port) }, `http://127.0.0.1:${port}/api`);
 
 function hwmOf(pid: number): number {
@@ -42,20 +44,23 @@ interface Row {
   idleRss: number[];
 }
 
-async function measure(label: string, run: Kind['run'], dataDirFor: (i: number) => string): Promise<Row> {
-  const row: Row = { label, readyMs: [], idleRss: [] };
+/** `starts` starts of each kind, the kinds in turns (so a busier minute of the machine hits them alike). */
+async function measure(kinds: Array<{ label: string; run: Kind['run'] }>, dataDirFor: (i: number) => string): Promise<Row[]> {
+  const rows: Row[] = kinds.map((k) => ({ label: k.label, readyMs: [], idleRss: [] }));
   for (let i = 0; i < starts; i++) {
-    const s = await run(dataDirFor(i), await freePort());
-    try {
-      row.readyMs.push(s.readyMs);
-      await sleep(IDLE_SETTLE_MS);
-      row.idleRss.push(rssOf(s.serverPid));
-    } finally {
-      await s.stop();
+    for (const [k, kind] of kinds.entries()) {
+      const s = await kind.run(dataDirFor(i), await freePort());
+      try {
+        rows[k].readyMs.push(s.readyMs);
+        await sleep(IDLE_SETTLE_MS);
+        rows[k].idleRss.push(rssOf(s.serverPid));
+      } finally {
+        await s.stop();
+      }
     }
   }
-  process.stdout.write(`  ${label}: ${row.readyMs.map((m) => m.toFixed(0)).join(', ')} ms\n`);
-  return row;
+  for (const r of rows) process.stdout.write(`  ${r.label}: ${r.readyMs.map((m) => m.toFixed(0)).join(', ')} ms\n`);
+  return rows;
 }
 
 async function json<T>(res: Response): Promise<T> {
@@ -135,16 +140,23 @@ async function load(s: Started, base: string, dataDir: string): Promise<{ rss: n
 }
 
 async function main() {
-  await ensureAdminBuilt();
+  await ensureBuilt(['admin', 'server']);
   const dir = tmpDir('presswork-bench-startup-');
   try {
     console.log(`\nStartup: spawn → first 200 from GET /api, ${starts} starts each (idle RSS ${IDLE_SETTLE_MS / 1000} s after)`);
     const migrated = path.join(dir, 'migrated');
-    const rows: Row[] = [];
-    rows.push(await measure('bare Express 5 (node --import tsx)', bare, () => dir));
-    rows.push(await measure('Presswork npm start, fresh DATA_DIR', npmStart, (i) => (i === 0 ? migrated : path.join(dir, `fresh-${i}`))));
-    rows.push(await measure('Presswork npm start, migrated DATA_DIR', npmStart, () => migrated));
-    rows.push(await measure('Presswork server alone (node --import tsx), migrated', direct, () => migrated));
+    const rows: Row[] = [
+      ...(await measure([{ label: 'bare Express 5 (node --import tsx)', run: bare }], () => dir)),
+      ...(await measure([{ label: 'Presswork npm start, fresh DATA_DIR', run: npmStart }], (i) => (i === 0 ? migrated : path.join(dir, `fresh-${i}`)))),
+      ...(await measure([{ label: 'Presswork npm start, migrated DATA_DIR', run: npmStart }], () => migrated)),
+      ...(await measure(
+        [
+          { label: 'Presswork server alone, built (node dist/server/main.js), migrated', run: built },
+          { label: 'Presswork server alone, sources (node --import tsx), migrated', run: fromSources },
+        ],
+        () => migrated,
+      )),
+    ];
 
     const base = rows[0];
     const bareReady = median(base.readyMs);
@@ -177,9 +189,14 @@ async function main() {
     const fresh = median(rows[1].readyMs);
     const warm = median(rows[2].readyMs);
     const alone = median(rows[3].readyMs);
+    const aloneTsx = median(rows[4].readyMs);
+    const aloneRss = median(rows[3].idleRss);
+    const aloneTsxRss = median(rows[4].idleRss);
     emitSummary({ figure: 'Start → /api answers, npm start, migrated', value: `${warm.toFixed(0)} ms`, baseline: `${bareReady.toFixed(0)} ms bare Express`, ratio: `${(warm / bareReady).toFixed(1)}×`, aim: '—', met: null });
     emitSummary({ figure: 'Start → /api answers, npm start, fresh (migrate + seed)', value: `${fresh.toFixed(0)} ms`, baseline: `${bareReady.toFixed(0)} ms bare Express`, ratio: `${(fresh / bareReady).toFixed(1)}×`, aim: '—', met: null });
-    emitSummary({ figure: 'Start → /api answers, server alone, migrated', value: `${alone.toFixed(0)} ms`, baseline: `${bareReady.toFixed(0)} ms bare Express`, ratio: `${(alone / bareReady).toFixed(1)}×`, aim: '—', met: null });
+    emitSummary({ figure: 'Start → /api answers, built server alone, migrated', value: `${alone.toFixed(0)} ms`, baseline: `${bareReady.toFixed(0)} ms bare Express`, ratio: `${(alone / bareReady).toFixed(1)}×`, aim: '—', met: null });
+    emitSummary({ figure: 'Start → /api answers, built (node) vs sources (tsx)', value: `${alone.toFixed(0)} ms`, baseline: `${aloneTsx.toFixed(0)} ms node --import tsx`, ratio: `${(alone / aloneTsx).toFixed(2)}×`, aim: '< 1×', met: alone < aloneTsx });
+    emitSummary({ figure: 'RSS idle, built (node) vs sources (tsx)', value: mib(aloneRss), baseline: `${mib(aloneTsxRss)} node --import tsx`, ratio: `${(aloneRss / aloneTsxRss).toFixed(2)}×`, aim: '≤ 1×', met: aloneRss <= aloneTsxRss });
     emitSummary({ figure: 'RSS idle', value: mib(idle), baseline: `${mib(bareRss)} bare Express`, ratio: `${(idle / bareRss).toFixed(1)}×`, aim: '—', met: null });
     emitSummary({ figure: 'RSS loaded (peak)', value: `${mib(loaded.rss)} (${mib(loaded.hwm)})`, baseline: `${mib(bareRss)} bare Express idle`, ratio: `${(loaded.rss / bareRss).toFixed(1)}×`, aim: '—', met: null });
   } finally {

@@ -5,6 +5,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { ensureBuilt as ensureBuiltBy, type BuildName } from '../scripts/lib/builds.mjs';
 
 export const root = path.resolve(import.meta.dirname, '..');
 
@@ -128,26 +129,9 @@ export function tmpDir(prefix: string): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 }
 
-/** Latest modification under a folder (what scripts/start.mjs compares with the built index.html). */
-function newest(dir: string): number {
-  let t = 0;
-  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
-    const p = path.join(dir, e.name);
-    t = Math.max(t, e.isDirectory() ? newest(p) : fs.statSync(p).mtimeMs);
-  }
-  return t;
-}
-
-/** Builds dist/admin (npm run build) when it is missing or older than admin/, as npm start would; so no timed start includes a build. */
-export async function ensureAdminBuilt(): Promise<void> {
-  const index = path.join(root, 'dist/admin/index.html');
-  const built = fs.existsSync(index) ? fs.statSync(index).mtimeMs : 0;
-  if (built >= newest(path.join(root, 'admin'))) return;
-  console.log('  building the admin UI (dist/admin is older than admin/)…');
-  await new Promise<void>((resolve, reject) => {
-    const b = spawn('npm', ['run', 'build', '--silent'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
-    b.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`npm run build failed (${code})`))));
-  });
+/** Builds what is missing or older than its sources (scripts/lib/builds.mjs, as npm start would), so no timed start includes a build. */
+export async function ensureBuilt(names: BuildName[]): Promise<void> {
+  await ensureBuiltBy(names, { log: (line) => console.log(`  ${line}`) });
 }
 
 export const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;

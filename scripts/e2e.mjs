@@ -1,8 +1,8 @@
-// npm run test:e2e — browser tests: build the admin UI if needed, then run e2e/ with vitest.
+// npm run test:e2e — browser tests against the built app: e2e/globalSetup.ts builds the admin UI and
+// the server when missing or stale; E2E_REBUILD=1 builds them anew first.
 import { spawnSync } from 'node:child_process';
-import fs from 'node:fs';
 
-if (!fs.existsSync('dist/admin/index.html') || process.env.E2E_REBUILD === '1') {
+if (process.env.E2E_REBUILD === '1') {
   const b = spawnSync('npm', ['run', 'build'], { stdio: 'inherit' });
   if (b.status !== 0) process.exit(b.status ?? 1);
 }

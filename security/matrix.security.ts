@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_DIST } from '../server/src/app';
+import { adminDist } from '../server/src/lib/runtime';
 import { accessOf, type AccessHandler } from '../server/src/http/access';
 import { routeTable, type RouteEntry } from '../server/src/http/routeTable';
 import { batchesRepo } from '../server/src/modules/batches/repo';
@@ -345,7 +345,7 @@ describe('authorization matrix (generated from the route table)', () => {
   });
 
   it('every route × {anonymous, user of site A, user of site B, admin} answers as declared', async () => {
-    const uiBuilt = fs.existsSync(path.join(ADMIN_DIST, 'index.html'));
+    const uiBuilt = fs.existsSync(path.join(adminDist, 'index.html'));
     const params = PARAMS(world);
     const rows: Array<{ route: string; access: string; cells: Record<ActorName, Cell> }> = [];
     const jobs: Array<() => Promise<void>> = [];

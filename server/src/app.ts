@@ -40,8 +40,8 @@ import { isUiPage } from '../../common/uiPages';
 import { requestMetrics } from './http/requestMetrics';
 import { healthRoutes } from './modules/health/routes';
 import { metricsRoutes } from './modules/metrics/routes';
+import { adminDist as builtAdminDist } from './lib/runtime';
 
-export const ADMIN_DIST = path.resolve(import.meta.dirname, '../../dist/admin');
 /** Where main.ts mounts the simulators outside production (server/simulators/*Demo.ts): never a page. */
 export const SIMULATORS_PATH = '/__simulators';
 
@@ -146,7 +146,7 @@ export function createApp(deps: Deps, services: Services = createServices(deps),
 
   // The admin UI: built files, and index.html for its pages (client-side routes, common/uiPages.ts).
   // Public: the pages and their assets are the same for everyone; the data behind them is not.
-  const adminDist = options.adminDist ?? ADMIN_DIST;
+  const adminDist = options.adminDist ?? builtAdminDist;
   const index = path.join(adminDist, 'index.html');
   const assets = express.static(adminDist, { index: false, maxAge: '1h', setHeaders: (res, file) => file.includes(`${path.sep}assets${path.sep}`) && res.set('Cache-Control', 'public, max-age=31536000, immutable') });
   const page: RequestHandler = (req, res, next) => {

@@ -1,10 +1,11 @@
 // A small pool of worker threads for CPU-heavy work (print PDFs, page renders). Every task has a
 // deadline: a task still queued at its deadline is dropped, a running one has its worker
 // terminated (a fresh one starts for the next task). Either way the caller gets a 503 and the
-// event loop never blocks. Workers load their TypeScript entry through worker-boot.mjs (tsx).
+// event loop never blocks. runtime.ts says how a worker starts (the built .js, or the .ts via tsx).
 import os from 'node:os';
 import { Worker, type ResourceLimits } from 'node:worker_threads';
 import { HttpError } from '../http/errors';
+import { workerStart } from './runtime';
 
 /** What a worker posts back for task `id`. */
 export type ThreadReply<R> = { id: number; ok: true; result: R } | { id: number; ok: false; status?: number; message: string };
@@ -21,8 +22,11 @@ export interface ThreadPool<T, R> {
 }
 
 export interface ThreadPoolOptions {
-  /** The worker's module (it answers `{id, task}` messages with a ThreadReply). */
-  entry: URL;
+  /**
+   * The worker's module under server/src without extension, e.g. "modules/pdf/worker" (it answers
+   * `{id, task}` messages with a ThreadReply); the server build lists it in scripts/build-server.mjs.
+   */
+  entry: string;
   size?: number;
   resourceLimits: ResourceLimits;
   /** The 503 texts and the prefix of other failures, e.g. "PDF generation". */
@@ -31,11 +35,11 @@ export interface ThreadPoolOptions {
   replyError: (reply: { status?: number; message: string }) => HttpError;
 }
 
-const BOOT = new URL('../modules/pdf/worker-boot.mjs', import.meta.url);
 export const defaultPoolSize = () => Math.max(1, Math.min(2, os.availableParallelism?.() ?? os.cpus().length));
 
 export function createThreadPool<T, R>(options: ThreadPoolOptions): ThreadPool<T, R> {
   const size = options.size ?? defaultPoolSize();
+  const start = workerStart(options.entry);
   interface Job {
     id: number;
     task: T;
@@ -53,7 +57,7 @@ export function createThreadPool<T, R>(options: ThreadPoolOptions): ThreadPool<T
   let nextId = 1;
 
   function spawn(): Slot {
-    const worker = new Worker(BOOT, { workerData: { entry: options.entry.href }, execArgv: [], resourceLimits: options.resourceLimits });
+    const worker = new Worker(start.file, { workerData: start.workerData, execArgv: [], resourceLimits: options.resourceLimits });
     worker.unref();
     const slot: Slot = { worker, job: null };
     worker.on('message', (msg: ThreadReply<R> | { ready: true }) => {

@@ -12,7 +12,7 @@ export type WorkerPool = ThreadPool<Task, Result>;
 
 export function createWorkerPool(size?: number): WorkerPool {
   return createThreadPool<Task, Result>({
-    entry: new URL('./worker.ts', import.meta.url),
+    entry: 'modules/pdf/worker',
     size,
     resourceLimits: { maxOldGenerationSizeMb: 1024 },
     text: { tooLong: TOO_LONG, outOfMemory: 'PDF generation ran out of memory', failed: 'PDF generation' },

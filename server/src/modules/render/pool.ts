@@ -15,7 +15,7 @@ export type RenderPool = ThreadPool<DrawTask, DrawResult>;
 
 export function createRenderPool(size?: number): RenderPool {
   return createThreadPool<DrawTask, DrawResult>({
-    entry: new URL('./worker.ts', import.meta.url),
+    entry: 'modules/render/worker',
     size,
     resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: 64 },
     text: { tooLong: RENDER_TOO_LONG, outOfMemory: RENDER_OUT_OF_MEMORY, failed: 'Rendering' },
