@@ -96,7 +96,7 @@ export async function writeBackup(config: Config, file: string, options: BackupO
     };
 
     const archive = tar.pack();
-    const written = pipeline(archive, zlib.createGzip(), out.createWriteStream(), { signal: options.signal });
+    const written = pipeline(archive, zlib.createGzip({ chunkSize: 64 * 1024 }), out.createWriteStream(), { signal: options.signal });
     // An entry that fails destroys the archive, and `written` rejects too: awaited below either way.
     written.catch(() => {});
     const entries: ManifestEntry[] = [];
