@@ -9,6 +9,7 @@ import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import zlib from 'node:zlib';
 import tar from 'tar-stream';
+import type { z } from 'zod';
 import type { Config } from '../../config';
 import { BackupError } from './errors';
 import {
@@ -28,7 +29,8 @@ import {
   type BackupManifest,
   type ManifestEntry,
 } from './manifest';
-import { RESTORE_STAGING_PREFIX, fsyncDir, fsyncFile, isInside, knownMigrations } from './write';
+import { migrationSource } from '../../../../migrations';
+import { RESTORE_STAGING_PREFIX, fsyncDir, fsyncFile, isInside } from './disk';
 
 export interface RestoreSummary {
   dataDir: string;
@@ -141,7 +143,8 @@ interface Unpacked {
  * against what was actually read.
  */
 async function unpack(source: string, where: { staging: string; databaseTarget: string | undefined; databaseEngine: 'sqlite' | 'postgresql' }): Promise<Unpacked> {
-  const known = await knownMigrations();
+  // The migrations this build knows (a backup naming others comes from a newer build).
+  const known = await migrationSource.getMigrations([]);
   const seen = new Map<string, ManifestEntry>();
   let label: BackupLabel | undefined;
   let labelSha: string | undefined;
@@ -295,7 +298,7 @@ function parseJsonLoose(bytes: Buffer): Record<string, unknown> | undefined {
   }
 }
 
-function parseJson<T>(bytes: Buffer, schema: { safeParse(v: unknown): { success: true; data: T } | { success: false } }, name: string): T {
+function parseJson<T>(bytes: Buffer, schema: z.ZodType<T>, name: string): T {
   const parsed = schema.safeParse(parseJsonLoose(bytes));
   if (!parsed.success) throw damaged(`${name} is not a valid backup ${name === LABEL_ENTRY ? 'label' : 'manifest'}`);
   return parsed.data;

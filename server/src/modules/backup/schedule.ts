@@ -37,8 +37,9 @@ export interface ScheduledBackups {
 
 /** `checkEveryMs`: how often the timer looks for a period without its backup (default a minute). */
 export function startScheduledBackups({ db, clock, config, log }: Deps, options: { checkEveryMs?: number } = {}): ScheduledBackups {
-  const { dir, everyHours, keep } = config.backups;
-  if (!dir) return { runDue: async () => ({ ran: false }), stop: async () => {} };
+  const { dir: configured, everyHours, keep } = config.backups;
+  if (!configured) return { runDue: async () => ({ ran: false }), stop: async () => {} };
+  const dir = configured;
   const periodMs = everyHours * 3_600_000;
   const leases = createLeases({ db, clock, ttlSeconds: LEASE_SECONDS });
   let stopped = false;
@@ -49,11 +50,11 @@ export function startScheduledBackups({ db, clock, config, log }: Deps, options:
     const slot = new Date(Math.floor(clock.now().getTime() / periodMs) * periodMs).toISOString();
     const abort = new AbortController();
     const attempt = leases.run(BACKUP_LEASE, { slot }, async () => {
-      await fsp.mkdir(dir!, { recursive: true });
+      await fsp.mkdir(dir, { recursive: true });
       // Holding the lease, no other backup is being written here: a partial file is a dead run's.
-      for (const name of await fsp.readdir(dir!)) if (PARTIAL_NAME.test(name)) await fsp.rm(path.join(dir!, name), { force: true });
-      const summary = await writeBackup(config, path.join(dir!, backupFileName(clock.now())), { db, clock, signal: abort.signal });
-      const removed = await removeOldBackups(dir!, keep);
+      for (const name of await fsp.readdir(dir)) if (PARTIAL_NAME.test(name)) await fsp.rm(path.join(dir, name), { force: true });
+      const summary = await writeBackup(config, path.join(dir, backupFileName(clock.now())), { db, clock, signal: abort.signal });
+      const removed = await removeOldBackups(dir, keep);
       return { status: 'success' as const, summary, removed };
     });
     const run = { abort, done: attempt.catch(() => {}) };

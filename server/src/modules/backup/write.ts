@@ -11,7 +11,6 @@ import tar from 'tar-stream';
 import type { Config } from '../../config';
 import { createDb, type Db } from '../../db';
 import { systemClock, type Clock } from '../../lib/clock';
-import { migrationSource } from '../../../../migrations';
 import pkg from '../../../../package.json';
 import { BackupError } from './errors';
 import {
@@ -28,6 +27,7 @@ import {
   type BackupManifest,
   type ManifestEntry,
 } from './manifest';
+import { RESTORE_STAGING_PREFIX, fsyncDir, fsyncFile, isInside } from './disk';
 import { copySqliteDatabase } from './sqliteCopy';
 
 export interface BackupSummary {
@@ -53,8 +53,6 @@ export interface BackupOptions {
 
 /** A file diskStore is still writing (`<key>.part-<pid>-<ms>`): not a file yet, left out. */
 const IN_PROGRESS_UPLOAD = /\.part-\d+-\d+$/;
-
-export const isInside = (dir: string, p: string) => p === dir || p.startsWith(dir + path.sep);
 
 /**
  * Writes a backup of DATA_DIR (and the SQLite database) to `file`, which must not exist. The archive
@@ -99,6 +97,8 @@ export async function writeBackup(config: Config, file: string, options: BackupO
     const written = pipeline(archive, zlib.createGzip({ chunkSize: 64 * 1024 }), out.createWriteStream(), { signal: options.signal });
     // An entry that fails destroys the archive, and `written` rejects too: awaited below either way.
     written.catch(() => {});
+    // Until the archive is finalized `written` only settles by failing (a full disk): no entry waits for ever then.
+    const stored = (sink: { stored: Promise<void> }) => Promise.race([sink.stored, written]);
     const entries: ManifestEntry[] = [];
     const skipped: string[] = [];
     let filesBytes = 0;
@@ -107,14 +107,14 @@ export async function writeBackup(config: Config, file: string, options: BackupO
       if (header.size > MAX_ENTRY_BYTES) throw new BackupError(`${header.name} is larger than 8 GiB, more than this archive format stores`);
       const digest = digestTap();
       const sink = entryStream(archive, { ...header, type: 'file' });
-      await pipeline(body, digest.tap, sink);
-      await sink.stored;
+      await Promise.race([pipeline(body, digest.tap, sink), written]);
+      await stored(sink);
       entries.push({ path: header.name, size: header.size, sha256: digest.hex() });
     };
     const addBytes = async (name: string, body: Buffer) => {
       const sink = entryStream(archive, { name, size: body.length, mode: 0o644, mtime: new Date(createdAt), type: 'file' });
       sink.end(body);
-      await sink.stored;
+      await stored(sink);
       return crypto.createHash('sha256').update(body).digest('hex');
     };
     try {
@@ -149,7 +149,11 @@ export async function writeBackup(config: Config, file: string, options: BackupO
       archive.finalize();
     } catch (err) {
       archive.destroy(err as Error);
-      throw err;
+      // The archive's own failure (a full disk) when that is what stopped the entry.
+      throw await written.then(
+        () => err,
+        (writeError: unknown) => writeError,
+      );
     }
     await written;
     await fsyncFile(partial);
@@ -169,6 +173,8 @@ export async function writeBackup(config: Config, file: string, options: BackupO
     await out.close().catch(() => {});
     await fsp.rm(partial, { force: true });
     if (options.signal?.aborted) throw new BackupError('The backup was stopped before it finished; no archive was written');
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOSPC' || code === 'EDQUOT') throw new BackupError(`There is no room left for the backup in ${path.dirname(target)} (${code}); nothing was written`);
     throw err;
   } finally {
     await fsp.rm(databaseCopy, { force: true });
@@ -184,9 +190,6 @@ async function postgresMigrations(config: Config, given: Db | undefined): Promis
     if (!given) await db.destroy();
   }
 }
-
-/** The migrations this build knows (a backup naming others comes from a newer build). */
-export const knownMigrations = (): Promise<string[]> => migrationSource.getMigrations([]);
 
 type Found = { kind: 'file' | 'other'; full: string; relative: string };
 
@@ -219,15 +222,13 @@ async function* filesOf(dataDir: string, sqlite: string | undefined): AsyncGener
   yield* walk(dataDir);
 }
 
-/** The folders a restore unpacks into before they take DATA_DIR's place (left out of backups). */
-export const RESTORE_STAGING_PREFIX = '.presswork-restore-';
-
 /** The tar entry's body stream, once the archive takes it; `stored` settles when it is in the archive. */
 function entryStream(archive: tar.Pack, header: tar.Headers): Writable & { stored: Promise<void> } {
   let settle!: (err?: Error | null) => void;
   const stored = new Promise<void>((resolve, reject) => (settle = (err) => (err ? reject(err) : resolve())));
   stored.catch(() => {});
   const sink = archive.entry(header, (err) => settle(err));
+  if (!sink) throw new Error('the archive stopped being written');
   return Object.assign(sink, { stored });
 }
 
@@ -241,18 +242,4 @@ function digestTap() {
     },
   });
   return { tap, hex: () => hash.digest('hex') };
-}
-
-export async function fsyncFile(file: string): Promise<void> {
-  const fh = await fsp.open(file, 'r');
-  try {
-    await fh.sync();
-  } finally {
-    await fh.close();
-  }
-}
-
-export async function fsyncDir(dir: string): Promise<void> {
-  // A directory's entry (a rename) is durable once the directory is flushed; not every file system allows it.
-  await fsyncFile(dir).catch(() => {});
 }
