@@ -196,7 +196,7 @@ async function unpack(source: string, where: { staging: string; databaseTarget: 
   } catch (err) {
     if (err instanceof BackupError) throw err;
     const e = err as NodeJS.ErrnoException;
-    if (e.code === 'EACCES' || e.code === 'ENOSPC' || e.code === 'EDQUOT' || e.code === 'EROFS') throw new BackupError(`The restore could not write beside DATA_DIR (${e.code}: ${e.message}); nothing was restored`);
+    if (e.code === 'EACCES' || e.code === 'ENOSPC' || e.code === 'EDQUOT' || e.code === 'EROFS') throw new BackupError(`The restored files could not be written (${e.message}); nothing was restored and DATA_DIR is as it was`);
     if (e.code === 'Z_BUF_ERROR') throw damaged('it ends early: truncated');
     if (typeof e.code === 'string' && e.code.startsWith('Z_')) throw damaged(`it does not decompress: ${e.message}`);
     if (/Unexpected end of data/i.test(e.message)) throw damaged('it ends in the middle of an entry: truncated');
