@@ -305,6 +305,18 @@ describe('backup and restore', () => {
     expect(listing(target)).toEqual(['files', 'presswork.sqlite']);
   });
 
+  it('puts the database where DATABASE_URL=sqlite:<file> says, outside DATA_DIR, and never over one', async () => {
+    const target = freshDir('restored');
+    const elsewhere = path.join(freshDir('db'), 'shop.sqlite');
+    const restored = await restoreBackup(configFor(target, { DATABASE_URL: `sqlite:${elsewhere}` }), archive);
+    expect(restored.database).toBe(elsewhere);
+    expect(fs.existsSync(path.join(target, 'presswork.sqlite'))).toBe(false);
+    expect(rowsOf(elsewhere).webhook_deliveries).toHaveLength(200);
+    const again = freshDir('restored');
+    await expect(restoreBackup(configFor(again, { DATABASE_URL: `sqlite:${elsewhere}` }), archive)).rejects.toThrow(/shop\.sqlite \(DATABASE_URL\) already exists/);
+    expect(fs.existsSync(again)).toBe(false);
+  });
+
   it('refuses to overwrite a file, to write inside DATA_DIR, or to back up a DATA_DIR without a database', async () => {
     await expect(writeBackup(source.config, archive)).rejects.toThrow(/already exists/);
     await expect(writeBackup(source.config, path.join(source.dataDir, 'b.tar.gz'))).rejects.toThrow(/must be outside DATA_DIR/);

@@ -66,6 +66,7 @@ export async function restoreBackup(config: Config, file: string): Promise<Resto
   const staging = await stagingFor(dataDir);
   const databaseStaging = databaseOutside ? `${database}.restoring-${crypto.randomBytes(6).toString('hex')}` : undefined;
   const databaseTarget = database === undefined ? undefined : databaseOutside ? databaseStaging! : path.join(staging.dir, path.relative(dataDir, database));
+  let databaseMoved = false;
   try {
     const unpacked = await unpack(source, { staging: staging.dir, databaseTarget, databaseEngine: database ? 'sqlite' : 'postgresql' });
     const { label } = unpacked;
@@ -73,6 +74,7 @@ export async function restoreBackup(config: Config, file: string): Promise<Resto
     if (databaseStaging && database) {
       if (fs.existsSync(database)) throw new BackupError(`${database} appeared while the backup was being restored; nothing was restored`);
       await fsp.rename(databaseStaging, database);
+      databaseMoved = true;
       await fsyncDir(path.dirname(database));
     }
     await staging.commit();
@@ -85,7 +87,7 @@ export async function restoreBackup(config: Config, file: string): Promise<Resto
     };
   } catch (err) {
     await staging.discard();
-    if (databaseStaging) await fsp.rm(databaseStaging, { force: true });
+    if (databaseStaging) await fsp.rm(databaseMoved ? database! : databaseStaging, { force: true });
     throw err;
   }
 }
