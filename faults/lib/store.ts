@@ -197,6 +197,8 @@ export interface DelivererOptions {
   onAck?: (o: DeliveryOutcome) => void;
   /** Called after every attempt that got an HTTP answer (status, parsed body or text). */
   onAnswer?: (status: number, body: unknown) => void;
+  /** When it answers true, no further delivery is started (those under way finish): a storm that lasts as long as something else. */
+  stopWhen?: () => boolean;
 }
 
 /** Delivers every planned delivery until it got a 2xx. Answers the outcomes (one per delivery) and the tallies. */
@@ -249,7 +251,7 @@ export async function deliverAll(deliveries: PlannedDelivery[], o: DelivererOpti
   }
 
   const worker = async () => {
-    while (next < deliveries.length) {
+    while (next < deliveries.length && !o.stopWhen?.()) {
       const d = deliveries[next++];
       const outcome = await deliverOne(d);
       outcomes.push(outcome);

@@ -89,6 +89,10 @@ const envSchema = z.object({
     .optional(),
   // GET /api/health/ready: not ready while the files folder's disk has less free space than this.
   READY_MIN_FREE_MB: z.coerce.number().int().min(0).max(10_000_000).default(512),
+  // Scheduled backups: on when BACKUP_DIR is set.
+  BACKUP_DIR: z.string().optional(),
+  BACKUP_EVERY_HOURS: z.coerce.number().min(0.25, 'must be at least 0.25 (a quarter of an hour)').max(720, 'must be at most 720 (30 days)').default(24),
+  BACKUP_KEEP: z.coerce.number().int().min(1).max(10_000).default(7),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -143,6 +147,8 @@ export interface Config {
   metrics: { token: string | undefined };
   /** minFreeMb: the free disk space below which GET /api/health/ready answers 503. */
   ready: { minFreeMb: number };
+  /** Scheduled backups into `dir` (none when undefined) every `everyHours`, the newest `keep` kept. */
+  backups: { dir: string | undefined; everyHours: number; keep: number };
 }
 
 const list = (v: string) => v.split(',').map((s) => s.trim()).filter(Boolean);
@@ -168,7 +174,7 @@ function withDatabaseLimits(database: Config['database'], env: Env): Config['dat
   return { ...database, ...limits };
 }
 
-function jwtSecretFrom(env: Env, dataDir: string, isProduction: boolean) {
+function jwtSecretFrom(env: Env, dataDir: string, isProduction: boolean, leaveDataDir: boolean) {
   if (env.JWT_SECRET) {
     if (isProduction && (env.JWT_SECRET.length < 32 || /change|secret|default/i.test(env.JWT_SECRET))) {
       throw new ConfigError('JWT_SECRET must be a real secret of at least 32 characters in production');
@@ -178,6 +184,7 @@ function jwtSecretFrom(env: Env, dataDir: string, isProduction: boolean) {
   if (isProduction) throw new ConfigError('JWT_SECRET is required when NODE_ENV=production');
   // Outside production a secret is generated once and kept, so sign-ins survive restarts.
   const file = path.join(dataDir, 'jwt-secret');
+  if (leaveDataDir) return { secret: fs.existsSync(file) ? fs.readFileSync(file, 'utf8').trim() : crypto.randomBytes(48).toString('base64url'), secretIsGenerated: true };
   if (dataDir !== ':memory:') {
     fs.mkdirSync(dataDir, { recursive: true });
     if (fs.existsSync(file)) return { secret: fs.readFileSync(file, 'utf8').trim(), secretIsGenerated: true };
@@ -187,7 +194,19 @@ function jwtSecretFrom(env: Env, dataDir: string, isProduction: boolean) {
   return { secret, secretIsGenerated: true };
 }
 
-export function loadConfig(source: Record<string, string | undefined> = process.env): Config {
+function backupDirFrom(env: Env, dataDir: string): string | undefined {
+  if (!env.BACKUP_DIR) return undefined;
+  const dir = path.resolve(env.BACKUP_DIR);
+  // A restore needs an empty DATA_DIR: backups kept inside it would be in the way (and in each other).
+  if (dataDir !== ':memory:' && (dir === dataDir || dir.startsWith(dataDir + path.sep))) throw new ConfigError('BACKUP_DIR must be outside DATA_DIR');
+  return dir;
+}
+
+/**
+ * `leaveDataDir`: read the settings without creating DATA_DIR or the generated secret in it (the
+ * backup and restore commands look at DATA_DIR as it is; a restore needs it empty).
+ */
+export function loadConfig(source: Record<string, string | undefined> = process.env, options: { leaveDataDir?: boolean } = {}): Config {
   const parsed = envSchema.safeParse(source);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
@@ -197,6 +216,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   const isProduction = env.NODE_ENV === 'production';
   const dataDir = env.DATA_DIR === ':memory:' ? ':memory:' : path.resolve(env.DATA_DIR);
   const simulators = env.SIMULATORS ?? !isProduction;
+  const backupDir = backupDirFrom(env, dataDir);
   if (isProduction && simulators) throw new ConfigError('SIMULATORS cannot be enabled when NODE_ENV=production');
   if (isProduction && env.SYNC_SCHEDULE_EVERY_SECONDS) throw new ConfigError('SYNC_SCHEDULE_EVERY_SECONDS is for tests and cannot be set when NODE_ENV=production');
   // Production never falls back to the demo admin; an existing database keeps its users.
@@ -215,7 +235,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     trustProxy: env.TRUST_PROXY,
     dataDir,
     database: withDatabaseLimits(databaseFrom(env, dataDir), env),
-    jwt: { ...jwtSecretFrom(env, dataDir, isProduction), expiresIn: env.JWT_EXPIRES_IN },
+    jwt: { ...jwtSecretFrom(env, dataDir, isProduction, options.leaveDataDir ?? false), expiresIn: env.JWT_EXPIRES_IN },
     firstAdmin,
     seedDemo: env.SEED_DEMO ?? !isProduction,
     simulators,
@@ -244,5 +264,6 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     attention: { hpAckHours: env.ATTENTION_HP_ACK_HOURS, unshippedDays: env.ATTENTION_UNSHIPPED_DAYS },
     metrics: { token: env.METRICS_TOKEN || undefined },
     ready: { minFreeMb: env.READY_MIN_FREE_MB },
+    backups: { dir: backupDir, everyHours: env.BACKUP_EVERY_HOURS, keep: env.BACKUP_KEEP },
   };
 }

@@ -16,6 +16,7 @@ import { demoSyncSimulators } from '../simulators/syncDemo';
 import { demoSmtpCatcher } from '../simulators/smtpDemo';
 import { smtpUrlForDisplay } from './integrations/mailer';
 import { createScheduler } from './jobs/scheduler';
+import { startScheduledBackups } from './modules/backup';
 import { onClientError } from './http/clientError';
 import { DEMO_PASSWORD, DEMO_USERS, ensureFirstSite, seedDemo } from '../../seeds/demo';
 
@@ -75,6 +76,8 @@ async function main() {
   const autoBatching = startRepeating(() => services.batches.autoBatch(), { intervalMs: config.batches.everySeconds * 1000, log, what: 'batching jobs automatically' });
   // Webhooks of every source answered but not processed (a crash, a failure) are processed again now and every minute.
   const stopWebhookRecovery = services.inbox.startRecovery();
+  // With BACKUP_DIR set: a backup every BACKUP_EVERY_HOURS, once across instances (a lease).
+  const scheduledBackups = startScheduledBackups(deps);
   let stopShopifyDemo = () => {};
 
   const server = root.listen(config.port, config.host, () => {
@@ -116,6 +119,7 @@ async function main() {
     syncSims?.stop();
     void mailCatcher?.close();
     void scheduler.stop();
+    void scheduledBackups.stop();
     server.close(() => void db.destroy().finally(() => process.exit(0)));
     setTimeout(() => process.exit(0), 10_000).unref();
   };
