@@ -38,6 +38,7 @@ import { historyRoutes, jobHistoryRoutes, orderHistoryRoutes } from './modules/h
 import { createServices, type Services } from './services';
 import { isUiPage } from '../../common/uiPages';
 import { requestMetrics } from './http/requestMetrics';
+import { requestForLog } from './lib/requestLog';
 import { healthRoutes } from './modules/health/routes';
 import { metricsRoutes } from './modules/metrics/routes';
 import { adminDist as builtAdminDist } from './lib/runtime';
@@ -73,7 +74,7 @@ export function createApp(deps: Deps, services: Services = createServices(deps),
     }),
   );
   // API calls are logged; health probes (every few seconds from a load balancer) are not: a failing check logs its own warning.
-  if (config.logLevel !== 'silent') app.use(pinoHttp({ logger: log, autoLogging: { ignore: (req) => !req.url?.startsWith('/api') || req.url.startsWith('/api/health') } }));
+  if (config.logLevel !== 'silent') app.use(pinoHttp({ logger: log, serializers: { req: requestForLog }, autoLogging: { ignore: (req) => !req.url?.startsWith('/api') || req.url.startsWith('/api/health') } }));
 
   app.use(refuseNulInUrl());
   // Files: the signed upload target and the stored files (outside /api: no JSON body parsing, no session).
