@@ -29,7 +29,7 @@ export interface ThreadPoolOptions {
 }
 
 const BOOT = new URL('../modules/pdf/worker-boot.mjs', import.meta.url);
-export const defaultPoolSize = () => Math.max(1, Math.min(2, os.availableParallelism?.() ?? os.cpus().length));
+export const defaultPoolSize = () => Math.max(1, Math.min(2, os.availableParallelism()));
 
 export function createThreadPool<T, R>(options: ThreadPoolOptions): ThreadPool<T, R> {
   const size = options.size ?? defaultPoolSize();
