@@ -38,7 +38,7 @@ mkdir -p "$cache"
 tmp="$(mktemp -d "$cache/.install.XXXXXX")"
 trap 'rm -rf "$tmp"' EXIT
 # npm pack checks the tarball against the registry's integrity hash.
-if ! (cd "$tmp" && npm pack --silent "$pkg" >pack.log 2>&1); then
+if ! (cd "$tmp" && npm pack --loglevel=error "$pkg" >pack.log 2>&1); then
   fail "could not download $pkg from the npm registry ($(npm config get registry)):
 $(tail -n 5 "$tmp/pack.log")"
 fi
