@@ -7,6 +7,7 @@ export default defineConfig({
   plugins: [raMuiCompat(), react()],
   test: {
     globals: true,
+    globalSetup: ['server/test/node20.mjs'],
     projects: [
       {
         extends: true,

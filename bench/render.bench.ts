@@ -72,7 +72,7 @@ async function runScenario(scenario: Scenario, budgetMs: number): Promise<Result
       throw new Error('no fetching in the benchmark');
     });
     configureRender({ timeoutMs: 10 * 60_000 });
-    concurrency = scenario === 'server-n' ? Math.max(1, Math.min(2, os.availableParallelism?.() ?? os.cpus().length)) : 1;
+    concurrency = scenario === 'server-n' ? Math.max(1, Math.min(2, os.availableParallelism())) : 1;
     const plain = rectsOnly(doc);
     render = async (i) => {
       const out =

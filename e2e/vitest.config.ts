@@ -4,7 +4,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['e2e/**/*.e2e.ts'],
-    globalSetup: ['e2e/globalSetup.ts'],
+    globalSetup: ['server/test/node20.mjs', 'e2e/globalSetup.ts'],
     setupFiles: ['e2e/setup.ts'],
     testTimeout: 60_000,
     hookTimeout: 90_000,

@@ -5,6 +5,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['faults/**/*.faults.ts'],
+    globalSetup: ['server/test/node20.mjs'],
     testTimeout: 240_000,
     hookTimeout: 120_000,
     fileParallelism: false,

@@ -5,6 +5,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['security/**/*.security.ts'],
+    globalSetup: ['server/test/node20.mjs'],
     testTimeout: 120_000,
     hookTimeout: 60_000,
   },

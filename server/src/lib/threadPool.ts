@@ -35,7 +35,7 @@ export interface ThreadPoolOptions {
   replyError: (reply: { status?: number; message: string }) => HttpError;
 }
 
-export const defaultPoolSize = () => Math.max(1, Math.min(2, os.availableParallelism?.() ?? os.cpus().length));
+export const defaultPoolSize = () => Math.max(1, Math.min(2, os.availableParallelism()));
 
 export function createThreadPool<T, R>(options: ThreadPoolOptions): ThreadPool<T, R> {
   const size = options.size ?? defaultPoolSize();

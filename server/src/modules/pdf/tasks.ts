@@ -395,23 +395,8 @@ function asPdf16(bytes: Uint8Array): Uint8Array {
 type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
 let pdfjs: Promise<PdfJs> | null = null;
 
-/** pdfjs-dist 6 expects Promise.withResolvers (Node 22); Node 20 lacks it. */
-export function ensurePdfjsPolyfills(): void {
-  const P = Promise as unknown as { withResolvers?: () => unknown };
-  P.withResolvers ??= function withResolvers<T>() {
-    let resolve!: (v: T | PromiseLike<T>) => void;
-    let reject!: (e?: unknown) => void;
-    const promise = new Promise<T>((res, rej) => {
-      resolve = res;
-      reject = rej;
-    });
-    return { promise, resolve, reject };
-  };
-}
-
 /** The legacy (Node) build of pdfjs-dist, loaded once. */
 export function loadPdfjs(): Promise<PdfJs> {
-  ensurePdfjsPolyfills();
   pdfjs ??= import('pdfjs-dist/legacy/build/pdf.mjs');
   return pdfjs;
 }

@@ -16,10 +16,9 @@ if (port) {
   port.on('message', async ({ id, task }: TaskMessage) => {
     try {
       const result = await runTask(task);
-      const buffer = result instanceof Uint8Array ? result.buffer : result.png.buffer;
-      // Hand the bytes over without a copy when they own their whole buffer.
-      const transfer = buffer instanceof ArrayBuffer && buffer.byteLength === (result instanceof Uint8Array ? result : result.png).byteLength ? [buffer] : [];
-      port.postMessage({ id, ok: true, result } satisfies TaskReply, transfer);
+      // Copied, not transferred: a PNG from the canvas lives in native memory, which Node 22+
+      // refuses to transfer (DataCloneError); a copy of a few MB is nothing next to the task.
+      port.postMessage({ id, ok: true, result } satisfies TaskReply);
     } catch (err) {
       const status = err instanceof TaskError ? err.status : 500;
       const message = err instanceof TaskError ? err.message : `PDF worker failed: ${(err as Error)?.message ?? String(err)}`;

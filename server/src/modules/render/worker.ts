@@ -14,10 +14,9 @@ if (port) {
   port.on('message', async ({ id, task }: RenderMessage) => {
     try {
       const result = await drawPages(task);
-      const transfer = [...result.pages, ...(result.preview ? [result.preview] : [])]
-        .map((b) => b.buffer)
-        .filter((b, i, all): b is ArrayBuffer => b instanceof ArrayBuffer && all.indexOf(b) === i);
-      port.postMessage({ id, ok: true, result } satisfies RenderReply, transfer);
+      // Copied, not transferred: the PNGs live in Buffer memory Node 22+ refuses to transfer
+      // (DataCloneError); a copy of a few MB is nothing next to the render.
+      port.postMessage({ id, ok: true, result } satisfies RenderReply);
     } catch (err) {
       port.postMessage({ id, ok: false, message: (err as Error)?.message ?? String(err) } satisfies RenderReply);
     }
