@@ -1,0 +1,256 @@
+// Graceful shutdown (lib/shutdown.ts) and what it hands back: the order of its steps, idle
+// keep-alive connections closed at once, requests under way finished (or cut at the drain time),
+// the bound held when a step hangs; leases, inbox leases and outbox claims claimable again at once;
+// a thread pool closed mid-task answering its callers; a repeating worker's stop awaiting its pass.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { HttpError } from '../src/http/errors';
+import { createLeases } from '../src/jobs/leases';
+import { createLogger } from '../src/lib/logger';
+import { EXIT_FLUSH_MS } from '../src/lib/logDestination';
+import { afterDrainMs, createShutdown, type ShutdownPlan } from '../src/lib/shutdown';
+import { createThreadPool } from '../src/lib/threadPool';
+import { handBackClaims, HP_ORDER_KIND, insertOnce, outboxRepo } from '../src/modules/fulfilment/outbox';
+import { startRepeating } from '../src/modules/fulfilment/outboxWorker';
+import { inboxRepo } from '../src/modules/inbox/repo';
+import { createInbox } from '../src/modules/inbox/service';
+import { createWorld } from './harness';
+
+const log = createLogger('silent');
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function gate() {
+  let open!: () => void;
+  const opened = new Promise<void>((r) => (open = r));
+  return { open, opened };
+}
+
+/** A server with `/` (answers at once) and `/slow` (answers when `slow.open()` is called). */
+async function testServer() {
+  const slow = gate();
+  const server = http.createServer((req, res) => {
+    if (req.url === '/slow') void slow.opened.then(() => res.end('slow done'));
+    else res.end('ok');
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as AddressInfo).port;
+  return { server, port, slow };
+}
+
+function get(port: number, path: string, agent: http.Agent): Promise<{ status: number; body: string; connection: string | undefined; socketClosed: Promise<void> }> {
+  return new Promise((resolve, reject) => {
+    const req = http.get({ host: '127.0.0.1', port, path, agent }, (res) => {
+      let body = '';
+      res.on('data', (d) => (body += d));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body, connection: res.headers.connection, socketClosed: new Promise((r) => req.socket?.once('close', () => r())) }));
+    });
+    req.on('error', reject);
+  });
+}
+
+/** A plan that records its steps; `hang` names steps that never finish. */
+function recordingPlan(hang: string[] = []) {
+  const ran: string[] = [];
+  const step = (name: string) => () => {
+    ran.push(name);
+    return hang.includes(name) ? new Promise(() => {}) : undefined;
+  };
+  const plan: ShutdownPlan = {
+    stop: { workers: step('workers'), scheduler: step('scheduler') },
+    handBack: { leases: step('leases'), claims: step('claims') },
+    close: { pools: step('pools'), database: step('database') },
+  };
+  return { plan, ran };
+}
+
+function exitRecorder() {
+  let resolve!: (v: { code: number; at: number }) => void;
+  const exited = new Promise<{ code: number; at: number }>((r) => (resolve = r));
+  return { exit: (code: number) => resolve({ code, at: Date.now() }), exited };
+}
+
+describe('graceful shutdown', () => {
+  it('closes idle keep-alive connections at once, lets a request under way finish (then closes its connection), runs the steps in order, exits 0', async () => {
+    const { server, port, slow } = await testServer();
+    const agent = new http.Agent({ keepAlive: true });
+    const idle = await get(port, '/', agent);
+    expect(idle.body).toBe('ok');
+    const other = new http.Agent({ keepAlive: true });
+    const underWay = get(port, '/slow', other);
+    await sleep(50);
+    const { plan, ran } = recordingPlan();
+    const { exit, exited } = exitRecorder();
+    const began = Date.now();
+    void createShutdown({ server, log, timeoutMs: 10_000, plan, exit })('test');
+    // The idle connection goes now, not after the keep-alive timeout or the drain time.
+    await Promise.race([idle.socketClosed, sleep(2000).then(() => Promise.reject(new Error('the idle connection was not closed')))]);
+    expect(Date.now() - began).toBeLessThan(1000);
+    expect(ran).toEqual(['workers', 'scheduler']);
+    slow.open();
+    const answer = await underWay;
+    expect(answer).toMatchObject({ status: 200, body: 'slow done' });
+    // Its connection, idle now, is not kept either.
+    await Promise.race([answer.socketClosed, sleep(2000).then(() => Promise.reject(new Error('the connection of the finished request was kept')))]);
+    const { code, at } = await exited;
+    expect(code).toBe(0);
+    // Done when the request was: well before the drain time (7.5 s of the 10 s bound) ran out.
+    expect(at - began).toBeLessThan(5000);
+    expect(ran).toEqual(['workers', 'scheduler', 'leases', 'claims', 'pools', 'database']);
+    agent.destroy();
+    other.destroy();
+  });
+
+  it('a request that never ends and a worker that never stops are cut at the drain time; held work is still handed back and the database closed; exit 0 within the bound', async () => {
+    const { server, port } = await testServer();
+    const agent = new http.Agent({ keepAlive: true });
+    const never = get(port, '/slow', agent).catch((err: Error) => err);
+    await sleep(50);
+    const { plan, ran } = recordingPlan(['workers']);
+    const { exit, exited } = exitRecorder();
+    const timeoutMs = 2000;
+    const began = Date.now();
+    void createShutdown({ server, log, timeoutMs, plan, exit })('test');
+    const { code, at } = await exited;
+    expect(code).toBe(0);
+    const took = at - began;
+    expect(took).toBeGreaterThanOrEqual(timeoutMs - EXIT_FLUSH_MS - afterDrainMs(timeoutMs) - 50);
+    expect(took).toBeLessThan(timeoutMs);
+    expect(ran).toEqual(['workers', 'scheduler', 'leases', 'claims', 'pools', 'database']);
+    expect(await never).toBeInstanceOf(Error);
+    agent.destroy();
+  });
+
+  it('a step that hangs: the process exits with 1 at the bound, and a second signal does not start a second shutdown', async () => {
+    const { server } = await testServer();
+    const { plan, ran } = recordingPlan(['database']);
+    const { exit, exited } = exitRecorder();
+    const timeoutMs = 1000;
+    const began = Date.now();
+    const shutdown = createShutdown({ server, log, timeoutMs, plan, exit });
+    const first = shutdown('SIGTERM');
+    expect(shutdown('SIGTERM')).toBe(first);
+    const { code, at } = await exited;
+    expect(code).toBe(1);
+    expect(at - began).toBeGreaterThanOrEqual(timeoutMs - EXIT_FLUSH_MS - 20);
+    expect(at - began).toBeLessThan(timeoutMs + 500);
+    expect(ran.filter((s) => s === 'workers')).toHaveLength(1);
+  });
+
+  it("a repeating worker's stop resolves once its pass under way has finished, and no pass starts after it", async () => {
+    const pass = gate();
+    let passes = 0;
+    const worker = startRepeating(
+      async () => {
+        passes++;
+        await pass.opened;
+      },
+      { intervalMs: 10, what: 'test pass' },
+    );
+    await sleep(30);
+    let stopped = false;
+    const stopping = worker.stop().then(() => (stopped = true));
+    await sleep(30);
+    expect(stopped).toBe(false);
+    pass.open();
+    await stopping;
+    await sleep(50);
+    expect(passes).toBe(1);
+  });
+
+  it('a thread pool closed mid-task answers its running and queued tasks with a 503 at once', async () => {
+    const pool = createThreadPool<null, null>({
+      entry: new URL('./fixtures/spinWorker.ts', import.meta.url),
+      size: 1,
+      resourceLimits: { maxOldGenerationSizeMb: 64 },
+      text: { tooLong: 'too long', outOfMemory: 'out of memory', failed: 'Spinning' },
+      replyError: (reply) => new HttpError(500, reply.message),
+    });
+    const tasks = [pool.run(null, 60_000), pool.run(null, 60_000), pool.run(null, 60_000)].map((p) => p.then(() => 'answered', (err: unknown) => err));
+    await sleep(1500); // the worker has started and is busy with the first task
+    const began = Date.now();
+    await pool.close();
+    const outcomes = await Promise.all(tasks);
+    expect(Date.now() - began).toBeLessThan(5000);
+    for (const o of outcomes) expect(o).toMatchObject({ status: 503, message: 'Spinning stopped: the server is shutting down' });
+  }, 20_000);
+});
+
+describe('handing back held work', async () => {
+  const w = await createWorld();
+  const iso = (ms = 0) => new Date(w.clock.now().getTime() + ms).toISOString();
+
+  it("a job lease: runs out at once (the run still reads running), is taken by another instance right away, and is not renewed by the stopping one", async () => {
+    const stopping = createLeases({ db: w.db, clock: w.clock, holder: 'stopping', ttlSeconds: 600 });
+    const other = createLeases({ db: w.db, clock: w.clock, holder: 'other', ttlSeconds: 600 });
+    const running = gate();
+    const run = stopping.run('test:job', {}, async () => {
+      await running.opened;
+      return { status: 'success' as const };
+    });
+    for (let i = 0; i < 50 && (await stopping.get('test:job'))?.holder !== 'stopping'; i++) await sleep(10);
+    expect(await other.acquire('test:job')).toBe(false);
+
+    expect(await stopping.handBack()).toBe(1);
+    const row = await stopping.get('test:job');
+    expect(row).toMatchObject({ holder: 'stopping', lastStatus: 'running' });
+    expect(row!.leaseUntil! < iso()).toBe(true);
+    expect(await stopping.renew('test:job')).toBe(0);
+    expect(await stopping.acquire('test:job')).toBe(false);
+    // Another instance takes it now, not 600 s from now.
+    expect((await other.reapExpired('test:'))[0]).toMatchObject({ name: 'test:job', holder: 'stopping' });
+    expect(await other.acquire('test:job')).toBe(true);
+    running.open();
+    await run;
+    expect(await other.get('test:job')).toMatchObject({ holder: 'other', lastStatus: 'running' });
+  });
+
+  it('an inbox lease: the delivery is to process again at once; nothing new is processed once stopped', async () => {
+    const inbox = createInbox({ db: w.db, clock: w.clock, log });
+    const processing = gate();
+    const seen: number[] = [];
+    inbox.register({
+      source: 'test-lease',
+      mode: 'lease',
+      process: async (d) => {
+        seen.push(d.id);
+        await processing.opened;
+      },
+    });
+    const delivery = (eventId: string) => inboxRepo(w.db).insert({ source: 'test-lease', eventId, deliveryId: null, siteId: w.sites.a, topic: null, payload: {}, status: 'received', receivedAt: iso(-1000) });
+    const first = (await delivery('held-1'))!;
+    const processed = inbox.processDelivery(first);
+    for (let i = 0; i < 50 && !seen.length; i++) await sleep(10);
+    expect((await w.db('webhook_deliveries').where({ id: first }).first()).locked_until).not.toBeNull();
+
+    const stopped = inbox.stop();
+    expect(await inbox.handBack()).toBe(1);
+    expect(await w.db('webhook_deliveries').where({ id: first }).first()).toMatchObject({ status: 'received', locked_until: null });
+    expect(await inboxRepo(w.db).pendingIds(['test-lease'], 10, iso(), 10)).toContain(first);
+
+    const second = (await delivery('after-stop-1'))!;
+    inbox.processSoon(second);
+    processing.open();
+    await processed;
+    await stopped;
+    expect(seen).toEqual([first]);
+    expect(await w.db('webhook_deliveries').where({ id: second }).first()).toMatchObject({ status: 'received', locked_until: null });
+  });
+
+  it('outbox claims: a claim under way is claimable again at once, a finished send is left alone, and no new claim is taken', async () => {
+    const repo = outboxRepo(w.db);
+    const payload = (orderId: string) => ({ siteId: w.sites.a, orderId, lineId: null, actorId: null });
+    for (const orderId of ['held', 'done', 'later']) await insertOnce(w.db, { kind: HP_ORDER_KIND, dedupeKey: `test:${orderId}`, siteId: w.sites.a, payload: payload(orderId), at: iso(-1000) });
+    const [held, done, later] = await Promise.all(['held', 'done', 'later'].map(async (k) => (await repo.byKey(`test:${k}`))!.id));
+    expect(await repo.claim(held, iso(), iso(600_000), false)).toBeTruthy();
+    expect(await repo.claim(done, iso(), iso(600_000), false)).toBeTruthy();
+    expect(await repo.markSent(done, { hpOrderId: 'HP-1' }, iso())).toBe(1);
+    expect(await repo.dueIds(iso(), 10)).toEqual([later]);
+
+    expect(await handBackClaims(w.db)).toBe(1);
+    expect(await repo.byId(held)).toMatchObject({ status: 'pending', lockedUntil: null, attempts: 1 });
+    expect(await repo.byId(done)).toMatchObject({ status: 'sent' });
+    expect((await repo.dueIds(iso(), 10)).sort()).toEqual([held, later].sort());
+    expect(await repo.claim(later, iso(), iso(600_000), false)).toBeUndefined();
+  });
+});
