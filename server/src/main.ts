@@ -133,9 +133,11 @@ async function main() {
         'sync job leases': () => services.sync.leases.handBack(),
         'store reconciliation leases': () => services.orders.reconciler.leases.handBack(),
       },
-      close: {
+      interrupt: {
         'PDF workers': () => closePdfWorkers(),
         'render workers': () => closeRenderWorkers(),
+      },
+      close: {
         database: () => db.destroy(),
       },
     },

@@ -137,6 +137,8 @@ describe('loadConfig', () => {
       ['UPLOAD_URL_TTL_SECONDS', 'soon'],
       ['LOGIN_MAX_FAILURES', '0'],
       ['LOG_LEVEL', 'loud'],
+      ['SHUTDOWN_TIMEOUT_MS', '500'],
+      ['SHUTDOWN_TIMEOUT_MS', 'soon'],
       ['SIMULATORS', 'maybe'],
       ['SMTP_CATCHER_PORT', '70000'],
       ['SMTP_URL', 'mail.example.org:25'],
@@ -160,6 +162,11 @@ describe('loadConfig', () => {
       expect(c.publicUrl).toBe('https://press.example.com');
       expect(c.simulators).toBe(false);
       expect(c.seedDemo).toBe(false);
+    });
+
+    it('a shutdown takes at most 10 s unless SHUTDOWN_TIMEOUT_MS says otherwise', () => {
+      expect(loadConfig({ DATA_DIR: tempDir() }).shutdownTimeoutMs).toBe(10_000);
+      expect(loadConfig({ DATA_DIR: tempDir(), SHUTDOWN_TIMEOUT_MS: '25000' }).shutdownTimeoutMs).toBe(25_000);
     });
 
     it('the demo mail catcher listens on 2525 unless told otherwise (0: any free port)', () => {

@@ -2,14 +2,16 @@
 // keep-alive connections closed at once, requests under way finished (or cut at the drain time),
 // the bound held when a step hangs; leases, inbox leases and outbox claims claimable again at once;
 // a thread pool closed mid-task answering its callers; a repeating worker's stop awaiting its pass.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { HttpError } from '../src/http/errors';
 import { createLeases } from '../src/jobs/leases';
 import { createLogger } from '../src/lib/logger';
-import { EXIT_FLUSH_MS } from '../src/lib/logDestination';
-import { afterDrainMs, createShutdown, type ShutdownPlan } from '../src/lib/shutdown';
+import { createShutdown, REPEAT_SIGNAL_MS, shutdownTimes, type ShutdownPlan } from '../src/lib/shutdown';
 import { createThreadPool } from '../src/lib/threadPool';
 import { handBackClaims, HP_ORDER_KIND, insertOnce, outboxRepo } from '../src/modules/fulfilment/outbox';
 import { startRepeating } from '../src/modules/fulfilment/outboxWorker';
@@ -49,6 +51,25 @@ function get(port: number, path: string, agent: http.Agent): Promise<{ status: n
   });
 }
 
+/** A node process running `script` (ESM, through tsx) from the project root; ready once it wrote "ready" to stderr. */
+async function childProcess(script: string, env: Record<string, string> = {}) {
+  const root = path.resolve(import.meta.dirname, '../..');
+  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>((resolve) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+    child.on('exit', (code, signal) => (clearTimeout(timer), resolve({ code, signal, at: Date.now() })));
+  });
+  let err = '';
+  const readyAt = await new Promise<number>((resolve, reject) => {
+    child.stderr.on('data', (d) => {
+      err += d;
+      if (err.includes('ready')) resolve(Date.now());
+    });
+    void exited.then(() => reject(new Error(`the child exited before it was ready: ${err}`)));
+  });
+  return { child, pid: child.pid!, readyAt, exited };
+}
+
 /** A plan that records its steps; `hang` names steps that never finish. */
 function recordingPlan(hang: string[] = []) {
   const ran: string[] = [];
@@ -58,8 +79,9 @@ function recordingPlan(hang: string[] = []) {
   };
   const plan: ShutdownPlan = {
     stop: { workers: step('workers'), scheduler: step('scheduler') },
+    interrupt: { pools: step('pools') },
     handBack: { leases: step('leases'), claims: step('claims') },
-    close: { pools: step('pools'), database: step('database') },
+    close: { database: step('database') },
   };
   return { plan, ran };
 }
@@ -94,9 +116,9 @@ describe('graceful shutdown', () => {
     await Promise.race([answer.socketClosed, sleep(2000).then(() => Promise.reject(new Error('the connection of the finished request was kept')))]);
     const { code, at } = await exited;
     expect(code).toBe(0);
-    // Done when the request was: well before the drain time (7.5 s of the 10 s bound) ran out.
+    // Done when the request was: well before the drain time (6.5 s of the 10 s bound) ran out.
     expect(at - began).toBeLessThan(5000);
-    expect(ran).toEqual(['workers', 'scheduler', 'leases', 'claims', 'pools', 'database']);
+    expect(ran).toEqual(['workers', 'scheduler', 'pools', 'leases', 'claims', 'database']);
     agent.destroy();
     other.destroy();
   });
@@ -114,14 +136,14 @@ describe('graceful shutdown', () => {
     const { code, at } = await exited;
     expect(code).toBe(0);
     const took = at - began;
-    expect(took).toBeGreaterThanOrEqual(timeoutMs - EXIT_FLUSH_MS - afterDrainMs(timeoutMs) - 50);
+    expect(took).toBeGreaterThanOrEqual(shutdownTimes(timeoutMs).drainMs - 20);
     expect(took).toBeLessThan(timeoutMs);
-    expect(ran).toEqual(['workers', 'scheduler', 'leases', 'claims', 'pools', 'database']);
+    expect(ran).toEqual(['workers', 'scheduler', 'pools', 'leases', 'claims', 'database']);
     expect(await never).toBeInstanceOf(Error);
     agent.destroy();
   });
 
-  it('a step that hangs: the process exits with 1 at the bound, and a second signal does not start a second shutdown', async () => {
+  it('a step that hangs: the process exits with 1 at the bound, and a second call does not start a second shutdown', async () => {
     const { server } = await testServer();
     const { plan, ran } = recordingPlan(['database']);
     const { exit, exited } = exitRecorder();
@@ -132,10 +154,72 @@ describe('graceful shutdown', () => {
     expect(shutdown('SIGTERM')).toBe(first);
     const { code, at } = await exited;
     expect(code).toBe(1);
-    expect(at - began).toBeGreaterThanOrEqual(timeoutMs - EXIT_FLUSH_MS - 20);
-    expect(at - began).toBeLessThan(timeoutMs + 500);
+    expect(at - began).toBeGreaterThanOrEqual(shutdownTimes(timeoutMs).exitMs - 20);
+    expect(at - began).toBeLessThan(timeoutMs);
     expect(ran.filter((s) => s === 'workers')).toHaveLength(1);
   });
+
+  it('the watchdog SIGKILLs a process whose exit is held past the bound, and ends with a process that exits', async () => {
+    const script = `
+      import http from 'node:http';
+      import { createShutdown } from './server/src/lib/shutdown.ts';
+      import { createLogger } from './server/src/lib/logger.ts';
+      const server = http.createServer();
+      await new Promise((r) => server.listen(0, '127.0.0.1', r));
+      // A held exit: what libuv's thread-pool join or a worker stuck in native code does to process.exit.
+      const exit = process.env.EXIT_HELD === '1' ? () => { for (;;); } : (code) => process.exit(code);
+      process.stderr.write('ready\\n');
+      void createShutdown({ server, log: createLogger('silent'), timeoutMs: 2000, plan: { stop: {}, interrupt: {}, handBack: {}, close: {} }, watchdog: true, exit })('test');
+    `;
+    const held = await childProcess(script, { EXIT_HELD: '1' });
+    const heldEnd = await held.exited;
+    expect(heldEnd.signal, 'killed by the watchdog').toBe('SIGKILL');
+    expect(heldEnd.at - held.readyAt).toBeGreaterThanOrEqual(shutdownTimes(2000).exitMs);
+    expect(heldEnd.at - held.readyAt).toBeLessThan(2000 + 1500);
+    const clean = await childProcess(script, { EXIT_HELD: '0' });
+    expect(await clean.exited).toMatchObject({ code: 0, signal: null });
+    // The watchdog of the process that exited has gone too (looked for in /proc: Linux).
+    if (process.platform !== 'linux') return;
+    await sleep(300);
+    const watchdogs = fs.readdirSync('/proc').filter((d) => {
+      try {
+        return /^\d+$/.test(d) && fs.readFileSync(`/proc/${d}/cmdline`, 'utf8').includes(`const parent = ${clean.pid};`);
+      } catch {
+        return false;
+      }
+    });
+    expect(watchdogs).toEqual([]);
+  }, 60_000);
+
+  it('signals: a repeat within a second is the same stop request (the shutdown goes on); a later one ends the process at once', async () => {
+    const script = `
+      import http from 'node:http';
+      import { shutdownOnSignals } from './server/src/lib/shutdown.ts';
+      import { createLogger } from './server/src/lib/logger.ts';
+      const server = http.createServer();
+      await new Promise((r) => server.listen(0, '127.0.0.1', r));
+      // Background work that takes 3 s to stop.
+      const plan = { stop: { slow: () => new Promise((r) => setTimeout(r, 3000)) }, interrupt: {}, handBack: {}, close: {} };
+      shutdownOnSignals({ server, log: createLogger('silent'), timeoutMs: 20000, plan });
+      process.stderr.write('ready\\n');
+    `;
+    const repeated = await childProcess(script);
+    repeated.child.kill('SIGTERM');
+    await sleep(50);
+    repeated.child.kill('SIGTERM');
+    const repeatedEnd = await repeated.exited;
+    expect(repeatedEnd).toMatchObject({ code: 0, signal: null });
+    expect(repeatedEnd.at - repeated.readyAt).toBeGreaterThanOrEqual(2900);
+
+    const later = await childProcess(script);
+    later.child.kill('SIGTERM');
+    await sleep(REPEAT_SIGNAL_MS + 500);
+    const second = Date.now();
+    later.child.kill('SIGTERM');
+    const laterEnd = await later.exited;
+    expect(laterEnd.signal).toBe('SIGTERM');
+    expect(laterEnd.at - second).toBeLessThan(1000);
+  }, 60_000);
 
   it("a repeating worker's stop resolves once its pass under way has finished, and no pass starts after it", async () => {
     const pass = gate();

@@ -3,13 +3,18 @@
 //     from here on closes its connection;
 //  2. `stop`: background work stops (a stop may answer a promise: its pass under way has finished)
 //     while requests under way finish — both until they are done or the drain time is up;
-//  3. connections still open are closed;
+//  3. connections still open are closed, and `interrupt` stops work that cannot finish now (thread
+//     pools: their tasks answered 503, their CPU freed for what follows);
 //  4. `handBack`: what this instance still holds (leases, claims) goes back to claimable now;
-//  5. `close`: thread pools, then the database; exit 0 (1 if a step of 4–5 did not finish in time).
-// A hard timer (not unref'd) exits with 1 at the bound whatever is still running. The logger cannot hold the
-// exit (logDestination.ts). A second signal ends the process at once: our listener is gone by then,
-// so the signal's default action applies, which needs no event loop.
+//  5. `close`: the database; exit 0 (1 if a step of 3–5 did not finish in time).
+// A hard timer (not unref'd) exits with 1 whatever is still running, early enough that the logger's
+// exit flush and the process's teardown still fit in the bound (shutdownTimes). The logger cannot
+// hold the exit (logDestination.ts), but native work can: exiting waits for the jobs of libuv's
+// thread pool (an image decode in sharp: 1.4 s measured mid-render) and for worker threads to stop.
+// So a watchdog process SIGKILLs this one at the bound if it is still there. A second signal (after
+// the first second: see shutdownOnSignals) ends the process at once.
 import type { Server } from 'node:http';
+import { Worker } from 'node:worker_threads';
 import type { Logger } from 'pino';
 import { EXIT_FLUSH_MS } from './logDestination';
 
@@ -19,9 +24,11 @@ export type ShutdownSteps = Record<string, () => unknown>;
 export interface ShutdownPlan {
   /** Background work (workers, timers, schedulers, simulators): stopped first, all at once. */
   stop: ShutdownSteps;
+  /** Work under way that cannot finish now (thread pools): stopped once the drain is over. */
+  interrupt: ShutdownSteps;
   /** Held work given back once requests and background work are done (the database is still open). */
   handBack: ShutdownSteps;
-  /** Closed last, one after the other: thread pools, then the database. */
+  /** Closed last, one after the other: the database. */
   close: ShutdownSteps;
 }
 
@@ -32,15 +39,47 @@ export interface ShutdownOptions {
   plan: ShutdownPlan;
   /** How the process ends (tests pass a fake). */
   exit?: (code: number) => void;
+  /** SIGKILL this process at the bound if it is still there (see startExitWatchdog). */
+  watchdog?: boolean;
 }
 
-/** The part of the bound kept for steps 3–5 after the drain: a quarter, between 0.5 s and 3 s. */
-export const afterDrainMs = (timeoutMs: number) => Math.min(3000, Math.max(500, Math.floor(timeoutMs / 4)));
+/**
+ * When each phase must be over, in ms after the signal was handled: the drain (steps 1–2), the hand
+ * back (3–4) and the exit (5, and the hard timer). The end of the bound (a fifth, 0.2 s to 1 s) is
+ * kept for what follows the exit: the logger's flush and the process's own teardown (0.5 s and more
+ * measured with a large heap on a busy machine; the watchdog covers a longer one). Steps 3–5 get a
+ * quarter of the bound (0.5 s to 3 s) before that.
+ */
+export function shutdownTimes(timeoutMs: number): { drainMs: number; handBackMs: number; exitMs: number } {
+  const exitMs = timeoutMs - Math.max(EXIT_FLUSH_MS, Math.min(1000, Math.floor(timeoutMs / 5)));
+  const afterDrain = Math.min(3000, Math.max(500, Math.floor(timeoutMs / 4)));
+  return { drainMs: exitMs - afterDrain, handBackMs: exitMs - Math.floor(afterDrain / 2), exitMs };
+}
+
+/**
+ * The last resort: a small separate process that SIGKILLs this one at `deadline` (epoch ms) if it is
+ * still there. It ends as soon as this process is gone: it is then no longer our child (its parent
+ * process id changes the moment we exit), so it never meets a reused process id. Spawning forks this
+ * process, which takes the forking thread 0.1–0.3 s with a large heap: a short-lived worker thread
+ * does it, not the main thread.
+ */
+export function startExitWatchdog(deadline: number, log: Logger): void {
+  const watchdog = `const parent = ${process.pid};
+setInterval(() => { if (process.ppid !== parent) process.exit(); }, 25);
+setTimeout(() => { if (process.ppid === parent) try { process.kill(parent, 'SIGKILL'); } catch {} process.exit(); }, ${deadline} - Date.now());`;
+  try {
+    const spawner = new Worker(`require('node:child_process').spawn(process.execPath, ['-e', ${JSON.stringify(watchdog)}], { stdio: 'ignore', env: {} }).unref();`, { eval: true, execArgv: [] });
+    spawner.on('error', (err) => log.warn({ err }, 'the shutdown watchdog could not start'));
+    spawner.unref();
+  } catch (err) {
+    log.warn({ err }, 'the shutdown watchdog could not start');
+  }
+}
 
 const sleepUntil = (at: number) => new Promise<void>((resolve) => setTimeout(resolve, Math.max(0, at - Date.now())).unref());
 
 /** Answers a function that shuts down once (a second call answers the first one's promise). */
-export function createShutdown({ server, log, timeoutMs, plan, exit = (code) => process.exit(code) }: ShutdownOptions): (reason: string) => Promise<void> {
+export function createShutdown({ server, log, timeoutMs, plan, exit = (code) => process.exit(code), watchdog = false }: ShutdownOptions): (reason: string) => Promise<void> {
   let started: Promise<void> | undefined;
 
   /** Runs steps (all at once, or one after the other) until `until`; answers the names of those not finished. */
@@ -67,13 +106,15 @@ export function createShutdown({ server, log, timeoutMs, plan, exit = (code) => 
 
   async function shutdown(reason: string): Promise<void> {
     const began = Date.now();
-    // The exit flush of the logger fits inside the bound too.
-    const hardAt = began + timeoutMs - EXIT_FLUSH_MS;
+    const times = shutdownTimes(timeoutMs);
+    // A quarter of the time kept for the teardown is left for the kernel to end a killed process.
+    if (watchdog) startExitWatchdog(began + timeoutMs - Math.floor((timeoutMs - times.exitMs) / 4), log);
+    const hardAt = began + times.exitMs;
     const hard = setTimeout(() => {
       log.error({ reason, timeoutMs }, 'shutdown did not finish in time: exiting now');
       exit(1);
-    }, hardAt - began);
-    const drainUntil = hardAt - afterDrainMs(timeoutMs);
+    }, times.exitMs);
+    const drainUntil = began + times.drainMs;
     log.info({ reason, timeoutMs }, 'shutting down');
 
     // 1. No new connections; idle ones closed now (and again while the drain lasts: a connection whose
@@ -92,10 +133,10 @@ export function createShutdown({ server, log, timeoutMs, plan, exit = (code) => 
 
     // 3. Whatever is still open is cut.
     server.closeAllConnections();
+    const unfinished = await phase('interrupt', plan.interrupt, began + times.handBackMs, false);
 
-    // 4–5. Held work back, then pools and database, within what is left of the bound.
-    const closeFrom = hardAt - Math.min(1000, afterDrainMs(timeoutMs) / 2);
-    const unfinished = [...(await phase('handBack', plan.handBack, closeFrom, true)), ...(await phase('close', plan.close, hardAt, true))];
+    // 4–5. Held work back, then the database, within what is left of the bound.
+    unfinished.push(...(await phase('handBack', plan.handBack, began + times.handBackMs, true)), ...(await phase('close', plan.close, hardAt, true)));
     clearTimeout(hard);
     log.info({ reason, ms: Date.now() - began, unfinished }, 'shut down');
     // 1: something may still be held (until its lease runs out) or was not closed cleanly.
@@ -105,12 +146,25 @@ export function createShutdown({ server, log, timeoutMs, plan, exit = (code) => 
   return (reason) => (started ??= shutdown(reason));
 }
 
-/** Shuts down on the first of these signals; the second ends the process at once. */
+/** How long after the first signal a repeat is taken for the same stop request. */
+export const REPEAT_SIGNAL_MS = 1000;
+
+/**
+ * Shuts down on the first of these signals; a later one ends the process at once. One stop request
+ * often arrives twice at once (a terminal's Ctrl-C, or systemd, signals every process of the group,
+ * and a wrapper such as npm start forwards it too): a repeat within REPEAT_SIGNAL_MS is ignored.
+ * After that our listener is gone, so a signal gets its default action, which needs no event loop.
+ */
 export function shutdownOnSignals(options: ShutdownOptions, signals: NodeJS.Signals[] = ['SIGTERM', 'SIGINT']): (reason: string) => Promise<void> {
-  const shutdown = createShutdown(options);
+  const shutdown = createShutdown({ watchdog: true, ...options });
+  let first = false;
   const onSignal = (signal: NodeJS.Signals) => {
-    for (const s of signals) process.removeListener(s, onSignal);
+    if (first) return;
+    first = true;
     void shutdown(signal);
+    setTimeout(() => {
+      for (const s of signals) process.removeListener(s, onSignal);
+    }, REPEAT_SIGNAL_MS).unref();
   };
   for (const s of signals) process.on(s, onSignal);
   return shutdown;
