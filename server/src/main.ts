@@ -7,8 +7,8 @@ import { systemClock } from './lib/clock';
 import { createServices } from './services';
 import express from 'express';
 import { handBackClaims, startOutboxWorker, startRepeating, stopClaiming } from './modules/fulfilment';
-import { closePdfWorkers } from './modules/pdf/printPdf';
-import { closeRenderWorkers } from './modules/render/service';
+import { stopPdfWorkers } from './modules/pdf/printPdf';
+import { stopRenderWorkers } from './modules/render/service';
 import { shutdownOnSignals } from './lib/shutdown';
 import { demoHpSimulators } from '../simulators/hpDemo';
 import { startShopifyDemo } from '../simulators/shopifyDemo';
@@ -134,8 +134,8 @@ async function main() {
         'store reconciliation leases': () => services.orders.reconciler.leases.handBack(),
       },
       interrupt: {
-        'PDF workers': () => closePdfWorkers(),
-        'render workers': () => closeRenderWorkers(),
+        'PDF workers': () => stopPdfWorkers(),
+        'render workers': () => stopRenderWorkers(),
       },
       close: {
         database: () => db.destroy(),

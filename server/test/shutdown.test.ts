@@ -1,7 +1,8 @@
 // Graceful shutdown (lib/shutdown.ts) and what it hands back: the order of its steps, idle
 // keep-alive connections closed at once, requests under way finished (or cut at the drain time),
 // the bound held when a step hangs; leases, inbox leases and outbox claims claimable again at once;
-// a thread pool closed mid-task answering its callers; a repeating worker's stop awaiting its pass.
+// a thread pool closed mid-task answering its callers, and no new pool started once stopped; a
+// repeating worker's stop awaiting its pass; the exit watchdog; repeated signals.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -13,6 +14,7 @@ import { createLeases } from '../src/jobs/leases';
 import { createLogger } from '../src/lib/logger';
 import { createShutdown, REPEAT_SIGNAL_MS, shutdownTimes, type ShutdownPlan } from '../src/lib/shutdown';
 import { createThreadPool } from '../src/lib/threadPool';
+import { buildArtworkPdf, renderFrontPagePng, stopPdfWorkers } from '../src/modules/pdf/printPdf';
 import { handBackClaims, HP_ORDER_KIND, insertOnce, outboxRepo } from '../src/modules/fulfilment/outbox';
 import { startRepeating } from '../src/modules/fulfilment/outboxWorker';
 import { inboxRepo } from '../src/modules/inbox/repo';
@@ -258,6 +260,15 @@ describe('graceful shutdown', () => {
     expect(Date.now() - began).toBeLessThan(5000);
     for (const o of outcomes) expect(o).toMatchObject({ status: 503, message: 'Spinning stopped: the server is shutting down' });
   }, 20_000);
+});
+
+describe('thread pools at shutdown', () => {
+  it('stopped PDF workers start no new pool: a print file or page render asked for afterwards answers 503 at once', async () => {
+    await stopPdfWorkers();
+    const file = { owner: 'job 1', title: 'print-file.pdf', createdAt: new Date(0).toISOString() };
+    await expect(buildArtworkPdf([Buffer.alloc(1024)], { file })).rejects.toMatchObject({ status: 503, message: 'PDF generation stopped: the server is shutting down' });
+    await expect(renderFrontPagePng(Buffer.from('%PDF-1.7\n'), 3)).rejects.toMatchObject({ status: 503 });
+  });
 });
 
 describe('handing back held work', async () => {

@@ -9,8 +9,9 @@
 //  5. `close`: the database; exit 0 (1 if a step of 3–5 did not finish in time).
 // A hard timer (not unref'd) exits with 1 whatever is still running, early enough that the logger's
 // exit flush and the process's teardown still fit in the bound (shutdownTimes). The logger cannot
-// hold the exit (logDestination.ts), but native work can: exiting waits for the jobs of libuv's
-// thread pool (an image decode in sharp: 1.4 s measured mid-render) and for worker threads to stop.
+// hold the exit (logDestination.ts), but native work can: exiting waits for every job queued on
+// libuv's thread pool (the image decodes of print PDFs under way: 0.7–2.2 s measured mid-render)
+// and for worker threads to stop.
 // So a watchdog process SIGKILLs this one at the bound if it is still there. A second signal (after
 // the first second: see shutdownOnSignals) ends the process at once.
 import type { Server } from 'node:http';
