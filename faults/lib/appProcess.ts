@@ -25,6 +25,15 @@ export interface AppProcess {
   kill(): Promise<void>;
   /** SIGTERM and wait for exit. */
   stop(): Promise<void>;
+  /**
+   * SIGTERM and wait (up to `waitMs`) for the process to exit by itself: how long it took and how it
+   * ended. Still alive then: SIGKILLed, and `exitedByItself` is false.
+   */
+  sigterm(opts?: { waitMs?: number; afterSignal?: () => void }): Promise<{ ms: number; code: number | null; signal: NodeJS.Signals | null; exitedByItself: boolean }>;
+  /** Stop reading the process's stdout (the pipe fills up, as behind a log reader that is stuck). */
+  pauseOutput(): void;
+  /** Close our end of its stdout (its writes fail with EPIPE, as when the log reader has gone). */
+  closeOutput(): void;
   readonly running: boolean;
   /** The current process id (lease holders are named host:pid:…), undefined when not started. */
   readonly pid: number | undefined;
@@ -116,6 +125,24 @@ export function appProcess(env: Record<string, string> = {}, opts: { dataDir?: s
       const exited = new Promise((r) => c.once('exit', r));
       c.kill('SIGKILL');
       await exited;
+    },
+    async sigterm({ waitMs = 60_000, afterSignal }: { waitMs?: number; afterSignal?: () => void } = {}) {
+      const c = child;
+      if (!c || c.exitCode !== null || c.signalCode !== null) throw new Error('the app is not running');
+      const exited = new Promise<void>((r) => c.once('exit', () => r()));
+      const started = performance.now();
+      c.kill('SIGTERM');
+      afterSignal?.();
+      const byItself = await Promise.race([exited.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), waitMs))]);
+      const ms = Math.round(performance.now() - started);
+      if (!byItself) await self.kill();
+      return { ms, code: c.exitCode, signal: c.signalCode, exitedByItself: byItself };
+    },
+    pauseOutput() {
+      child?.stdout?.pause();
+    },
+    closeOutput() {
+      child?.stdout?.destroy();
     },
     async stop() {
       const c = child;

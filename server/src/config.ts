@@ -41,6 +41,8 @@ const envSchema = z.object({
   ARTWORK_ALLOWED_HOSTS: z.string().default(''),
   PDF_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  // SIGTERM/SIGINT: the process has exited within this many milliseconds, whatever was under way.
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(10_000),
   // CRM ↔ email-platform sync.
   SYNC_SERVICE_PATH: z
     .string()
@@ -122,6 +124,8 @@ export interface Config {
   uploads: { maxBytes: number; urlTtlSeconds: number };
   login: { maxFailures: number; windowSeconds: number };
   logLevel: Env['LOG_LEVEL'];
+  /** SIGTERM/SIGINT: the bound on a graceful shutdown (lib/shutdown.ts). */
+  shutdownTimeoutMs: number;
   editor: { url: string; allowedParentOrigins: string[]; sampleUrl: string };
   artwork: { allowedHosts: string[]; pdfTimeoutMs: number };
   sync: {
@@ -245,6 +249,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     uploads: { maxBytes: env.UPLOAD_MAX_BYTES, urlTtlSeconds: env.UPLOAD_URL_TTL_SECONDS },
     login: { maxFailures: env.LOGIN_MAX_FAILURES, windowSeconds: env.LOGIN_WINDOW_SECONDS },
     logLevel: env.LOG_LEVEL,
+    shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
     editor: { url: env.EDITOR_URL, allowedParentOrigins: list(env.EDITOR_ALLOWED_PARENT_ORIGINS), sampleUrl: env.SAMPLE_EDITOR_URL },
     artwork: { allowedHosts: list(env.ARTWORK_ALLOWED_HOSTS).map((h) => h.toLowerCase()), pdfTimeoutMs: env.PDF_TIMEOUT_MS },
     sync: {

@@ -1,4 +1,4 @@
-// config → db → migrate → seed → app → listen. Shuts down gracefully on SIGTERM/SIGINT.
+// config → db → migrate → seed → app → listen. Shuts down gracefully on SIGTERM/SIGINT (lib/shutdown.ts).
 import { ConfigError, loadConfig } from './config';
 import { createDb, migrate, withStartupLock } from './db';
 import { createApp } from './app';
@@ -7,7 +7,10 @@ import { systemClock } from './lib/clock';
 import { createMetrics } from './lib/metrics';
 import { createServices } from './services';
 import express from 'express';
-import { startOutboxWorker, startRepeating } from './modules/fulfilment/service';
+import { handBackClaims, startOutboxWorker, startRepeating, stopClaiming } from './modules/fulfilment';
+import { stopPdfWorkers } from './modules/pdf/printPdf';
+import { stopRenderWorkers } from './modules/render/service';
+import { shutdownOnSignals } from './lib/shutdown';
 import { demoHpSimulators } from '../simulators/hpDemo';
 import { startShopifyDemo } from '../simulators/shopifyDemo';
 import { demoShopifyAdminSimulator, SHOPIFY_ADMIN_SIMULATOR_PATH } from '../simulators/shopifyAdminDemo';
@@ -102,29 +105,49 @@ async function main() {
   server.keepAliveTimeout = 65_000;
   server.on('clientError', onClientError);
 
-  let closing = false;
-  const shutdown = (signal: string) => {
-    if (closing) return;
-    closing = true;
-    log.info({ signal }, 'shutting down');
-    outboxWorker.stop();
-    quietOrderChecks.stop();
-    cancelWorker.stop();
-    storeFulfilmentWorker.stop();
-    pipelineWorker.stop();
-    reconciliations.stop();
-    autoBatching.stop();
-    stopWebhookRecovery();
-    stopShopifyDemo();
-    syncSims?.stop();
-    void mailCatcher?.close();
-    void scheduler.stop();
-    void scheduledBackups.stop();
-    server.close(() => void db.destroy().finally(() => process.exit(0)));
-    setTimeout(() => process.exit(0), 10_000).unref();
-  };
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
-  process.on('SIGINT', () => shutdown('SIGINT'));
+  // SIGTERM/SIGINT (lib/shutdown.ts): the process is gone within SHUTDOWN_TIMEOUT_MS. Anything started
+  // above that runs in the background adds its stop() to `stop`; anything it holds in the database
+  // for a while (a lease, a claim) adds its hand-back to `handBack`.
+  shutdownOnSignals({
+    server,
+    log,
+    timeoutMs: config.shutdownTimeoutMs,
+    plan: {
+      stop: {
+        'provider sends': () => outboxWorker.stop(),
+        'provider cancellations': () => cancelWorker.stop(),
+        'store fulfilments': () => storeFulfilmentWorker.stop(),
+        'order pipeline': () => pipelineWorker.stop(),
+        'quiet order checks': () => quietOrderChecks.stop(),
+        'store reconciliation': () => reconciliations.stop(),
+        'automatic batching': () => autoBatching.stop(),
+        'new outbox claims': () => stopClaiming(db),
+        'webhook processing': () => {
+          stopWebhookRecovery();
+          return services.inbox.stop();
+        },
+        'sync scheduler': () => scheduler.stop(config.shutdownTimeoutMs),
+        'demo store': () => stopShopifyDemo(),
+        'sync simulators': () => syncSims?.stop(),
+        'mail catcher': () => mailCatcher?.close(),
+        // A backup under way stops and removes its partial file; its lease is marked failed before the database closes.
+        'scheduled backups': () => scheduledBackups.stop(),
+      },
+      handBack: {
+        'webhook leases': () => services.inbox.handBack(),
+        'outbox claims': () => handBackClaims(db),
+        'sync job leases': () => services.sync.leases.handBack(),
+        'store reconciliation leases': () => services.orders.reconciler.leases.handBack(),
+      },
+      interrupt: {
+        'PDF workers': () => stopPdfWorkers(),
+        'render workers': () => stopRenderWorkers(),
+      },
+      close: {
+        database: () => db.destroy(),
+      },
+    },
+  });
 }
 
 main().catch((err) => {

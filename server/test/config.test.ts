@@ -137,6 +137,8 @@ describe('loadConfig', () => {
       ['UPLOAD_URL_TTL_SECONDS', 'soon'],
       ['LOGIN_MAX_FAILURES', '0'],
       ['LOG_LEVEL', 'loud'],
+      ['SHUTDOWN_TIMEOUT_MS', '500'],
+      ['SHUTDOWN_TIMEOUT_MS', 'soon'],
       ['SIMULATORS', 'maybe'],
       ['SMTP_CATCHER_PORT', '70000'],
       ['SMTP_URL', 'mail.example.org:25'],
@@ -170,6 +172,11 @@ describe('loadConfig', () => {
       expect(loadConfig({ DATA_DIR: tempDir() })).toMatchObject({ metrics: { token: undefined }, ready: { minFreeMb: 512 } });
       expect(loadConfig({ DATA_DIR: tempDir(), METRICS_TOKEN: '' }).metrics.token).toBeUndefined();
       expect(loadConfig({ DATA_DIR: tempDir(), METRICS_TOKEN: 'a-scraper-token-0123456789', READY_MIN_FREE_MB: '2048' })).toMatchObject({ metrics: { token: 'a-scraper-token-0123456789' }, ready: { minFreeMb: 2048 } });
+    });
+
+    it('a shutdown takes at most 10 s unless SHUTDOWN_TIMEOUT_MS says otherwise', () => {
+      expect(loadConfig({ DATA_DIR: tempDir() }).shutdownTimeoutMs).toBe(10_000);
+      expect(loadConfig({ DATA_DIR: tempDir(), SHUTDOWN_TIMEOUT_MS: '25000' }).shutdownTimeoutMs).toBe(25_000);
     });
 
     it('the demo mail catcher listens on 2525 unless told otherwise (0: any free port)', () => {

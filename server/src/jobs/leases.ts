@@ -63,6 +63,7 @@ export interface LeaseOptions {
 
 export function createLeases({ db, clock, holder = newHolderId(), ttlSeconds, onReaped }: LeaseOptions) {
   const running = new Set<string>();
+  let handedBack = false;
   const iso = (ms = 0) => new Date(clock.now().getTime() + ms).toISOString();
 
   async function ensure(name: string): Promise<void> {
@@ -81,6 +82,7 @@ export function createLeases({ db, clock, holder = newHolderId(), ttlSeconds, on
 
   /** Take the lease (atomically). With a slot: only if that scheduled time was not run yet. */
   async function acquire(name: string, slot?: string): Promise<boolean> {
+    if (handedBack) return false;
     await ensure(name);
     const now = iso();
     const q = db('job_leases')
@@ -92,7 +94,7 @@ export function createLeases({ db, clock, holder = newHolderId(), ttlSeconds, on
     return (await q.update(patch)) === 1;
   }
 
-  const renew = (name: string) => db('job_leases').where({ name, holder }).update({ lease_until: iso(ttlSeconds * 1000) });
+  const renew = async (name: string) => (handedBack ? 0 : db('job_leases').where({ name, holder }).update({ lease_until: iso(ttlSeconds * 1000) }));
 
   const setRecord = (name: string, recordId: number) => db('job_leases').where({ name, holder }).update({ last_record_id: recordId });
 
@@ -132,6 +134,7 @@ export function createLeases({ db, clock, holder = newHolderId(), ttlSeconds, on
    * the same slot and must run it (`run(name, {claimed: true}, …)`).
    */
   async function takeOver(row: LeaseRow): Promise<boolean> {
+    if (handedBack) return false;
     const now = iso();
     const q = db('job_leases').where({ name: row.name, last_status: 'running', lease_until: row.leaseUntil }).where('lease_until', '<', now);
     if (row.holder) q.where('holder', row.holder);
@@ -177,7 +180,19 @@ export function createLeases({ db, clock, holder = newHolderId(), ttlSeconds, on
     }
   }
 
-  return { holder, ensure, get, list, acquire, renew, setRecord, finish, reapExpired, takeOver, holderAlive, run, isRunningHere: (name: string) => running.has(name) };
+  /**
+   * Shutdown: every lease this instance holds runs out now instead of at its TTL, and none is taken
+   * or renewed again. A run cut short still reads "running", so it is taken over (sync jobs run
+   * their slot again) or recorded as failed at once, exactly as for an instance that died. Answers
+   * how many leases were handed back.
+   */
+  async function handBack(): Promise<number> {
+    handedBack = true;
+    const now = iso();
+    return db('job_leases').where({ holder }).where('lease_until', '>=', now).update({ lease_until: iso(-1) });
+  }
+
+  return { holder, ensure, get, list, acquire, renew, setRecord, finish, reapExpired, takeOver, holderAlive, run, handBack, isRunningHere: (name: string) => running.has(name) };
 }
 
 export type Leases = ReturnType<typeof createLeases>;

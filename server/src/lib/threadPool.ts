@@ -17,6 +17,7 @@ export interface ThreadPool<T, R> {
   run(task: T, timeoutMs: number, observe?: TaskObserver): Promise<R>;
   /** Starts the workers now rather than on the first task. */
   warm(): void;
+  /** Answers every queued and running task with a 503 and terminates the workers. */
   close(): Promise<void>;
   readonly size: number;
 }
@@ -147,6 +148,12 @@ export function createThreadPool<T, R>(options: ThreadPoolOptions): ThreadPool<T
       while (slots.length < size) spawn();
     },
     async close() {
+      // Tasks queued or running get their answer now (a 503), so no caller waits on a stopped pool.
+      const stopping = new HttpError(503, `${options.text.failed} stopped: the server is shutting down`);
+      for (const job of [...queue.splice(0), ...slots.map((s) => s.job).filter((j): j is Job => j !== null)]) {
+        clearTimeout(job.timer);
+        job.reject(stopping);
+      }
       const all = slots.splice(0);
       await Promise.all(all.map((s) => s.worker.terminate()));
     },

@@ -3,8 +3,8 @@
 // want one story without HTTP.
 export { fulfilmentService, type FulfilmentService } from './service';
 export { DEFAULT_OPTIONS, type FulfilmentContext, type FulfilmentOptions, type SendOutcome } from './context';
-export { enqueueOrderSend, hpDedupeKey, type EnqueueOrderSend, type OutboxRow } from './outbox';
-export { processDue, sendNow, startOutboxWorker } from './outboxWorker';
+export { enqueueOrderSend, handBackClaims, hpDedupeKey, stopClaiming, type EnqueueOrderSend, type OutboxRow } from './outbox';
+export { processDue, sendNow, startOutboxWorker, startRepeating } from './outboxWorker';
 export { sendOrder, type SendOrderInput } from './sendOrder';
 export { MAYBE_AT_PROVIDER_WHOLE, mayBeAtProvider } from './lineSends';
 export { prepareSend, type PreparedSend } from './prepareSend';

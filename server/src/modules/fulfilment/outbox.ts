@@ -117,6 +117,39 @@ export async function enqueueOrderSend(trx: Knex | Knex.Transaction, input: Enqu
   return out;
 }
 
+// Claims this process holds (row id → the locked_until it wrote), per database, so a shutdown can
+// hand them back at once (handBackClaims) rather than leave the rows locked until the lease runs out.
+// Claims are always taken on the database itself, never inside a caller's transaction.
+const heldClaims = new WeakMap<object, { rows: Map<number, string>; closed: boolean }>();
+const claimsOf = (db: object) => {
+  let held = heldClaims.get(db);
+  if (!held) heldClaims.set(db, (held = { rows: new Map(), closed: false }));
+  return held;
+};
+
+/** Shutdown, first step: no new claim is taken on `db` (a send asked for now stays queued for the next start). */
+export function stopClaiming(db: Db): void {
+  claimsOf(db).closed = true;
+}
+
+export const claimingStopped = (db: Db): boolean => claimsOf(db).closed;
+
+/**
+ * Shutdown, last step: every claim this process still holds on `db` goes back to claimable now,
+ * unless its attempt finished (the row is no longer pending, or was released when rescheduled).
+ * Answers how many rows were handed back.
+ */
+export async function handBackClaims(db: Db): Promise<number> {
+  const held = claimsOf(db);
+  held.closed = true;
+  let n = 0;
+  for (const [id, lockedUntil] of held.rows) {
+    n += await db('outbox').where({ id, status: 'pending', locked_until: lockedUntil }).update({ locked_until: null });
+    held.rows.delete(id);
+  }
+  return n;
+}
+
 export function outboxRepo(db: Db | Knex.Transaction) {
   /** Rows of `kind` of a site whose dedupe key starts with `prefix` (ending in ':'), oldest first: a key range, on the unique index. */
   async function withKeyPrefix(kind: string, siteId: number, prefix: string): Promise<OutboxRow[]> {
@@ -144,12 +177,16 @@ export function outboxRepo(db: Db | Knex.Transaction) {
      * next_attempt_at (an explicit click). Answers the claimed row, or undefined.
      */
     async claim(id: number, at: string, leaseUntil: string, force: boolean): Promise<OutboxRow | undefined> {
+      const held = claimsOf(db);
+      if (held.closed) return undefined;
+      for (const [heldId, until] of held.rows) if (until < at) held.rows.delete(heldId);
       const q = db('outbox')
         .where({ id, status: 'pending' })
         .where((w) => w.whereNull('locked_until').orWhere('locked_until', '<', at));
       if (!force) q.where('next_attempt_at', '<=', at);
       const n = await q.update({ locked_until: leaseUntil, attempts: db.raw('attempts + 1'), updated_at: at });
       if (n !== 1) return undefined;
+      held.rows.set(id, leaseUntil);
       const r = await db<Row>('outbox').where({ id }).first();
       return r ? outboxFromRow(r) : undefined;
     },

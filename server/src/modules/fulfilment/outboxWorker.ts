@@ -4,7 +4,7 @@ import type { Deps } from '../../deps';
 import { notFound } from '../../http/errors';
 import { attempt, outcomeOf } from './attempt';
 import { later, nowIso, type FulfilmentContext, type SendOutcome } from './context';
-import { outboxRepo } from './outbox';
+import { claimingStopped, outboxRepo } from './outbox';
 
 function claim(ctx: FulfilmentContext, id: number, force: boolean) {
   return outboxRepo(ctx.db).claim(id, nowIso(ctx), later(ctx, ctx.options.leaseMs), force);
@@ -18,7 +18,7 @@ export async function sendNow(ctx: FulfilmentContext, outboxId: number): Promise
   for (;;) {
     const row = await outboxRepo(ctx.db).byId(outboxId);
     if (!row) throw notFound('Outbox entry not found');
-    if (row.status !== 'pending') return outcomeOf(row);
+    if (row.status !== 'pending' || claimingStopped(ctx.db)) return outcomeOf(row);
     if (!row.lockedUntil || row.lockedUntil < nowIso(ctx)) {
       const again = await claim(ctx, outboxId, true);
       if (again) return attempt(ctx, again);
@@ -46,17 +46,22 @@ export function startOutboxWorker(service: { processDue(): Promise<unknown> }, o
 
 /** Runs `pass` now and every intervalMs, never two at once; a failed pass is logged. */
 export function startRepeating(pass: () => Promise<unknown>, opts: { intervalMs: number; log?: Deps['log']; what: string }) {
-  let running = false;
+  let current: Promise<void> | undefined;
   let stopped = false;
-  const tick = async () => {
-    if (running || stopped) return;
-    running = true;
+  const run = async () => {
     try {
       await pass();
     } catch (err) {
       opts.log?.error({ err }, `${opts.what} failed`);
+    }
+  };
+  const tick = async () => {
+    if (current || stopped) return;
+    current = run();
+    try {
+      await current;
     } finally {
-      running = false;
+      current = undefined;
     }
   };
   const timer = setInterval(() => void tick(), opts.intervalMs);
@@ -64,9 +69,11 @@ export function startRepeating(pass: () => Promise<unknown>, opts: { intervalMs:
   void tick();
   return {
     tick,
-    stop() {
+    /** No further pass; resolves when the one under way (if any) has finished. */
+    stop(): Promise<void> {
       stopped = true;
       clearInterval(timer);
+      return current ?? Promise.resolve();
     },
   };
 }

@@ -142,6 +142,8 @@ export function inboxRepo(db: Db | Knex.Transaction) {
       const r = await db<DeliveryRow>('webhook_deliveries').where({ id, locked_until: until }).first();
       return r ? deliveryFromRow(r) : undefined;
     },
+    /** A lease let go without an outcome (a shutdown): claimable again now, if it is still that lease on a delivery to process. */
+    releaseLease: (id: number, until: string) => db('webhook_deliveries').where({ id, locked_until: until }).whereIn('status', PENDING).update({ locked_until: null }),
     /** Processed (and the lease, if any, let go); `note` says what processing noticed (an unknown order). */
     markProcessed: (ids: number[], at: string, note: string | null = null) =>
       (ids.length === 1 ? db('webhook_deliveries').where({ id: ids[0] }) : db('webhook_deliveries').whereIn('id', ids)).update({ status: 'processed', processed_at: at, error: note, locked_until: null }),

@@ -172,9 +172,14 @@ export function createInbox(deps: Pick<Deps, 'db' | 'clock' | 'log' | 'metrics'>
 
   const queued = new Set<number>();
   let draining: Promise<void> | undefined;
+  // Once stopped, nothing new is processed: what is left stays to process and the recovery pass of
+  // the next start takes it. Leases held meanwhile (id → locked_until) are handed back at shutdown.
+  let stopped = false;
+  const heldLeases = new Map<number, string>();
 
   /** Process a stored delivery soon (after the answer has gone out), batched with others. */
   function processSoon(deliveryId: number): void {
+    if (stopped) return;
     queued.add(deliveryId);
     draining ??= track(drainQueue());
   }
@@ -183,7 +188,7 @@ export function createInbox(deps: Pick<Deps, 'db' | 'clock' | 'log' | 'metrics'>
     try {
       // Let the answer go out first; deliveries answered meanwhile join the batch.
       await new Promise<void>((resolve) => setImmediate(resolve));
-      while (queued.size) {
+      while (queued.size && !stopped) {
         const ids = [...queued].slice(0, PROCESS_BATCH_MAX);
         for (const id of ids) queued.delete(id);
         await processBatch(ids);
@@ -268,9 +273,11 @@ export function createInbox(deps: Pick<Deps, 'db' | 'clock' | 'log' | 'metrics'>
       lease = new Date(now.getTime() + LEASE_MS).toISOString();
       const delivery = await inboxRepo(db).claimLease(id, now.toISOString(), lease);
       if (!delivery) return 'skipped';
+      heldLeases.set(id, lease);
       const handled = (await handler.process(delivery)) ?? {};
       await inboxRepo(db).markProcessed([id], isoNow(clock), handled.note ?? null);
       metrics?.webhooksProcessed(source);
+      heldLeases.delete(id);
       return 'processed';
     } catch (err) {
       if (source) metrics?.webhookFailed(source);
@@ -279,6 +286,7 @@ export function createInbox(deps: Pick<Deps, 'db' | 'clock' | 'log' | 'metrics'>
         // A storage fault (disk full, database busy) says nothing about the delivery: it does not use
         // up one of its attempts, so a long outage cannot leave an acknowledged delivery unprocessed.
         await inboxRepo(db).markFailed(id, messageOf(err), !storageFault(err));
+        heldLeases.delete(id);
       } catch (markErr) {
         log.error({ err: markErr, deliveryId: id }, 'could not mark the webhook delivery failed');
       }
@@ -293,7 +301,10 @@ export function createInbox(deps: Pick<Deps, 'db' | 'clock' | 'log' | 'metrics'>
   async function recover(limit = RECOVERY_BATCH): Promise<{ processed: number; failed: number; skipped: number }> {
     const ids = await inboxRepo(db).pendingIds([...handlers.keys()], MAX_DELIVERY_ATTEMPTS, isoNow(clock), limit);
     const tally = { processed: 0, failed: 0, skipped: 0 };
-    for (const id of ids) tally[await track(processDelivery(id))]++;
+    for (const id of ids) {
+      if (stopped) break;
+      tally[await track(processDelivery(id))]++;
+    }
     return tally;
   }
 
@@ -328,7 +339,24 @@ export function createInbox(deps: Pick<Deps, 'db' | 'clock' | 'log' | 'metrics'>
     return (await inboxRepo(db).backlog()).map((b) => ({ source: b.source, status: b.status, depth: b.count, oldestAgeSeconds: ageSeconds(now, b.oldest) }));
   }
 
-  return { register, store, receiveNow, processSoon, processDelivery, recover, startRecovery, idle, track, backlog };
+  /** Shutdown, first step: no new processing; resolves when what is under way has finished. */
+  function stop(): Promise<void> {
+    stopped = true;
+    return idle();
+  }
+
+  /** Shutdown, last step: leases still held (processing cut short) go back to claimable now. Answers how many. */
+  async function handBack(): Promise<number> {
+    stopped = true;
+    let n = 0;
+    for (const [id, lease] of heldLeases) {
+      n += await inboxRepo(db).releaseLease(id, lease);
+      heldLeases.delete(id);
+    }
+    return n;
+  }
+
+  return { register, store, receiveNow, processSoon, processDelivery, recover, startRecovery, idle, track, backlog, stop, handBack };
 }
 
 export type Inbox = ReturnType<typeof createInbox>;

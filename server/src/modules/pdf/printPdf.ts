@@ -62,7 +62,12 @@ export function clearPdfCache(): void {
   cache = new LruBytes(settings.cacheMaxBytes);
 }
 
+// Once the server stops, no new worker starts (an in-flight request would start a fresh pool).
+let stopped = false;
+const stoppedError = () => new HttpError(503, 'PDF generation stopped: the server is shutting down');
+
 function workers(): WorkerPool {
+  if (stopped) throw stoppedError();
   pool ??= createWorkerPool();
   return pool;
 }
@@ -76,6 +81,12 @@ export async function closePdfWorkers(): Promise<void> {
   const p = pool;
   pool = null;
   await p?.close();
+}
+
+/** Shutdown: the workers stop for good; a PDF asked for from now on answers 503. */
+export async function stopPdfWorkers(): Promise<void> {
+  stopped = true;
+  await closePdfWorkers();
 }
 
 const remaining = (deadline: number) => deadline - Date.now();
@@ -223,6 +234,8 @@ export interface BuildOptions {
 /** Images → one PDF/X-4 file with one trim + bleed page per image (tasks.ts places each image). */
 export async function buildArtworkPdf(pages: Buffer[], options: BuildOptions): Promise<Uint8Array> {
   if (!pages.length) throw badRequest(PDF_EMPTY);
+  // Not even the artwork's hash (synchronous, tenths of a second for big pages) once stopped.
+  if (stopped) throw stoppedError();
   const size = options.size ?? CARD_PRINT_SIZE;
   const contentKey = artworkKey(pages, size);
   const identity: PrintFileIdentity = { title: options.file.title, createdAt: options.file.createdAt, documentId: printFileId(options.file.owner, contentKey) };

@@ -62,7 +62,11 @@ export function configureRender(next: Partial<RenderSettings>): void {
 
 export const renderSettings = (): Readonly<RenderSettings> => ({ ...settings });
 
+// Once the server stops, no new worker starts (an in-flight request would start a fresh pool).
+let stopped = false;
+
 function workers(): RenderPool {
+  if (stopped) throw new HttpError(503, 'Rendering stopped: the server is shutting down');
   pool ??= createRenderPool();
   return pool;
 }
@@ -75,6 +79,12 @@ export async function closeRenderWorkers(): Promise<void> {
   const p = pool;
   pool = null;
   await p?.close();
+}
+
+/** Shutdown: the workers stop for good; a render asked for from now on answers 503. */
+export async function stopRenderWorkers(): Promise<void> {
+  stopped = true;
+  await closeRenderWorkers();
 }
 
 /** Line item properties ([{name, value}]) → values by name (the first non-blank value of a name wins). */
