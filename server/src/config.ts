@@ -99,6 +99,12 @@ const envSchema = z.object({
 
 export type Env = z.infer<typeof envSchema>;
 
+/** The name of every setting read from the environment (the deploy guide's env file lists each one). */
+export const SETTING_NAMES: readonly string[] = Object.keys(envSchema.shape);
+
+/** Each setting's value when it is not set (undefined: none, or one that depends on NODE_ENV). */
+export const settingDefaults = (): Readonly<Record<string, unknown>> => envSchema.parse({});
+
 export interface Config {
   env: Env['NODE_ENV'];
   isProduction: boolean;
