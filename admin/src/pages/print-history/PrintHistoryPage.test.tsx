@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { ADMIN, renderInAdmin, signIn, stubFetch, USER } from '../../test/helpers';
 import { fail, ok, pdfResponse, printJob, router } from '../../test/printProduction';
@@ -124,6 +124,59 @@ describe('Print History for operators', () => {
       expect(within(row).queryByText('Have you printed?')).not.toBeInTheDocument();
     } finally {
       HTMLAnchorElement.prototype.click = click;
+    }
+  });
+
+  it('what is filled in the Reprint dialog stays when the rows are rebuilt under it (a tablet turned to portrait)', async () => {
+    // A screen width that can change during the test: rows become cards, every Reprint button is a new one.
+    const saved = window.matchMedia;
+    let small = false;
+    const listeners = new Set<() => void>();
+    window.matchMedia = ((query: string) => ({
+      get matches() {
+        return small && query.includes('max-width');
+      },
+      media: query,
+      onchange: null,
+      addListener: (l: () => void) => listeners.add(l),
+      removeListener: (l: () => void) => listeners.delete(l),
+      addEventListener: (_type: string, l: () => void) => listeners.add(l),
+      removeEventListener: (_type: string, l: () => void) => listeners.delete(l),
+      dispatchEvent: () => false,
+    })) as unknown as typeof window.matchMedia;
+    try {
+      signIn(USER);
+      const user = userEvent.setup();
+      const { calls } = stubFetch(
+        router(
+          {
+            'GET /api/print-jobs': () => ok({ list: [PRINTED], hasNext: false, total: 1 }),
+            'POST /api/print-jobs': (call) => ok({ ...PRINTED, ...(call.body as object) }),
+          },
+          USER,
+        ),
+      );
+      renderHistory();
+      const row = await screen.findByTestId('print-job-11');
+      await user.click(within(row).getByRole('button', { name: 'Reprint' }));
+      const dialog = await screen.findByRole('dialog', { name: 'Reprint Robin card (#11)' });
+      await user.click(within(dialog).getByRole('radio', { name: 'Print defect' }));
+      await user.click(within(dialog).getByRole('radio', { name: 'Shop' }));
+      await user.type(within(dialog).getByRole('textbox', { name: /Note/ }), 'Colours came out dark');
+      act(() => {
+        small = true;
+        listeners.forEach((l) => l());
+      });
+      await waitFor(() => expect(screen.queryByRole('table', { name: 'Print jobs' })).not.toBeInTheDocument());
+      const still = screen.getByRole('dialog', { name: 'Reprint Robin card (#11)' });
+      expect(within(still).getByRole('textbox', { name: /Note/ })).toHaveValue('Colours came out dark');
+      await user.click(within(still).getByRole('button', { name: 'Confirm' }));
+      await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+      expect(calls.filter((c) => c.method === 'POST').map((c) => c.body)).toEqual([
+        { id: 11, isPDFDownloaded: false, isPrinted: false, isRePrinted: true, reprintReason: 'printDefect', reprintResponsible: 'shop', reprintNote: 'Colours came out dark' },
+      ]);
+    } finally {
+      window.matchMedia = saved;
     }
   });
 });

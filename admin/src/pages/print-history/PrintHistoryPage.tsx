@@ -6,7 +6,7 @@ import { BulkActionsBar, type BulkButton } from '../print-jobs/BulkActions';
 import { HistoryPdfButton } from '../print-jobs/DownloadPdfButton';
 import { PrintJobTable, type PrintJobActionColumn } from '../print-jobs/PrintJobTable';
 import { PrintQueueFilters, usePrintQueue } from '../print-jobs/PrintQueue';
-import { ReprintButton } from './ReprintButton';
+import { ReprintButton, ReprintDialogHost } from './ReprintButton';
 import { JobHistoryCell } from '../print-jobs/JobHistoryCell';
 
 // Spec §2: the Jobs columns, the last one Reprint; the PDF of a printed job downloads again here.
@@ -27,7 +27,9 @@ function PrintHistoryView() {
       <Title title="Print History" />
       <PrintQueueFilters view={view} setView={setView} isAdmin={isAdmin} printed />
       <BulkActionsBar selection={selection} list={list} from="history" actions={BULK_ACTIONS} />
-      <PrintJobTable list={list} actionColumns={ACTIONS} order={view} onOrder={setView} showClient={isAdmin} printed selection={selection} />
+      <ReprintDialogHost>
+        <PrintJobTable list={list} actionColumns={ACTIONS} order={view} onOrder={setView} showClient={isAdmin} printed selection={selection} />
+      </ReprintDialogHost>
     </Card>
   );
 }
