@@ -16,6 +16,12 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/**
+ * A loopback port where a connection is always refused. Not a just-closed ephemeral port: a test
+ * file running beside the one asking may be given that port. Port 1 is privileged and no test binds it.
+ */
+export const REFUSED_PORT = 1;
+
 /** A new, empty PostgreSQL database on the server of `baseUrl` (named `<prefix>_<random>`), and how to drop it. */
 export async function createPgDatabase(baseUrl: string, prefix: string): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `${prefix}_${crypto.randomBytes(5).toString('hex')}`;

@@ -9,7 +9,7 @@ import { envValue } from '../src/lib/secrets';
 import { sitesRepo } from '../src/modules/sites/repo';
 import { demoSmtpCatcher } from '../simulators/smtpDemo';
 import { bearer, binary, createWorld, type TestWorld } from './harness';
-import { freePort } from './infra';
+import { REFUSED_PORT } from './infra';
 
 describe('POST /api/test/send-email', () => {
   let w: TestWorld;
@@ -75,7 +75,7 @@ describe('POST /api/test/send-email', () => {
   });
 
   it('nothing listening at the port: not ok, with the reason', async () => {
-    const port = await freePort();
+    const port = REFUSED_PORT;
     await setEnv(w.sites.b, 'SMTP_URL', `smtp://127.0.0.1:${port}`);
     const res = await sendEmail({ site: 'site-b', to: 'x@example.net' });
     expect(res.body.data).toMatchObject({ site: 'site-b', ok: false, checks: [{ step: 'connection', url: `smtp://127.0.0.1:${port}`, ok: false, status: null }] });

@@ -4,6 +4,7 @@ import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMailer, MailError, mailErrorOf, parseMailAddress, smtpUrlForDisplay, smtpUrlProblem, type OutgoingMail } from '../src/integrations/mailer';
 import { startSmtpCatcher, type SmtpCatcher } from '../simulators/smtp';
+import { REFUSED_PORT } from './infra';
 
 // The smallest valid PNG (1×1): the inline image of the card.
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64');
@@ -28,14 +29,6 @@ async function until(cond: () => boolean) {
 }
 
 /** A port nothing listens on. */
-async function closedPort(): Promise<number> {
-  const s = net.createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const port = (s.address() as net.AddressInfo).port;
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
-}
-
 describe('smtpUrlProblem', () => {
   it('accepts smtp:// and smtps:// with a host, credentials and the test-server option', () => {
     expect(smtpUrlProblem('smtp://mail.example.org:587')).toBeUndefined();
@@ -212,7 +205,7 @@ describe('the mailer against the SMTP catcher', () => {
   });
 
   it('no server at the port: temporary, with the reason', async () => {
-    const mailer = createMailer(`smtp://127.0.0.1:${await closedPort()}`, { timeoutMs: 5000 });
+    const mailer = createMailer(`smtp://127.0.0.1:${REFUSED_PORT}`, { timeoutMs: 5000 });
     const err = (await mailer.verify().catch((e: unknown) => e)) as MailError;
     expect(err).toBeInstanceOf(MailError);
     expect(err.kind).toBe('temporary');

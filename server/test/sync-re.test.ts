@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { fromJson } from '../src/db';
 import { dayIn } from '../src/jobs/time';
 import { bearer } from './harness';
+import { REFUSED_PORT } from './infra';
 import { createSyncWorld, KEYS, listen, person } from './sync-world';
 
 const DAY = '2026-03-10';
@@ -450,8 +451,7 @@ describe('sync: Raiser\'s Edge → Adestra', async () => {
     });
 
     it('an unreachable service is reported with its URL and error', async () => {
-      const closed = await listen((_req: unknown, res: { end(): void }) => res.end());
-      await closed.close();
+      const closed = { url: `http://127.0.0.1:${REFUSED_PORT}` };
       await w.db('sites')
         .where({ id: w.sites.a })
         .update({ settings: JSON.stringify({ env: s.env.map((e) => (e.key === 'ADESTRA_BASE_URL' ? { ...e, value: `${closed.url}/api/rest/1` } : e)) }) });
