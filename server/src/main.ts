@@ -10,7 +10,7 @@ import express from 'express';
 import { handBackClaims, startOutboxWorker, startRepeating, stopClaiming } from './modules/fulfilment';
 import { stopPdfWorkers } from './modules/pdf/printPdf';
 import { stopRenderWorkers } from './modules/render/service';
-import { shutdownOnSignals } from './lib/shutdown';
+import { shutdownOnSignals, type ShutdownState } from './lib/shutdown';
 import { demoHpSimulators } from '../simulators/hpDemo';
 import { startShopifyDemo } from '../simulators/shopifyDemo';
 import { demoShopifyAdminSimulator, SHOPIFY_ADMIN_SIMULATOR_PATH } from '../simulators/shopifyAdminDemo';
@@ -36,7 +36,9 @@ async function main() {
   }
   const log = createLogger(config.logLevel);
   const db = createDb(config.database);
-  const deps = { db, clock: systemClock, config, log, metrics: createMetrics({ log }) };
+  // Set when SIGTERM/SIGINT begins the shutdown: readiness answers 503 from that moment.
+  const shutdownState: ShutdownState = { begun: false };
+  const deps = { db, clock: systemClock, config, log, metrics: createMetrics({ log }), shuttingDown: () => shutdownState.begun };
   const services = createServices(deps);
   // Instances started together on one PostgreSQL database take turns (see withStartupLock).
   const seeded = await withStartupLock(db, async () => {
@@ -110,6 +112,7 @@ async function main() {
   // for a while (a lease, a claim) adds its hand-back to `handBack`.
   shutdownOnSignals({
     server,
+    state: shutdownState,
     log,
     timeoutMs: config.shutdownTimeoutMs,
     plan: {
