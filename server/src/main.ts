@@ -1,8 +1,9 @@
-// config → db → migrate → seed → app → listen. Shuts down gracefully on SIGTERM/SIGINT (lib/shutdown.ts).
+// config → database claim (SQLite) → db → migrate → seed → app → listen. Shuts down gracefully on SIGTERM/SIGINT (lib/shutdown.ts).
 import { ConfigError, loadConfig } from './config';
 import { createDb, migrate, withStartupLock } from './db';
 import { createApp } from './app';
 import { createLogger } from './lib/logger';
+import { claimDatabase, DatabaseClaimError } from './lib/sqliteOwner';
 import { systemClock } from './lib/clock';
 import { createMetrics } from './lib/metrics';
 import { createServices } from './services';
@@ -29,6 +30,17 @@ async function main() {
     config = loadConfig();
   } catch (err) {
     if (err instanceof ConfigError) {
+      console.error(`Presswork cannot start: ${err.message}`);
+      process.exit(1);
+    }
+    throw err;
+  }
+  // A SQLite database is one process's: a second one on the same file is refused before it touches it.
+  let claim;
+  try {
+    claim = claimDatabase(config.database);
+  } catch (err) {
+    if (err instanceof DatabaseClaimError) {
       console.error(`Presswork cannot start: ${err.message}`);
       process.exit(1);
     }
@@ -148,6 +160,8 @@ async function main() {
       },
       close: {
         database: () => db.destroy(),
+        // Last: the next instance may start on the database once this one no longer writes to it.
+        'database claim': () => claim.release(),
       },
     },
   });
