@@ -6,8 +6,8 @@ export interface Liveness {
   status: 'ok';
 }
 
-/** The readiness checks, by name. */
-export type HealthCheckName = 'database' | 'migrations' | 'files' | 'disk';
+/** The readiness checks, by name. `shutdown` is listed only while the instance shuts down (then alone). */
+export type HealthCheckName = 'database' | 'migrations' | 'files' | 'disk' | 'shutdown';
 
 export interface HealthCheck {
   name: HealthCheckName;
@@ -16,7 +16,10 @@ export interface HealthCheck {
   reason?: string;
 }
 
-/** GET /api/health/ready: 200 with status "ready", or 503 with status "not-ready"; every check listed. */
+/**
+ * GET /api/health/ready: 200 with status "ready", or 503 with status "not-ready"; every check listed.
+ * Once a shutdown has begun: 503 with the one check `shutdown` (the others are not run any more).
+ */
 export interface Readiness {
   status: 'ready' | 'not-ready';
   checks: HealthCheck[];

@@ -109,7 +109,7 @@ const STARTUP_LOCK_KEY = 7_300_100_001;
  * instances started at the same moment on one PostgreSQL database do it one after the other: the
  * second finds the tables and the first admin there instead of racing to create them. The lock is
  * a transaction-scoped advisory lock held by one pool connection while `fn` uses the others; it
- * goes with the transaction, also when the process dies. SQLite: one process owns the file.
+ * goes with the transaction, also when the process dies. SQLite: one process owns the file (lib/sqliteOwner.ts).
  */
 export async function withStartupLock<T>(db: Db, fn: () => Promise<T>): Promise<T> {
   if (!isPostgres(db)) return fn();

@@ -15,4 +15,9 @@ export interface Deps {
    * given; a module built alone in a test may go without (nothing is counted).
    */
   metrics?: Metrics;
+  /**
+   * Whether this process has begun to shut down (lib/shutdown.ts owns the state; main.ts passes it
+   * in): readiness answers 503 from then on. Absent: never (tests, command-line tools).
+   */
+  shuttingDown?: () => boolean;
 }

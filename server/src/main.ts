@@ -1,8 +1,9 @@
-// config → db → migrate → seed → app → listen. Shuts down gracefully on SIGTERM/SIGINT (lib/shutdown.ts).
+// config → database claim (SQLite) → db → migrate → seed → app → listen. Shuts down gracefully on SIGTERM/SIGINT (lib/shutdown.ts).
 import { ConfigError, loadConfig } from './config';
 import { createDb, migrate, withStartupLock } from './db';
 import { createApp } from './app';
 import { createLogger } from './lib/logger';
+import { claimDatabase, DatabaseClaimError } from './lib/sqliteOwner';
 import { systemClock } from './lib/clock';
 import { createMetrics } from './lib/metrics';
 import { createServices } from './services';
@@ -10,7 +11,7 @@ import express from 'express';
 import { handBackClaims, startOutboxWorker, startRepeating, stopClaiming } from './modules/fulfilment';
 import { stopPdfWorkers } from './modules/pdf/printPdf';
 import { stopRenderWorkers } from './modules/render/service';
-import { shutdownOnSignals } from './lib/shutdown';
+import { shutdownOnSignals, type ShutdownState } from './lib/shutdown';
 import { demoHpSimulators } from '../simulators/hpDemo';
 import { startShopifyDemo } from '../simulators/shopifyDemo';
 import { demoShopifyAdminSimulator, SHOPIFY_ADMIN_SIMULATOR_PATH } from '../simulators/shopifyAdminDemo';
@@ -34,9 +35,22 @@ async function main() {
     }
     throw err;
   }
+  // A SQLite database is one process's: a second one on the same file is refused before it touches it.
+  let claim;
+  try {
+    claim = claimDatabase(config.database);
+  } catch (err) {
+    if (err instanceof DatabaseClaimError) {
+      console.error(`Presswork cannot start: ${err.message}`);
+      process.exit(1);
+    }
+    throw err;
+  }
   const log = createLogger(config.logLevel);
   const db = createDb(config.database);
-  const deps = { db, clock: systemClock, config, log, metrics: createMetrics({ log }) };
+  // Set when SIGTERM/SIGINT begins the shutdown: readiness answers 503 from that moment.
+  const shutdownState: ShutdownState = { begun: false };
+  const deps = { db, clock: systemClock, config, log, metrics: createMetrics({ log }), shuttingDown: () => shutdownState.begun };
   const services = createServices(deps);
   // Instances started together on one PostgreSQL database take turns (see withStartupLock).
   const seeded = await withStartupLock(db, async () => {
@@ -110,6 +124,7 @@ async function main() {
   // for a while (a lease, a claim) adds its hand-back to `handBack`.
   shutdownOnSignals({
     server,
+    state: shutdownState,
     log,
     timeoutMs: config.shutdownTimeoutMs,
     plan: {
@@ -145,6 +160,8 @@ async function main() {
       },
       close: {
         database: () => db.destroy(),
+        // Last: the next instance may start on the database once this one no longer writes to it.
+        'database claim': () => claim.release(),
       },
     },
   });

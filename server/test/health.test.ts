@@ -1,6 +1,7 @@
 // GET /api/health (liveness) and GET /api/health/ready (readiness): each readiness check made to
 // fail — a closed database, a pending or unknown migration, an unwritable files folder, a disk
-// below READY_MIN_FREE_MB, a database that does not answer — and what the answer then says.
+// below READY_MIN_FREE_MB, a database that does not answer, a shutdown begun — and what the answer
+// then says (the drain itself: shutdown.test.ts).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -147,6 +148,21 @@ describe('GET /api/health/ready (readiness)', async () => {
       { name: 'database', ok: false, reason: `the database did not answer within ${CHECK_TIMEOUT_MS / 1000} s` },
       { name: 'migrations', ok: false, reason: `the database did not answer within ${CHECK_TIMEOUT_MS / 1000} s` },
     ]);
+  });
+
+  it('shutting down → 503 "Not ready: shutdown" at once, the other checks not run (the database may be closed already)', async () => {
+    const own = await ownApp();
+    const store = fileStoreFor(own.dataDir);
+    let writes = 0;
+    const counting = { ...store, put: (...args: Parameters<typeof store.put>) => (writes++, store.put(...args)) };
+    let shuttingDown = false;
+    const health = healthService({ db: own.db, clock: testClock(), config: { ...w.config, ready: { minFreeMb: 0 } }, log: createLogger('silent'), shuttingDown: () => shuttingDown }, counting, filesFolderOf(own.dataDir));
+    expect((await health.readiness()).status).toBe('ready');
+    expect(writes).toBe(1);
+    shuttingDown = true;
+    await own.db.destroy();
+    expect(await health.readiness()).toEqual({ status: 'not-ready', checks: [{ name: 'shutdown', ok: false, reason: 'this instance is shutting down' }] });
+    expect(writes).toBe(1);
   });
 
   it('probes arriving together share one run of the checks (one probe file written, not one each)', async () => {

@@ -1,5 +1,6 @@
 // Graceful shutdown (lib/shutdown.ts) and what it hands back: the order of its steps, idle
 // keep-alive connections closed at once, requests under way finished (or cut at the drain time),
+// readiness 503 and answers closing their connections from the moment it begins,
 // the bound held when a step hangs; leases, inbox leases and outbox claims claimable again at once;
 // a thread pool closed mid-task answering its callers, and no new pool started once stopped; a
 // repeating worker's stop awaiting its pass; the exit watchdog; repeated signals.
@@ -8,17 +9,22 @@ import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import supertest from 'supertest';
 import { describe, expect, it } from 'vitest';
+import { createApp } from '../src/app';
+import type { Db } from '../src/db';
 import { HttpError } from '../src/http/errors';
 import { createLeases } from '../src/jobs/leases';
 import { createLogger } from '../src/lib/logger';
-import { createShutdown, REPEAT_SIGNAL_MS, shutdownTimes, type ShutdownPlan } from '../src/lib/shutdown';
+import { createShutdown, REPEAT_SIGNAL_MS, shutdownTimes, type ShutdownPlan, type ShutdownState } from '../src/lib/shutdown';
 import { createThreadPool } from '../src/lib/threadPool';
 import { buildArtworkPdf, renderFrontPagePng, stopPdfWorkers } from '../src/modules/pdf/printPdf';
 import { handBackClaims, HP_ORDER_KIND, insertOnce, outboxRepo } from '../src/modules/fulfilment/outbox';
 import { startRepeating } from '../src/modules/fulfilment/outboxWorker';
+import { SHUTTING_DOWN } from '../src/modules/health/service';
 import { inboxRepo } from '../src/modules/inbox/repo';
 import { createInbox } from '../src/modules/inbox/service';
+import { createServices, fileStoreFor } from '../src/services';
 import { createWorld } from './harness';
 
 const log = createLogger('silent');
@@ -260,6 +266,65 @@ describe('graceful shutdown', () => {
     expect(Date.now() - began).toBeLessThan(5000);
     for (const o of outcomes) expect(o).toMatchObject({ status: 503, message: 'Spinning stopped: the server is shutting down' });
   }, 20_000);
+});
+
+describe('readiness during the drain', async () => {
+  const w = await createWorld();
+
+  it('a readiness probe under way when the shutdown begins answers 503 "shutting down" and closes its connection; probes during the drain too; liveness stays ok', async () => {
+    const state: ShutdownState = { begun: false };
+    // The probe's database check waits while `holding`: the probe is under way when the shutdown begins.
+    let holding = false;
+    const pinged = gate();
+    const reply = gate();
+    const db = new Proxy(w.db, {
+      get: (target, p) =>
+        p === 'raw' && holding
+          ? (...args: Parameters<Db['raw']>) => {
+              pinged.open();
+              return reply.opened.then(() => target.raw(...args));
+            }
+          : Reflect.get(target, p),
+    }) as Db;
+    const deps = { db, clock: w.clock, config: { ...w.config, ready: { minFreeMb: 0 } }, log, shuttingDown: () => state.begun };
+    const { app } = createApp(deps, createServices(deps, fileStoreFor(w.dataDir)));
+    const server = http.createServer(app);
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const port = (server.address() as AddressInfo).port;
+    // Background work that stops when told: the drain lasts until then.
+    const background = gate();
+    const { exit, exited } = exitRecorder();
+    // Made at start-up, before any request, as main.ts does.
+    const shutdown = createShutdown({ server, state, log, timeoutMs: 20_000, plan: { stop: { work: () => background.opened }, interrupt: {}, handBack: {}, close: {} }, exit });
+    const agent = new http.Agent({ keepAlive: true });
+
+    const before = await get(port, '/api/health/ready', agent);
+    expect(before.status, before.body).toBe(200);
+    expect(before.connection).toBe('keep-alive');
+
+    holding = true;
+    const probe = get(port, '/api/health/ready', agent);
+    await pinged.opened;
+    void shutdown('test');
+    reply.open();
+    const during = await probe;
+    expect(during.status).toBe(503);
+    expect(during.connection).toBe('close');
+    expect(JSON.parse(during.body)).toEqual({ success: false, error: 'Not ready: shutdown', data: SHUTTING_DOWN });
+    expect(SHUTTING_DOWN.checks).toEqual([{ name: 'shutdown', ok: false, reason: 'this instance is shutting down' }]);
+
+    // Still draining (the background work has not stopped): not ready, alive.
+    const ready = await supertest(app).get('/api/health/ready');
+    expect(ready.status).toBe(503);
+    expect(ready.body.error).toBe('Not ready: shutdown');
+    const live = await supertest(app).get('/api/health');
+    expect(live.status).toBe(200);
+    expect(live.body).toEqual({ success: true, data: { status: 'ok' } });
+
+    background.open();
+    expect((await exited).code).toBe(0);
+    agent.destroy();
+  });
 });
 
 describe('thread pools at shutdown', () => {

@@ -1,6 +1,7 @@
 // Graceful shutdown on SIGTERM/SIGINT, in one place, within SHUTDOWN_TIMEOUT_MS whatever is under way:
-//  1. stop accepting: the listener closes, idle keep-alive connections close now, and every answer
-//     from here on closes its connection;
+//  1. stop accepting: the instance turns not ready (ShutdownState, read by readiness), the listener
+//     closes, idle keep-alive connections close now, and every answer from here on — those under way
+//     included — closes its connection;
 //  2. `stop`: background work stops (a stop may answer a promise: its pass under way has finished)
 //     while requests under way finish — both until they are done or the drain time is up;
 //  3. connections still open are closed, and `interrupt` stops work that cannot finish now (thread
@@ -14,7 +15,7 @@
 // and for worker threads to stop.
 // So a watchdog process SIGKILLs this one at the bound if it is still there. A second signal (after
 // the first second: see shutdownOnSignals) ends the process at once.
-import type { Server } from 'node:http';
+import type { Server, ServerResponse } from 'node:http';
 import { Worker } from 'node:worker_threads';
 import type { Logger } from 'pino';
 import { EXIT_FLUSH_MS } from './logDestination';
@@ -33,8 +34,18 @@ export interface ShutdownPlan {
   close: ShutdownSteps;
 }
 
+/**
+ * Whether this process has begun to shut down: the one place that says so. createShutdown sets it
+ * when the shutdown begins; readiness reads it (Deps.shuttingDown), and answers 503 from then on.
+ */
+export interface ShutdownState {
+  begun: boolean;
+}
+
 export interface ShutdownOptions {
   server: Server;
+  /** Set when the shutdown begins (main.ts shares it with readiness); one of its own when not given. */
+  state?: ShutdownState;
   log: Logger;
   timeoutMs: number;
   plan: ShutdownPlan;
@@ -80,8 +91,19 @@ setTimeout(() => { if (process.ppid === parent) try { process.kill(parent, 'SIGK
 const sleepUntil = (at: number) => new Promise<void>((resolve) => setTimeout(resolve, Math.max(0, at - Date.now())).unref());
 
 /** Answers a function that shuts down once (a second call answers the first one's promise). */
-export function createShutdown({ server, log, timeoutMs, plan, exit = (code) => process.exit(code), watchdog = false }: ShutdownOptions): (reason: string) => Promise<void> {
+export function createShutdown({ server, log, timeoutMs, plan, state = { begun: false }, exit = (code) => process.exit(code), watchdog = false }: ShutdownOptions): (reason: string) => Promise<void> {
   let started: Promise<void> | undefined;
+  // Node keeps a connection alive after an answer even once the server is closing: answers still to
+  // be written when the shutdown begins are kept track of, so they too tell their client to go elsewhere.
+  const unanswered = new Set<ServerResponse>();
+  server.prependListener('request', (_req, res) => {
+    if (state.begun) {
+      if (!res.headersSent) res.setHeader('Connection', 'close');
+      return;
+    }
+    unanswered.add(res);
+    res.once('close', () => unanswered.delete(res));
+  });
 
   /** Runs steps (all at once, or one after the other) until `until`; answers the names of those not finished. */
   async function phase(name: string, steps: ShutdownSteps, until: number, sequential: boolean): Promise<string[]> {
@@ -118,12 +140,13 @@ export function createShutdown({ server, log, timeoutMs, plan, exit = (code) => 
     const drainUntil = began + times.drainMs;
     log.info({ reason, timeoutMs }, 'shutting down');
 
-    // 1. No new connections; idle ones closed now (and again while the drain lasts: a connection whose
-    //    answer was already on its way when we began goes idle later); every answer closes its connection.
+    // 1. Not ready; no new connections; idle ones closed now (and again while the drain lasts: a
+    //    connection whose answer was already on its way when we began goes idle later); every answer
+    //    closes its connection.
+    state.begun = true;
+    for (const res of unanswered) if (!res.headersSent) res.setHeader('Connection', 'close');
+    unanswered.clear();
     const httpClosed = new Promise<void>((resolve) => server.close(() => resolve()));
-    server.prependListener('request', (_req, res) => {
-      if (!res.headersSent) res.setHeader('Connection', 'close');
-    });
     server.closeIdleConnections();
     const sweep = setInterval(() => server.closeIdleConnections(), 100);
     sweep.unref();

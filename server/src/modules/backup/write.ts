@@ -29,6 +29,7 @@ import {
 } from './manifest';
 import { RESTORE_STAGING_PREFIX, fsyncDir, fsyncFile, isInside } from './disk';
 import { copySqliteDatabase } from './sqliteCopy';
+import { instanceLockFilesOf } from '../../lib/sqliteOwner';
 
 export interface BackupSummary {
   file: string;
@@ -195,13 +196,14 @@ type Found = { kind: 'file' | 'other'; full: string; relative: string };
 
 /**
  * Every file under DATA_DIR, in a stable order, less what the backup holds otherwise or what is not
- * data: the SQLite database and its -wal/-shm/-journal (copied above), uploads still being written,
- * and restores under way. Directories are walked, not stored (the app creates them as it needs).
+ * data: the SQLite database and its -wal/-shm/-journal (copied above), the running server's claim on
+ * it (never opened here: closing it would drop the server's lock), uploads still being written, and
+ * restores under way. Directories are walked, not stored (the app creates them as it needs).
  */
 async function* filesOf(dataDir: string, sqlite: string | undefined): AsyncGenerator<Found> {
   const database = sqlite ? path.resolve(sqlite) : undefined;
-  const leftOut = (full: string) =>
-    (database !== undefined && [database, `${database}-wal`, `${database}-shm`, `${database}-journal`].includes(full)) || IN_PROGRESS_UPLOAD.test(full);
+  const databaseFiles = database === undefined ? [] : [database, `${database}-wal`, `${database}-shm`, `${database}-journal`, ...instanceLockFilesOf(database)];
+  const leftOut = (full: string) => databaseFiles.includes(full) || IN_PROGRESS_UPLOAD.test(full);
   async function* walk(dir: string): AsyncGenerator<Found> {
     let names: fs.Dirent[];
     try {

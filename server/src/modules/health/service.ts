@@ -1,7 +1,8 @@
 // Liveness and readiness. Ready means this instance can do its work: the database answers, its
 // schema is this code's (no migration pending), the files folder takes a write, and its disk has
 // room (READY_MIN_FREE_MB). Each failing check says why in a sentence: no paths, no secrets (the
-// details go to the log).
+// details go to the log). Once the instance has begun to shut down it is not ready, whatever the
+// checks would say: a balancer stops sending it requests while those under way finish.
 import crypto from 'node:crypto';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
@@ -35,9 +36,12 @@ function withTimeout<T>(p: Promise<T>, what: string): Promise<T> {
 
 const names = (list: string[]) => `${list.slice(0, 3).join(', ')}${list.length > 3 ? `, and ${list.length - 3} more` : ''}`;
 
+/** What readiness answers from the moment a shutdown begins. */
+export const SHUTTING_DOWN: Readiness = { status: 'not-ready', checks: [{ name: 'shutdown', ok: false, reason: 'this instance is shutting down' }] };
+
 /** `filesFolder`: where the file store keeps its files on this machine (its disk is the one checked). */
-export function healthService({ db, config, log }: Deps, store: FileStore, filesFolder: string) {
-  const checks: Record<HealthCheckName, () => Promise<void>> = {
+export function healthService({ db, config, log, shuttingDown = () => false }: Deps, store: FileStore, filesFolder: string) {
+  const checks: Record<Exclude<HealthCheckName, 'shutdown'>, () => Promise<void>> = {
     async database() {
       try {
         await withTimeout(healthRepo(db).ping(), 'the database');
@@ -83,7 +87,7 @@ export function healthService({ db, config, log }: Deps, store: FileStore, files
 
   async function runChecks(): Promise<Readiness> {
     const results = await Promise.all(
-      (Object.keys(checks) as HealthCheckName[]).map(async (name): Promise<HealthCheck> => {
+      (Object.keys(checks) as Array<keyof typeof checks>).map(async (name): Promise<HealthCheck> => {
         try {
           await checks[name]();
           return { name, ok: true };
@@ -101,12 +105,16 @@ export function healthService({ db, config, log }: Deps, store: FileStore, files
   let running: Promise<Readiness> | undefined;
 
   return {
-    /** Every check, run now (or the run already under way). */
-    readiness(): Promise<Readiness> {
+    /** Every check, run now (or the run already under way); shutting down: not ready, at once. */
+    async readiness(): Promise<Readiness> {
+      // The database and the disk are not touched any more: the shutdown is closing them.
+      if (shuttingDown()) return SHUTTING_DOWN;
       running ??= runChecks().finally(() => {
         running = undefined;
       });
-      return running;
+      const readiness = await running;
+      // A run that began before the shutdown does not answer "ready" after it.
+      return shuttingDown() ? SHUTTING_DOWN : readiness;
     },
   };
 }
