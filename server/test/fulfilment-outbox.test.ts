@@ -121,6 +121,8 @@ describe('send-hp', () => {
     expect(Date.parse(sent.body.data.sentAt)).not.toBeNaN();
     const order = await w.orderRecord(w.sites.a, orderId);
     expect((order.data.hpOrders as Record<string, { sentAt: string }>)[orderId].sentAt).toBe(sent.body.data.sentAt);
+    // Kept where "HP has not acknowledged it" reads it.
+    expect((await w.db('store_orders').where({ id: order.id }).first()).sent_to_provider_at).toBe(sent.body.data.sentAt);
 
     // Shipped since: a click says when it went, and that it is shipped, not "sent".
     await orderTablesRepo(w.db).updateOrder(order.id, { data: { ...order.data, status: 'shipped' }, status: 'shipped', before: order.data, updatedAt: new Date().toISOString() });

@@ -69,7 +69,8 @@ export async function markSent(ctx: FulfilmentContext, row: OutboxRow, prepared:
       const next = nextOrderStatus(locked.status ?? text(data.status), 'sent', text(data.hpProgress) || null);
       if (next) data.status = next;
       data.hpProgress = highestProgress(text(data.hpProgress) || null, 'sent');
-      await orderTablesRepo(trx).updateOrder(locked.id, { data, status: next ?? undefined, before: locked.data, updatedAt: at });
+      // The clock of "HP has not acknowledged it" starts with the send that moved it to sent.
+      await orderTablesRepo(trx).updateOrder(locked.id, { data, status: next ?? undefined, before: locked.data, updatedAt: at, ...(next === 'sent' ? { sentToProviderAt: sentAt ?? at } : {}) });
       if (next) await recordChange(trx, { at, siteId, kind: 'order', subjectId: orderId, by: { automatic: AUTOMATIC.providerSend }, action: 'status', from: locked.status ?? null, to: next, reason: null });
     }
     return { status: duplicate ? 'already-sent' : 'sent', hpOrderId: knownId, outboxId: row.id, sentAt } as SendOutcome;
