@@ -20,6 +20,7 @@ import * as batchRules from './20261201_019_batch_rules';
 import * as searchIndexes from './20261202_022_search_indexes';
 import * as printJobReprints from './20261203_021_print_job_reprints';
 import * as history from './20261204_023_history';
+import * as orderSentToProviderAt from './20261205_024_order_sent_to_provider_at';
 
 type Migration = { up(knex: Knex): Promise<void>; down(knex: Knex): Promise<void> };
 
@@ -44,6 +45,7 @@ const migrations: Record<string, Migration> = {
   '20261202_022_search_indexes': searchIndexes,
   '20261203_021_print_job_reprints': printJobReprints,
   '20261204_023_history': history,
+  '20261205_024_order_sent_to_provider_at': orderSentToProviderAt,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

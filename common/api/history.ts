@@ -1,7 +1,7 @@
 // The history (audit trail): what GET /api/print-jobs/:id/history, GET
 // /api/online-stores/order-history?id= and GET /api/history answer, and the Timeline shows.
 
-/** What an entry tells of: a print job, a store order, a batch, a provider send or a sync run. */
+/** What an entry tells of: a print job, a store order, a batch, a send (an order or a cancel to HP Site Flow, tracking to the store) or a sync run. */
 export type HistorySubjectKind = 'job' | 'order' | 'batch' | 'send' | 'sync';
 export const HISTORY_SUBJECT_KINDS: readonly HistorySubjectKind[] = ['job', 'order', 'batch', 'send', 'sync'];
 
@@ -60,6 +60,14 @@ export const HISTORY_ACTION_LABELS: Record<string, string> = {
   queued: 'Send queued',
   sent: 'Sent',
   failed: 'Failed',
+  rescheduled: 'Failed, will retry',
+  stopped: 'Stopped before it went',
+  'cancel-queued': 'Cancellation queued',
+  'cancel-failed': 'Cancellation failed',
+  'store-fulfilled': 'Fulfilled in the store',
+  'store-failed': 'Store fulfilment failed',
+  batched: 'Joined a batch',
+  unbatched: 'Left its batch',
   started: 'Started',
   finished: 'Finished',
 };

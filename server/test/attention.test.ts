@@ -115,6 +115,19 @@ describe('Needs attention', async () => {
     expect(titles(await attention(), 'hpNoAck')).toEqual([]);
   });
 
+  it('sent to HP with no acknowledgement counts from the send, not from a later change of the order', async () => {
+    // Sent at 07:00; a store webhook changed the order at 10:00 while it waited in sent.
+    await orderTablesRepo(w.db).insertOrders([{ ...order(w.sites.a, '9006', MON_0900, 'sent', '2026-03-04T10:00:00.000Z'), sentToProviderAt: '2026-03-04T07:00:00.000Z' }]);
+    at('2026-03-04T10:59:00.000Z');
+    expect(titles(await attention(), 'hpNoAck')).toEqual([]);
+    at('2026-03-04T11:01:00.000Z');
+    expect(ofKind(await attention(), 'hpNoAck')).toEqual([
+      expect.objectContaining({ title: 'Order #9006 was sent to HP Site Flow on 04/03/2026 07:00 and HP has not acknowledged it', since: '2026-03-04T11:00:00.000Z', orderId: '9006' }),
+    ]);
+    // Shipped: off every list, so the tests below see the world they expect.
+    await w.db('store_orders').where({ site_id: w.sites.a, store_order_id: '9006' }).update({ status: 'shipped' });
+  });
+
   it('printed but not shipped: listed after ATTENTION_UNSHIPPED_DAYS, in house and at HP', async () => {
     await orderTablesRepo(w.db).insertOrders([order(w.sites.a, '9004', MON_0900, 'printed', '2026-03-02T12:00:00.000Z')]);
     at('2026-03-04T08:59:00.000Z');

@@ -180,6 +180,22 @@ describe('per-site press sheets and automatic batching', async () => {
     report = await pass();
     expect(report.joined).toEqual([c5]);
     expect((await batch(next)).jobIds).toEqual([c5]);
+    // Each join and leave is in the job's history, by the rule, with the batch and why it left.
+    const membership = async (id: number) =>
+      ((await get(`/api/print-jobs/${id}/history`)).body.data.list as Array<{ action: string; from: string | null; to: string | null; reason: string | null; actor: { automatic?: string } }>)
+        .filter((e) => e.actor.automatic === 'Automatic batching')
+        .map((e) => [e.action, e.from, e.to, e.reason]);
+    const nextName = `batch ${(await batch(next)).number}`;
+    expect(await membership(c5)).toEqual([
+      ['batched', null, nextName, null],
+      ['unbatched', nextName, null, 'held by preflight'],
+      ['batched', null, nextName, null],
+    ]);
+    expect(await membership(c6)).toEqual([
+      ['batched', null, nextName, null],
+      ['unbatched', nextName, null, 'left the queue'],
+    ]);
+    expect(await membership(c1)).toEqual([['batched', null, `batch ${cards.number}`, null]]);
 
     // The cut-off passes (15:00:30 Berlin): every filling batch that opened before it closes, full or not.
     w.clock.set(new Date('2026-12-01T14:00:30.000Z'));

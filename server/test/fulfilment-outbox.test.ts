@@ -9,6 +9,7 @@ import { createHpClient } from '../src/integrations/hpSiteflow';
 import { bearer } from './harness';
 import { createHpWorld, HP, storeOrder } from './fulfilmentWorld';
 import { orderTablesRepo } from '../src/modules/orders/tablesRepo';
+import { formatDateTime } from '../src/lib/clock';
 
 const w = await createHpWorld();
 let seq = 0;
@@ -121,6 +122,8 @@ describe('send-hp', () => {
     expect(Date.parse(sent.body.data.sentAt)).not.toBeNaN();
     const order = await w.orderRecord(w.sites.a, orderId);
     expect((order.data.hpOrders as Record<string, { sentAt: string }>)[orderId].sentAt).toBe(sent.body.data.sentAt);
+    // Kept where "HP has not acknowledged it" reads it.
+    expect((await w.db('store_orders').where({ id: order.id }).first()).sent_to_provider_at).toBe(sent.body.data.sentAt);
 
     // Shipped since: a click says when it went, and that it is shipped, not "sent".
     await orderTablesRepo(w.db).updateOrder(order.id, { data: { ...order.data, status: 'shipped' }, status: 'shipped', before: order.data, updatedAt: new Date().toISOString() });
@@ -260,6 +263,13 @@ describe('the outbox worker', () => {
     expect(row.attempts).toBe(1);
     expect(row.locked_until).toBeNull();
     expect(row.next_attempt_at > w.clock.now().toISOString()).toBe(true);
+    // The order's timeline says the attempt failed and when the next one is, once per attempt.
+    const sendEntries = async (id: string) =>
+      ((await w.request().get(`/api/online-stores/order-history?id=${id}`).set(bearer(w.tokens.userA))).body.data.list as Array<{ kind: string; action: string; reason: string | null }>).filter((e) => e.kind === 'send');
+    const retried = (await sendEntries(orderId)).filter((e) => e.action === 'rescheduled');
+    expect(retried).toHaveLength(1);
+    expect(retried[0].reason).toBe(`Next try at ${formatDateTime(row.next_attempt_at, w.config.sync.timezone)} (attempt 1 of 3): ${row.error}`);
+    expect(retried[0].reason).toMatch(/503/);
     // Not due yet.
     expect((await w.services.fulfilment.processDue()).claimed).toBe(0);
     w.clock.advance(61_000);
@@ -281,6 +291,7 @@ describe('the outbox worker', () => {
     expect(dead.status).toBe('failed');
     expect(dead.attempts).toBe(3);
     expect(dead.error).toMatch(/gave up after 3 attempts/);
+    expect((await sendEntries(doomed)).map((e) => e.action)).toEqual(['queued', 'rescheduled', 'rescheduled', 'failed']);
     expect(w.sim.orderBySource(doomed)).toBeUndefined();
   });
 

@@ -192,6 +192,13 @@ describe('the ship-to address', () => {
 
 describe('cancel-hp', () => {
   const cancel = (orderId: string, token = w.tokens.userA) => w.request().post('/api/online-stores/shopify-webhook/cancel-hp').set(bearer(token)).send({ orderId });
+  type Entry = { kind: string; action: string; from: string | null; to: string | null; reason: string | null; actor: { automatic?: string; name?: string } };
+  /** The order's timeline as Check order shows it: kind, action, from, to, who. */
+  const timeline = async (orderId: string) => {
+    const res = await w.request().get(`/api/online-stores/order-history?id=${orderId}`).set(bearer(w.tokens.userA));
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    return (res.body.data.list as Entry[]).map((e) => [e.kind, e.action, e.from, e.to, e.actor.automatic ?? e.actor.name, e.reason]);
+  };
 
   it('cancels the order at Site Flow by source account and sourceOrderId; the order reads cancelled', async () => {
     const orderId = await orderWithDesign();
@@ -202,6 +209,8 @@ describe('cancel-hp', () => {
     await w.setHpEnv(w.sites.a, siteflowEnv({ HP_SOURCE_ACCOUNT: w.sim.sourceAccount }));
     // Another site's user: no such order.
     expect((await cancel(orderId, w.tokens.userB)).status).toBe(404);
+    // HP's postback of the cancellation is lost: its answer alone moves the order.
+    w.sim.faults.losePostbacks = true;
     const res = await cancel(orderId);
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ status: 'cancelled', sourceOrderIds: [orderId] });
@@ -209,6 +218,12 @@ describe('cancel-hp', () => {
     // The same step as a store cancellation: its result is on the order.
     expect((await w.orderRecord(w.sites.a, orderId)).data.providerCancellation).toMatchObject({ status: 'cancelled', sourceOrderIds: [orderId] });
     expect(w.sim.calls.filter((c) => c.method === 'PUT').map((c) => c.path)).toEqual([`/siteflow/api/order/${w.sim.sourceAccount}/${orderId}/cancel`]);
+    // Asked by the operator, confirmed by HP, the order cancelled by that answer: each in the order's timeline.
+    expect((await timeline(orderId)).slice(-3)).toEqual([
+      ['send', 'cancel-queued', null, 'pending', 'user-a Tester', `HP orders ${orderId}`],
+      ['send', 'cancelled', 'pending', 'cancelled', 'HP Site Flow send', `Cancelled at HP Site Flow (${orderId})`],
+      ['order', 'status', 'sent', 'cancelled', 'HP Site Flow send', `Cancelled at HP Site Flow (${orderId})`],
+    ]);
     await w.sim.idle();
     expect((await w.orderRecord(w.sites.a, orderId)).status).toBe('cancelled');
     const again = await cancel(orderId);
@@ -236,6 +251,13 @@ describe('cancel-hp', () => {
     const puts = w.sim.calls.filter((c) => c.method === 'PUT').length;
     expect((await cancel(orderId)).status).toBe(422);
     expect(w.sim.calls.filter((c) => c.method === 'PUT').length).toBe(puts + 1);
+    const refusal = `HP Site Flow refused to cancel ${orderId}: A shipped order cannot be cancelled`;
+    expect((await timeline(orderId)).filter(([kind]) => kind === 'send').slice(-4)).toEqual([
+      ['send', 'cancel-queued', null, 'pending', 'user-a Tester', `HP orders ${orderId}`],
+      ['send', 'cancel-failed', 'pending', 'failed', 'HP Site Flow send', refusal],
+      ['send', 'cancel-queued', 'failed', 'pending', 'user-a Tester', `HP orders ${orderId}`],
+      ['send', 'cancel-failed', 'pending', 'failed', 'HP Site Flow send', refusal],
+    ]);
   });
 });
 

@@ -18,6 +18,14 @@ describe('shopify inbound, as the store sends it', async () => {
   const jobsOf = async (orderId: string) => (await w.request().get(`/api/print-jobs/from-shopify-order/${orderId}`).set(bearer(w.tokens.userA))).body.data.list as Array<{ id: number; lineItemId: string; quantity: number; withdrawn: { reason: string } | null; madeBy: string }>;
   const queue = async () => (await w.request().get('/api/print-jobs?isPrinted=0&pageSize=100').set(bearer(w.tokens.userA))).body.data.list as Array<{ id: number; shopifyOrderId: string }>;
   const record = async (orderId: string) => (await orderRows(w, orderId))[0];
+  type Entry = { kind: string; subjectId: string; action: string; from: string | null; to: string | null; reason: string | null; actor: { automatic?: string; name?: string } };
+  /** The order's timeline: its sends' and its own entries, as Check order shows them. */
+  const timeline = async (orderId: string) => {
+    const res = await w.request().get(`/api/online-stores/order-history?id=${orderId}`).set(bearer(w.tokens.userA));
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    return res.body.data.list as Entry[];
+  };
+  const cancelSteps = (list: Entry[]) => list.filter((e) => e.kind === 'send' && (e.action.startsWith('cancel') || e.action === 'stopped')).map((e) => [e.action, e.from, e.to, e.actor.automatic ?? e.actor.name, e.reason]);
 
   await makeDesign(w, w.tokens.adminA, { name: 'Inbound card', sku: 'IN-CARD', hpSKU: 'HP-IN-CARD', productPdf: '/files/test/design.pdf' });
 
@@ -189,6 +197,11 @@ describe('shopify inbound, as the store sends it', async () => {
       // The order was at the provider: its status stays the provider's until HP confirms.
       expect(pending.status).toBe('sent');
 
+      // HP does not answer the first attempt: tried again later, the order's timeline says when.
+      w.sim.failNext(4, 503);
+      await w.services.cancellations.processDue();
+      expect((await timeline(o.id)).filter((e) => e.kind === 'send' && e.action === 'rescheduled').map((e) => e.reason)).toEqual([expect.stringMatching(/^Next try at .+ \(attempt 1 of 3\): HP Site Flow did not answer the cancellation of .*503/)]);
+      w.clock.advance(61_000);
       await w.services.cancellations.processDue();
       expect(w.sim.orderBySource(o.id)?.status).toBe('cancelled');
       expect(w.sim.orderBySource(`${o.id}-${second}`)?.status).toBe('cancelled');
@@ -197,6 +210,16 @@ describe('shopify inbound, as the store sends it', async () => {
       expect(done.data.providerCancellation).toMatchObject({ status: 'cancelled', message: expect.stringContaining('Cancelled at HP Site Flow') });
       // The step ran once: a second pass has nothing to do.
       expect((await w.services.cancellations.processDue()).claimed).toBe(0);
+      // The order's timeline tells it: the cancel asked of HP by the store's webhook, HP confirming, the order cancelled.
+      const list = await timeline(o.id);
+      expect(cancelSteps(list)).toEqual([
+        ['cancel-queued', null, 'pending', 'Shopify webhook orders/cancelled', `HP orders ${o.id}, ${o.id}-${second}`],
+        ['cancelled', 'pending', 'cancelled', 'HP Site Flow send', (done.data.providerCancellation as { message: string }).message],
+      ]);
+      // HP's answer or its postback of the cancellation, whichever came first, moved the order to cancelled, once.
+      const moved = list.filter((e) => e.kind === 'order' && e.action === 'status' && e.to === 'cancelled');
+      expect(moved).toHaveLength(1);
+      expect(['HP Site Flow send', 'HP Site Flow postback']).toContain(moved[0].actor.automatic);
     });
 
     it('without HP_SOURCE_ACCOUNT the cancellation fails visibly, saying what to set', async () => {
@@ -210,6 +233,10 @@ describe('shopify inbound, as the store sends it', async () => {
         const row = await record(o.id);
         expect(row.data.providerCancellation).toMatchObject({ status: 'failed', message: expect.stringContaining('HP_SOURCE_ACCOUNT') });
         expect(w.sim.orderBySource(o.id)?.status).not.toBe('cancelled');
+        expect(cancelSteps(await timeline(o.id))).toEqual([
+          ['cancel-queued', null, 'pending', 'Shopify webhook orders/cancelled', `HP orders ${o.id}`],
+          ['cancel-failed', 'pending', 'failed', 'HP Site Flow send', (row.data.providerCancellation as { message: string }).message],
+        ]);
         // The check-order record carries both.
         const check = await post('/api/online-stores/check-order', { id: o.id });
         const rec = (check.body.data as Array<{ type: string; data: Record<string, unknown> }>).find((r) => r.type === 'shopify-order-log')!;
@@ -228,6 +255,8 @@ describe('shopify inbound, as the store sends it', async () => {
       expect(row).toMatchObject({ status: 'failed', error: 'Not sent: the order was cancelled in the store' });
       await w.services.fulfilment.processDue();
       expect(w.sim.orderBySource(o.id)).toBeUndefined();
+      // Stopped by the store's cancellation; nothing had reached HP, so no cancel is asked of it.
+      expect(cancelSteps(await timeline(o.id))).toEqual([['stopped', 'pending', 'failed', 'Shopify webhook orders/cancelled', 'Not sent: the order was cancelled in the store']]);
     });
   });
 

@@ -111,6 +111,14 @@ const shipped = (sourceOrderId: string, trackingNumber = 'RM123456789GB') => ({
 });
 const rowsOf = (orderId: string) => w.db('outbox').where({ kind: STORE_FULFILMENT_KIND }).where('dedupe_key', 'like', `store-fulfilment:${w.sites.a}:${orderId}:%`).orderBy('id');
 const pass = () => w.services.storeFulfilments.processDue();
+/** The order's timeline entries of its write-backs: action, from, to, who, why. */
+const writeBackHistory = async (orderId: string) => {
+  const res = await w.request().get(`/api/online-stores/order-history?id=${orderId}`).set(bearer(w.tokens.userA));
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return (res.body.data.list as Array<{ action: string; from: string | null; to: string | null; actor: { automatic?: string }; reason: string | null }>)
+    .filter((e) => e.action.startsWith('store-'))
+    .map((e) => [e.action, e.from, e.to, e.actor.automatic, e.reason]);
+};
 const later = () => w.clock.advance(2 * 60 * 60_000);
 
 async function inHouseJobs(orderId: string, lineIds: string[], madeBy: 'inHouse' | 'provider' = 'inHouse') {
@@ -174,6 +182,8 @@ describe('shipped postback → store fulfilment', () => {
     expect(res.body.data).toEqual([expect.objectContaining({ status: 'sent', source: 'provider', lineIds: ['21'], fulfillmentId: 'gid://shopify/Fulfillment/1', fulfilledLineIds: ['21'] })]);
     const detail = await w.request().get(`/api/hp-data/order/${orderId}`).set(bearer(w.tokens.userA));
     expect(detail.body.data.storeFulfilments).toEqual([expect.objectContaining({ status: 'sent', tracking: expect.objectContaining({ number: 'RM123456789GB' }) })]);
+    // The order's timeline says it went back, once, with the carrier and tracking.
+    expect(await writeBackHistory(orderId)).toEqual([['store-fulfilled', 'pending', 'sent', 'Store write-back (Shopify)', 'line 21, tracking RM123456789GB (royalmail), fulfilment 1']]);
   });
 
   it('a whole-order shipment fulfils every line; another site\'s user sees none of it', async () => {
@@ -193,6 +203,7 @@ describe('shipped postback → store fulfilment', () => {
     const { outcomes } = await pass();
     expect(store.creates).toHaveLength(0);
     expect(outcomes).toEqual([expect.objectContaining({ status: 'sent', note: 'already fulfilled in the store', alreadyFulfilledLineIds: ['31'] })]);
+    expect(await writeBackHistory(orderId)).toEqual([['store-fulfilled', 'pending', 'sent', 'Store write-back (Shopify)', 'already fulfilled in the store']]);
   });
 
   it('a line the store\'s webhooks said is fulfilled (by hand) queues nothing', async () => {
@@ -211,6 +222,7 @@ describe('shipped postback → store fulfilment', () => {
     await hook(shipped(`${orderId}-22`));
     const { outcomes } = await pass();
     expect(outcomes).toEqual([expect.objectContaining({ status: 'failed', error: 'The store refused the fulfilment: fulfillment: Fulfillment order is not in an open state.' })]);
+    expect(await writeBackHistory(orderId)).toEqual([['store-failed', 'pending', 'failed', 'Store write-back (Shopify)', 'The store refused the fulfilment: fulfillment: Fulfillment order is not in an open state.']]);
     later();
     expect((await pass()).claimed).toBe(0);
     expect(store.creates).toHaveLength(0);

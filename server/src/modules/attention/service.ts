@@ -170,12 +170,12 @@ export function attentionService(deps: Deps) {
 
   async function hpNoAck(siteId: number | undefined, now: Date): Promise<Found> {
     const ms = config.attention.hpAckHours * HOUR;
-    const { rows, total } = await providerChecksRepo(db).unchangedSince(siteId, 'sent', new Date(now.getTime() - ms).toISOString(), ATTENTION_KIND_LIMIT);
+    const { rows, total } = await providerChecksRepo(db).sentBefore(siteId, new Date(now.getTime() - ms).toISOString(), ATTENTION_KIND_LIMIT);
     const items = rows.map((o) =>
       item('hpNoAck', {
-        title: `${orderLabel(o.name, o.storeOrderId)} was sent to HP Site Flow on ${when(o.updatedAt)} and HP has not acknowledged it`,
+        title: `${orderLabel(o.name, o.storeOrderId)} was sent to HP Site Flow on ${when(o.sentAt)} and HP has not acknowledged it`,
         link: checkOrderLink(o.storeOrderId),
-        since: plus(o.updatedAt, ms),
+        since: plus(o.sentAt, ms),
         siteId: o.siteId,
         orderId: o.storeOrderId,
       }),

@@ -15,6 +15,7 @@
 // Each site's pass runs in one transaction under the site's batch numbering lock (the one manual
 // batches take), so two instances passing at once, or a pass and a person making a batch, never put
 // a job in two open batches, and a second pass finds nothing left to do.
+import type { Knex } from 'knex';
 import type { Deps } from '../../deps';
 import { lastRunSlot } from '../../jobs/time';
 import { printJobsRepo, type PrintJob, type PrintJobsRepo } from '../print-jobs/repo';
@@ -32,6 +33,24 @@ export const AUTO_BATCH_BY = 'Automatic batching';
 
 /** Why the rule closed a batch, as its history says it. */
 const CLOSED_BECAUSE: Record<CloseReason, string> = { full: 'full', 'cut-off': 'the daily cut-off', 'turned-off': 'automatic batching was turned off', printed: 'printed' };
+
+/** Why a job left its filling batch, as its history says it (the pass only knows it is no longer Ready, or of another kind). */
+function whyLeft(job: PrintJob | undefined, otherKind: boolean): string {
+  if (!job) return 'deleted';
+  if (job.isPrinted) return 'printed';
+  if (job.withdrawn) return 'left the queue';
+  if (job.held) return 'held by preflight';
+  if (job.madeBy === 'provider') return 'moved to HP Site Flow';
+  if (otherKind) return 'now another product, size or paper stock';
+  return 'no longer ready to print';
+}
+
+/** In the pass's transaction: a job's joining or leaving a filling batch, in the job's history (and so its order's). */
+async function recordMembership(trx: Knex.Transaction, at: string, siteId: number, job: PrintJob | undefined, jobId: number, change: { joined: number } | { left: number; reason: string }): Promise<void> {
+  const base = { at, siteId, kind: 'job' as const, subjectId: jobId, orderRef: job?.shopifyOrderId ?? null, by: { automatic: AUTO_BATCH_BY } };
+  if ('joined' in change) await recordChange(trx, { ...base, action: 'batched', to: `batch ${change.joined}` });
+  else await recordChange(trx, { ...base, action: 'unbatched', from: `batch ${change.left}`, reason: change.reason });
+}
 
 /** The most Ready jobs one pass looks at per site. */
 const MAX_READY = 5000;
@@ -101,18 +120,23 @@ export async function autoBatchPass({ db, clock, config, log }: Deps, parts: Aut
         await tx.deleteEmpty(id);
       };
 
-      const open = new Map<string, { id: number; used: number; capacity: number }>();
+      const open = new Map<string, { id: number; number: number; used: number; capacity: number }>();
       for (const batch of await tx.filling(siteId)) {
-        const leaving = batch.jobIds.filter((id) => !readyNow.has(id) || (kinds.has(id) && kinds.get(id)!.key !== batch.groupKey));
+        const otherKind = (id: number) => kinds.has(id) && kinds.get(id)!.key !== batch.groupKey;
+        const leaving = batch.jobIds.filter((id) => !readyNow.has(id) || otherKind(id));
         await tx.removeJobs(batch.id, leaving);
         report.left.push(...leaving);
+        for (const id of leaving) {
+          const job = await printJobsRepo(trx).byId(id);
+          await recordMembership(trx, at, siteId, job, id, { left: batch.number, reason: whyLeft(job, otherKind(id)) });
+        }
         const staying = batch.jobIds.filter((id) => !leaving.includes(id));
         const used = staying.reduce((n, id) => n + (kinds.get(id)?.slots ?? 1), 0);
         const capacity = batch.capacity ?? 1;
         if (!rule.on) await closeBatch(batch.id, 'turned-off');
         else if (cutOff && batch.createdAt < cutOff) await closeBatch(batch.id, 'cut-off');
         else if (used >= capacity) await closeBatch(batch.id, 'full');
-        else open.set(batch.groupKey, { id: batch.id, used, capacity });
+        else open.set(batch.groupKey, { id: batch.id, number: batch.number, used, capacity });
       }
       if (!rule.on) return;
 
@@ -139,10 +163,11 @@ export async function autoBatchPass({ db, clock, config, log }: Deps, parts: Aut
           const id = await tx.insert({ siteId, sheet: layout.sheet.name, stock: kind.stock, jobIds: [], at, byUserId: null, byName: AUTO_BATCH_BY, filling: { groupKey: key, capacity } });
           report.opened.push(id);
           await recordChange(trx, { at, siteId, kind: 'batch', subjectId: id, by: { automatic: AUTO_BATCH_BY }, action: 'created', to: 'open', reason: `Filling with ${kind.productType} ${kind.leaf.trimWidthMm} × ${kind.leaf.trimHeightMm} mm` });
-          batch = { id, used: 0, capacity };
+          batch = { id, number: (await tx.byId(id))!.number, used: 0, capacity };
         }
         await tx.addJobs(batch.id, [job.id]);
         report.joined.push(job.id);
+        await recordMembership(trx, at, siteId, job, job.id, { joined: batch.number });
         batch.used += slots;
         if (batch.used >= batch.capacity) {
           await closeBatch(batch.id, 'full');

@@ -4,7 +4,7 @@
 import { AUTOMATIC, recordChange } from '../history/record';
 import { HpDuplicateOrder, HpError, isAcknowledgement, providerOrderIdOf } from '../../integrations/hpSiteflow';
 import { orderTablesRepo } from '../orders/tablesRepo';
-import { clientFor, later, nowIso, SendFailure, text, type FulfilmentContext, type SendOutcome } from './context';
+import { clientFor, later, nowIso, retryReason, SendFailure, text, type FulfilmentContext, type SendOutcome } from './context';
 import { withUnanswered } from './lineSends';
 import { outboxRepo, type OutboxRow } from './outbox';
 import { prepareSend, type PreparedSend } from './prepareSend';
@@ -69,7 +69,8 @@ export async function markSent(ctx: FulfilmentContext, row: OutboxRow, prepared:
       const next = nextOrderStatus(locked.status ?? text(data.status), 'sent', text(data.hpProgress) || null);
       if (next) data.status = next;
       data.hpProgress = highestProgress(text(data.hpProgress) || null, 'sent');
-      await orderTablesRepo(trx).updateOrder(locked.id, { data, status: next ?? undefined, before: locked.data, updatedAt: at });
+      // The clock of "HP has not acknowledged it" starts with the send that moved it to sent.
+      await orderTablesRepo(trx).updateOrder(locked.id, { data, status: next ?? undefined, before: locked.data, updatedAt: at, ...(next === 'sent' ? { sentToProviderAt: sentAt ?? at } : {}) });
       if (next) await recordChange(trx, { at, siteId, kind: 'order', subjectId: orderId, by: { automatic: AUTOMATIC.providerSend }, action: 'status', from: locked.status ?? null, to: next, reason: null });
     }
     return { status: duplicate ? 'already-sent' : 'sent', hpOrderId: knownId, outboxId: row.id, sentAt } as SendOutcome;
@@ -100,7 +101,12 @@ export async function reschedule(ctx: FulfilmentContext, row: OutboxRow, error: 
   const cap = Math.min(options.backoff.maxMs, options.backoff.baseMs * 2 ** Math.max(0, row.attempts - 1));
   const delay = Math.floor(cap / 2 + (Math.random() * cap) / 2);
   const next = later(ctx, delay);
-  await outboxRepo(ctx.db).reschedule(row.id, error, withUnanswered(row, details, unanswered), next, nowIso(ctx));
+  const at = nowIso(ctx);
+  const { siteId, orderId } = row.payload;
+  await ctx.db.transaction(async (trx) => {
+    if ((await outboxRepo(trx).reschedule(row.id, error, withUnanswered(row, details, unanswered), next, at)) !== 1) return;
+    await recordChange(trx, { at, siteId, kind: 'send', subjectId: row.id, orderRef: orderId, by: { automatic: AUTOMATIC.providerSend }, action: 'rescheduled', reason: retryReason(ctx, error, row.attempts, next) });
+  });
   return { status: 'queued', outboxId: row.id, error, nextAttemptAt: next };
 }
 

@@ -10,9 +10,10 @@ import { badRequest } from '../../http/errors';
 import type { Actor } from '../../http/types';
 import type { Deps } from '../../deps';
 import { HpError } from '../../integrations/hpSiteflow';
+import { AUTOMATIC, byUser, recordChange, type HistoryBy } from '../history/record';
 import { orderTablesRepo } from '../orders/tablesRepo';
 import { HP_CANCEL_KIND, cancelDedupeKey, cancelRepo } from './cancelRepo';
-import { clientFor, later, nowIso, SendFailure, siteSettings, text, type FulfilmentContext } from './context';
+import { clientFor, later, nowIso, retryReason, SendFailure, siteSettings, text, type FulfilmentContext } from './context';
 import { mayBeAtProvider } from './lineSends';
 import { sourceOrderIdOf } from './orderBody';
 import { hpDedupeKey, outboxRepo, type OutboxRow } from './outbox';
@@ -35,15 +36,16 @@ async function sendsOf(db: Deps['db'] | Knex.Transaction, siteId: number, orderI
 }
 
 /**
- * Stops the sends that have not gone out, and answers the provider orders HP may hold (sent,
- * being sent now, or tried without an answer).
+ * In the caller's transaction: stops the sends that have not gone out (each in its history, `by`),
+ * and answers the provider orders HP may hold (sent, being sent now, or tried without an answer).
  */
-async function stopAndFind(db: Deps['db'] | Knex.Transaction, siteId: number, orderId: string, at: string): Promise<{ atProvider: OutboxRow[]; inFlight: boolean }> {
+async function stopAndFind(trx: Knex.Transaction, siteId: number, orderId: string, at: string, by: HistoryBy): Promise<{ atProvider: OutboxRow[]; inFlight: boolean }> {
   const atProvider: OutboxRow[] = [];
   let inFlight = false;
-  for (const row of await sendsOf(db, siteId, orderId)) {
+  for (const row of await sendsOf(trx, siteId, orderId)) {
     if (row.status === 'pending') {
-      if (await cancelRepo(db).stopSend(row.id, STOPPED_BY_CANCELLATION, at)) {
+      if (await cancelRepo(trx).stopSend(row.id, STOPPED_BY_CANCELLATION, at)) {
+        await recordChange(trx, { at, siteId, kind: 'send', subjectId: row.id, orderRef: orderId, by, action: 'stopped', from: 'pending', to: 'failed', reason: STOPPED_BY_CANCELLATION });
         if (unanswered(row)) atProvider.push(row);
         continue;
       }
@@ -56,29 +58,32 @@ async function stopAndFind(db: Deps['db'] | Knex.Transaction, siteId: number, or
 }
 
 /**
- * In the transaction that stores the store's cancellation: stops the order's sends that have not
- * gone out and, if HP may hold any of it, queues the cancel step. Answers what the order shows
- * (undefined: nothing reached HP, nothing to cancel there).
+ * In the transaction that stores the store's cancellation (or an operator's Cancel at HP): stops the
+ * order's sends that have not gone out and, if HP may hold any of it, queues the cancel step, each
+ * in the history as `by`'s. Answers what the order shows (undefined: nothing reached HP, nothing to
+ * cancel there).
  */
-export async function cancelAtProvider(trx: Knex.Transaction, input: { siteId: number; orderId: string }, now: Date): Promise<ProviderCancellation | undefined> {
+export async function cancelAtProvider(trx: Knex.Transaction, input: { siteId: number; orderId: string; by: HistoryBy }, now: Date): Promise<ProviderCancellation | undefined> {
   const at = now.toISOString();
-  const { atProvider } = await stopAndFind(trx, input.siteId, input.orderId, at);
+  const { atProvider } = await stopAndFind(trx, input.siteId, input.orderId, at, input.by);
   if (!atProvider.length) return undefined;
-  await cancelRepo(trx).enqueue(input.siteId, input.orderId, at);
-  return { status: 'pending', message: 'Cancelling the order at HP Site Flow', at, sourceOrderIds: atProvider.map((r) => sourceOrderIdOf(input.orderId, r.payload.lineId)) };
+  const sourceOrderIds = atProvider.map((r) => sourceOrderIdOf(input.orderId, r.payload.lineId));
+  const step = await cancelRepo(trx).enqueue(input.siteId, input.orderId, at);
+  if (step.created) await recordChange(trx, { at, siteId: input.siteId, kind: 'send', subjectId: step.id, orderRef: input.orderId, by: input.by, action: 'cancel-queued', to: 'pending', reason: `HP orders ${sourceOrderIds.join(', ')}` });
+  return { status: 'pending', message: 'Cancelling the order at HP Site Flow', at, sourceOrderIds };
 }
 
-/** The result on the order record (and status `cancelled` once HP confirmed), under the order's lock. */
-async function showOnOrder(ctx: FulfilmentContext, siteId: number, orderId: string, result: ProviderCancellation): Promise<void> {
-  await ctx.db.transaction(async (trx) => {
-    const found = await findOrder(trx, orderId, siteId);
-    const order = found && (await lockedOrder(trx, found.id));
-    if (!order) return;
-    const data = { ...order.data, providerCancellation: result };
-    const status = result.status === 'cancelled' ? nextOrderStatus(order.status ?? null, 'cancelled') : null;
-    if (status) data.status = status;
-    await orderTablesRepo(trx).updateOrder(order.id, { data, status: status ?? undefined, before: order.data, updatedAt: result.at });
-  });
+/** In the caller's transaction: the result on the order record (and status `cancelled` once HP confirmed), under the order's lock. */
+async function showOnOrder(trx: Knex.Transaction, siteId: number, orderId: string, result: ProviderCancellation): Promise<void> {
+  const found = await findOrder(trx, orderId, siteId);
+  const order = found && (await lockedOrder(trx, found.id));
+  if (!order) return;
+  const data = { ...order.data, providerCancellation: result };
+  const current = order.status ?? (text(order.data.status) || null);
+  const status = result.status === 'cancelled' ? nextOrderStatus(current, 'cancelled') : null;
+  if (status) data.status = status;
+  await orderTablesRepo(trx).updateOrder(order.id, { data, status: status ?? undefined, before: order.data, updatedAt: result.at });
+  if (status) await recordChange(trx, { at: result.at, siteId, kind: 'order', subjectId: orderId, by: { automatic: AUTOMATIC.providerSend }, action: 'status', from: current, to: status, reason: result.message });
 }
 
 type StepResult = { done: string[]; notThere: string[] };
@@ -94,23 +99,33 @@ async function attemptCancelOnce(ctx: FulfilmentContext, row: OutboxRow): Promis
   const { siteId, orderId } = row.payload;
   const at = nowIso(ctx);
   const progress: StepResult = { done: [], notThere: [], ...((row.result as Partial<StepResult> | null) ?? {}) };
-  const outbox = outboxRepo(ctx.db);
+  const by = { automatic: AUTOMATIC.providerSend };
+  // The step's outcome, the order's record and their history entries are kept together.
   const finish = async (result: Omit<ProviderCancellation, 'at'>) => {
     const shown = { ...result, at };
-    if (result.status === 'cancelled') await outbox.markSent(row.id, { ...progress, ...shown }, at);
-    else await outbox.markFailed(row.id, result.message, { ...progress, ...shown }, at);
-    await showOnOrder(ctx, siteId, orderId, shown);
+    await ctx.db.transaction(async (trx) => {
+      const outbox = outboxRepo(trx);
+      const changed = result.status === 'cancelled' ? await outbox.markSent(row.id, { ...progress, ...shown }, at) : await outbox.markFailed(row.id, result.message, { ...progress, ...shown }, at);
+      // Finished meanwhile by another attempt: that one said so.
+      if (changed !== 1) return;
+      await recordChange(trx, { at, siteId, kind: 'send', subjectId: row.id, orderRef: orderId, by, action: result.status === 'cancelled' ? 'cancelled' : 'cancel-failed', from: 'pending', to: result.status, reason: result.message });
+      await showOnOrder(trx, siteId, orderId, shown);
+    });
     return result.status;
   };
   const retry = async (message: string) => {
     if (row.attempts >= ctx.options.maxAttempts) return finish({ status: 'failed', message: `${message} (gave up after ${row.attempts} attempts)` });
     const cap = Math.min(ctx.options.backoff.maxMs, ctx.options.backoff.baseMs * 2 ** Math.max(0, row.attempts - 1));
-    await outbox.reschedule(row.id, message, progress, later(ctx, Math.floor(cap / 2 + (Math.random() * cap) / 2)), at);
-    await showOnOrder(ctx, siteId, orderId, { status: 'pending', message, at });
+    const next = later(ctx, Math.floor(cap / 2 + (Math.random() * cap) / 2));
+    await ctx.db.transaction(async (trx) => {
+      if ((await outboxRepo(trx).reschedule(row.id, message, progress, next, at)) !== 1) return;
+      await recordChange(trx, { at, siteId, kind: 'send', subjectId: row.id, orderRef: orderId, by, action: 'rescheduled', reason: retryReason(ctx, message, row.attempts, next) });
+      await showOnOrder(trx, siteId, orderId, { status: 'pending', message, at });
+    });
     return 'queued' as const;
   };
 
-  const { atProvider, inFlight } = await stopAndFind(ctx.db, siteId, orderId, at);
+  const { atProvider, inFlight } = await ctx.db.transaction((trx) => stopAndFind(trx, siteId, orderId, at, by));
   if (inFlight) return retry('A send of this order is going out right now: it is cancelled once that send is answered');
   const targets = atProvider.map((r) => ({ sourceOrderId: sourceOrderIdOf(orderId, r.payload.lineId), maybeOnly: r.status === 'failed' }));
   const todo = targets.filter((t) => !progress.done.includes(t.sourceOrderId) && !progress.notThere.includes(t.sourceOrderId));
@@ -175,12 +190,14 @@ export async function cancelNow(ctx: FulfilmentContext, actor: Actor, input: { o
   if (!found.settings.sourceAccount) throw badRequest(`HP Site Flow cancels by source account: set HP_SOURCE_ACCOUNT in the settings of site "${found.site.name}"`);
   if (order.status && TERMINAL.has(order.status)) throw badRequest(`This order is ${order.status}: there is nothing at HP Site Flow to cancel`);
   const queued = await ctx.db.transaction(async (trx) => {
-    const pending = await cancelAtProvider(trx, { siteId: order.siteId, orderId }, ctx.clock.now());
-    if (pending) await cancelRepo(trx).retryFailed(order.siteId, orderId, nowIso(ctx));
+    const pending = await cancelAtProvider(trx, { siteId: order.siteId, orderId, by: byUser(actor) }, ctx.clock.now());
+    if (!pending) return undefined;
+    const again = await cancelRepo(trx).retryFailed(order.siteId, orderId, pending.at);
+    if (again) await recordChange(trx, { at: pending.at, siteId: order.siteId, kind: 'send', subjectId: again, orderRef: orderId, by: byUser(actor), action: 'cancel-queued', from: 'failed', to: 'pending', reason: `HP orders ${pending.sourceOrderIds?.join(', ')}` });
+    await showOnOrder(trx, order.siteId, orderId, pending);
     return pending;
   });
   if (!queued) throw badRequest('This order has nothing at HP Site Flow to cancel (it was never sent)');
-  await showOnOrder(ctx, order.siteId, orderId, queued);
   const step = await outboxRepo(ctx.db).byKey(cancelDedupeKey(order.siteId, orderId));
   const row = step && (await outboxRepo(ctx.db).claim(step.id, nowIso(ctx), later(ctx, ctx.options.leaseMs), true));
   if (row) await attemptCancel(ctx, row);
@@ -191,7 +208,7 @@ export async function cancelNow(ctx: FulfilmentContext, actor: Actor, input: { o
 /** What the orders module and main.ts hold: the cancellation in a transaction, and the worker's pass. */
 export function providerCancellations(ctx: FulfilmentContext) {
   return {
-    cancelAtProvider: (trx: Knex.Transaction, input: { siteId: number; orderId: string }) => cancelAtProvider(trx, input, ctx.clock.now()),
+    cancelAtProvider: (trx: Knex.Transaction, input: { siteId: number; orderId: string; by: HistoryBy }) => cancelAtProvider(trx, input, ctx.clock.now()),
     processDue: () => processDueCancellations(ctx),
     cancelNow: (actor: Actor, input: { orderRef: string; siteId?: number }) => cancelNow(ctx, actor, input),
   };

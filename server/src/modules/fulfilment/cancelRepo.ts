@@ -10,15 +10,21 @@ export const cancelDedupeKey = (siteId: number, orderId: string) => `hp-cancel:$
 
 export function cancelRepo(db: Db | Knex.Transaction) {
   return {
-    /** Queues the order's cancel step once (a second cancellation of the order keeps the first row). */
-    async enqueue(siteId: number, orderId: string, at: string): Promise<void> {
-      await insertOnce(db, { kind: HP_CANCEL_KIND, dedupeKey: cancelDedupeKey(siteId, orderId), siteId, payload: { siteId, orderId, lineId: null, actorId: null }, at });
+    /** Queues the order's cancel step once (a second cancellation of the order keeps the first row); answers its id and whether it is new. */
+    async enqueue(siteId: number, orderId: string, at: string): Promise<{ id: number; created: boolean }> {
+      const dedupeKey = cancelDedupeKey(siteId, orderId);
+      const before = (await db('outbox').where({ dedupe_key: dedupeKey }).first('id')) as { id: number } | undefined;
+      if (before) return { id: Number(before.id), created: false };
+      await insertOnce(db, { kind: HP_CANCEL_KIND, dedupeKey, siteId, payload: { siteId, orderId, lineId: null, actorId: null }, at });
+      const row = (await db('outbox').where({ dedupe_key: dedupeKey }).first('id')) as { id: number };
+      return { id: Number(row.id), created: true };
     },
-    /** A cancel step that failed (HP refused, a setting was missing) is queued again: an operator asked once more. */
-    async retryFailed(siteId: number, orderId: string, at: string): Promise<void> {
-      await db('outbox')
-        .where({ dedupe_key: cancelDedupeKey(siteId, orderId), kind: HP_CANCEL_KIND, status: 'failed' })
-        .update({ status: 'pending', attempts: 0, next_attempt_at: at, locked_until: null, error: null, updated_at: at });
+    /** A cancel step that failed (HP refused, a setting was missing) is queued again: an operator asked once more. Answers its id, or null when none had failed. */
+    async retryFailed(siteId: number, orderId: string, at: string): Promise<number | null> {
+      const failed = (await db('outbox').where({ dedupe_key: cancelDedupeKey(siteId, orderId), kind: HP_CANCEL_KIND, status: 'failed' }).first('id')) as { id: number } | undefined;
+      if (!failed) return null;
+      const n = await db('outbox').where({ id: failed.id, status: 'failed' }).update({ status: 'pending', attempts: 0, next_attempt_at: at, locked_until: null, error: null, updated_at: at });
+      return n === 1 ? Number(failed.id) : null;
     },
     /**
      * A provider send that has not gone out and nobody is sending right now: failed with the reason,

@@ -2,7 +2,7 @@
 // timing options (one mutable object, so `configure` reaches every use case), and the provider
 // client and settings of a site.
 import type { Deps } from '../../deps';
-import { isoNow } from '../../lib/clock';
+import { formatDateTime, isoNow } from '../../lib/clock';
 import { createHpClient, type HpRetryOptions } from '../../integrations/hpSiteflow';
 import { RECORD_TYPES } from '../general-data/types';
 import type { ProductionService } from '../production/service';
@@ -86,6 +86,10 @@ export const nowIso = (ctx: Pick<Deps, 'clock'>) => isoNow(ctx.clock);
 
 /** The time `ms` from now on the context's clock. */
 export const later = (ctx: Pick<Deps, 'clock'>, ms: number) => new Date(ctx.clock.now().getTime() + ms).toISOString();
+
+/** What the history says of an attempt that failed and is tried again: when next (SYNC_TIMEZONE), which attempt, why. */
+export const retryReason = (ctx: Pick<Deps, 'config'> & { options: FulfilmentOptions }, error: string, attempts: number, nextAttemptAt: string) =>
+  `Next try at ${formatDateTime(nextAttemptAt, ctx.config.sync.timezone)} (attempt ${attempts} of ${ctx.options.maxAttempts}): ${error}`;
 
 export function clientFor(ctx: FulfilmentContext, settings: HpSettings, retry?: Partial<HpRetryOptions>) {
   const { options, clock, log } = ctx;

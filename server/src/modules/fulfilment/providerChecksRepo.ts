@@ -42,6 +42,18 @@ export function providerChecksRepo(db: Db | Knex.Transaction) {
       const [rows, total] = await Promise.all([q.clone().orderBy('updated_at').orderBy('id').limit(limit).select('site_id', 'store_order_id', 'order_name', 'updated_at'), countOf(q)]);
       return { rows: rows.map((r) => ({ siteId: Number(r.site_id), storeOrderId: String(r.store_order_id), name: r.order_name ?? null, updatedAt: String(r.updated_at) })), total };
     },
+    /**
+     * Needs attention: store orders in `sent` whose send went to the provider before `before` (of a
+     * site, or all), longest waiting first, at most `limit`, and how many. An order with no send
+     * time kept (its status set by hand) counts from its last change.
+     */
+    async sentBefore(siteId: number | undefined, before: string, limit: number): Promise<{ rows: Array<{ siteId: number; storeOrderId: string; name: string | null; sentAt: string }>; total: number }> {
+      const sentAt = db.raw('coalesce(sent_to_provider_at, updated_at)');
+      const q = db('store_orders').where('status', 'sent').where(sentAt, '<', before);
+      if (siteId !== undefined) q.where('site_id', siteId);
+      const [rows, total] = await Promise.all([q.clone().orderBy(sentAt).orderBy('id').limit(limit).select('site_id', 'store_order_id', 'order_name', db.raw('coalesce(sent_to_provider_at, updated_at) as sent_at')), countOf(q)]);
+      return { rows: rows.map((r) => ({ siteId: Number(r.site_id), storeOrderId: String(r.store_order_id), name: r.order_name ?? null, sentAt: String(r.sent_at) })), total };
+    },
     async markChecked(id: number, at: string): Promise<void> {
       await db('store_orders').where({ id }).update({ provider_checked_at: at });
     },

@@ -5,7 +5,7 @@
 // exactly those lines with the tracking and notifyCustomer. Lines the store already fulfilled
 // (by hand, or by us in an attempt whose answer was lost) are never fulfilled twice: every attempt
 // reads the remaining quantities first.
-import { byUser, recordChange } from '../history/record';
+import { AUTOMATIC, byUser, recordChange } from '../history/record';
 import type { Knex } from 'knex';
 import { hasShopifyAdmin, userErrorsOf, type ShopifyAdminError } from '../../integrations/shopifyAdmin';
 import type { MarkShippedInput, StoreFulfilment } from '../../../../common/api/orders';
@@ -155,6 +155,13 @@ function transient(err: unknown): boolean {
   return kind === undefined;
 }
 
+/** What the history says of a write-back done: the lines and tracking sent, the store's fulfilment, what was already fulfilled. */
+function fulfilledReason(p: StoreFulfilmentPayload, r: RowResult): string {
+  const lines = (ids: string[]) => `line${ids.length === 1 ? '' : 's'} ${ids.join(', ')}`;
+  const sent = r.fulfillment ? `${lines(r.fulfilledLineIds ?? [])}, tracking ${p.tracking.number}${p.tracking.company ? ` (${p.tracking.company})` : ''}, fulfilment ${legacyId(r.fulfillment.id)}` : null;
+  return [sent, r.note ?? null].filter(Boolean).join('; ') || `${lines(p.lineIds)}, tracking ${p.tracking.number}`;
+}
+
 /** One attempt of a claimed write-back row (counted by what the row then says). */
 export async function attemptStoreFulfilment(ctx: FulfilmentContext, row: OutboxRow, adminFor: StoreAdminFor | undefined): Promise<Outcome> {
   const view = await attemptStoreFulfilmentOnce(ctx, row, adminFor);
@@ -167,12 +174,18 @@ async function attemptStoreFulfilmentOnce(ctx: FulfilmentContext, row: OutboxRow
   const outbox = outboxRepo(ctx.db);
   const previous = (row.result ?? {}) as RowResult;
   const at = nowIso(ctx);
+  // The row's outcome and its history entry, together (a row finished meanwhile by another attempt records nothing).
+  const outcome = (action: 'store-fulfilled' | 'store-failed', mark: (o: ReturnType<typeof outboxRepo>) => Promise<number>, reason: string) =>
+    ctx.db.transaction(async (trx) => {
+      if ((await mark(outboxRepo(trx))) !== 1) return;
+      await recordChange(trx, { at, siteId: p.siteId, kind: 'send', subjectId: row.id, orderRef: p.orderId, by: { automatic: AUTOMATIC.storeWriteBack }, action, from: 'pending', to: action === 'store-fulfilled' ? 'sent' : 'failed', reason });
+    });
   const finish = async (result: RowResult) => {
-    await outbox.markSent(row.id, { ...previous, ...result, doneAt: at }, at);
+    await outcome('store-fulfilled', (o) => o.markSent(row.id, { ...previous, ...result, doneAt: at }, at), fulfilledReason(p, result));
     return viewOf((await outbox.byId(row.id))!);
   };
   const fail = async (message: string, details: RowResult = {}) => {
-    await outbox.markFailed(row.id, message, { ...previous, ...details }, at);
+    await outcome('store-failed', (o) => o.markFailed(row.id, message, { ...previous, ...details }, at), message);
     return viewOf((await outbox.byId(row.id))!);
   };
   const retry = async (message: string) => {

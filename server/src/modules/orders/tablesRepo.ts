@@ -106,6 +106,8 @@ export interface NewOrder {
   searchText: string | null;
   data: Record<string, unknown>;
   userId?: number | null;
+  /** When the send that moved it to `sent` went to HP Site Flow. */
+  sentToProviderAt?: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -120,6 +122,8 @@ export interface OrderPatch {
   /** The data it replaces, when the caller has it (saves reading it to see whether the lines changed). */
   before?: Record<string, unknown>;
   siteId?: number;
+  /** When the send that moves it to `sent` went to HP Site Flow. */
+  sentToProviderAt?: string;
   updatedAt: string;
 }
 
@@ -180,6 +184,7 @@ export function orderTablesRepo(db: Db | Knex.Transaction) {
       store_data: toJson(store),
       our_data: toJson(ours),
       user_id: o.userId ?? null,
+      sent_to_provider_at: o.sentToProviderAt ?? null,
       created_at: o.createdAt,
       updated_at: o.updatedAt,
     };
@@ -224,6 +229,7 @@ export function orderTablesRepo(db: Db | Knex.Transaction) {
     if (p.status !== undefined) row.status = p.status;
     if (p.searchText !== undefined) row.search_text = p.searchText === null ? null : p.searchText.toLowerCase();
     if (p.siteId !== undefined) row.site_id = p.siteId;
+    if (p.sentToProviderAt !== undefined) row.sent_to_provider_at = p.sentToProviderAt;
     let before = p.before;
     if (p.data !== undefined) {
       const { store, ours } = splitOrderData(p.data);

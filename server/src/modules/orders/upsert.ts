@@ -11,7 +11,7 @@ import { printHold } from '../production/orderHold';
 import type { ProductionService } from '../production/service';
 import { unitsToMake } from '../production/units';
 import { sitesRepo, type Site } from '../sites/repo';
-import { AUTOMATIC } from '../history/record';
+import { AUTOMATIC, type HistoryBy } from '../history/record';
 import { recordOrderChanges } from './orderHistory';
 import { ordersRepo } from './repo';
 import { APP_UNINSTALLED, disconnectStore } from './storeConnection';
@@ -25,7 +25,7 @@ export interface OrderSendPort {
 
 /** The provider side of a store cancellation (fulfilment/cancel.ts): answers what the order shows, or undefined (nothing reached the provider). */
 export interface OrderCancelPort {
-  cancelAtProvider(trx: Knex.Transaction, input: { siteId: number; orderId: string }): Promise<object | undefined>;
+  cancelAtProvider(trx: Knex.Transaction, input: { siteId: number; orderId: string; by: HistoryBy }): Promise<object | undefined>;
 }
 
 /** The charity's order pipeline (modules/pipeline): its steps queued once an order is paid, in the caller's transaction. */
@@ -64,12 +64,12 @@ export async function applyDeliveries(ctx: UpsertContext, trx: Knex.Transaction,
 const unitsByLine = (data: Pick<OrderData, 'line_items'> | undefined) => JSON.stringify((data?.line_items ?? []).map((l) => [l.id, unitsToMake(l)]));
 
 /** What follows a stored change, in its transaction: the jobs follow the order, a new cancellation goes to the provider. Answers the data to write. */
-async function followUps(ctx: UpsertContext, trx: Knex.Transaction, siteId: number, before: OrderData | undefined, data: OrderData): Promise<OrderData> {
+async function followUps(ctx: UpsertContext, trx: Knex.Transaction, siteId: number, before: OrderData | undefined, data: OrderData, by: HistoryBy): Promise<OrderData> {
   if (!before) return data;
   const newlyCancelled = Boolean(data.cancelled) && !before.cancelled;
   if (newlyCancelled || unitsByLine(before) !== unitsByLine(data)) await ctx.production.followOrder(trx, siteId, data);
   if (!newlyCancelled) return data;
-  const providerCancellation = await ctx.cancelPort?.()?.cancelAtProvider(trx, { siteId, orderId: data.id });
+  const providerCancellation = await ctx.cancelPort?.()?.cancelAtProvider(trx, { siteId, orderId: data.id, by });
   return providerCancellation ? { ...data, providerCancellation } : data;
 }
 
@@ -93,7 +93,7 @@ async function applyOrders(ctx: UpsertContext, trx: Knex.Transaction, siteId: nu
   for (const [orderId, o] of next) {
     if (o.id !== undefined) {
       const before = stored.get(orderId)?.data;
-      const data = await followUps(ctx, trx, siteId, before, o.data);
+      const data = await followUps(ctx, trx, siteId, before, o.data, { automatic: AUTOMATIC.shopifyWebhook(o.data.lastTopic) });
       await repo.updateOrder(o.id, { name: o.order.name, status: o.status, searchText: orderSearchText(o.order), data, before, updatedAt: now });
       await recordOrderChanges(trx, { siteId, orderId, at: now, by: { automatic: AUTOMATIC.shopifyWebhook(data.lastTopic) } }, before, { ...data, status: o.status });
     } else fresh.push({ siteId, orderId, name: o.order.name, status: o.status, searchText: orderSearchText(o.order), data: o.data, createdAt: o.createdAt, updatedAt: now });
@@ -131,7 +131,7 @@ export async function applyDelivery(ctx: UpsertContext, trx: Knex.Transaction, d
   if ('skipped' in applied) return 'stale';
   const { order, status } = applied;
   if (existing) {
-    const data = await followUps(ctx, trx, d.siteId, existing.data, applied.data);
+    const data = await followUps(ctx, trx, d.siteId, existing.data, applied.data, { automatic: AUTOMATIC.shopifyWebhook(d.topic) });
     await repo.updateOrder(existing.id, { name: order.name, status, searchText: orderSearchText(order), data, before: existing.data, updatedAt: now });
   } else {
     await repo.insertOrders([{ siteId: d.siteId, orderId: order.id, name: order.name, status, searchText: orderSearchText(order), data: applied.data, createdAt: orderCreatedAt(order, now), updatedAt: now }]);
