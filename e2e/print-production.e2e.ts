@@ -192,6 +192,37 @@ describe('print production in the browser', () => {
     await shot(staff, 'print-06-after-cross');
   });
 
+  it('Jobs fits a 1280 × 800 laptop, as an admin (Client column) and as staff: nothing scrolls sideways', async () => {
+    const adminContext = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const admin = await adminContext.newPage();
+    foreign.push(guardOwnHost(admin, base));
+    await signIn(admin, base, ADMIN, PASSWORD);
+    for (const [who, page] of [['admin', admin], ['staff', staff]] as const) {
+      await page.setViewportSize({ width: 1280, height: 800 });
+      // The widest rows are here: one asks "Have you printed?" (seeded), one says why it is back (the first test).
+      await openList(page, '/print-jobs', 'Birthday Balloons');
+      await rowOf(page, 'Birthday Balloons').getByText('Have you printed?', { exact: true }).waitFor();
+      await page.getByText('Reprint: Print defect (shop)', { exact: true }).first().waitFor();
+      expect(await page.getByRole('columnheader', { name: 'Client', exact: true }).count()).toBe(who === 'admin' ? 1 : 0);
+      const table = page.getByRole('table', { name: 'Print jobs' });
+      const fit = await table.evaluate((t) => {
+        const box = t.parentElement!;
+        return { scroll: box.scrollWidth, client: box.clientWidth, page: document.documentElement.scrollWidth };
+      });
+      expect(fit.scroll, `${who}: the table is wider than its card`).toBeLessThanOrEqual(fit.client);
+      expect(fit.page, `${who}: the page scrolls sideways`).toBeLessThanOrEqual(1280);
+      // The row's last actions (✓ ✗, delete) are on the screen.
+      const row = rowOf(page, 'Birthday Balloons');
+      for (const action of [row.getByRole('button', { name: 'Yes, printed' }), row.getByRole('button', { name: /^Delete / })]) {
+        const box = (await action.boundingBox())!;
+        expect(box.x + box.width).toBeLessThanOrEqual(1280);
+      }
+      await shot(page, `print-06b-jobs-1280-${who}`);
+    }
+    await staff.setViewportSize({ width: 1280, height: 900 });
+    await adminContext.close();
+  });
+
   it('Production note: saved on Enter and on blur, still there after a reload', async () => {
     await openList(staff, '/print-jobs', 'Morning Mug');
     const note = () => staff.getByRole('textbox', { name: 'Production note for Morning Mug' });

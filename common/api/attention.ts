@@ -65,3 +65,8 @@ export const KIND_LABEL: Record<AttentionKind, string> = {
   pipelineFailed: 'Order step failed',
   webhookFailing: 'Webhooks failing',
 };
+
+/** "4 problems, 1 critical": the Needs attention page and its menu entry's spoken count say the same. */
+export function attentionSummary(counts: Pick<AttentionCounts, 'total' | 'critical'>): string {
+  return `${counts.total} ${counts.total === 1 ? 'problem' : 'problems'}${counts.critical ? `, ${counts.critical} critical` : ''}`;
+}

@@ -19,7 +19,7 @@ export interface BatchItem {
   bleedMm: number;
 }
 
-/** One move of a batch, when the server keeps them: who moved it into `state`, and when. */
+/** One move of a batch, from its history: who moved it into `state`, and when. */
 export interface BatchMove {
   state: BatchState;
   at: string;
@@ -53,7 +53,7 @@ export interface Batch {
   stock?: string | null;
   closedAt?: string | null;
   closeReason?: string | null;
-  /** Each move with who made it, when the server records them (else only the last one is known). */
+  /** Each move with who made it, oldest first (a batch's own read and its move's answer; lists leave it out). */
   moves?: BatchMove[];
 }
 

@@ -92,6 +92,7 @@ export function createServices(given: Deps, store: FileStore = fileStoreFor(give
   const pipeline = pipelineService(pipelineContext(deps, { options: fulfilment.options, production, render, clients: sync.clients }));
   // Read when /metrics is scraped: what waits in the inbox and the outbox.
   metrics.readBacklogsWith(async () => ({ inbox: await inbox.backlog(), outbox: await fulfilment.outboxBacklog() }));
+  const history = historyService(deps);
   const orders = ordersService(deps, { sites, production, send: fulfilment, cancel: cancellations, pipeline, inbox, adminRequestOf: (site) => storeAdminOf(site)?.request ?? null });
   return {
     users: usersService(deps),
@@ -100,7 +101,7 @@ export function createServices(given: Deps, store: FileStore = fileStoreFor(give
     uploads: uploadsService(deps, store),
     printJobs,
     production,
-    batches: batchesService(deps, { printJobs, production }),
+    batches: batchesService(deps, { printJobs, production, history }),
     /** Bulk actions of Jobs and Print History: each job through its own button's rules. */
     bulkPrintJobs: bulkPrintJobActions(printJobs),
     bulkPrintFiles: bulkPrintFiles(production, printJobs),
@@ -125,7 +126,7 @@ export function createServices(given: Deps, store: FileStore = fileStoreFor(give
     /** The demo's caught e-mails: main.ts attaches the catcher it starts outside production. */
     mailCatcher: mailCatcherService(),
     /** The history (audit trail): timelines of jobs and orders, the admin trail. */
-    history: historyService(deps),
+    history,
     /** Liveness and readiness (GET /api/health, /api/health/ready). */
     health: healthService(deps, store, filesFolderOf(deps.config.dataDir)),
     /** What the modules count (GET /metrics). */

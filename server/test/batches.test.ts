@@ -189,6 +189,24 @@ describe('batches', async () => {
     expect((await post(`/api/batches/${batch.id}/state`, { state: 'cut' }, w.tokens.userB)).status).toBe(404);
   });
 
+  it('tells who made each move and when, from the history: not only the last one', async () => {
+    const batch = (await createBatch({ jobIds: [(await job()).id] })).body.data;
+    expect((await get(`/api/batches/${batch.id}`)).body.data.moves).toEqual([]);
+    const printed = await post(`/api/batches/${batch.id}/state`, { state: 'printed' });
+    expect(printed.body.data.moves).toEqual([{ state: 'printed', at: expect.any(String), byName: 'user-a Tester' }]);
+    expect((await post(`/api/batches/${batch.id}/state`, { state: 'cut' }, w.tokens.userA2)).status).toBe(200);
+    expect((await post(`/api/batches/${batch.id}/state`, { state: 'packed' })).status).toBe(200);
+    const read = (await get(`/api/batches/${batch.id}`)).body.data;
+    expect(read.moves.map((m: { state: string; byName: string }) => [m.state, m.byName])).toEqual([
+      ['printed', 'user-a Tester'],
+      ['cut', 'user-a2 Tester'],
+      ['packed', 'user-a Tester'],
+    ]);
+    expect(read.moves[0].at).toBe(printed.body.data.stateChangedAt);
+    // The batch row keeps only the last move; the history keeps them all.
+    expect(read).toMatchObject({ state: 'packed', stateChangedByName: 'user-a Tester' });
+  });
+
   it("refuses the sheets when a job's own PDF is not the batch's size, naming the job", async () => {
     // A pregenerated file is printed as it is: an A6 page among A5 cards cannot be imposed.
     const doc = await PDFDocument.create();

@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { useDataProvider } from 'react-admin';
 import { useQuery } from '@tanstack/react-query';
-import { Button, CircularProgress, Dialog, DialogActions, DialogContent, DialogTitle, Typography } from '@mui/material';
+import { Button, CircularProgress, Dialog, DialogActions, DialogContent, DialogTitle, IconButton, Tooltip, Typography } from '@mui/material';
+import HistoryIcon from '@mui/icons-material/History';
 import type { Id } from '../../../common/api/envelope';
 import { errorMessage } from '../lib/format';
 import type { AppDataProvider } from '../providers/dataProvider';
@@ -14,9 +15,12 @@ export function JobHistoryButton({ jobId }: { jobId: Id }) {
   const query = useQuery({ queryKey: ['job-history', jobId], queryFn: () => dataProvider.jobHistory(jobId), enabled: open, retry: false });
   return (
     <>
-      <Button size="small" onClick={() => setOpen(true)} aria-label={`History of job ${jobId}`}>
-        History
-      </Button>
+      {/* An icon: the row's actions stay narrow enough for the Jobs table to fit a laptop. */}
+      <Tooltip title="History">
+        <IconButton size="small" onClick={() => setOpen(true)} aria-label={`History of job ${jobId}`}>
+          <HistoryIcon fontSize="small" />
+        </IconButton>
+      </Tooltip>
       <Dialog open={open} onClose={() => setOpen(false)} fullWidth maxWidth="sm">
         <DialogTitle>History of job #{jobId}</DialogTitle>
         <DialogContent>

@@ -1,6 +1,6 @@
 import { Box, Chip } from '@mui/material';
 import type { Due, ShipByState } from '../../../common/api/shipBy';
-import { formatDateTime } from '../lib/format';
+import { formatDate, formatTime } from '../lib/format';
 
 /** The marker of each due state worth a look (none when ok): late red, at risk amber, due today blue. */
 export const DUE_MARKERS: Record<Exclude<Due, 'ok'>, { label: string; color: 'error' | 'warning' | 'info'; title: string }> = {
@@ -31,9 +31,15 @@ export function ShipBy({ shipBy, due, label = false }: Partial<ShipByState> & { 
   if (!shipBy) return null;
   return (
     <Box component="span" data-testid="ship-by" sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.75, flexWrap: 'wrap', whiteSpace: 'nowrap' }}>
-      <Box component="span" sx={{ color: due === 'late' ? 'error.main' : undefined, fontWeight: due === 'late' ? 600 : undefined }}>
-        {label ? 'Ship by ' : ''}
-        {formatDateTime(shipBy)}
+      {/* A narrow column breaks between the day and the hour, never inside either. */}
+      <Box component="span" sx={{ whiteSpace: 'normal', color: due === 'late' ? 'error.main' : undefined, fontWeight: due === 'late' ? 600 : undefined }}>
+        <Box component="span" sx={{ whiteSpace: 'nowrap' }}>
+          {label ? 'Ship by ' : ''}
+          {formatDate(shipBy)}
+        </Box>{' '}
+        <Box component="span" sx={{ whiteSpace: 'nowrap' }}>
+          {formatTime(shipBy)}
+        </Box>
       </Box>
       <DueChip due={due} />
     </Box>

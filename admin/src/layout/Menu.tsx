@@ -6,6 +6,7 @@ import type { Role } from '../../../common/api/sites';
 import { menuEntriesFor, type MenuEntry } from './menuConfig';
 import { useSiteInfo } from './SiteInfoContext';
 import { mailCatcherRunning } from '../providers/mailCatcher';
+import { attentionSummary } from '../../../common/api/attention';
 import { useAttention } from '../pages/attention/useAttention';
 
 // The open sidebar keeps the spec's ~188 px: long labels ("Hood Send HP Manually") wrap rather than
@@ -13,27 +14,48 @@ import { useAttention } from '../pages/attention/useAttention';
 const wrapWhenOpen = (open: boolean) =>
   open ? { whiteSpace: 'normal', '& .MuiTypography-noWrap': { whiteSpace: 'normal', overflow: 'visible', lineHeight: 1.3, overflowWrap: 'anywhere' } } : {};
 
+/** The entry's count from the shared Needs attention poll, and what it counts in words; none at zero. */
+function useEntryCount(entry: MenuEntry): { count: number; critical: boolean; spoken: string } | null {
+  const { answer } = useAttention();
+  if (!answer || !entry.badge) return null;
+  const count = entry.badge === 'held' ? answer.counts.held : answer.counts.total;
+  if (!count) return null;
+  if (entry.badge === 'held') return { count, critical: false, spoken: `${count} held by preflight` };
+  return { count, critical: answer.counts.critical > 0, spoken: attentionSummary(answer.counts) };
+}
+
 /**
- * The entry's icon, with its count from the shared Needs attention poll (on the icon, so it shows
- * with the sidebar closed too): red while anything is critical, amber otherwise; none at zero.
+ * The entry's icon, with its count (on the icon, so it shows with the sidebar closed too): red while
+ * anything is critical, amber otherwise. The badge is hidden from screen readers (MUI): the item's name says it.
  */
 function EntryIcon({ entry }: { entry: MenuEntry }) {
-  const { answer } = useAttention();
-  const count = !answer || !entry.badge ? 0 : entry.badge === 'held' ? answer.counts.held : answer.counts.total;
-  if (!count) return <entry.icon />;
-  const critical = entry.badge === 'attention' && answer!.counts.critical > 0;
-  const what = entry.badge === 'held' ? 'held by preflight' : critical ? `need attention, ${answer!.counts.critical} critical` : 'need attention';
+  const counted = useEntryCount(entry);
+  if (!counted) return <entry.icon />;
   return (
-    <Badge badgeContent={count} max={999} color={critical ? 'error' : 'warning'} slotProps={{ badge: { 'aria-label': `${count} ${what}` } as object }}>
+    <Badge badgeContent={counted.count} max={999} color={counted.critical ? 'error' : 'warning'}>
       <entry.icon />
     </Badge>
+  );
+}
+
+/** A menu entry; its accessible name carries the count its badge shows ("Needs attention, 4 problems, 1 critical"). */
+function EntryItem({ entry, open }: { entry: MenuEntry; open: boolean }) {
+  const counted = useEntryCount(entry);
+  return (
+    <RaMenu.Item
+      to={entry.to}
+      primaryText={entry.label}
+      leftIcon={<EntryIcon entry={entry} />}
+      aria-label={counted ? `${entry.label}, ${counted.spoken}` : undefined}
+      sx={wrapWhenOpen(open)}
+    />
   );
 }
 
 function MenuItems({ entries, open }: { entries: readonly MenuEntry[]; open: boolean }) {
   return entries.map((entry) => (
     <CanAccess key={entry.to} resource={entry.resource} action="list">
-      <RaMenu.Item to={entry.to} primaryText={entry.label} leftIcon={<EntryIcon entry={entry} />} sx={wrapWhenOpen(open)} />
+      <EntryItem entry={entry} open={open} />
     </CanAccess>
   ));
 }

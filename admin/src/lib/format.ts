@@ -8,12 +8,17 @@ export function formatDate(value: string | number | Date | null | undefined): st
   return `${dd}/${mm}/${date.getFullYear()}`;
 }
 
+/** HH:mm in the viewer's time zone; empty for missing or unparseable dates. */
+export function formatTime(value: string | number | Date | null | undefined): string {
+  if (!formatDate(value)) return '';
+  const date = value instanceof Date ? value : new Date(value as string | number);
+  return `${String(date.getHours()).padStart(2, '0')}:${String(date.getMinutes()).padStart(2, '0')}`;
+}
+
 /** DD/MM/YYYY HH:mm in the viewer's time zone (order timestamps); empty for missing or unparseable dates. */
 export function formatDateTime(value: string | number | Date | null | undefined): string {
   const day = formatDate(value);
-  if (!day) return '';
-  const date = value instanceof Date ? value : new Date(value as string | number);
-  return `${day} ${String(date.getHours()).padStart(2, '0')}:${String(date.getMinutes()).padStart(2, '0')}`;
+  return day ? `${day} ${formatTime(value)}` : '';
 }
 
 const HEX_COLOUR = /^#(?:[0-9a-f]{3}|[0-9a-f]{6})$/i;

@@ -4,7 +4,7 @@ import { Link as RouterLink } from 'react-router-dom';
 import { Alert, Box, Button, Card, Chip, List, ListItemButton, ListItemText, Stack, Typography } from '@mui/material';
 import CheckCircleOutlineIcon from '@mui/icons-material/CheckCircleOutlineOutlined';
 import RefreshIcon from '@mui/icons-material/Refresh';
-import { ATTENTION_KINDS, KIND_LABEL, type AttentionAnswer, type AttentionItem, type Severity } from '../../../../common/api/attention';
+import { ATTENTION_KINDS, KIND_LABEL, attentionSummary, type AttentionAnswer, type AttentionItem, type Severity } from '../../../../common/api/attention';
 import { usePageTitle } from '../../layout/usePageTitle';
 import { formatDateTime, formatTimeSince } from '../../lib/format';
 import { useAttention } from './useAttention';
@@ -47,8 +47,7 @@ export function AttentionPage() {
         </Typography>
         {answer && answer.counts.total > 0 ? (
           <Typography color="text.secondary" aria-live="polite">
-            {answer.counts.total} {answer.counts.total === 1 ? 'problem' : 'problems'}
-            {answer.counts.critical ? `, ${answer.counts.critical} critical` : ''}
+            {attentionSummary(answer.counts)}
           </Typography>
         ) : null}
         <Button size="small" startIcon={<RefreshIcon />} onClick={refresh}>

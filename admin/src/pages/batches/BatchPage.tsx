@@ -40,14 +40,14 @@ import { BulkOutcomeAlert, type BulkOutcome } from '../print-jobs/BulkOutcome';
 import { bulkSummary } from '../print-jobs/bulkSummary';
 import { batchTitle, fillingText, jobStateText, NEXT_MOVE, orderText, STATE_LABELS, whoWhen } from './batchText';
 
-/** Who made each move the batch has made, as far as the batch tells it. */
+/** Who made each move the batch has made: the server reads every move from the batch's history. */
 function moveCaption(batch: Batch, state: BatchState): string | null {
   const reached = BATCH_STATES.indexOf(state) <= BATCH_STATES.indexOf(batch.state);
   if (!reached) return null;
   if (state === 'open') return `Created ${whoWhen(batch.createdByName, batch.createdAt)}`;
   const move = batch.moves?.find((m) => m.state === state);
   if (move) return whoWhen(move.byName, move.at);
-  // Only the last move's author is kept; an earlier one is known to have happened.
+  // A move older than the history (or an older server): only the batch's last move has its author.
   return state === batch.state ? whoWhen(batch.stateChangedByName, batch.stateChangedAt) : 'Done';
 }
 

@@ -6,6 +6,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { Batch, BatchJob } from '../../../../common/api/batches';
 import { ADMIN, LocationDisplay, renderInAdmin, signIn, stubFetch, USER, type RecordedCall } from '../../test/helpers';
+import { formatDateTime } from '../../lib/format';
 import { fail, ok, pdfResponse, printJob, router } from '../../test/printProduction';
 import { PrintJobsPage } from '../print-jobs/PrintJobsPage';
 import { BatchesPage } from './BatchesPage';
@@ -134,6 +135,29 @@ describe('Batch page', () => {
     expect(await screen.findByRole('button', { name: 'Mark cut' })).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Mark printed' })).not.toBeInTheDocument();
     expect(within(screen.getByTestId('step-printed')).getByText(/by Uma User/)).toBeInTheDocument();
+  });
+
+  it('the stepper says who made each move and when, not only the last one', async () => {
+    signIn(USER);
+    const moves = [
+      { state: 'printed' as const, at: '2026-11-26T10:30:00.000Z', byName: 'Uma User' },
+      { state: 'cut' as const, at: '2026-11-26T11:45:00.000Z', byName: 'Cat Cutter' },
+      { state: 'packed' as const, at: '2026-11-26T13:05:00.000Z', byName: 'Pat Packer' },
+    ];
+    stubFetch(
+      router(
+        {
+          'GET /api/batches/5/jobs': () => ok(JOBS),
+          'GET /api/batches/5': () => ok(batch({ state: 'packed', stateChangedByName: 'Pat Packer', stateChangedAt: moves[2].at, moves })),
+        },
+        USER,
+      ),
+    );
+    renderBatch();
+    await screen.findByRole('heading', { name: 'Batch 3' });
+    expect(within(screen.getByTestId('step-open')).getByText(`Created by Sam Staff, ${formatDateTime('2026-11-26T09:00:00.000Z')}`)).toBeInTheDocument();
+    for (const m of moves) expect(within(screen.getByTestId(`step-${m.state}`)).getByText(`by ${m.byName}, ${formatDateTime(m.at)}`)).toBeInTheDocument();
+    expect(screen.queryByText('Done')).not.toBeInTheDocument();
   });
 
   it('a move someone else made first: shows the server’s sentence and reads the batch again', async () => {

@@ -138,8 +138,9 @@ function DownloadPdfStep({ step, download, answer, answering }: { step: Step; do
   if (step === 'asking' || step === 'answering') {
     const busy = step === 'answering';
     return (
-      <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.5 }}>
-        <Typography variant="body2" sx={{ fontWeight: 600 }}>
+      // The question wraps above its ✓ ✗ in a narrow column (a laptop's Jobs table), beside them when there is room.
+      <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', columnGap: 0.5, whiteSpace: 'normal' }}>
+        <Typography variant="body2" sx={{ fontWeight: 600, lineHeight: 1.3 }}>
           Have you printed?
         </Typography>
         <Tooltip title="Yes, it is printed">

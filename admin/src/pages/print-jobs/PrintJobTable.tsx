@@ -71,7 +71,8 @@ function ReprintReason({ job }: { job: PrintJob }) {
       variant="outlined"
       label={line}
       title={`${line}. Sent back by ${last.byName ?? 'someone'} on ${formatDateTime(last.at)}${last.note && last.reason !== 'other' ? `: ${last.note}` : ''}`}
-      sx={{ ml: 0.75, height: 20, fontSize: 11, maxWidth: 260 }}
+      // Its label wraps rather than widening the Product column past a laptop's screen.
+      sx={{ ml: 0.75, height: 'auto', minHeight: 20, fontSize: 11, maxWidth: 260, '& .MuiChip-label': { whiteSpace: 'normal', py: '1px' } }}
     />
   );
 }
@@ -98,7 +99,7 @@ function Preview({ job }: { job: PrintJob }) {
       src={job.previewUrl}
       alt={`Preview of ${job.productName ?? 'the job'}`}
       loading="lazy"
-      sx={{ width: 56, height: 56, objectFit: 'contain', display: 'block', bgcolor: 'grey.100', borderRadius: 0.5 }}
+      sx={{ width: 48, height: 48, objectFit: 'contain', display: 'block', bgcolor: 'grey.100', borderRadius: 0.5 }}
     />
   );
 }
@@ -159,16 +160,16 @@ function columnsOf({ showClient, printed }: PrintJobColumns): Column[] {
     { label: 'Preview', cell: (job) => <Preview job={job} /> },
     { label: 'QTY', sort: 'quantity', align: 'right', cell: (job) => job.quantity },
     { label: 'Created At', sort: 'createdAt', cell: (job) => formatDate(job.createdAt), sx: { whiteSpace: 'nowrap' } },
-    { label: 'Time Since Order', sort: 'orderCreatedAt', cell: (job, now) => <TimeSinceOrder job={job} now={now} />, sx: { minWidth: 110 } },
+    { label: 'Time Since Order', sort: 'orderCreatedAt', cell: (job, now) => <TimeSinceOrder job={job} now={now} />, sx: { minWidth: 84 } },
     // What still has to ship: Print History's jobs are printed, so it leaves the column out.
-    ...(printed ? [] : [{ label: 'Ship by', cell: (job: PrintJob) => <ShipBy shipBy={job.shipBy} due={job.due} />, sx: { minWidth: 120 } } satisfies Column]),
+    ...(printed ? [] : [{ label: 'Ship by', cell: (job: PrintJob) => <ShipBy shipBy={job.shipBy} due={job.due} /> } satisfies Column]),
     ...(printed
       ? ([
           { label: 'Printed At', sort: 'printedAt', cell: (job) => formatDateTime(job.printedAt) },
           { label: 'Printed By', sort: 'printedByName', cell: (job) => job.printedByName ?? '' },
         ] satisfies Column[])
       : []),
-    { label: 'Production Notes', cell: (job) => <ProductionNoteField job={job} />, sx: { minWidth: 160 } },
+    { label: 'Production Notes', cell: (job) => <ProductionNoteField job={job} />, sx: { minWidth: 140 } },
   ];
 }
 
@@ -346,7 +347,7 @@ export function PrintJobTable({
       {/* Its width does not count for the page's: a wide table scrolls inside the card, the page does not widen. */}
       <TableContainer sx={{ contain: 'inline-size' }}>
         {/* Narrow cell padding: History's twelve columns fit a laptop's content area. */}
-        <Table size="small" aria-label="Print jobs" sx={{ '& .MuiTableCell-root': { px: 1 }, '& .MuiTableCell-root:first-of-type': { pl: 2 } }}>
+        <Table size="small" aria-label="Print jobs" sx={{ '& .MuiTableCell-root': { px: 0.75 }, '& .MuiTableCell-root:first-of-type': { pl: 2 } }}>
           <TableHead>
             <TableRow>
               {selection ? (

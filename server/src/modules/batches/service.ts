@@ -3,7 +3,7 @@
 // marks each job printed (packed) through the print-job state rules (print-jobs/service.ts), as the
 // operator.
 // Batches are made by hand (create) or by the site's automatic batching (autoBatchPass below).
-import type { BatchItem, BatchJob, ImpositionSheets } from '../../../../common/api/batches';
+import type { BatchItem, BatchJob, BatchMove, ImpositionSheets } from '../../../../common/api/batches';
 import { isUniqueViolation } from '../../db';
 import type { Deps } from '../../deps';
 import type { Page } from '../../http/envelope';
@@ -19,6 +19,7 @@ import type { ProductionService } from '../production/service';
 import { printSizeOfJob } from '../production/service';
 import { sitesRepo } from '../sites/repo';
 import { nextRunAt } from '../../jobs/time';
+import type { HistoryService } from '../history';
 import { byUser, recordChange } from '../history/record';
 import { autoBatchPass, type AutoBatchReport } from './autoBatch';
 import { imposeBatch, ImposeRefusal, type ImposeJob, type ImposeResult } from './impose';
@@ -46,6 +47,8 @@ export function nextState(state: BatchState): BatchState | null {
 export interface BatchesParts {
   printJobs: PrintJobsService;
   production: Pick<ProductionService, 'printFile'>;
+  /** Each move's who and when (the batch row keeps only the last). */
+  history: Pick<HistoryService, 'movesOfBatch'>;
 }
 
 /**
@@ -53,6 +56,9 @@ export interface BatchesParts {
  * filling batch closes at the latest (its site's next daily cut-off).
  */
 export type BatchView = Batch & { item: BatchItem | null; siteName: string | null; closesAt: string | null };
+
+/** One batch as its page shows it: with every move it has made, who made it and when. */
+export type BatchDetail = BatchView & { moves: BatchMove[] };
 
 /** What marking the batch printed or packed did to its jobs. */
 export interface PrintedReport {
@@ -105,7 +111,8 @@ export function batchesService(deps: Deps, parts: BatchesParts) {
   const view = async (batch: Batch): Promise<BatchView> => (await views([batch]))[0];
 
   const find = async (actor: Actor, id: number): Promise<Batch> => visibleTo(actor, await repo.byId(id), BATCH_NOT_FOUND);
-  const get = async (actor: Actor, id: number): Promise<BatchView> => view(await find(actor, id));
+  const detail = async (batch: Batch): Promise<BatchDetail> => ({ ...(await view(batch)), moves: await parts.history.movesOfBatch(batch.id) });
+  const get = async (actor: Actor, id: number): Promise<BatchDetail> => detail(await find(actor, id));
 
   async function list(actor: Actor, q: BatchListQuery): Promise<Page<BatchView>> {
     const w = pageWindow(q.page, q.pageSize ?? 50);
@@ -272,7 +279,7 @@ export function batchesService(deps: Deps, parts: BatchesParts) {
   }
 
   /** POST /api/batches/:id/state: one step forward; `printed` marks every job printed, `packed` every job packed. */
-  async function changeState(actor: Actor, id: number, to: BatchState): Promise<BatchView & { printed?: PrintedReport; packed?: PrintedReport }> {
+  async function changeState(actor: Actor, id: number, to: BatchState): Promise<BatchDetail & { printed?: PrintedReport; packed?: PrintedReport }> {
     const batch = await find(actor, id);
     const next = nextState(batch.state);
     if (to !== next) {
@@ -300,7 +307,7 @@ export function batchesService(deps: Deps, parts: BatchesParts) {
     const packed = to === 'packed' ? await eachJob(actor, claimedBatch.jobIds, parts.printJobs.markPacked) : undefined;
     const now = await repo.byId(id);
     if (!now) throw notFound(BATCH_NOT_FOUND);
-    return { ...(await view(now)), ...(printed ? { printed } : {}), ...(packed ? { packed } : {}) };
+    return { ...(await detail(now)), ...(printed ? { printed } : {}), ...(packed ? { packed } : {}) };
   }
 
   /** One pass of every site's automatic batching (see autoBatch.ts). */

@@ -9,6 +9,7 @@ import { assertAdmin } from '../auth/permissions';
 import { seesSite, siteScope, visibleTo } from '../auth/scope';
 import { orderFor } from '../orders/lookup';
 import { printJobsRepo } from '../print-jobs/repo';
+import type { BatchMove, BatchState } from '../../../../common/api/batches';
 import type { HistoryEntry, HistoryTrailEntry, OrderHistoryEntry } from '../../../../common/api/history';
 import { historyRepo } from './repo';
 import type { TrailQuery } from './schema';
@@ -37,6 +38,17 @@ export function historyService({ db }: Pick<Deps, 'db'>) {
     return { list: rows.map((e) => ({ ...entryOf(e), kind: e.kind, subjectId: e.subjectId })) };
   }
 
+  /**
+   * Who moved a batch into each state and when, oldest first, from its history. The caller has
+   * checked the batch is the actor's to see (the batch answers with them).
+   */
+  async function movesOfBatch(batchId: number): Promise<BatchMove[]> {
+    const rows = await repo.ofSubject('batch', String(batchId));
+    return rows
+      .filter((e) => e.action === 'moved' && e.to)
+      .map((e) => ({ state: e.to as BatchState, at: e.at, byName: 'automatic' in e.actor ? e.actor.automatic : e.actor.name }));
+  }
+
   /** The whole trail for admins, newest first. */
   async function trail(actor: Actor, q: TrailQuery): Promise<Page<HistoryTrailEntry>> {
     assertAdmin(actor);
@@ -47,7 +59,7 @@ export function historyService({ db }: Pick<Deps, 'db'>) {
     return { list: rows, hasNext: w.offset + rows.length < total, total };
   }
 
-  return { ofJob, ofOrder, trail };
+  return { ofJob, ofOrder, movesOfBatch, trail };
 }
 
 export type HistoryService = ReturnType<typeof historyService>;
