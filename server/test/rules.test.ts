@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { Actor } from '../src/http/types';
 import { MASK, isSecretKey, maskEnv, mergeMaskedEnv } from '../src/lib/secrets';
 import { DEFAULT_PERMISSION, canOnRecord } from '../src/modules/auth/permissions';
-import { LoginThrottle } from '../src/modules/auth/throttle';
+import { secondsToWait } from '../src/modules/auth/throttle';
 import { bearerToken, signToken, verifyToken } from '../src/modules/auth/tokens';
 import { buildKey, signGrant, verifyGrant, type UploadGrant } from '../src/modules/uploads/signing';
 import { matchesType } from '../src/modules/uploads/sniff';
@@ -54,46 +54,20 @@ describe('canOnRecord', () => {
   });
 });
 
-describe('LoginThrottle', () => {
-  const settings = { maxFailures: 3, windowSeconds: 60 };
+describe('secondsToWait (the sign-in throttle rule)', () => {
   const t0 = 1_700_000_000_000;
 
-  it('lets attempts through until maxFailures failures, then asks to wait until the oldest one leaves the window', () => {
-    const th = new LoginThrottle(settings);
-    expect(th.retryAfter('a@x', 'ip1', t0)).toBe(0);
-    th.recordFailure('a@x', 'ip1', t0);
-    th.recordFailure('a@x', 'ip1', t0 + 10_000);
-    expect(th.retryAfter('a@x', 'ip1', t0 + 10_000)).toBe(0);
-    th.recordFailure('a@x', 'ip1', t0 + 20_000);
-    expect(th.retryAfter('a@x', 'ip1', t0 + 20_000)).toBe(40);
-    expect(th.retryAfter('a@x', 'ip1', t0 + 59_500)).toBe(1);
-    expect(th.retryAfter('a@x', 'ip1', t0 + 60_001)).toBe(0);
+  it('lets attempts through below the limit', () => {
+    expect(secondsToWait([], 3, 60, t0)).toBe(0);
+    expect(secondsToWait([t0 - 1_000, t0 - 2_000], 3, 60, t0)).toBe(0);
   });
 
-  it('counts per email; another email from another address is not affected', () => {
-    const th = new LoginThrottle(settings);
-    for (let i = 0; i < 3; i++) th.recordFailure('a@x', 'ip1', t0 + i);
-    expect(th.retryAfter('a@x', 'ip2', t0 + 10)).toBeGreaterThan(0);
-    expect(th.retryAfter('b@x', 'ip2', t0 + 10)).toBe(0);
-  });
-
-  it('counts per address, at four times the per-email limit', () => {
-    const th = new LoginThrottle(settings);
-    for (let i = 0; i < 11; i++) th.recordFailure(`u${i}@x`, 'ip1', t0 + i);
-    expect(th.retryAfter('new@x', 'ip1', t0 + 20)).toBe(0);
-    th.recordFailure('u11@x', 'ip1', t0 + 11);
-    expect(th.retryAfter('new@x', 'ip1', t0 + 20)).toBeGreaterThan(0);
-    expect(th.retryAfter('new@x', 'ip2', t0 + 20)).toBe(0);
-  });
-
-  it('a success clears the email count', () => {
-    const th = new LoginThrottle(settings);
-    th.recordFailure('a@x', 'ip1', t0);
-    th.recordFailure('a@x', 'ip1', t0 + 1);
-    th.recordSuccess('a@x');
-    th.recordFailure('a@x', 'ip1', t0 + 2);
-    th.recordFailure('a@x', 'ip1', t0 + 3);
-    expect(th.retryAfter('a@x', 'ip9', t0 + 4)).toBe(0);
+  it('at the limit, asks to wait until the oldest of the newest `limit` failures leaves the window', () => {
+    const failures = [t0 + 20_000, t0 + 10_000, t0];
+    expect(secondsToWait(failures, 3, 60, t0 + 20_000)).toBe(40);
+    expect(secondsToWait(failures, 3, 60, t0 + 59_500)).toBe(1);
+    // More failures than the limit: the newest `limit` decide, not the oldest.
+    expect(secondsToWait([t0 + 30_000, ...failures], 3, 60, t0 + 30_000)).toBe(40);
   });
 });
 

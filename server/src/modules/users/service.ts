@@ -6,7 +6,7 @@ import type { Actor, Role } from '../../http/types';
 import { isoNow } from '../../lib/clock';
 import { pageWindow } from '../../lib/paging';
 import { assertAdmin, isAdmin } from '../auth/permissions';
-import { LoginThrottle } from '../auth/throttle';
+import { signInThrottle } from '../auth/throttle';
 import { signToken, verifyToken } from '../auth/tokens';
 import { usersRepo, type SortField, type UserFilter, type UserRow } from './repo';
 import type { RegisterInput, UpsertInput } from './schema';
@@ -41,9 +41,9 @@ const actorOf = (r: UserRow): Actor => ({ id: r.id, firstName: r.first_name, las
 // Compared against when the email is unknown, so both failures take the same time.
 const DUMMY_HASH = bcrypt.hashSync('presswork-timing-equaliser', BCRYPT_COST);
 
-export function usersService({ db, clock, config }: Deps) {
+export function usersService({ db, clock, config, log }: Deps) {
   const repo = usersRepo(db);
-  const throttle = new LoginThrottle(config.login);
+  const throttle = signInThrottle(db, config.login, log);
 
   async function siteExists(siteId: number) {
     return sitesRepo(db).exists(siteId);
@@ -86,17 +86,17 @@ export function usersService({ db, clock, config }: Deps) {
 
   async function login(email: string, password: string, address: string) {
     const now = clock.now().getTime();
-    const wait = throttle.retryAfter(email, address, now);
+    const wait = await throttle.retryAfter(email, address, now);
     if (wait > 0) {
       throw new HttpError(429, `Too many failed sign-ins. Please try again in ${wait} seconds.`, undefined, { 'Retry-After': String(wait) });
     }
     const row = await repo.byEmail(email);
     const good = await bcrypt.compare(password, row?.password_hash ?? DUMMY_HASH);
     if (!row || !good) {
-      throttle.recordFailure(email, address, now);
+      await throttle.recordFailure(email, address, now);
       throw unauthorized(WRONG_CREDENTIALS);
     }
-    throttle.recordSuccess(email);
+    await throttle.recordSuccess(email);
     return { token: signToken(config.jwt, row.id, row.site_id), publicInfo: publicUser(row) };
   }
 
