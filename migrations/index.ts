@@ -21,6 +21,7 @@ import * as searchIndexes from './20261202_022_search_indexes';
 import * as printJobReprints from './20261203_021_print_job_reprints';
 import * as history from './20261204_023_history';
 import * as orderSentToProviderAt from './20261205_024_order_sent_to_provider_at';
+import * as orderPrintedByProviderAt from './20261206_026_order_printed_by_provider_at';
 
 type Migration = { up(knex: Knex): Promise<void>; down(knex: Knex): Promise<void> };
 
@@ -46,6 +47,7 @@ const migrations: Record<string, Migration> = {
   '20261203_021_print_job_reprints': printJobReprints,
   '20261204_023_history': history,
   '20261205_024_order_sent_to_provider_at': orderSentToProviderAt,
+  '20261206_026_order_printed_by_provider_at': orderPrintedByProviderAt,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
