@@ -7,7 +7,9 @@ import sharp from 'sharp';
 import { pagePixelSize } from '../common/design-doc/render';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { fakeOrder } from '../server/simulators/shopify';
 import { apiAs, expectCardPages, guardOwnHost, launch, shot, signIn } from './browser';
+import { demoStoreSender } from './demoStore';
 
 const base = inject('baseUrl');
 const PASSWORD = 'presswork';
@@ -220,6 +222,60 @@ describe('print production in the browser', () => {
       await shot(page, `print-06b-jobs-1280-${who}`);
     }
     await staff.setViewportSize({ width: 1280, height: 900 });
+    await adminContext.close();
+  });
+
+  it('Print History fits a 1280 × 800 laptop as an admin, with a long store order name: nothing scrolls sideways', async () => {
+    // A store order whose name is long (a shop with an order-name prefix and suffix), printed in house.
+    const adminContext = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const admin = await adminContext.newPage();
+    foreign.push(guardOwnHost(admin, base));
+    await signIn(admin, base, ADMIN, PASSWORD);
+    const adminToken = (await admin.evaluate(() => localStorage.getItem('token')))!;
+    const sender = await demoStoreSender(base, adminToken, `e2e-print-history-${Date.now().toString(36)}`);
+    const seed = (Date.now() + 31) % 1_000_000_007;
+    const made = fakeOrder(seed, { skus: ['DEMO-POSTER-01'], lineCount: 1, orderNumber: 40_000 + (seed % 9_000), withCustomer: true, withAddress: true, financialStatus: 'paid' });
+    const longName = `#HOPE-HARBOUR-${made.order_number}-GIFT-UK`;
+    const order = { ...made, name: longName, line_items: made.line_items.map((l) => ({ ...l, quantity: 1, current_quantity: 1, fulfillable_quantity: 1 })) };
+    expect((await sender.sendOrder(order)).status).toBe(200);
+    // Its job, made as the order screen's "order to artwork" does (the order is stored once its delivery is processed).
+    for (let tries = 0; ; tries++) {
+      try {
+        await api(staff, 'POST', '/api/online-stores/shopify-webhook/order-to-arwork', { id: order.id });
+        break;
+      } catch (error) {
+        if (tries > 120) throw error;
+        await new Promise((r) => setTimeout(r, 250));
+      }
+    }
+    const { list } = await api<{ list: Array<{ id: number }> }>(staff, 'GET', `/api/print-jobs/from-shopify-order/${order.id}`);
+    expect(list).toHaveLength(1);
+    await api(staff, 'POST', '/api/print-jobs', { id: list[0].id, isPDFDownloaded: true });
+    await api(staff, 'POST', '/api/print-jobs', { id: list[0].id, isPrinted: true });
+
+    // Most recently printed first: the long-named order's row is on the first page.
+    await admin.goto(`${base}/print-history`);
+    const row = admin.getByRole('row').filter({ has: admin.getByRole('cell', { name: longName, exact: true }) });
+    await row.waitFor();
+    expect(await admin.getByRole('columnheader', { name: 'Client', exact: true }).count()).toBe(1);
+    const table = admin.getByRole('table', { name: 'Print jobs' });
+    const fit = await table.evaluate((t) => {
+      const box = t.parentElement!;
+      // The table fills its card; how narrow it can get (every column at its narrowest) is its room to spare.
+      const full = t.style.width;
+      t.style.width = 'min-content';
+      const narrowest = t.getBoundingClientRect().width;
+      t.style.width = full;
+      return { scroll: box.scrollWidth, client: box.clientWidth, narrowest, page: document.documentElement.scrollWidth };
+    });
+    expect(fit.scroll, 'the table is wider than its card').toBeLessThanOrEqual(fit.client);
+    expect(fit.page, 'the page scrolls sideways').toBeLessThanOrEqual(1280);
+    // Room to spare, not a few pixels: a longer product or client name still fits.
+    expect(fit.narrowest + 32, `at its narrowest the table (${Math.round(fit.narrowest)} px) leaves under 32 px of its card (${fit.client} px)`).toBeLessThanOrEqual(fit.client);
+    // The row's last action, Reprint (the spec's last column), is on the screen.
+    const reprint = (await row.getByRole('button', { name: 'Reprint', exact: true }).boundingBox())!;
+    expect(reprint.x + reprint.width).toBeLessThanOrEqual(1280);
+    await shot(admin, 'print-06c-history-1280-admin');
     await adminContext.close();
   });
 

@@ -22,6 +22,7 @@ import * as printJobReprints from './20261203_021_print_job_reprints';
 import * as history from './20261204_023_history';
 import * as orderSentToProviderAt from './20261205_024_order_sent_to_provider_at';
 import * as signInFailures from './20261206_025_sign_in_failures';
+import * as orderPrintedByProviderAt from './20261206_026_order_printed_by_provider_at';
 
 type Migration = { up(knex: Knex): Promise<void>; down(knex: Knex): Promise<void> };
 
@@ -48,6 +49,7 @@ const migrations: Record<string, Migration> = {
   '20261204_023_history': history,
   '20261205_024_order_sent_to_provider_at': orderSentToProviderAt,
   '20261206_025_sign_in_failures': signInFailures,
+  '20261206_026_order_printed_by_provider_at': orderPrintedByProviderAt,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -3,6 +3,7 @@
 // fake Admin API answering Shopify's shapes (fulfillment orders, fulfillmentCreate, userErrors,
 // THROTTLED), and every document it receives is checked against Shopify's published schema.
 import { beforeEach, describe, expect, it } from 'vitest';
+import { formatDateTime } from '../src/lib/clock';
 import { createLogger } from '../src/lib/logger';
 import { printJobsRepo } from '../src/modules/print-jobs/repo';
 import {
@@ -116,7 +117,7 @@ const writeBackHistory = async (orderId: string) => {
   const res = await w.request().get(`/api/online-stores/order-history?id=${orderId}`).set(bearer(w.tokens.userA));
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return (res.body.data.list as Array<{ action: string; from: string | null; to: string | null; actor: { automatic?: string }; reason: string | null }>)
-    .filter((e) => e.action.startsWith('store-'))
+    .filter((e) => e.action.startsWith('store-') || (e.action === 'rescheduled' && e.actor.automatic === 'Store write-back (Shopify)'))
     .map((e) => [e.action, e.from, e.to, e.actor.automatic, e.reason]);
 };
 const later = () => w.clock.advance(2 * 60 * 60_000);
@@ -233,10 +234,16 @@ describe('shipped postback → store fulfilment', () => {
     store.next.push('throttled');
     await hook(shipped(`${orderId}-21`));
     expect((await pass()).outcomes).toEqual([expect.objectContaining({ status: 'pending', error: expect.stringContaining('throttling') })]);
+    // The order's timeline says the write-back failed and when the next try is, in the store's time zone.
+    const [row] = await rowsOf(orderId);
+    const retried = ['rescheduled', null, null, 'Store write-back (Shopify)', `Next try at ${formatDateTime(row.next_attempt_at, w.config.sync.timezone)} (attempt 1 of ${w.services.fulfilment.options.maxAttempts}): ${row.error}`];
+    expect(row.error).toMatch(/throttling/);
+    expect(await writeBackHistory(orderId)).toEqual([retried]);
     expect((await pass()).claimed).toBe(0);
     later();
     expect((await pass()).outcomes).toEqual([expect.objectContaining({ status: 'sent' })]);
     expect(store.creates).toHaveLength(1);
+    expect(await writeBackHistory(orderId)).toEqual([retried, ['store-fulfilled', 'pending', 'sent', 'Store write-back (Shopify)', 'line 21, tracking RM123456789GB (royalmail), fulfilment 1']]);
   });
 
   it('an answer lost after the fulfilment landed: the retry finds it and creates no second one', async () => {

@@ -9,6 +9,7 @@ import { errorMessage } from '../../lib/format';
 import type { AppDataProvider } from '../../providers/dataProvider';
 import { REPRINT } from '../../providers/printProduction';
 import type { PrintJobActionProps } from '../print-jobs/PrintJobTable';
+import { DENSE_ACTION } from '../print-jobs/DownloadPdfButton';
 import { ReprintDialog } from './ReprintDialog';
 
 interface Reprinting {
@@ -69,8 +70,9 @@ export function ReprintButton({ job, leave }: PrintJobActionProps) {
       variant="outlined"
       size="small"
       disabled={mine !== null}
-      startIcon={sending ? <CircularProgress size={16} /> : <ReplayIcon />}
+      startIcon={sending ? <CircularProgress size={14} /> : <ReplayIcon />}
       onClick={() => reprinting.ask(job, leave)}
+      sx={DENSE_ACTION}
     >
       Reprint
     </Button>

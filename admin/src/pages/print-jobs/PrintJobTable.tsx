@@ -141,7 +141,8 @@ interface Column {
 
 function columnsOf({ showClient, printed }: PrintJobColumns): Column[] {
   return [
-    { label: 'Order', sort: 'orderName', cell: (job) => job.orderName ?? '', sx: { whiteSpace: 'nowrap' } },
+    // A long store order name (a shop's prefix and suffix) wraps at its dashes, or anywhere, instead of widening the table.
+    { label: 'Order', sort: 'orderName', cell: (job) => job.orderName ?? '', sx: { minWidth: 72, overflowWrap: 'anywhere' } },
     {
       label: 'Product',
       sort: 'productName',
@@ -169,7 +170,7 @@ function columnsOf({ showClient, printed }: PrintJobColumns): Column[] {
           { label: 'Printed By', sort: 'printedByName', cell: (job) => job.printedByName ?? '' },
         ] satisfies Column[])
       : []),
-    { label: 'Production Notes', cell: (job) => <ProductionNoteField job={job} />, sx: { minWidth: 140 } },
+    { label: 'Production Notes', cell: (job) => <ProductionNoteField job={job} />, sx: { minWidth: 112 } },
   ];
 }
 

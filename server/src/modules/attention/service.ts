@@ -136,15 +136,15 @@ export function attentionService(deps: Deps) {
       }),
     );
     // Orders HP Site Flow printed and never shipped (their jobs are the provider's, never printed here).
-    const byHp = await providerChecksRepo(db).unchangedSince(siteId, 'printed', new Date(unshippedSince).toISOString(), ATTENTION_KIND_LIMIT);
+    const byHp = await providerChecksRepo(db).printedBefore(siteId, new Date(unshippedSince).toISOString(), ATTENTION_KIND_LIMIT);
     const listed = new Set(notShipped.map((i) => `${i.siteId}\n${i.orderId}`));
     for (const o of byHp.rows) {
       if (listed.has(`${o.siteId}\n${o.storeOrderId}`)) continue;
       notShipped.push(
         item('notShipped', {
-          title: `${orderLabel(o.name, o.storeOrderId)} was printed by HP Site Flow on ${when(o.updatedAt)} and has not shipped`,
+          title: `${orderLabel(o.name, o.storeOrderId)} was printed by HP Site Flow on ${when(o.since)} and has not shipped`,
           link: checkOrderLink(o.storeOrderId),
-          since: plus(o.updatedAt, config.attention.unshippedDays * DAY),
+          since: plus(o.since, config.attention.unshippedDays * DAY),
           siteId: o.siteId,
           orderId: o.storeOrderId,
         }),
@@ -173,9 +173,9 @@ export function attentionService(deps: Deps) {
     const { rows, total } = await providerChecksRepo(db).sentBefore(siteId, new Date(now.getTime() - ms).toISOString(), ATTENTION_KIND_LIMIT);
     const items = rows.map((o) =>
       item('hpNoAck', {
-        title: `${orderLabel(o.name, o.storeOrderId)} was sent to HP Site Flow on ${when(o.sentAt)} and HP has not acknowledged it`,
+        title: `${orderLabel(o.name, o.storeOrderId)} was sent to HP Site Flow on ${when(o.since)} and HP has not acknowledged it`,
         link: checkOrderLink(o.storeOrderId),
-        since: plus(o.sentAt, ms),
+        since: plus(o.since, ms),
         siteId: o.siteId,
         orderId: o.storeOrderId,
       }),

@@ -134,7 +134,8 @@ export async function applyPostback(ctx: Pick<Deps, 'clock'>, trx: Knex.Transact
     ...(trackingNumber ? { trackingNumber } : {}),
   };
   data.hpOrders = hpOrders;
-  await orderTablesRepo(trx).updateOrder(locked.id, { data, status: next ?? undefined, before: locked.data, updatedAt: at });
+  // The clock of "printed by HP and has not shipped" starts when HP's word moved it to printed.
+  await orderTablesRepo(trx).updateOrder(locked.id, { data, status: next ?? undefined, before: locked.data, updatedAt: at, ...(next === 'printed' ? { printedByProviderAt: at } : {}) });
   if (next) {
     const reason = refusal?.message ?? (trackingNumber ? `tracking ${trackingNumber}` : lineId ? `line ${lineId}` : null);
     await recordChange(trx, { at, siteId: site.id, kind: 'order', subjectId: orderId, by: { automatic: AUTOMATIC.hpPostback }, action: 'status', from: current, to: next, reason });

@@ -13,6 +13,15 @@ export interface QuietOrder {
 }
 
 export function providerChecksRepo(db: Db | Knex.Transaction) {
+  /** Orders in `status` since before `before` by the time kept in `column` (else their last change). */
+  async function waitingSince(status: string, column: 'sent_to_provider_at' | 'printed_by_provider_at', siteId: number | undefined, before: string, limit: number): Promise<{ rows: Array<{ siteId: number; storeOrderId: string; name: string | null; since: string }>; total: number }> {
+    const since = `coalesce(${column}, updated_at)`;
+    const q = db('store_orders').where('status', status).where(db.raw(since), '<', before);
+    if (siteId !== undefined) q.where('site_id', siteId);
+    const [rows, total] = await Promise.all([q.clone().orderByRaw(since).orderBy('id').limit(limit).select('site_id', 'store_order_id', 'order_name', db.raw(`${since} as since`)), countOf(q)]);
+    return { rows: rows.map((r) => ({ siteId: Number(r.site_id), storeOrderId: String(r.store_order_id), name: r.order_name ?? null, since: String(r.since) })), total };
+  }
+
   return {
     /** The sites that have orders in `statuses` (each site has its own quiet period). */
     async sitesWith(statuses: readonly string[]): Promise<number[]> {
@@ -33,27 +42,17 @@ export function providerChecksRepo(db: Db | Knex.Transaction) {
       return rows.map((r) => ({ id: Number(r.id), siteId: Number(r.site_id), storeOrderId: String(r.store_order_id), status: String(r.status), ours: fromJson<Record<string, unknown>>(r.our_data, {}) }));
     },
     /**
-     * Needs attention: store orders in `status` unchanged since `before` (of a site, or all),
-     * longest unchanged first, at most `limit`, and how many (the (status, updated_at) index).
-     */
-    async unchangedSince(siteId: number | undefined, status: string, before: string, limit: number): Promise<{ rows: Array<{ siteId: number; storeOrderId: string; name: string | null; updatedAt: string }>; total: number }> {
-      const q = db('store_orders').where('status', status).where('updated_at', '<', before);
-      if (siteId !== undefined) q.where('site_id', siteId);
-      const [rows, total] = await Promise.all([q.clone().orderBy('updated_at').orderBy('id').limit(limit).select('site_id', 'store_order_id', 'order_name', 'updated_at'), countOf(q)]);
-      return { rows: rows.map((r) => ({ siteId: Number(r.site_id), storeOrderId: String(r.store_order_id), name: r.order_name ?? null, updatedAt: String(r.updated_at) })), total };
-    },
-    /**
      * Needs attention: store orders in `sent` whose send went to the provider before `before` (of a
      * site, or all), longest waiting first, at most `limit`, and how many. An order with no send
      * time kept (its status set by hand) counts from its last change.
      */
-    async sentBefore(siteId: number | undefined, before: string, limit: number): Promise<{ rows: Array<{ siteId: number; storeOrderId: string; name: string | null; sentAt: string }>; total: number }> {
-      const sentAt = db.raw('coalesce(sent_to_provider_at, updated_at)');
-      const q = db('store_orders').where('status', 'sent').where(sentAt, '<', before);
-      if (siteId !== undefined) q.where('site_id', siteId);
-      const [rows, total] = await Promise.all([q.clone().orderBy(sentAt).orderBy('id').limit(limit).select('site_id', 'store_order_id', 'order_name', db.raw('coalesce(sent_to_provider_at, updated_at) as sent_at')), countOf(q)]);
-      return { rows: rows.map((r) => ({ siteId: Number(r.site_id), storeOrderId: String(r.store_order_id), name: r.order_name ?? null, sentAt: String(r.sent_at) })), total };
-    },
+    sentBefore: (siteId: number | undefined, before: string, limit: number) => waitingSince('sent', 'sent_to_provider_at', siteId, before, limit),
+    /**
+     * Needs attention: store orders in `printed` whose printing the provider told us of before
+     * `before` (of a site, or all), longest waiting first, at most `limit`, and how many. An order
+     * with no such time kept (its status set by hand) counts from its last change.
+     */
+    printedBefore: (siteId: number | undefined, before: string, limit: number) => waitingSince('printed', 'printed_by_provider_at', siteId, before, limit),
     async markChecked(id: number, at: string): Promise<void> {
       await db('store_orders').where({ id }).update({ provider_checked_at: at });
     },

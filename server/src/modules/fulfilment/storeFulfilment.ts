@@ -14,7 +14,7 @@ import { fieldError } from '../../http/fieldErrors';
 import type { Actor } from '../../http/types';
 import { printJobsRepo } from '../print-jobs/repo';
 import { sitesRepo, type Site } from '../sites/repo';
-import { later, nowIso, text, type FulfilmentContext } from './context';
+import { later, nowIso, retryReason, text, type FulfilmentContext } from './context';
 import type { StoreOrder } from './orderBody';
 import { outboxRepo, type OutboxRow } from './outbox';
 import { lockedOrder, resolveOrder } from './resolveOrder';
@@ -191,7 +191,12 @@ async function attemptStoreFulfilmentOnce(ctx: FulfilmentContext, row: OutboxRow
   const retry = async (message: string) => {
     if (row.attempts >= ctx.options.maxAttempts) return fail(`${message} (gave up after ${row.attempts} attempts)`);
     const cap = Math.min(ctx.options.backoff.maxMs, ctx.options.backoff.baseMs * 2 ** Math.max(0, row.attempts - 1));
-    await outbox.reschedule(row.id, message, previous, later(ctx, Math.floor(cap / 2 + (Math.random() * cap) / 2)), at);
+    const next = later(ctx, Math.floor(cap / 2 + (Math.random() * cap) / 2));
+    // The new try time and its history entry, together (a row finished meanwhile records nothing).
+    await ctx.db.transaction(async (trx) => {
+      if ((await outboxRepo(trx).reschedule(row.id, message, previous, next, at)) !== 1) return;
+      await recordChange(trx, { at, siteId: p.siteId, kind: 'send', subjectId: row.id, orderRef: p.orderId, by: { automatic: AUTOMATIC.storeWriteBack }, action: 'rescheduled', reason: retryReason(ctx, message, row.attempts, next) });
+    });
     return viewOf((await outbox.byId(row.id))!);
   };
 

@@ -108,6 +108,8 @@ export interface NewOrder {
   userId?: number | null;
   /** When the send that moved it to `sent` went to HP Site Flow. */
   sentToProviderAt?: string | null;
+  /** When HP Site Flow's word that it printed (moving it to `printed`) reached us. */
+  printedByProviderAt?: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -124,6 +126,8 @@ export interface OrderPatch {
   siteId?: number;
   /** When the send that moves it to `sent` went to HP Site Flow. */
   sentToProviderAt?: string;
+  /** When HP Site Flow's word that moves it to `printed` reached us. */
+  printedByProviderAt?: string;
   updatedAt: string;
 }
 
@@ -185,6 +189,7 @@ export function orderTablesRepo(db: Db | Knex.Transaction) {
       our_data: toJson(ours),
       user_id: o.userId ?? null,
       sent_to_provider_at: o.sentToProviderAt ?? null,
+      printed_by_provider_at: o.printedByProviderAt ?? null,
       created_at: o.createdAt,
       updated_at: o.updatedAt,
     };
@@ -230,6 +235,7 @@ export function orderTablesRepo(db: Db | Knex.Transaction) {
     if (p.searchText !== undefined) row.search_text = p.searchText === null ? null : p.searchText.toLowerCase();
     if (p.siteId !== undefined) row.site_id = p.siteId;
     if (p.sentToProviderAt !== undefined) row.sent_to_provider_at = p.sentToProviderAt;
+    if (p.printedByProviderAt !== undefined) row.printed_by_provider_at = p.printedByProviderAt;
     let before = p.before;
     if (p.data !== undefined) {
       const { store, ours } = splitOrderData(p.data);
