@@ -5,10 +5,14 @@
 // two; then the cost at the largest size against the smallest (the aim: the same cost). Then the
 // header search as an operator types (GET /api/search: "#1", "#10", "#102", a surname prefix, an
 // email prefix; staff of the site, and an admin over every site), ms per keystroke against the bare
-// page query of the same run.
+// page query of the same run. And Needs attention as every open admin tab polls it (GET
+// /api/attention, staff of the site and an admin over every site) at each size, against the same
+// bare query, and its cost at the largest size against the smallest.
 //   tsx bench/orderList.bench.ts [sizes=100000,1000000] [samples=200]
 // The orders are written straight through better-sqlite3 into store_orders (and a line each into
-// store_order_lines), 100,000 to a transaction, with the columns and indexes the app writes and reads.
+// store_order_lines), 100,000 to a transaction, with the columns and indexes the app writes and reads,
+// placed one a minute back from now, with the rows of the other big tables Needs attention reads
+// (outbox, webhook_deliveries, print_jobs): see fill().
 import fs from 'node:fs';
 import http, { type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -31,7 +35,6 @@ const sizes = (process.argv[2] ?? '100000,1000000')
   .filter((n) => Number.isSafeInteger(n) && n > 0)
   .sort((a, b) => a - b);
 const samples = Number(process.argv[3] ?? 200);
-const STATUSES = ['received', 'sent', 'printready', 'printed', 'shipped'];
 const FIRST = ['Ada', 'Grace', 'Alan', 'Edsger', 'Barbara', 'Donald', 'Frances', 'Ken'];
 const LAST = ['Lovelace', 'Hopper', 'Turing', 'Dijkstra', 'Liskov', 'Knuth', 'Allen', 'Thompson'];
 const PER_TRANSACTION = 100_000;
@@ -45,18 +48,65 @@ interface RawConnection {
   transaction(fn: () => void): () => void;
 }
 
-/** Orders from..to-1 (created one a minute from 2025-01-01), straight through the driver, in big transactions. */
+/** The newest orders (about ten weeks at one a minute): the floor's open orders and its problems are among them, older history is closed. */
+const RECENT = 100_000;
+/** Orders are placed one a minute going back from now: a bigger database is the same floor with a longer past. */
+const NOW = Date.now();
+const MINUTE = 60_000;
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/**
+ * What order j (the j-th newest) is, as Needs attention reads it: the last two days' orders are on
+ * the floor (received, at HP, printed); older ones shipped, one in 101 cancelled; among the recent
+ * ones a few are stuck — at HP with no answer, printed by HP and not shipped, never sent (late).
+ */
+function orderState(j: number, at: number): { status: string; sentAt: string | null; printedByHpAt: string | null } {
+  const sent = (status: string) => ({ status, sentAt: iso(at + 10 * MINUTE), printedByHpAt: status === 'printed' ? iso(at + 20 * 60 * MINUTE) : null });
+  if (j < 2 * 1440) return j % 3 === 2 ? sent('shipped') : sent(['received', 'sent', 'printready', 'printed'][((j / 3) | 0) % 4] ?? 'received');
+  if (j < RECENT) {
+    if (j % 401 === 0) return sent('sent');
+    if (j % 401 === 200) return sent('printed');
+    if (j % 997 === 5) return { status: 'received', sentAt: null, printedByHpAt: null };
+  }
+  return j % 101 === 7 ? { status: 'cancelled', sentAt: null, printedByHpAt: null } : sent('shipped');
+}
+
+/**
+ * Orders from..to-1 straight through the driver, in big transactions, with what the big tables
+ * hold for each: a line, the send to HP (outbox), the store's order webhook and HP's postback
+ * (webhook_deliveries), a store write-back for shipped orders, and a print job for the one order in
+ * ten printed in house. A few of the recent rows failed (sends, write-backs, pipeline steps,
+ * webhooks), a few jobs are held by preflight; the first batch adds jobs made by hand.
+ */
 async function fill(db: Db, siteId: number, from: number, to: number) {
   const conn = (await db.client.acquireConnection()) as RawConnection;
   try {
     // The orders table and its lines, ids taken from the shared record counter (as the orders repo does).
     const insert = conn.prepare(
-      `insert into store_orders (id, site_id, store_order_id, order_name, order_number, status, search_text, name_lower, customer_lower, surname_lower, email_lower, store_data, our_data, user_id, created_at, updated_at)
-       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, null, ?, ?)`,
+      `insert into store_orders (id, site_id, store_order_id, order_name, order_number, status, search_text, name_lower, customer_lower, surname_lower, email_lower, store_data, our_data, user_id, created_at, updated_at, sent_to_provider_at, printed_by_provider_at)
+       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, null, ?, ?, ?, ?)`,
     );
     const insertLine = conn.prepare('insert into store_order_lines (order_id, line_id, sku, quantity, title) values (?, ?, ?, 1, ?)');
+    const insertOutbox = conn.prepare(
+      `insert into outbox (kind, dedupe_key, site_id, payload, status, attempts, next_attempt_at, error, created_at, updated_at) values (?, ?, ?, ?, ?, 1, ?, ?, ?, ?)`,
+    );
+    const insertDelivery = conn.prepare(
+      `insert into webhook_deliveries (source, event_id, delivery_id, site_id, topic, payload, status, error, attempts, received_at, processed_at) values (?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?)`,
+    );
+    const insertJob = conn.prepare(
+      `insert into print_jobs (client_id, product_name, quantity, shopify_order_id, line_item_id, is_printed, ready_for_print, artwork_urls, data, printed_at, created_at, updated_at, held, preflight_checked_at)
+       values (?, 'Card', 1, ?, ?, ?, 1, '[]', '{}', ?, ?, ?, ?, ?)`,
+    );
     const takeIds = conn.prepare("update sqlite_sequence set seq = seq + ? where name = 'general_data' returning seq") as RawStatement & { get(...params: unknown[]): { seq: number } };
-    const start = Date.parse('2025-01-01T00:00:00Z');
+    if (from === 0) {
+      conn.transaction(() => {
+        // Jobs made by hand (no order) over the last four weeks, not printed: late or at risk.
+        for (let k = 0; k < 60; k++) {
+          const at = iso(NOW - k * 11 * 60 * MINUTE);
+          insertJob.run(siteId, null, null, 0, null, at, at, 0, null);
+        }
+      })();
+    }
     for (let i = from; i < to; i += PER_TRANSACTION) {
       const end = Math.min(to, i + PER_TRANSACTION);
       conn.transaction(() => {
@@ -64,18 +114,48 @@ async function fill(db: Db, siteId: number, from: number, to: number) {
         for (let j = i; j < end; j++) {
           const first = FIRST[j % FIRST.length];
           const last = LAST[(j >> 3) % LAST.length];
-          const at = new Date(start + j * 60_000).toISOString();
+          const placed = NOW - (j + 1) * MINUTE;
+          const at = iso(placed);
           const data = {
             id: String(5_000_000_000 + j), name: `#${1000 + j}`, order_number: 1000 + j, created_at: at, updated_at: at, email: `${first}.${last}.${j}@example.com`,
             customer: { first_name: first, last_name: last }, line_items: [{ id: String(j), sku: `CARD-${j % 40}`, name: 'Card', quantity: 1, product_id: '1', properties: [] }],
           };
           const id = firstId + (j - i);
+          const state = orderState(j, placed);
+          const updated = state.printedByHpAt ?? state.sentAt ?? at;
           // The header search's keys, as the orders repo writes them.
           const keys = orderSearchColumns(data.name, data);
-          insert.run(id, siteId, data.id, data.name, String(data.order_number), STATUSES[j % 5], `${data.name} ${data.order_number} ${first} ${last}`.toLowerCase(), keys.name_lower, keys.customer_lower, keys.surname_lower, keys.email_lower, JSON.stringify(data), '{"preGeneratedHPItems":[],"hpOrderId":null,"tracking":null}', at, at);
+          insert.run(id, siteId, data.id, data.name, String(data.order_number), state.status, `${data.name} ${data.order_number} ${first} ${last}`.toLowerCase(), keys.name_lower, keys.customer_lower, keys.surname_lower, keys.email_lower, JSON.stringify(data), '{"preGeneratedHPItems":[],"hpOrderId":null,"tracking":null}', at, updated, state.sentAt, state.printedByHpAt);
           insertLine.run(id, String(j), `CARD-${j % 40}`, 'Card');
+          const recent = j < RECENT;
+          const payload = JSON.stringify({ siteId, orderId: data.id, lineId: null, actorId: null });
+          if (state.sentAt) {
+            const failed = recent && j % 1009 === 3;
+            insertOutbox.run('hp-order', `hp:${siteId}:${data.id}`, siteId, payload, failed ? 'failed' : 'sent', state.sentAt, failed ? 'HP Site Flow answered 400: invalid address' : null, at, state.sentAt);
+          }
+          if (state.status === 'shipped' && j % 3 === 0) {
+            const failed = recent && j % 1013 === 0;
+            insertOutbox.run('store-fulfilment', `store-fulfilment:${siteId}:${data.id}:${j.toString(16).padStart(24, '0')}`, siteId, payload, failed ? 'failed' : 'sent', updated, failed ? 'Shopify answered 422: line already fulfilled' : null, updated, updated);
+          }
+          if (recent && j % 2011 === 0) {
+            const step = JSON.stringify({ siteId, orderId: data.id, lineId: null, actorId: null, step: 'addToAdestra', rerun: false });
+            insertOutbox.run('order-pipeline', `pipeline:${siteId}:${data.id}:addToAdestra`, siteId, step, 'failed', at, 'Adestra answered 503', at, at);
+          }
+          const deliveryFailed = recent && j % 1999 === 0;
+          insertDelivery.run('shopify', `orders/create:${data.id}`, `d-${j}`, siteId, 'orders/create', '{}', deliveryFailed ? 'failed' : 'processed', deliveryFailed ? 'Order has no line items' : null, at, deliveryFailed ? null : at);
+          if (state.sentAt) insertDelivery.run('hp', `hp:${data.id}:${state.status}`, null, siteId, state.status, '{}', 'processed', null, updated, updated);
+          if (j % 10 === 0) {
+            // Printed in house: printed a day after it was placed, except the floor's last two days (some held by preflight).
+            const onFloor = j < 2 * 1440;
+            const printedAt = onFloor ? null : iso(placed + 1440 * MINUTE);
+            const held = onFloor && j % 30 === 0;
+            insertJob.run(siteId, data.id, String(j), onFloor ? 0 : 1, printedAt, at, printedAt ?? at, held ? 1 : 0, held ? at : null);
+          }
         }
       })();
+      // Let the event loop turn between transactions: a minute-long block leaves the HTTP servers'
+      // timeout checks with a stale clock, and they drop the next fresh connection.
+      await new Promise((r) => setImmediate(r));
     }
   } finally {
     await db.client.releaseConnection(conn);
@@ -97,10 +177,10 @@ function get(url: string, headers: Record<string, string>): Promise<number> {
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
 
 /** `samples` calls of each, alternating (so both see the same moments of a shared machine). */
-async function timeBoth(ours: { url: string; headers: Record<string, string> }, bare: string | null) {
+async function timeBoth(ours: { url: string; headers: Record<string, string> }, bare: string | null, n = samples) {
   const a: number[] = [];
   const b: number[] = [];
-  for (let i = 0; i < samples; i++) {
+  for (let i = 0; i < n; i++) {
     let t = performance.now();
     const s = await get(ours.url, ours.headers);
     if (s !== 200) throw new Error(`${ours.url}: ${s}`);
@@ -122,6 +202,13 @@ const CASES: Array<{ name: string; ours: string; bare: string | null }> = [
   { name: 'page 50', ours: '?page=50', bare: '?page=50' },
   { name: 'status = shipped, page 1', ours: '?page=1&status=shipped', bare: '?page=1&status=shipped' },
   { name: 'search "hopper", page 1', ours: '?page=1&q=hopper', bare: null },
+];
+
+/** Needs attention as every open admin tab polls it (every 30 s): staff of the site, and an admin over every site. Each call takes most of a second: fewer samples. */
+const attentionSamples = Math.min(samples, 40);
+const ATTENTION: Array<{ name: string; as: 'staff' | 'admin' }> = [
+  { name: 'Needs attention, staff of the site', as: 'staff' },
+  { name: 'Needs attention, admin (every site)', as: 'admin' },
 ];
 
 /** The header search as an operator types: one call per keystroke that reaches the server (after the box's pause). */
@@ -170,10 +257,12 @@ async function main() {
   const headers = { Authorization: `Bearer ${signToken(config.jwt, user.id)}` };
   const adminHeaders = { Authorization: `Bearer ${signToken(config.jwt, admin.id)}` };
   const searchUrl = `http://127.0.0.1:${(ours.address() as AddressInfo).port}/api/search?q=`;
+  const attentionUrl = `http://127.0.0.1:${(ours.address() as AddressInfo).port}/api/attention`;
 
   console.log(`\nOrder list: ${sizes.map(label).join(', ')} stored orders of one site (SQLite, WAL), ${samples} sequential calls of each, ours and bare alternating`);
   console.log(`Machine: ${os.cpus().length} × ${os.cpus()[0]?.model.trim()}, Node ${process.version}`);
-  const results: Array<{ size: number; load: string; rows: Array<{ name: string; p50: number; p99: number; bareP50: number | null; bareP99: number | null }> }> = [];
+  type Timed = { name: string; p50: number; p99: number; bareP50: number | null; bareP99: number | null };
+  const results: Array<{ size: number; load: string; rows: Timed[]; attention: Array<Timed & { counts: Record<string, number> }> }> = [];
   let typing: Array<{ keystroke: string; what: string; as: string; hits: number; p50: number; p99: number; bareP50: number; bareP99: number }> = [];
   let stored = 0;
   for (const size of sizes) {
@@ -191,7 +280,24 @@ async function main() {
     }
     const rows = [];
     for (const c of CASES) rows.push({ name: c.name, ...(await timeBoth({ url: o + c.ours, headers }, c.bare ? b + c.bare : null)) });
-    results.push({ size, load: loadAvg, rows });
+    const attention = [];
+    for (const a of ATTENTION) {
+      const h = a.as === 'admin' ? adminHeaders : headers;
+      const answer = (await (await fetch(attentionUrl, { headers: h })).json()) as { data: { counts: Record<string, number> } };
+      for (let i = 0; i < 5; i++) await get(attentionUrl, h);
+      attention.push({ name: a.name, counts: answer.data.counts, ...(await timeBoth({ url: attentionUrl, headers: h }, `${b}?page=1`, attentionSamples)) });
+    }
+    results.push({ size, load: loadAvg, rows, attention });
+    console.log(`Needs attention over ${size.toLocaleString('en')} stored orders (GET /api/attention: auth + every kind's bounded query + ship-by of the open orders and jobs; bare: page 1 of the list query alone, same run); counts ${JSON.stringify(attention[0]?.counts ?? {})}`);
+    console.table(
+      attention.map((a) => ({
+        call: a.name,
+        'p50 ms': a.p50.toFixed(2),
+        'p99 ms': a.p99.toFixed(2),
+        'bare page 1 p50 ms': a.bareP50!.toFixed(2),
+        'p50 vs bare': `${(a.p50 / a.bareP50!).toFixed(2)}×`,
+      })),
+    );
     if (size === sizes[sizes.length - 1]) {
       // Search as you type, at the largest size; each keystroke against the bare page-1 query, alternating.
       typing = [];
@@ -216,6 +322,26 @@ async function main() {
     );
   }
 
+  if (results.length >= 2) {
+    const small = results[0];
+    const big = results[results.length - 1];
+    for (const [i, s] of small.attention.entries()) {
+      const l = big.attention[i];
+      const ratio = l.p50 / s.p50;
+      emitSummary({
+        figure: `${s.name}, ${label(big.size)} vs ${label(small.size)} orders (p50; p99 ${s.p99.toFixed(1)} → ${l.p99.toFixed(1)} ms)`,
+        value: `${l.p50.toFixed(1)} ms`,
+        baseline: `${s.p50.toFixed(1)} ms at ${label(small.size)}; bare page query ${l.bareP50!.toFixed(1)} ms (${(l.p50 / l.bareP50!).toFixed(1)}×)`,
+        ratio: `${ratio.toFixed(2)}×`,
+        aim: 'same cost (≤ 1.5×)',
+        met: ratio <= 1.5,
+      });
+    }
+  } else {
+    for (const a of results[0]?.attention ?? []) {
+      emitSummary({ figure: `${a.name} at ${label(results[0].size)} orders, p50 / p99`, value: `${a.p50.toFixed(1)} / ${a.p99.toFixed(1)} ms`, baseline: `${a.bareP50!.toFixed(1)} ms bare page query (p50)`, ratio: `${(a.p50 / a.bareP50!).toFixed(1)}×`, aim: '—', met: null });
+    }
+  }
   if (results.length >= 2) {
     const small = results[0];
     const big = results[results.length - 1];

@@ -4,7 +4,8 @@
 //   npm run bench -- admin                one scenario (or several: -- bundle jobs startup)
 //   npm run bench -- 4000                 time budget of each PDF / render scenario in ms (default 8000)
 //   BENCH_ORDERS=100000 npm run bench -- orders     the order list at one size (default 100k and 1M)
-// Scenarios: pdf, impose, webhooks, orders, render, bundle, jobs, startup, backup; `admin` = bundle + jobs.
+// Scenarios: pdf, impose, webhooks, orders, render, bundle, jobs, startup, backup; `admin` = bundle + jobs;
+// `attention` = orders (Needs attention is measured on the order list's database).
 // Each scenario runs in its own process(es). A scenario adds rows to the summary by printing
 // `BENCH_SUMMARY {"figure","value","baseline","ratio","aim","met"}` lines (bench/support.ts); for the
 // webhook, order-list and render benchmarks, which print tables, the rows are read from their output.
@@ -22,7 +23,7 @@ const args = process.argv.slice(2);
 const budgetMs = Number(args.find((a) => /^\d+$/.test(a)) ?? 8000);
 const ALL = ['pdf', 'impose', 'webhooks', 'orders', 'render', 'bundle', 'jobs', 'startup', 'backup'] as const;
 type Scenario = (typeof ALL)[number];
-const ALIASES: Record<string, Scenario[]> = { admin: ['bundle', 'jobs'], orderlist: ['orders'], 'order-list': ['orders'], memory: ['startup'] };
+const ALIASES: Record<string, Scenario[]> = { admin: ['bundle', 'jobs'], orderlist: ['orders'], 'order-list': ['orders'], attention: ['orders'], memory: ['startup'] };
 
 const mb = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MB`;
 const summary: SummaryRow[] = [];
@@ -215,7 +216,7 @@ async function webhooks() {
 
 async function orders() {
   // One database grown from the smallest size to the largest; the benchmark prints its own summary
-  // rows (page 1 at each size and the largest/smallest ratio).
+  // rows (the order list, the header search and Needs attention at each size, and the largest/smallest ratio).
   const sizes = (process.env.BENCH_ORDERS ?? '100000,1000000')
     .split(',')
     .map((s) => Number(s.trim()))

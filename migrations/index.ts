@@ -23,6 +23,7 @@ import * as history from './20261204_023_history';
 import * as orderSentToProviderAt from './20261205_024_order_sent_to_provider_at';
 import * as signInFailures from './20261206_025_sign_in_failures';
 import * as orderPrintedByProviderAt from './20261206_026_order_printed_by_provider_at';
+import * as printJobOrderIndex from './20261207_027_print_job_order_index';
 
 type Migration = { up(knex: Knex): Promise<void>; down(knex: Knex): Promise<void> };
 
@@ -50,6 +51,7 @@ const migrations: Record<string, Migration> = {
   '20261205_024_order_sent_to_provider_at': orderSentToProviderAt,
   '20261206_025_sign_in_failures': signInFailures,
   '20261206_026_order_printed_by_provider_at': orderPrintedByProviderAt,
+  '20261207_027_print_job_order_index': printJobOrderIndex,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

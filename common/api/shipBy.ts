@@ -155,9 +155,21 @@ interface LocalTime {
   minutes: number;
 }
 
+// Making a formatter costs about ten times as much as using one, and every line of a list is
+// several calls (Needs attention reads thousands): one formatter a zone, kept.
+const localFormats = new Map<string, Intl.DateTimeFormat>();
+function localFormatOf(timeZone: string): Intl.DateTimeFormat {
+  let f = localFormats.get(timeZone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+    localFormats.set(timeZone, f);
+  }
+  return f;
+}
+
 function localTimeOf(at: Date, timeZone: string): LocalTime {
   const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
+    localFormatOf(timeZone)
       .formatToParts(at)
       .map((p) => [p.type, p.value]),
   );

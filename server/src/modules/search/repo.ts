@@ -91,11 +91,14 @@ export function searchRepo(db: Db) {
 
     /** The job numbered `id` and the jobs of these orders (each of its own site), newest first. */
     async jobs(siteId: number | undefined, f: { id?: number; orders: ReadonlyArray<{ siteId: number; orderId: string }> }, limit: number): Promise<JobMatch[]> {
-      if (f.id === undefined && !f.orders.length) return [];
-      const q = scoped(db('print_jobs as j'), 'j.client_id', siteId)
+      // Each alternative carries the site itself, so each is one index lookup: the site as a condition
+      // around them all would read every job of the site.
+      const orders = f.orders.filter((o) => siteId === undefined || o.siteId === siteId);
+      if (f.id === undefined && !orders.length) return [];
+      const q = db('print_jobs as j')
         .where((w) => {
-          if (f.id !== undefined) w.orWhere('j.id', f.id);
-          for (const o of f.orders) w.orWhere((and) => and.where('j.shopify_order_id', o.orderId).where('j.client_id', o.siteId));
+          if (f.id !== undefined) w.orWhere((and) => scoped(and.where('j.id', f.id), 'j.client_id', siteId));
+          for (const o of orders) w.orWhere((and) => and.where('j.shopify_order_id', o.orderId).where('j.client_id', o.siteId));
         })
         .leftJoin('store_orders as o', (on) => on.on('o.site_id', '=', 'j.client_id').andOn('o.store_order_id', '=', 'j.shopify_order_id'))
         .select('j.id', 'j.client_id', 'j.product_name', 'j.shopify_order_id', 'j.is_printed', 'j.held', 'j.withdrawn_at', 'o.order_name')
