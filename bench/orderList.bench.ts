@@ -163,14 +163,19 @@ async function fill(db: Db, siteId: number, from: number, to: number) {
 }
 
 let agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
-function get(url: string, headers: Record<string, string>): Promise<number> {
+function get(url: string, headers: Record<string, string>, retried = false): Promise<number> {
   return new Promise((resolve, reject) => {
     const req = http.get(url, { agent, headers }, (res) => {
       res.resume();
       res.on('end', () => resolve(res.statusCode ?? 0));
       res.on('error', reject);
     });
-    req.on('error', reject);
+    // A kept-alive socket the server closed as it was reused (Node's documented race): once more,
+    // on a new one. Under load, after a long fill, the first calls met it.
+    req.on('error', (err: NodeJS.ErrnoException) => {
+      if (!retried && req.reusedSocket && err.code === 'ECONNRESET') resolve(get(url, headers, true));
+      else reject(err);
+    });
   });
 }
 
