@@ -16,6 +16,7 @@
 //   the provider works to its own SLA, but the shop still promised the customer that date.
 import { PRODUCT_TYPES, isEcard, type ProductType } from '../design-doc/types';
 import type { SettingReader } from './preflight';
+import { wallClockOf } from '../wallClock';
 
 /** How close a line or job is to its ship-by: past it, within the at-risk hours and not printed, due today, or fine. */
 export const DUE_STATES = ['late', 'atRisk', 'today', 'ok'] as const;
@@ -155,24 +156,8 @@ interface LocalTime {
   minutes: number;
 }
 
-// Making a formatter costs about ten times as much as using one, and every line of a list is
-// several calls (Needs attention reads thousands): one formatter a zone, kept.
-const localFormats = new Map<string, Intl.DateTimeFormat>();
-function localFormatOf(timeZone: string): Intl.DateTimeFormat {
-  let f = localFormats.get(timeZone);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
-    localFormats.set(timeZone, f);
-  }
-  return f;
-}
-
 function localTimeOf(at: Date, timeZone: string): LocalTime {
-  const parts = Object.fromEntries(
-    localFormatOf(timeZone)
-      .formatToParts(at)
-      .map((p) => [p.type, p.value]),
-  );
+  const parts = wallClockOf(at, timeZone);
   return { day: `${parts.year}-${parts.month}-${parts.day}`, minutes: Number(parts.hour) * 60 + Number(parts.minute) };
 }
 
