@@ -1,19 +1,25 @@
 #!/usr/bin/env bash
-# Installs Node 24 from the npm registry's Node binary packages (node-<os>-<arch>, which carry
+# Installs a Node from the npm registry's Node binary packages (node-<os>-<arch>, which carry
 # bin/node and the addon headers in include/node) into a cache outside the project, and prints the
 # path of its `node`. Only the npm registry is needed, so CI and offline machines can run it.
-#   scripts/node24.sh              Node $NODE24_VERSION (default below)
-#   scripts/node24.sh 24.18.1      another version
+#   scripts/node.sh 22             the Node 22 CI tests on ($NODE22_VERSION, default below)
+#   scripts/node.sh 24             the Node 24 CI tests on ($NODE24_VERSION, default below)
+#   scripts/node.sh 24.18.1        an exact version
 # Exits non-zero, saying why, when it cannot.
 set -euo pipefail
 
-version="${1:-${NODE24_VERSION:-24.21.0}}"
-cache="${XDG_CACHE_HOME:-$HOME/.cache}/presswork/node24"
-
 fail() {
-  printf 'scripts/node24.sh: %s\n' "$*" >&2
+  printf 'scripts/node.sh: %s\n' "$*" >&2
   exit 1
 }
+
+case "${1:-}" in
+  22) version="${NODE22_VERSION:-22.23.3}" ;;
+  24) version="${NODE24_VERSION:-24.21.0}" ;;
+  [0-9]*.[0-9]*.[0-9]*) version="$1" ;;
+  *) fail "usage: scripts/node.sh 22 | 24 | <x.y.z>" ;;
+esac
+cache="${XDG_CACHE_HOME:-$HOME/.cache}/presswork/node"
 
 case "$(uname -s)" in
   Linux) os=linux ;;
