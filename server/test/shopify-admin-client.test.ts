@@ -252,13 +252,24 @@ describe('shopifyAdminSettingsOf', () => {
     expect(shopifyAdminSettingsOf(site({ SHOPIFY_SHOP_DOMAIN: 'a.myshopify.com', SHOPIFY_ADMIN_TOKEN: '' }))).toBeNull();
   });
   it('the token, domain, version (default when unset or malformed) and override URL', () => {
-    expect(shopifyAdminSettingsOf(site({ SHOPIFY_SHOP_DOMAIN: 'A.myshopify.com', SHOPIFY_ADMIN_TOKEN: 'shpat_x' }))).toEqual({ shopDomain: 'a.myshopify.com', accessToken: 'shpat_x', apiVersion: DEFAULT_SHOPIFY_API_VERSION });
+    expect(shopifyAdminSettingsOf(site({ SHOPIFY_SHOP_DOMAIN: 'A.myshopify.com', SHOPIFY_ADMIN_TOKEN: 'shpat_x' }))).toEqual({ shopDomain: 'a.myshopify.com', accessToken: 'shpat_x', apiVersion: DEFAULT_SHOPIFY_API_VERSION, auth: 'static_token' });
     expect(shopifyAdminSettingsOf(site({ SHOPIFY_SHOP_DOMAIN: 'a.myshopify.com', SHOPIFY_ADMIN_TOKEN: 'shpat_x', SHOPIFY_API_VERSION: 'unstable', SHOPIFY_ADMIN_URL: 'http://127.0.0.1:9' }))).toEqual({
       shopDomain: 'a.myshopify.com',
       accessToken: 'shpat_x',
       apiVersion: 'unstable',
       adminUrl: 'http://127.0.0.1:9',
+      auth: 'static_token',
     });
     expect(shopifyAdminSettingsOf(site({ SHOPIFY_SHOP_DOMAIN: 'a.myshopify.com', SHOPIFY_ADMIN_TOKEN: 'shpat_x', SHOPIFY_API_VERSION: 'latest' }))?.apiVersion).toBe(DEFAULT_SHOPIFY_API_VERSION);
+  });
+  it('an app connection: the Client ID and secret instead of a token; SHOPIFY_AUTH unset reads a static token first', () => {
+    const app = { SHOPIFY_SHOP_DOMAIN: 'a.myshopify.com', SHOPIFY_CLIENT_ID: 'cid', SHOPIFY_CLIENT_SECRET: 'shpss_s' };
+    expect(shopifyAdminSettingsOf(site(app))).toEqual({ shopDomain: 'a.myshopify.com', apiVersion: DEFAULT_SHOPIFY_API_VERSION, auth: 'client_credentials', clientId: 'cid', clientSecret: 'shpss_s' });
+    expect(shopifyAdminSettingsOf(site({ ...app, SHOPIFY_AUTH: 'authorization_code' }))?.auth).toBe('authorization_code');
+    expect(shopifyAdminSettingsOf(site({ ...app, SHOPIFY_CLIENT_SECRET: '' }))).toBeNull();
+    // A store connected with a static token before app connections existed keeps it.
+    expect(shopifyAdminSettingsOf(site({ ...app, SHOPIFY_ADMIN_TOKEN: 'shpat_x' }))).toMatchObject({ auth: 'static_token', accessToken: 'shpat_x' });
+    expect(shopifyAdminSettingsOf(site({ ...app, SHOPIFY_ADMIN_TOKEN: 'shpat_x', SHOPIFY_AUTH: 'client_credentials' }))).toMatchObject({ auth: 'client_credentials', clientId: 'cid' });
+    expect(shopifyAdminSettingsOf(site({ ...app, SHOPIFY_AUTH: 'static_token' }))).toBeNull();
   });
 });

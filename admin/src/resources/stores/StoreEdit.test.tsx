@@ -25,6 +25,10 @@ const STORE: Store = {
   apiVersion: '2026-07',
   adminUrl: '',
   disconnectedAt: null,
+  auth: 'static_token',
+  clientId: '',
+  clientSecret: '',
+  previousClientSecretUntil: null,
 };
 
 const SUBSCRIPTIONS = [

@@ -48,7 +48,7 @@ export function ordersService(deps: Deps, services: OrdersServiceDeps) {
   const { production } = services;
   let sendPort = services.send;
   const inbox = services.inbox ?? createInbox(deps);
-  const sites = webhookSites(db);
+  const sites = webhookSites(db, clock);
   let cancelPort = services.cancel;
   const shipBy = shipByViews(deps);
   const upsert: UpsertContext = { clock, production, sendPort: () => sendPort, cancelPort: () => cancelPort, pipeline: services.pipeline };
