@@ -288,6 +288,10 @@ export function createShopifyOAuthSim(o: { shopDomain: string; shopName: string;
     setLifetimes(next: Partial<TokenLifetimes>) {
       Object.assign(lifetimes, next);
     },
+    /** Every access token given so far stops working (refresh tokens still do): the next call is refused with 401. */
+    revokeAccessTokens() {
+      access.clear();
+    },
     /** The merchant uninstalled the app: every token it was given stops working. */
     uninstall() {
       if (app) app = { ...app, installed: false };

@@ -121,13 +121,16 @@ export class ShopifyAdminError extends Error {
   readonly userErrors?: ShopifyUserError[];
   /** A mutation that got no answer: it may have been applied. */
   readonly mayHaveLanded?: boolean;
-  constructor(kind: ShopifyAdminErrorKind, message: string, extra: { status?: number; userErrors?: ShopifyUserError[]; mayHaveLanded?: boolean } = {}) {
+  /** Shopify refused the store's grant (or the app was uninstalled): nothing is tried until an admin reconnects it. */
+  readonly needsReconnect?: boolean;
+  constructor(kind: ShopifyAdminErrorKind, message: string, extra: { status?: number; userErrors?: ShopifyUserError[]; mayHaveLanded?: boolean; needsReconnect?: boolean } = {}) {
     super(message);
     this.name = 'ShopifyAdminError';
     this.kind = kind;
     if (extra.status !== undefined) this.status = extra.status;
     if (extra.userErrors) this.userErrors = extra.userErrors;
     if (extra.mayHaveLanded) this.mayHaveLanded = true;
+    if (extra.needsReconnect) this.needsReconnect = true;
   }
 }
 

@@ -167,25 +167,40 @@ export function authorizeUrl(o: { shopDomain: string; adminUrl?: string; clientI
   return `${baseOf(o)}/admin/oauth/authorize?${q.toString()}`;
 }
 
-/** The callback's parameters but `hmac` (and `signature`), sorted by name, as `k=v&…` with spaces as %20: what Shopify signs. */
+const signedKeys = (query: Record<string, string>) => Object.keys(query).filter((k) => k !== 'hmac' && k !== 'signature').sort((a, b) => a.localeCompare(b));
+
+/** The callback's parameters but `hmac` (and `signature`), sorted by name, URL-encoded as `k=v&…` with spaces as %20 (Shopify's own library). */
 export function oauthMessage(query: Record<string, string>): string {
   const q = new URLSearchParams();
-  for (const key of Object.keys(query).filter((k) => k !== 'hmac' && k !== 'signature').sort((a, b) => a.localeCompare(b))) q.append(key, query[key]);
+  for (const key of signedKeys(query)) q.append(key, query[key]);
   return q.toString().replace(/\+/g, '%20');
+}
+
+/** The same as shopify.dev first described it: values as they are, only `&` and `%` escaped (and `=` in names). */
+export function oauthMessageAsDocumented(query: Record<string, string>): string {
+  const esc = (v: string) => v.replace(/%/g, '%25').replace(/&/g, '%26');
+  return signedKeys(query)
+    .map((k) => `${esc(k).replace(/=/g, '%3D')}=${esc(query[k])}`)
+    .join('&');
 }
 
 /** hex HMAC-SHA256 of the callback's parameters, keyed with the client secret. */
 export const oauthHmac = (query: Record<string, string>, secret: string) => crypto.createHmac('sha256', secret).update(oauthMessage(query)).digest('hex');
 
-/** Timing-safe: does the callback's `hmac` match one of the secrets (current, then previous during a rotation)? */
+/**
+ * Timing-safe: does the callback's `hmac` match one of the secrets (current, then previous during a
+ * rotation)? Both spellings of the message are accepted: they differ only for values holding
+ * characters URL encoding changes (a padded base64 `host`), where the two descriptions disagree.
+ */
 export function verifyOAuthHmac(query: Record<string, string>, secrets: Array<string | undefined>): boolean {
   const given = Buffer.from(String(query.hmac ?? '').trim().toLowerCase(), 'utf8');
   if (given.length !== 64) return false;
+  const messages = [...new Set([oauthMessage(query), oauthMessageAsDocumented(query)])];
   let ok = false;
   for (const secret of secrets) {
     if (!secret) continue;
-    // Every secret is tried: timing does not tell which one matched.
-    if (crypto.timingSafeEqual(Buffer.from(oauthHmac(query, secret), 'utf8'), given)) ok = true;
+    // Every secret and message is tried: timing does not tell which one matched.
+    for (const message of messages) if (crypto.timingSafeEqual(Buffer.from(crypto.createHmac('sha256', secret).update(message).digest('hex'), 'utf8'), given)) ok = true;
   }
   return ok;
 }

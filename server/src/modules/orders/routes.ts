@@ -129,6 +129,10 @@ export function storeConnectionRoutes(stores: StoresService, config: Config): Ro
   r.post('/shopify/install-url', allow.admin, async (req, res) => {
     ok(res, await stores.startInstall(actorOf(req), parse(storeSiteBody, req.body).site, baseUrlOf(req, config)));
   });
+  // → [{id, topic, receivedAt, status, customerId, customerEmail, orders, waitingOrders, held, doneAt}], newest first.
+  r.get('/privacy-requests', allow.admin, async (req, res) => {
+    ok(res, await stores.privacyRequests(actorOf(req), parse(storeSiteBody, req.query).site));
+  });
   // Shopify sends the admin's browser back here: no session; Shopify's HMAC and the single-use state
   // are the proof. Whatever happened, the browser lands on the store's screen with the sentence.
   r.get('/shopify/callback', allow.credential("Shopify's HMAC (the app's client secret) and the single-use install state"), async (req, res) => {

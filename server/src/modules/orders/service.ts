@@ -21,6 +21,7 @@ import type { OrderLine } from './shopify';
 import { applyDeliveries, applyDelivery, type OrderCancelPort, type OrderPipelinePort, type OrderSendPort, type UpsertContext } from './upsert';
 import type { RerunPipelinePort } from './rerun';
 import { webhookSites, type WebhookInput } from './webhookSites';
+import { redactWaiting } from './privacyRequests';
 
 export type { OrderCancelPort, OrderSendPort } from './upsert';
 export type { WebhookAnswer } from './ingest';
@@ -90,6 +91,8 @@ export function ordersService(deps: Deps, services: OrdersServiceDeps) {
       if (!site) throw notFound('Site not found');
       return reconciler.reconcileStore(site, { since: input.since, trigger: 'manual' });
     },
+    /** Privacy redactions that waited for orders in production: those shipped are redacted now (main.ts runs it every few minutes). */
+    redactWaitingPrivacy: () => redactWaiting({ db, clock }),
     /** The schedule's pass over every store with a token (main.ts runs it every few minutes). */
     reconcileDue: reconciler.reconcileDue,
     reconcileStates: reconciler.states,

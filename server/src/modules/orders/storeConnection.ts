@@ -146,6 +146,8 @@ export async function shopName(admin: ShopifyAdmin): Promise<string> {
 
 /** A failed Admin call as the screen shows it: Shopify's side failed (502), with the client's sentence. */
 export function adminCallError(err: unknown): unknown {
+  // Needs reconnecting: nothing was asked of Shopify; the store's state is the problem (409).
+  if (err instanceof ShopifyAdminError && err.needsReconnect) return new HttpError(409, err.message, { kind: err.kind, needsReconnect: true });
   if (err instanceof ShopifyAdminError) return new HttpError(502, err.message, { kind: err.kind, ...(err.userErrors ? { userErrors: err.userErrors } : {}) });
   return err;
 }

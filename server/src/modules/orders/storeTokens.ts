@@ -34,8 +34,10 @@ export const tokensFit = (t: StoredTokens | undefined, s: ShopifyAdminSettings):
   Boolean(t && t.auth === s.auth && t.clientId === s.clientId && t.shopDomain === s.shopDomain);
 
 /** The error every store call fails with while the store needs reconnecting. */
-export const needsReconnectError = (reason: string | null) =>
-  new ShopifyAdminError('auth', `The store needs reconnecting: ${reason ?? 'Shopify refused its access'}. An admin reconnects it in Setup → Stores.`);
+export function needsReconnectError(reason: string | null): ShopifyAdminError {
+  const why = (reason ?? 'Shopify refused its access').trim().replace(/[.\s]*$/, '.');
+  return new ShopifyAdminError('auth', `The store needs reconnecting: ${why} An admin reconnects it in Setup → Stores.`, { needsReconnect: true });
+}
 
 const credentialsOf = (s: ShopifyAdminSettings): ShopifyAppCredentials => ({ shopDomain: s.shopDomain, clientId: s.clientId ?? '', clientSecret: s.clientSecret ?? '', ...(s.adminUrl ? { adminUrl: s.adminUrl } : {}) });
 

@@ -17,6 +17,7 @@ import { shopifyAuthOf } from '../../integrations/shopifyAdmin';
 import type { Clock } from '../../lib/clock';
 import { adminCallError, notConnected, registerWebhooks, shopName, type StoreAdminFor, type SubscriptionReport } from './storeConnection';
 import { connectStore, finishInstall, startInstall, storeConnection, type AppConnectionContext } from './storeAppConnection';
+import { privacyRequestsOf } from './privacyRequests';
 
 /** The store answer is the API's own shape (common/api/orders.ts). */
 export type { Store };
@@ -205,6 +206,13 @@ export function storesService({ sites, onChange, reconcileStates = async () => n
     startInstall: (actor: Actor, slug: string, publicBase: string) => startInstall(app, actor, slug, publicBase),
     /** Shopify's redirect back (no session: the state is the proof). */
     finishInstall: (query: Record<string, unknown>) => finishInstall(app, query),
+    /** The privacy requests Shopify sent for the store, newest first, and what was done. */
+    async privacyRequests(actor: Actor, slug: string) {
+      assertAdmin(actor, 'Only an admin can manage stores');
+      const site = await sites.repo.bySlug(slug);
+      if (!site) throw notFound('Store not found');
+      return privacyRequestsOf(app.db, site.id);
+    },
   };
 }
 
