@@ -16,7 +16,7 @@ import { inboxRepo } from '../inbox/repo';
 import { printJobsRepo } from '../print-jobs/repo';
 import { SHOPIFY_SOURCE, ordersRepo } from './repo';
 import { orderSearchText, storeChangeOf, type ShopifyOrder } from './shopify';
-import { holdingsOf, isFinished, isPrivacyTopic, mentions, mergeSubjects, privacyRequestOf, redactJson, subjectOf, type PrivacyRequest, type PrivacySubject, type PrivacyTopic } from './privacy';
+import { REDACTED, holdingsOf, isFinished, isPrivacyTopic, mentions, mergeSubjects, privacyRequestOf, redactJson, subjectOf, type PrivacyRequest, type PrivacySubject, type PrivacyTopic } from './privacy';
 import { privacyRepo, type PrivacyRecord } from './privacyRepo';
 import type { StorePrivacyHolding, StorePrivacyRequest } from '../../../../common/api/orders';
 
@@ -81,12 +81,13 @@ async function redactPayloads(trx: Trx, siteId: number, subjects: Map<string, Pr
   });
 }
 
-/** Earlier requests of the customer: their lists and subjects lose what the redaction removed. */
-async function redactEarlierRequests(trx: Trx, siteId: number, customerId: string | null, subject: PrivacySubject): Promise<void> {
+/** Earlier data requests of the customer: the values they listed for the redacted orders are replaced. */
+async function redactEarlierRequests(trx: Trx, siteId: number, customerId: string | null, subject: PrivacySubject, redactedOrderIds: Set<string>): Promise<void> {
   const repo = privacyRepo(trx);
   for (const r of await repo.ofCustomer(siteId, customerId, subject.emails)) {
-    if (r.status === 'waiting') continue;
-    await repo.rewrite(r.id, { report: redactJson(r.report, subject), subject: null });
+    if (r.topic !== 'customers/data_request' || !Array.isArray(r.report)) continue;
+    const report = (r.report as StorePrivacyHolding[]).map((h) => (redactedOrderIds.has(h.orderId) ? { ...h, values: Object.fromEntries(Object.keys(h.values).map((k) => [k, REDACTED])) } : h));
+    await repo.rewrite(r.id, { report, subject: null });
   }
 }
 
@@ -167,7 +168,7 @@ async function redaction(trx: Trx, siteId: number, req: PrivacyRequest, delivery
   }
   const customer = req.customer ? [...subjects.values()].reduce(mergeSubjects, given) : null;
   await redactPayloads(trx, siteId, subjects, waiting.length ? null : customer);
-  if (customer) await redactEarlierRequests(trx, siteId, req.customer?.id ?? null, customer);
+  if (customer) await redactEarlierRequests(trx, siteId, req.customer?.id ?? null, customer, new Set(subjects.keys()));
   return privacyRepo(trx).insert({
     siteId,
     topic: req.topic,
@@ -214,7 +215,7 @@ export async function redactWaiting(deps: { db: Db; clock: Clock }): Promise<{ r
       const left = r.waitingOrderIds.filter((id) => done.waiting.includes(id));
       const customer = r.customerId || given.emails.length ? [...done.subjects.values()].reduce(mergeSubjects, given) : null;
       await redactPayloads(trx, r.siteId, done.subjects, left.length ? null : customer);
-      if (!left.length && customer) await redactEarlierRequests(trx, r.siteId, r.customerId, customer);
+      if (customer) await redactEarlierRequests(trx, r.siteId, r.customerId, customer, new Set(done.subjects.keys()));
       await privacyRepo(trx).update(r.id, { status: left.length ? 'waiting' : 'redacted', waitingOrderIds: left, subject: left.length ? r.subject : null, doneAt: left.length ? null : at });
       redacted += done.subjects.size;
       stillWaiting += left.length;
