@@ -9,6 +9,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fromJson } from '../src/db';
 import { orderTablesRepo } from '../src/modules/orders/tablesRepo';
+import { applyDeliveries } from '../src/modules/orders/upsert';
 import { artworkRgb, pngOf, storeFile } from './imageFixtures';
 import { bearer, createWorld } from './harness';
 import { SHOP_A, deliver, makeDesign, order, postWebhook, setSiteEnv } from './ordersKit';
@@ -208,6 +209,19 @@ describe('Shopify\'s privacy webhooks', async () => {
     await w.services.orders.redactWaitingPrivacy();
     expect(JSON.stringify((await stored(grace.id)).store_data)).not.toMatch(/Hopper|grace@example\.com/);
     expect((await requests())[0]).toMatchObject({ topic: 'shop/redact', status: 'redacted' });
+  });
+
+  it('processed in a batch with order deliveries (the inbox\'s recovery pass): both are applied', async () => {
+    const o = order({ name: '#3004', first: 'Mary', last: 'Somerville', email: 'mary@example.com' });
+    const base = { source: 'shopify', deliveryId: null, siteId: w.sites.a, status: 'received', error: null, attempts: 0, receivedAt: w.clock.now().toISOString(), processedAt: null };
+    await w.db.transaction((trx) =>
+      applyDeliveries({ clock: w.clock, production: w.services.production, sendPort: () => undefined }, trx, [
+        { ...base, id: 910001, eventId: 'e-910001', topic: 'orders/create', payload: JSON.parse(JSON.stringify(o)) },
+        { ...base, id: 910002, eventId: 'e-910002', topic: 'customers/data_request', payload: { shop_id: 1, shop_domain: SHOP_A, customer: { id: '77', email: 'grace@example.com' }, orders_requested: [], data_request: { id: 7 } } },
+      ]),
+    );
+    expect((await stored(o.id)).order_name).toBe('#3004');
+    expect((await requests())[0]).toMatchObject({ topic: 'customers/data_request', customerId: '77', status: 'listed' });
   });
 
   it('a privacy body that names nobody is refused (400), kept nowhere', async () => {
