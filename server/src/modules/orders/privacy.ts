@@ -48,7 +48,6 @@ export interface PrivacySubject {
   phones: string[];
 }
 
-const PERSON_KEYS = ['first_name', 'last_name', 'name'];
 
 /** The subject of an order: the names, e-mails and phones it holds of its customer (and those Shopify gave). */
 export function subjectOf(data: Record<string, unknown>, given: PrivacyRequest['customer'] = null): PrivacySubject {

@@ -133,9 +133,10 @@ export function storeConnectionRoutes(stores: StoresService, config: Config): Ro
   r.get('/privacy-requests', allow.admin, async (req, res) => {
     ok(res, await stores.privacyRequests(actorOf(req), parse(storeSiteBody, req.query).site));
   });
-  // Shopify sends the admin's browser back here: no session; Shopify's HMAC and the single-use state
-  // are the proof. Whatever happened, the browser lands on the store's screen with the sentence.
-  r.get('/shopify/callback', allow.credential("Shopify's HMAC (the app's client secret) and the single-use install state"), async (req, res) => {
+  // Shopify sends the admin's browser back here: no session (a browser navigation), so the page is
+  // public; Shopify's HMAC (the app's client secret) and the single-use state are checked before
+  // anything changes. Whatever happened, the browser lands on the store's screen with the sentence.
+  r.get('/shopify/callback', allow.public, async (req, res) => {
     const outcome = await stores.finishInstall(req.query as Record<string, unknown>);
     const q = new URLSearchParams({ shopify: outcome.ok ? 'connected' : 'refused', message: outcome.message });
     res.set('Cache-Control', 'no-store').redirect(302, `/stores${outcome.siteId ? `/${outcome.siteId}` : ''}?${q}`);
