@@ -16,7 +16,7 @@ const ACTION_TEXT: Record<StoreWebhookSubscription['action'], string> = {
 };
 
 /** What Shopify's redirect back from Install on Shopify ended in (?shopify=connected|refused&message=…), until dismissed. */
-function InstallOutcome() {
+export function InstallOutcome() {
   const [params, setParams] = useSearchParams();
   const outcome = params.get('shopify');
   const message = params.get('message');
@@ -106,7 +106,6 @@ export function StoreConnectionPanel() {
   const app = isAppAuth(store.auth);
   return (
     <Box sx={{ width: '100%' }}>
-      <InstallOutcome />
       <ConnectionState store={store} state={state.data} />
       <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
         These use the saved settings: save first. Register webhooks points the store's order and uninstall webhooks at the webhook URL above.

@@ -10,7 +10,7 @@ import { ConnectionKindInputs } from './ConnectionKindInputs';
 import { PrivacyRequestsPanel } from './PrivacyRequestsPanel';
 import { LastReconcileField } from './LastReconcileField';
 import { SyncFromStoreButton } from './SyncFromStoreButton';
-import { StoreConnectionPanel } from './StoreConnectionPanel';
+import { InstallOutcome, StoreConnectionPanel } from './StoreConnectionPanel';
 import { WebhookUrlField } from './WebhookUrlField';
 
 function StoreTitle() {
@@ -84,6 +84,8 @@ function StoreEditView({ id }: { id: string }) {
       transform={(data: Store, options?: { previousData?: Store }) => storeChanges(data, options?.previousData)}
     >
       <SimpleForm toolbar={<StoreToolbar />} sx={{ maxWidth: 720 }}>
+        {/* Back from Shopify's consent screen: the outcome first, where the eye lands. */}
+        <InstallOutcome />
         <Labeled label="Site">
           <TextField source="siteName" />
         </Labeled>
