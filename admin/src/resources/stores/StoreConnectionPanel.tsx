@@ -1,12 +1,12 @@
 import { useState } from 'react';
 import { useDataProvider, useRecordContext } from 'react-admin';
-import { useSearchParams } from 'react-router-dom';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Box, Button, CircularProgress, Stack, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
 import { missingScopeSentence, type Store, type StoreConnection, type StoreWebhookSubscription } from '../../../../common/api/orders';
 import { errorMessage, formatDateTime } from '../../lib/format';
 import type { AppDataProvider } from '../../providers/dataProvider';
 import { disconnectedText, isAppAuth } from './types';
+import { RedirectOutcome } from '../../components/RedirectOutcome';
 
 const ACTION_TEXT: Record<StoreWebhookSubscription['action'], string> = {
   kept: 'Already in place',
@@ -16,27 +16,7 @@ const ACTION_TEXT: Record<StoreWebhookSubscription['action'], string> = {
 };
 
 /** What Shopify's redirect back from Install on Shopify ended in (?shopify=connected|refused&message=…), until dismissed. */
-export function InstallOutcome() {
-  const [params, setParams] = useSearchParams();
-  const outcome = params.get('shopify');
-  const message = params.get('message');
-  if (!outcome || !message) return null;
-  const dismiss = () =>
-    setParams(
-      (p) => {
-        const next = new URLSearchParams(p);
-        next.delete('shopify');
-        next.delete('message');
-        return next;
-      },
-      { replace: true },
-    );
-  return (
-    <Alert severity={outcome === 'connected' ? 'success' : 'error'} onClose={dismiss} sx={{ mb: 1 }}>
-      {message}
-    </Alert>
-  );
-}
+export const InstallOutcome = () => <RedirectOutcome outcomeParam="shopify" messageParam="message" okValue="connected" sx={{ mb: 1 }} />;
 
 /** The connection as it stands: connected (and to what), not yet, or needs reconnecting with Shopify's reason. */
 function ConnectionState({ store, state }: { store: Store; state: StoreConnection | undefined }) {

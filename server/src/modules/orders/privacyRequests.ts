@@ -106,20 +106,12 @@ async function dataRequest(trx: Trx, siteId: number, req: PrivacyRequest, delive
     held.push({ orderId, orderName: typeof data.name === 'string' ? data.name : null, placedAt: typeof data.created_at === 'string' ? data.created_at : null, status: state.status, kinds: printJobs ? [...kinds, 'personalisation on print jobs'] : kinds, values, printJobs });
     await recordChange(trx, { at, siteId, kind: 'order', subjectId: orderId, by: by(req.topic), action: 'privacy-listed', reason: `Shopify asked what Presswork holds on the customer: ${kinds.join(', ') || 'nothing personal'}` });
   }
-  return privacyRepo(trx).insert({
-    siteId,
-    topic: req.topic,
-    deliveryId,
-    shopDomain: req.shopDomain,
-    customerId: req.customer?.id ?? null,
-    subject: givenSubject(req),
-    orderIds,
-    report: held,
-    status: 'listed',
-    waitingOrderIds: [],
-    receivedAt: at,
-    doneAt: at,
-  });
+  return recordRequest(trx, { siteId, req, deliveryId, at }, { subject: givenSubject(req), orderIds, report: held, status: 'listed', waitingOrderIds: [], doneAt: at });
+}
+
+/** The request as received, and what was done. */
+function recordRequest(trx: Trx, r: { siteId: number; req: PrivacyRequest; deliveryId: number | null; at: string }, done: Pick<PrivacyRecord, 'subject' | 'orderIds' | 'report' | 'status' | 'waitingOrderIds' | 'doneAt'>): Promise<number> {
+  return privacyRepo(trx).insert({ siteId: r.siteId, topic: r.req.topic, deliveryId: r.deliveryId, shopDomain: r.req.shopDomain, customerId: r.req.customer?.id ?? null, receivedAt: r.at, ...done });
 }
 
 /** Redacts what is finished of `orderIds`; answers the orders still in production. */
@@ -169,19 +161,13 @@ async function redaction(trx: Trx, siteId: number, req: PrivacyRequest, delivery
   const customer = req.customer ? [...subjects.values()].reduce(mergeSubjects, given) : null;
   await redactPayloads(trx, siteId, subjects, waiting.length ? null : customer);
   if (customer) await redactEarlierRequests(trx, siteId, req.customer?.id ?? null, customer, new Set(subjects.keys()));
-  return privacyRepo(trx).insert({
-    siteId,
-    topic: req.topic,
-    deliveryId,
-    shopDomain: req.shopDomain,
-    customerId: req.customer?.id ?? null,
+  return recordRequest(trx, { siteId, req, deliveryId, at }, {
     // Kept only while orders wait: the e-mail and phone Shopify named, to find them again.
     subject: waiting.length ? given : null,
     orderIds: req.topic === 'shop/redact' ? [] : orderIds,
-    report: { redacted: [...subjects.keys()].length, waiting: waiting.length },
+    report: { redacted: subjects.size, waiting: waiting.length },
     status: waiting.length ? 'waiting' : 'redacted',
     waitingOrderIds: waiting,
-    receivedAt: at,
     doneAt: waiting.length ? null : at,
   });
 }
