@@ -273,3 +273,41 @@ describe('shopifyAdminSettingsOf', () => {
     expect(shopifyAdminSettingsOf(site({ ...app, SHOPIFY_AUTH: 'static_token' }))).toBeNull();
   });
 });
+
+describe('an app connection\'s tokens (a token source instead of a static token)', () => {
+  const INVALID = { status: 401, body: { errors: '[API] Invalid API key or access token (unrecognized login or wrong password)' } };
+  const OK = { status: 200, body: { data: { shop: { name: 'Shop' } } } };
+  const source = (tokens: string[]) => {
+    const log: string[] = [];
+    return {
+      log,
+      current: async () => (log.push('current'), tokens[0]),
+      afterRefusal: async (refused: string) => (log.push(`refused ${refused}`), tokens.shift(), tokens[0]),
+    };
+  };
+  const appClient = (tokens: ReturnType<typeof source>) => shopifyAdmin({ shopDomain: 'a.myshopify.com', apiVersion: '2026-07', adminUrl: baseUrl, auth: 'client_credentials', clientId: 'c', clientSecret: 's' }, { tokens, sleep: async () => undefined });
+
+  it('a 401 asks for a fresh token once and sends the call again with it (a mutation too: it was refused before it ran)', async () => {
+    const tokens = source(['t1', 't2']);
+    answers.push(INVALID, { status: 200, body: { data: { webhookSubscriptionCreate: { webhookSubscription: null, userErrors: [] } } } });
+    await appClient(tokens).request(CREATE, { topic: 'ORDERS_CREATE', sub: { uri: 'https://x.example/h' } });
+    expect(seen.map((s) => s.headers['x-shopify-access-token'])).toEqual(['t1', 't2']);
+    expect(tokens.log).toEqual(['current', 'refused t1']);
+  });
+
+  it('refused again with the fresh token: an error saying the app may have been uninstalled, and no third try', async () => {
+    const tokens = source(['t1', 't2', 't3']);
+    answers.push(INVALID, INVALID, OK);
+    const err = (await appClient(tokens).request(SHOP).catch((e: unknown) => e)) as ShopifyAdminError;
+    expect(err).toMatchObject({ kind: 'auth', status: 401 });
+    expect(err.message).toBe('The store refused a freshly granted access token (401): the app may have been uninstalled from a.myshopify.com; reconnect it in Setup → Stores');
+    expect(seen).toHaveLength(2);
+  });
+
+  it('the source\'s own refusal (needs reconnecting) is what the call fails with, and nothing is sent', async () => {
+    const failing = { current: async () => Promise.reject(new ShopifyAdminError('auth', 'The store needs reconnecting: x.', { needsReconnect: true })), afterRefusal: async () => 'never' };
+    const err = (await shopifyAdmin({ shopDomain: 'a.myshopify.com', apiVersion: '2026-07', adminUrl: baseUrl, auth: 'client_credentials' }, { tokens: failing }).request(SHOP).catch((e: unknown) => e)) as ShopifyAdminError;
+    expect(err).toMatchObject({ kind: 'auth', needsReconnect: true, message: 'The store needs reconnecting: x.' });
+    expect(seen).toHaveLength(0);
+  });
+});
