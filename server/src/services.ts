@@ -35,6 +35,7 @@ import { checkPipelineSettings } from './modules/pipeline/settings';
 import { checkPreflightSettings } from './modules/print-jobs/preflightSettings';
 import { checkBatchSettings } from './modules/batches/settings';
 import { checkShipBySettings } from './modules/ship-by/settings';
+import { checkStoreSettings } from './modules/orders/storeSettings';
 import { storeTokens } from './modules/orders/storeTokens';
 import { storeAdminFor } from './modules/orders/storeConnection';
 import { historyService } from './modules/history';
@@ -67,6 +68,7 @@ export function createServices(given: Deps, store: FileStore = fileStoreFor(give
       checkPreflightSettings(env);
       checkBatchSettings(env);
       checkShipBySettings(env);
+      checkStoreSettings(env);
       await sync.checkSiteSettings(site, env, previous);
     },
   });

@@ -355,3 +355,22 @@ describe('refused OAuth callbacks change nothing', async () => {
     expect(wrongKind.body.error).toMatch(/choose “Install an app on the store \(OAuth\)” and save first/);
   });
 });
+
+describe('the settings of a store connection', async () => {
+  const w = await createWorld();
+  it('SHOPIFY_AUTH must name a way of connecting; the client secret never comes back from the Sites screen', async () => {
+    const save = (env: Array<{ key: string; value: string }>) => w.request().post('/api/sites').set(bearer(w.tokens.adminA)).send({ name: 'Shop Site', slug: 'shop-site', settings: { env } });
+    const bad = await save([{ key: 'SHOPIFY_AUTH', value: 'oauth' }]);
+    expect(bad.status).toBe(400);
+    expect(bad.body).toMatchObject({ field: 'settings.env', error: expect.stringContaining('SHOPIFY_AUTH must be one of client_credentials, authorization_code, static_token (it is "oauth")') });
+    const ok = await save([
+      { key: 'SHOPIFY_AUTH', value: 'authorization_code' },
+      { key: 'SHOPIFY_CLIENT_ID', value: 'cid' },
+      { key: 'SHOPIFY_CLIENT_SECRET', value: CLIENT_SECRET },
+    ]);
+    expect(ok.status, JSON.stringify(ok.body)).toBe(200);
+    expect(JSON.stringify(ok.body)).not.toContain(CLIENT_SECRET);
+    expect(ok.body.data.settings.env).toContainEqual({ key: 'SHOPIFY_CLIENT_SECRET', value: '********' });
+    expect(ok.body.data.settings.env).toContainEqual({ key: 'SHOPIFY_CLIENT_ID', value: 'cid' });
+  });
+});
