@@ -14,6 +14,9 @@
 //   one is first used, up to 30 days: a lost answer does not lock the store out).
 // - Refusals are HTTP 4xx with {error, error_description}: invalid_client, invalid_grant,
 //   shop_not_permitted (client credentials for a store of another organisation), …
+// Written here rather than taken from @shopify/shopify-api: that library is one app per process
+// (one key, secret and host), keeps the OAuth state in a signed cookie, always calls
+// https://{shop} (no simulator), and brings runtime adapters and bot detection we do not use.
 import crypto from 'node:crypto';
 
 /** A shop's own name, as Shopify sends it back in an OAuth callback. */
