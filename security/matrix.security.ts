@@ -211,6 +211,13 @@ const EXAMPLES: Examples = {
   // The Stores screen's Admin API calls (admin only; site A has no token, so nothing leaves the box).
   'POST /api/online-stores/check-connection': (c) => ({ body: { site: c.world.fx.siteASlug } }),
   'POST /api/online-stores/register-webhooks': (c) => ({ body: { site: c.world.fx.siteASlug } }),
+  'POST /api/online-stores/connect': (c) => ({ body: { site: c.world.fx.siteASlug } }),
+  'GET /api/online-stores/connection': (c) => ({ query: { site: c.world.fx.siteASlug } }),
+  'GET /api/online-stores/privacy-requests': (c) => ({ query: { site: c.world.fx.siteASlug } }),
+  'GET /api/online-stores/shopify/install': (c) => ({ query: { site: c.world.fx.siteASlug } }),
+  'POST /api/online-stores/shopify/install-url': (c) => ({ body: { site: c.world.fx.siteASlug } }),
+  // Shopify's redirect back: public (a browser), refused without a state and HMAC of ours.
+  'GET /api/online-stores/shopify/callback': { query: { code: 'c', hmac: '00', shop: 'x.myshopify.com', state: 'forged', timestamp: '1' } },
   'POST /api/online-stores/shopify-webhook/order-to-arwork': (c) => ({ body: { id: c.world.fx.orderId } }),
   'POST /api/online-stores/shopify-webhook/hood-download-pdf': (c) => ({ body: { id: c.world.fx.orderId, lineId: c.world.fx.lineId } }),
   'POST /api/online-stores/shopify-webhook/hood-generate-image': (c) => ({ body: { id: c.world.fx.orderId, lineId: c.world.fx.lineId } }),

@@ -69,11 +69,14 @@ export async function seedDemo(deps: Deps, services: Services): Promise<boolean>
                 ]
               : [
                   { key: 'SHOPIFY_SHOP_DOMAIN', value: 'presswork-demo.myshopify.com' },
-                  // The demo store (server/simulators/shopifyDemo.ts) signs its order webhooks with this.
-                  { key: 'SHOPIFY_WEBHOOK_SECRET', value: crypto.randomBytes(24).toString('base64url') },
-                  // The demo store's Admin API: the simulator main.ts mounts at /__simulators/shopify-admin.
+                  // Connected as a Dev Dashboard app of the store's own organisation: its token comes
+                  // from the client credentials grant, and the demo store (server/simulators/
+                  // shopifyDemo.ts) signs its webhooks with the client secret, as Shopify does.
+                  { key: 'SHOPIFY_AUTH', value: 'client_credentials' },
+                  { key: 'SHOPIFY_CLIENT_ID', value: crypto.randomBytes(16).toString('hex') },
+                  { key: 'SHOPIFY_CLIENT_SECRET', value: `shpss_${crypto.randomBytes(16).toString('hex')}` },
+                  // The demo store's Admin API and OAuth host: the simulator main.ts mounts at /__simulators/shopify-admin.
                   { key: 'SHOPIFY_ADMIN_URL', value: `${base}/__simulators/shopify-admin` },
-                  { key: 'SHOPIFY_ADMIN_TOKEN', value: `shpat_demo${crypto.randomBytes(12).toString('hex')}` },
                   { key: 'SHOPIFY_API_VERSION', value: '2026-07' },
                   ...demoHpEnv(base),
                 ],

@@ -70,6 +70,9 @@ export const HISTORY_ACTION_LABELS: Record<string, string> = {
   unbatched: 'Left its batch',
   started: 'Started',
   finished: 'Finished',
+  'privacy-listed': 'Listed for a data request',
+  redacted: 'Customer data redacted',
+  'redaction-waiting': 'Redaction waits until shipped',
 };
 
 export const historyActionLabel = (action: string) => HISTORY_ACTION_LABELS[action] ?? action;

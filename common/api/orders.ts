@@ -272,11 +272,105 @@ export interface Store {
   adminUrl: string;
   /** When Shopify said the app was uninstalled (the token was cleared then); null while connected. */
   disconnectedAt: string | null;
+  /** SHOPIFY_AUTH: how the store is connected. */
+  auth: StoreAuth;
+  /** SHOPIFY_CLIENT_ID of the Dev Dashboard app (not a secret). */
+  clientId: string;
+  /** SHOPIFY_CLIENT_SECRET: "********" when set, never sent back. */
+  clientSecret: string;
+  /** Until when the previous client secret (after a rotation) still signs accepted webhooks; null: none. */
+  previousClientSecretUntil: string | null;
 }
 
 /** POST /api/online-stores/check-connection {site} → data. */
 export interface StoreConnectionCheck {
   shopName: string;
+}
+
+/** How a store's Admin API token is obtained (SHOPIFY_AUTH). */
+export type StoreAuth = 'client_credentials' | 'authorization_code' | 'static_token';
+
+/** The Admin API scopes Presswork needs, and what stops working without each (any of `satisfiedBy` will do; write_x implies read_x). */
+export const NEEDED_STORE_SCOPES: ReadonlyArray<{ scope: string; satisfiedBy: readonly string[]; without: string }> = [
+  { scope: 'read_orders', satisfiedBy: ['read_orders', 'write_orders'], without: 'orders cannot be pulled from the store nor their webhooks registered' },
+  {
+    scope: 'write_merchant_managed_fulfillment_orders',
+    satisfiedBy: ['write_merchant_managed_fulfillment_orders', 'write_assigned_fulfillment_orders', 'write_third_party_fulfillment_orders'],
+    without: 'tracking cannot be written back',
+  },
+];
+
+/** The needed scopes a store's token lacks. */
+export function missingStoreScopes(granted: readonly string[]): string[] {
+  const have = new Set(granted.map((s) => s.trim().toLowerCase()));
+  return NEEDED_STORE_SCOPES.filter((n) => !n.satisfiedBy.some((s) => have.has(s))).map((n) => n.scope);
+}
+
+/** "tracking cannot be written back: the app lacks write_merchant_managed_fulfillment_orders". */
+export const missingScopeSentence = (scope: string) => `${NEEDED_STORE_SCOPES.find((n) => n.scope === scope)?.without ?? 'some calls will be refused'}: the app lacks ${scope}`;
+
+/** GET /api/online-stores/connection?site=<slug> → data. */
+export interface StoreConnection {
+  auth: StoreAuth;
+  /** The store can be called: a token is held (or can be asked for) and Shopify has not refused it. */
+  connected: boolean;
+  shopName: string | null;
+  scopes: string[];
+  missingScopes: string[];
+  /** When the access token in hand stops working (it is renewed before); null: it does not expire, or none yet. */
+  expiresAt: string | null;
+  /** Shopify refused the grant (or the app was uninstalled): every store call fails with `reason` until an admin reconnects. */
+  needsReconnect: boolean;
+  reason: string | null;
+  /** When the app connection was made (Connect, or the OAuth install), and by whom. */
+  connectedAt: string | null;
+}
+
+/** POST /api/online-stores/connect {site} → data: the token just obtained and what it may do. */
+export interface StoreConnectResult {
+  shopName: string;
+  scopes: string[];
+  missingScopes: string[];
+  expiresAt: string | null;
+}
+
+/** POST /api/online-stores/shopify/install-url {site} → data: where to send the browser (Shopify's consent screen). */
+export interface StoreInstallStart {
+  url: string;
+  expiresAt: string;
+  redirectUri: string;
+}
+
+/** One privacy request Shopify sent for a store (customers/data_request, customers/redact, shop/redact) and what was done. */
+export interface StorePrivacyRequest {
+  id: number;
+  topic: 'customers/data_request' | 'customers/redact' | 'shop/redact';
+  receivedAt: string;
+  /** listed: a data request answered with the list below; redacted: done; waiting: orders still in production are redacted when they ship. */
+  status: 'listed' | 'redacted' | 'waiting';
+  customerId: string | null;
+  /** The customer's e-mail while the request is open (a data request, or a redaction still waiting); null once redacted. */
+  customerEmail: string | null;
+  /** The orders it is about (store order names where known). */
+  orders: string[];
+  /** Orders still in production: redacted when they ship. */
+  waitingOrders: string[];
+  /** A data request: what Presswork holds on the customer, order by order. */
+  held: StorePrivacyHolding[] | null;
+  doneAt: string | null;
+}
+
+export interface StorePrivacyHolding {
+  orderId: string;
+  orderName: string | null;
+  placedAt: string | null;
+  status: string | null;
+  /** Kinds of personal data held, e.g. "name", "e-mail", "phone", "shipping address". */
+  kinds: string[];
+  /** The values themselves, for the shop's admin to pass on to the customer. */
+  values: Record<string, string>;
+  /** Print jobs whose personalisation names the customer. */
+  printJobs: number;
 }
 
 /** One webhook subscription the store holds, as POST /api/online-stores/register-webhooks {site} answers it. */

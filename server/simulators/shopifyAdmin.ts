@@ -38,13 +38,20 @@ import {
 } from 'graphql';
 import { ADMIN_SDL } from './shopifyAdminSchema.graphql';
 import type { FakeOrder, ShopifySender } from './shopify';
+import { DEFAULT_APP_SCOPES, createShopifyOAuthSim, type ShopifyAppOptions, type TokenLifetimes } from './shopifyOAuth';
 
 // ---------------------------------------------------------------------------------------------
 // Options and state
 
 export interface ShopifyAdminSimOptions {
-  /** The custom app's Admin API access token (shpat_…) the simulator accepts. */
-  accessToken: string;
+  /** A legacy custom app's static Admin API access token (shpat_…) the simulator accepts. */
+  accessToken?: string;
+  /** The Dev Dashboard app installed on the store: its tokens come from /admin/oauth/access_token. */
+  app?: ShopifyAppOptions;
+  /** Token lifetimes (Shopify's by default; short ones for tests). */
+  lifetimes?: Partial<TokenLifetimes>;
+  /** The static token's scopes (default: what Presswork needs). */
+  scopes?: string[];
   shopDomain?: string;
   shopName?: string;
   /** Bucket size (default 2000) and restore rate in points/second (default 100: Shopify's Standard plan). */
@@ -286,6 +293,10 @@ export function createShopifyAdminSimulator(options: ShopifyAdminSimOptions) {
     requireHttpsUris: options.requireHttpsUris ?? false,
     webhookSender: options.webhookSender,
   };
+  const oauth = createShopifyOAuthSim({ shopDomain, shopName: options.shopName ?? 'Presswork Demo Store', app: options.app, now, lifetimes: options.lifetimes });
+  /** The scopes of the token a request carries, or undefined when the store does not take it. */
+  const scopesOfToken = (token: string | undefined) => (token && settings.accessToken && token === settings.accessToken ? (options.scopes ?? DEFAULT_APP_SCOPES) : oauth.accessTokenScopes(token));
+  let requestScopes: string[] = [];
   const bucket = { maximumAvailable: options.maximumAvailable ?? 2000, restoreRate: options.restoreRate ?? 100, available: options.maximumAvailable ?? 2000, at: now() };
   const orders = new Map<string, StoredOrder>();
   const subscriptions: SimWebhookSubscription[] = [];
@@ -703,6 +714,7 @@ export function createShopifyAdminSimulator(options: ShopifyAdminSimOptions) {
 
   let version = '2026-07';
   const root = {
+    currentAppInstallation: () => ({ id: gid('AppInstallation', '70000000001'), accessScopes: requestScopes.map((handle) => ({ handle, description: handle.replace(/_/g, ' ') })) }),
     shop: () => ({ id: gid('Shop', '60000000001'), name: options.shopName ?? 'Presswork Demo Store', email: `owner@${shopDomain}`, contactEmail: `hello@${shopDomain}`, myshopifyDomain: shopDomain, url: `https://${shopDomain}`, currencyCode: 'GBP', ianaTimezone: 'Europe/London' }),
     order: (args: { id: string }) => {
       if (!args.id.startsWith('gid://shopify/Order/')) throw new GraphQLError(`Invalid global id '${args.id}'`, { extensions: { code: 'argumentLiteralsIncompatible', typeName: 'CoercionError' } });
@@ -769,7 +781,9 @@ export function createShopifyAdminSimulator(options: ShopifyAdminSimOptions) {
       call.status = status;
       res.status(status).json(body);
     };
-    if (req.get('X-Shopify-Access-Token') !== settings.accessToken) return answer(401, INVALID_TOKEN_BODY);
+    const granted = scopesOfToken(req.get('X-Shopify-Access-Token'));
+    if (!granted) return answer(401, INVALID_TOKEN_BODY);
+    requestScopes = granted;
     if (!/^(\d{4}-(01|04|07|10)|unstable)$/.test(call.version)) return answer(404, { errors: 'Not Found' });
     version = call.version;
     const body = (req.body ?? {}) as { query?: unknown; variables?: unknown; operationName?: unknown };
@@ -821,6 +835,8 @@ export function createShopifyAdminSimulator(options: ShopifyAdminSimOptions) {
     out.extensions = { cost: { requestedQueryCost: cost, actualQueryCost: actual, throttleStatus: throttleStatus() } };
     return answer(200, out);
   });
+  // The OAuth endpoints: the consent page and the token endpoint (shopifyOAuth.ts).
+  app.use(oauth.router);
   app.use((req, res) => res.status(404).json({ errors: 'Not Found' }));
   // A body that isn't JSON: Shopify's 400 shape, never a stack trace.
   app.use(((err, _req, res, _next) => {
@@ -962,6 +978,8 @@ export function createShopifyAdminSimulator(options: ShopifyAdminSimOptions) {
     },
     /** Every request received, newest last. */
     calls: (): AdminCall[] => [...calls],
+    /** The app and its tokens: approve an install, rotate the secret, uninstall, token faults and lifetimes. */
+    oauth,
     reset() {
       orders.clear();
       subscriptions.length = 0;

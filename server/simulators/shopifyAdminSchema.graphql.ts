@@ -429,7 +429,18 @@ type WebhookSubscriptionDeletePayload {
   userErrors: [UserError!]!
 }
 
+type AccessScope {
+  description: String!
+  handle: String!
+}
+
+type AppInstallation implements Node {
+  id: ID!
+  accessScopes: [AccessScope!]!
+}
+
 type QueryRoot {
+  currentAppInstallation: AppInstallation!
   shop: Shop!
   order(id: ID!): Order
   orders(after: String, before: String, first: Int, last: Int, query: String, reverse: Boolean = false, sortKey: OrderSortKeys = PROCESSED_AT): OrderConnection!

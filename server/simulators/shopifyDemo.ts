@@ -11,6 +11,7 @@ import { sitesRepo } from '../src/modules/sites/repo';
 import { prng } from './prng';
 import { cancelledOrder, createShopifySender, fakeOrder, orderEdit, paidOrder, type FakeOrder, type ShopifySender } from './shopify';
 import type { ShopifyAdminSimulator } from './shopifyAdmin';
+import { demoSigningSecret } from './shopifyAdminDemo';
 
 export const DEMO_STORE_SITE = 'demo';
 
@@ -35,7 +36,7 @@ export function startShopifyDemo(o: ShopifyDemoOptions): () => void {
     const site = await sitesRepo(o.db).bySlug(DEMO_STORE_SITE);
     if (!site) return;
     const domain = envValue(site.settings.env, 'SHOPIFY_SHOP_DOMAIN');
-    const secret = envValue(site.settings.env, 'SHOPIFY_WEBHOOK_SECRET');
+    const secret = demoSigningSecret(site.settings.env);
     if (!domain || !secret) return; // the demo store was disconnected: nothing to send
     const rows = (await o.db('designs').where({ site_id: site.id }).whereNotNull('sku').select('sku', 'data')) as Array<{ sku: string; data: unknown }>;
     const sender = createShopifySender({ webhookUrl: `${o.baseUrl}/api/online-stores/shopify-webhook`, shopDomain: domain, secret, retryDelaysMs: [2_000, 10_000, 30_000] });

@@ -88,6 +88,8 @@ async function main() {
   // Missed webhooks: every 5 minutes, each store with an Admin API token whose SHOPIFY_RECONCILE_MINUTES
   // (default hourly) period has not run yet is asked for its changed orders, once across instances.
   const reconciliations = startRepeating(() => services.orders.reconcileDue(), { intervalMs: 5 * 60_000, log, what: 'pulling missed orders from the stores' });
+  // Shopify's customer redactions that waited for orders in production: redacted once those ship.
+  const privacyRedactions = startRepeating(() => services.orders.redactWaitingPrivacy(), { intervalMs: 5 * 60_000, log, what: 'redacting customers of shipped orders' });
   // Automatic batching: each site with the rule on gets its Ready jobs batched, and its filling
   // batches closed when full or at its daily cut-off (once across instances: the site's lock).
   const autoBatching = startRepeating(() => services.batches.autoBatch(), { intervalMs: config.batches.everySeconds * 1000, log, what: 'batching jobs automatically' });
@@ -135,6 +137,7 @@ async function main() {
         'order pipeline': () => pipelineWorker.stop(),
         'quiet order checks': () => quietOrderChecks.stop(),
         'store reconciliation': () => reconciliations.stop(),
+        'privacy redactions': () => privacyRedactions.stop(),
         'automatic batching': () => autoBatching.stop(),
         'new outbox claims': () => stopClaiming(db),
         'webhook processing': () => {

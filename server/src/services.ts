@@ -35,8 +35,9 @@ import { checkPipelineSettings } from './modules/pipeline/settings';
 import { checkPreflightSettings } from './modules/print-jobs/preflightSettings';
 import { checkBatchSettings } from './modules/batches/settings';
 import { checkShipBySettings } from './modules/ship-by/settings';
-import { shopifyAdmin, shopifyAdminSettingsOf } from './integrations/shopifyAdmin';
-import type { Site } from './modules/sites/repo';
+import { checkStoreSettings } from './modules/orders/storeSettings';
+import { storeTokens } from './modules/orders/storeTokens';
+import { storeAdminFor } from './modules/orders/storeConnection';
 import { historyService } from './modules/history';
 import { healthService } from './modules/health/service';
 import { createMetrics } from './lib/metrics';
@@ -67,6 +68,7 @@ export function createServices(given: Deps, store: FileStore = fileStoreFor(give
       checkPreflightSettings(env);
       checkBatchSettings(env);
       checkShipBySettings(env);
+      checkStoreSettings(env);
       await sync.checkSiteSettings(site, env, previous);
     },
   });
@@ -79,13 +81,10 @@ export function createServices(given: Deps, store: FileStore = fileStoreFor(give
   approved.push(requeueAfterApproval(deps));
   // A store cancellation reaches the provider through its own outbox step (fulfilment/cancel.ts).
   const cancellations = providerCancellations({ ...deps, production, options: fulfilment.options });
-  // Each store's Admin API (integrations/shopifyAdmin.ts); none for a site without a token.
-  const storeAdminOf = (site: Site) => {
-    const settings = shopifyAdminSettingsOf(site);
-    if (!settings) return null;
-    const admin = shopifyAdmin(settings);
-    return { request: <T>(document: string, variables?: Record<string, unknown>) => admin.request<T>(document, variables) };
-  };
+  // Each store's Admin API (integrations/shopifyAdmin.ts): a legacy static token, or an app
+  // connection's token kept good by its grants (orders/storeTokens.ts); none for a site without either.
+  const storeTokenKeeper = storeTokens(deps);
+  const storeAdminOf = storeAdminFor(storeTokenKeeper);
   // Shipments' tracking back to the store (fulfilment/storeFulfilment.ts).
   const storeFulfilment = storeFulfilments({ ...deps, production, options: fulfilment.options }, { adminFor: storeAdminOf });
   // The charity's order pipeline: buyers into the CRM and the email platform, e-cards e-mailed (modules/pipeline).
@@ -119,7 +118,16 @@ export function createServices(given: Deps, store: FileStore = fileStoreFor(give
     storeFulfilments: storeFulfilment,
     pipeline,
     orders,
-    stores: storesService(sites, orders.invalidateSites, orders.reconcileStates),
+    stores: storesService({
+      sites,
+      onChange: orders.invalidateSites,
+      reconcileStates: orders.reconcileStates,
+      adminFor: storeAdminOf,
+      app: { db: deps.db, clock: deps.clock, log: deps.log, tokens: storeTokenKeeper, adminFor: storeAdminOf, invalidate: orders.invalidateSites },
+      clock: deps.clock,
+    }),
+    /** App-connected stores' Admin API tokens (renewed by themselves). */
+    storeTokens: storeTokenKeeper,
     store,
     sync,
     inbox,

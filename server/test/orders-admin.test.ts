@@ -34,6 +34,10 @@ describe('orders admin', async () => {
         apiVersion: '',
         adminUrl: '',
         disconnectedAt: null,
+        auth: 'static_token',
+        clientId: '',
+        clientSecret: '',
+        previousClientSecretUntil: null,
       });
       expect(await envOf(w.sites.a)).toEqual(
         expect.arrayContaining([

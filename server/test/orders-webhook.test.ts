@@ -144,7 +144,7 @@ describe('shopify order webhook', async () => {
       try {
         const res = await postWebhook(w, order(), { shop: SHOP_B, secret: SECRET_B });
         expect(res.status).toBe(401);
-        expect(res.body.error).toBe('No webhook secret is set for this store');
+        expect(res.body.error).toBe('No webhook secret is set for this store: set the app’s client secret (or the webhook secret)');
       } finally {
         await setSiteEnv(w, w.sites.b, { SHOPIFY_WEBHOOK_SECRET: SECRET_B });
       }

@@ -252,13 +252,62 @@ describe('shopifyAdminSettingsOf', () => {
     expect(shopifyAdminSettingsOf(site({ SHOPIFY_SHOP_DOMAIN: 'a.myshopify.com', SHOPIFY_ADMIN_TOKEN: '' }))).toBeNull();
   });
   it('the token, domain, version (default when unset or malformed) and override URL', () => {
-    expect(shopifyAdminSettingsOf(site({ SHOPIFY_SHOP_DOMAIN: 'A.myshopify.com', SHOPIFY_ADMIN_TOKEN: 'shpat_x' }))).toEqual({ shopDomain: 'a.myshopify.com', accessToken: 'shpat_x', apiVersion: DEFAULT_SHOPIFY_API_VERSION });
+    expect(shopifyAdminSettingsOf(site({ SHOPIFY_SHOP_DOMAIN: 'A.myshopify.com', SHOPIFY_ADMIN_TOKEN: 'shpat_x' }))).toEqual({ shopDomain: 'a.myshopify.com', accessToken: 'shpat_x', apiVersion: DEFAULT_SHOPIFY_API_VERSION, auth: 'static_token' });
     expect(shopifyAdminSettingsOf(site({ SHOPIFY_SHOP_DOMAIN: 'a.myshopify.com', SHOPIFY_ADMIN_TOKEN: 'shpat_x', SHOPIFY_API_VERSION: 'unstable', SHOPIFY_ADMIN_URL: 'http://127.0.0.1:9' }))).toEqual({
       shopDomain: 'a.myshopify.com',
       accessToken: 'shpat_x',
       apiVersion: 'unstable',
       adminUrl: 'http://127.0.0.1:9',
+      auth: 'static_token',
     });
     expect(shopifyAdminSettingsOf(site({ SHOPIFY_SHOP_DOMAIN: 'a.myshopify.com', SHOPIFY_ADMIN_TOKEN: 'shpat_x', SHOPIFY_API_VERSION: 'latest' }))?.apiVersion).toBe(DEFAULT_SHOPIFY_API_VERSION);
+  });
+  it('an app connection: the Client ID and secret instead of a token; SHOPIFY_AUTH unset reads a static token first', () => {
+    const app = { SHOPIFY_SHOP_DOMAIN: 'a.myshopify.com', SHOPIFY_CLIENT_ID: 'cid', SHOPIFY_CLIENT_SECRET: 'shpss_s' };
+    expect(shopifyAdminSettingsOf(site(app))).toEqual({ shopDomain: 'a.myshopify.com', apiVersion: DEFAULT_SHOPIFY_API_VERSION, auth: 'client_credentials', clientId: 'cid', clientSecret: 'shpss_s' });
+    expect(shopifyAdminSettingsOf(site({ ...app, SHOPIFY_AUTH: 'authorization_code' }))?.auth).toBe('authorization_code');
+    expect(shopifyAdminSettingsOf(site({ ...app, SHOPIFY_CLIENT_SECRET: '' }))).toBeNull();
+    // A store connected with a static token before app connections existed keeps it.
+    expect(shopifyAdminSettingsOf(site({ ...app, SHOPIFY_ADMIN_TOKEN: 'shpat_x' }))).toMatchObject({ auth: 'static_token', accessToken: 'shpat_x' });
+    expect(shopifyAdminSettingsOf(site({ ...app, SHOPIFY_ADMIN_TOKEN: 'shpat_x', SHOPIFY_AUTH: 'client_credentials' }))).toMatchObject({ auth: 'client_credentials', clientId: 'cid' });
+    expect(shopifyAdminSettingsOf(site({ ...app, SHOPIFY_AUTH: 'static_token' }))).toBeNull();
+  });
+});
+
+describe('an app connection\'s tokens (a token source instead of a static token)', () => {
+  const INVALID = { status: 401, body: { errors: '[API] Invalid API key or access token (unrecognized login or wrong password)' } };
+  const OK = { status: 200, body: { data: { shop: { name: 'Shop' } } } };
+  const source = (tokens: string[]) => {
+    const log: string[] = [];
+    return {
+      log,
+      current: async () => (log.push('current'), tokens[0]),
+      afterRefusal: async (refused: string) => (log.push(`refused ${refused}`), tokens.shift(), tokens[0]),
+    };
+  };
+  const appClient = (tokens: ReturnType<typeof source>) => shopifyAdmin({ shopDomain: 'a.myshopify.com', apiVersion: '2026-07', adminUrl: baseUrl, auth: 'client_credentials', clientId: 'c', clientSecret: 's' }, { tokens, sleep: async () => undefined });
+
+  it('a 401 asks for a fresh token once and sends the call again with it (a mutation too: it was refused before it ran)', async () => {
+    const tokens = source(['t1', 't2']);
+    answers.push(INVALID, { status: 200, body: { data: { webhookSubscriptionCreate: { webhookSubscription: null, userErrors: [] } } } });
+    await appClient(tokens).request(CREATE, { topic: 'ORDERS_CREATE', sub: { uri: 'https://x.example/h' } });
+    expect(seen.map((s) => s.headers['x-shopify-access-token'])).toEqual(['t1', 't2']);
+    expect(tokens.log).toEqual(['current', 'refused t1']);
+  });
+
+  it('refused again with the fresh token: an error saying the app may have been uninstalled, and no third try', async () => {
+    const tokens = source(['t1', 't2', 't3']);
+    answers.push(INVALID, INVALID, OK);
+    const err = (await appClient(tokens).request(SHOP).catch((e: unknown) => e)) as ShopifyAdminError;
+    expect(err).toMatchObject({ kind: 'auth', status: 401 });
+    expect(err.message).toBe('The store refused a freshly granted access token (401): the app may have been uninstalled from a.myshopify.com; reconnect it in Setup → Stores');
+    expect(seen).toHaveLength(2);
+  });
+
+  it('the source\'s own refusal (needs reconnecting) is what the call fails with, and nothing is sent', async () => {
+    const failing = { current: async () => Promise.reject(new ShopifyAdminError('auth', 'The store needs reconnecting: x.', { needsReconnect: true })), afterRefusal: async () => 'never' };
+    const err = (await shopifyAdmin({ shopDomain: 'a.myshopify.com', apiVersion: '2026-07', adminUrl: baseUrl, auth: 'client_credentials' }, { tokens: failing }).request(SHOP).catch((e: unknown) => e)) as ShopifyAdminError;
+    expect(err).toMatchObject({ kind: 'auth', needsReconnect: true, message: 'The store needs reconnecting: x.' });
+    expect(seen).toHaveLength(0);
   });
 });

@@ -41,6 +41,7 @@ import type { ScanResult } from '../../../common/api/scan';
 import type { HistoryEntry, HistorySubjectKind, HistoryTrailEntry, OrderHistoryEntry } from '../../../common/api/history';
 import { authHeaders } from './session';
 import { syncCalls } from './sync';
+import { storeCalls } from './stores';
 
 /**
  * Admin REST (ra-data-simple-rest protocol) with the token, and the server's `error` text as the
@@ -114,6 +115,7 @@ export const dataProvider = {
 
   // --- CRM ↔ email-platform sync (docs/sync.md): named calls of /re-n-adestra-sync ---
   ...syncCalls,
+  ...storeCalls,
 
   /** POST /api/users/upsert: creates or updates a user of a site. */
   upsertUser(input: UpsertUserInput, idempotencyKey?: string): Promise<User> {

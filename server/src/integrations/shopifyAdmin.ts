@@ -24,11 +24,22 @@ import { Kind, parse } from 'graphql';
 
 /** Site settings (settings.env keys) of the Admin API connection. */
 export const SHOPIFY_ADMIN_KEYS = {
+  /** How the token is obtained: client_credentials, authorization_code or static_token. */
+  auth: 'SHOPIFY_AUTH',
+  /** The Dev Dashboard app's credentials (the secret also signs its webhooks). */
+  clientId: 'SHOPIFY_CLIENT_ID',
+  clientSecret: 'SHOPIFY_CLIENT_SECRET',
+  /** A legacy admin-made custom app's static token (shpat_…). */
   token: 'SHOPIFY_ADMIN_TOKEN',
   apiVersion: 'SHOPIFY_API_VERSION',
   adminUrl: 'SHOPIFY_ADMIN_URL',
   shopDomain: 'SHOPIFY_SHOP_DOMAIN',
 } as const;
+
+/** How a store's Admin API token is obtained (SHOPIFY_AUTH). */
+export const SHOPIFY_AUTHS = ['client_credentials', 'authorization_code', 'static_token'] as const;
+export type ShopifyAuth = (typeof SHOPIFY_AUTHS)[number];
+export const isShopifyAuth = (v: unknown): v is ShopifyAuth => (SHOPIFY_AUTHS as readonly unknown[]).includes(v);
 
 /** The version used when SHOPIFY_API_VERSION is not set (the schema our documents are tested against). */
 export const DEFAULT_SHOPIFY_API_VERSION = '2026-07';
@@ -38,31 +49,59 @@ export const isShopifyApiVersion = (v: string) => /^(\d{4}-(0[1-9]|1[0-2])|unsta
 
 export interface ShopifyAdminSettings {
   shopDomain: string;
-  accessToken: string;
   apiVersion: string;
-  /** Replaces `https://<shopDomain>` (the simulator, tests). */
+  /** Replaces `https://<shopDomain>` (the simulator, tests): the Admin API and OAuth host. */
   adminUrl?: string;
+  /** Default static_token. */
+  auth?: ShopifyAuth;
+  /** static_token: the legacy custom app's token. */
+  accessToken?: string;
+  /** client_credentials and authorization_code: the app's credentials (the token comes from a grant). */
+  clientId?: string;
+  clientSecret?: string;
 }
 
 type EnvLike = { settings: { env: Array<{ key: string; value: string }> } };
 const envOf = (site: EnvLike, key: string) => site.settings.env.find((v) => v.key === key)?.value?.trim() || undefined;
 
 /**
- * The site's Admin API connection, or null when it has none: no access token (never set, or
- * cleared when the app was uninstalled), or nowhere to send (no shop domain and no admin URL).
+ * SHOPIFY_AUTH as set; unset, a site with a static token keeps it (a store connected before app
+ * connections existed), one with a Client ID uses the client credentials grant.
+ */
+export function shopifyAuthOf(site: EnvLike): ShopifyAuth {
+  const set = envOf(site, SHOPIFY_ADMIN_KEYS.auth)?.toLowerCase();
+  if (isShopifyAuth(set)) return set;
+  if (!envOf(site, SHOPIFY_ADMIN_KEYS.token) && envOf(site, SHOPIFY_ADMIN_KEYS.clientId)) return 'client_credentials';
+  return 'static_token';
+}
+
+/** The app connections' kinds: their token comes from a grant, not from the settings. */
+export const isAppAuth = (auth: ShopifyAuth) => auth !== 'static_token';
+
+/**
+ * The site's Admin API connection, or null when it has none: nowhere to send (no shop domain and
+ * no admin URL), or nothing to sign in with — no static token (never set, or cleared when the app
+ * was uninstalled) for static_token, no Client ID and secret for an app connection.
  */
 export function shopifyAdminSettingsOf(site: EnvLike): ShopifyAdminSettings | null {
-  const accessToken = envOf(site, SHOPIFY_ADMIN_KEYS.token);
+  const auth = shopifyAuthOf(site);
   const shopDomain = envOf(site, SHOPIFY_ADMIN_KEYS.shopDomain)?.toLowerCase();
   const adminUrl = envOf(site, SHOPIFY_ADMIN_KEYS.adminUrl);
-  if (!accessToken || (!shopDomain && !adminUrl)) return null;
+  if (!shopDomain && !adminUrl) return null;
   const version = envOf(site, SHOPIFY_ADMIN_KEYS.apiVersion);
-  return {
+  const base = {
     shopDomain: shopDomain ?? new URL(adminUrl!).host,
-    accessToken,
     apiVersion: version && isShopifyApiVersion(version) ? version : DEFAULT_SHOPIFY_API_VERSION,
     ...(adminUrl ? { adminUrl } : {}),
+    auth,
   };
+  if (auth === 'static_token') {
+    const accessToken = envOf(site, SHOPIFY_ADMIN_KEYS.token);
+    return accessToken ? { ...base, accessToken } : null;
+  }
+  const clientId = envOf(site, SHOPIFY_ADMIN_KEYS.clientId);
+  const clientSecret = envOf(site, SHOPIFY_ADMIN_KEYS.clientSecret);
+  return clientId && clientSecret ? { ...base, clientId, clientSecret } : null;
 }
 
 /** Does this site's store take Admin API calls (reconciliation, tracking back)? */
@@ -82,13 +121,16 @@ export class ShopifyAdminError extends Error {
   readonly userErrors?: ShopifyUserError[];
   /** A mutation that got no answer: it may have been applied. */
   readonly mayHaveLanded?: boolean;
-  constructor(kind: ShopifyAdminErrorKind, message: string, extra: { status?: number; userErrors?: ShopifyUserError[]; mayHaveLanded?: boolean } = {}) {
+  /** Shopify refused the store's grant (or the app was uninstalled): nothing is tried until an admin reconnects it. */
+  readonly needsReconnect?: boolean;
+  constructor(kind: ShopifyAdminErrorKind, message: string, extra: { status?: number; userErrors?: ShopifyUserError[]; mayHaveLanded?: boolean; needsReconnect?: boolean } = {}) {
     super(message);
     this.name = 'ShopifyAdminError';
     this.kind = kind;
     if (extra.status !== undefined) this.status = extra.status;
     if (extra.userErrors) this.userErrors = extra.userErrors;
     if (extra.mayHaveLanded) this.mayHaveLanded = true;
+    if (extra.needsReconnect) this.needsReconnect = true;
   }
 }
 
@@ -103,7 +145,19 @@ export function userErrorsOf<P extends { userErrors?: ShopifyUserError[] | null 
   return payload as NonNullable<P>;
 }
 
+/**
+ * Where an app connection's access token comes from (modules/orders/storeTokens.ts): a token good
+ * for a call now, and a fresh one once the store refused one (401). Either may throw a
+ * ShopifyAdminError of kind 'auth' whose message says why the store cannot be called.
+ */
+export interface AccessTokenSource {
+  current(): Promise<string>;
+  afterRefusal(refused: string): Promise<string>;
+}
+
 export interface ShopifyAdminDeps {
+  /** An app connection's tokens (required unless the settings carry a static token). */
+  tokens?: AccessTokenSource;
   /** The HTTP call (default: global fetch). */
   fetch?: typeof fetch;
   /** Waiting between tries (injected by tests: no real waiting). */
@@ -170,7 +224,8 @@ const HTTP_MESSAGES: Record<number, string> = {
   423: 'The store is locked by Shopify (423)',
 };
 
-function httpError(status: number, shop: string): ShopifyAdminError {
+function httpError(status: number, shop: string, app = false): ShopifyAdminError {
+  if (status === 401 && app) return new ShopifyAdminError('auth', `The store refused a freshly granted access token (401): the app may have been uninstalled from ${shop}; reconnect it in Setup → Stores`, { status });
   if (status === 401) return new ShopifyAdminError('auth', `The store refused the access token (401): check SHOPIFY_ADMIN_TOKEN for ${shop}, or reinstall the app and paste its new token`, { status });
   if (status === 403) return new ShopifyAdminError('auth', HTTP_MESSAGES[403], { status });
   if (status >= 500) return new ShopifyAdminError('http', `Shopify had a problem answering (${status}); try again later`, { status });
@@ -194,23 +249,46 @@ export function shopifyAdmin(settings: ShopifyAdminSettings, deps: ShopifyAdminD
   const timeoutMs = deps.timeoutMs ?? 20_000;
   const shop = settings.shopDomain;
   const base = settings.adminUrl?.replace(/\/$/, '');
+  const staticToken = settings.accessToken;
+  const tokens: AccessTokenSource | undefined =
+    deps.tokens ??
+    (staticToken
+      ? {
+          current: async () => staticToken,
+          // A static token cannot be renewed: the operator's sentence.
+          afterRefusal: async () => {
+            throw httpError(401, shop);
+          },
+        }
+      : undefined);
+  if (!tokens) throw new Error(`The store ${shop} has no access token and no token source`);
 
-  const client = createAdminApiClient({
-    storeDomain: settings.shopDomain,
-    apiVersion: settings.apiVersion,
-    accessToken: settings.accessToken,
-    userAgentPrefix: 'Presswork',
-    retries: 0,
-    // Its logger sees request headers (the token): nothing is passed on.
-    logger: () => undefined,
-    customFetchApi: (url, init) => {
-      const target = base ? `${base}${new URL(url).pathname}` : url;
-      return fetchImpl(target, { ...init, signal: AbortSignal.timeout(timeoutMs) } as RequestInit);
-    },
-  });
+  // One client per token (a renewed token gets its own; the previous one is dropped).
+  let clientToken: string | undefined;
+  let cached: ReturnType<typeof createAdminApiClient> | undefined;
+  const clientFor = (accessToken: string) => {
+    if (cached && clientToken === accessToken) return cached;
+    clientToken = accessToken;
+    cached = createAdminApiClient({
+      storeDomain: settings.shopDomain,
+      apiVersion: settings.apiVersion,
+      accessToken,
+      userAgentPrefix: 'Presswork',
+      retries: 0,
+      // Its logger sees request headers (the token): nothing is passed on.
+      logger: () => undefined,
+      customFetchApi: (url, init) => {
+        const target = base ? `${base}${new URL(url).pathname}` : url;
+        return fetchImpl(target, { ...init, signal: AbortSignal.timeout(timeoutMs) } as RequestInit);
+      },
+    });
+    return cached;
+  };
 
   async function request<T>(document: string, variables?: Record<string, unknown>): Promise<T> {
     const mutation = isMutation(document);
+    let token = await tokens!.current();
+    let renewed = false;
     for (let attempt = 1; ; attempt++) {
       const last = attempt >= maxTries;
       const retry = async (waitMs: number, reason: 'throttled' | 'http-429' | 'network' | 'http-5xx', fail: ShopifyAdminError) => {
@@ -219,7 +297,7 @@ export function shopifyAdmin(settings: ShopifyAdminSettings, deps: ShopifyAdminD
         await sleep(waitMs);
       };
 
-      const answer = await client.request<T>(document, variables ? { variables } : undefined);
+      const answer = await clientFor(token).request<T>(document, variables ? { variables } : undefined);
       const errors = answer.errors;
       if (!errors) return answer.data as T;
 
@@ -247,12 +325,19 @@ export function shopifyAdmin(settings: ShopifyAdminSettings, deps: ShopifyAdminD
         await retry(wait, 'http-429', new ShopifyAdminError('throttled', `Shopify is limiting calls to ${shop} (429); try again in a minute`, { status }));
         continue;
       }
+      // Refused before it ran (a mutation too): once with a fresh token, for a token that can be renewed.
+      if (status === 401 && !renewed) {
+        renewed = true;
+        token = await tokens!.afterRefusal(token);
+        attempt--;
+        continue;
+      }
       if (status >= 500 && !mutation) {
         await retry(1_000 * attempt, 'http-5xx', httpError(status, shop));
         continue;
       }
       if (status >= 500) throw new ShopifyAdminError('http', `Shopify had a problem answering (${status}): the change may or may not have been made in Shopify`, { status, mayHaveLanded: true });
-      if (status !== 200 && gqlErrors.length === 0) throw httpError(status, shop);
+      if (status !== 200 && gqlErrors.length === 0) throw httpError(status, shop, Boolean(deps.tokens));
       if (gqlErrors.length > 0) throw graphqlError(gqlErrors, status);
       throw new ShopifyAdminError('graphql', `Shopify answered no data (${status})`, { status });
     }

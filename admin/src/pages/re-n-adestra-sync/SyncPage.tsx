@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { useSearchParams } from 'react-router-dom';
+import { RedirectOutcome } from '../../components/RedirectOutcome';
 import { Title, useDataProvider, usePermissions } from 'react-admin';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Box, Card, FormControl, InputLabel, MenuItem, Select, Tab, Tabs, Typography } from '@mui/material';
@@ -122,27 +123,7 @@ function UserSyncView() {
 }
 
 /** What Blackbaud's redirect back to our callback ended in (?reConnect=ok|failed&reConnectMessage=…), until dismissed. */
-function ConnectOutcome() {
-  const [params, setParams] = useSearchParams();
-  const outcome = params.get('reConnect');
-  const message = params.get('reConnectMessage');
-  if (!outcome || !message) return null;
-  const dismiss = () =>
-    setParams(
-      (p) => {
-        const next = new URLSearchParams(p);
-        next.delete('reConnect');
-        next.delete('reConnectMessage');
-        return next;
-      },
-      { replace: true },
-    );
-  return (
-    <Alert severity={outcome === 'ok' ? 'success' : 'error'} onClose={dismiss} sx={{ mx: 2, mt: 1 }}>
-      {message}
-    </Alert>
-  );
-}
+const ConnectOutcome = () => <RedirectOutcome outcomeParam="reConnect" messageParam="reConnectMessage" okValue="ok" sx={{ mx: 2, mt: 1 }} />;
 
 function SyncView() {
   usePageTitle(SCREEN_TITLE);

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { Store } from '../../../../common/api/orders';
+import type { Store, StoreConnection } from '../../../../common/api/orders';
 import { ADMIN, jsonResponse, renderInAdmin, signIn, stubFetch, type RecordedCall } from '../../test/helpers';
 import { StoreEdit } from './StoreEdit';
 import { StoreList } from './StoreList';
@@ -25,6 +25,10 @@ const STORE: Store = {
   apiVersion: '2026-07',
   adminUrl: '',
   disconnectedAt: null,
+  auth: 'static_token',
+  clientId: '',
+  clientSecret: '',
+  previousClientSecretUntil: null,
 };
 
 const SUBSCRIPTIONS = [
@@ -33,7 +37,11 @@ const SUBSCRIPTIONS = [
   { id: 'gid://shopify/WebhookSubscription/3', topic: 'ORDERS_UPDATED', callbackUrl: 'https://other-app.example/hooks', ours: false, action: 'elsewhere' },
 ];
 
+const CONNECTION: StoreConnection = { auth: 'static_token', connected: true, shopName: null, scopes: [], missingScopes: [], expiresAt: null, needsReconnect: false, reason: null, connectedAt: null };
+
 function storesApi(call: RecordedCall) {
+  if (call.url.startsWith('/api/online-stores/connection')) return jsonResponse({ success: true, data: CONNECTION });
+  if (call.url.startsWith('/api/online-stores/privacy-requests')) return jsonResponse({ success: true, data: [] });
   if (call.url === '/api/online-stores/check-connection') return jsonResponse({ success: true, data: { shopName: 'Hood Charity Shop' } });
   if (call.url === '/api/online-stores/register-webhooks') return jsonResponse({ success: true, data: { subscriptions: SUBSCRIPTIONS } });
   if (call.url.startsWith('/api/admin/stores/1') && call.method === 'PUT') return jsonResponse({ ...STORE, ...(call.body as object), webhookSecret: '********' });
@@ -56,8 +64,11 @@ describe('storeChanges', () => {
       sendWhen: 'paid',
       adminToken: '********',
       apiVersion: '2026-07',
+      auth: 'static_token',
+      clientId: '',
+      clientSecret: '',
     });
-    expect(storeChanges({ ...STORE, webhookSecret: 'shpss_new' }, STORE)).toEqual({ shopDomain: STORE.shopDomain, webhookSecret: 'shpss_new', autoSendToHP: false, sendWhen: 'paid', adminToken: '********', apiVersion: '2026-07' });
+    expect(storeChanges({ ...STORE, webhookSecret: 'shpss_new' }, STORE)).toEqual({ shopDomain: STORE.shopDomain, webhookSecret: 'shpss_new', autoSendToHP: false, sendWhen: 'paid', adminToken: '********', apiVersion: '2026-07', auth: 'static_token', clientId: '', clientSecret: '' });
     expect(storeChanges({ ...STORE, sendWhen: 'created' }, STORE)).toMatchObject({ sendWhen: 'created' });
     expect(storeChanges({ ...STORE, webhookSecret: 'shpss_new', previousSecret: '' }, STORE)).toHaveProperty('previousSecret', '');
   });
@@ -99,6 +110,9 @@ describe('Stores', () => {
       sendWhen: 'paid',
       adminToken: '********',
       apiVersion: '2026-07',
+      auth: 'static_token',
+      clientId: '',
+      clientSecret: '',
     });
   });
 
@@ -124,7 +138,7 @@ describe('Stores', () => {
     await userEvent.type(secret, 'shpss_rotated');
     await userEvent.click(screen.getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(calls.some((c) => c.method === 'PUT')).toBe(true));
-    expect(calls.find((c) => c.method === 'PUT')?.body).toEqual({ shopDomain: 'hood-shop.myshopify.com', webhookSecret: 'shpss_rotated', autoSendToHP: false, sendWhen: 'paid', adminToken: '********', apiVersion: '2026-07' });
+    expect(calls.find((c) => c.method === 'PUT')?.body).toEqual({ shopDomain: 'hood-shop.myshopify.com', webhookSecret: 'shpss_rotated', autoSendToHP: false, sendWhen: 'paid', adminToken: '********', apiVersion: '2026-07', auth: 'static_token', clientId: '', clientSecret: '' });
   });
 
   it('the Admin API token is a masked password field sent back unchanged; a new one is sent', async () => {

@@ -1,7 +1,7 @@
 import { BooleanField, Datagrid, EditButton, FunctionField, List, TextField, useRecordContext } from 'react-admin';
 import type { Store } from '../../../../common/api/orders';
 import { formatDateTime } from '../../lib/format';
-import { disconnectedText } from './types';
+import { connectionWords, disconnectedText, hasConnection } from './types';
 import { ListError } from '../../components/ListError';
 import { RequireAccess } from '../../components/RequireAccess';
 import { usePageTitle } from '../../layout/usePageTitle';
@@ -11,8 +11,8 @@ import { WebhookUrlField } from './WebhookUrlField';
 
 function SyncField(_props: { label?: string }) {
   const store = useRecordContext<Store>();
-  // Nothing to pull from without an Admin API token (the server would refuse).
-  return store?.adminToken ? <SyncFromStoreButton siteSlug={store.siteSlug} /> : null;
+  // Nothing to pull from without a connection (the server would refuse).
+  return store && hasConnection(store) ? <SyncFromStoreButton siteSlug={store.siteSlug} /> : null;
 }
 
 function StoreListView() {
@@ -24,9 +24,9 @@ function StoreListView() {
         <TextField source="shopDomain" label="Shop domain" sortable={false} emptyText="not connected" />
         <WebhookUrlField label="Webhook URL" sortable={false} />
         <FunctionField<Store>
-          label="Admin API"
+          label="Connection"
           sortable={false}
-          render={(s) => disconnectedText(s, formatDateTime) ?? (s.adminToken ? 'Token set' : 'No token')}
+          render={(s) => disconnectedText(s, formatDateTime) ?? connectionWords(s)}
         />
         <BooleanField source="autoSendToHP" label="Auto-send to HP" sortable={false} />
         <LastReconcileField label="Last reconciled" sortable={false} />

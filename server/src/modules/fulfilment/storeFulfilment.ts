@@ -205,7 +205,7 @@ async function attemptStoreFulfilmentOnce(ctx: FulfilmentContext, row: OutboxRow
   // No Admin API wired into this instance (configure({adminFor})): the row waits, nothing is lost.
   if (!adminFor) return retry('This instance has no Shopify Admin API client configured: waiting');
   const admin = adminFor(site);
-  if (!admin) return fail(`The store of site "${site.name}" has no Admin API token (SHOPIFY_ADMIN_TOKEN): the tracking was not sent`);
+  if (!admin) return fail(`The store of site "${site.name}" has no Admin API connection (an app's Client ID and secret, or a legacy token): the tracking was not sent`);
   const wanted = new Set(p.lineIds);
   try {
     const read = await admin.request<FulfillmentOrdersData>(FULFILLMENT_ORDERS_QUERY, { id: orderGid(p.orderId) });
@@ -263,7 +263,8 @@ async function attemptStoreFulfilmentOnce(ctx: FulfilmentContext, row: OutboxRow
       if (kind === undefined) ctx.log.error({ err, outboxId: row.id }, 'store fulfilment failed unexpectedly');
       return retry(kind === 'throttled' ? `The store is throttling Admin API calls: tried again later (${message})` : `The store did not answer: ${message}`);
     }
-    if (kind === 'auth') return fail(`The store refused the Admin API token: ${message}`);
+    // Needs reconnecting: the sentence as it is (nothing was asked of the store).
+    if (kind === 'auth') return fail((err as ShopifyAdminError).needsReconnect ? message : `The store refused the Admin API token: ${message}`);
     return fail(`The store refused the request: ${message}`);
   }
 }
@@ -294,7 +295,7 @@ export async function markShipped(ctx: FulfilmentContext, adminFor: StoreAdminFo
   const order = await resolveOrder(ctx.db, actor, input.orderId, input.siteId ?? named?.id);
   const orderId = text(order.field1);
   const site = (await sitesRepo(ctx.db).byId(order.siteId))!;
-  if (!hasShopifyAdmin(site)) throw badRequest(`The store of site "${site.name}" has no Admin API token (SHOPIFY_ADMIN_TOKEN): set it in Setup → Stores to send tracking to the store`);
+  if (!hasShopifyAdmin(site)) throw badRequest(`The store of site "${site.name}" has no Admin API connection: connect it in Setup → Stores to send tracking to the store`);
   const lineIds = (order.data.line_items ?? []).map((l) => text(l.id));
   const jobs = (await printJobsRepo(ctx.db).ofOrder(order.siteId, orderId)).filter((j) => !j.withdrawn);
   const inHouse = new Set(jobs.filter((j) => j.madeBy === 'inHouse').map((j) => j.lineItemId));

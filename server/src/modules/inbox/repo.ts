@@ -110,6 +110,25 @@ export function inboxRepo(db: Db | Knex.Transaction) {
         .select('payload', 'received_at');
       return rows.map((r) => ({ payload: fromJson(r.payload, null), receivedAt: r.received_at }));
     },
+    /**
+     * Rewrites the stored bodies of a site's deliveries of one source (a privacy redaction):
+     * `rewrite` answers the new body, or undefined to leave it. Read in pages by id. Answers how many changed.
+     */
+    async rewritePayloads(source: string, siteId: number, rewrite: (payload: unknown, topic: string | null) => unknown): Promise<number> {
+      let after = 0;
+      let changed = 0;
+      for (;;) {
+        const rows = (await db('webhook_deliveries').where({ source, site_id: siteId }).where('id', '>', after).orderBy('id').limit(500).select('id', 'topic', 'payload')) as Array<{ id: number; topic: string | null; payload: unknown }>;
+        if (!rows.length) return changed;
+        for (const r of rows) {
+          const next = rewrite(fromJson(r.payload, null), r.topic);
+          if (next === undefined) continue;
+          await db('webhook_deliveries').where({ id: r.id }).update({ payload: toJson(next) });
+          changed++;
+        }
+        after = Number(rows[rows.length - 1].id);
+      }
+    },
     /** Whether a site ever had a delivery of this source stored. */
     async anyOf(source: string, siteId: number): Promise<boolean> {
       return (await db('webhook_deliveries').where({ source, site_id: siteId }).first('id')) !== undefined;

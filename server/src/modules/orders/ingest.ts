@@ -7,6 +7,8 @@ import type { Site } from '../sites/repo';
 import { SHOPIFY_SOURCE } from './repo';
 import { PayloadError, SHOPIFY_HEADERS, isOrderTopic, parseJsonInt64Safe, storeChangeOf } from './shopify';
 import { APP_UNINSTALLED } from './storeConnection';
+import { isPrivacyTopic } from './privacy';
+import { checkPrivacyPayload } from './privacyRequests';
 import type { WebhookInput, WebhookSites } from './webhookSites';
 
 export type WebhookAnswer = { duplicate: true } | { ignored: true; topic: string } | { received: true; deliveryId: number };
@@ -52,15 +54,15 @@ export async function receiveWebhook({ clock, inbox, sites }: IngestContext, inp
     throw badRequest('The request body is not valid JSON');
   }
   const topic = headers[SHOPIFY_HEADERS.topic].toLowerCase();
-  // app/uninstalled is processed like an order topic (in the inbox's transaction): it disconnects the store.
-  const known = isOrderTopic(topic) || topic === APP_UNINSTALLED;
-  if (isOrderTopic(topic)) {
-    try {
-      storeChangeOf(topic, payload);
-    } catch (err) {
-      if (err instanceof PayloadError) throw badRequest(err.message);
-      throw err;
-    }
+  // app/uninstalled and the privacy topics are processed like an order topic (in the inbox's
+  // transaction): the first disconnects the store, the others list or redact a customer's data.
+  const known = isOrderTopic(topic) || topic === APP_UNINSTALLED || isPrivacyTopic(topic);
+  try {
+    if (isOrderTopic(topic)) storeChangeOf(topic, payload);
+    else if (isPrivacyTopic(topic)) checkPrivacyPayload(topic, payload);
+  } catch (err) {
+    if (err instanceof PayloadError) throw badRequest(err.message);
+    throw err;
   }
   // One statement (one transaction): a duplicate dedupe key inserts nothing, also under concurrency.
   const deliveryId = await inbox.store({

@@ -6,7 +6,7 @@
 // most every SHOPIFY_RECONCILE_MINUTES (default hourly) under a database lease per site and period,
 // so with several instances it runs once; a manual run (Sync from store) takes the same lease.
 import type { Deps } from '../../deps';
-import { hasShopifyAdmin, SHOPIFY_ADMIN_KEYS } from '../../integrations/shopifyAdmin';
+import { hasShopifyAdmin } from '../../integrations/shopifyAdmin';
 import { HttpError, conflict } from '../../http/errors';
 import { isoNow } from '../../lib/clock';
 import { envValue } from '../../lib/secrets';
@@ -179,7 +179,7 @@ export function storeReconciler(deps: Deps, opts: ReconcilerOptions) {
    * Throws HttpError 409 (running) or 400 (no token); a store failure is rethrown as 502.
    */
   async function reconcileStore(site: Site, o: { since?: string; trigger?: ReconcileTrigger } = {}): Promise<ReconcileCounts> {
-    if (!hasShopifyAdmin(site)) throw new HttpError(400, `The store of ${site.name} has no Admin API access token (${SHOPIFY_ADMIN_KEYS.token}): nothing to sync from`);
+    if (!hasShopifyAdmin(site)) throw new HttpError(400, `The store of ${site.name} has no Admin API connection (an app's Client ID and secret, or a legacy token): nothing to sync from`);
     const request = requestFor(site);
     if (!request) throw new HttpError(503, 'This instance has no Shopify Admin API client: the store cannot be read');
     let counts: ReconcileCounts | undefined;

@@ -42,6 +42,9 @@ export function ordersRepo(db: Db | Knex.Transaction) {
     orderOf: (siteId: number, orderId: string, forUpdate = false): Promise<OrderRecord | undefined> => orders.orderOf(siteId, orderId, forUpdate),
     /** Orders by store id or name (`#1001`), one site or all. */
     findOrders: (f: { orderId?: string; names?: string[]; siteId?: number }, limit = 20): Promise<OrderRecord[]> => orders.findOrders(f, limit),
+    orderIdsByEmail: (siteId: number, email: string) => orders.orderIdsByEmail(siteId, email),
+    orderIdsPage: (siteId: number, afterId: number, limit: number) => orders.orderIdsPage(siteId, afterId, limit),
+    rewriteLogsOfOrder: (siteId: number, orderId: string, rewrite: (data: Record<string, unknown>) => Record<string, unknown>) => orders.rewriteLogsOfOrder(siteId, orderId, rewrite),
     /** The order's record and its provider logs, newest first. */
     logsOf: (siteId: number, orderId: string): Promise<DataRecord[]> => orders.logsOf(siteId, orderId),
   };

@@ -111,5 +111,35 @@ export function storeConnectionRoutes(stores: StoresService, config: Config): Ro
   r.post('/register-webhooks', allow.admin, async (req, res) => {
     ok(res, await stores.registerWebhooks(actorOf(req), parse(storeSiteBody, req.body).site, baseUrlOf(req, config)));
   });
+  // → {shopName, scopes, missingScopes, expiresAt}: a token now by the store's grant (or Shopify's refusal, 422).
+  r.post('/connect', allow.admin, async (req, res) => {
+    ok(res, await stores.connect(actorOf(req), parse(storeSiteBody, req.body).site));
+  });
+  // → {auth, connected, shopName, scopes, missingScopes, expiresAt, needsReconnect, reason, connectedAt}.
+  r.get('/connection', allow.admin, async (req, res) => {
+    ok(res, await stores.connection(actorOf(req), parse(storeSiteBody, req.query).site));
+  });
+  // Install on Shopify with the admin's bearer token (an API client, a test): straight to the consent screen.
+  r.get('/shopify/install', allow.admin, async (req, res) => {
+    const { url } = await stores.startInstall(actorOf(req), parse(storeSiteBody, req.query).site, baseUrlOf(req, config));
+    res.set('Cache-Control', 'no-store').redirect(302, url);
+  });
+  // The Stores screen fetches the same address with its token, then sends the browser there (a
+  // browser navigation carries no Authorization header).
+  r.post('/shopify/install-url', allow.admin, async (req, res) => {
+    ok(res, await stores.startInstall(actorOf(req), parse(storeSiteBody, req.body).site, baseUrlOf(req, config)));
+  });
+  // → [{id, topic, receivedAt, status, customerId, customerEmail, orders, waitingOrders, held, doneAt}], newest first.
+  r.get('/privacy-requests', allow.admin, async (req, res) => {
+    ok(res, await stores.privacyRequests(actorOf(req), parse(storeSiteBody, req.query).site));
+  });
+  // Shopify sends the admin's browser back here: no session (a browser navigation), so the page is
+  // public; Shopify's HMAC (the app's client secret) and the single-use state are checked before
+  // anything changes. Whatever happened, the browser lands on the store's screen with the sentence.
+  r.get('/shopify/callback', allow.public, async (req, res) => {
+    const outcome = await stores.finishInstall(req.query as Record<string, unknown>);
+    const q = new URLSearchParams({ shopify: outcome.ok ? 'connected' : 'refused', message: outcome.message });
+    res.set('Cache-Control', 'no-store').redirect(302, `/stores${outcome.siteId ? `/${outcome.siteId}` : ''}?${q}`);
+  });
   return r;
 }

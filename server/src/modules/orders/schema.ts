@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isShopifyApiVersion } from '../../integrations/shopifyAdmin';
+import { isShopifyApiVersion, SHOPIFY_AUTHS } from '../../integrations/shopifyAdmin';
 import { PRODUCT_TYPES } from '../../../../common/design-doc/types';
 import { rowId } from '../../http/validate';
 import { canBeRowId } from '../../db';
@@ -64,6 +64,9 @@ export const storeBody = z.object({
   ),
   webhookSecret: secretValue,
   previousSecret: secretValue,
+  auth: z.enum(SHOPIFY_AUTHS, { error: 'must be client_credentials, authorization_code or static_token' }).optional(),
+  clientId: z.preprocess((v) => (v === null ? '' : v), z.string().trim().max(255).optional()),
+  clientSecret: secretValue,
   autoSendToHP: flag.optional(),
   sendWhen: z.enum(['paid', 'created'], { error: 'must be paid or created' }).optional(),
   adminToken: secretValue,

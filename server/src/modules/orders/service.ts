@@ -21,6 +21,7 @@ import type { OrderLine } from './shopify';
 import { applyDeliveries, applyDelivery, type OrderCancelPort, type OrderPipelinePort, type OrderSendPort, type UpsertContext } from './upsert';
 import type { RerunPipelinePort } from './rerun';
 import { webhookSites, type WebhookInput } from './webhookSites';
+import { redactWaiting } from './privacyRequests';
 
 export type { OrderCancelPort, OrderSendPort } from './upsert';
 export type { WebhookAnswer } from './ingest';
@@ -48,7 +49,7 @@ export function ordersService(deps: Deps, services: OrdersServiceDeps) {
   const { production } = services;
   let sendPort = services.send;
   const inbox = services.inbox ?? createInbox(deps);
-  const sites = webhookSites(db);
+  const sites = webhookSites(db, clock);
   let cancelPort = services.cancel;
   const shipBy = shipByViews(deps);
   const upsert: UpsertContext = { clock, production, sendPort: () => sendPort, cancelPort: () => cancelPort, pipeline: services.pipeline };
@@ -90,6 +91,8 @@ export function ordersService(deps: Deps, services: OrdersServiceDeps) {
       if (!site) throw notFound('Site not found');
       return reconciler.reconcileStore(site, { since: input.since, trigger: 'manual' });
     },
+    /** Privacy redactions that waited for orders in production: those shipped are redacted now (main.ts runs it every few minutes). */
+    redactWaitingPrivacy: () => redactWaiting({ db, clock }),
     /** The schedule's pass over every store with a token (main.ts runs it every few minutes). */
     reconcileDue: reconciler.reconcileDue,
     reconcileStates: reconciler.states,

@@ -4,8 +4,10 @@
 // checked against Shopify's published Admin schema in server/test/stores-connect.test.ts.
 import type { Knex } from 'knex';
 import { HttpError, conflict } from '../../http/errors';
-import { ShopifyAdminError, userErrorsOf, type ShopifyAdmin, type ShopifyAdminSettings } from '../../integrations/shopifyAdmin';
-import { sitesRepo } from '../sites/repo';
+import { ShopifyAdminError, isAppAuth, shopifyAdmin, shopifyAdminSettingsOf, shopifyAuthOf, userErrorsOf, type ShopifyAdmin, type ShopifyAdminDeps, type ShopifyAdminSettings } from '../../integrations/shopifyAdmin';
+import { sitesRepo, type Site } from '../sites/repo';
+import type { StoreTokens } from './storeTokens';
+import { storeTokensRepo } from './storeTokensRepo';
 import type { EnvVar } from '../../lib/secrets';
 import { envValue } from '../../lib/secrets';
 import { SHOPIFY_WEBHOOK_PATH } from './routes';
@@ -19,6 +21,9 @@ export const WEBHOOK_TOPICS = [...ORDER_TOPICS, APP_UNINSTALLED] as const;
 export const topicEnumOf = (topic: string) => topic.toUpperCase().replace(/\//g, '_');
 
 export const SHOP_NAME_QUERY = 'query ShopName { shop { name } }';
+
+/** Connect's check: the shop's name and the scopes the token really has. */
+export const CONNECTION_CHECK_QUERY = 'query ConnectionCheck { shop { name } currentAppInstallation { accessScopes { handle } } }';
 
 // 2026-07: a subscription's address is `uri` (callbackUrl and endpoint are deprecated).
 export const WEBHOOK_SUBSCRIPTIONS_QUERY = `query WebhookSubscriptions($after: String) {
@@ -141,18 +146,37 @@ export async function shopName(admin: ShopifyAdmin): Promise<string> {
 
 /** A failed Admin call as the screen shows it: Shopify's side failed (502), with the client's sentence. */
 export function adminCallError(err: unknown): unknown {
+  // Needs reconnecting: nothing was asked of Shopify; the store's state is the problem (409).
+  if (err instanceof ShopifyAdminError && err.needsReconnect) return new HttpError(409, err.message, { kind: err.kind, needsReconnect: true });
   if (err instanceof ShopifyAdminError) return new HttpError(502, err.message, { kind: err.kind, ...(err.userErrors ? { userErrors: err.userErrors } : {}) });
   return err;
 }
 
-/** Why a store cannot be called, when it cannot. */
+/** Why a store cannot be called, when it cannot (its settings lack what its kind of connection needs). */
 export function notConnected(env: EnvVar[]): HttpError {
+  const auth = shopifyAuthOf({ settings: { env } });
+  const has = (key: string) => Boolean(envValue(env, key)?.trim());
+  if (!has(STORE_KEYS.shopDomain) && !has(STORE_KEYS.adminUrl)) return conflict('No shop domain is set for this store: enter it (xyz.myshopify.com) and save first.');
+  if (isAppAuth(auth)) return conflict('The app’s Client ID and Client secret are not both set for this store: paste them from the app’s Settings in the Dev Dashboard and save first.');
   const at = envValue(env, STORE_KEYS.uninstalledAt);
   if (at) return conflict('The store is disconnected: the app was uninstalled in Shopify. Reinstall it and paste its new access token.');
   return conflict('No Admin API access token is set for this store: paste the custom app’s token (shpat_…) and save first.');
 }
 
-export type AdminFactory = (settings: ShopifyAdminSettings) => ShopifyAdmin;
+/** A site's Admin API client, or null when the site has no connection to call it with. */
+export type StoreAdminFor = (site: Site) => ShopifyAdmin | null;
+
+/** A client for settings (tests: one that records or fakes the calls). */
+export type AdminFactory = (settings: ShopifyAdminSettings, deps?: ShopifyAdminDeps) => ShopifyAdmin;
+
+/** Each store's Admin API client: a static token as it is, an app connection's token from its grants (storeTokens.ts). */
+export function storeAdminFor(tokens: Pick<StoreTokens, 'sourceFor'>, adminOf: AdminFactory = shopifyAdmin): StoreAdminFor {
+  return (site) => {
+    const settings = shopifyAdminSettingsOf(site);
+    if (!settings) return null;
+    return adminOf(settings, settings.auth && isAppAuth(settings.auth) ? { tokens: tokens.sourceFor(site.id, settings) } : {});
+  };
+}
 
 /** The settings after app/uninstalled: the token is gone (Shopify revoked it) and the store shows when. */
 export function uninstalledEnv(env: EnvVar[], at: string): EnvVar[] {
@@ -160,10 +184,11 @@ export function uninstalledEnv(env: EnvVar[], at: string): EnvVar[] {
   return [...rest, { key: STORE_KEYS.uninstalledAt, value: at }];
 }
 
-/** app/uninstalled, in the inbox's transaction: the store is disconnected and makes no more Admin calls. */
+/** app/uninstalled, in the inbox's transaction: the store is disconnected and makes no more Admin calls (an app connection's tokens are dropped too). */
 export async function disconnectStore(trx: Knex.Transaction, siteId: number, at: string): Promise<void> {
   const sites = sitesRepo(trx);
   const site = await sites.byId(siteId);
   if (!site) return;
   await sites.update(siteId, { ...site, settings: { ...site.settings, env: uninstalledEnv(site.settings.env, at) }, updatedAt: at });
+  await storeTokensRepo(trx).forgetTokens(siteId, `the app was uninstalled in Shopify on ${at.slice(0, 16).replace('T', ' ')} UTC; install it again`, at);
 }

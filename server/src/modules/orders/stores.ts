@@ -9,12 +9,15 @@ import type { Site } from '../sites/repo';
 import { siteBody } from '../sites/schema';
 import type { SitesService } from '../sites/service';
 import type { StoreInput } from './schema';
-import { STORE_KEYS, sendWhenOf } from './webhookSites';
+import { PREVIOUS_CLIENT_SECRET_MS, STORE_KEYS, sendWhenOf } from './webhookSites';
 import type { Store } from '../../../../common/api/orders';
 import { fieldError } from '../../http/fieldErrors';
 import type { ReconcileState } from './reconcileRepo';
-import { shopifyAdmin, shopifyAdminSettingsOf } from '../../integrations/shopifyAdmin';
-import { adminCallError, notConnected, registerWebhooks, shopName, type AdminFactory, type SubscriptionReport } from './storeConnection';
+import { shopifyAuthOf } from '../../integrations/shopifyAdmin';
+import type { Clock } from '../../lib/clock';
+import { adminCallError, notConnected, registerWebhooks, shopName, type StoreAdminFor, type SubscriptionReport } from './storeConnection';
+import { connectStore, finishInstall, startInstall, storeConnection, type AppConnectionContext } from './storeAppConnection';
+import { privacyRequestsOf } from './privacyRequests';
 
 /** The store answer is the API's own shape (common/api/orders.ts). */
 export type { Store };
@@ -48,6 +51,10 @@ export function storeOf(site: Site, baseUrl: string, reconciled?: ReconcileState
     apiVersion: envValue(env, STORE_KEYS.apiVersion) ?? '',
     adminUrl: envValue(env, STORE_KEYS.adminUrl) ?? '',
     disconnectedAt: envValue(env, STORE_KEYS.uninstalledAt) || null,
+    auth: shopifyAuthOf(site),
+    clientId: envValue(env, STORE_KEYS.clientId) ?? '',
+    clientSecret: masked(envValue(env, STORE_KEYS.clientSecret)),
+    previousClientSecretUntil: (envValue(env, STORE_KEYS.previousClientSecret) && envValue(env, STORE_KEYS.previousClientUntil)) || null,
   };
 }
 
@@ -62,8 +69,18 @@ export function setEnv(env: EnvVar[], key: string, value: string | undefined): E
  * one removes it. A new secret with no previous one given starts a rotation: the old secret becomes
  * the previous one, so webhooks Shopify still signs with it keep being accepted.
  */
-export function applyStoreInput(env: EnvVar[], input: StoreInput): EnvVar[] {
+export function applyStoreInput(env: EnvVar[], input: StoreInput, now: Date = new Date()): EnvVar[] {
   let next = env;
+  if (input.auth !== undefined) next = setEnv(next, STORE_KEYS.auth, input.auth);
+  if (input.clientId !== undefined) next = setEnv(next, STORE_KEYS.clientId, input.clientId);
+  const oldClientSecret = envValue(env, STORE_KEYS.clientSecret);
+  if (input.clientSecret !== undefined && input.clientSecret !== MASK && input.clientSecret !== oldClientSecret) {
+    next = setEnv(next, STORE_KEYS.clientSecret, input.clientSecret);
+    // Rotate secret: Shopify may sign webhooks with the old secret for up to an hour more.
+    const rotated = Boolean(oldClientSecret && input.clientSecret);
+    next = setEnv(next, STORE_KEYS.previousClientSecret, rotated ? oldClientSecret : undefined);
+    next = setEnv(next, STORE_KEYS.previousClientUntil, rotated ? new Date(now.getTime() + PREVIOUS_CLIENT_SECRET_MS).toISOString() : undefined);
+  }
   if (input.shopDomain !== undefined) next = setEnv(next, STORE_KEYS.shopDomain, input.shopDomain);
   const oldSecret = envValue(env, STORE_KEYS.secret);
   if (input.webhookSecret !== undefined && input.webhookSecret !== MASK) {
@@ -86,7 +103,19 @@ export function applyStoreInput(env: EnvVar[], input: StoreInput): EnvVar[] {
   return next;
 }
 
-export function storesService(sites: SitesService, onChange: () => void, reconcileStates: ReconcileStatesOf = async () => new Map(), adminOf: AdminFactory = shopifyAdmin) {
+export interface StoresServiceDeps {
+  sites: SitesService;
+  /** A store's settings changed (cached sites are forgotten). */
+  onChange: () => void;
+  reconcileStates?: ReconcileStatesOf;
+  /** Each store's Admin API client (storeConnection.ts storeAdminFor). */
+  adminFor: StoreAdminFor;
+  /** The app connection's use cases (storeAppConnection.ts). */
+  app: AppConnectionContext;
+  clock: Clock;
+}
+
+export function storesService({ sites, onChange, reconcileStates = async () => new Map(), adminFor, app, clock }: StoresServiceDeps) {
   async function siteOf(actor: Actor, id: number): Promise<Site> {
     assertAdmin(actor, 'Only an admin can manage stores');
     const site = await sites.repo.byId(id);
@@ -121,14 +150,14 @@ export function storesService(sites: SitesService, onChange: () => void, reconci
 
   async function update(actor: Actor, id: number, input: StoreInput, baseUrl: string): Promise<Store> {
     const site = await siteOf(actor, id);
-    return save(actor, site, applyStoreInput(site.settings.env, input), baseUrl);
+    return save(actor, site, applyStoreInput(site.settings.env, input, clock.now()), baseUrl);
   }
 
   /** Disconnects the store: its shop domain and secrets are removed from the site. */
   async function remove(actor: Actor, id: number, baseUrl: string): Promise<Store> {
     const site = await siteOf(actor, id);
     const before = storeOf(site, baseUrl);
-    await save(actor, site, applyStoreInput(site.settings.env, { shopDomain: '', webhookSecret: '', previousSecret: '', adminToken: '' }), baseUrl);
+    await save(actor, site, applyStoreInput(site.settings.env, { shopDomain: '', webhookSecret: '', previousSecret: '', adminToken: '', clientId: '', clientSecret: '' }, clock.now()), baseUrl);
     return before;
   }
 
@@ -137,9 +166,9 @@ export function storesService(sites: SitesService, onChange: () => void, reconci
     assertAdmin(actor, 'Only an admin can manage stores');
     const site = await sites.repo.bySlug(slug);
     if (!site) throw notFound('Store not found');
-    const settings = shopifyAdminSettingsOf(site);
-    if (!settings) throw notConnected(site.settings.env);
-    return { site, admin: adminOf(settings) };
+    const admin = adminFor(site);
+    if (!admin) throw notConnected(site.settings.env);
+    return { site, admin };
   }
 
   /** Check connection: the shop's name, or Shopify's refusal as a sentence. */
@@ -162,7 +191,29 @@ export function storesService(sites: SitesService, onChange: () => void, reconci
     }
   }
 
-  return { list, get, update, remove, checkConnection, registerWebhooks: registerStoreWebhooks };
+  return {
+    list,
+    get,
+    update,
+    remove,
+    checkConnection,
+    registerWebhooks: registerStoreWebhooks,
+    /** Connect: a token now by the store's grant, and the shop's name and scopes. */
+    connect: (actor: Actor, slug: string) => connectStore(app, actor, slug),
+    /** How the store is connected and whether it works. */
+    connection: (actor: Actor, slug: string) => storeConnection(app, actor, slug),
+    /** Install on Shopify: the consent screen's address. */
+    startInstall: (actor: Actor, slug: string, publicBase: string) => startInstall(app, actor, slug, publicBase),
+    /** Shopify's redirect back (no session: the state is the proof). */
+    finishInstall: (query: Record<string, unknown>) => finishInstall(app, query),
+    /** The privacy requests Shopify sent for the store, newest first, and what was done. */
+    async privacyRequests(actor: Actor, slug: string) {
+      assertAdmin(actor, 'Only an admin can manage stores');
+      const site = await sites.repo.bySlug(slug);
+      if (!site) throw notFound('Store not found');
+      return privacyRequestsOf(app.db, site.id);
+    },
+  };
 }
 
 export type StoresService = ReturnType<typeof storesService>;

@@ -372,7 +372,33 @@ export function orderTablesRepo(db: Db | Knex.Transaction) {
       return out;
     },
 
+    /** The store order ids of a site's orders that hold this e-mail (the header search's email key). */
+    async orderIdsByEmail(siteId: number, email: string): Promise<string[]> {
+      const rows = (await db('store_orders').where({ site_id: siteId, email_lower: email.trim().toLowerCase() }).select('store_order_id')) as Array<{ store_order_id: string }>;
+      return rows.map((r) => r.store_order_id);
+    },
 
+    /** A site's store order ids after `afterId` (row id order), `limit` at a time, with the last row id. */
+    async orderIdsPage(siteId: number, afterId: number, limit: number): Promise<{ orderIds: string[]; lastId: number | null }> {
+      const rows = (await db('store_orders').where({ site_id: siteId }).where('id', '>', afterId).orderBy('id').limit(limit).select('id', 'store_order_id')) as Array<{ id: number; store_order_id: string }>;
+      return { orderIds: rows.map((r) => r.store_order_id), lastId: rows.length ? Number(rows[rows.length - 1].id) : null };
+    },
+
+    /** Rewrites the data of an order's provider sends and events (a privacy redaction). */
+    async rewriteLogsOfOrder(siteId: number, orderId: string, rewrite: (data: Record<string, unknown>) => Record<string, unknown>): Promise<number> {
+      let n = 0;
+      for (const table of ['provider_sends', 'provider_events']) {
+        const rows = (await db(table).where({ site_id: siteId, store_order_id: orderId }).select('id', 'data')) as Array<{ id: number; data: unknown }>;
+        for (const r of rows) {
+          const before = fromJson<Record<string, unknown>>(r.data, {});
+          const after = rewrite(before);
+          if (JSON.stringify(after) === JSON.stringify(before)) continue;
+          await db(table).where({ id: r.id }).update({ data: toJson(after) });
+          n++;
+        }
+      }
+      return n;
+    },
 
     /**
      * Needs attention: orders placed since `from` in one of `statuses` (those not shipped nor

@@ -15,6 +15,8 @@ import { AUTOMATIC, type HistoryBy } from '../history/record';
 import { recordOrderChanges } from './orderHistory';
 import { ordersRepo } from './repo';
 import { APP_UNINSTALLED, disconnectStore } from './storeConnection';
+import { isPrivacyTopic } from './privacy';
+import { applyPrivacyDelivery } from './privacyRequests';
 import { RECEIVED, applyStoreChange, orderCreatedAt, orderSearchText, storeChangeOf, type OrderData, type ShopifyOrder } from './shopify';
 import { sendWhenOf, sendsAutomatically } from './webhookSites';
 
@@ -51,7 +53,8 @@ export async function applyDeliveries(ctx: UpsertContext, trx: Knex.Transaction,
   }
   for (const [siteId, all] of bySite) {
     for (const d of all) if (d.topic === APP_UNINSTALLED) await disconnectStore(trx, siteId, isoNow(ctx.clock));
-    const list = all.filter((d) => d.topic !== APP_UNINSTALLED);
+    for (const d of all) if (isPrivacyTopic(d.topic)) await applyPrivacyDelivery(trx, d, ctx.clock);
+    const list = all.filter((d) => d.topic !== APP_UNINSTALLED && !isPrivacyTopic(d.topic));
     if (list.length === 0) continue;
     const site = ctx.sendPort() || ctx.pipeline ? await sitesRepo(trx).byId(siteId) : undefined;
     // An auto-send site: one delivery after the other, each deciding what to send as it goes.
@@ -120,6 +123,10 @@ export async function applyDelivery(ctx: UpsertContext, trx: Knex.Transaction, d
   if (d.siteId === null) throw new Error('The delivery has no site (the site was deleted)');
   if (d.topic === APP_UNINSTALLED) {
     await disconnectStore(trx, d.siteId, isoNow(ctx.clock));
+    return 'stored';
+  }
+  if (isPrivacyTopic(d.topic)) {
+    await applyPrivacyDelivery(trx, d, ctx.clock);
     return 'stored';
   }
   const change = storeChangeOf(d.topic ?? '', d.payload);

@@ -6,7 +6,8 @@
 import type { Db } from '../../db';
 import { unauthorized } from '../../http/errors';
 import { SHOPIFY_ADMIN_KEYS } from '../../integrations/shopifyAdmin';
-import { envValue } from '../../lib/secrets';
+import { envValue, type EnvVar } from '../../lib/secrets';
+import type { Clock } from '../../lib/clock';
 import { sitesRepo, type Site } from '../sites/repo';
 import { SHOPIFY_HEADERS, verifyShopifySignature } from './shopify';
 
@@ -18,6 +19,14 @@ export const STORE_KEYS = {
   autoSend: 'HP_AUTO_SEND',
   sendWhen: 'SHOPIFY_SEND_WHEN',
   /** The Admin API connection (integrations/shopifyAdmin.ts reads them). */
+  auth: SHOPIFY_ADMIN_KEYS.auth,
+  clientId: SHOPIFY_ADMIN_KEYS.clientId,
+  /** The Dev Dashboard app's client secret: it also signs the app's webhooks. */
+  clientSecret: SHOPIFY_ADMIN_KEYS.clientSecret,
+  /** The secret a new one replaced (Rotate secret): Shopify may sign with it for up to an hour. */
+  previousClientSecret: 'SHOPIFY_CLIENT_SECRET_PREVIOUS',
+  /** Until when the previous client secret is accepted (ISO time). */
+  previousClientUntil: 'SHOPIFY_PREVIOUS_CLIENT_ACCEPTED_UNTIL',
   adminToken: SHOPIFY_ADMIN_KEYS.token,
   apiVersion: SHOPIFY_ADMIN_KEYS.apiVersion,
   adminUrl: SHOPIFY_ADMIN_KEYS.adminUrl,
@@ -45,7 +54,27 @@ export const sendWhenOf = (site: Site | undefined): SendWhen => (site && envValu
 /** An auto-send site sends a new order to the provider as soon as it may. */
 export const sendsAutomatically = (site: Site | undefined) => Boolean(site && envValue(site.settings.env, STORE_KEYS.autoSend) === '1');
 
-export function webhookSites(db: Db) {
+/** How long Shopify may still sign with a client secret after Rotate secret (shopify.dev "About client credentials"). */
+export const PREVIOUS_CLIENT_SECRET_MS = 60 * 60_000;
+
+/**
+ * The secrets a store's webhooks may be signed with now: the app's client secret (a Dev Dashboard
+ * app signs with it) and, for an hour after a rotation, the one it replaced; the webhook secret
+ * and its previous one (a legacy custom app's API secret key, or webhooks made by hand under
+ * Settings → Notifications).
+ */
+export function signingSecretsOf(env: EnvVar[], now: Date): string[] {
+  return [...clientSecretsOf(env, now), envValue(env, STORE_KEYS.secret), envValue(env, STORE_KEYS.previousSecret)].filter((s): s is string => Boolean(s?.trim()));
+}
+
+/** The app's client secret, and the one it replaced while that is still accepted. */
+export function clientSecretsOf(env: EnvVar[], now: Date): string[] {
+  const until = envValue(env, STORE_KEYS.previousClientUntil);
+  const previous = until && Date.parse(until) > now.getTime() ? envValue(env, STORE_KEYS.previousClientSecret) : undefined;
+  return [envValue(env, STORE_KEYS.clientSecret), previous].filter((s): s is string => Boolean(s?.trim()));
+}
+
+export function webhookSites(db: Db, clock: Clock) {
   const sites = sitesRepo(db);
   let domains: Map<string, number> | undefined;
   let reloading: Promise<Map<string, number>> | undefined;
@@ -115,11 +144,11 @@ export function webhookSites(db: Db) {
     return site;
   }
 
-  /** The site the webhook is for, its signature checked against the site's current or previous secret. */
+  /** The site the webhook is for, its signature checked against each secret that may sign it now. */
   async function verifiedSite(input: WebhookInput, hmac: string, fresh: boolean): Promise<Site> {
     const site = await webhookSite(input.header(SHOPIFY_HEADERS.shopDomain), input.siteSlug, fresh);
-    const secrets = [envValue(site.settings.env, STORE_KEYS.secret), envValue(site.settings.env, STORE_KEYS.previousSecret)];
-    if (!secrets.some(Boolean)) throw unauthorized('No webhook secret is set for this store');
+    const secrets = signingSecretsOf(site.settings.env, clock.now());
+    if (!secrets.some(Boolean)) throw unauthorized('No webhook secret is set for this store: set the app’s client secret (or the webhook secret)');
     if (!verifyShopifySignature(input.rawBody, hmac, secrets)) throw unauthorized('Invalid webhook signature');
     return site;
   }

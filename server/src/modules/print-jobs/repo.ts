@@ -417,6 +417,10 @@ export function printJobsRepo(db: Db | Knex.Transaction) {
       return n === 1;
     },
     /** An unprinted job's units follow its line (an order edit). */
+    /** A job's name and data rewritten (a privacy redaction of its personalisation); nothing else of it moves. */
+    async setLabel(id: number, productName: string, data: PrintJobData, now: string): Promise<boolean> {
+      return (await db('print_jobs').where({ id }).update({ product_name: productName.slice(0, 255), data: toJson(data), updated_at: now })) === 1;
+    },
     async setQuantity(id: number, quantity: number, now: string): Promise<boolean> {
       const n = await db('print_jobs').where({ id, is_printed: false }).whereNot('quantity', quantity).update({ quantity, updated_at: now });
       return n === 1;
