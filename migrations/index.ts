@@ -24,6 +24,7 @@ import * as orderSentToProviderAt from './20261205_024_order_sent_to_provider_at
 import * as signInFailures from './20261206_025_sign_in_failures';
 import * as orderPrintedByProviderAt from './20261206_026_order_printed_by_provider_at';
 import * as printJobOrderIndex from './20261207_027_print_job_order_index';
+import * as printJobCopies from './20261208_028_print_job_copies';
 
 type Migration = { up(knex: Knex): Promise<void>; down(knex: Knex): Promise<void> };
 
@@ -52,6 +53,7 @@ const migrations: Record<string, Migration> = {
   '20261206_025_sign_in_failures': signInFailures,
   '20261206_026_order_printed_by_provider_at': orderPrintedByProviderAt,
   '20261207_027_print_job_order_index': printJobOrderIndex,
+  '20261208_028_print_job_copies': printJobCopies,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
