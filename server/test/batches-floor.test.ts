@@ -118,6 +118,23 @@ describe('the floor end to end: store orders → batch → sheets read back → 
     expect(res.body.error).toMatch(new RegExp(`^Batch ${batch.number} has no jobs left to print — #${a.ids[0]}: Held by preflight .*; #${b.ids[0]}: Moved to HP Site Flow .*; #${c.ids[0]}: Already printed by user-a Tester`));
   });
 
+  it('a job printed by itself before the batch is still left off the sheets once the batch is printed', async () => {
+    const { ids } = await storeOrder([1, 1]);
+    const [a, b] = ids;
+    const batch = (await post('/api/batches', { jobIds: [a, b] })).body.data;
+    await post('/api/print-jobs', { id: b, isPDFDownloaded: true }, w.tokens.userA2);
+    await post('/api/print-jobs', { id: b, isPrinted: true }, w.tokens.userA2);
+    seconds(60);
+    const moved = (await post(`/api/batches/${batch.id}/state`, { state: 'printed' })).body.data;
+    expect(moved.printed).toMatchObject({ done: [a], refused: [{ id: b }] });
+    // The sheets again (a jammed sheet run anew): the batch's own print only.
+    const page = (await get(`/api/batches/${batch.id}`)).body.data;
+    expect(page.leftOut).toEqual([expect.objectContaining({ jobId: b, reason: expect.stringMatching(/^Already printed by user-a2 Tester at /) })]);
+    expect(page.sheetCount).toBe(1);
+    const { file } = await sheets(batch.id, 'printed-by-itself.pdf');
+    expect(await slugCodes(file, 3)).toEqual([`PJ-${a}-1`, `PJ-${a}-1`, null, null]);
+  });
+
   it('printed duplex as it is, every sheet lines up: the cover is padded to an even count, each front on an odd page', async () => {
     const { ids } = await storeOrder([1, 1, 1, 1, 1]);
     const batch = (await post('/api/batches', { jobIds: ids })).body.data;

@@ -137,22 +137,25 @@ export function batchesService(deps: Deps, parts: BatchesParts) {
 
   /**
    * Why a job of the batch is not put on its sheets now (null: it is): it left the queue after the
-   * batch was made — cancelled or withdrawn, held by preflight, moved to HP Site Flow, or (while the
-   * batch is open) printed by itself meanwhile. The sentence is its own download's refusal.
+   * batch was made — cancelled or withdrawn, held by preflight, moved to HP Site Flow — or it was
+   * printed by itself (before the batch was marked printed, if it was). The sentence is its own
+   * download's refusal.
    */
-  function leftOutReason(job: PrintJob, batch: Batch): string | null {
+  function leftOutReason(job: PrintJob, batchPrintedAt: string | null): string | null {
     if (job.madeBy === 'provider') return `Moved to HP Site Flow (job #${job.id}): HP makes it, not the floor`;
     if (job.held) return heldRefusal(job).message;
-    return parts.production.downloadRefusal(job, { fromQueue: batch.state === 'open', printInHouse: true })?.message ?? null;
+    const printedByItself = job.isPrinted && (batchPrintedAt === null || (job.printedAt !== null && job.printedAt < batchPrintedAt));
+    return parts.production.downloadRefusal(job, { fromQueue: printedByItself, printInHouse: true })?.message ?? null;
   }
 
   /** The batch's jobs still there, split into those its sheets carry and those they leave out (and why). */
-  async function sheetJobs(batch: Batch): Promise<{ on: PrintJob[]; leftOut: BatchLeftOutJob[] }> {
+  async function sheetJobs(batch: Batch, moves: BatchMove[]): Promise<{ on: PrintJob[]; leftOut: BatchLeftOutJob[] }> {
+    const printedAt = batch.state === 'open' ? null : (moves.find((m) => m.state === 'printed')?.at ?? batch.stateChangedAt);
     const found = (await Promise.all(batch.jobIds.map((id) => jobsRepo.byId(id)))).filter((j): j is PrintJob => j !== undefined);
     const on: PrintJob[] = [];
     const leftOut: BatchLeftOutJob[] = [];
     for (const job of found) {
-      const reason = leftOutReason(job, batch);
+      const reason = leftOutReason(job, printedAt);
       if (reason) leftOut.push({ jobId: job.id, orderName: job.orderName, productName: job.productName, reason });
       else on.push(job);
     }
@@ -173,10 +176,11 @@ export function batchesService(deps: Deps, parts: BatchesParts) {
   }
 
   const detail = async (batch: Batch): Promise<BatchDetail> => {
-    const { on, leftOut } = await sheetJobs(batch);
+    const moves = await parts.history.movesOfBatch(batch.id);
+    const { on, leftOut } = await sheetJobs(batch, moves);
     return {
       ...(await view(batch)),
-      moves: await parts.history.movesOfBatch(batch.id),
+      moves,
       code: batchCode(batch.number),
       barcodeSvg: barcodeSvgOf(batch.number),
       ...(await sheetsOf(batch, on)),
@@ -322,7 +326,7 @@ export function batchesService(deps: Deps, parts: BatchesParts) {
     opts: { ownOrigin?: string; onProgress?: (progress: ImposeProgress) => void } = {},
   ): Promise<{ batch: Batch; result: ImposeResult }> {
     const batch = await find(actor, id);
-    const { on, leftOut } = await sheetJobs(batch);
+    const { on, leftOut } = await sheetJobs(batch, await parts.history.movesOfBatch(batch.id));
     if (!on.length) {
       if (!leftOut.length) throw conflict(`Batch ${batch.number} has no jobs left to print (they were deleted)`);
       throw new HttpError(409, `Batch ${batch.number} has no jobs left to print — ${leftOut.map((j) => `#${j.jobId}: ${j.reason}`).join('; ')}`, { leftOut });
