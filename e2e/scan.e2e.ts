@@ -67,6 +67,15 @@ async function call<T>(token: string, method: string, path: string, body?: unkno
 
 const answer = (page: Page) => page.getByTestId('scan-answer');
 
+/** A page of its own (a context: its own storage) at this size, guarded to our host, signed in as staff unless told not to. */
+async function benchPage(viewport: { width: number; height: number }, signedIn = true): Promise<{ page: Page; close: () => Promise<void> }> {
+  const context = await browser.newContext({ viewport });
+  const page = await context.newPage();
+  foreign.push(guardOwnHost(page, base));
+  if (signedIn) await signIn(page, base, STAFF, PASSWORD);
+  return { page, close: () => context.close() };
+}
+
 /** Types a code and Enter into the focused input, as a USB scanner does. */
 async function scanCode(page: Page, code: string) {
   const input = page.getByLabel('Scan or type a code');
@@ -154,10 +163,7 @@ describe('the scan station in the browser', () => {
   });
 
   it('at 400 px the station keeps the page 400 px wide', async () => {
-    const context = await browser.newContext({ viewport: { width: 400, height: 850 } });
-    const phone = await context.newPage();
-    foreign.push(guardOwnHost(phone, base));
-    await signIn(phone, base, STAFF, PASSWORD);
+    const { page: phone, close } = await benchPage({ width: 400, height: 850 });
     await phone.goto(`${base}/scan`);
     await phone.getByRole('heading', { name: 'Scan station', level: 1 }).waitFor();
     expectFailedRequest(phone, /^\/api\/scan$/, 409);
@@ -166,15 +172,12 @@ describe('the scan station in the browser', () => {
     await phone.getByTestId('scan-order').waitFor();
     expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(400);
     await shot(phone, 'scan-05-phone');
-    await context.close();
+    await close();
   });
 
   it('takes the keys a scanner types the moment the page shows: nothing is lost while it gets ready', async () => {
     const { jobIds: [fresh, second] } = await orderWithJobs([1, 1]);
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    const bench = await context.newPage();
-    foreign.push(guardOwnHost(bench, base));
-    await signIn(bench, base, STAFF, PASSWORD);
+    const { page: bench, close } = await benchPage({ width: 1280, height: 800 });
     // A USB scanner types as soon as the page is there: no waiting for the input or its focus.
     await bench.goto(`${base}/scan`);
     await bench.keyboard.type(`PJ-${fresh}-1`);
@@ -183,9 +186,7 @@ describe('the scan station in the browser', () => {
     expect(await bench.getByTestId('scan-history').getByRole('listitem').first().textContent()).toContain(`PJ-${fresh}-1`);
 
     // The first scan after signing in (the sign-in page sends the packer on to the station) is whole too.
-    const signInContext = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    const signingIn = await signInContext.newPage();
-    foreign.push(guardOwnHost(signingIn, base));
+    const { page: signingIn, close: closeSigningIn } = await benchPage({ width: 1280, height: 800 }, false);
     await signingIn.goto(`${base}/login?redirect=${encodeURIComponent('/scan')}`);
     await signingIn.getByLabel(/email/i).fill(STAFF);
     await signingIn.getByLabel(/password/i).fill(PASSWORD);
@@ -194,16 +195,13 @@ describe('the scan station in the browser', () => {
     await signingIn.keyboard.type(`PJ-${second}-1`);
     await signingIn.keyboard.press('Enter');
     await answer(signingIn).getByText(new RegExp(`^Printed: .+ · 2 of 2$`)).waitFor();
-    await signInContext.close();
-    await context.close();
+    await closeSigningIn();
+    await close();
   });
 
   it('counts copies: a line of 3 is "1 of 3 packed" … and the order is complete only when every copy is packed', async () => {
     const { order: o, jobIds: [three] } = await orderWithJobs([3]);
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    const bench = await context.newPage();
-    foreign.push(guardOwnHost(bench, base));
-    await signIn(bench, base, STAFF, PASSWORD);
+    const { page: bench, close } = await benchPage({ width: 1280, height: 800 });
     await bench.goto(`${base}/scan`);
     await bench.getByRole('heading', { name: 'Scan station', level: 1 }).waitFor();
 
@@ -235,7 +233,7 @@ describe('the scan station in the browser', () => {
     expect(await bench.evaluate(() => window.scrollY)).toBe(0);
     expect(box.y + box.height).toBeLessThanOrEqual(800);
     await shot(bench, 'scan-07-complete-1280x800');
-    await context.close();
+    await close();
   });
 
   it('made no request to any other host', () => {

@@ -10,7 +10,10 @@ import path from 'node:path';
 import { PDFDocument } from 'pdf-lib';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
+import { isPostgres } from '../src/db';
+import type { Actor } from '../src/http/types';
 import { DEFAULT_IMPOSE_SETTINGS, chooseSheet } from '../src/modules/batches/sheets';
+import { printJobsRepo } from '../src/modules/print-jobs/repo';
 import { bearer, binary, createWorld } from './harness';
 import { connectStores, deliver, makeDesign, order } from './ordersKit';
 import { barcodeAt, colourOf, pageText, pixel, render } from './sheetReader';
@@ -236,5 +239,47 @@ describe('the floor end to end: store orders → batch → sheets read back → 
     expect(res.body.error).toBe(`Scanned twice: ${o.name} · 1 of 2 was marked printed 1 s ago (all 4 copies); nothing changed. Scan each copy again when it is packed.`);
     seconds(6);
     expect((await scan(copy(3))).body.data.job.packedCopies).toBe(1);
+  });
+
+  it('two packers at once: the last two copies packed together pack the job once; one copy scanned by both is packed once', async () => {
+    const { ids } = await storeOrder([2, 2]);
+    const [first, second] = ids;
+    for (const id of ids) {
+      await post('/api/print-jobs', { id, isPDFDownloaded: true });
+      await post('/api/print-jobs', { id, isPrinted: true });
+    }
+    seconds(6);
+    const [a, b] = await Promise.all([scan(`PJ-${first}-1`), scan(`PJ-${first}-2`, w.tokens.userA2)]);
+    expect([a.status, b.status]).toEqual([200, 200]);
+    expect((await get(`/api/print-jobs/${first}`)).body.data.packedAt).not.toBeNull();
+    expect(Number((await w.db('print_job_events').where({ job_id: first, kind: 'packed' }).count({ n: '*' }))[0].n)).toBe(1);
+
+    const both = await Promise.all([scan(`PJ-${second}-1`), scan(`PJ-${second}-1`, w.tokens.userA2)]);
+    expect(both.map((r) => r.status).sort()).toEqual([200, 409]);
+    expect(both.find((r) => r.status === 409)!.body.error).toMatch(/^Copy 1 of 2 was already packed by user-a2? Tester at /);
+    expect(Number((await w.db('print_job_copies').where({ job_id: second }).count({ n: '*' }))[0].n)).toBe(1);
+    expect((await get(`/api/print-jobs/${second}`)).body.data.packedAt).toBeNull();
+  });
+
+  // PostgreSQL runs packers' transactions side by side (SQLite one at a time): the job's row lock is
+  // what makes the second packer of the last copies count the first's.
+  it.runIf(isPostgres(w.db))('PostgreSQL: a packer of the last copy waits for another packing of the job to end, then packs it', async () => {
+    const { ids: [job] } = await storeOrder([2]);
+    await post('/api/print-jobs', { id: job, isPDFDownloaded: true });
+    await post('/api/print-jobs', { id: job, isPrinted: true });
+    const round = (await get(`/api/print-jobs/${job}`)).body.data.reprintCount as number;
+    let commit: () => void = () => {};
+    // Another packer's copy 1 written, its transaction still open (it has not counted yet).
+    const other = w.db.transaction(async (trx) => {
+      await printJobsRepo(trx).packCopy({ jobId: job, round, copy: 1, at: w.clock.now().toISOString(), userId: w.users.userA2, name: 'user-a2 Tester' });
+      await new Promise<void>((r) => (commit = r));
+    });
+    await new Promise((r) => setTimeout(r, 100));
+    const packer: Actor = { id: w.users.userA, role: 'user', siteId: w.sites.a, firstName: 'user-a', lastName: 'Tester', email: 'user-a@example.com' };
+    const mine = w.services.printJobs.markCopyPacked(packer, job, 2);
+    await new Promise((r) => setTimeout(r, 300));
+    commit();
+    await other;
+    expect(await mine).toMatchObject({ packedCopies: 2, job: { packedByName: 'user-a Tester' } });
   });
 });

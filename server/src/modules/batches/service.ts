@@ -151,7 +151,10 @@ export function batchesService(deps: Deps, parts: BatchesParts) {
   /** The batch's jobs still there, split into those its sheets carry and those they leave out (and why). */
   async function sheetJobs(batch: Batch, moves: BatchMove[]): Promise<{ on: PrintJob[]; leftOut: BatchLeftOutJob[] }> {
     const printedAt = batch.state === 'open' ? null : (moves.find((m) => m.state === 'printed')?.at ?? batch.stateChangedAt);
-    const found = (await Promise.all(batch.jobIds.map((id) => jobsRepo.byId(id)))).filter((j): j is PrintJob => j !== undefined);
+    // One read of them all (a batch holds up to MAX_BATCH_JOBS), then in the batch's order.
+    const { rows } = await jobsRepo.list({ ids: batch.jobIds }, [{ field: 'id', order: 'asc' }], Math.max(1, batch.jobIds.length), 0);
+    const byId = new Map(rows.map((j) => [j.id, j]));
+    const found = batch.jobIds.map((id) => byId.get(id)).filter((j): j is PrintJob => j !== undefined);
     const on: PrintJob[] = [];
     const leftOut: BatchLeftOutJob[] = [];
     for (const job of found) {
