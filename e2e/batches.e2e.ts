@@ -21,7 +21,7 @@ const foreign: string[][] = [];
 
 beforeAll(async () => {
   browser = await launch();
-  context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
+  context = await browser.newContext({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
   staff = await context.newPage();
   foreign.push(guardOwnHost(staff, base));
   await signIn(staff, base, STAFF, PASSWORD);
@@ -60,13 +60,14 @@ describe('batches in the browser', () => {
 
   it('Jobs → Create batch → the batch page → Download sheets → Mark printed → out of the queue → Mark cut → Mark packed', async () => {
     jobIds = [await cardJob(staff), await cardJob(staff)];
+    const strayId = await cardJob(staff);
     await staff.goto(`${base}/print-jobs`);
-    for (const id of jobIds) await staff.getByTestId(`print-job-${id}`).waitFor();
-    for (const id of jobIds) await staff.getByRole('checkbox', { name: `Select ${PRODUCT} #${id}` }).check();
+    for (const id of [...jobIds, strayId]) await staff.getByTestId(`print-job-${id}`).waitFor();
+    for (const id of [...jobIds, strayId]) await staff.getByRole('checkbox', { name: `Select ${PRODUCT} #${id}` }).check();
     const toolbar = staff.getByRole('toolbar', { name: 'Bulk actions' });
-    await toolbar.getByText('2 selected').waitFor();
+    await toolbar.getByText('3 selected').waitFor();
     await toolbar.getByRole('button', { name: 'Create batch' }).click();
-    const dialog = staff.getByRole('dialog', { name: 'Create a batch of 2 jobs' });
+    const dialog = staff.getByRole('dialog', { name: 'Create a batch of 3 jobs' });
     await dialog.getByRole('radio', { name: 'SRA3 (320 × 450 mm)' }).check();
     await shot(staff, 'batches-01-create-dialog');
     await dialog.getByRole('button', { name: 'Create batch' }).click();
@@ -80,14 +81,29 @@ describe('batches in the browser', () => {
     await staff.getByText('148 × 210 mm, 3 mm bleed', { exact: true }).waitFor();
     for (const id of jobIds) expect(await staff.getByTestId(`batch-job-${id}`).textContent()).toContain('In queue');
     await staff.getByText('SRA3', { exact: true }).waitFor();
+    // Its sheet count, how to print its file and its barcode.
+    await staff.getByText('2 sheets', { exact: true }).waitFor();
+    await staff.getByText(/^Print two-sided \(duplex\), flip on the long edge/).waitFor();
+    await staff.getByRole('img', { name: `Barcode PB-${number}` }).waitFor();
     await shot(staff, 'batches-02-batch-open');
 
-    // The sheets: one PDF named after the batch, a cover then a front and a back.
+    // One job printed by itself meanwhile (from Jobs): the page says it is not on the sheets any more.
+    await api(staff, 'POST', '/api/print-jobs', { id: strayId, isPDFDownloaded: true });
+    await api(staff, 'POST', '/api/print-jobs', { id: strayId, isPrinted: true });
+    await staff.reload();
+    const warning = staff.getByTestId('left-out');
+    await warning.getByText('One job is not on the sheets any more').waitFor();
+    await warning.getByText(new RegExp(`^#${strayId}, ${PRODUCT}: Already printed by Sam Staff at \\d\\d/\\d\\d/\\d{4}`)).waitFor();
+    await staff.getByTestId(`batch-job-${strayId}`).getByText('Not on the sheets').waitFor();
+    await staff.getByText('1 sheet', { exact: true }).waitFor();
+    await shot(staff, 'batches-02b-batch-left-out');
+
+    // The sheets: one PDF named after the batch, a cover and its blank back, then a front and a back.
     const [download] = await Promise.all([staff.waitForEvent('download'), staff.getByRole('button', { name: 'Download sheets' }).click()]);
     expect(download.suggestedFilename()).toBe(`batch-${number}.pdf`);
     const bytes = await fs.readFile((await download.path())!);
     expect(bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
-    expect((await PDFDocument.load(bytes)).getPageCount()).toBe(3);
+    expect((await PDFDocument.load(bytes)).getPageCount()).toBe(4);
     await staff.getByRole('button', { name: 'Download sheets' }).waitFor();
 
     // Mark printed asks first; then every job is printed by the operator.
@@ -95,7 +111,7 @@ describe('batches in the browser', () => {
     const confirm = staff.getByRole('dialog');
     await confirm.getByText(`Mark batch ${number} printed`).waitFor();
     await confirm.getByRole('button', { name: 'Mark printed' }).click();
-    await staff.getByTestId('bulk-summary').getByText('2 marked printed').waitFor();
+    await staff.getByTestId('bulk-summary').getByText(/^2 marked printed; 1 refused/).waitFor();
     await staff.getByRole('button', { name: 'Mark cut' }).waitFor();
     for (const id of jobIds) await staff.getByTestId(`batch-job-${id}`).getByText(/^Printed by Sam Staff/).waitFor();
     await shot(staff, 'batches-03-batch-printed');
@@ -113,6 +129,9 @@ describe('batches in the browser', () => {
     await staff.getByRole('button', { name: 'Mark packed' }).click();
     await staff.getByTestId('step-packed').getByText(/^by Sam Staff/).waitFor();
     expect(await staff.getByRole('button', { name: /^Mark / }).count()).toBe(0);
+    // Who packed it, on the page and on each job.
+    await staff.locator('dt', { hasText: 'Packed' }).waitFor();
+    for (const id of jobIds) await staff.getByTestId(`batch-job-${id}`).getByText(/^Packed by Sam Staff, \d\d\/\d\d\/\d{4}/).waitFor();
     await shot(staff, 'batches-04-batch-packed');
 
     // Listed under Packed, the tab in the address.

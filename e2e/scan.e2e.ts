@@ -26,6 +26,27 @@ const foreign: string[][] = [];
 let staffToken: string;
 let order: FakeOrder;
 let jobIds: number[] = [];
+let sender: ReturnType<typeof createShopifySender>;
+let orderSeq = 0;
+
+/** A paid demo-store order of the card, a line per quantity, and its jobs made in house (in line order). */
+async function orderWithJobs(quantities: number[]): Promise<{ order: FakeOrder; jobIds: number[] }> {
+  const seed = (Date.now() + ++orderSeq * 7919) % 1_000_000_007;
+  const made = fakeOrder(seed, { skus: [SKU], lineCount: quantities.length, orderNumber: 95_000 + (seed % 4_000), withCustomer: true, withAddress: true, financialStatus: 'paid' });
+  const o = { ...made, line_items: made.line_items.map((l, i) => ({ ...l, quantity: quantities[i], current_quantity: quantities[i], fulfillable_quantity: quantities[i], properties: PERSONALISATION })) };
+  expect((await sender.sendOrder(o)).status).toBe(200);
+  // Its jobs, made in house as the order screen's "order to artwork" does (the order is stored once its delivery is processed).
+  for (let tries = 0; ; tries++) {
+    const res = await call<{ success: boolean; error?: string }>(staffToken, 'POST', '/api/online-stores/shopify-webhook/order-to-arwork', { id: o.id });
+    if (res.json.success) break;
+    if (tries > 120) throw new Error(`order-to-arwork → ${res.status} ${res.json.error}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  const jobs = await call<{ data: { list: Array<{ id: number; lineItemId: string; held: boolean }> } }>(staffToken, 'GET', `/api/print-jobs/from-shopify-order/${o.id}`);
+  expect(jobs.json.data.list.every((j) => !j.held)).toBe(true);
+  // In the order's line order: "1 of 2", "2 of 2".
+  return { order: o, jobIds: o.line_items.map((l) => jobs.json.data.list.find((j) => j.lineItemId === String(l.id))!.id) };
+}
 
 async function tokenOf(email: string): Promise<string> {
   const res = await fetch(`${base}/api/users/login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email, password: PASSWORD }) });
@@ -46,6 +67,15 @@ async function call<T>(token: string, method: string, path: string, body?: unkno
 
 const answer = (page: Page) => page.getByTestId('scan-answer');
 
+/** A page of its own (a context: its own storage) at this size, guarded to our host, signed in as staff unless told not to. */
+async function benchPage(viewport: { width: number; height: number }, signedIn = true): Promise<{ page: Page; close: () => Promise<void> }> {
+  const context = await browser.newContext({ viewport });
+  const page = await context.newPage();
+  foreign.push(guardOwnHost(page, base));
+  if (signedIn) await signIn(page, base, STAFF, PASSWORD);
+  return { page, close: () => context.close() };
+}
+
 /** Types a code and Enter into the focused input, as a USB scanner does. */
 async function scanCode(page: Page, code: string) {
   const input = page.getByLabel('Scan or type a code');
@@ -62,24 +92,9 @@ beforeAll(async () => {
   const demo = stores.json.find((s) => s.siteSlug === 'demo');
   expect(demo, 'the demo store').toBeTruthy();
   expect((await call(adminToken, 'PUT', `/api/admin/stores/${demo!.id}`, { webhookSecret: SECRET })).status).toBe(200);
-  const sender = createShopifySender({ webhookUrl: `${base}/api/online-stores/shopify-webhook`, shopDomain: SHOP_DOMAIN, secret: SECRET, retryDelaysMs: [] });
-
-  const seed = Date.now() % 1_000_000_007;
-  const made = fakeOrder(seed, { skus: [SKU], lineCount: 2, orderNumber: 95_000 + (seed % 4_000), withCustomer: true, withAddress: true, financialStatus: 'paid' });
-  order = { ...made, line_items: made.line_items.map((l) => ({ ...l, quantity: 1, current_quantity: 1, fulfillable_quantity: 1, properties: PERSONALISATION })) };
-  expect((await sender.sendOrder(order)).status).toBe(200);
-  // Its jobs, made in house as the order screen's "order to artwork" does (the order is stored once its delivery is processed).
-  for (let tries = 0; ; tries++) {
-    const made = await call<{ success: boolean; error?: string }>(staffToken, 'POST', '/api/online-stores/shopify-webhook/order-to-arwork', { id: order.id });
-    if (made.json.success) break;
-    if (tries > 120) throw new Error(`order-to-arwork → ${made.status} ${made.json.error}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  const jobs = await call<{ data: { list: Array<{ id: number; lineItemId: string; held: boolean }> } }>(staffToken, 'GET', `/api/print-jobs/from-shopify-order/${order.id}`);
-  // In the order's line order: "1 of 2", "2 of 2".
-  jobIds = order.line_items.map((l) => jobs.json.data.list.find((j) => j.lineItemId === String(l.id))!.id);
+  sender = createShopifySender({ webhookUrl: `${base}/api/online-stores/shopify-webhook`, shopDomain: SHOP_DOMAIN, secret: SECRET, retryDelaysMs: [] });
+  ({ order, jobIds } = await orderWithJobs([1, 1]));
   expect(jobIds).toHaveLength(2);
-  expect(jobs.json.data.list.every((j) => !j.held)).toBe(true);
 
   browser = await launch();
   const context = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
@@ -148,10 +163,7 @@ describe('the scan station in the browser', () => {
   });
 
   it('at 400 px the station keeps the page 400 px wide', async () => {
-    const context = await browser.newContext({ viewport: { width: 400, height: 850 } });
-    const phone = await context.newPage();
-    foreign.push(guardOwnHost(phone, base));
-    await signIn(phone, base, STAFF, PASSWORD);
+    const { page: phone, close } = await benchPage({ width: 400, height: 850 });
     await phone.goto(`${base}/scan`);
     await phone.getByRole('heading', { name: 'Scan station', level: 1 }).waitFor();
     expectFailedRequest(phone, /^\/api\/scan$/, 409);
@@ -160,7 +172,68 @@ describe('the scan station in the browser', () => {
     await phone.getByTestId('scan-order').waitFor();
     expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(400);
     await shot(phone, 'scan-05-phone');
-    await context.close();
+    await close();
+  });
+
+  it('takes the keys a scanner types the moment the page shows: nothing is lost while it gets ready', async () => {
+    const { jobIds: [fresh, second] } = await orderWithJobs([1, 1]);
+    const { page: bench, close } = await benchPage({ width: 1280, height: 800 });
+    // A USB scanner types as soon as the page is there: no waiting for the input or its focus.
+    await bench.goto(`${base}/scan`);
+    await bench.keyboard.type(`PJ-${fresh}-1`);
+    await bench.keyboard.press('Enter');
+    await answer(bench).getByText(new RegExp(`^Printed: .+ · 1 of 2$`)).waitFor();
+    expect(await bench.getByTestId('scan-history').getByRole('listitem').first().textContent()).toContain(`PJ-${fresh}-1`);
+
+    // The first scan after signing in (the sign-in page sends the packer on to the station) is whole too.
+    const { page: signingIn, close: closeSigningIn } = await benchPage({ width: 1280, height: 800 }, false);
+    await signingIn.goto(`${base}/login?redirect=${encodeURIComponent('/scan')}`);
+    await signingIn.getByLabel(/email/i).fill(STAFF);
+    await signingIn.getByLabel(/password/i).fill(PASSWORD);
+    await signingIn.getByRole('button', { name: /sign in|log ?in/i }).click();
+    await signingIn.waitForURL((u) => u.pathname === '/scan', { timeout: 15_000 });
+    await signingIn.keyboard.type(`PJ-${second}-1`);
+    await signingIn.keyboard.press('Enter');
+    await answer(signingIn).getByText(new RegExp(`^Printed: .+ · 2 of 2$`)).waitFor();
+    await closeSigningIn();
+    await close();
+  });
+
+  it('counts copies: a line of 3 is "1 of 3 packed" … and the order is complete only when every copy is packed', async () => {
+    const { order: o, jobIds: [three] } = await orderWithJobs([3]);
+    const { page: bench, close } = await benchPage({ width: 1280, height: 800 });
+    await bench.goto(`${base}/scan`);
+    await bench.getByRole('heading', { name: 'Scan station', level: 1 }).waitFor();
+
+    await scanCode(bench, `PJ-${three}-1`);
+    await answer(bench).getByText(`Printed: ${o.name} · 1 of 1`).waitFor();
+    await answer(bench).getByText(/all 3 copies/).waitFor();
+    // The job's own code names no copy: nothing changes and the station says which codes to scan.
+    expectFailedRequest(bench, /^\/api\/scan$/, 409);
+    await scanCode(bench, `PJ-${three}`);
+    await answer(bench).getByText(`Job #${three} has 3 copies: scan a copy's own barcode (PJ-${three}-1 to PJ-${three}-3), each on its slug`).waitFor();
+
+    await scanCode(bench, `PJ-${three}-1`);
+    await answer(bench).getByText(`Packed: ${o.name} · 1 of 1 · copy 1 of 3`).waitFor();
+    await answer(bench).getByText(/1 of 3 copies packed/).waitFor();
+    const item = bench.getByRole('list', { name: `Items of order ${o.name}` }).getByRole('listitem').first();
+    await item.getByText('1 of 3 packed').waitFor();
+    await scanCode(bench, `PJ-${three}-2`);
+    await answer(bench).getByText(`Packed: ${o.name} · 1 of 1 · copy 2 of 3`).waitFor();
+    expect(await bench.getByRole('form', { name: 'Mark shipped' }).count()).toBe(0);
+    await shot(bench, 'scan-06-copies');
+
+    await scanCode(bench, `PJ-${three}-3`);
+    await answer(bench).getByText('Order complete — ship').waitFor();
+    await item.getByText('packed', { exact: true }).waitFor();
+    // At 1280 × 800 Mark shipped is in sight without scrolling.
+    const button = bench.getByRole('form', { name: 'Mark shipped' }).getByRole('button', { name: 'Mark shipped' });
+    await button.waitFor();
+    const box = (await button.boundingBox())!;
+    expect(await bench.evaluate(() => window.scrollY)).toBe(0);
+    expect(box.y + box.height).toBeLessThanOrEqual(800);
+    await shot(bench, 'scan-07-complete-1280x800');
+    await close();
   });
 
   it('made no request to any other host', () => {

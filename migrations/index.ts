@@ -25,6 +25,7 @@ import * as signInFailures from './20261206_025_sign_in_failures';
 import * as orderPrintedByProviderAt from './20261206_026_order_printed_by_provider_at';
 import * as printJobOrderIndex from './20261207_027_print_job_order_index';
 import * as storeAppConnection from './20261208_028_store_app_connection';
+import * as printJobCopies from './20261209_029_print_job_copies';
 
 type Migration = { up(knex: Knex): Promise<void>; down(knex: Knex): Promise<void> };
 
@@ -54,6 +55,7 @@ const migrations: Record<string, Migration> = {
   '20261206_026_order_printed_by_provider_at': orderPrintedByProviderAt,
   '20261207_027_print_job_order_index': printJobOrderIndex,
   '20261208_028_store_app_connection': storeAppConnection,
+  '20261209_029_print_job_copies': printJobCopies,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -1,11 +1,11 @@
 // The docs' example press sheet: seeds the demo in a throwaway data directory, batches its card
 // jobs that are ready to print (POST /api/batches), downloads the batch's sheets as an operator
 // would (GET /api/batches/:id/pdf) and renders the cover and the first sheet's front and back side
-// by side with pdftoppm.
+// by side with pdftoppm (the cover's blank back, page 2, is left out of the picture).
 //
 //   npx tsx scripts/example-sheet.ts [out.png]     (default docs/images/batch-sheet-example.png)
 //
-// Needs poppler-utils (pdftoppm) and qpdf. Run it again whenever the imposition changes.
+// Needs poppler-utils (pdftoppm). Run it again whenever the imposition changes.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -38,9 +38,15 @@ async function main() {
     const { pdf, number, jobs } = await batchOfDemoCards(dataDir);
     const pdfPath = path.join(dataDir, 'batch.pdf');
     fs.writeFileSync(pdfPath, pdf);
-    const pages = ['cover', 'front', 'back'].map((name, i) => {
+    const pages = (
+      [
+        ['cover', 1],
+        ['front', 3],
+        ['back', 4],
+      ] as const
+    ).map(([name, page]) => {
       const file = path.join(dataDir, name);
-      execFileSync('pdftoppm', ['-f', String(i + 1), '-l', String(i + 1), '-r', String(PICTURE_PPI), '-png', '-singlefile', pdfPath, file]);
+      execFileSync('pdftoppm', ['-f', String(page), '-l', String(page), '-r', String(PICTURE_PPI), '-png', '-singlefile', pdfPath, file]);
       return `${file}.png`;
     });
     const { width, height } = await sharp(pages[0]).metadata();

@@ -177,6 +177,7 @@ const EXAMPLES: Examples = {
   'GET /api/batches/:id': async (c) => ({ params: { id: String(await throwawayBatch(c.world)) } }),
   'GET /api/batches/:id/jobs': async (c) => ({ params: { id: String(await throwawayBatch(c.world)) } }),
   'GET /api/batches/:id/pdf': async (c) => ({ params: { id: String(await throwawayBatch(c.world)) } }),
+  'GET /api/batches/:id/pdf/progress': async (c) => ({ params: { id: String(await throwawayBatch(c.world)) }, query: { key: 'security-progress-key' } }),
   'POST /api/batches/:id/state': async (c) => ({ params: { id: String(await throwawayBatch(c.world)) }, body: { state: 'printed' } }),
   // A scan moves the job on: each call its own job of site A (site B's user: not found).
   'POST /api/scan': async (c) => ({ body: { code: `PJ-${await c.world.throwaway.job()}` } }),

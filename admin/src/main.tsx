@@ -5,7 +5,11 @@ import '@fontsource/raleway/500.css';
 import '@fontsource/raleway/600.css';
 import '@fontsource/raleway/700.css';
 import { App, preloadCurrentPage } from './App';
+import { startEarlyKeys } from './lib/earlyKeys';
 import { prefetchSession } from './providers/authProvider';
+
+// A scanner at the scan station types as soon as the page shows: its keys are kept until the station is ready.
+startEarlyKeys();
 
 // A cold load of a deep link: check the session and fetch the screen's code while the shell starts.
 prefetchSession();

@@ -55,6 +55,35 @@ export interface Batch {
   closeReason?: string | null;
   /** Each move with who made it, oldest first (a batch's own read and its move's answer; lists leave it out). */
   moves?: BatchMove[];
+  // A batch's own read and its move's answer also carry what its page shows of its sheets:
+  /** The cover's barcode text (`PB-<number>`) and that barcode as an SVG image. */
+  code?: string;
+  barcodeSvg?: string;
+  /** Press sheets the sheets' file holds now (its jobs still to print); null when none is left. */
+  sheetCount?: number | null;
+  /** How the sheets' file is printed (two-sided and the edge to flip on, or one-sided), as its cover says. */
+  howToPrint?: string | null;
+  /** Jobs of the batch that are not on its sheets any more (they left the queue after it was made), and why. */
+  leftOut?: BatchLeftOutJob[];
+}
+
+/** A job of a batch that its sheets leave out: it was cancelled, withdrawn, held, printed elsewhere or moved to HP since. */
+export interface BatchLeftOutJob {
+  jobId: RecordId;
+  orderName: string | null;
+  productName: string;
+  /** The sentence its own download would be refused with. */
+  reason: string;
+}
+
+/** `GET /api/batches/:id/pdf/progress?key=`: how far the sheets asked for with `?progress=<key>` are. */
+export interface BatchSheetsProgress {
+  jobsDone: number;
+  jobs: number;
+  /** Sheets begun so far. */
+  sheets: number;
+  /** The file is written (it is on its way to the browser). */
+  finished: boolean;
 }
 
 /** What marking a batch printed did to its jobs (each through the print-job rules). */
@@ -73,6 +102,8 @@ export interface BatchJob {
   /** Its place among its order's items made in house ("2 of 3"); null without a store order. */
   itemNumber: number | null;
   itemCount: number | null;
+  /** Copies packed at the bench so far (all of them once the job is packed). */
+  packedCopies: number;
 }
 
 /** A press sheet the floor prints on. */

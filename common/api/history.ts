@@ -42,6 +42,7 @@ export const HISTORY_ACTION_LABELS: Record<string, string> = {
   reset: 'Put back as not downloaded',
   reprinted: 'Reprinted',
   packed: 'Packed',
+  'copy-packed': 'Copy packed',
   deleted: 'Deleted',
   withdrawn: 'Left the queue',
   restored: 'Back in the queue',

@@ -104,9 +104,9 @@ describe('per-site press sheets and automatic batching', async () => {
       expect(pdf.status).toBe(200);
       const doc = await PDFDocument.load(pdf.body as Buffer);
       const mm = (pt: number) => Math.round(pt / (72 / 25.4));
-      // The cover, then the card's two leaves on the front and back of two A4 sheets.
-      expect(doc.getPageCount()).toBe(5);
-      expect([mm(doc.getPage(1).getWidth()), mm(doc.getPage(1).getHeight())]).toEqual([210, 297]);
+      // The cover and its blank back, then the card's two leaves on the front and back of two A4 sheets.
+      expect(doc.getPageCount()).toBe(6);
+      expect([mm(doc.getPage(2).getWidth()), mm(doc.getPage(2).getHeight())]).toEqual([210, 297]);
       // Site A keeps the defaults: the same card goes 4-up on SRA3.
       const onA = await post('/api/batches', { jobIds: [await card()] });
       expect(onA.body.data.sheet).toBe('SRA3');

@@ -80,12 +80,33 @@ describe('batches', async () => {
     expect(res.headers['content-type']).toBe('application/pdf');
     expect(res.headers['content-disposition']).toBe(`attachment; filename="batch-${batch.number}.pdf"`);
     const doc = await PDFDocument.load(res.body as Buffer);
-    // 3 cards × 2 leaves on 4-up sheets: 2 sheets of 2 sides, after the cover.
-    expect(doc.getPageCount()).toBe(5);
+    // 3 cards × 2 leaves on 4-up sheets: 2 sheets of 2 sides, after the cover and its blank back.
+    expect(doc.getPageCount()).toBe(6);
     expect(Math.round(doc.getPage(1).getWidth() / (72 / 25.4))).toBe(320);
     // Serving the sheets changes no job.
     for (const j of jobs) expect((await get(`/api/print-jobs/${j.id}`)).body.data).toMatchObject({ isPDFDownloaded: false, isPrinted: false });
     expect((await get(`/api/batches/${batch.id}/pdf`, w.tokens.userB)).status).toBe(404);
+  });
+
+  it("tells how far the sheets asked for with ?progress=<key> are, to the one who asked", async () => {
+    const jobs = [await job(), await job(), await job()];
+    const batch = (await createBatch({ jobIds: jobs.map((j) => j.id) })).body.data;
+    const key = 'sheets-progress-1';
+    const progressOf = (k: string, token = w.tokens.userA) => get(`/api/batches/${batch.id}/pdf/progress?key=${k}`, token);
+    // Not begun (or another instance's): not known here.
+    expect((await progressOf(key)).body).toEqual({ success: true, data: null });
+    const seen: unknown[] = [];
+    const poll = setInterval(() => void progressOf(key).then((r) => r.body.data && seen.push(r.body.data)), 5);
+    const res = await get(`/api/batches/${batch.id}/pdf?progress=${key}`).buffer(true).parse(binary);
+    clearInterval(poll);
+    expect(res.status).toBe(200);
+    expect((await progressOf(key)).body.data).toEqual({ jobsDone: 3, jobs: 3, sheets: 2, finished: true });
+    for (const p of seen) expect(p).toMatchObject({ jobs: 3 });
+    // Another user's key of the same name is not theirs to read; a key that is no key is refused.
+    expect((await progressOf(key, w.tokens.userA2)).body.data).toBeNull();
+    expect((await progressOf('x')).status).toBe(400);
+    expect((await get(`/api/batches/${batch.id}/pdf?progress=${encodeURIComponent('a b')}`)).status).toBe(400);
+    expect((await progressOf(key, w.tokens.userB)).status).toBe(404);
   });
 
   it('refuses, naming the jobs: unknown or other-site, printed, withdrawn, held, in an open batch, mixed sizes, a sheet too small', async () => {
@@ -153,6 +174,26 @@ describe('batches', async () => {
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.data).toMatchObject({ stock: '350 gsm silk', auto: false, filling: false, closedAt: null, closeReason: null, closesAt: null });
     expect((await createBatch({ jobIds: [c.id] })).body.data.stock).toBeNull();
+  });
+
+  it('names the odd ones out: the one poster among many cards, the one matt card among silk ones', async () => {
+    const poster = await makeDesign(w, w.tokens.adminA, { name: 'Odd poster', sku: 'POSTER-ODD', productType: 'Poster', productPdf: '/files/test/poster.pdf' });
+    const odd = await job({ designId: poster.id, productName: 'Odd poster' });
+    const cards = [await job(), await job(), await job(), await job(), await job()];
+    // The poster comes first: the batch is still the cards'.
+    let res = await createBatch({ jobIds: [odd.id, ...cards.map((c) => c.id)] });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBe(`Job #${odd.id} is not the same product and size as the other 5 jobs (Card 148 × 210 mm): one sheet takes one kind (Poster 297 × 420 mm, Card 148 × 210 mm)`);
+    expect(res.body.details).toEqual({ jobIds: [odd.id] });
+
+    const silk = await makeDesign(w, w.tokens.adminA, { name: 'Odd silk', sku: 'CARD-ODD-SILK', productType: 'Card', stock: '350 gsm silk' });
+    const matt = await makeDesign(w, w.tokens.adminA, { name: 'Odd matt', sku: 'CARD-ODD-MATT', productType: 'Card', stock: '300 gsm matt' });
+    const mattCard = await job({ designId: matt.id });
+    const silkCards = [await job({ designId: silk.id }), await job({ designId: silk.id }), await job({ designId: silk.id })];
+    res = await createBatch({ jobIds: [silkCards[0].id, mattCard.id, silkCards[1].id, silkCards[2].id] });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBe(`Job #${mattCard.id} is on another paper stock than the other 3 jobs (350 gsm silk): one sheet takes one stock (350 gsm silk, 300 gsm matt)`);
+    expect(res.body.details).toEqual({ jobIds: [mattCard.id] });
   });
 
   it('moves only forward; printed marks every job printed by the operator and reports one printed meanwhile by someone else', async () => {

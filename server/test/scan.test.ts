@@ -124,7 +124,7 @@ describe('scan station', async () => {
   it('refuses a wrong code, a batch cover, an unknown job and another site’s job, changing nothing', async () => {
     let res = await scan('hello');
     expect(res.status).toBe(400);
-    expect(res.body.error).toBe('“hello” is not a Presswork item barcode (they read PJ- and a number)');
+    expect(res.body.error).toBe('“hello” is not a Presswork item barcode (they read PJ-, the job and the copy, e.g. PJ-17-2)');
     res = await scan('PB-7');
     expect(res.status).toBe(400);
     expect(res.body.error).toBe("That is the cover of batch 7: scan an item's barcode");

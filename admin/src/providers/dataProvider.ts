@@ -36,7 +36,7 @@ import type {
 import { newActionKey } from '../lib/actionKey';
 import type { BulkAction, BulkResult } from '../../../common/api/bulk';
 import type { ReprintWhy } from '../../../common/api/reprints';
-import type { Batch, BatchJob, BatchMoved, BatchState, ImpositionSheets } from '../../../common/api/batches';
+import type { Batch, BatchJob, BatchMoved, BatchSheetsProgress, BatchState, ImpositionSheets } from '../../../common/api/batches';
 import type { ScanResult } from '../../../common/api/scan';
 import type { HistoryEntry, HistorySubjectKind, HistoryTrailEntry, OrderHistoryEntry } from '../../../common/api/history';
 import { authHeaders } from './session';
@@ -256,9 +256,14 @@ export const dataProvider = {
     return api<BatchMoved>(`/api/batches/${enc(String(id))}/state`, { method: 'POST', body: { state }, idempotencyKey });
   },
 
-  /** The imposed sheets (batch-<number>.pdf): a cover, then each sheet's front and back. */
-  downloadBatchSheets(id: Id): Promise<Blob> {
-    return apiGetFile(`/api/batches/${enc(String(id))}/pdf`);
+  /** The imposed sheets (batch-<number>.pdf): a cover, then each sheet's front and back; `progressKey` names the work for batchSheetsProgress. */
+  downloadBatchSheets(id: Id, progressKey?: string): Promise<Blob> {
+    return apiGetFile(`/api/batches/${enc(String(id))}/pdf${progressKey ? `?${query({ progress: progressKey })}` : ''}`);
+  },
+
+  /** How far the sheets asked for with `progressKey` are; null when the server does not know (yet). */
+  batchSheetsProgress(id: Id, progressKey: string): Promise<BatchSheetsProgress | null> {
+    return api<BatchSheetsProgress | null>(`/api/batches/${enc(String(id))}/pdf/progress?${query({ key: progressKey })}`);
   },
 
   // --- Designs ---

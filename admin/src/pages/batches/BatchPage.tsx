@@ -1,14 +1,16 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import { Link as RouterLink, useParams } from 'react-router-dom';
 import { Confirm, Title, useDataProvider, usePermissions } from 'react-admin';
 import {
   Alert,
+  AlertTitle,
   Box,
   Button,
   Card,
   CardContent,
   Chip,
   CircularProgress,
+  LinearProgress,
   Link,
   Stack,
   Step,
@@ -25,12 +27,12 @@ import {
 import ArrowBackIcon from '@mui/icons-material/ArrowBack';
 import DoneAllIcon from '@mui/icons-material/DoneAll';
 import PictureAsPdfIcon from '@mui/icons-material/PictureAsPdf';
-import { BATCH_STATES, batchPdfFileName, type Batch, type BatchJob, type BatchState } from '../../../../common/api/batches';
+import { BATCH_STATES, batchPdfFileName, type Batch, type BatchJob, type BatchSheetsProgress, type BatchState } from '../../../../common/api/batches';
 import type { Role } from '../../../../common/api/sites';
 import { FactList } from '../../components/FactList';
 import { RequireAccess } from '../../components/RequireAccess';
 import { usePageTitle } from '../../layout/usePageTitle';
-import { useActionKey } from '../../lib/actionKey';
+import { newActionKey, useActionKey } from '../../lib/actionKey';
 import { saveBlob } from '../../lib/download';
 import { errorMessage } from '../../lib/format';
 import { useSmallScreen } from '../../lib/useViewport';
@@ -38,7 +40,10 @@ import { ApiError } from '../../providers/api';
 import type { AppDataProvider } from '../../providers/dataProvider';
 import { BulkOutcomeAlert, type BulkOutcome } from '../print-jobs/BulkOutcome';
 import { bulkSummary } from '../print-jobs/bulkSummary';
-import { batchTitle, fillingText, jobStateText, NEXT_MOVE, orderText, STATE_LABELS, whoWhen } from './batchText';
+import { batchTitle, fillingText, jobStateText, NEXT_MOVE, orderText, sheetCountText, sheetsProgressText, STATE_LABELS, whoWhen } from './batchText';
+
+/** How often the page asks how far the sheets are. */
+const PROGRESS_EVERY_MS = 500;
 
 /** Who made each move the batch has made: the server reads every move from the batch's history. */
 function moveCaption(batch: Batch, state: BatchState): string | null {
@@ -67,22 +72,65 @@ function BatchStepper({ batch }: { batch: Batch }) {
   );
 }
 
+/** The batch's cover barcode (PB-<number>), as the scan station and the cover read it. */
+function BatchBarcode({ batch }: { batch: Batch }) {
+  if (!batch.barcodeSvg || !batch.code) return null;
+  return (
+    <Box
+      component="img"
+      src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(batch.barcodeSvg)}`}
+      alt={`Barcode ${batch.code}`}
+      data-testid="batch-barcode"
+      sx={{ display: 'block', height: 56, width: 'auto', maxWidth: '100%', bgcolor: 'common.white', p: 0.5 }}
+    />
+  );
+}
+
 function Facts({ batch, showSite }: { batch: Batch; showSite: boolean }) {
-  const facts: Array<[string, string]> = [
+  const packed = batch.state === 'packed' ? (batch.moves?.find((m) => m.state === 'packed') ?? { byName: batch.stateChangedByName, at: batch.stateChangedAt }) : null;
+  const facts: Array<[string, ReactNode]> = [
     ['Product', batch.item?.productType ?? 'No jobs left'],
     ['Item size', batch.item ? `${batch.item.trimWidthMm} × ${batch.item.trimHeightMm} mm, ${batch.item.bleedMm} mm bleed` : ''],
     ['Sheet', batch.sheet],
+    ['Sheets', sheetCountText(batch.sheetCount)],
+    ['How to print', batch.howToPrint ?? ''],
     ['Jobs', String(batch.jobIds.length)],
   ];
+  if (packed) facts.push(['Packed', whoWhen(packed.byName, packed.at)]);
   if (batch.stock) facts.push(['Stock', batch.stock]);
   if (showSite && batch.siteName) facts.push(['Client', batch.siteName]);
   if (batch.auto !== undefined) facts.push(['Made', batch.auto ? 'Automatically, by the batching rule' : 'By hand, from Jobs']);
   if (batch.closedAt) facts.push(['Closed', [whoWhen(null, batch.closedAt), batch.closeReason].filter(Boolean).join(': ')]);
+  if (batch.barcodeSvg) facts.push(['Barcode', <BatchBarcode key="barcode" batch={batch} />]);
   return <FactList rows={facts.filter(([, value]) => value)} />;
 }
 
-function JobsOfBatch({ jobs }: { jobs: BatchJob[] }) {
+/** Jobs that left the queue since the batch was made: not on its sheets any more, said loudly. */
+function LeftOutWarning({ batch }: { batch: Batch }) {
+  const leftOut = batch.leftOut ?? [];
+  if (!leftOut.length) return null;
+  const many = leftOut.length > 1;
+  return (
+    <Alert severity="warning" sx={{ mt: 2 }} data-testid="left-out">
+      <AlertTitle>{many ? `${leftOut.length} jobs are` : 'One job is'} not on the sheets any more</AlertTitle>
+      <Box component="ul" sx={{ m: 0, pl: 2.5 }}>
+        {leftOut.map((job) => (
+          <li key={job.jobId}>
+            #{job.jobId}
+            {job.orderName ? ` (${job.orderName})` : ''}, {job.productName}: {job.reason}
+          </li>
+        ))}
+      </Box>
+      <Typography variant="body2" sx={{ mt: 1 }}>
+        Download sheets makes the sheets without {many ? 'them' : 'it'}, and the cover names {many ? 'them' : 'it'}. Sheets printed before still carry {many ? 'them' : 'it'}: take {many ? 'those items' : 'that item'} out.
+      </Typography>
+    </Alert>
+  );
+}
+
+function JobsOfBatch({ jobs, leftOut }: { jobs: BatchJob[]; leftOut: ReadonlySet<BatchJob['jobId']> }) {
   const small = useSmallScreen();
+  const offSheets = (entry: BatchJob) => (leftOut.has(entry.jobId) ? <Chip size="small" color="warning" label="Not on the sheets" sx={{ ml: 1 }} /> : null);
   if (small) {
     return (
       <Box component="ul" aria-label="Jobs of the batch" sx={{ display: 'flex', flexDirection: 'column', gap: 1, p: 0, m: 0 }}>
@@ -95,7 +143,10 @@ function JobsOfBatch({ jobs }: { jobs: BatchJob[] }) {
               <Typography variant="body2" color="text.secondary">
                 {[orderText(entry), entry.job ? `QTY ${entry.job.quantity}` : null].filter(Boolean).join(' · ')}
               </Typography>
-              <Typography variant="body2">{jobStateText(entry)}</Typography>
+              <Typography variant="body2">
+                {jobStateText(entry)}
+                {offSheets(entry)}
+              </Typography>
             </CardContent>
           </Card>
         ))}
@@ -121,7 +172,10 @@ function JobsOfBatch({ jobs }: { jobs: BatchJob[] }) {
               <TableCell sx={{ whiteSpace: 'nowrap' }}>{orderText(entry)}</TableCell>
               <TableCell>{entry.job?.productName ?? ''}</TableCell>
               <TableCell align="right">{entry.job?.quantity ?? ''}</TableCell>
-              <TableCell>{jobStateText(entry)}</TableCell>
+              <TableCell>
+                {jobStateText(entry)}
+                {offSheets(entry)}
+              </TableCell>
             </TableRow>
           ))}
         </TableBody>
@@ -141,6 +195,7 @@ function BatchView({ id }: { id: string }) {
   const [moveError, setMoveError] = useState<string | null>(null);
   const [outcome, setOutcome] = useState<BulkOutcome | null>(null);
   const [downloading, setDownloading] = useState(false);
+  const [progress, setProgress] = useState<BatchSheetsProgress | null>(null);
   const [downloadError, setDownloadError] = useState<string | null>(null);
   const action = useActionKey();
   usePageTitle(batch ? batchTitle(batch) : 'Batch');
@@ -190,14 +245,30 @@ function BatchView({ id }: { id: string }) {
   async function download() {
     if (!batch) return;
     setDownloading(true);
+    setProgress(null);
     setDownloadError(null);
+    // The server counts the jobs it has placed: asked every half second while the sheets are made.
+    const key = newActionKey();
+    let polling = true;
+    const poll = async () => {
+      while (polling) {
+        await new Promise((r) => setTimeout(r, PROGRESS_EVERY_MS));
+        if (!polling) break;
+        const seen = await dataProvider.batchSheetsProgress(batch.id, key).catch(() => null);
+        if (polling && seen) setProgress(seen);
+      }
+    };
+    void poll();
     try {
-      const blob = await dataProvider.downloadBatchSheets(batch.id);
+      const blob = await dataProvider.downloadBatchSheets(batch.id, key);
       if (typeof blob?.size !== 'number') return; // signed out meanwhile (401)
       saveBlob(blob, batchPdfFileName(batch.number));
     } catch (error) {
       setDownloadError(`The sheets could not be made: ${errorMessage(error)}`);
+      // Jobs that left the queue meanwhile: the page shows them.
+      if (error instanceof ApiError && error.status === 409) await load();
     } finally {
+      polling = false;
       setDownloading(false);
     }
   }
@@ -234,6 +305,7 @@ function BatchView({ id }: { id: string }) {
         </Stack>
         <BatchStepper batch={batch} />
         <Facts batch={batch} showSite={permissions === 'admin'} />
+        <LeftOutWarning batch={batch} />
         <Stack direction="row" spacing={1} sx={{ mt: 2, flexWrap: 'wrap', rowGap: 1 }}>
           {next ? (
             <Button variant="contained" startIcon={moving ? <CircularProgress size={16} color="inherit" /> : <DoneAllIcon />} disabled={moving} onClick={() => (next.state === 'printed' ? setAsking(true) : void move())}>
@@ -245,9 +317,16 @@ function BatchView({ id }: { id: string }) {
           </Button>
         </Stack>
         {downloading ? (
-          <Typography role="status" variant="body2" color="text.secondary" sx={{ mt: 1 }}>
-            Making {batchPdfFileName(batch.number)}: a big batch takes a few seconds.
-          </Typography>
+          <Box role="status" aria-live="polite" sx={{ mt: 1, maxWidth: 560 }} data-testid="sheets-progress">
+            <LinearProgress
+              variant={progress ? 'determinate' : 'indeterminate'}
+              value={progress && progress.jobs ? Math.round((100 * progress.jobsDone) / progress.jobs) : 0}
+              aria-label={`Making ${batchPdfFileName(batch.number)}`}
+            />
+            <Typography variant="body2" color="text.secondary" sx={{ mt: 0.5 }}>
+              {sheetsProgressText(progress, batchPdfFileName(batch.number))}
+            </Typography>
+          </Box>
         ) : null}
         {downloadError ? (
           <Alert severity="error" sx={{ mt: 1 }} onClose={() => setDownloadError(null)}>
@@ -270,7 +349,7 @@ function BatchView({ id }: { id: string }) {
             {loadError}
           </Alert>
         ) : null}
-        {jobs ? <JobsOfBatch jobs={jobs} /> : null}
+        {jobs ? <JobsOfBatch jobs={jobs} leftOut={new Set((batch.leftOut ?? []).map((j) => j.jobId))} /> : null}
       </CardContent>
       {asking ? (
         <Confirm

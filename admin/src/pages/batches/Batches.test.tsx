@@ -33,8 +33,8 @@ function batch(overrides: Partial<Batch> = {}): Batch {
 const ROBIN = printJob({ id: 7, productName: 'Robin card', orderName: '#1024' });
 const WREN = printJob({ id: 8, productName: 'Wren card' });
 const JOBS: BatchJob[] = [
-  { jobId: 7, job: ROBIN, itemNumber: 2, itemCount: 3 },
-  { jobId: 8, job: WREN, itemNumber: null, itemCount: null },
+  { jobId: 7, job: ROBIN, itemNumber: 2, itemCount: 3, packedCopies: 0 },
+  { jobId: 8, job: WREN, itemNumber: null, itemCount: null, packedCopies: 0 },
 ];
 const posts = (calls: RecordedCall[], path: string) => calls.filter((c) => c.method === 'POST' && c.url === path);
 
@@ -210,6 +210,7 @@ describe('Batch page', () => {
     stubFetch(
       router(
         {
+          'GET /api/batches/5/pdf/progress': () => ok(null),
           'GET /api/batches/5/pdf': () => (refuse ? fail('Batch 3 has no jobs left to print (they were deleted)', 409) : pdfResponse()),
           'GET /api/batches/5/jobs': () => ok(JOBS),
           'GET /api/batches/5': () => ok(batch({ state: 'packed' })),
@@ -226,6 +227,98 @@ describe('Batch page', () => {
     await user.click(screen.getByRole('button', { name: 'Download sheets' }));
     expect(await screen.findByText('The sheets could not be made: Batch 3 has no jobs left to print (they were deleted)')).toBeInTheDocument();
     expect(downloads).toEqual(['batch-3.pdf']);
+  });
+});
+
+describe('Batch page: what its sheets carry, packing, progress', () => {
+  const renderBatch = () => renderInAdmin(<BatchPage />, { path: '/batches/5', routePath: '/batches/:id' });
+  const SVG = '<svg viewBox="0 0 10 10" xmlns="http://www.w3.org/2000/svg"><path d="M1 0L1 10"/></svg>';
+
+  it('warns of the jobs its sheets leave out and why, and shows its sheet count, how to print it and its barcode', async () => {
+    signIn(USER);
+    const cancelled = printJob({ id: 8, productName: 'Wren card', orderName: '#1025', withdrawn: { at: '2026-11-26T10:00:00.000Z', reason: 'The order was cancelled' } });
+    const reason = 'This job left the queue unprinted (job #8): The order was cancelled';
+    stubFetch(
+      router(
+        {
+          'GET /api/batches/5/jobs': () => ok([JOBS[0], { ...JOBS[1], job: cancelled }]),
+          'GET /api/batches/5': () =>
+            ok(
+              batch({
+                code: 'PB-3',
+                barcodeSvg: SVG,
+                sheetCount: 2,
+                howToPrint: 'Print two-sided (duplex), flip on the long edge, the whole file as it is',
+                leftOut: [{ jobId: 8, orderName: '#1025', productName: 'Wren card', reason }],
+              }),
+            ),
+        },
+        USER,
+      ),
+    );
+    renderBatch();
+    const warning = await screen.findByTestId('left-out');
+    expect(warning).toHaveTextContent('One job is not on the sheets any more');
+    expect(warning).toHaveTextContent(`#8 (#1025), Wren card: ${reason}`);
+    expect(warning).toHaveTextContent('Download sheets makes the sheets without it');
+    expect(within(await screen.findByTestId('batch-job-8')).getByText('Not on the sheets')).toBeInTheDocument();
+    expect(within(screen.getByTestId('batch-job-7')).queryByText('Not on the sheets')).not.toBeInTheDocument();
+    expect(screen.getByText('2 sheets')).toBeInTheDocument();
+    expect(screen.getByText(/^Print two-sided \(duplex\), flip on the long edge/)).toBeInTheDocument();
+    const barcode = screen.getByRole('img', { name: 'Barcode PB-3' });
+    expect(barcode.getAttribute('src')).toBe(`data:image/svg+xml;charset=utf-8,${encodeURIComponent(SVG)}`);
+  });
+
+  it('once packed: who packed the batch and when, each job packed by whom, copies counted', async () => {
+    signIn(USER);
+    const packedAt = '2026-11-26T13:05:00.000Z';
+    const robin = { ...ROBIN, isPrinted: true, printedByName: 'Uma User', printedAt: '2026-11-26T10:30:00.000Z', packedAt, packedByName: 'Pat Packer' };
+    const wren = { ...WREN, quantity: 4, isPrinted: true, printedByName: 'Uma User', printedAt: '2026-11-26T10:30:00.000Z' };
+    stubFetch(
+      router(
+        {
+          'GET /api/batches/5/jobs': () => ok([{ ...JOBS[0], job: robin, packedCopies: 1 }, { ...JOBS[1], job: wren, packedCopies: 2 }]),
+          'GET /api/batches/5': () => ok(batch({ state: 'packed', stateChangedByName: 'Pat Packer', stateChangedAt: packedAt, moves: [{ state: 'packed', at: packedAt, byName: 'Pat Packer' }] })),
+        },
+        USER,
+      ),
+    );
+    renderBatch();
+    await screen.findByRole('heading', { name: 'Batch 3' });
+    expect(screen.getByText('Packed', { selector: 'dt' }).nextSibling).toHaveTextContent(`by Pat Packer, ${formatDateTime(packedAt)}`);
+    expect(await screen.findByTestId('batch-job-7')).toHaveTextContent(`Packed by Pat Packer, ${formatDateTime(packedAt)}`);
+    expect(screen.getByTestId('batch-job-8')).toHaveTextContent('Printed by Uma User');
+    expect(screen.getByTestId('batch-job-8')).toHaveTextContent('2 of 4 copies packed');
+  });
+
+  it('shows real progress while the sheets are made, then saves them', async () => {
+    signIn(USER);
+    const user = userEvent.setup();
+    let release: (r: Response) => void = () => {};
+    const { calls } = stubFetch(
+      router(
+        {
+          'GET /api/batches/5/pdf/progress': () => ok({ jobsDone: 12, jobs: 45, sheets: 6, finished: false }),
+          'GET /api/batches/5/pdf': () => new Promise<Response>((r) => (release = r)),
+          'GET /api/batches/5/jobs': () => ok(JOBS),
+          'GET /api/batches/5': () => ok(batch()),
+        },
+        USER,
+      ),
+    );
+    renderBatch();
+    await user.click(await screen.findByRole('button', { name: 'Download sheets' }));
+    const status = await screen.findByTestId('sheets-progress');
+    expect(await within(status).findByText('Placing job 13 of 45 on the sheets (6 sheets so far)', {}, { timeout: 3000 })).toBeInTheDocument();
+    expect(within(status).getByRole('progressbar')).toHaveAttribute('aria-valuenow', String(Math.round((100 * 12) / 45)));
+    // The download and the progress name the same work.
+    const pdfCall = calls.find((c) => c.url.startsWith('/api/batches/5/pdf?'))!;
+    const key = new URL(pdfCall.url, 'http://x').searchParams.get('progress');
+    expect(key).toMatch(/^[0-9a-f-]{36}$/);
+    expect(calls.some((c) => c.url === `/api/batches/5/pdf/progress?key=${key}`)).toBe(true);
+    release(pdfResponse());
+    await waitFor(() => expect(downloads).toEqual(['batch-3.pdf']));
+    expect(screen.queryByTestId('sheets-progress')).not.toBeInTheDocument();
   });
 });
 

@@ -1,5 +1,5 @@
 // How the Batches screens word a batch: its states and moves, its items, its jobs' states.
-import type { Batch, BatchItem, BatchJob, BatchState } from '../../../../common/api/batches';
+import type { Batch, BatchItem, BatchJob, BatchSheetsProgress, BatchState } from '../../../../common/api/batches';
 import { formatDateTime } from '../../lib/format';
 
 export const STATE_LABELS: Record<BatchState, string> = { open: 'Open', printed: 'Printed', cut: 'Cut', packed: 'Packed' };
@@ -39,14 +39,28 @@ export function fillingText(batch: Pick<Batch, 'filling' | 'closesAt'>): string 
   return at ? `Filling — closes when full or at ${at}` : 'Filling — closes when full or at the day’s cut-off';
 }
 
-/** Where one job of a batch is now, in an operator's words. */
+/** Where one job of a batch is now, in an operator's words: packed, printed (and how many of its copies are packed), … */
 export function jobStateText(entry: BatchJob): string {
   const job = entry.job;
   if (!job) return 'Deleted';
-  if (job.isPrinted) return `Printed ${whoWhen(job.printedByName, job.printedAt)}`.trim();
+  if (job.packedAt) return `Packed ${whoWhen(job.packedByName, job.packedAt)}`.trim();
+  if (job.isPrinted) {
+    const printed = `Printed ${whoWhen(job.printedByName, job.printedAt)}`.trim();
+    return entry.packedCopies > 0 ? `${printed} · ${entry.packedCopies} of ${Math.max(1, job.quantity)} copies packed` : printed;
+  }
   if (job.withdrawn) return `Out of the queue: ${job.withdrawn.reason}`;
   if (job.held) return 'Held by preflight';
   return 'In queue';
+}
+
+/** "2 sheets" (a batch's file as it is made now); empty when nothing is left to print. */
+export const sheetCountText = (count: number | null | undefined): string => (count ? `${count} sheet${count === 1 ? '' : 's'}` : '');
+
+/** What the progress of the sheets says: how many jobs are on the sheets so far. */
+export function sheetsProgressText(progress: BatchSheetsProgress | null, fileName: string): string {
+  if (!progress) return `Making ${fileName}…`;
+  if (progress.finished || progress.jobsDone >= progress.jobs) return `Sheets made (${sheetCountText(progress.sheets)}): saving ${fileName}…`;
+  return `Placing job ${progress.jobsDone + 1} of ${progress.jobs} on the sheets${progress.sheets ? ` (${sheetCountText(progress.sheets)} so far)` : ''}`;
 }
 
 /** "#1024 · 2 of 3", or the order's name alone, or nothing for a job made by hand. */

@@ -1,9 +1,10 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { ScanItemState, ScanOrder, ScanResult, ScannedJob } from '../../../../common/api/scan';
 import { jsonResponse, renderInAdmin, signIn, stubFetch, USER } from '../../test/helpers';
 import { ok, printJob, router } from '../../test/printProduction';
+import { startEarlyKeys } from '../../lib/earlyKeys';
 import ScanStationPage, { ORDER_COMPLETE } from './ScanStationPage';
 
 const job = (id: number, state: ScanItemState, itemNumber: number): ScannedJob => ({
@@ -13,6 +14,8 @@ const job = (id: number, state: ScanItemState, itemNumber: number): ScannedJob =
   itemCount: 2,
   label: `#1024 · ${itemNumber} of 2`,
   batchNumber: 4,
+  copy: 1,
+  packedCopies: state === 'packed' ? 1 : 0,
 });
 
 const orderWith = (s1: ScanItemState, s2: ScanItemState, shipped = false): ScanOrder => ({
@@ -21,9 +24,9 @@ const orderWith = (s1: ScanItemState, s2: ScanItemState, shipped = false): ScanO
   name: '#1024',
   shipped,
   items: [
-    { lineId: 'L1', jobId: 11, productName: 'Card 1', quantity: 1, state: s1, itemNumber: 1, previewUrl: null },
-    { lineId: 'L2', jobId: 12, productName: 'Card 2', quantity: 1, state: s2, itemNumber: 2, previewUrl: null },
-    { lineId: 'L3', jobId: null, productName: 'Thank-you e-card', quantity: 1, state: 'e-mailed', itemNumber: null, previewUrl: null },
+    { lineId: 'L1', jobId: 11, productName: 'Card 1', quantity: 1, packedCopies: s1 === 'packed' ? 1 : 0, state: s1, itemNumber: 1, previewUrl: null },
+    { lineId: 'L2', jobId: 12, productName: 'Card 2', quantity: 1, packedCopies: s2 === 'packed' ? 1 : 0, state: s2, itemNumber: 2, previewUrl: null },
+    { lineId: 'L3', jobId: null, productName: 'Thank-you e-card', quantity: 1, packedCopies: 0, state: 'e-mailed', itemNumber: null, previewUrl: null },
   ],
 });
 
@@ -49,7 +52,7 @@ describe('Scan station (/scan)', () => {
           409,
         ),
       () => ok({ job: job(11, 'packed', 1), order: orderWith('packed', 'packed'), advancedTo: 'packed', orderComplete: true } satisfies ScanResult),
-      () => jsonResponse({ success: false, error: '“hello” is not a Presswork item barcode (they read PJ- and a number)' }, 400),
+      () => jsonResponse({ success: false, error: '“hello” is not a Presswork item barcode (they read PJ-, the job and the copy, e.g. PJ-17-2)' }, 400),
     ];
     const { calls } = stubFetch(
       router(
@@ -108,6 +111,58 @@ describe('Scan station (/scan)', () => {
     expect(within(history).getAllByRole('listitem')).toHaveLength(4);
     expect(within(history).getAllByRole('listitem')[0]).toHaveTextContent('hello');
     expect(within(history).getAllByRole('listitem')[3]).toHaveTextContent('Printed: #1024 · 1 of 2');
+  });
+
+  it('counts copies: all printed at once, each copy packed in turn, "2 of 4 packed" on its line', async () => {
+    signIn(USER);
+    const four = (state: ScanItemState, copy: number, packedCopies: number): ScannedJob => ({ ...job(11, state, 1), quantity: 4, copy, packedCopies });
+    const orderOf = (state: ScanItemState, packedCopies: number): ScanOrder => {
+      const o = orderWith(state, 'waiting');
+      return { ...o, items: o.items.map((i) => (i.jobId === 11 ? { ...i, quantity: 4, packedCopies } : i)) };
+    };
+    const answers = [
+      { job: four('printed', 2, 0), order: orderOf('printed', 0), advancedTo: 'printed', orderComplete: false },
+      { job: four('printed', 2, 2), order: orderOf('printed', 2), advancedTo: 'packed', orderComplete: false },
+    ] satisfies ScanResult[];
+    stubFetch(router({ 'POST /api/scan': () => ok(answers.shift()!) }, USER));
+    renderInAdmin(<ScanStationPage />, { path: '/scan', routePath: '/scan' });
+    const answer = await screen.findByTestId('scan-answer');
+    await typeCode('PJ-11-2');
+    await within(answer).findByText('Printed: #1024 · 1 of 2');
+    expect(answer).toHaveTextContent('Card 1 × 4: all 4 copies. Scan each copy when it is packed.');
+    await typeCode('PJ-11-2');
+    await within(answer).findByText('Packed: #1024 · 1 of 2 · copy 2 of 4');
+    expect(answer).toHaveTextContent('Card 1: 2 of 4 copies packed');
+    const items = screen.getByRole('list', { name: 'Items of order #1024' });
+    expect(within(items).getAllByRole('listitem')[0]).toHaveTextContent('1. Card 1 × 42 of 4 packed');
+    expect(screen.queryByRole('form', { name: 'Mark shipped' })).not.toBeInTheDocument();
+  });
+
+  it('takes the keys typed before it was ready, and keys typed while a button has the focus', async () => {
+    signIn(USER);
+    const { calls } = stubFetch(router({ 'POST /api/scan': () => ok({ job: job(11, 'printed', 1), order: orderWith('printed', 'waiting'), advancedTo: 'printed', orderComplete: false } satisfies ScanResult) }, USER));
+    // The scanner types on /scan while the app still loads: nothing has the focus yet.
+    window.history.pushState({}, '', '/scan');
+    startEarlyKeys();
+    (document.activeElement as HTMLElement | null)?.blur();
+    for (const key of [...'PJ-11-1', 'Enter']) document.body.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true }));
+    renderInAdmin(<ScanStationPage />, { path: '/scan', routePath: '/scan' });
+    const answer = await screen.findByTestId('scan-answer');
+    await within(answer).findByText('Printed: #1024 · 1 of 2');
+    expect(calls.filter((c) => c.url === '/api/scan').map((c) => c.body)).toEqual([{ code: 'PJ-11-1' }]);
+
+    // A button has the focus (the last thing clicked): the scanner's keys still reach the code, Enter does not press it.
+    const heading = screen.getByRole('heading', { name: 'Scan station' });
+    const button = document.createElement('button');
+    heading.after(button);
+    button.focus();
+    const pressed = vi.fn();
+    button.addEventListener('click', pressed);
+    await userEvent.keyboard('PJ-12-1{Enter}');
+    await waitFor(() => expect(calls.filter((c) => c.url === '/api/scan').map((c) => c.body)).toEqual([{ code: 'PJ-11-1' }, { code: 'PJ-12-1' }]));
+    expect(pressed).not.toHaveBeenCalled();
+    expect(screen.getByLabelText('Scan or type a code')).toHaveFocus();
+    window.history.pushState({}, '', '/');
   });
 
   it('gives the input back after a click anywhere but a control', async () => {

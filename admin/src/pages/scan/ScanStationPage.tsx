@@ -1,8 +1,10 @@
 // The scan station (/scan): a packing bench with a USB barcode scanner acting as a keyboard. One
-// input always has the focus; the scanner types an item's code (PJ-<job id>) and Enter. Each answer
-// is said in big text and colour (printed blue, packed green, refused amber or red) inside an
-// aria-live region, with the item, its order's other items and where they are; once every item of
-// the order made here is packed: "Order complete — ship" and Mark shipped with the tracking.
+// input always has the focus; the scanner types a copy's code (PJ-<job id>-<copy>) and Enter. Keys
+// typed before the input is ready, or while no field has the focus, are the scanner's too: none is
+// lost. Each answer is said in big text and colour (printed blue, packed green, refused amber or
+// red) inside an aria-live region, with the item, its copies packed, its order's other items and
+// where they are; once every copy of every item of the order made here is packed: "Order complete —
+// ship" and Mark shipped with the tracking, in sight without scrolling.
 import { useCallback, useEffect, useRef, useState, type FormEvent, type MouseEvent } from 'react';
 import { useDataProvider } from 'react-admin';
 import { Box, Button, Chip, CircularProgress, Paper, Stack, TextField, Typography } from '@mui/material';
@@ -12,6 +14,7 @@ import type { StoreFulfilment } from '../../../../common/api/orders';
 import { NO_TRACKING, TrackingFields, trackingRefusal, type Tracking } from '../../components/TrackingFields';
 import { usePageTitle } from '../../layout/usePageTitle';
 import { newActionKey } from '../../lib/actionKey';
+import { claimEarlyKeys, isField, isScanKey } from '../../lib/earlyKeys';
 import { errorMessage } from '../../lib/format';
 import { ApiError } from '../../providers/api';
 import type { AppDataProvider } from '../../providers/dataProvider';
@@ -33,13 +36,22 @@ export interface ScanAnswer {
   orderComplete: boolean;
 }
 
+const copiesOf = (job: Pick<ScannedJob, 'quantity'>) => Math.max(1, job.quantity);
+
+/** "#1024 · 2 of 3", and "copy 2 of 4" of a job of several copies. */
+const copyName = (job: ScannedJob) => (copiesOf(job) > 1 && job.copy ? `${job.label} · copy ${job.copy} of ${copiesOf(job)}` : job.label);
+
 /** What the bench says of a successful scan. */
 export function answerOf(id: number, code: string, result: ScanResult): ScanAnswer {
-  const label = result.job.label;
-  const base = { id, code, at: new Date(), job: result.job, order: result.order, orderComplete: result.orderComplete };
-  if (result.advancedTo === 'printed') return { ...base, tone: 'info', headline: `Printed: ${label}`, detail: `${result.job.productName}. Scan it again when it is packed.` };
-  if (result.orderComplete) return { ...base, tone: 'success', headline: ORDER_COMPLETE, detail: `Packed: ${label}, ${result.job.productName}. Every item made here is packed.` };
-  return { ...base, tone: 'success', headline: `Packed: ${label}`, detail: result.job.productName };
+  const { job } = result;
+  const copies = copiesOf(job);
+  const base = { id, code, at: new Date(), job, order: result.order, orderComplete: result.orderComplete };
+  if (result.advancedTo === 'printed') {
+    const detail = copies > 1 ? `${job.productName} × ${copies}: all ${copies} copies. Scan each copy when it is packed.` : `${job.productName}. Scan it again when it is packed.`;
+    return { ...base, tone: 'info', headline: `Printed: ${job.label}`, detail };
+  }
+  if (result.orderComplete) return { ...base, tone: 'success', headline: ORDER_COMPLETE, detail: `Packed: ${copyName(job)}, ${job.productName}. Every item made here is packed.` };
+  return { ...base, tone: 'success', headline: `Packed: ${copyName(job)}`, detail: copies > 1 ? `${job.productName}: ${job.packedCopies} of ${copies} copies packed` : job.productName };
 }
 
 /** What the bench says of a refused scan: amber when the item is fine where it is (409), red when the code is wrong. */
@@ -72,8 +84,10 @@ const STATE_COLOR: Record<ScanItemState, 'default' | 'info' | 'success' | 'warni
 
 const MADE_ELSEWHERE = new Set<ScanItemState>(['with HP Site Flow', 'e-mailed', 'withdrawn']);
 
-function StateChip({ state, size = 'medium' }: { state: ScanItemState; size?: 'small' | 'medium' }) {
-  return <Chip size={size} label={state} color={STATE_COLOR[state]} variant={MADE_ELSEWHERE.has(state) ? 'outlined' : 'filled'} />;
+/** Where an item is; a printed item of several copies some of which are packed: "2 of 4 packed". */
+function StateChip({ state, packedCopies = 0, quantity = 1, size = 'medium' }: { state: ScanItemState; packedCopies?: number; quantity?: number; size?: 'small' | 'medium' }) {
+  const partly = state === 'printed' && quantity > 1 && packedCopies > 0;
+  return <Chip size={size} label={partly ? `${packedCopies} of ${quantity} packed` : state} color={partly ? 'success' : STATE_COLOR[state]} variant={MADE_ELSEWHERE.has(state) || partly ? 'outlined' : 'filled'} />;
 }
 
 /** The big coloured answer, announced to screen readers. */
@@ -95,7 +109,7 @@ function AnswerBanner({ answer, shipped }: { answer: ScanAnswer | null; shipped:
         </Paper>
       ) : (
         <Typography sx={{ fontSize: { xs: '1.2rem', sm: '1.6rem' } }} color="text.secondary">
-          Scan an item&apos;s barcode (PJ- and a number) or type it and press Enter.
+          Scan an item&apos;s barcode (PJ-, the job and the copy, e.g. PJ-17-2) or type it and press Enter.
         </Typography>
       )}
     </Box>
@@ -115,7 +129,7 @@ function JobPanel({ job }: { job: ScannedJob }) {
           {job.quantity > 1 ? ` · × ${job.quantity}` : ''}
         </Typography>
         <Stack direction="row" spacing={1} sx={{ mt: 0.5, alignItems: 'center', flexWrap: 'wrap' }}>
-          <StateChip state={job.state} />
+          <StateChip state={job.state} packedCopies={job.packedCopies} quantity={job.quantity} />
           {job.batchNumber !== null ? <Typography color="text.secondary">Batch {job.batchNumber}</Typography> : null}
           <Typography color="text.secondary">Job #{job.id}</Typography>
         </Stack>
@@ -149,7 +163,7 @@ function OrderItems({ order, scannedJobId }: { order: ScanOrder; scannedJobId: n
               {item.productName}
               {item.quantity > 1 ? ` × ${item.quantity}` : ''}
             </Typography>
-            <StateChip state={item.state} size="small" />
+            <StateChip state={item.state} packedCopies={item.packedCopies} quantity={item.quantity} size="small" />
           </Box>
         ))}
       </Stack>
@@ -228,7 +242,13 @@ export default function ScanStationPage() {
   const dataProvider = useDataProvider<AppDataProvider>();
   const input = useRef<HTMLInputElement>(null);
   const next = useRef(1);
-  const [code, setCode] = useState('');
+  const [code, setCodeState] = useState('');
+  // The text typed so far, read by key handlers between renders.
+  const typedSoFar = useRef('');
+  const setCode = useCallback((value: string) => {
+    typedSoFar.current = value;
+    setCodeState(value);
+  }, []);
   const [pending, setPending] = useState(0);
   const [answers, setAnswers] = useState<ScanAnswer[]>([]);
   /** Mark shipped from this bench, by the answer it was offered on: the sentence shown. */
@@ -254,13 +274,44 @@ export default function ScanStationPage() {
     refocus();
   };
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const typed = code.trim();
+  /** The code typed so far is sent (Enter), the input emptied for the next. */
+  const sendTyped = () => {
+    const typed = typedSoFar.current.trim();
     setCode('');
     refocus();
     if (typed) void scan(typed);
   };
+  const sendRef = useRef(sendTyped);
+  sendRef.current = sendTyped;
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    sendTyped();
+  };
+
+  // The scanner's keys from the moment the page showed (kept until now), and any typed while no
+  // field has the focus (a button clicked last): they go to the code, Enter sends it.
+  useEffect(() => {
+    const feed = (text: string) => {
+      for (const ch of text) {
+        if (ch === '\n') sendRef.current();
+        else setCode(typedSoFar.current + ch);
+      }
+    };
+    const { typed, release } = claimEarlyKeys();
+    feed(typed);
+    const onKey = (event: KeyboardEvent) => {
+      if (!isScanKey(event) || isField(document.activeElement)) return;
+      event.preventDefault();
+      refocus();
+      feed(event.key === 'Enter' ? '\n' : event.key);
+    };
+    window.addEventListener('keydown', onKey, true);
+    return () => {
+      window.removeEventListener('keydown', onKey, true);
+      release();
+    };
+  }, [refocus, setCode]);
 
   // A click anywhere but a control gives the scanner its input back.
   const onPageClick = (event: MouseEvent) => {
@@ -291,18 +342,12 @@ export default function ScanStationPage() {
         {pending > 0 ? <CircularProgress size={32} aria-label="Scanning" /> : null}
       </Box>
       <Typography id="scan-help" variant="body2" color="text.secondary" sx={{ mt: -1.5 }}>
-        The first scan of an item marks it printed, the next marks it packed. A USB scanner types the code and Enter for you.
+        The first scan of an item marks it printed, the next scan of each copy marks that copy packed. A USB scanner types the code and Enter for you.
       </Typography>
 
       <AnswerBanner answer={last} shipped={shippedNow} />
 
-      {last?.job ? (
-        <Paper variant="outlined" sx={{ p: 2, display: 'flex', flexDirection: 'column', gap: 2 }}>
-          <JobPanel job={last.job} />
-          {order ? <OrderItems order={order} scannedJobId={last.job.id} /> : null}
-        </Paper>
-      ) : null}
-
+      {/* Right under the answer: what the packer does next is in sight without scrolling. */}
       {order && last?.orderComplete && !order.shipped && !shippedNow ? (
         <Paper variant="outlined" sx={{ p: 2, borderColor: 'success.main', borderWidth: 2 }}>
           <MarkShippedForm
@@ -314,6 +359,13 @@ export default function ScanStationPage() {
               refocus();
             }}
           />
+        </Paper>
+      ) : null}
+
+      {last?.job ? (
+        <Paper variant="outlined" sx={{ p: 2, display: 'flex', flexDirection: 'column', gap: 2 }}>
+          <JobPanel job={last.job} />
+          {order ? <OrderItems order={order} scannedJobId={last.job.id} /> : null}
         </Paper>
       ) : null}
 

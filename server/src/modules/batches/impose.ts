@@ -1,21 +1,23 @@
-// A batch's imposed press sheets: print files in, one PDF out (a cover sheet, then each sheet's
-// front and back). Each job's print file pages are embedded as form XObjects, their TrimBox put
-// on a slot's trim and clipped to the slot's bleed; crop marks and a slug (vector Code 128 of
-// `PJ-<job id>`, the order and the item's number) sit in the gap around it. sheets.ts has the
-// geometry.
+// A batch's imposed press sheets: print files in, one PDF out — a cover, then each sheet's front
+// and back, in the order a duplex press prints them. Each job's print file pages are embedded as
+// form XObjects, their TrimBox put on a slot's trim and clipped to the slot's bleed; crop marks and
+// a slug (vector Code 128 of the copy's code `PJ-<job id>-<copy>`, the order and the item's number)
+// sit in the gap around it. sheets.ts has the geometry and the order slots are filled in.
 //
-// Memory stays bounded by the sheet: one job's file is read at a time, each sheet is saved to a
-// temporary file as soon as it is full, and qpdf joins the files on disk.
-import { execFile } from 'node:child_process';
-import fs from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { promisify } from 'node:util';
+// Memory and time follow the sheet, not the batch: one job's print file is read at a time, and
+// each sheet is written to the output file as soon as it is full (pdfPageWriter). The page tree
+// is written last, so the cover — made once the sheets are counted — still comes first.
+//
+// Printed two-sided as it is: when any leaf has a back, every sheet is a front and a back (a blank
+// back where its leaves have none) and the cover is padded to an even number of pages, so sheet n's
+// back always lands behind sheet n's front.
 import bwipjs from 'bwip-js/node';
-import { PDFDocument, StandardFonts, cmyk, type PDFFont, type PDFPage } from 'pdf-lib';
-import { backOf, chooseSheet, cropMarks, leavesOf, type ImposeSettings, type LeafSize, type Rect, type SheetLayout, type SlotPlace, DEFAULT_IMPOSE_SETTINGS } from './sheets';
+import { PDFDocument, StandardFonts, cmyk, type PDFFont, type PDFPage, type PDFRef } from 'pdf-lib';
+import { batchCode, copyCode } from '../../../../common/api/scan';
+import { formatDateTime } from '../../lib/clock';
+import { pdfPageWriter, writeFileInChunks } from '../pdf/concatPdf';
+import { backOf, chooseSheet, cropMarks, leavesOf, sheetFiller, type DuplexTurn, type ImposeSettings, type LeafSize, type Rect, type SheetLayout, type SlotPlace, DEFAULT_IMPOSE_SETTINGS } from './sheets';
 
-const run = promisify(execFile);
 const PT_PER_MM = 72 / 25.4;
 const pt = (mm: number) => mm * PT_PER_MM;
 const mmOf = (points: number) => points / PT_PER_MM;
@@ -27,18 +29,34 @@ export interface ImposeJob {
   /** The store order's name ("#1024"); null for a job made by hand. */
   orderName: string | null;
   productName: string;
-  /** Copies to print: each copy takes its own slots. */
+  /** Copies to print: each copy takes its own slots and has its own code. */
   quantity: number;
   /** The job among its order's printed items (by line order), 1-based, and how many there are. */
   itemNumber: number;
   itemCount: number;
 }
 
+/** A job of the batch that is not on its sheets, and why (the cover names it). */
+export interface LeftOutJob {
+  jobId: number;
+  orderName: string | null;
+  reason: string;
+}
+
 export interface ImposeBatch {
   number: number;
   createdAt: string;
   createdByName: string | null;
+  /** The jobs on the sheets, in this order. */
   jobs: ImposeJob[];
+  leftOut?: LeftOutJob[];
+}
+
+/** How far the sheets are: jobs placed of all, sheets begun. */
+export interface ImposeProgress {
+  jobsDone: number;
+  jobs: number;
+  sheets: number;
 }
 
 /** A print file that cannot go on the batch's sheet (another size): the job is named. */
@@ -71,10 +89,21 @@ export function drawBarcode(page: PDFPage, text: string, at: { x: number; y: num
   return modules * at.moduleMm;
 }
 
+// The characters a font can draw, read once per font (a slug's text is checked each time).
+const characterSets = new WeakMap<PDFFont, Set<number>>();
+
 /** Text the standard font can draw: anything else (emoji, other scripts) becomes "?". */
 function drawable(font: PDFFont, text: string): string {
-  const known = new Set(font.getCharacterSet());
+  let known = characterSets.get(font);
+  if (!known) characterSets.set(font, (known = new Set(font.getCharacterSet())));
   return [...text].map((ch) => (known.has(ch.codePointAt(0)!) ? ch : '?')).join('');
+}
+
+/** `text` cut to fit `room` points at `size` (nothing runs into its neighbour). */
+function fitted(font: PDFFont, text: string, size: number, room: number): string {
+  let shown = drawable(font, text);
+  while (shown.length > 1 && font.widthOfTextAtSize(shown, size) > room) shown = shown.slice(0, -1);
+  return shown;
 }
 
 /** "#1024 · 2 of 3" (a job made by hand: "Job 17"). */
@@ -82,27 +111,21 @@ export function itemLabel(job: Pick<ImposeJob, 'jobId' | 'orderName' | 'itemNumb
   return job.orderName ? `${job.orderName} · ${job.itemNumber} of ${job.itemCount}` : `Job ${job.jobId}`;
 }
 
-/** The barcodes' texts of a job and of a batch cover; the scan station reads them back (modules/scan). */
-export const JOB_CODE_PREFIX = 'PJ-';
-export const BATCH_CODE_PREFIX = 'PB-';
-export const jobCode = (jobId: number) => `${JOB_CODE_PREFIX}${jobId}`;
-export const batchCode = (n: number) => `${BATCH_CODE_PREFIX}${n}`;
+/** "copy 2 of 4" of a job of several copies; empty for a job of one. */
+export const copyLabel = (copy: number, quantity: number): string => (quantity > 1 ? `copy ${copy} of ${quantity}` : '');
 
 const QUIET_MODULES = 10;
 
 function drawSlug(page: PDFPage, font: PDFFont, slug: Rect, job: ImposeJob, copy: number): void {
   const moduleMm = 0.25;
   const heightMm = Math.max(2, slug.height - 0.6);
-  const width = drawBarcode(page, jobCode(job.jobId), { x: slug.x + QUIET_MODULES * moduleMm, y: slug.y + 0.3, moduleMm, heightMm });
-  const textX = slug.x + (2 * QUIET_MODULES) * moduleMm + width;
+  const code = copyCode(job.jobId, copy);
+  const width = drawBarcode(page, code, { x: slug.x + QUIET_MODULES * moduleMm, y: slug.y + 0.3, moduleMm, heightMm });
+  const textX = slug.x + 2 * QUIET_MODULES * moduleMm + width;
   const size = Math.min(6, pt(slug.height) * 0.6);
-  const copies = job.quantity > 1 ? ` · copy ${copy} of ${job.quantity}` : '';
-  const line = drawable(font, `${itemLabel(job)}${copies} · ${jobCode(job.jobId)} · ${job.productName}`);
-  // Cut to the slug's width: the text never runs into the next slot.
-  let shown = line;
+  const line = [itemLabel(job), copyLabel(copy, job.quantity), code, job.productName].filter(Boolean).join(' · ');
   const room = pt(slug.x + slug.width - textX);
-  while (shown.length > 1 && font.widthOfTextAtSize(shown, size) > room) shown = shown.slice(0, -1);
-  if (room > 0) page.drawText(shown, { x: pt(textX), y: pt(slug.y + 0.6), size, font, color: BLACK });
+  if (room > 0) page.drawText(fitted(font, line, size, room), { x: pt(textX), y: pt(slug.y + 0.6), size, font, color: BLACK });
 }
 
 function drawCropMarks(page: PDFPage, place: SlotPlace, mirror: (p: [number, number]) => [number, number]): void {
@@ -132,83 +155,90 @@ async function placePage(sheetDoc: PDFDocument, target: PDFPage, source: PDFPage
 }
 
 interface SheetInProgress {
+  index: number;
   doc: PDFDocument;
   front: PDFPage;
   back: PDFPage | null;
   font: PDFFont;
-  used: number;
 }
 
 export interface ImposeResult {
-  /** Press sheets (each a front and, when any leaf has one, a back). */
+  /** Press sheets (each a front and, when the batch is two-sided, a back). */
   sheets: number;
   layout: SheetLayout;
   pages: number;
+  /** Some leaf has a back: every sheet is a front and a back, printed duplex. */
+  twoSided: boolean;
+  /** The cover's pages, a blank back included. */
+  coverPages: number;
+  /** Copies on the sheets. */
+  items: number;
+}
+
+export interface ImposeOptions {
+  settings?: ImposeSettings;
+  sheet?: string;
+  /** The zone the cover's dates are written in (DD/MM/YYYY HH:MM). */
+  timeZone?: string;
+  /** Called as each job is placed and once the file is written. */
+  onProgress?: (progress: ImposeProgress) => void;
 }
 
 /**
  * Imposes the batch into `outPath`. `leaf` is the size every job prints at (the batch refuses
  * mixed sizes); `loadFile` gives one job's print file, asked for one job at a time.
  */
-export async function imposeBatch(
-  batch: ImposeBatch,
-  leaf: LeafSize,
-  loadFile: (job: ImposeJob) => Promise<Uint8Array>,
-  outPath: string,
-  opts: { settings?: ImposeSettings; sheet?: string } = {},
-): Promise<ImposeResult> {
+export async function imposeBatch(batch: ImposeBatch, leaf: LeafSize, loadFile: (job: ImposeJob) => Promise<Uint8Array>, outPath: string, opts: ImposeOptions = {}): Promise<ImposeResult> {
   const settings = opts.settings ?? DEFAULT_IMPOSE_SETTINGS;
   const layout = chooseSheet(leaf, settings, opts.sheet);
   if (!layout) throw new ImposeRefusal(`A ${leaf.trimWidthMm} × ${leaf.trimHeightMm} mm item with its bleed and marks fits ${opts.sheet ? `no ${opts.sheet} sheet` : 'none of the press sheets'}`);
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'presswork-batch-'));
-  const files: string[] = [];
-  let pages = 0;
   const W = layout.widthMm;
   const H = layout.heightMm;
   const mirror = (p: [number, number]): [number, number] => {
     const r = backOf({ x: p[0], y: p[1], width: 0, height: 0 }, layout, settings.duplex);
     return [r.x, r.y];
   };
-  let current: SheetInProgress | null = null;
+  const filler = sheetFiller(layout.slots.length);
+  const progress = (jobsDone: number) => opts.onProgress?.({ jobsDone, jobs: batch.jobs.length, sheets: filler.sheets });
 
-  const newSheet = async (): Promise<SheetInProgress> => {
-    const doc = await PDFDocument.create();
-    doc.setTitle(`Batch ${batch.number}, sheet ${files.length + 1}`);
-    const font = await doc.embedFont(StandardFonts.Helvetica);
-    const front = doc.addPage([pt(W), pt(H)]);
-    return { doc, front, back: null, font, used: 0 };
-  };
-  const finishSheet = async () => {
-    if (!current) return;
-    const file = path.join(dir, `sheet-${files.length + 1}.pdf`);
-    await fs.writeFile(file, await current.doc.save({ useObjectStreams: false }));
-    files.push(file);
-    pages += current.back ? 2 : 1;
-    current = null;
-  };
+  return writeFileInChunks(outPath, async (write) => {
+    const out = pdfPageWriter(write);
+    const sheets: Array<{ front: PDFRef; back: PDFRef | null }> = [];
+    let current: SheetInProgress | null = null;
+    const newSheet = async (index: number): Promise<SheetInProgress> => {
+      const doc = await PDFDocument.create({ updateMetadata: false });
+      const font = await doc.embedFont(StandardFonts.Helvetica);
+      return { index, doc, front: doc.addPage([pt(W), pt(H)]), back: null, font };
+    };
+    // A full sheet goes to the file at once: only the sheet being filled is held.
+    const finishSheet = async () => {
+      if (!current) return;
+      const [front, back] = await out.copyPages(current.doc);
+      sheets.push({ front, back: back ?? null });
+      current = null;
+    };
 
-  try {
-    for (const job of batch.jobs) {
+    let items = 0;
+    progress(0);
+    for (const [done, job] of batch.jobs.entries()) {
       const file = await PDFDocument.load(await loadFile(job), { updateMetadata: false });
       const filePages = file.getPages();
       if (!filePages.length) throw new ImposeRefusal(`Job #${job.jobId}'s print file has no pages`);
       for (const p of filePages) {
         const { trim } = boxesOf(p);
         if (Math.abs(trim.width - leaf.trimWidthMm) > 0.5 || Math.abs(trim.height - leaf.trimHeightMm) > 0.5) {
-          throw new ImposeRefusal(
-            `Job #${job.jobId}'s print file is ${trim.width.toFixed(0)} × ${trim.height.toFixed(0)} mm, not the batch's ${leaf.trimWidthMm} × ${leaf.trimHeightMm} mm`,
-          );
+          throw new ImposeRefusal(`Job #${job.jobId}'s print file is ${trim.width.toFixed(0)} × ${trim.height.toFixed(0)} mm, not the batch's ${leaf.trimWidthMm} × ${leaf.trimHeightMm} mm`);
         }
       }
       const leaves = leavesOf(filePages.length);
       for (let copy = 1; copy <= Math.max(1, job.quantity); copy++) {
-        // A job's leaves stay on one sheet when they can.
-        if (current && current.used > 0 && current.used + leaves.length > layout.slots.length) await finishSheet();
-        for (const [frontPage, backPage] of leaves) {
-          if (current && current.used >= layout.slots.length) await finishSheet();
-          current ??= await newSheet();
+        items++;
+        const places = filler.place(leaves.length);
+        for (const [i, [frontPage, backPage]] of leaves.entries()) {
+          if (current && current.index !== places[i].sheet) await finishSheet();
+          current ??= await newSheet(places[i].sheet);
           const sheet: SheetInProgress = current;
-          const place = layout.slots[sheet.used++];
+          const place = layout.slots[places[i].slot];
           await placePage(sheet.doc, sheet.front, filePages[frontPage], place.trim, leaf.bleedMm);
           drawCropMarks(sheet.front, place, (p) => p);
           drawSlug(sheet.front, sheet.font, place.slug, job, copy);
@@ -219,63 +249,112 @@ export async function imposeBatch(
           }
         }
       }
+      progress(done + 1);
     }
     await finishSheet();
-    const cover = path.join(dir, 'cover.pdf');
-    const coverPages = await writeCover(cover, batch, layout, files.length);
-    await run('qpdf', ['--warning-exit-0', '--empty', '--pages', cover, ...files, '--', outPath]);
-    return { sheets: files.length, layout, pages: pages + coverPages };
-  } finally {
-    await fs.rm(dir, { recursive: true, force: true });
-  }
+
+    const twoSided = sheets.some((s) => s.back !== null);
+    const order: PDFRef[] = [];
+    for (const s of sheets) order.push(s.front, ...(twoSided ? [s.back ?? (await out.blankPage(pt(W), pt(H)))] : []));
+    const cover = await coverDocument(batch, layout, { sheets: sheets.length, items, twoSided, duplex: settings.duplex, timeZone: opts.timeZone ?? 'UTC' });
+    const coverPages = await out.copyPages(cover);
+    await out.finish([...coverPages, ...order], { title: `Batch ${batch.number}` });
+    progress(batch.jobs.length);
+    return { sheets: sheets.length, layout, pages: coverPages.length + order.length, twoSided, coverPages: coverPages.length, items };
+  });
 }
 
-/** The cover sheet: the batch's barcode, its sheet, its jobs (order, product, quantity) and totals. */
-async function writeCover(file: string, batch: ImposeBatch, layout: SheetLayout, sheets: number): Promise<number> {
-  const doc = await PDFDocument.create();
-  doc.setTitle(`Batch ${batch.number}`);
+/** How a two-sided batch is printed: the edge the printer flips the sheet on, for its page as laid out. */
+export function duplexFlip(layout: Pick<SheetLayout, 'widthMm' | 'heightMm'>, duplex: DuplexTurn): 'long edge' | 'short edge' {
+  // Turned side to side the sheet flips about its vertical edges; head to foot about its horizontal ones.
+  const flipsOnVertical = duplex === 'turn';
+  const verticalIsLong = layout.heightMm >= layout.widthMm;
+  return flipsOnVertical === verticalIsLong ? 'long edge' : 'short edge';
+}
+
+/** How the sheets' file is printed, as the cover and the batch's page say it. */
+export function howToPrint(twoSided: boolean, layout: Pick<SheetLayout, 'widthMm' | 'heightMm'>, duplex: DuplexTurn): string {
+  if (!twoSided) return 'Print one-sided: one page a sheet, after this cover.';
+  return `Print two-sided (duplex), flip on the ${duplexFlip(layout, duplex)}, the whole file as it is: the cover's back is blank, then each sheet's front and its back.`;
+}
+
+/**
+ * The cover: the batch's barcode, its sheet and how to print it, the jobs left out and why, and its
+ * jobs (order, product, quantity) with the totals. Every page carries the batch's number and
+ * barcode (pages come apart on the floor); two-sided, it has an even number of pages.
+ */
+async function coverDocument(
+  batch: ImposeBatch,
+  layout: SheetLayout,
+  made: { sheets: number; items: number; twoSided: boolean; duplex: DuplexTurn; timeZone: string },
+): Promise<PDFDocument> {
+  const doc = await PDFDocument.create({ updateMetadata: false });
   const font = await doc.embedFont(StandardFonts.Helvetica);
   const bold = await doc.embedFont(StandardFonts.HelveticaBold);
   const W = layout.widthMm;
   const H = layout.heightMm;
   const left = 15;
-  let page = doc.addPage([pt(W), pt(H)]);
-  let y = H - 20;
-  const text = (s: string, x: number, size: number, f = font) => page.drawText(drawable(f, s), { x: pt(x), y: pt(y), size, font: f, color: BLACK });
+  const right = W - 15;
+  const pages: PDFPage[] = [];
+  let page!: PDFPage;
+  let y = 0;
+  const text = (s: string, x: number, size: number, f = font) => page.drawText(fitted(f, s, size, pt(right - x)), { x: pt(x), y: pt(y), size, font: f, color: BLACK });
+  // Pages after the first start under their header (drawn once the pages are counted).
+  const nextPage = () => {
+    page = doc.addPage([pt(W), pt(H)]);
+    pages.push(page);
+    y = H - 40;
+  };
+
+  nextPage();
+  y = H - 20;
   text(`Batch ${batch.number}`, left, 24, bold);
   y -= 22;
   drawBarcode(page, batchCode(batch.number), { x: left, y, moduleMm: 0.4, heightMm: 15 });
   y -= 6;
   text(batchCode(batch.number), left, 9);
   y -= 8;
-  const items = batch.jobs.reduce((n, j) => n + Math.max(1, j.quantity), 0);
-  text(`Sheet ${layout.sheet.name} (${layout.widthMm} × ${layout.heightMm} mm), ${layout.slots.length} per side · ${sheets} sheet${sheets === 1 ? '' : 's'}`, left, 11);
+  const s = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  text(`Sheet ${layout.sheet.name} (${layout.widthMm} × ${layout.heightMm} mm), ${layout.slots.length} per side · ${s(made.sheets, 'sheet')}`, left, 11);
   y -= 6;
-  text(`${batch.jobs.length} job${batch.jobs.length === 1 ? '' : 's'} · ${items} item${items === 1 ? '' : 's'} · created ${batch.createdAt.slice(0, 16).replace('T', ' ')}${batch.createdByName ? ` by ${batch.createdByName}` : ''}`, left, 11);
-  y -= 12;
+  text(howToPrint(made.twoSided, layout, made.duplex), left, 11, bold);
+  y -= 6;
+  const created = formatDateTime(batch.createdAt, made.timeZone);
+  text(`${s(batch.jobs.length, 'job')} · ${s(made.items, 'item')} · created ${created}${batch.createdByName ? ` by ${batch.createdByName}` : ''}`, left, 11);
+  y -= 10;
+  const leftOut = batch.leftOut ?? [];
+  if (leftOut.length) {
+    text(`Not on these sheets (${leftOut.length}): they left the queue after the batch was made`, left, 11, bold);
+    y -= 5;
+    for (const job of leftOut) {
+      if (y < 15) nextPage();
+      text(`#${job.jobId}${job.orderName ? ` (${job.orderName})` : ''}: ${job.reason}`, left + 4, 9);
+      y -= 4.5;
+    }
+    y -= 5;
+  }
   const columns = [left, left + 25, left + 55, W - 30];
   const header = () => {
     ['Job', 'Order', 'Product', 'Qty'].forEach((h, i) => page.drawText(h, { x: pt(columns[i]), y: pt(y), size: 9, font: bold, color: BLACK }));
     y -= 5;
   };
+  if (y < 20) nextPage();
   header();
-  let count = 1;
   for (const job of batch.jobs) {
     if (y < 15) {
-      page = doc.addPage([pt(W), pt(H)]);
-      count++;
-      y = H - 20;
+      nextPage();
       header();
     }
     const cells = [`#${job.jobId}`, job.orderName ? `${job.orderName} (${job.itemNumber} of ${job.itemCount})` : '-', job.productName, String(job.quantity)];
-    cells.forEach((c, i) => {
-      const room = pt((columns[i + 1] ?? W - 10) - columns[i] - 2);
-      let shown = drawable(font, c);
-      while (shown.length > 1 && font.widthOfTextAtSize(shown, 9) > room) shown = shown.slice(0, -1);
-      page.drawText(shown, { x: pt(columns[i]), y: pt(y), size: 9, font, color: BLACK });
-    });
+    cells.forEach((c, i) => page.drawText(fitted(font, c, 9, pt((columns[i + 1] ?? W - 10) - columns[i] - 2)), { x: pt(columns[i]), y: pt(y), size: 9, font, color: BLACK }));
     y -= 4.5;
   }
-  await fs.writeFile(file, await doc.save());
-  return count;
+  // Every page after the first: the batch's number, the page and its barcode.
+  pages.forEach((p, i) => {
+    if (i === 0) return;
+    p.drawText(`Batch ${batch.number} · cover page ${i + 1} of ${pages.length}`, { x: pt(left), y: pt(H - 20), size: 14, font: bold, color: BLACK });
+    drawBarcode(p, batchCode(batch.number), { x: right - 50, y: H - 30, moduleMm: 0.4, heightMm: 12 });
+  });
+  if (made.twoSided && pages.length % 2 === 1) doc.addPage([pt(W), pt(H)]);
+  return doc;
 }

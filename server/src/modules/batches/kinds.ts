@@ -11,18 +11,20 @@ export interface JobKind {
 }
 
 /** Stocks compare without case or extra spaces: "350 gsm Silk" is "350 gsm silk". */
-const stockKey = (stock: string | null) => (stock ?? '').trim().replace(/\s+/g, ' ').toLowerCase();
+export const stockKey = (stock: string | null) => (stock ?? '').trim().replace(/\s+/g, ' ').toLowerCase();
 export const sameStock = (a: string | null, b: string | null) => stockKey(a) === stockKey(b);
 
 export const stockName = (stock: string | null) => (stock?.trim() ? stock.trim() : 'no stock set');
 
-/**
- * Slots a job takes on the sheets: each copy's leaves (a card is 4 pages, so 2 leaves: its outside
- * and its inside; other items a leaf per two artwork pages, at least one).
- */
+/** Pages of one copy of a job as the sheets take them: a card is 4 pages; other items their artwork pages, at least one. */
+export const pagesPerCopy = (job: Pick<PrintJob, 'artworkUrls'>, kind: Pick<JobKind, 'productType'>): number => (kind.productType === 'Card' ? 4 : Math.max(1, job.artworkUrls.length));
+
+/** Leaves of one copy of a job: a card's 4 pages are 2 leaves (its outside and its inside); other items a leaf per two pages. */
+export const leavesPerCopy = (job: Pick<PrintJob, 'artworkUrls'>, kind: Pick<JobKind, 'productType'>): number => leavesOf(pagesPerCopy(job, kind)).length;
+
+/** Slots a job takes on the sheets: each copy's leaves. */
 export function slotsOf(job: Pick<PrintJob, 'quantity' | 'artworkUrls'>, kind: Pick<JobKind, 'productType'>): number {
-  const pages = kind.productType === 'Card' ? 4 : Math.max(1, job.artworkUrls.length);
-  return leavesOf(pages).length * Math.max(1, job.quantity);
+  return leavesPerCopy(job, kind) * Math.max(1, job.quantity);
 }
 
 /** The automatic batching's group of a kind: one filling batch per group. */

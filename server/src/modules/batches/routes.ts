@@ -14,12 +14,15 @@ import { ok } from '../../http/envelope';
 import { idempotent } from '../../http/idempotency';
 import { idParam, parse } from '../../http/validate';
 import { baseUrlOf } from '../uploads/routes';
-import { batchPdfFileName } from '../../../../common/api/batches';
-import { createBody, listQuery, sheetsQuery, stateBody } from './schema';
+import { batchPdfFileName, type BatchSheetsProgress } from '../../../../common/api/batches';
+import { progressBoard } from '../../http/progress';
+import type { ImposeProgress } from './impose';
+import { createBody, listQuery, sheetsPdfQuery, sheetsProgressQuery, sheetsQuery, stateBody } from './schema';
 import type { BatchesService } from './service';
 
 export function batchesRoutes(batches: BatchesService, config: Config): Router {
   const r = Router();
+  const progress = progressBoard<ImposeProgress>();
   r.get('/', allow.ownSite, async (req, res) => {
     ok(res, await batches.list(actorOf(req), parse(listQuery, req.query)));
   });
@@ -41,12 +44,16 @@ export function batchesRoutes(batches: BatchesService, config: Config): Router {
     ok(res, await batches.jobsOf(actorOf(req), idParam(req.params.id)));
   });
 
-  // Written to a temporary file and streamed: a batch's sheets can be hundreds of megabytes.
+  // Written to a temporary file and streamed: a batch's sheets can be hundreds of megabytes. With
+  // ?progress=<key>, how far it is can be read meanwhile at /:id/pdf/progress?key=<key>.
   r.get('/:id/pdf', allow.site, async (req, res) => {
+    const actor = actorOf(req);
+    const { progress: key } = parse(sheetsPdfQuery, req.query);
+    const onProgress = key ? (p: ImposeProgress) => progress.report(actor.id, key, p) : undefined;
     const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'presswork-batch-pdf-'));
     try {
       const file = path.join(dir, 'batch.pdf');
-      const { batch } = await batches.sheetPdf(actorOf(req), idParam(req.params.id), file, { ownOrigin: baseUrlOf(req, config) });
+      const { batch } = await batches.sheetPdf(actor, idParam(req.params.id), file, { ownOrigin: baseUrlOf(req, config), onProgress }).finally(() => key && progress.finish(actor.id, key));
       const { size } = await fsp.stat(file);
       res.status(200).set({
         'Content-Type': 'application/pdf',
@@ -58,6 +65,15 @@ export function batchesRoutes(batches: BatchesService, config: Config): Router {
     } finally {
       await fsp.rm(dir, { recursive: true, force: true });
     }
+  });
+
+  // How far the caller's sheets of this batch are; null when not known here (not begun, or another instance's).
+  r.get('/:id/pdf/progress', allow.site, async (req, res) => {
+    const actor = actorOf(req);
+    await batches.find(actor, idParam(req.params.id));
+    const seen = progress.read(actor.id, parse(sheetsProgressQuery, req.query).key);
+    const answer: BatchSheetsProgress | null = seen ? { ...seen.progress, finished: seen.finished } : null;
+    ok(res, answer);
   });
 
   r.post('/:id/state', allow.site, idempotent, async (req, res) => {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { progressKey } from '../../http/progress';
 import { rowId } from '../../http/validate';
 import { MAX_BATCH_JOBS } from '../../../../common/api/batches';
 import { queryFlag } from '../print-jobs/schema';
@@ -30,6 +31,15 @@ export const listQuery = z.object({
 
 export const sheetsQuery = z.object({
   clientId: rowId.optional(),
+});
+
+/** GET /api/batches/:id/pdf: a key of the caller's own to follow its progress by. */
+export const sheetsPdfQuery = z.object({
+  progress: progressKey.optional(),
+});
+
+export const sheetsProgressQuery = z.object({
+  key: progressKey,
 });
 
 export type CreateBatchInput = z.infer<typeof createBody>;

@@ -3,7 +3,9 @@
 // marks each job printed (packed) through the print-job state rules (print-jobs/service.ts), as the
 // operator.
 // Batches are made by hand (create) or by the site's automatic batching (autoBatchPass below).
-import type { BatchItem, BatchJob, BatchMove, ImpositionSheets } from '../../../../common/api/batches';
+import bwipjs from 'bwip-js/node';
+import type { BatchItem, BatchJob, BatchLeftOutJob, BatchMove, ImpositionSheets } from '../../../../common/api/batches';
+import { batchCode } from '../../../../common/api/scan';
 import { isUniqueViolation } from '../../db';
 import type { Deps } from '../../deps';
 import type { Page } from '../../http/envelope';
@@ -14,7 +16,7 @@ import { pageWindow } from '../../lib/paging';
 import { siteScope, visibleTo } from '../auth/scope';
 import { designsRepo, type Design } from '../designs/repo';
 import type { PrintJob } from '../print-jobs/repo';
-import { nameOf, type PrintJobsService } from '../print-jobs/service';
+import { heldRefusal, nameOf, type PrintJobsService } from '../print-jobs/service';
 import type { ProductionService } from '../production/service';
 import { printSizeOfJob } from '../production/service';
 import { sitesRepo } from '../sites/repo';
@@ -22,12 +24,12 @@ import { nextRunAt } from '../../jobs/time';
 import type { HistoryService } from '../history';
 import { byUser, recordChange } from '../history/record';
 import { autoBatchPass, type AutoBatchReport } from './autoBatch';
-import { imposeBatch, ImposeRefusal, type ImposeJob, type ImposeResult } from './impose';
+import { howToPrint, imposeBatch, ImposeRefusal, type ImposeJob, type ImposeProgress, type ImposeResult } from './impose';
 import { BATCH_STATES, batchesRepo, type Batch, type BatchState } from './repo';
 import type { BatchListQuery, CreateBatchInput } from './schema';
 import { autoBatchingOfEnv, impositionOf } from './settings';
-import { sameStock, stockName, type JobKind } from './kinds';
-import { chooseSheet, type ImposeSettings } from './sheets';
+import { leavesPerCopy, pagesPerCopy, stockKey, stockName, type JobKind } from './kinds';
+import { chooseSheet, leavesOf, sheetsNeeded, type ImposeSettings } from './sheets';
 
 export const BATCH_NOT_FOUND = 'Batch not found';
 
@@ -38,6 +40,21 @@ export function jobList(ids: number[]): string {
 }
 const jobsWord = (ids: number[]) => (ids.length === 1 ? `Job ${jobList(ids)} is` : `Jobs ${jobList(ids)} are`);
 
+/**
+ * The odd ones out of jobs that must all be of one kind (`keys[i]` is job i's): the batch's kind is
+ * the most jobs' (the first job's on a tie) and the others are named — the one mug among 45 cards,
+ * not the 45 cards. Null when all are alike.
+ */
+export function oddOnesOut<J extends { id: number }>(jobs: J[], keys: string[]): { kind: string; like: J; odd: J[]; others: string } | null {
+  const counts = new Map<string, number>();
+  for (const k of keys) counts.set(k, (counts.get(k) ?? 0) + 1);
+  if (counts.size <= 1) return null;
+  let kind = keys[0];
+  for (const [k, n] of counts) if (n > counts.get(kind)!) kind = k;
+  const alike = jobs.filter((_, i) => keys[i] === kind);
+  return { kind, like: alike[0], odd: jobs.filter((_, i) => keys[i] !== kind), others: alike.length === 1 ? `job #${alike[0].id}` : `the other ${alike.length} jobs` };
+}
+
 /** The one move a batch may make next; none after packed. */
 export function nextState(state: BatchState): BatchState | null {
   const i = BATCH_STATES.indexOf(state);
@@ -46,7 +63,7 @@ export function nextState(state: BatchState): BatchState | null {
 
 export interface BatchesParts {
   printJobs: PrintJobsService;
-  production: Pick<ProductionService, 'printFile'>;
+  production: Pick<ProductionService, 'printFile' | 'downloadRefusal'>;
   /** Each move's who and when (the batch row keeps only the last). */
   history: Pick<HistoryService, 'movesOfBatch'>;
 }
@@ -57,8 +74,14 @@ export interface BatchesParts {
  */
 export type BatchView = Batch & { item: BatchItem | null; siteName: string | null; closesAt: string | null };
 
-/** One batch as its page shows it: with every move it has made, who made it and when. */
-export type BatchDetail = BatchView & { moves: BatchMove[] };
+/**
+ * One batch as its page shows it: every move it has made (who and when), its barcode, the sheets its
+ * file holds now and how they print, and the jobs its sheets leave out and why.
+ */
+export type BatchDetail = BatchView & { moves: BatchMove[]; code: string; barcodeSvg: string; sheetCount: number | null; howToPrint: string | null; leftOut: BatchLeftOutJob[] };
+
+/** The batch's cover barcode as an SVG image, for its page. */
+const barcodeSvgOf = (number: number): string => bwipjs.toSVG({ bcid: 'code128', text: batchCode(number), height: 10, includetext: true, textxalign: 'center' });
 
 /** What marking the batch printed or packed did to its jobs. */
 export interface PrintedReport {
@@ -111,7 +134,62 @@ export function batchesService(deps: Deps, parts: BatchesParts) {
   const view = async (batch: Batch): Promise<BatchView> => (await views([batch]))[0];
 
   const find = async (actor: Actor, id: number): Promise<Batch> => visibleTo(actor, await repo.byId(id), BATCH_NOT_FOUND);
-  const detail = async (batch: Batch): Promise<BatchDetail> => ({ ...(await view(batch)), moves: await parts.history.movesOfBatch(batch.id) });
+
+  /**
+   * Why a job of the batch is not put on its sheets now (null: it is): it left the queue after the
+   * batch was made — cancelled or withdrawn, held by preflight, moved to HP Site Flow — or it was
+   * printed by itself (before the batch was marked printed, if it was). The sentence is its own
+   * download's refusal.
+   */
+  function leftOutReason(job: PrintJob, batchPrintedAt: string | null): string | null {
+    if (job.madeBy === 'provider') return `Moved to HP Site Flow (job #${job.id}): HP makes it, not the floor`;
+    if (job.held) return heldRefusal(job).message;
+    const printedByItself = job.isPrinted && (batchPrintedAt === null || (job.printedAt !== null && job.printedAt < batchPrintedAt));
+    return parts.production.downloadRefusal(job, { fromQueue: printedByItself, printInHouse: true })?.message ?? null;
+  }
+
+  /** The batch's jobs still there, split into those its sheets carry and those they leave out (and why). */
+  async function sheetJobs(batch: Batch, moves: BatchMove[]): Promise<{ on: PrintJob[]; leftOut: BatchLeftOutJob[] }> {
+    const printedAt = batch.state === 'open' ? null : (moves.find((m) => m.state === 'printed')?.at ?? batch.stateChangedAt);
+    // One read of them all (a batch holds up to MAX_BATCH_JOBS), then in the batch's order.
+    const { rows } = await jobsRepo.list({ ids: batch.jobIds }, [{ field: 'id', order: 'asc' }], Math.max(1, batch.jobIds.length), 0);
+    const byId = new Map(rows.map((j) => [j.id, j]));
+    const found = batch.jobIds.map((id) => byId.get(id)).filter((j): j is PrintJob => j !== undefined);
+    const on: PrintJob[] = [];
+    const leftOut: BatchLeftOutJob[] = [];
+    for (const job of found) {
+      const reason = leftOutReason(job, printedAt);
+      if (reason) leftOut.push({ jobId: job.id, orderName: job.orderName, productName: job.productName, reason });
+      else on.push(job);
+    }
+    return { on, leftOut };
+  }
+
+  /** The sheets these jobs take on the batch's sheet, counted as the imposition fills them; and how they print. */
+  async function sheetsOf(batch: Batch, jobs: PrintJob[]): Promise<{ sheetCount: number | null; howToPrint: string | null }> {
+    if (!jobs.length) return { sheetCount: null, howToPrint: null };
+    const designs = new Map<number, Design | undefined>();
+    const kinds = await Promise.all(jobs.map((job) => kindOf(job, designs)));
+    const settings = await impositionSettingsFor(batch.siteId);
+    const layout = chooseSheet(kinds[0].leaf, settings, batch.sheet);
+    if (!layout) return { sheetCount: null, howToPrint: null };
+    const leaves = jobs.flatMap((job, i) => Array<number>(Math.max(1, job.quantity)).fill(leavesPerCopy(job, kinds[i])));
+    const twoSided = jobs.some((job, i) => leavesOf(pagesPerCopy(job, kinds[i])).some(([, back]) => back !== null));
+    return { sheetCount: sheetsNeeded(layout.slots.length, leaves), howToPrint: howToPrint(twoSided, layout, settings.duplex) };
+  }
+
+  const detail = async (batch: Batch): Promise<BatchDetail> => {
+    const moves = await parts.history.movesOfBatch(batch.id);
+    const { on, leftOut } = await sheetJobs(batch, moves);
+    return {
+      ...(await view(batch)),
+      moves,
+      code: batchCode(batch.number),
+      barcodeSvg: barcodeSvgOf(batch.number),
+      ...(await sheetsOf(batch, on)),
+      leftOut,
+    };
+  };
   const get = async (actor: Actor, id: number): Promise<BatchDetail> => detail(await find(actor, id));
 
   async function list(actor: Actor, q: BatchListQuery): Promise<Page<BatchView>> {
@@ -132,9 +210,12 @@ export function batchesService(deps: Deps, parts: BatchesParts) {
     const jobs = await Promise.all(batch.jobIds.map((jobId) => jobsRepo.byId(jobId)));
     const orderIds = [...new Set(jobs.map((j) => j?.shopifyOrderId).filter((o): o is string => typeof o === 'string'))];
     const numbers = await repo.itemNumbers(batch.siteId, orderIds);
+    const packed = await jobsRepo.packedCopies(batch.jobIds);
     return batch.jobIds.map((jobId, i) => {
       const n = numbers.get(jobId);
-      return { jobId, job: (jobs[i] ?? null) as BatchJob['job'], itemNumber: n?.number ?? null, itemCount: n?.count ?? null };
+      const job = jobs[i];
+      const packedCopies = job?.packedAt ? Math.max(1, job.quantity) : (packed.get(jobId) ?? 0);
+      return { jobId, job: (job ?? null) as BatchJob['job'], itemNumber: n?.number ?? null, itemCount: n?.count ?? null, packedCopies };
     });
   }
 
@@ -180,22 +261,22 @@ export function batchesService(deps: Deps, parts: BatchesParts) {
     const sizes: JobKind[] = [];
     for (const job of found) sizes.push(await kindOf(job, designs));
     const key = (s: JobKind) => `${s.productType} ${s.leaf.trimWidthMm} × ${s.leaf.trimHeightMm} mm`;
-    const first = key(sizes[0]);
-    const others = found.filter((_, i) => key(sizes[i]) !== first);
-    if (others.length) {
+    // The batch's kind is the most jobs' (the first job's on a tie): the others are named as the odd ones out.
+    const odd = oddOnesOut(found, sizes.map(key));
+    if (odd) {
       const kinds = [...new Set(sizes.map(key))].join(', ');
-      throw badRequest(`${jobsWord(others.map((j) => j.id))} not the same product and size as job #${found[0].id} (${first}): one sheet takes one kind (${kinds})`, {
-        jobIds: others.map((j) => j.id),
-      });
+      throw badRequest(`${jobsWord(odd.odd.map((j) => j.id))} not the same product and size as ${odd.others} (${odd.kind}): one sheet takes one kind (${kinds})`, { jobIds: odd.odd.map((j) => j.id) });
     }
-    const otherStock = found.filter((_, i) => !sameStock(sizes[i].stock, sizes[0].stock));
-    if (otherStock.length) {
+    const oddStock = oddOnesOut(found, sizes.map((s) => stockKey(s.stock)));
+    if (oddStock) {
       const stocks = [...new Set(sizes.map((s) => stockName(s.stock)))].join(', ');
-      throw badRequest(`${jobsWord(otherStock.map((j) => j.id))} on another paper stock than job #${found[0].id} (${stockName(sizes[0].stock)}): one sheet takes one stock (${stocks})`, {
-        jobIds: otherStock.map((j) => j.id),
+      const stock = stockName(sizes[found.indexOf(oddStock.like)].stock);
+      throw badRequest(`${jobsWord(oddStock.odd.map((j) => j.id))} on another paper stock than ${oddStock.others} (${stock}): one sheet takes one stock (${stocks})`, {
+        jobIds: oddStock.odd.map((j) => j.id),
       });
     }
     const settings = await impositionSettingsFor(siteId);
+    const first = key(sizes[0]);
     const layout = chooseSheet(sizes[0].leaf, settings, input.sheet);
     if (!layout) {
       const known = settings.sheets.map((s) => s.name);
@@ -227,34 +308,42 @@ export function batchesService(deps: Deps, parts: BatchesParts) {
   }
 
   /** The jobs of each leaf's slug and the cover, with their place in their order. */
-  async function imposeJobs(batch: Batch): Promise<Array<{ job: PrintJob; item: ImposeJob }>> {
-    const jobs = (await Promise.all(batch.jobIds.map((id) => jobsRepo.byId(id)))).filter((j): j is PrintJob => j !== undefined);
+  async function imposeJobs(batch: Batch, jobs: PrintJob[]): Promise<ImposeJob[]> {
     const orderIds = [...new Set(jobs.map((j) => j.shopifyOrderId).filter((o): o is string => o !== null))];
     const numbers = await repo.itemNumbers(batch.siteId, orderIds);
     return jobs.map((job) => {
       const n = numbers.get(job.id) ?? { number: 1, count: 1 };
-      return { job, item: { jobId: job.id, orderName: job.orderName ?? (job.shopifyOrderId ? `Order ${job.shopifyOrderId}` : null), productName: job.productName, quantity: job.quantity, itemNumber: n.number, itemCount: n.count } };
+      return { jobId: job.id, orderName: job.orderName ?? (job.shopifyOrderId ? `Order ${job.shopifyOrderId}` : null), productName: job.productName, quantity: job.quantity, itemNumber: n.number, itemCount: n.count };
     });
   }
 
   /**
-   * The batch's imposed sheets, written to `outPath`. Serving them changes no job: the jobs count
-   * as printed when the batch is marked printed.
+   * The batch's imposed sheets, written to `outPath`: only the jobs still to print — a job that
+   * left the queue since the batch was made is left off and named on the cover (and on the batch's
+   * page). Serving them changes no job: the jobs count as printed when the batch is marked printed.
    */
-  async function sheetPdf(actor: Actor, id: number, outPath: string, opts: { ownOrigin?: string } = {}): Promise<{ batch: Batch; result: ImposeResult }> {
+  async function sheetPdf(
+    actor: Actor,
+    id: number,
+    outPath: string,
+    opts: { ownOrigin?: string; onProgress?: (progress: ImposeProgress) => void } = {},
+  ): Promise<{ batch: Batch; result: ImposeResult }> {
     const batch = await find(actor, id);
-    const jobs = await imposeJobs(batch);
-    if (!jobs.length) throw conflict(`Batch ${batch.number} has no jobs left to print (they were deleted)`);
-    const byId = new Map(jobs.map((j) => [j.job.id, j.job]));
-    const { leaf } = await kindOf(jobs[0].job);
+    const { on, leftOut } = await sheetJobs(batch, await parts.history.movesOfBatch(batch.id));
+    if (!on.length) {
+      if (!leftOut.length) throw conflict(`Batch ${batch.number} has no jobs left to print (they were deleted)`);
+      throw new HttpError(409, `Batch ${batch.number} has no jobs left to print — ${leftOut.map((j) => `#${j.jobId}: ${j.reason}`).join('; ')}`, { leftOut });
+    }
+    const byId = new Map(on.map((j) => [j.id, j]));
+    const { leaf } = await kindOf(on[0]);
     const settings = await impositionSettingsFor(batch.siteId);
     try {
       const result = await imposeBatch(
-        { number: batch.number, createdAt: batch.createdAt, createdByName: batch.createdByName, jobs: jobs.map((j) => j.item) },
+        { number: batch.number, createdAt: batch.createdAt, createdByName: batch.createdByName, jobs: await imposeJobs(batch, on), leftOut },
         leaf,
         async (item) => (await parts.production.printFile(byId.get(item.jobId)!, { ownOrigin: opts.ownOrigin })).pdf,
         outPath,
-        { settings, sheet: batch.sheet },
+        { settings, sheet: batch.sheet, timeZone: config.sync.timezone, onProgress: opts.onProgress },
       );
       return { batch, result };
     } catch (err) {
@@ -313,7 +402,7 @@ export function batchesService(deps: Deps, parts: BatchesParts) {
   /** One pass of every site's automatic batching (see autoBatch.ts). */
   const autoBatch = (): Promise<AutoBatchReport> => autoBatchPass(deps, { jobsRepo, kindOf, impositionSettingsFor });
 
-  return { get, list, create, sheetPdf, changeState, sheets, jobsOf, impositionSettingsFor, autoBatch };
+  return { get, find, list, create, sheetPdf, changeState, sheets, jobsOf, impositionSettingsFor, autoBatch };
 }
 
 export type BatchesService = ReturnType<typeof batchesService>;

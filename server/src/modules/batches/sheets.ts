@@ -126,6 +126,49 @@ export function leavesOf(pageCount: number): Array<[number, number | null]> {
   return leaves;
 }
 
+/** Where one leaf goes: the sheet (from 0) and its slot on it. */
+export interface LeafPlace {
+  sheet: number;
+  slot: number;
+}
+
+/**
+ * Fills sheets in order, one copy at a time: a copy's leaves (a card's outside and inside) stay on
+ * one sheet when they fit what is left of it, else the copy starts the next sheet; a copy with more
+ * leaves than a sheet holds runs on. The imposition places leaves with it and the batch's page
+ * counts its sheets with it, so the two never disagree.
+ */
+export function sheetFiller(slotsPerSheet: number) {
+  let sheet = -1;
+  let used = slotsPerSheet;
+  return {
+    /** The places of one copy's leaves. */
+    place(leaves: number): LeafPlace[] {
+      if (used > 0 && used + leaves > slotsPerSheet) used = slotsPerSheet;
+      const places: LeafPlace[] = [];
+      for (let i = 0; i < leaves; i++) {
+        if (used >= slotsPerSheet) {
+          sheet++;
+          used = 0;
+        }
+        places.push({ sheet, slot: used++ });
+      }
+      return places;
+    },
+    /** Sheets begun so far. */
+    get sheets(): number {
+      return sheet + 1;
+    },
+  };
+}
+
+/** The sheets copies of these leaf counts take, in this order. */
+export function sheetsNeeded(slotsPerSheet: number, leavesPerCopy: number[]): number {
+  const filler = sheetFiller(slotsPerSheet);
+  for (const leaves of leavesPerCopy) filler.place(leaves);
+  return filler.sheets;
+}
+
 /** Crop marks of a trim: two short lines per corner on the trim's edges extended, from just outside the bleed to the slot's edge. */
 export function cropMarks(place: SlotPlace, offsetMm = 0.5): Array<{ from: [number, number]; to: [number, number] }> {
   const { trim, bleed, slot } = place;

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Db } from '../../db';
-import { countOf, fromJson, toJson } from '../../db';
+import { countOf, fromJson, isPostgres, toJson } from '../../db';
 import type { PrintJobEventKind, PrintJobState } from './state';
 import { RECORD_TYPES } from '../general-data/types';
 
@@ -155,6 +155,13 @@ const fromRow = (r: Row): PrintJob => {
       : null,
   };
 };
+
+/** One copy's packing at the bench. */
+export interface CopyPacking {
+  packedAt: string;
+  packedByUserId: number | null;
+  packedByName: string | null;
+}
 
 export type NewPrintJob = Omit<PrintJob, 'id' | 'productionNote' | 'madeBy' | 'withdrawn' | 'orderName' | 'orderCreatedAt' | 'clientName' | 'productType' | 'preflightApproval' | 'lastReprint' | 'orderStatus'> & { madeBy?: MadeBy };
 
@@ -353,6 +360,39 @@ export function printJobsRepo(db: Db | Knex.Transaction) {
         });
       return n === 1;
     },
+    /** Holds the job's row until the transaction ends (PostgreSQL; SQLite writes one transaction at a time): two packers of its last copies count each other's. */
+    async lock(id: number): Promise<void> {
+      if (isPostgres(db as Db)) await db('print_jobs').where({ id }).forUpdate().first('id');
+    },
+    /** Who packed this copy of the job in this print round, if anyone. */
+    async copyPacking(jobId: number, round: number, copy: number): Promise<CopyPacking | undefined> {
+      const r = (await db('print_job_copies').where({ job_id: jobId, round, copy }).first('packed_at', 'packed_by_user_id', 'packed_by_name')) as
+        | { packed_at: string; packed_by_user_id: number | null; packed_by_name: string | null }
+        | undefined;
+      return r ? { packedAt: r.packed_at, packedByUserId: r.packed_by_user_id === null ? null : Number(r.packed_by_user_id), packedByName: r.packed_by_name } : undefined;
+    },
+    /** A copy packed; false when it was packed already (the unique copy of the round). */
+    async packCopy(p: { jobId: number; round: number; copy: number; at: string; userId: number | null; name: string | null }): Promise<boolean> {
+      const rows = await db('print_job_copies')
+        .insert({ job_id: p.jobId, round: p.round, copy: p.copy, packed_at: p.at, packed_by_user_id: p.userId, packed_by_name: p.name?.slice(0, 210) ?? null })
+        .onConflict(['job_id', 'round', 'copy'])
+        .ignore()
+        .returning('id');
+      return rows.length === 1;
+    },
+    /** Copies of each job packed in its current print round (a reprint starts again). */
+    async packedCopies(jobIds: number[]): Promise<Map<number, number>> {
+      const out = new Map<number, number>();
+      if (!jobIds.length) return out;
+      const rows = (await db('print_job_copies as c')
+        .join('print_jobs as j', (on) => on.on('j.id', '=', 'c.job_id').andOn('j.reprint_count', '=', 'c.round'))
+        .whereIn('c.job_id', jobIds)
+        .groupBy('c.job_id')
+        .select('c.job_id')
+        .count({ n: '*' })) as Array<{ job_id: number; n: number | string }>;
+      for (const r of rows) out.set(Number(r.job_id), Number(r.n));
+      return out;
+    },
     /** The ids of the jobs of the filter, in queue order (oldest first). */
     async idsOf(f: PrintJobFilter): Promise<number[]> {
       const rows = (await filtered(f).orderBy('j.created_at', 'asc').orderBy('j.id', 'asc').select('j.id')) as Array<{ id: number }>;
@@ -448,6 +488,7 @@ export function printJobsRepo(db: Db | Knex.Transaction) {
     async delete(id: number) {
       await db('general_data').where({ type: NOTE_TYPE, field1: String(id) }).delete();
       await db('print_job_reprints').where({ job_id: id }).delete();
+      await db('print_job_copies').where({ job_id: id }).delete();
       await db('print_jobs').where({ id }).delete();
     },
     /**

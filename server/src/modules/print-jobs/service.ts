@@ -19,7 +19,7 @@ import { parse } from '../../http/validate';
 import { storeFulfilmentRepo } from '../fulfilment/storeFulfilmentRepo';
 import { averageOrderToShipHours, onTimeRate, type ReportLine } from './shippingFigures';
 import { REPRINT_REASONS, REPRINT_RESPONSIBLES, reprintLine } from '../../../../common/api/reprints';
-import { alreadyPrintedRefusal, applyPrintJobChange, changeKind, atProviderRefusal, printsInHouse, providerPacksRefusal, stateName, withdrawnRefusal, type PrintJobChange, type PrintJobEventKind } from './state';
+import { alreadyPackedRefusal, alreadyPrintedRefusal, applyPrintJobChange, changeKind, atProviderRefusal, copyAlreadyPackedRefusal, noSuchCopyRefusal, NOT_PRINTED_YET, printsInHouse, providerPacksRefusal, stateName, withdrawnRefusal, type PrintJobChange, type PrintJobEventKind } from './state';
 import { fieldError } from '../../http/fieldErrors';
 import { HELD_BY_PREFLIGHT_CODE, type PreflightFinding } from '../../../../common/api/preflight';
 import type { DesignDocument } from '../../../../common/design-doc/types';
@@ -75,7 +75,7 @@ export const NOT_HELD = 'This job is not held by preflight: there is nothing to 
 interface JobChange {
   at: string;
   by: HistoryBy;
-  action: PrintJobEventKind | 'created' | 'deleted' | 'held' | 'approved' | 'rechecked';
+  action: PrintJobEventKind | 'created' | 'deleted' | 'held' | 'approved' | 'rechecked' | 'copy-packed';
   event?: boolean;
   from?: string | null;
   to?: string | null;
@@ -364,6 +364,46 @@ export function printJobsService({ db, clock, config }: Deps, parts: PrintJobPar
   /** Packed at the bench: only a printed job, once; who and when are kept. */
   const markPacked = (actor: Actor, id: number) => applyChange(actor, id, 'packed');
 
+  /**
+   * One copy packed at the bench (its slug reads PJ-<job>-<copy>), with who and when; the job is
+   * packed once every copy of its print round is. Refused as packing the job is (not printed, held,
+   * withdrawn, made by HP, packed already), and for a copy packed already, naming who packed it.
+   */
+  async function markCopyPacked(actor: Actor, id: number, copy: number): Promise<{ job: PrintJob; packedCopies: number }> {
+    await find(actor, id);
+    // Under the job's lock: of two packers of its last copies, the second counts the first's.
+    const packedCopies = await db.transaction(async (trx) => {
+      const tx = printJobsRepo(trx);
+      await tx.lock(id);
+      const job = await tx.byId(id);
+      if (!job) throw notFound(JOB_NOT_FOUND);
+      const copies = Math.max(1, job.quantity);
+      if (copy < 1 || copy > copies) throw noSuchCopyRefusal(job, copy);
+      if (job.withdrawn) throw withdrawnRefusal(job);
+      if (job.held) throw heldRefusal(job);
+      if (job.madeBy === 'provider') throw providerPacksRefusal(job);
+      if (!job.isPrinted) throw conflict(NOT_PRINTED_YET);
+      if (job.packedAt) throw alreadyPackedRefusal(job, config.sync.timezone);
+      const round = job.reprintCount;
+      const now = isoNow(clock);
+      if (!(await tx.packCopy({ jobId: id, round, copy, at: now, userId: actor.id, name: nameOf(actor) }))) {
+        throw copyAlreadyPackedRefusal(copy, copies, (await tx.copyPacking(id, round, copy)) ?? { packedAt: null, packedByName: null }, config.sync.timezone);
+      }
+      const packed = (await tx.packedCopies([id])).get(id) ?? 0;
+      const which = copies > 1 ? `copy ${copy} of ${copies}` : null;
+      if (packed < copies) {
+        await recordJobChange(trx, job, { at: now, by: byUser(actor), action: 'copy-packed', reason: `${which}: ${packed} of ${copies} packed` });
+        return packed;
+      }
+      // The last copy: the job is packed, counted once in the reports.
+      const { state, event } = applyPrintJobChange(job, 'packed', now, actor.id, nameOf(actor), config.sync.timezone);
+      if (!(await tx.changeState(id, job, state, now))) throw conflict('This job was changed by someone else at the same time; reload and try again');
+      await recordJobChange(trx, job, { at: now, by: byUser(actor), action: event!, event: true, from: stateName(job), to: stateName({ ...job, ...state }), reason: which ? `${which}: every copy packed` : undefined });
+      return packed;
+    });
+    return { job: (await repo.byId(id))!, packedCopies };
+  }
+
   /** Reprint: a printed job goes back to the Jobs queue, with why and whose fault. */
   const reprint = (actor: Actor, id: number, why: ReprintWhyInput) => applyChange(actor, id, { isPDFDownloaded: false, isPrinted: false, isRePrinted: true }, { reprint: why });
 
@@ -480,7 +520,7 @@ export function printJobsService({ db, clock, config }: Deps, parts: PrintJobPar
     };
   }
 
-  return { list, adminList, get, find, create, change, markPrinted, markPrintedOnFloor, markPacked, reprint, markDownloaded, alreadyPrinted, moveJob, followLine, remove, fromShopifyOrder, reports, approve, recheck, repo };
+  return { list, adminList, get, find, create, change, markPrinted, markPrintedOnFloor, markPacked, markCopyPacked, reprint, markDownloaded, alreadyPrinted, moveJob, followLine, remove, fromShopifyOrder, reports, approve, recheck, repo };
 }
 
 export type PrintJobsService = ReturnType<typeof printJobsService>;

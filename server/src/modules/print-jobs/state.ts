@@ -117,6 +117,19 @@ export function alreadyPackedRefusal(job: { packedAt: string | null; packedByNam
   return new HttpError(409, `This job was already packed by ${who}${when}`, { code: ALREADY_PACKED_CODE, packedAt: job.packedAt, packedByName: job.packedByName });
 }
 
+/** A copy of a job of several packed a second time: which copy, who packed it and when. */
+export function copyAlreadyPackedRefusal(copy: number, quantity: number, packing: { packedAt: string | null; packedByName: string | null }, timeZone: string): HttpError {
+  const who = packing.packedByName || 'someone';
+  const when = packing.packedAt ? ` at ${formatDateTime(packing.packedAt, timeZone)}` : '';
+  return new HttpError(409, `Copy ${copy} of ${quantity} was already packed by ${who}${when}`, { code: ALREADY_PACKED_CODE, copy, packedAt: packing.packedAt, packedByName: packing.packedByName });
+}
+
+/** A copy number the job does not have (a slug of another quantity, or a typing slip). */
+export function noSuchCopyRefusal(job: { id: number; quantity: number }, copy: number): HttpError {
+  const copies = Math.max(1, job.quantity);
+  return new HttpError(404, `Job #${job.id} has ${copies === 1 ? 'one copy' : `${copies} copies`}: there is no copy ${copy}`);
+}
+
 /** 409 details code of "the provider makes this item: print it in house as well?" */
 export const AT_PROVIDER = 'AT_PROVIDER';
 

@@ -10,7 +10,7 @@ import { HttpError } from '../../http/errors';
 import type { Actor } from '../../http/types';
 import type { PrintPdfFrom } from '../../../../common/api/printProduction';
 import { BULK_PDF_FILE_NAME, type BulkRefusal } from '../../../../common/api/bulk';
-import { concatPdfs } from '../pdf/concatPdf';
+import { concatPdfs, writeFileInChunks } from '../pdf/concatPdf';
 import { uniqueIds } from '../print-jobs/bulk';
 import type { PrintJob } from '../print-jobs/repo';
 import { JOB_NOT_FOUND, type PrintJobsService } from '../print-jobs/service';
@@ -22,8 +22,6 @@ export function mergeRefusal(refused: BulkRefusal[]): HttpError {
   const status = refused.every((r) => r.error === JOB_NOT_FOUND) ? 404 : 409;
   return new HttpError(status, `${refused.length === 1 ? 'One job' : `${refused.length} jobs`} cannot be in the download — ${list}`, { refused });
 }
-
-const WRITE_CHUNK = 1 << 20;
 
 export function bulkPrintFiles(production: Pick<ProductionService, 'printFile' | 'downloadRefusal'>, printJobs: Pick<PrintJobsService, 'find' | 'markDownloaded'>) {
   /**
@@ -51,29 +49,10 @@ export function bulkPrintFiles(production: Pick<ProductionService, 'printFile' |
     const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'presswork-print-files-'));
     const file = path.join(dir, BULK_PDF_FILE_NAME);
     try {
-      const out = await fs.open(file, 'w');
-      try {
-        async function* printFiles() {
-          for (const job of jobs) yield (await production.printFile(job, { ownOrigin: opts.ownOrigin })).pdf;
-        }
-        // Objects are small: written a megabyte at a time, not one system call each.
-        let pending: Uint8Array[] = [];
-        let pendingBytes = 0;
-        const flush = async () => {
-          if (pendingBytes) await out.write(Buffer.concat(pending));
-          pending = [];
-          pendingBytes = 0;
-        };
-        const write = async (bytes: Uint8Array) => {
-          pending.push(bytes);
-          pendingBytes += bytes.length;
-          if (pendingBytes >= WRITE_CHUNK) await flush();
-        };
-        await concatPdfs(printFiles(), write, { title: `Print files of ${jobs.length} job${jobs.length === 1 ? '' : 's'}` });
-        await flush();
-      } finally {
-        await out.close();
+      async function* printFiles() {
+        for (const job of jobs) yield (await production.printFile(job, { ownOrigin: opts.ownOrigin })).pdf;
       }
+      await writeFileInChunks(file, (write) => concatPdfs(printFiles(), write, { title: `Print files of ${jobs.length} job${jobs.length === 1 ? '' : 's'}` }));
       if (fromQueue) for (const job of jobs) await printJobs.markDownloaded(actor, job.id, { fromQueue });
     } catch (err) {
       await fs.rm(dir, { recursive: true, force: true });
