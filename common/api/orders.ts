@@ -162,6 +162,16 @@ export interface LineProduction {
   withdrawn?: string | null;
 }
 
+/**
+ * Whether the order's store takes Admin API calls (check-order puts it on the order record as
+ * data.storeConnection): without, nothing goes back to the store and its fulfilment is not known.
+ */
+export interface StoreConnectionState {
+  connected: boolean;
+  /** When Shopify said the app was uninstalled (the store disconnected itself). */
+  uninstalledAt?: string | null;
+}
+
 /** GET /api/hp-data/order/:orderId */
 export interface ProviderOrderDetail {
   order: OrderRecord | null;

@@ -38,6 +38,19 @@ describe('order actions', async () => {
       expect(list.map((r) => r.createdAt)).toEqual([...list.map((r) => r.createdAt)].sort().reverse());
     });
 
+    it("says whether the order's store is connected (its Admin API), and when it was uninstalled", async () => {
+      const connection = async () => (await post('/check-order', w.tokens.userA, { id: mine.id })).body.data.find((r: { type: string }) => r.type === 'shopify-order-log').data.storeConnection;
+      expect(await connection()).toEqual({ connected: false, uninstalledAt: null });
+      await setSiteEnv(w, w.sites.a, { SHOPIFY_ADMIN_TOKEN: 'shpat_test' });
+      try {
+        expect(await connection()).toEqual({ connected: true });
+        await setSiteEnv(w, w.sites.a, { SHOPIFY_ADMIN_TOKEN: '', SHOPIFY_UNINSTALLED_AT: '2026-11-21T08:00:00.000Z' });
+        expect(await connection()).toEqual({ connected: false, uninstalledAt: '2026-11-21T08:00:00.000Z' });
+      } finally {
+        await setSiteEnv(w, w.sites.a, { SHOPIFY_ADMIN_TOKEN: '', SHOPIFY_UNINSTALLED_AT: '' });
+      }
+    });
+
     it('by name, with or without #; a non-admin only finds their own site', async () => {
       for (const name of ['#2001', '2001']) {
         const res = await post('/check-order', w.tokens.userA, { name });
