@@ -60,7 +60,19 @@ export function AppBar(props: AppBarProps) {
       }}
     >
       <SiteBrand />
-      <TitlePortal />
+      {/* On a phone a long title wraps onto a second, smaller line rather than being cut ("Chec…"). */}
+      <TitlePortal
+        sx={{
+          minWidth: 0,
+          whiteSpace: { xs: 'normal', sm: 'nowrap' },
+          fontSize: { xs: '1rem', sm: undefined },
+          lineHeight: { xs: 1.15, sm: undefined },
+          overflowWrap: 'anywhere',
+          display: { xs: '-webkit-box', sm: 'block' },
+          WebkitLineClamp: 2,
+          WebkitBoxOrient: 'vertical',
+        }}
+      />
       <HeaderSearch />
     </RaAppBar>
   );
