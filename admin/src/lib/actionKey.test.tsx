@@ -180,7 +180,7 @@ describe('the other create and send actions', () => {
     expect(keyOf(sent[0])).toMatch(/^[0-9a-f-]{36}$/);
     expect(new Set(sent.map(keyOf)).size).toBe(1);
     answer.resolve(ok({ status: 'sent', hpOrderId: 'H1', sentAt: '2026-03-01T10:00:00.000Z', orderStatus: 'sent' }));
-    expect(await screen.findByText('Send HP successfully')).toBeInTheDocument();
+    expect(await screen.findByText(/^Send HP successfully: HP Site Flow has (the order|this line)/)).toBeInTheDocument();
   });
 
   it('LINE on an order: sends a key', async () => {
