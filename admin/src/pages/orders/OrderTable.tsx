@@ -329,17 +329,16 @@ function OrderGrid({ orders, siteNames, productTypes, sent, onSent, onErrorData,
                   <OrderHoldChip order={order} />
                   <OrderShipBy order={order} />
                 </TableCell>
-                <TableCell sx={{ overflowWrap: 'anywhere', minWidth: 120 }}>
+                <TableCell sx={{ overflowWrap: 'anywhere', minWidth: 110, maxWidth: 150 }}>
                   <OrderRef order={order} />
                 </TableCell>
                 <TableCell>
-                  {/* Lines wrap: a long SKU with its buttons would push the actions out of a 1280 px window. */}
+                  {/* One row a line; a very long SKU scrolls the table inside the card, never the page. */}
                   <LineItems
                     order={order}
                     productTypes={productTypes}
                     shipped={sentBefore}
                     blocked={blocked}
-                    wrap
                     onSent={(outcome) => onSent(order, outcome, false)}
                     onErrorData={(data) => onErrorData(order, data)}
                   />

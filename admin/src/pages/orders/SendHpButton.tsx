@@ -89,7 +89,7 @@ export function SendHpButton({ orderId, lineId, alreadySent, sentBefore, blocked
       <Tooltip title={done ? alreadySentMessage(done.sentAt) : (blocked ?? 'Send only this line to HP Site Flow (a provider order of its own)')}>
         <span>
           {question.dialog}
-          <Button size="small" startIcon={icon} disabled={send.isPending || done !== null || blocked !== null} onClick={() => send.mutate(actionKey.begin())} aria-label={`Send line ${lineId} to HP`} sx={{ minWidth: 0, py: 0, px: 1, fontSize: 12, whiteSpace: 'nowrap' }}>
+          <Button size="small" startIcon={icon} disabled={send.isPending || done !== null || blocked !== null} onClick={() => send.mutate(actionKey.begin())} aria-label={`Send line ${lineId} to HP`} sx={{ minWidth: 0, py: 0, px: 1, fontSize: 12, whiteSpace: 'nowrap', textTransform: 'none' }}>
             Line to HP
           </Button>
         </span>
