@@ -87,7 +87,7 @@ describe('header search', async () => {
     expect((await found('hopper')).jobs.map((j) => j.id)).toEqual([graceJob.id]);
     const byNumber = (await found(String(handJob.id).padStart(2, '0'))).jobs;
     expect(byNumber.map((j) => j.id)).toContain(handJob.id);
-    expect(byNumber.find((j) => j.id === handJob.id)).toMatchObject({ link: '/print-jobs?tab=held', sub: 'Held by preflight' });
+    expect(byNumber.find((j) => j.id === handJob.id)).toMatchObject({ link: `/print-jobs?tab=held&job=${handJob.id}`, sub: 'Held by preflight' });
   });
 
   it('finds a design by a word of its name or its SKU', async () => {

@@ -7,6 +7,7 @@ import { isAdmin } from '../auth/permissions';
 import { siteScope } from '../auth/scope';
 import { searchKey } from '../orders/searchKeys';
 import { readItemCode } from '../../../../common/itemCodes';
+import { jobInQueueLink } from '../../../../common/api/attention';
 import { SEARCH_GROUP_SIZE, isSearchable, type BatchHit, type DesignHit, type JobHit, type OrderHit, type SearchResults, type SiteHit, type UserHit } from '../../../../common/api/search';
 import { searchRepo, type BatchMatch, type DesignMatch, type JobMatch, type OrderKey, type OrderMatch, type UserMatch } from './repo';
 
@@ -57,7 +58,7 @@ function orderHit(o: OrderMatch, site: string | undefined): OrderHit {
 function jobLink(j: JobMatch): string {
   if (j.orderId) return checkOrderLink(j.orderId);
   if (j.isPrinted) return '/print-history';
-  return j.held ? '/print-jobs?tab=held' : '/print-jobs';
+  return jobInQueueLink(j.id, j.held);
 }
 
 const jobState = (j: JobMatch) => (j.isPrinted ? 'Printed' : j.withdrawn ? 'Withdrawn' : j.held ? 'Held by preflight' : 'Ready');
