@@ -308,6 +308,16 @@ export const dataProvider = {
     }
   },
 
+  /** The demo store's site (outside production; null: no demo store for this user). */
+  demoStore(): Promise<{ siteId: Id | null }> {
+    return api<{ siteId: Id | null }>('/api/test/demo-store');
+  },
+
+  /** The demo store cancels its order and sends Presswork orders/cancelled, as a real store would. */
+  cancelInDemoStore(id: Id): Promise<{ sent: true }> {
+    return api<{ sent: true }>('/api/test/demo-store/cancel', { method: 'POST', body: { id: String(id) } });
+  },
+
   /** Make in house: each order's print jobs made in the Jobs queue; per order what was made, already there, or refused and why. */
   makeOrdersInHouse(ids: string[], siteId?: Id): Promise<MakeInHouseResult> {
     return api<MakeInHouseResult>('/api/online-stores/shopify-webhook/order-to-arwork', { method: 'POST', body: { ids, ...(siteId === undefined ? {} : { siteId }) } });

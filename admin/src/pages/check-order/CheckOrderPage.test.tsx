@@ -11,7 +11,7 @@ const ROBIN = order({ id: 1 }, { id: '5500000001', name: '#1001', hpOrderId: 'hp
 const checkCalls = (calls: RecordedCall[]) => calls.filter((c) => c.url === '/api/online-stores/check-order');
 
 function renderCheck(path = '/check-order?id=5500000001') {
-  renderInAdmin(<CheckOrderPage />, { path, routePath: '/check-order' });
+  return renderInAdmin(<CheckOrderPage />, { path, routePath: '/check-order' });
 }
 
 describe('searchOf', () => {
@@ -152,6 +152,32 @@ describe('Check order (/check-order)', () => {
     const lines = await screen.findByRole('table', { name: 'Line items' });
     const row = (await within(lines).findByText('ECARD-SNOW')).closest('tr')!;
     await waitFor(() => expect(row).toHaveTextContent('E-mailed (e-card)'));
+  });
+
+  it('the demo store (outside production) cancels an order from the screen; elsewhere there is no such button', async () => {
+    signIn(USER);
+    let demoSite: number | null = 1;
+    const { calls } = stubFetch(
+      router(
+        {
+          'POST /api/online-stores/check-order': () => ok([ROBIN]),
+          'GET /api/test/demo-store': () => ok({ siteId: demoSite }),
+          'POST /api/test/demo-store/cancel': () => ok({ sent: true }),
+        },
+        USER,
+      ),
+    );
+    const { unmount } = renderCheck();
+    await userEvent.click(await screen.findByRole('button', { name: 'Cancel in the demo store' }));
+    await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Cancel the order' }));
+    expect(await screen.findByText(/^The demo store cancelled the order and sent orders\/cancelled/)).toBeInTheDocument();
+    expect(calls.find((c) => c.url === '/api/test/demo-store/cancel')?.body).toEqual({ id: '5500000001' });
+    unmount();
+    demoSite = null;
+    renderCheck();
+    await screen.findByRole('heading', { name: 'Order #1001' });
+    await waitFor(() => expect(calls.filter((c) => c.url === '/api/test/demo-store').length).toBeGreaterThanOrEqual(2));
+    expect(screen.queryByRole('button', { name: 'Cancel in the demo store' })).not.toBeInTheDocument();
   });
 
   it('an order not cancelled shows no cancellation notice', async () => {

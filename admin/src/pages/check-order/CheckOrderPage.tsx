@@ -23,6 +23,7 @@ import type { AppDataProvider } from '../../providers/dataProvider';
 import { storeOrderId } from '../../providers/orders';
 import { CancelAtHpButton } from './CancelAtHpButton';
 import { CancellationNotice } from './CancellationNotice';
+import { DemoStoreCancelButton } from './DemoStoreCancelButton';
 import { ProviderNotice } from './ProviderNotice';
 import { HpDataTab } from './HpDataTab';
 import { OrderHistoryPanel, orderHistoryQueryKey } from './OrderHistoryPanel';
@@ -81,6 +82,7 @@ function OrderDetail({ logs, onChanged }: { logs: OrderLogs; onChanged: () => vo
       <ProviderNotice order={logs.order} />
       <RerunPanel key={keyOf(logs.order)} order={logs.order} onDone={changed} />
       {atProvider(logs.order) ? <CancelAtHpButton orderId={orderId} onDone={onChanged} /> : null}
+      <DemoStoreCancelButton order={logs.order} onDone={changed} />
       <PipelinePanel order={logs.order} />
       <StoreFulfilmentPanel order={logs.order} onChanged={changed} />
       <OrderHistoryPanel order={logs.order} />
