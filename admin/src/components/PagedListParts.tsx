@@ -39,7 +39,7 @@ export function PagedListFooter({
   return (
     <>
       {shown === 0 && !list.loading && !list.error && list.exhausted ? (
-        <Typography color="text.secondary" sx={{ textAlign: 'center', py: 4 }}>
+        <Typography color="text.secondary" sx={{ textAlign: 'center', py: 4, px: 2 }}>
           {emptyText}
         </Typography>
       ) : null}

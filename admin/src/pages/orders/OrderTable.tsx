@@ -58,7 +58,7 @@ export function orderBlockedReason(order: OrderRecord, status: string): string |
 function sharedShipBy(order: OrderRecord) {
   const lines = lineItemsOf(order).filter((l) => l.shipBy);
   if (!lines.length) return undefined;
-  return lines.every((l) => l.shipBy === lines[0].shipBy) ? { shipBy: lines[0].shipBy, due: lines[0].due } : undefined;
+  return lines.every((l) => l.shipBy === lines[0].shipBy && l.due === lines[0].due) ? { shipBy: lines[0].shipBy, due: lines[0].due } : undefined;
 }
 
 /** The send answer of an order sent (or found sent) from this screen. */
