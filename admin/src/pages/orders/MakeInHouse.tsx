@@ -3,13 +3,13 @@
 // queue, a few orders a call with a progress bar, then one sentence and the refusals, with why.
 import { useState } from 'react';
 import { Confirm, useDataProvider } from 'react-admin';
-import { alpha, Alert, Box, Button, IconButton, LinearProgress, Toolbar, Tooltip, Typography } from '@mui/material';
-import CloseIcon from '@mui/icons-material/Close';
+import { Alert, Box, Button, Tooltip } from '@mui/material';
 import PrintIcon from '@mui/icons-material/Print';
 import type { MakeInHouseRefusalCode, MakeInHouseResult, OrderMadeInHouse } from '../../../../common/api/orders';
 import { errorMessage } from '../../lib/format';
 import type { AppDataProvider } from '../../providers/dataProvider';
 import type { JobSelection } from '../print-jobs/useJobSelection';
+import { BulkSelectionBar } from '../../components/BulkSelectionBar';
 
 /** Orders a call: each may render personalised pages, so progress moves every few. */
 export const MAKE_IN_HOUSE_CHUNK = 5;
@@ -109,54 +109,17 @@ export function MakeInHouseBar({ selection, onDone }: { selection: JobSelection;
     }
   }
 
-  const { total, loading, error, selectAll } = selection.matching;
   return (
     <Box>
-      {count > 0 || busy ? (
-        <Toolbar
-          role="toolbar"
-          aria-label="Bulk actions"
-          variant="dense"
-          sx={(theme) => ({ gap: 1, flexWrap: 'wrap', color: theme.palette.primary.main, bgcolor: alpha(theme.palette.primary.light, 0.12), minHeight: { xs: 48, sm: 48 } })}
-        >
-          <Tooltip title="Unselect all">
-            <span>
-              <IconButton size="small" aria-label="Unselect all" color="primary" disabled={busy} onClick={selection.clear}>
-                <CloseIcon fontSize="small" />
-              </IconButton>
-            </span>
-          </Tooltip>
-          <Typography variant="subtitle1" sx={{ mr: 1 }}>
-            {count} selected
-          </Typography>
-          {total !== null && count < total ? (
-            <Button size="small" disabled={busy || loading} onClick={selectAll}>
-              {loading ? 'Selecting…' : `Select all ${total} matching`}
+      <BulkSelectionBar selection={selection} progress={progress && { label: 'Making in house', ...progress }}>
+        <Tooltip title="Make each order's print jobs in the Jobs queue, printed here (not sent to HP)">
+          <span>
+            <Button size="small" startIcon={<PrintIcon />} disabled={busy || count === 0} onClick={() => setAsking(true)}>
+              Make in house
             </Button>
-          ) : null}
-          <Box sx={{ flex: 1 }} />
-          <Tooltip title="Make each order's print jobs in the Jobs queue, printed here (not sent to HP)">
-            <span>
-              <Button size="small" startIcon={<PrintIcon />} disabled={busy || count === 0} onClick={() => setAsking(true)}>
-                Make in house
-              </Button>
-            </span>
-          </Tooltip>
-        </Toolbar>
-      ) : null}
-      {progress ? (
-        <Box role="status" aria-live="polite" sx={{ px: 2, py: 1 }}>
-          <Typography variant="body2">
-            Making in house… {progress.done} of {progress.total}
-          </Typography>
-          <LinearProgress variant="determinate" value={(progress.done / progress.total) * 100} aria-label="Making in house" />
-        </Box>
-      ) : null}
-      {error ? (
-        <Alert severity="error" sx={{ mx: 2, my: 1 }}>
-          {error}
-        </Alert>
-      ) : null}
+          </span>
+        </Tooltip>
+      </BulkSelectionBar>
       {outcome ? (
         <Alert severity={outcome.severity} onClose={() => setOutcome(null)} sx={{ mx: 2, my: 1 }} data-testid="make-in-house-summary">
           {outcome.text}
