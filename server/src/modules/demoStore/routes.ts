@@ -12,7 +12,7 @@ const cancelBody = z.object({ id: z.union([z.string(), z.number()], { error: 'mu
 export function demoStoreRoutes(demoStore: DemoStoreService): Router {
   const r = Router();
   // → {siteId}: the site whose orders Check order may cancel in the demo store (null: none for this user).
-  r.get('/demo-store', allow.site, async (req, res) => {
+  r.get('/demo-store', allow.ownSite, async (req, res) => {
     ok(res, await demoStore.info(actorOf(req)));
   });
   // {id} → {sent: true}: the demo store cancelled the order and told the app (orders/cancelled).
