@@ -99,14 +99,16 @@ describe('orders and fulfilment in the browser', () => {
     await openOrders(staff, '/orders');
     await expect.poll(() => staff.title()).toBe('List Orders | Presswork');
     const headers = await staff.getByRole('table', { name: 'Orders' }).getByRole('columnheader').allInnerTexts();
-    expect(headers.slice(0, 4)).toEqual(['Timestamp', 'Customer Name', 'Order Id / Number / Name', 'SKU']);
+    // A tick box first (Make in house), then the spec's columns.
+    expect(headers.slice(0, 5)).toEqual(['', 'Timestamp', 'Customer Name', 'Order Id / Number / Name', 'SKU']);
     const row = orderRow(staff, order.id);
     await row.waitFor();
     expect(await row.getByTestId('customer-name').innerText()).toBe(CUSTOMER_NAME);
     await row.getByText(`${order.id} / ${order.order_number} / ${order.name}`, { exact: true }).waitFor();
     const line = row.getByTestId(`line-${order.line_items[0].id}`);
-    // Product type, SKU, quantity, the PDF button and the per-line Send HP button ("Line"), then its ship-by (and its marker).
-    expect(await line.innerText()).toMatch(new RegExp(`^Card\\s*${SKU}\\s*× 2\\s*PDF\\s*Line\\s*Ship by \\d{2}/\\d{2}/\\d{4},? \\d{2}:\\d{2}(\\s*(Due today|At risk|Late))?$`, 'i'));
+    // Product type, SKU, quantity, the PDF button and the per-line Send HP button ("Line to HP"), on one row; the order's ship-by once, beside its customer.
+    expect(await line.innerText()).toMatch(new RegExp(`^Card\\s*${SKU}\\s*× 2\\s*PDF\\s*Line to HP$`, 'i'));
+    expect(await row.getByTestId('ship-by').innerText()).toMatch(/^Ship by \d{2}\/\d{2}\/\d{4},? \d{2}:\d{2}(\s*(Due today|At risk|Late))?$/);
     await line.getByRole('button', { name: /^Send line .+ to HP$/ }).waitFor();
     await line.getByRole('button', { name: `PDF of ${SKU}` }).waitFor();
     await row.getByText('received', { exact: true }).waitFor();
@@ -118,7 +120,7 @@ describe('orders and fulfilment in the browser', () => {
     await openOrders(admin, '/all-orders');
     await expect.poll(() => admin.title()).toBe('List Orders | Presswork');
     const adminHeaders = await admin.getByRole('table', { name: 'Orders' }).getByRole('columnheader').allInnerTexts();
-    expect(adminHeaders.slice(0, 5)).toEqual(['Client', 'Timestamp', 'Customer Name', 'Order Id / Number / Name', 'SKU']);
+    expect(adminHeaders.slice(0, 6)).toEqual(['', 'Client', 'Timestamp', 'Customer Name', 'Order Id / Number / Name', 'SKU']);
     const adminRow = orderRow(admin, order.id);
     await adminRow.getByRole('cell', { name: 'Presswork Demo', exact: true }).waitFor();
     expect(await adminRow.getByTestId('customer-name').innerText()).toBe(CUSTOMER_NAME);
@@ -129,7 +131,7 @@ describe('orders and fulfilment in the browser', () => {
   it('Send HP on the order → "Send HP successfully"', async () => {
     const row = orderRow(staff, order.id);
     await row.getByRole('button', { name: 'Send HP' }).click();
-    await staff.getByText('Send HP successfully', { exact: true }).waitFor();
+    await staff.getByText(/^Send HP successfully: HP Site Flow has the order/).waitFor();
     // Sent from the screen: the button says when, and cannot send it again.
     await row.getByLabel(/^Already sent to HP on \d{2}\/\d{2}\/\d{4} \d{2}:\d{2}$/).first().waitFor();
     expect(await row.getByRole('button', { name: 'Send HP' }).isDisabled()).toBe(true);

@@ -505,10 +505,10 @@ describe('Jobs on a phone (below sm)', () => {
 
   it('opened on one job (?job=, from Needs attention): reads on to its page and highlights its row; a job gone meanwhile is said so', async () => {
     signIn(USER);
-    const first = Array.from({ length: 20 }, (_, i) => printJob({ id: 100 + i, productName: `Card ${i}` }));
+    const first = Array.from({ length: 3 }, (_, i) => printJob({ id: 100 + i, productName: `Card ${i}` }));
     const wanted = printJob({ id: 321, productName: 'Wanted card' });
     const { calls } = stubFetch(
-      router({ 'GET /api/print-jobs': (call) => (new URL(call.url, 'http://x').searchParams.get('page') === '2' ? ok({ list: [wanted], hasNext: false, total: 21 }) : ok({ list: first, hasNext: true, total: 21 })) }, USER),
+      router({ 'GET /api/print-jobs': (call) => (new URL(call.url, 'http://x').searchParams.get('page') === '2' ? ok({ list: [wanted], hasNext: false, total: 4 }) : ok({ list: first, hasNext: true, total: 4 })) }, USER),
     );
     const { unmount } = renderInAdmin(<PrintJobsPage />, { path: '/print-jobs?job=321', routePath: '/print-jobs' });
     const row = await screen.findByTestId('print-job-321');
