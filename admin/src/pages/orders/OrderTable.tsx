@@ -276,7 +276,8 @@ function OrderGrid({ orders, siteNames, productTypes, sent, onSent, onErrorData,
   const showClient = siteNames !== undefined;
   return (
     <TableContainer sx={{ contain: 'inline-size' }}>
-      <Table size="small" aria-label="Orders">
+      {/* Narrow cell padding, as Jobs': the All orders columns and one row a line fit a laptop's content area. */}
+      <Table size="small" aria-label="Orders" sx={{ '& .MuiTableCell-root': { px: 0.75 }, '& .MuiTableCell-root:first-of-type': { pl: 2 }, '& .MuiTableCell-root:last-of-type': { pr: 2 } }}>
         <TableHead>
           <TableRow>
             {selection ? (
@@ -316,8 +317,9 @@ function OrderGrid({ orders, siteNames, productTypes, sent, onSent, onErrorData,
                   </TableCell>
                 ) : null}
                 {showClient ? <TableCell>{siteNames.get(String(order.siteId)) ?? `Site ${order.siteId}`}</TableCell> : null}
-                <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatDateTime(order.data?.created_at ?? order.createdAt)}</TableCell>
-                <TableCell sx={{ minWidth: 140 }}>
+                {/* The day and the hour break onto two lines: the lines' column keeps each line on one row. */}
+                <TableCell sx={{ minWidth: 84 }}>{formatDateTime(order.data?.created_at ?? order.createdAt)}</TableCell>
+                <TableCell sx={{ minWidth: 120 }}>
                   <Typography variant="body2" data-testid="customer-name" sx={{ fontWeight: shipped ? 700 : 400 }}>
                     {customerNameOf(order)}
                   </Typography>
@@ -329,7 +331,7 @@ function OrderGrid({ orders, siteNames, productTypes, sent, onSent, onErrorData,
                   <OrderHoldChip order={order} />
                   <OrderShipBy order={order} />
                 </TableCell>
-                <TableCell sx={{ overflowWrap: 'anywhere', minWidth: 110, maxWidth: 150 }}>
+                <TableCell sx={{ overflowWrap: 'anywhere', minWidth: 100, maxWidth: 140 }}>
                   <OrderRef order={order} />
                 </TableCell>
                 <TableCell>
