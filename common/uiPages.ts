@@ -13,6 +13,7 @@ export const UI_PAGE_ROOTS: readonly string[] = [
   'instances',
   // custom pages
   'attention',
+  'manual',
   'print-jobs',
   'batches',
   'print-history',

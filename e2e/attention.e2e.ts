@@ -80,10 +80,12 @@ describe('Needs attention in the browser', () => {
     await shot(staff, 'attention-01-home');
   });
 
-  it('the held row opens Jobs on its Held tab', async () => {
+  it('the held row opens Jobs on its Held tab, on that job, highlighted', async () => {
     await staff.getByRole('list', { name: 'Problems, worst first' }).getByRole('link', { name: /of order #1000 is held by preflight/ }).click();
-    await staff.waitForURL((u) => u.pathname === '/print-jobs' && u.searchParams.get('tab') === 'held');
+    await staff.waitForURL((u) => u.pathname === '/print-jobs' && u.searchParams.get('tab') === 'held' && Boolean(u.searchParams.get('job')));
     await expect.poll(() => staff.getByRole('tab', { name: /Held/ }).getAttribute('aria-selected')).toBe('true');
+    const jobId = new URL(staff.url()).searchParams.get('job');
+    await expect.poll(() => staff.getByTestId(`held-job-${jobId}`).getAttribute('data-highlighted')).toBe('true');
     await shot(staff, 'attention-02-held-tab');
     expect(foreign.flat()).toEqual([]);
   });

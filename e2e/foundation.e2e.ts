@@ -67,11 +67,13 @@ describe('foundation in the browser', () => {
     await page.getByRole('menuitem', { name: 'List Sites' }).waitFor();
   });
 
-  it('greets on Home and the manual link says Coming soon', async () => {
+  it("greets on Home, whose manual link opens the operator's guide", async () => {
     await page.getByRole('menuitem', { name: 'Home' }).click();
     await page.getByText('Welcome, Dana').waitFor();
-    await page.getByRole('button', { name: 'manual' }).click();
-    await page.getByText('Coming soon').waitFor();
+    await page.getByRole('link', { name: 'manual' }).click();
+    await page.waitForURL(/\/manual$/);
+    await page.getByRole('heading', { name: "Operator's guide", level: 1 }).waitFor();
+    expect(await page.getByRole('heading', { name: '2. Store orders reach Jobs' }).count()).toBe(1);
   });
 
   it('creates a site (slug checked), adds a user with a mismatched then a good confirmation', async () => {

@@ -145,6 +145,9 @@ const EXAMPLES: Examples = {
   'GET /api/test/caught-emails': {},
   'GET /api/test/caught-emails/:id': { params: { id: '1' } },
   'GET /api/test/caught-emails/:id/attachments/:index': { params: { id: '1', index: '0' } },
+  // The demo store (site A's in this world): its site for every signed-in user, its cancel for site A's.
+  'GET /api/test/demo-store': {},
+  'POST /api/test/demo-store/cancel': (c) => ({ body: { id: c.world.fx.orderId } }),
   'POST /api/test/send-raiser-edge': (c) => ({ body: { site: c.world.fx.siteASlug } }),
   'POST /api/test/raiser-edge/call': (c) => ({ body: { site: c.world.fx.siteASlug, path: '/constituent/v1/constituents/1001' } }),
   'POST /api/test/send-adestra': (c) => ({ body: { site: c.world.fx.siteASlug } }),

@@ -18,6 +18,7 @@ import stores from './resources/stores';
 
 const HomePage = lazyPage(() => import('./pages/home/HomePage'));
 const AttentionPage = lazyPage(() => import('./pages/attention/AttentionPage'));
+const ManualPage = lazyPage(() => import('./pages/manual/ManualPage'));
 // Print production screens: each loads on first visit, outside the initial bundle.
 const PrintJobsPage = lazyPage(() => import('./pages/print-jobs/PrintJobsPage'));
 const PrintHistoryPage = lazyPage(() => import('./pages/print-history/PrintHistoryPage'));
@@ -49,6 +50,7 @@ const HistoryPage = lazyPage(() => import('./pages/history/HistoryPage'));
 const PAGE_ROUTES = [
   [/^\/$/, HomePage],
   [/^\/attention\/?$/, AttentionPage],
+  [/^\/manual\/?$/, ManualPage],
   [/^\/print-jobs\/?$/, PrintJobsPage],
   [/^\/batches\/?$/, BatchesPage],
   [/^\/batches\/[^/]+\/?$/, BatchPage],
@@ -101,6 +103,7 @@ function PressworkAdmin() {
       <Resource name="instances" {...instances} />
       <CustomRoutes>
         <Route path="/attention" element={<AttentionPage />} />
+        <Route path="/manual" element={<ManualPage />} />
         <Route path="/print-jobs" element={<PrintJobsPage />} />
         <Route path="/batches" element={<BatchesPage />} />
         <Route path="/batches/:id" element={<BatchPage />} />

@@ -66,6 +66,9 @@ export const KIND_LABEL: Record<AttentionKind, string> = {
   webhookFailing: 'Webhooks failing',
 };
 
+/** Jobs opened on one job, highlighted (its Held tab when preflight holds it). */
+export const jobInQueueLink = (jobId: RecordId, held = false) => `/print-jobs?${held ? 'tab=held&' : ''}job=${jobId}`;
+
 /** "4 problems, 1 critical": the Needs attention page and its menu entry's spoken count say the same. */
 export function attentionSummary(counts: Pick<AttentionCounts, 'total' | 'critical'>): string {
   return `${counts.total} ${counts.total === 1 ? 'problem' : 'problems'}${counts.critical ? `, ${counts.critical} critical` : ''}`;

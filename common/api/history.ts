@@ -44,7 +44,7 @@ export const HISTORY_ACTION_LABELS: Record<string, string> = {
   packed: 'Packed',
   'copy-packed': 'Copy packed',
   deleted: 'Deleted',
-  withdrawn: 'Left the queue',
+  withdrawn: 'Withdrawn (not to be made)',
   restored: 'Back in the queue',
   'to-provider': 'Moved to HP Site Flow',
   'to-in-house': 'Moved to the Jobs queue',
@@ -76,7 +76,13 @@ export const HISTORY_ACTION_LABELS: Record<string, string> = {
   'redaction-waiting': 'Redaction waits until shipped',
 };
 
-export const historyActionLabel = (action: string) => HISTORY_ACTION_LABELS[action] ?? action;
+/** An action's words where they depend on what changed: the store cancels an order, HP Site Flow a send. */
+const KIND_ACTION_LABELS: Partial<Record<HistorySubjectKind, Record<string, string>>> = {
+  order: { cancelled: 'Cancelled in the store' },
+  send: { cancelled: 'Cancelled at HP Site Flow' },
+};
+
+export const historyActionLabel = (action: string, kind?: HistorySubjectKind) => (kind && KIND_ACTION_LABELS[kind]?.[action]) ?? HISTORY_ACTION_LABELS[action] ?? action;
 
 /** "Sam Staff" or "Automatic: Shopify webhook orders/paid". */
 export const historyActorLabel = (actor: HistoryActor) => ('automatic' in actor ? `Automatic: ${actor.automatic}` : actor.name);

@@ -162,6 +162,16 @@ export interface LineProduction {
   withdrawn?: string | null;
 }
 
+/**
+ * Whether the order's store takes Admin API calls (check-order puts it on the order record as
+ * data.storeConnection): without, nothing goes back to the store and its fulfilment is not known.
+ */
+export interface StoreConnectionState {
+  connected: boolean;
+  /** When Shopify said the app was uninstalled (the store disconnected itself). */
+  uninstalledAt?: string | null;
+}
+
 /** GET /api/hp-data/order/:orderId */
 export interface ProviderOrderDetail {
   order: OrderRecord | null;
@@ -413,3 +423,41 @@ export interface ProviderCancellation {
  * rule and the order list's "unpaid" mark both read this.
  */
 export const PAID_FINANCIAL_STATUSES = ['paid', 'partially_paid', 'partially_refunded'] as const;
+
+/** order-to-arwork `{ids}`: the most orders one call makes in house (the caller splits more, and shows progress). */
+export const MAKE_IN_HOUSE_LIMIT = 25;
+
+/**
+ * Why an order, or one of its lines, was not made in house: cancelled in the store, not paid yet
+ * (the site sends once paid), shipped, sent to HP Site Flow, an e-card (e-mailed), not found, or
+ * the line cannot be made (no design, no artwork, no units left: the reason says).
+ */
+export type MakeInHouseRefusalCode = 'cancelled' | 'unpaid' | 'shipped' | 'at-provider' | 'ecard' | 'not-found' | 'cannot-make';
+
+export interface MakeInHouseRefusal {
+  /** The line refused; null: the whole order. */
+  lineId: string | null;
+  code: MakeInHouseRefusalCode;
+  reason: string;
+}
+
+/**
+ * One order of order-to-arwork `{ids}`: `made` when at least one job was made now, `already` when
+ * its lines were in Jobs before, `refused` when nothing of it is in Jobs (the refusals say why).
+ */
+export interface OrderMadeInHouse {
+  orderId: string;
+  name: string | null;
+  siteId: RecordId | null;
+  outcome: 'made' | 'already' | 'refused';
+  /** Jobs made by this call. */
+  made: RecordId[];
+  /** Jobs the order's lines had in Jobs already. */
+  already: RecordId[];
+  refused: MakeInHouseRefusal[];
+}
+
+/** POST /api/online-stores/shopify-webhook/order-to-arwork `{ids: [...], siteId?}`. */
+export interface MakeInHouseResult {
+  orders: OrderMadeInHouse[];
+}

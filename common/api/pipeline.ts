@@ -43,9 +43,14 @@ export interface PipelineStepView {
   nextAttemptAt: string | null;
   attempts: number;
   outboxId: number | null;
+  /** Admins, a step not set up: where its settings are set (the site's editor). */
+  settingsLink?: string;
 }
 
-/** GET /api/orders/:orderId/pipeline */
+/**
+ * GET /api/orders/:orderId/pipeline: the steps the order's site has (switched on, or set up in
+ * part), and an e-card step for an order with an e-card line; none on a site without the pipeline.
+ */
 export interface OrderPipeline {
   orderId: string;
   siteId: number;

@@ -1,8 +1,11 @@
 // The header search (GET /api/search?q=): what it answers, grouped by kind, and the query's limits.
 import type { RecordId } from './envelope';
 
-/** Shorter queries answer empty groups (too many matches to be useful while typing). */
+/** Shorter queries answer empty groups (too many matches to be useful while typing), but a job's number. */
 export const SEARCH_MIN_CHARS = 2;
+
+/** Whether a (trimmed) query is asked at all: two characters or more, or digits (a job's number, `7`). */
+export const isSearchable = (q: string) => q.length >= SEARCH_MIN_CHARS || /^\d+$/.test(q);
 /** Longer queries are refused with a 400. */
 export const SEARCH_MAX_CHARS = 100;
 /** The most results of one kind. */
@@ -32,6 +35,13 @@ export interface JobHit extends SearchHit {
   isPrinted: boolean;
 }
 
+/** A batch, found by its cover's code (`PB-3`): opens its batch page. */
+export interface BatchHit extends SearchHit {
+  number: number;
+  siteId: RecordId;
+  state: string;
+}
+
 export interface DesignHit extends SearchHit {
   name: string;
   sku: string | null;
@@ -49,14 +59,15 @@ export interface UserHit extends SearchHit {
   role: string;
 }
 
-/** `sites` and `users` only for admins. */
+/** `sites` and `users` only for admins; `batches` only when the query is a batch's code. */
 export interface SearchResults {
   orders: OrderHit[];
   jobs: JobHit[];
+  batches?: BatchHit[];
   designs: DesignHit[];
   sites?: SiteHit[];
   users?: UserHit[];
 }
 
-export const SEARCH_KINDS = ['orders', 'jobs', 'designs', 'sites', 'users'] as const;
+export const SEARCH_KINDS = ['orders', 'jobs', 'batches', 'designs', 'sites', 'users'] as const;
 export type SearchKind = (typeof SEARCH_KINDS)[number];

@@ -166,6 +166,9 @@ export async function buildSecurityWorld(): Promise<SecurityWorld> {
     attachment: (id, index) => (id === caught.id && index === 0 ? { contentType: 'image/png', content: png } : undefined),
   });
 
+  // The demo store (outside production): site A's, its cancel answered without a webhook.
+  w.services.demoStore.attach({ siteSlug: 'site-a', cancel: async () => ({ status: 200 }) });
+
   const fx: Fixtures = {
     siteA: w.sites.a,
     siteB: w.sites.b,

@@ -99,6 +99,34 @@ export function startShopifyDemo(o: ShopifyDemoOptions): () => void {
 }
 
 /**
+ * The demo store's "Cancel order" (its admin's button, which a newcomer cannot reach: the webhook
+ * secret is masked): the store marks its order cancelled and tells the app with a signed
+ * orders/cancelled, through the real webhook path. The order is the demo store's own copy, else the
+ * app's (orders the store sent before this process started). Answers the webhook's HTTP status.
+ */
+export async function cancelDemoStoreOrder(o: Pick<ShopifyDemoOptions, 'db' | 'baseUrl' | 'adminStore'>, orderId: string): Promise<{ status: number | null }> {
+  const site = await sitesRepo(o.db).bySlug(DEMO_STORE_SITE);
+  const domain = site && envValue(site.settings.env, 'SHOPIFY_SHOP_DOMAIN');
+  const secret = site && envValue(site.settings.env, 'SHOPIFY_WEBHOOK_SECRET');
+  if (!site || !domain || !secret) throw new Error('The demo store is disconnected');
+  let order = o.adminStore?.order(orderId);
+  if (!order) {
+    const row = (await o.db('store_orders').where({ site_id: site.id, store_order_id: orderId }).first('store_data')) as { store_data: unknown } | undefined;
+    if (!row) throw new Error(`The demo store has no order ${orderId}`);
+    order = (typeof row.store_data === 'string' ? JSON.parse(row.store_data) : row.store_data) as FakeOrder;
+  }
+  // Cancelled now (and always after the order's last change: the app keeps the newest version).
+  const cancelled = cancelledOrder(order, 'customer', Math.max(1_000, Date.now() - Date.parse(order.updated_at)));
+  if (o.adminStore) {
+    if (o.adminStore.order(orderId)) o.adminStore.updateOrder(cancelled);
+    else o.adminStore.addOrder(cancelled);
+  }
+  const sender = createShopifySender({ webhookUrl: `${o.baseUrl}/api/online-stores/shopify-webhook`, shopDomain: domain, secret, retryDelaysMs: [] });
+  const result = await sender.sendOrder(cancelled, { topic: 'orders/cancelled' });
+  return { status: result.status };
+}
+
+/**
  * A store's checkout asks for every personalisation of a personalised product: each demo line
  * carries a value for each field its design has (the random one when it has it, else the field's
  * sample), so the trickle does not fill the Held list with lines a real store could not send.

@@ -18,6 +18,7 @@ import { hpDataRoutes, hpLogsAdminRoutes, hpTestRoutes, onlineStoresFulfilmentRo
 import { generalDataRoutes } from './modules/general-data/routes';
 import { imagesRoutes } from './modules/images/routes';
 import { mailCatcherRoutes } from './modules/mailCatcher/routes';
+import { demoStoreRoutes } from './modules/demoStore/routes';
 import { ordersAdminRoutes } from './modules/orders/adminResources';
 import { onlineStoresRoutes, shopifyWebhookRoutes, storeConnectionRoutes } from './modules/orders/routes';
 import { pdfRoutes } from './modules/pdf/routes';
@@ -100,6 +101,7 @@ export function createApp(deps: Deps, services: Services = createServices(deps),
   api.use('/test', syncTestRoutes(services.sync));
   api.use('/test', hpTestRoutes(services.fulfilment));
   api.use('/test', mailCatcherRoutes(services.mailCatcher));
+  api.use('/test', demoStoreRoutes(services.demoStore));
   api.use('/general-data', generalDataRoutes(services.generalData));
   api.use('/pdf', pdfRoutes(services.artwork, config, deps.clock, services.metrics));
   api.use('/images', imagesRoutes(services.artwork, config));

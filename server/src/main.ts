@@ -13,7 +13,7 @@ import { stopPdfWorkers } from './modules/pdf/printPdf';
 import { stopRenderWorkers } from './modules/render/service';
 import { shutdownOnSignals, type ShutdownState } from './lib/shutdown';
 import { demoHpSimulators } from '../simulators/hpDemo';
-import { startShopifyDemo } from '../simulators/shopifyDemo';
+import { DEMO_STORE_SITE, cancelDemoStoreOrder, startShopifyDemo } from '../simulators/shopifyDemo';
 import { demoShopifyAdminSimulator, SHOPIFY_ADMIN_SIMULATOR_PATH } from '../simulators/shopifyAdminDemo';
 import { sendCharityDemoOrders } from '../simulators/charityDemo';
 import { demoSyncSimulators } from '../simulators/syncDemo';
@@ -115,6 +115,8 @@ async function main() {
     // The demo store sends an order now and then (a few at once on a fresh demo) through the real webhook.
     if (shopifyAdmin) void shopifyAdmin.connectWebhooks(`http://127.0.0.1:${port}`).catch((err) => log.warn({ err }, 'demo store webhooks not connected'));
     if (config.simulators) stopShopifyDemo = startShopifyDemo({ db, baseUrl: `http://127.0.0.1:${port}`, log, initialOrders: seeded ? 6 : 0, adminStore: shopifyAdmin });
+    // Check order's "Cancel in the demo store": the store's own cancel, as a newcomer cannot sign one.
+    if (config.simulators) services.demoStore.attach({ siteSlug: DEMO_STORE_SITE, cancel: (orderId) => cancelDemoStoreOrder({ db, baseUrl: `http://127.0.0.1:${port}`, adminStore: shopifyAdmin }, orderId) });
     // The charity's shop sends a few orders on a fresh demo: the order pipeline runs every step.
     if (config.simulators && seeded) void sendCharityDemoOrders({ db, baseUrl: `http://127.0.0.1:${port}`, log }).catch((err) => log.warn({ err }, 'charity demo orders not sent'));
   });

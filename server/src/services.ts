@@ -9,6 +9,7 @@ import { requeueAfterApproval } from './modules/fulfilment/afterApproval';
 import { storeFulfilments } from './modules/fulfilment/storeFulfilment';
 import { generalDataService } from './modules/general-data/service';
 import { mailCatcherService } from './modules/mailCatcher/service';
+import { demoStoreService } from './modules/demoStore/service';
 import { createInbox } from './modules/inbox/service';
 import { ordersService } from './modules/orders/service';
 import { storesService } from './modules/orders/stores';
@@ -133,6 +134,7 @@ export function createServices(given: Deps, store: FileStore = fileStoreFor(give
     inbox,
     /** The demo's caught e-mails: main.ts attaches the catcher it starts outside production. */
     mailCatcher: mailCatcherService(),
+    demoStore: demoStoreService(deps.db),
     /** The history (audit trail): timelines of jobs and orders, the admin trail. */
     history,
     /** Liveness and readiness (GET /api/health, /api/health/ready). */

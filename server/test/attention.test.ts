@@ -98,7 +98,7 @@ describe('Needs attention', async () => {
   it('a held job links to Jobs → Held', async () => {
     at(NOW);
     expect(ofKind(await attention(), 'held')).toEqual([
-      expect.objectContaining({ severity: 'warning', title: `Job ${heldJob} (Foiled card) is held by preflight: check its print file and approve or fix it`, link: '/print-jobs?tab=held', since: NOW, jobId: heldJob }),
+      expect.objectContaining({ severity: 'warning', title: `Job ${heldJob} (Foiled card) is held by preflight: check its print file and approve or fix it`, link: `/print-jobs?tab=held&job=${heldJob}`, since: NOW, jobId: heldJob }),
     ]);
   });
 

@@ -38,6 +38,19 @@ describe('order actions', async () => {
       expect(list.map((r) => r.createdAt)).toEqual([...list.map((r) => r.createdAt)].sort().reverse());
     });
 
+    it("says whether the order's store is connected (its Admin API), and when it was uninstalled", async () => {
+      const connection = async () => (await post('/check-order', w.tokens.userA, { id: mine.id })).body.data.find((r: { type: string }) => r.type === 'shopify-order-log').data.storeConnection;
+      expect(await connection()).toEqual({ connected: false, uninstalledAt: null });
+      await setSiteEnv(w, w.sites.a, { SHOPIFY_ADMIN_TOKEN: 'shpat_test' });
+      try {
+        expect(await connection()).toEqual({ connected: true });
+        await setSiteEnv(w, w.sites.a, { SHOPIFY_ADMIN_TOKEN: '', SHOPIFY_UNINSTALLED_AT: '2026-11-21T08:00:00.000Z' });
+        expect(await connection()).toEqual({ connected: false, uninstalledAt: '2026-11-21T08:00:00.000Z' });
+      } finally {
+        await setSiteEnv(w, w.sites.a, { SHOPIFY_ADMIN_TOKEN: '', SHOPIFY_UNINSTALLED_AT: '' });
+      }
+    });
+
     it('by name, with or without #; a non-admin only finds their own site', async () => {
       for (const name of ['#2001', '2001']) {
         const res = await post('/check-order', w.tokens.userA, { name });
@@ -80,8 +93,10 @@ describe('order actions', async () => {
       expect(yes.status).toBe(200);
     });
 
-    it('CRM steps are skipped with a reason; sendToHP is skipped while a line cannot go to the provider', async () => {
-      const res = await post('/rerun-order', w.tokens.userA, { id: mine.id, flags: { addToAdestra: true, addToRaisersEdge: 1, sendEcard: true, sendToHP: true } });
+    it('CRM steps are skipped with a reason (the setting names to admins only); sendToHP is skipped while a line cannot go to the provider', async () => {
+      const staff = await post('/rerun-order', w.tokens.userA, { id: mine.id, flags: { addToAdestra: true, addToRaisersEdge: 1, sendEcard: true } });
+      expect(staff.body.data.skipped.map((s: { reason: string }) => s.reason)).toEqual(Array(3).fill("not set up for this site (an admin sets it up in the site's settings)"));
+      const res = await post('/rerun-order', w.tokens.adminA, { id: mine.id, flags: { addToAdestra: true, addToRaisersEdge: 1, sendEcard: true, sendToHP: true } });
       expect(res.status).toBe(200);
       expect(res.body.data.ran).toEqual([]);
       expect(res.body.data.skipped).toEqual([
@@ -96,7 +111,7 @@ describe('order actions', async () => {
     it('a half-configured step names the settings still missing; a wrong one says what is wrong', async () => {
       await setSiteEnv(w, w.sites.a, { ADESTRA_BASE_URL: 'http://adestra.example', ADESTRA_TOKEN: 't', SMTP_URL: 'http://mail.example', ECARD_FROM: 'cards@example.org' });
       try {
-        const res = await post('/rerun-order', w.tokens.userA, { id: mine.id, flags: { addToAdestra: true, sendEcard: true } });
+        const res = await post('/rerun-order', w.tokens.adminA, { id: mine.id, flags: { addToAdestra: true, sendEcard: true } });
         expect(res.body.data.skipped).toEqual([
           { step: 'addToAdestra', reason: 'not configured for this site: set ADESTRA_TABLE_ID, ADESTRA_BUYERS_LIST_ID' },
           { step: 'sendEcard', reason: expect.stringMatching(/^SMTP_URL: /) },
@@ -115,6 +130,14 @@ describe('order actions', async () => {
       expect(res.status).toBe(200);
       expect(res.body.data).toEqual({ ran: ['sendToHP'], skipped: [], failed: [] });
       expect(calls).toEqual([{ siteId: w.sites.a, orderId: ok.id, actorId: w.users.userA }]);
+    });
+
+    it("a site without the charity pipeline: the order's pipeline has no steps (none offered, none to set)", async () => {
+      for (const token of [w.tokens.userA, w.tokens.adminA]) {
+        const res = await w.request().get(`/api/orders/${mine.id}/pipeline`).set(bearer(token));
+        expect(res.status).toBe(200);
+        expect(res.body.data.steps).toEqual([]);
+      }
     });
 
     it('failures carry errorMes; no step chosen is a 400; tenancy as check-order', async () => {

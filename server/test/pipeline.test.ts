@@ -30,8 +30,8 @@ const view = async (orderId: string) => {
   return res.body.data as import('../../common/api/pipeline').OrderPipeline;
 };
 const stepOf = (p: Awaited<ReturnType<typeof view>>, step: string) => p.steps.find((s) => s.step === step)!;
-const rerun = async (orderId: string, flags: Partial<Record<'addToAdestra' | 'addToRaisersEdge' | 'sendEcard' | 'sendToHP', boolean>>) => {
-  const res = await w().request().post('/api/online-stores/rerun-order').set(bearer(w().tokens.userA)).send({ id: orderId, flags: { addToAdestra: false, addToRaisersEdge: false, sendEcard: false, sendToHP: false, ...flags } });
+const rerun = async (orderId: string, flags: Partial<Record<'addToAdestra' | 'addToRaisersEdge' | 'sendEcard' | 'sendToHP', boolean>>, token = w().tokens.userA) => {
+  const res = await w().request().post('/api/online-stores/rerun-order').set(bearer(token)).send({ id: orderId, flags: { addToAdestra: false, addToRaisersEdge: false, sendEcard: false, sendToHP: false, ...flags } });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body.data as { ran: string[]; skipped: Array<{ step: string; reason: string }>; failed: Array<{ step: string; error: string; retrying?: boolean }> };
 };
@@ -188,15 +188,21 @@ describe('buyers into the CRM and Adestra', () => {
     expect(stepOf(await view(body.id), 'addToRaisersEdge')).toMatchObject({ state: 'done', ref: made[0].id, attempts: 2 });
   });
 
-  it('re-run of a step the site is not configured for says so, never "not available"', async () => {
+  it('re-run of a step the site is not configured for says so, never "not available"; the setting names only to admins', async () => {
     const body = buyerOrder({ email: 'site.b@example.org', consent: 'subscribed' });
     await setSiteEnv(w(), w().sites.a, { ADESTRA_BUYERS_LIST_ID: '' });
     try {
       await deliver(w(), body, { topic: 'orders/paid' });
       const out = await rerun(body.id, { addToAdestra: true });
-      expect(out.skipped).toEqual([{ step: 'addToAdestra', reason: expect.stringMatching(/ADESTRA_BUYERS_LIST_ID/) }]);
-      expect(JSON.stringify(out)).not.toMatch(/not available/);
-      expect(stepOf(await view(body.id), 'addToAdestra')).toMatchObject({ state: 'not-configured' });
+      expect(out.skipped).toEqual([{ step: 'addToAdestra', reason: "not set up for this site (an admin sets it up in the site's settings)" }]);
+      expect(JSON.stringify(out)).not.toMatch(/not available|ADESTRA_/);
+      const staffStep = stepOf(await view(body.id), 'addToAdestra');
+      expect(staffStep).toMatchObject({ state: 'not-configured', message: "not set up for this site (an admin sets it up in the site's settings)" });
+      expect(staffStep).not.toHaveProperty('settingsLink');
+      const byAdmin = await rerun(body.id, { addToAdestra: true }, w().tokens.adminA);
+      expect(byAdmin.skipped).toEqual([{ step: 'addToAdestra', reason: expect.stringMatching(/ADESTRA_BUYERS_LIST_ID/) }]);
+      const adminView = await w().request().get(`/api/orders/${body.id}/pipeline`).set(bearer(w().tokens.adminA));
+      expect(adminView.body.data.steps.find((s: { step: string }) => s.step === 'addToAdestra')).toMatchObject({ state: 'not-configured', message: expect.stringMatching(/ADESTRA_BUYERS_LIST_ID/), settingsLink: `/sites/${w().sites.a}` });
     } finally {
       await setSiteEnv(w(), w().sites.a, { ADESTRA_BUYERS_LIST_ID: String(BUYERS_LIST) });
     }

@@ -87,7 +87,7 @@ describe('header search', async () => {
     expect((await found('hopper')).jobs.map((j) => j.id)).toEqual([graceJob.id]);
     const byNumber = (await found(String(handJob.id).padStart(2, '0'))).jobs;
     expect(byNumber.map((j) => j.id)).toContain(handJob.id);
-    expect(byNumber.find((j) => j.id === handJob.id)).toMatchObject({ link: '/print-jobs?tab=held', sub: 'Held by preflight' });
+    expect(byNumber.find((j) => j.id === handJob.id)).toMatchObject({ link: `/print-jobs?tab=held&job=${handJob.id}`, sub: 'Held by preflight' });
   });
 
   it('finds a design by a word of its name or its SKU', async () => {
@@ -157,6 +157,28 @@ describe('header search', async () => {
     const twice = await w.request().get('/api/search?q=ab&q=cd').set(bearer(w.tokens.userA));
     expect(twice.status).toBe(400);
     expect((await w.request().get('/api/search?q=grace')).status).toBe(401);
+  });
+
+  it("finds a job by a one-digit number and by its slug's code (PJ-<id>, PJ-<id>-<copy>), a batch by its cover's (PB-<n>)", async () => {
+    expect(graceJob.id).toBeLessThan(10);
+    const jobLabel = `Job ${graceJob.id} · Robin card`;
+    expect(await labels(String(graceJob.id), 'jobs')).toContain(jobLabel);
+    for (const code of [`PJ-${graceJob.id}`, `pj-${graceJob.id}`, `PJ-${graceJob.id}-2`]) {
+      const hits = await found(code);
+      expect(hits.jobs.map((j) => j.label), code).toEqual([jobLabel]);
+      expect(hits.jobs[0].link).toBe('/check-order?id=880001');
+    }
+    // Another site's job is not found by its code.
+    expect((await found(`PJ-${graceJob.id}`, w.tokens.userB)).jobs).toEqual([]);
+    const made = { state: 'open', sheet: 'A3', created_at: at, state_changed_at: at };
+    const [{ id: batchA }] = (await w.db('batches').insert([{ site_id: w.sites.a, number: 3, ...made }]).returning('id')) as Array<{ id: number }>;
+    const [{ id: batchB }] = (await w.db('batches').insert([{ site_id: w.sites.b, number: 3, ...made }]).returning('id')) as Array<{ id: number }>;
+    const batches = (await found('PB-3')).batches;
+    expect(batches).toEqual([expect.objectContaining({ id: batchA, label: 'Batch PB-3', link: `/batches/${batchA}`, number: 3 })]);
+    expect((await found('pb-3', w.tokens.adminA)).batches?.map((b) => b.link)).toEqual([`/batches/${batchA}`, `/batches/${batchB}`]);
+    expect((await found('PB-4')).batches).toEqual([]);
+    // A word that only looks like a code is searched as words.
+    expect((await found('PB-3-1')).batches).toBeUndefined();
   });
 
   it('answers at most 8 of a kind', async () => {

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { Box, Button, CircularProgress, Typography } from '@mui/material';
 import type { PagedList } from '../lib/usePagedList';
 
@@ -23,7 +24,7 @@ export function PagedListFooter({
   list: Pick<PagedList<unknown>, 'loading' | 'loadingMore' | 'error' | 'exhausted' | 'canLoadMore' | 'loadMore'> & {
     items: readonly unknown[];
   };
-  emptyText: string;
+  emptyText: ReactNode;
   /** Rows on screen, when the screen hides some of the loaded ones. */
   shown?: number;
 }) {
@@ -38,7 +39,7 @@ export function PagedListFooter({
   return (
     <>
       {shown === 0 && !list.loading && !list.error && list.exhausted ? (
-        <Typography color="text.secondary" sx={{ textAlign: 'center', py: 4 }}>
+        <Typography color="text.secondary" sx={{ textAlign: 'center', py: 4, px: 2 }}>
           {emptyText}
         </Typography>
       ) : null}

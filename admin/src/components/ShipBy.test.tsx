@@ -106,6 +106,16 @@ describe('Ship by on order lines', () => {
     expect(within(within(row).getByTestId('line-943')).queryByTestId('ship-by')).toBeNull();
   });
 
+  it('List Orders: lines that share their ship-by show it once, beside the customer, not on every line', async () => {
+    const same = order({ id: 5, field1: '5500000005' }, { id: '5500000005', name: '#1005', line_items: [941, 942].map((id) => ({ id: String(id), sku: 'CARD-ROBIN', quantity: 1, shipBy: SHIP, due: 'late' as const })) });
+    stubFetch(router({ 'GET /api/general-data/shopify-order-log': () => ok({ data: [same], hasNext: false, total: 1 }), 'GET /api/designs/all-with-product-type': TYPES }, USER));
+    renderInAdmin(<OrdersPage />, { path: '/orders', routePath: '/orders' });
+    const row = await screen.findByTestId('order-5500000005', {}, { timeout: 5000 });
+    expect(within(row).getAllByTestId('ship-by')).toHaveLength(1);
+    expect(within(row).getByTestId('ship-by')).toHaveTextContent(`Ship by ${shown}Late`);
+    expect(within(within(row).getByTestId('line-941')).queryByTestId('ship-by')).toBeNull();
+  });
+
   it('Check order: a Ship by column on the lines', async () => {
     stubFetch(router({ 'GET /api/designs/all-with-product-type': TYPES }, USER));
     renderInAdmin(<ShopifyDataTab order={ORDER} />, { path: '/check-order', routePath: '/check-order' });

@@ -20,9 +20,14 @@ export function Timeline({ entries, empty = 'Nothing recorded yet.', showSubject
             </Typography>
             {showSubject && e.kind && SUBJECT[e.kind] ? <Chip size="small" variant="outlined" label={`${SUBJECT[e.kind]} #${e.subjectId}`} /> : null}
             <Typography variant="body2" component="span" sx={{ fontWeight: 600 }}>
-              {historyActionLabel(e.action)}
+              {historyActionLabel(e.action, e.kind)}
             </Typography>
-            {e.from || e.to ? (
+            {/* A change that left the status as it was says so ("still sent"), never "sent → sent". */}
+            {e.from && e.from === e.to ? (
+              <Typography variant="body2" component="span">
+                (still {e.from})
+              </Typography>
+            ) : e.from || e.to ? (
               <Typography variant="body2" component="span">
                 {e.from ?? '—'} → {e.to ?? '—'}
               </Typography>

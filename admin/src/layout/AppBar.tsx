@@ -11,11 +11,11 @@ function SiteBrand() {
   if (!site) return null;
   return (
     // On a phone the brand yields room to the page's title (shortened, never pushing it out).
-    <Box sx={{ display: 'flex', alignItems: 'center', mr: 2, height: '100%', minWidth: 0, flexShrink: { xs: 1, sm: 0 }, maxWidth: { xs: '45%', sm: 'none' } }}>
+    <Box sx={{ display: 'flex', alignItems: 'center', mr: 2, height: '100%', minWidth: 0, flexShrink: { xs: 1, sm: 0 }, maxWidth: { xs: '34%', sm: 'none' } }}>
       {site.logo ? (
         <Box component="img" src={site.logo} alt={site.name} sx={{ maxHeight: 36, maxWidth: { xs: 96, sm: 140 }, objectFit: 'contain' }} />
       ) : (
-        <Typography variant="h6" component="span" noWrap sx={{ fontWeight: 700 }}>
+        <Typography variant="h6" component="span" noWrap sx={{ fontWeight: 700, fontSize: { xs: '1rem', sm: undefined } }}>
           {site.name}
         </Typography>
       )}
@@ -60,7 +60,18 @@ export function AppBar(props: AppBarProps) {
       }}
     >
       <SiteBrand />
-      <TitlePortal />
+      {/* On a phone a long title wraps onto a second, smaller line rather than being cut ("Chec…"). */}
+      <TitlePortal
+        sx={{
+          minWidth: 0,
+          whiteSpace: { xs: 'normal', sm: 'nowrap' },
+          fontSize: { xs: '1rem', sm: undefined },
+          lineHeight: { xs: 1.15, sm: undefined },
+          display: { xs: '-webkit-box', sm: 'block' },
+          WebkitLineClamp: 2,
+          WebkitBoxOrient: 'vertical',
+        }}
+      />
       <HeaderSearch />
     </RaAppBar>
   );

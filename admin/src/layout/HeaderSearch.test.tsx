@@ -47,6 +47,19 @@ describe('HeaderSearch', () => {
     expect(box).toHaveAttribute('aria-expanded', 'true');
   });
 
+  it("asks for a one-digit job number, and opens a batch found by its cover's code on its page", async () => {
+    const { calls, box } = setup({ orders: [], jobs: [], designs: [], batches: [{ id: 5, label: 'Batch PB-3', sub: 'open', link: '/batches/5', number: 3, siteId: 1, state: 'open' }] });
+    fireEvent.focus(box);
+    fireEvent.change(box, { target: { value: '7' } });
+    await waitFor(() => expect(calls.map((c) => c.url)).toEqual(['/api/search?q=7']));
+    fireEvent.change(box, { target: { value: 'PB-3' } });
+    await waitFor(() => expect(screen.getAllByRole('option')).toHaveLength(1));
+    const groups = screen.getAllByRole('group');
+    expect(document.getElementById(groups[0].getAttribute('aria-labelledby')!)?.textContent).toBe('Batches');
+    fireEvent.keyDown(box, { key: 'Enter' });
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/batches/5'));
+  });
+
   it('moves with ↑ ↓, tells assistive technology which result is active, and opens it with Enter', async () => {
     const { box } = setup();
     fireEvent.focus(box);

@@ -8,14 +8,14 @@ import { Box, ClickAwayListener, IconButton, InputBase, List, ListItemButton, Li
 import { alpha } from '@mui/material/styles';
 import CloseIcon from '@mui/icons-material/Close';
 import SearchIcon from '@mui/icons-material/Search';
-import { SEARCH_KINDS, SEARCH_MIN_CHARS, type SearchHit, type SearchKind, type SearchResults } from '../../../common/api/search';
+import { SEARCH_KINDS, isSearchable, type SearchHit, type SearchKind, type SearchResults } from '../../../common/api/search';
 import { api } from '../providers/api';
 import { errorMessage } from '../lib/format';
 
 /** Wait this long after the last key before asking (one call per pause, not per key). */
 export const SEARCH_DEBOUNCE_MS = 150;
 
-const HEADINGS: Record<SearchKind, string> = { orders: 'Orders', jobs: 'Jobs', designs: 'Designs', sites: 'Sites', users: 'Users' };
+const HEADINGS: Record<SearchKind, string> = { orders: 'Orders', jobs: 'Jobs', batches: 'Batches', designs: 'Designs', sites: 'Sites', users: 'Users' };
 
 interface Option {
   kind: SearchKind;
@@ -30,7 +30,7 @@ type Answer = { q: string; results: SearchResults } | { q: string; error: string
 function useSearch(text: string): { answer: Answer | null; searching: boolean } {
   const q = text.trim();
   const [answer, setAnswer] = useState<Answer | null>(null);
-  const asking = q.length >= SEARCH_MIN_CHARS;
+  const asking = isSearchable(q);
   useEffect(() => {
     if (!asking) return undefined;
     const controller = new AbortController();
@@ -137,7 +137,7 @@ export function HeaderSearch() {
     }
   };
 
-  const showList = open && text.trim().length >= SEARCH_MIN_CHARS;
+  const showList = open && isSearchable(text.trim());
   const activeOption = showList ? options[active] : undefined;
   let status: string | null = null;
   if (searching) status = 'Searching…';

@@ -5,6 +5,7 @@ import { configure, fireEvent, screen, waitFor, within } from '@testing-library/
 import userEvent from '@testing-library/user-event';
 import { ADMIN, renderInAdmin, signIn, stubFetch, USER, type RecordedCall } from '../test/helpers';
 import { design, ok, router } from '../test/printProduction';
+import { order } from '../test/orders';
 import { AddToPrintJobsButton } from '../pages/design/AddToPrintJobsButton';
 import { DesignInfoForm } from '../pages/design/DesignInfoForm';
 import { SendHpManuallyPage } from '../pages/send-hp-manually/SendHpManuallyPage';
@@ -179,7 +180,7 @@ describe('the other create and send actions', () => {
     expect(keyOf(sent[0])).toMatch(/^[0-9a-f-]{36}$/);
     expect(new Set(sent.map(keyOf)).size).toBe(1);
     answer.resolve(ok({ status: 'sent', hpOrderId: 'H1', sentAt: '2026-03-01T10:00:00.000Z', orderStatus: 'sent' }));
-    expect(await screen.findByText('Send HP successfully')).toBeInTheDocument();
+    expect(await screen.findByText(/^Send HP successfully: HP Site Flow has (the order|this line)/)).toBeInTheDocument();
   });
 
   it('LINE on an order: sends a key', async () => {
@@ -199,6 +200,7 @@ describe('the other create and send actions', () => {
       router(
         {
           'POST /api/online-stores/rerun-order': () => ok({ ran: ['addToAdestra'], skipped: [] }),
+          'GET /api/orders/77/pipeline': () => ok({ orderId: '77', siteId: 1, steps: [{ step: 'addToAdestra', lineId: null, state: 'off', message: null, ref: null, link: null, recipient: null, at: null, nextAttemptAt: null, attempts: 0, outboxId: null }] }),
           'POST /api/online-stores/shopify-webhook/cancel-hp': () => ok({ status: 'cancelled', message: 'ok', at: null, sourceOrderIds: [] }),
         },
         USER,
@@ -206,7 +208,7 @@ describe('the other create and send actions', () => {
     );
     renderInAdmin(
       <>
-        <RerunPanel orderId="77" onDone={() => undefined} />
+        <RerunPanel order={order({ id: 1 }, { id: '77' })} onDone={() => undefined} />
         <CancelAtHpButton orderId="77" onDone={() => undefined} />
       </>,
       { path: '/check-order' },

@@ -42,8 +42,9 @@ describe('usePagedList', () => {
     expect(pages).toEqual([1, 2]);
   });
 
-  it('with untilEmptyPage, goes on past hasNext false and stops at the first empty page (the order log)', async () => {
-    const fetchPage = (page: number) => Promise.resolve(page < 3 ? dataPage(rows(page)) : dataPage([]));
+  it('with untilEmptyPage, goes on while hasNext is not said and stops at the first empty page (the order log)', async () => {
+    // An answer silent on hasNext (an older server's).
+    const fetchPage = (page: number) => Promise.resolve((page < 3 ? { data: rows(page) } : { data: [] }) as unknown as DataPage<Row>);
     const { result } = renderHook(() => usePagedList(fetchPage, { untilEmptyPage: true }));
     await waitFor(() => expect(result.current.canLoadMore).toBe(true));
     act(() => result.current.loadMore());
@@ -53,6 +54,13 @@ describe('usePagedList', () => {
     await waitFor(() => expect(result.current.exhausted).toBe(true));
     expect(result.current).toMatchObject({ page: 4, canLoadMore: false });
     expect(result.current.items.map((r) => r.id)).toEqual([1, 2]);
+  });
+
+  it('with untilEmptyPage, an answer saying hasNext: false ends the list too (a one-result search offers no "Load more")', async () => {
+    const fetchPage = () => Promise.resolve(dataPage(rows(1)));
+    const { result } = renderHook(() => usePagedList(fetchPage, { untilEmptyPage: true }));
+    await waitFor(() => expect(result.current.exhausted).toBe(true));
+    expect(result.current.canLoadMore).toBe(false);
   });
 
   it('marks an empty first page exhausted, whatever hasNext says', async () => {

@@ -25,7 +25,7 @@ export interface PagedList<T> {
 }
 
 export interface PagedListOptions {
-  /** Only an empty page ends the list, whatever hasNext says (the order log, spec §4). */
+  /** An empty page ends the list (the order log, spec §4), or an answer saying hasNext: false; one silent on hasNext does not. */
   untilEmptyPage?: boolean;
 }
 
@@ -70,7 +70,7 @@ export function usePagedList<T extends { id: Id }>(
         (answer) => {
           if (request !== latest.current) return;
           const rows = rowsOf(answer);
-          const exhausted = rows.length === 0 || (!untilEmptyPage && !answer?.hasNext);
+          const exhausted = rows.length === 0 || (untilEmptyPage ? answer?.hasNext === false : !answer?.hasNext);
           nextPage.current = page + 1;
           setState((s) => {
             const seen = new Set(page === 1 ? [] : s.items.map((item) => String(item.id)));

@@ -5,6 +5,7 @@ import type { DataRecord } from '../../../common/api/records';
 import type { UploadAnswer, UpsertUserInput, User } from '../../../common/api/sites';
 import { api, apiFile, apiGetFile, ApiError, fieldErrorsOf } from './api';
 import type {
+  MakeInHouseResult,
   ManualSubmission,
   MarkShippedInput,
   OrderRecord,
@@ -108,6 +109,9 @@ export interface OrderListQuery {
   /** Order name, number, customer name or email. */
   q?: string;
   status?: string;
+  /** One client's orders (the admin's Client filter); all clients' without. */
+  siteId?: string;
+  pageSize?: number;
 }
 
 export const dataProvider = {
@@ -287,16 +291,43 @@ export const dataProvider = {
   // --- Orders and fulfilment (docs/orders-fulfilment.md) ---
 
   /** The order log (spec §7: general data of type shopify-order-log); all sites with allClients (admin). */
-  getOrders({ page, allClients, q, status }: OrderListQuery): Promise<DataPage<OrderRecord>> {
+  getOrders({ page, allClients, q, status, siteId, pageSize }: OrderListQuery): Promise<DataPage<OrderRecord>> {
     const params = {
       name: 'order-log',
       userId: 1,
       page,
-      ...(allClients ? { allClients: 1, field2: '' } : {}),
+      pageSize,
+      // An admin's picked client is one site's list; otherwise the spec's all-clients call.
+      ...(allClients && siteId ? { siteId } : allClients ? { allClients: 1, field2: '' } : {}),
       q: q || undefined,
       status: status || undefined,
     };
     return api<DataPage<OrderRecord>>(`/api/general-data/shopify-order-log?${query(params)}`);
+  },
+
+  /** Every order the list's filter matches, read page by page through the same call: "Select all N matching". */
+  async getOrderRecords(q: Omit<OrderListQuery, 'page' | 'pageSize'>): Promise<OrderRecord[]> {
+    const rows: OrderRecord[] = [];
+    for (let page = 1; ; page++) {
+      const answer = await dataProvider.getOrders({ ...q, page, pageSize: 100 });
+      rows.push(...answer.data);
+      if (!answer.hasNext || answer.data.length === 0) return rows;
+    }
+  },
+
+  /** The demo store's site (outside production; null: no demo store for this user). */
+  demoStore(): Promise<{ siteId: Id | null }> {
+    return api<{ siteId: Id | null }>('/api/test/demo-store');
+  },
+
+  /** The demo store cancels its order and sends Presswork orders/cancelled, as a real store would. */
+  cancelInDemoStore(id: Id): Promise<{ sent: true }> {
+    return api<{ sent: true }>('/api/test/demo-store/cancel', { method: 'POST', body: { id: String(id) } });
+  },
+
+  /** Make in house: each order's print jobs made in the Jobs queue; per order what was made, already there, or refused and why. */
+  makeOrdersInHouse(ids: string[], siteId?: Id): Promise<MakeInHouseResult> {
+    return api<MakeInHouseResult>('/api/online-stores/shopify-webhook/order-to-arwork', { method: 'POST', body: { ids, ...(siteId === undefined ? {} : { siteId }) } });
   },
 
   /** SKU → product type of the known designs (spec §3, product type record). */

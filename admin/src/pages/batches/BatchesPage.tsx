@@ -147,9 +147,22 @@ function BatchesView() {
             </Table>
           </TableContainer>
         )}
-        <PagedListFooter list={list} emptyText={`No ${STATE_LABELS[state].toLowerCase()} batches`} />
+        <PagedListFooter list={list} emptyText={<BatchesFromJobs none={`No ${STATE_LABELS[state].toLowerCase()} batches`} />} />
       </div>
     </Card>
+  );
+}
+
+/** An empty list says where batches come from: Jobs, where jobs are ticked and batched. */
+function BatchesFromJobs({ none }: { none: string }) {
+  return (
+    <>
+      <span>{none}</span>. Batches are made from{' '}
+      <Link component={RouterLink} to="/print-jobs">
+        Jobs
+      </Link>
+      : tick jobs of one kind there, then <b>Create batch</b>.
+    </>
   );
 }
 

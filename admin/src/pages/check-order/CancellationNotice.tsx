@@ -1,5 +1,5 @@
 import { Alert, AlertTitle, Typography } from '@mui/material';
-import type { OrderRecord } from '../../../../common/api/orders';
+import type { LineProduction, OrderRecord } from '../../../../common/api/orders';
 import { formatDateTime } from '../../lib/format';
 
 /** The store's cancellation of an order and, when it had reached the provider, HP's side of it. */
@@ -16,7 +16,27 @@ interface ProviderCancellation {
 const PROVIDER_SEVERITY = { cancelled: 'success', failed: 'error', pending: 'info' } as const;
 const PROVIDER_TITLE = { cancelled: 'Cancelled at HP Site Flow', failed: 'Not cancelled at HP Site Flow', pending: 'Cancelling at HP Site Flow' } as const;
 
-/** Shown above the tabs of Check order when the store cancelled the order: nothing of it is printed or sent. */
+/**
+ * What became of a cancelled order, as it happened: whether it had reached HP Site Flow (and was
+ * asked to cancel there), whether its lines had print jobs in house (and left the Jobs queue, or
+ * were printed already), and that nothing more of it is printed or sent.
+ */
+export function cancellationStory(order: OrderRecord): string {
+  const data = order.data ?? { id: '' };
+  const production = Array.isArray(data.production) ? (data.production as LineProduction[]) : [];
+  const sentToHp = Boolean(data.hpOrderId || data.preGeneratedHPItems?.some((i) => i.sentAt) || production.some((p) => p.madeBy === 'provider'));
+  const inHouse = production.filter((p) => p.madeBy === 'inHouse');
+  const printed = inHouse.filter((p) => p.isPrinted).length;
+  const left = inHouse.filter((p) => !p.isPrinted && p.withdrawn).length;
+  const parts: string[] = [];
+  if (sentToHp) parts.push('It had been sent to HP Site Flow, which was asked to cancel it (its answer is below)');
+  if (left) parts.push(`${left === 1 ? 'its print job' : `its ${left} print jobs`} left the Jobs queue unprinted`);
+  if (printed) parts.push(`${printed === 1 ? 'one item was' : `${printed} items were`} printed in house before the cancel`);
+  if (!sentToHp && !inHouse.length) parts.push('It had not been printed or sent');
+  return `${parts.map((p, i) => (i === 0 ? p.charAt(0).toUpperCase() + p.slice(1) : p)).join('; ')}. Nothing more of it is printed or sent.`;
+}
+
+/** Shown above the tabs of Check order when the store cancelled the order, or HP Site Flow was asked to cancel it. */
 export function CancellationNotice({ order }: { order: OrderRecord }) {
   const cancelled = order.data?.cancelled as Cancelled | null | undefined;
   const provider = order.data?.providerCancellation as ProviderCancellation | null | undefined;
@@ -27,7 +47,7 @@ export function CancellationNotice({ order }: { order: OrderRecord }) {
       {cancelled ? (
         <Alert severity="warning" role="status" aria-label="Order cancelled">
           <AlertTitle>Cancelled in the store{cancelled.cancelledAt ? ` on ${formatDateTime(cancelled.cancelledAt)}` : ''}</AlertTitle>
-          Reason: {cancelled.reason || 'not given'}. It is not printed or sent; its print jobs left the queue.
+          Reason: {cancelled.reason || 'not given'}. {cancellationStory(order)}
         </Alert>
       ) : null}
       {provider && status ? (

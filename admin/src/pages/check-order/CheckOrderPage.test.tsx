@@ -11,7 +11,7 @@ const ROBIN = order({ id: 1 }, { id: '5500000001', name: '#1001', hpOrderId: 'hp
 const checkCalls = (calls: RecordedCall[]) => calls.filter((c) => c.url === '/api/online-stores/check-order');
 
 function renderCheck(path = '/check-order?id=5500000001') {
-  renderInAdmin(<CheckOrderPage />, { path, routePath: '/check-order' });
+  return renderInAdmin(<CheckOrderPage />, { path, routePath: '/check-order' });
 }
 
 describe('searchOf', () => {
@@ -97,8 +97,43 @@ describe('Check order (/check-order)', () => {
     expect(provider).toHaveTextContent('A shipped order cannot be cancelled');
     const lines = screen.getByRole('table', { name: 'Line items' });
     expect(within(lines).getByText('1 of 2')).toBeInTheDocument();
-    expect(within(lines).getByText('In house, Jobs (job #7): left the queue (The order was cancelled in the store (customer))')).toBeInTheDocument();
+    expect(within(lines).getByText('In house, Jobs (job #7): left the Jobs queue unprinted (The order was cancelled in the store (customer))')).toBeInTheDocument();
     expect(screen.getByText('voided')).toBeInTheDocument();
+    expect(notice).toHaveTextContent('Its print job left the Jobs queue unprinted. Nothing more of it is printed or sent.');
+  });
+
+  it('an order sent to HP and then cancelled says so: HP was asked to cancel it, its lines were never in Jobs, no "sent → sent"', async () => {
+    signIn(USER);
+    const sentThenCancelled = order(
+      { id: 1, status: 'cancelled' },
+      {
+        id: '5500000001',
+        name: '#1001',
+        hpOrderId: 'hp-77',
+        line_items: [{ id: '901', name: 'Robin card', sku: 'CARD-ROBIN', quantity: 1 }],
+        preGeneratedHPItems: [{ lineId: '901', sentAt: '2025-03-08T09:00:00' }],
+        production: [{ lineId: '901', printJobId: 12, madeBy: 'provider', isPrinted: false, withdrawn: 'The order was cancelled in the store (customer)' }],
+        cancelled: { cancelledAt: '2025-03-08T10:00:00', reason: 'customer' },
+        providerCancellation: { status: 'cancelled', message: 'Cancelled at HP Site Flow (5500000001)', at: '2025-03-08T10:01:00' },
+      },
+    );
+    const history = [
+      { at: '2025-03-08T09:00:00', actor: { automatic: 'HP Site Flow send' }, action: 'status', from: 'received', to: 'sent', reason: null, kind: 'order', subjectId: '5500000001' },
+      { at: '2025-03-08T10:00:00', actor: { automatic: 'Shopify webhook orders/cancelled' }, action: 'cancelled', from: 'sent', to: 'sent', reason: 'customer', kind: 'order', subjectId: '5500000001' },
+      { at: '2025-03-08T10:01:00', actor: { automatic: 'HP Site Flow send' }, action: 'cancelled', from: 'pending', to: 'cancelled', reason: 'Cancelled at HP Site Flow (5500000001)', kind: 'send', subjectId: '4' },
+    ];
+    stubFetch(router({ 'POST /api/online-stores/check-order': () => ok([sentThenCancelled]), 'GET /api/online-stores/order-history': () => ok({ list: history }) }, USER));
+    renderCheck();
+    const notice = await screen.findByRole('status', { name: 'Order cancelled' });
+    expect(notice).toHaveTextContent('It had been sent to HP Site Flow, which was asked to cancel it');
+    expect(notice).not.toHaveTextContent('It had not been printed or sent');
+    expect(notice).not.toHaveTextContent('left the');
+    const lines = screen.getByRole('table', { name: 'Line items' });
+    expect(within(lines).getByText('HP Site Flow (job #12): not made (The order was cancelled in the store (customer))')).toBeInTheDocument();
+    const timeline = await screen.findByRole('list', { name: 'History' });
+    expect(timeline).not.toHaveTextContent('sent → sent');
+    expect(timeline).toHaveTextContent('Cancelled in the store(still sent)');
+    expect(timeline).toHaveTextContent('Cancelled at HP Site Flowpending → cancelled');
   });
 
   it('an e-card line is e-mailed, not made: Made by says so', async () => {
@@ -117,6 +152,32 @@ describe('Check order (/check-order)', () => {
     const lines = await screen.findByRole('table', { name: 'Line items' });
     const row = (await within(lines).findByText('ECARD-SNOW')).closest('tr')!;
     await waitFor(() => expect(row).toHaveTextContent('E-mailed (e-card)'));
+  });
+
+  it('the demo store (outside production) cancels an order from the screen; elsewhere there is no such button', async () => {
+    signIn(USER);
+    let demoSite: number | null = 1;
+    const { calls } = stubFetch(
+      router(
+        {
+          'POST /api/online-stores/check-order': () => ok([ROBIN]),
+          'GET /api/test/demo-store': () => ok({ siteId: demoSite }),
+          'POST /api/test/demo-store/cancel': () => ok({ sent: true }),
+        },
+        USER,
+      ),
+    );
+    const { unmount } = renderCheck();
+    await userEvent.click(await screen.findByRole('button', { name: 'Cancel in the demo store' }));
+    await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Cancel the order' }));
+    expect(await screen.findByText(/^The demo store cancelled the order and sent orders\/cancelled/)).toBeInTheDocument();
+    expect(calls.find((c) => c.url === '/api/test/demo-store/cancel')?.body).toEqual({ id: '5500000001' });
+    unmount();
+    demoSite = null;
+    renderCheck();
+    await screen.findByRole('heading', { name: 'Order #1001' });
+    await waitFor(() => expect(calls.filter((c) => c.url === '/api/test/demo-store').length).toBeGreaterThanOrEqual(2));
+    expect(screen.queryByRole('button', { name: 'Cancel in the demo store' })).not.toBeInTheDocument();
   });
 
   it('an order not cancelled shows no cancellation notice', async () => {
@@ -178,19 +239,21 @@ describe('Check order (/check-order)', () => {
     expect(asked).toHaveTextContent('This order has shipped');
     await userEvent.click(within(asked).getByRole('button', { name: 'Cancel' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
-    expect(screen.queryByText('Re-submit successfully')).not.toBeInTheDocument();
+    expect(screen.queryByText(/^Re-submit successfully/)).not.toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: 'Re-submit' }));
     await userEvent.click(within(await screen.findByRole('dialog', { name: 'Send to HP again?' })).getByRole('button', { name: 'Send to HP' }));
-    expect(await screen.findByText('Re-submit successfully')).toBeInTheDocument();
+    expect(await screen.findByText('Re-submit successfully: done now: Send to HP.')).toBeInTheDocument();
     expect(calls.filter((c) => c.url === '/api/online-stores/rerun-order').map((c) => (c.body as { sendShipped?: boolean }).sendShipped)).toEqual([undefined, undefined, true]);
   });
 
-  it('re-runs the chosen steps with the four flags → "Re-submit successfully", and says what was skipped', async () => {
+  it('re-runs the chosen steps of the site → "Re-submit successfully" and what was done, and says what was skipped', async () => {
     signIn(USER);
+    const step = (name: string) => ({ step: name, lineId: null, state: 'off', message: null, ref: null, link: null, recipient: null, at: null, nextAttemptAt: null, attempts: 0, outboxId: null });
     const { calls } = stubFetch(
       router(
         {
           'POST /api/online-stores/check-order': () => ok([ROBIN]),
+          'GET /api/orders/5500000001/pipeline': () => ok({ orderId: '5500000001', siteId: 1, steps: ['addToRaisersEdge', 'addToAdestra', 'sendEcard'].map(step) }),
           'POST /api/online-stores/rerun-order': () => ok({ ran: ['sendToHP'], skipped: [{ step: 'addToAdestra', reason: 'not configured for this site' }] }),
         },
         USER,
@@ -200,6 +263,7 @@ describe('Check order (/check-order)', () => {
     await screen.findByRole('heading', { name: 'Order #1001' });
     const resubmit = screen.getByRole('button', { name: 'Re-submit' });
     expect(resubmit).toBeDisabled();
+    await screen.findByRole('checkbox', { name: 'Add to Adestra' });
     expect(screen.getAllByRole('checkbox').map((c) => c.closest('label')?.textContent)).toEqual([
       'Add to Adestra',
       "Add to Raiser's Edge",
@@ -209,7 +273,7 @@ describe('Check order (/check-order)', () => {
     await userEvent.click(screen.getByRole('checkbox', { name: 'Add to Adestra' }));
     await userEvent.click(screen.getByRole('checkbox', { name: 'Send to HP' }));
     await userEvent.click(resubmit);
-    expect(await screen.findByText('Re-submit successfully')).toBeInTheDocument();
+    expect(await screen.findByText('Re-submit successfully: done now: Send to HP. Skipped: Add to Adestra (see below).')).toBeInTheDocument();
     expect(calls.find((c) => c.url === '/api/online-stores/rerun-order')?.body).toEqual({
       id: '5500000001',
       flags: { addToAdestra: true, addToRaisersEdge: false, sendEcard: false, sendToHP: true },
@@ -219,12 +283,24 @@ describe('Check order (/check-order)', () => {
     await waitFor(() => expect(checkCalls(calls)).toHaveLength(2));
   });
 
+  it('a site without the charity pipeline: no Pipeline panel, Re-run offers only Send to HP', async () => {
+    signIn(USER);
+    stubFetch(router({ 'POST /api/online-stores/check-order': () => ok([ROBIN]), 'GET /api/orders/5500000001/pipeline': () => ok({ orderId: '5500000001', siteId: 1, steps: [] }) }, USER));
+    renderCheck();
+    await screen.findByRole('heading', { name: 'Order #1001' });
+    await waitFor(() => expect(screen.queryByRole('progressbar', { name: 'Loading' })).not.toBeInTheDocument());
+    expect(screen.getAllByRole('checkbox').map((c) => c.closest('label')?.textContent)).toEqual(['Send to HP']);
+    expect(screen.queryByRole('region', { name: 'Pipeline' })).not.toBeInTheDocument();
+    expect(document.body).not.toHaveTextContent('RE_BASE_URL');
+  });
+
   it('shows a re-run failure with errorMes in the Error Data panel', async () => {
     signIn(USER);
     stubFetch(
       router(
         {
           'POST /api/online-stores/check-order': () => ok([ROBIN]),
+          'GET /api/orders/5500000001/pipeline': () => ok({ orderId: '5500000001', siteId: 1, steps: [{ step: 'sendEcard', lineId: null, state: 'not-needed', message: null, ref: null, link: null, recipient: null, at: null, nextAttemptAt: null, attempts: 0, outboxId: null }] }),
           'POST /api/online-stores/rerun-order': () =>
             jsonResponse({ success: false, error: 'The provider refused the order', errorMes: { code: 'ValidationError', status: 400 } }, 422),
         },
@@ -233,12 +309,12 @@ describe('Check order (/check-order)', () => {
     );
     renderCheck();
     await screen.findByRole('heading', { name: 'Order #1001' });
-    await userEvent.click(screen.getByRole('checkbox', { name: 'Send e-card' }));
+    await userEvent.click(await screen.findByRole('checkbox', { name: 'Send e-card' }));
     await userEvent.click(screen.getByRole('button', { name: 'Re-submit' }));
     expect(await screen.findByText('The provider refused the order')).toBeInTheDocument();
     const panel = await screen.findByRole('region', { name: 'Error Data' });
     expect(panel).toHaveTextContent('"code": "ValidationError"');
-    expect(screen.queryByText('Re-submit successfully')).not.toBeInTheDocument();
+    expect(screen.queryByText(/^Re-submit successfully/)).not.toBeInTheDocument();
   });
 
   describe('Cancel at HP', () => {

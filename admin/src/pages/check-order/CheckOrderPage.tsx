@@ -23,11 +23,13 @@ import type { AppDataProvider } from '../../providers/dataProvider';
 import { storeOrderId } from '../../providers/orders';
 import { CancelAtHpButton } from './CancelAtHpButton';
 import { CancellationNotice } from './CancellationNotice';
+import { DemoStoreCancelButton } from './DemoStoreCancelButton';
 import { ProviderNotice } from './ProviderNotice';
 import { HpDataTab } from './HpDataTab';
 import { OrderHistoryPanel, orderHistoryQueryKey } from './OrderHistoryPanel';
 import { OrderSearchForm, type OrderSearch } from './OrderSearchForm';
-import { PipelinePanel, pipelineQueryKey } from './PipelinePanel';
+import { PipelinePanel } from './PipelinePanel';
+import { pipelineQueryKey } from './useOrderPipeline';
 import { RerunPanel } from './RerunPanel';
 import { ShopifyDataTab } from './ShopifyDataTab';
 import { StoreFulfilmentPanel } from './StoreFulfilmentPanel';
@@ -78,8 +80,9 @@ function OrderDetail({ logs, onChanged }: { logs: OrderLogs; onChanged: () => vo
       </Typography>
       <CancellationNotice order={logs.order} />
       <ProviderNotice order={logs.order} />
-      <RerunPanel key={keyOf(logs.order)} orderId={orderId} onDone={changed} />
+      <RerunPanel key={keyOf(logs.order)} order={logs.order} onDone={changed} />
       {atProvider(logs.order) ? <CancelAtHpButton orderId={orderId} onDone={onChanged} /> : null}
+      <DemoStoreCancelButton order={logs.order} onDone={changed} />
       <PipelinePanel order={logs.order} />
       <StoreFulfilmentPanel order={logs.order} onChanged={changed} />
       <OrderHistoryPanel order={logs.order} />

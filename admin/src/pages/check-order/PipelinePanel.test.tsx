@@ -2,11 +2,11 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, configure, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { OrderPipeline, PipelineStepView } from '../../../../common/api/pipeline';
-import { renderInAdmin, signIn, stubFetch, USER, type RecordedCall } from '../../test/helpers';
+import { ADMIN, renderInAdmin, signIn, stubFetch, USER, type RecordedCall } from '../../test/helpers';
 import { order } from '../../test/orders';
 import { fail, ok, router } from '../../test/printProduction';
 import { CheckOrderPage } from './CheckOrderPage';
-import { PIPELINE_POLL_MS } from './PipelinePanel';
+import { PIPELINE_POLL_MS } from './useOrderPipeline';
 import { RESUBMIT_SUCCESS } from './RerunPanel';
 
 const ROBIN = order({ id: 1 }, { id: '5500000001', name: '#1001' });
@@ -92,6 +92,22 @@ describe('Check order: the Pipeline panel', () => {
     expect(row).toHaveTextContent(message);
   });
 
+  it('a step not set up: staff read that an admin sets it up; an admin gets the setting names as a link to the site', async () => {
+    const notSetUp = (settingsLink?: string) => pipeline([step({ step: 'addToAdestra', state: 'not-configured', message: settingsLink ? 'not configured for this site: set ADESTRA_TOKEN' : "not set up for this site (an admin sets it up in the site's settings)", settingsLink })]);
+    signIn(ADMIN);
+    stubFetch(router({ 'POST /api/online-stores/check-order': () => ok([ROBIN]), 'GET /api/orders/5500000001/pipeline': () => ok(notSetUp('/sites/1')) }, ADMIN));
+    const { unmount } = renderCheck();
+    const link = await screen.findByRole('link', { name: 'not configured for this site: set ADESTRA_TOKEN' });
+    expect(link).toHaveAttribute('href', '/sites/1');
+    unmount();
+    signIn(USER);
+    stubFetch(router({ 'POST /api/online-stores/check-order': () => ok([ROBIN]), 'GET /api/orders/5500000001/pipeline': () => ok(notSetUp()) }, USER));
+    renderCheck();
+    const row = await screen.findByTestId('pipeline-addToAdestra');
+    expect(row).toHaveTextContent("not set up for this site (an admin sets it up in the site's settings)");
+    expect(within(row).queryByRole('link')).not.toBeInTheDocument();
+  });
+
   it('the server\'s refusal shows in the panel', async () => {
     signIn(USER);
     stubFetch(router({ 'POST /api/online-stores/check-order': () => ok([ROBIN]), 'GET /api/orders/5500000001/pipeline': () => fail('Order not found on this site', 404) }, USER));
@@ -129,7 +145,7 @@ describe('Check order: the Pipeline panel', () => {
         {
           'POST /api/online-stores/check-order': () => ok([ROBIN]),
           'GET /api/orders/5500000001/pipeline': () =>
-            ok(pipeline([step({ step: 'addToRaisersEdge', state: reran ? 'failed' : 'off', message: reran ? "Raiser's Edge refused the constituent: 400 Invalid email" : null })])),
+            ok(pipeline([step({ step: 'addToRaisersEdge', state: reran ? 'failed' : 'off', message: reran ? "Raiser's Edge refused the constituent: 400 Invalid email" : null }), step({ step: 'addToAdestra', state: 'off' }), step({ step: 'sendEcard', state: 'not-needed' })])),
           'POST /api/online-stores/rerun-order': () => {
             reran = true;
             return ok({
@@ -170,7 +186,7 @@ describe('Check order: the Pipeline panel', () => {
       router(
         {
           'POST /api/online-stores/check-order': () => ok([ROBIN]),
-          'GET /api/orders/5500000001/pipeline': () => ok(pipeline([])),
+          'GET /api/orders/5500000001/pipeline': () => ok(pipeline([step({ step: 'sendEcard', state: 'not-needed' })])),
           'POST /api/online-stores/rerun-order': () => ok({ ran: [], skipped: [], failed: [{ step: 'sendEcard', error: '421 try later', retrying: true }] }),
         },
         USER,

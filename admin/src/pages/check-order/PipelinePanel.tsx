@@ -1,15 +1,10 @@
-import { useDataProvider } from 'react-admin';
-import { useQuery } from '@tanstack/react-query';
-import { Box, Chip, CircularProgress, Link, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
+import { Link as RouterLink } from 'react-router-dom';
+import { Box, Chip, CircularProgress, Link, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, Typography } from '@mui/material';
 import type { OrderRecord } from '../../../../common/api/orders';
 import type { PipelineStep, PipelineStepState, PipelineStepView } from '../../../../common/api/pipeline';
 import { errorMessage, formatDateTime } from '../../lib/format';
-import type { AppDataProvider } from '../../providers/dataProvider';
-import { storeOrderId } from '../../providers/orders';
 import { stepLabel } from './RerunPanel';
-
-/** While a step waits in the outbox the panel reads again this often, so it turns done or failed by itself. */
-export const PIPELINE_POLL_MS = 5_000;
+import { useOrderPipeline } from './useOrderPipeline';
 
 const STATE_LABEL: Record<PipelineStepState, string> = {
   'not-configured': 'not configured',
@@ -34,8 +29,6 @@ const STATE_COLOR: Record<PipelineStepState, 'default' | 'success' | 'error' | '
 /** What the ref of each step is, in the service's words. */
 const REF_LABEL: Record<PipelineStep, string> = { addToRaisersEdge: 'Constituent', addToAdestra: 'Contact', sendEcard: 'Message-ID' };
 
-/** The query of an order's pipeline: Re-run refreshes it once done. */
-export const pipelineQueryKey = (order: OrderRecord) => ['order-pipeline', order.siteId, storeOrderId(order)] as const;
 
 const nameOf = (s: PipelineStepView) => (s.step === 'sendEcard' && s.recipient ? `${stepLabel(s.step)} to ${s.recipient}` : stepLabel(s.step));
 
@@ -62,17 +55,27 @@ function Ref({ s }: { s: PipelineStepView }) {
   );
 }
 
-/** Check order: where each step of the charity's pipeline is for this order (CRM, Adestra, each e-card). */
+/** A step's message; a step not set up links an admin to where its settings are set. */
+function Message({ s }: { s: PipelineStepView }) {
+  if (s.state === 'not-configured' && s.settingsLink) {
+    return (
+      <Link component={RouterLink} to={s.settingsLink} variant="body2">
+        {s.message}
+      </Link>
+    );
+  }
+  return (
+    <Typography variant="body2" color={s.state === 'failed' ? 'error' : undefined}>
+      {s.message}
+    </Typography>
+  );
+}
+
+/** Check order: where each step of the charity's pipeline is for this order (CRM, Adestra, each e-card); nothing on a site without it. */
 export function PipelinePanel({ order }: { order: OrderRecord }) {
-  const dataProvider = useDataProvider<AppDataProvider>();
-  const orderId = storeOrderId(order);
-  const query = useQuery({
-    queryKey: pipelineQueryKey(order),
-    queryFn: () => dataProvider.orderPipeline(orderId, order.siteId),
-    retry: false,
-    refetchInterval: (q) => (q.state.data?.steps.some((s) => s.state === 'queued') ? PIPELINE_POLL_MS : false),
-  });
+  const query = useOrderPipeline(order);
   const steps = query.data?.steps ?? [];
+  if (query.data && !steps.length) return null;
   return (
     <Box component="section" aria-label="Pipeline">
       <Typography variant="subtitle1" component="h3" sx={{ mb: 1 }}>
@@ -85,43 +88,44 @@ export function PipelinePanel({ order }: { order: OrderRecord }) {
       ) : null}
       {query.isPending && !query.isError ? <CircularProgress size={16} aria-label="Loading" /> : null}
       {query.data ? (
-        <Table size="small" aria-label="Pipeline steps">
-          <TableHead>
-            <TableRow>
-              <TableCell>Step</TableCell>
-              <TableCell>State</TableCell>
-              <TableCell>Message</TableCell>
-              <TableCell>Record</TableCell>
-              <TableCell>When</TableCell>
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {steps.map((s) => (
-              <TableRow key={`${s.step}:${s.lineId ?? ''}`} data-testid={`pipeline-${s.step}${s.lineId ? `-${s.lineId}` : ''}`}>
-                <TableCell>{nameOf(s)}</TableCell>
-                <TableCell>
-                  <Chip size="small" label={STATE_LABEL[s.state] ?? s.state} color={STATE_COLOR[s.state] ?? 'default'} />
-                </TableCell>
-                <TableCell>
-                  <Typography variant="body2" color={s.state === 'failed' ? 'error' : undefined}>
-                    {s.message}
-                  </Typography>
-                </TableCell>
-                <TableCell>
-                  <Ref s={s} />
-                </TableCell>
-                <TableCell>
-                  {when(s)}
-                  {s.attempts > 1 ? (
-                    <Typography variant="caption" color="text.secondary" component="div">
-                      {s.attempts} attempts
-                    </Typography>
-                  ) : null}
-                </TableCell>
+        // A phone scrolls the table sideways inside the page, never the page.
+        <TableContainer sx={{ contain: 'inline-size' }}>
+          <Table size="small" aria-label="Pipeline steps">
+            <TableHead>
+              <TableRow>
+                <TableCell>Step</TableCell>
+                <TableCell>State</TableCell>
+                <TableCell>Message</TableCell>
+                <TableCell>Record</TableCell>
+                <TableCell>When</TableCell>
               </TableRow>
-            ))}
-          </TableBody>
-        </Table>
+            </TableHead>
+            <TableBody>
+              {steps.map((s) => (
+                <TableRow key={`${s.step}:${s.lineId ?? ''}`} data-testid={`pipeline-${s.step}${s.lineId ? `-${s.lineId}` : ''}`}>
+                  <TableCell>{nameOf(s)}</TableCell>
+                  <TableCell>
+                    <Chip size="small" label={STATE_LABEL[s.state] ?? s.state} color={STATE_COLOR[s.state] ?? 'default'} />
+                  </TableCell>
+                  <TableCell sx={{ minWidth: 160 }}>
+                    <Message s={s} />
+                  </TableCell>
+                  <TableCell>
+                    <Ref s={s} />
+                  </TableCell>
+                  <TableCell>
+                    {when(s)}
+                    {s.attempts > 1 ? (
+                      <Typography variant="caption" color="text.secondary" component="div">
+                        {s.attempts} attempts
+                      </Typography>
+                    ) : null}
+                  </TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        </TableContainer>
       ) : null}
     </Box>
   );

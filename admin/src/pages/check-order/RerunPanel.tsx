@@ -3,15 +3,23 @@ import { useDataProvider, useNotify } from 'react-admin';
 import { useMutation } from '@tanstack/react-query';
 import { Alert, Box, Button, Checkbox, CircularProgress, FormControlLabel, FormGroup, Typography } from '@mui/material';
 import ReplayIcon from '@mui/icons-material/Replay';
-import type { RerunFlags, RerunResult } from '../../../../common/api/orders';
+import type { OrderRecord, RerunFlags, RerunResult } from '../../../../common/api/orders';
 import { ErrorDataPanel } from '../../components/ErrorDataPanel';
 import { useServerQuestion } from '../../components/useServerQuestion';
 import { useActionKey } from '../../lib/actionKey';
 import { errorMessage } from '../../lib/format';
 import type { AppDataProvider } from '../../providers/dataProvider';
-import { errorDataOf } from '../../providers/orders';
+import { errorDataOf, storeOrderId } from '../../providers/orders';
+import { useSiteSteps } from './useOrderPipeline';
 
+/** The spec's success alert (§8), then what was done in plain words. */
 export const RESUBMIT_SUCCESS = 'Re-submit successfully';
+
+export function resubmitMessage(result: RerunResult): string {
+  const done = result.ran.map(labelOf).join(', ');
+  const skipped = result.skipped.length ? ` Skipped: ${result.skipped.map((s) => labelOf(s.step)).join(', ')} (see below).` : '';
+  return `${RESUBMIT_SUCCESS}: ${done ? `done now: ${done}.` : 'nothing was run.'}${skipped}`;
+}
 
 const FLAGS: ReadonlyArray<[keyof RerunFlags, string]> = [
   ['addToAdestra', 'Add to Adestra'],
@@ -38,8 +46,10 @@ function severityOf(result: RerunResult): 'success' | 'info' | 'warning' | 'erro
 
 const NONE: RerunFlags = { addToAdestra: false, addToRaisersEdge: false, sendEcard: false, sendToHP: false };
 
-/** Re-runs chosen steps of an order (email platform, CRM, e-card, provider). */
-export function RerunPanel({ orderId, onDone }: { orderId: string; onDone: () => void }) {
+/** Re-runs chosen steps of an order: those of its site's pipeline (CRM, email platform, e-card) and the provider send. */
+export function RerunPanel({ order, onDone }: { order: OrderRecord; onDone: () => void }) {
+  const orderId = storeOrderId(order);
+  const siteSteps = useSiteSteps(order);
   const dataProvider = useDataProvider<AppDataProvider>();
   const notify = useNotify();
   const [flags, setFlags] = useState<RerunFlags>(NONE);
@@ -55,7 +65,7 @@ export function RerunPanel({ orderId, onDone }: { orderId: string; onDone: () =>
       if (!result) return; // signed out meanwhile (401)
       const failed = failedOf(result);
       if (failed.length) notify(`Re-submit failed: ${failed.map((f) => labelOf(f.step)).join(', ')}`, { type: 'warning', autoHideDuration: 10_000 });
-      else notify(RESUBMIT_SUCCESS, { type: 'success' });
+      else notify(resubmitMessage(result), { type: result.skipped.length ? 'info' : 'success' });
       onDone();
     },
     onError: (error) => {
@@ -72,7 +82,7 @@ export function RerunPanel({ orderId, onDone }: { orderId: string; onDone: () =>
         Re-run this order
       </Typography>
       <FormGroup row>
-        {FLAGS.map(([key, label]) => (
+        {FLAGS.filter(([key]) => key === 'sendToHP' || siteSteps.has(key)).map(([key, label]) => (
           <FormControlLabel
             key={key}
             label={label}

@@ -38,7 +38,9 @@ export function ShopifyDataTab({ order }: { order: OrderRecord }) {
     if (sku && isEcard(productTypes.get(sku))) return 'E-mailed (e-card)';
     const p = production.find((x) => x.lineId === lineId);
     const label = madeByLabel(p?.madeBy, p?.printJobId);
-    return p?.withdrawn ? `${label}: left the queue (${p.withdrawn})` : label;
+    if (!p?.withdrawn) return label;
+    // A provider's line was never in Jobs: it is not made (HP was asked to cancel it), it did not "leave the queue".
+    return p.madeBy === 'provider' ? `${label}: not made (${p.withdrawn})` : `${label}: left the Jobs queue unprinted (${p.withdrawn})`;
   };
   return (
     <Box sx={{ display: 'flex', flexDirection: 'column', gap: 3 }}>

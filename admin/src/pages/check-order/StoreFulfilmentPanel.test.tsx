@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { StoreFulfilment } from '../../../../common/api/orders';
-import { jsonResponse, renderInAdmin, signIn, stubFetch, USER } from '../../test/helpers';
+import { ADMIN, jsonResponse, renderInAdmin, signIn, stubFetch, USER } from '../../test/helpers';
 import { order } from '../../test/orders';
 import { ok, router } from '../../test/printProduction';
 import { CheckOrderPage } from './CheckOrderPage';
@@ -109,5 +109,20 @@ describe('Check order: store fulfilment', () => {
     expect(posts[1].headers.get('Idempotency-Key')).not.toBe(posts[0].headers.get('Idempotency-Key'));
     const mug = await screen.findByTestId('store-line-902');
     expect(await within(mug).findByText('Royal Mail RM000111222GB', { exact: false })).toBeInTheDocument();
+  });
+
+  it("an HP-shipped order of a store that is not connected says why the store's state is not known, and where to connect it", async () => {
+    const shippedUnknown = order({ id: 1 }, { id: '5500000001', name: '#1001', status: 'shipped', storeConnection: { connected: false, uninstalledAt: null }, line_items: [{ id: '901', name: 'Robin card', sku: 'CARD-ROBIN', quantity: 1 }] });
+    for (const user of [USER, ADMIN]) {
+      signIn(user);
+      stubFetch(router({ 'POST /api/online-stores/check-order': () => ok([shippedUnknown]), 'GET /api/orders/5500000001/store-fulfilments': () => ok([]) }, user));
+      const { unmount } = renderCheck();
+      const line = await screen.findByTestId('store-line-901');
+      expect(line).toHaveTextContent('Not known: the store is not connected');
+      expect(line).not.toHaveTextContent('Not known yet');
+      if (user === ADMIN) expect(await within(line).findByRole('link', { name: 'Setup → Stores' })).toHaveAttribute('href', '/stores');
+      else expect(line).toHaveTextContent('Setup → Stores, by an admin');
+      unmount();
+    }
   });
 });

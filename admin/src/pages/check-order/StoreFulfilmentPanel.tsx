@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { useDataProvider, useNotify } from 'react-admin';
+import { Link as RouterLink } from 'react-router-dom';
+import { useCanAccess, useDataProvider, useNotify } from 'react-admin';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import {
   Box,
@@ -14,12 +15,13 @@ import {
   Table,
   TableBody,
   TableCell,
+  TableContainer,
   TableHead,
   TableRow,
   Typography,
 } from '@mui/material';
 import LocalShippingIcon from '@mui/icons-material/LocalShipping';
-import type { OrderLineItem, OrderRecord, StoreFulfilment } from '../../../../common/api/orders';
+import type { OrderLineItem, OrderRecord, StoreConnectionState, StoreFulfilment } from '../../../../common/api/orders';
 import { NO_TRACKING, TrackingFields, trackingRefusal, type Tracking } from '../../components/TrackingFields';
 import { useActionKey } from '../../lib/actionKey';
 import { errorMessage, formatDateTime } from '../../lib/format';
@@ -28,12 +30,35 @@ import { storeOrderId } from '../../providers/orders';
 
 export const MARK_SHIPPED_SUCCESS = 'Shipped: the store has the tracking';
 
+/** Why the store's side is not known: its store takes no Admin API calls (Setup → Stores connects it). */
+export const STORE_NOT_CONNECTED = 'Not known: the store is not connected';
+
 /** What the store says about a line (its orders/fulfilled and orders/updated webhooks). */
-export function storeStateOf(line: OrderLineItem): string {
+export function storeStateOf(line: OrderLineItem, connection?: StoreConnectionState | null): string {
   if (line.fulfillment_status === 'fulfilled') return 'Fulfilled';
   if (line.fulfillment_status === 'partial') return `Partly fulfilled${typeof line.fulfillable_quantity === 'number' ? ` (${line.fulfillable_quantity} left)` : ''}`;
-  if (line.fulfillment_status === undefined && line.fulfillable_quantity === undefined) return 'Not known yet';
+  if (line.fulfillment_status === undefined && line.fulfillable_quantity === undefined) return connection?.connected === false ? STORE_NOT_CONNECTED : 'Not known yet';
   return 'Not fulfilled';
+}
+
+/** A line's state in the store; when the store is not connected, where it is connected (a link for those who may). */
+function StoreState({ line, connection }: { line: OrderLineItem; connection: StoreConnectionState | null | undefined }) {
+  const { canAccess: mayConnect } = useCanAccess({ resource: 'stores', action: 'list' });
+  const state = storeStateOf(line, connection);
+  if (state !== STORE_NOT_CONNECTED) return <>{state}</>;
+  const where = mayConnect ? (
+    <Link component={RouterLink} to="/stores">
+      Setup → Stores
+    </Link>
+  ) : (
+    'Setup → Stores, by an admin'
+  );
+  return (
+    <>
+      {state}
+      {connection?.uninstalledAt ? ` (the app was uninstalled in Shopify on ${formatDateTime(connection.uninstalledAt)})` : ''}: {where}
+    </>
+  );
 }
 
 const STATUS_LABEL: Record<StoreFulfilment['status'], string> = { pending: 'Sending to the store', sent: 'In the store', failed: 'Failed' };
@@ -162,31 +187,36 @@ export function StoreFulfilmentPanel({ order, onChanged }: { order: OrderRecord;
           {errorMessage(query.error)}
         </Typography>
       ) : null}
-      <Table size="small" aria-label="Store fulfilment per line">
-        <TableHead>
-          <TableRow>
-            <TableCell>Line</TableCell>
-            <TableCell>In the store</TableCell>
-            <TableCell>Sent by Presswork</TableCell>
-          </TableRow>
-        </TableHead>
-        <TableBody>
-          {lines.map((line) => (
-            <TableRow key={String(line.id)} data-testid={`store-line-${line.id}`}>
-              <TableCell>
-                {line.name || line.title || line.sku || String(line.id)}
-                {line.sku ? (
-                  <Typography variant="caption" color="text.secondary" component="div">
-                    SKU {line.sku}
-                  </Typography>
-                ) : null}
-              </TableCell>
-              <TableCell>{storeStateOf(line)}</TableCell>
-              <TableCell>{query.isPending ? <CircularProgress size={16} aria-label="Loading" /> : <PressworkCell f={ofLine(all, String(line.id))} />}</TableCell>
+      {/* A phone scrolls the table sideways inside the page, never the page. */}
+      <TableContainer sx={{ contain: 'inline-size' }}>
+        <Table size="small" aria-label="Store fulfilment per line">
+          <TableHead>
+            <TableRow>
+              <TableCell>Line</TableCell>
+              <TableCell>In the store</TableCell>
+              <TableCell>Sent by Presswork</TableCell>
             </TableRow>
-          ))}
-        </TableBody>
-      </Table>
+          </TableHead>
+          <TableBody>
+            {lines.map((line) => (
+              <TableRow key={String(line.id)} data-testid={`store-line-${line.id}`}>
+                <TableCell>
+                  {line.name || line.title || line.sku || String(line.id)}
+                  {line.sku ? (
+                    <Typography variant="caption" color="text.secondary" component="div">
+                      SKU {line.sku}
+                    </Typography>
+                  ) : null}
+                </TableCell>
+                <TableCell>
+                  <StoreState line={line} connection={order.data?.storeConnection as StoreConnectionState | undefined} />
+                </TableCell>
+                <TableCell>{query.isPending ? <CircularProgress size={16} aria-label="Loading" /> : <PressworkCell f={ofLine(all, String(line.id))} />}</TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      </TableContainer>
       {open ? (
         <MarkShippedDialog
           order={order}

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { Link as RouterLink } from 'react-router-dom';
 import { useGetIdentity, usePermissions } from 'react-admin';
 import { Box, Button, Card, CardContent, Typography } from '@mui/material';
 import MenuBookIcon from '@mui/icons-material/MenuBook';
@@ -31,7 +31,6 @@ function HomeGreeting() {
 /** `compact`: a line above Needs attention (staff's home), whose heading is the page's. */
 function Greeting({ compact = false }: { compact?: boolean }) {
   const { identity } = useGetIdentity();
-  const [showManual, setShowManual] = useState(false);
   const firstName = (identity?.firstName as string | undefined) ?? identity?.fullName ?? '';
   return (
     <Card sx={{ mt: 2 }}>
@@ -40,14 +39,10 @@ function Greeting({ compact = false }: { compact?: boolean }) {
           Welcome, {firstName}
         </Typography>
         <Box sx={{ display: 'flex', alignItems: 'center', gap: 2 }}>
-          <Button variant="outlined" startIcon={<MenuBookIcon />} onClick={() => setShowManual(true)} sx={{ textTransform: "none" }}>
+          {/* The operator's guide (docs/operators-guide.md), built into the app at /manual. */}
+          <Button variant="outlined" component={RouterLink} to="/manual" startIcon={<MenuBookIcon />} sx={{ textTransform: 'none' }}>
             manual
           </Button>
-          {showManual ? (
-            <Typography color="text.secondary" role="status">
-              Coming soon
-            </Typography>
-          ) : null}
         </Box>
       </CardContent>
     </Card>

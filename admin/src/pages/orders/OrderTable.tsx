@@ -2,6 +2,7 @@ import { Link } from 'react-router-dom';
 import {
   Box,
   Button,
+  Checkbox,
   Chip,
   List,
   ListItem,
@@ -25,6 +26,8 @@ import { customerNameOf, hasPreGeneratedItems, linePreflightOf, lineItemsOf, ord
 import { OrderLinePdfButton } from './OrderLinePdfButton';
 import { OrderHoldChip } from './OrderHoldChip';
 import { SendHpButton } from './SendHpButton';
+import type { JobSelection } from '../print-jobs/useJobSelection';
+import { orderKey } from './MakeInHouse';
 
 export interface OrderTableProps {
   orders: readonly OrderRecord[];
@@ -36,6 +39,26 @@ export interface OrderTableProps {
   sent: ReadonlyMap<string, SentFromHere>;
   onSent: (order: OrderRecord, outcome: SendOutcome, whole: boolean) => void;
   onErrorData: (order: OrderRecord, data: unknown) => void;
+  /** Tick boxes for Make in house. */
+  selection?: JobSelection;
+}
+
+/**
+ * Why nothing of an order can be printed or sent from the list (its buttons are disabled, saying
+ * this), or null: cancelled in the store, or shipped (Re-run on Check order sends a shipped one again).
+ */
+export function orderBlockedReason(order: OrderRecord, status: string): string | null {
+  const cancelled = order.data?.cancelled as { reason?: string | null } | null | undefined;
+  if (cancelled) return `Cancelled in the store${cancelled.reason ? ` (${cancelled.reason})` : ''}: nothing of it is printed or sent`;
+  if (status === 'shipped') return 'Shipped: nothing left to print or send (Re-run on Detail sends it again)';
+  return null;
+}
+
+/** One ship-by for the order when its lines share it (they nearly always do); undefined when they differ. */
+function sharedShipBy(order: OrderRecord) {
+  const lines = lineItemsOf(order).filter((l) => l.shipBy);
+  if (!lines.length) return undefined;
+  return lines.every((l) => l.shipBy === lines[0].shipBy && l.due === lines[0].due) ? { shipBy: lines[0].shipBy, due: lines[0].due } : undefined;
 }
 
 /** The send answer of an order sent (or found sent) from this screen. */
@@ -66,13 +89,17 @@ interface LineItemsProps {
   order: OrderRecord;
   /** HP has the whole order: its lines' buttons are disabled too. */
   shipped: { sentAt: string | null } | null;
+  /** Cancelled or shipped: every button is disabled, saying this. */
+  blocked: string | null;
   productTypes: ReadonlyMap<string, string>;
   onSent: (outcome: SendOutcome) => void;
   onErrorData: (data: unknown) => void;
 }
 
-function LineItems({ order, shipped, productTypes, onSent, onErrorData, wrap = false }: LineItemsProps & { wrap?: boolean }) {
+function LineItems({ order, shipped, blocked, productTypes, onSent, onErrorData, wrap = false }: LineItemsProps & { wrap?: boolean }) {
   const orderId = storeOrderId(order);
+  // The order's ship-by shows once beside its customer; a line says its own only when they differ.
+  const ownShipBy = sharedShipBy(order) === undefined;
   return (
     <Stack spacing={0.5}>
       {lineItemsOf(order).map((line) => {
@@ -100,13 +127,14 @@ function LineItems({ order, shipped, productTypes, onSent, onErrorData, wrap = f
               </Typography>
             ) : (
               <>
-                <OrderLinePdfButton orderId={orderId} lineId={line.id} sku={line.sku} />
+                <OrderLinePdfButton orderId={orderId} lineId={line.id} sku={line.sku} blocked={blocked} />
+                <SendHpButton orderId={orderId} lineId={String(line.id)} alreadySent={false} sentBefore={shipped} blocked={blocked} onSent={onSent} onErrorData={onErrorData} />
                 <PreflightChip {...linePreflightOf(order, line.id)} />
-                <SendHpButton orderId={orderId} lineId={String(line.id)} alreadySent={false} sentBefore={shipped} onSent={onSent} onErrorData={onErrorData} />
-                {/* A row of its own under the line's buttons, however the line wraps. */}
-                <Typography variant="caption" component="span" sx={{ flexBasis: '100%', mt: -0.5 }}>
-                  <ShipBy shipBy={line.shipBy} due={line.due} label />
-                </Typography>
+                {ownShipBy ? (
+                  <Typography variant="caption" component="span">
+                    <ShipBy shipBy={line.shipBy} due={line.due} label />
+                  </Typography>
+                ) : null}
               </>
             )}
           </Box>
@@ -124,18 +152,19 @@ function sendStateOf(order: OrderRecord, sent: ReadonlyMap<string, SentFromHere>
   const shipped = status === 'shipped';
   // Shipped, or sent whole from here: HP has it and a click would only say so.
   const sentBefore = fromHere?.whole ? { sentAt: fromHere.sentAt } : shipped && hasPreGeneratedItems(order) ? { sentAt: recordedSentAt(order) } : null;
-  return { orderId, fromHere, status, shipped, sentBefore };
+  return { orderId, fromHere, status, shipped, sentBefore, blocked: orderBlockedReason(order, status) };
 }
 
 /** The row's main actions: send the whole order to HP, open its detail. */
 function OrderActions({ order, sent, onSent, onErrorData }: { order: OrderRecord } & Pick<OrderTableProps, 'sent' | 'onSent' | 'onErrorData'>) {
-  const { orderId, fromHere, sentBefore } = sendStateOf(order, sent);
+  const { orderId, fromHere, sentBefore, blocked } = sendStateOf(order, sent);
   return (
     <Stack direction="row" spacing={1} sx={{ justifyContent: 'flex-end' }}>
       <SendHpButton
         orderId={orderId}
         alreadySent={hasPreGeneratedItems(order) || fromHere !== undefined}
         sentBefore={sentBefore}
+        blocked={blocked}
         onSent={(outcome) => onSent(order, outcome, true)}
         onErrorData={(data) => onErrorData(order, data)}
       />
@@ -150,11 +179,42 @@ function OrderActions({ order, sent, onSent, onErrorData }: { order: OrderRecord
  * Phones: one stacked row an order (name, customer, status and date, its lines, the main actions),
  * so the page keeps the screen's width.
  */
-function OrderRows({ orders, siteNames, productTypes, sent, onSent, onErrorData }: OrderTableProps) {
+/** A row's tick box (its label names the order for a screen reader). */
+function SelectOrder({ order, selection }: { order: OrderRecord; selection: JobSelection }) {
+  const key = orderKey(order.siteId, storeOrderId(order));
+  return (
+    <Checkbox
+      size="small"
+      checked={selection.isSelected(key)}
+      onChange={() => selection.toggle(key)}
+      slotProps={{ input: { 'aria-label': `Select order ${order.data?.name || storeOrderId(order)}` } }}
+      sx={{ p: 0.5 }}
+    />
+  );
+}
+
+/** The order's ship-by, once, when its lines share it. */
+function OrderShipBy({ order }: { order: OrderRecord }) {
+  const shared = sharedShipBy(order);
+  if (!shared) return null;
+  return (
+    <Typography variant="caption" component="div">
+      <ShipBy shipBy={shared.shipBy} due={shared.due} label />
+    </Typography>
+  );
+}
+
+function OrderRows({ orders, siteNames, productTypes, sent, onSent, onErrorData, selection }: OrderTableProps) {
   return (
     <List aria-label="Orders" disablePadding>
+      {selection && orders.length ? (
+        <Box component="label" sx={{ display: 'flex', alignItems: 'center', gap: 1, px: 2, pt: 1 }}>
+          <Checkbox size="small" checked={selection.page.checked} indeterminate={selection.page.indeterminate} onChange={selection.page.toggle} sx={{ p: 0.5 }} />
+          <Typography variant="body2">Select every order shown</Typography>
+        </Box>
+      ) : null}
       {orders.map((order) => {
-        const { orderId, status, shipped, sentBefore } = sendStateOf(order, sent);
+        const { orderId, status, shipped, sentBefore, blocked } = sendStateOf(order, sent);
         return (
           <ListItem
             key={String(order.id)}
@@ -164,6 +224,7 @@ function OrderRows({ orders, siteNames, productTypes, sent, onSent, onErrorData 
           >
             <Box sx={{ display: 'flex', alignItems: 'baseline', gap: 1, justifyContent: 'space-between' }}>
               <Typography variant="subtitle2" component="span" sx={{ overflowWrap: 'anywhere' }}>
+                {selection ? <SelectOrder order={order} selection={selection} /> : null}
                 {order.data?.name || orderId}
               </Typography>
               <Typography variant="caption" color="text.secondary" sx={{ whiteSpace: 'nowrap' }}>
@@ -186,11 +247,13 @@ function OrderRows({ orders, siteNames, productTypes, sent, onSent, onErrorData 
               ) : null}
               <OrderHoldChip order={order} />
             </Box>
+            <OrderShipBy order={order} />
             <Box sx={{ my: 1 }}>
               <LineItems
                 order={order}
                 productTypes={productTypes}
                 shipped={sentBefore}
+                blocked={blocked}
                 wrap
                 onSent={(outcome) => onSent(order, outcome, false)}
                 onErrorData={(data) => onErrorData(order, data)}
@@ -209,13 +272,27 @@ export function OrderTable(props: OrderTableProps) {
   return small ? <OrderRows {...props} /> : <OrderGrid {...props} />;
 }
 
-function OrderGrid({ orders, siteNames, productTypes, sent, onSent, onErrorData }: OrderTableProps) {
+function OrderGrid({ orders, siteNames, productTypes, sent, onSent, onErrorData, selection }: OrderTableProps) {
   const showClient = siteNames !== undefined;
   return (
-    <TableContainer>
-      <Table size="small" aria-label="Orders">
+    <TableContainer sx={{ contain: 'inline-size' }}>
+      {/* Narrow cell padding, as Jobs': the All orders columns and one row a line fit a laptop's content area. */}
+      <Table size="small" aria-label="Orders" sx={{ '& .MuiTableCell-root': { px: 0.75 }, '& .MuiTableCell-root:first-of-type': { pl: 2 }, '& .MuiTableCell-root:last-of-type': { pr: 2 } }}>
         <TableHead>
           <TableRow>
+            {selection ? (
+              <TableCell padding="checkbox">
+                <Checkbox
+                  size="small"
+                  checked={selection.page.checked}
+                  indeterminate={selection.page.indeterminate}
+                  disabled={orders.length === 0}
+                  onChange={selection.page.toggle}
+                  slotProps={{ input: { 'aria-label': 'Select every order on this page' } }}
+                  sx={{ p: 0.5 }}
+                />
+              </TableCell>
+            ) : null}
             {showClient ? <TableCell>Client</TableCell> : null}
             <TableCell>Timestamp</TableCell>
             <TableCell>Customer Name</TableCell>
@@ -226,16 +303,23 @@ function OrderGrid({ orders, siteNames, productTypes, sent, onSent, onErrorData 
         </TableHead>
         <TableBody>
           {orders.map((order) => {
-            const { orderId, status, shipped, sentBefore } = sendStateOf(order, sent);
+            const { orderId, status, shipped, sentBefore, blocked } = sendStateOf(order, sent);
             return (
               <TableRow
                 key={String(order.id)}
                 data-testid={`order-${orderId}`}
+                selected={selection?.isSelected(orderKey(order.siteId, orderId)) ?? false}
                 sx={{ '&:nth-of-type(even)': { bgcolor: 'action.hover' }, '& > td': { verticalAlign: 'top' } }}
               >
+                {selection ? (
+                  <TableCell padding="checkbox">
+                    <SelectOrder order={order} selection={selection} />
+                  </TableCell>
+                ) : null}
                 {showClient ? <TableCell>{siteNames.get(String(order.siteId)) ?? `Site ${order.siteId}`}</TableCell> : null}
-                <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatDateTime(order.data?.created_at ?? order.createdAt)}</TableCell>
-                <TableCell sx={{ minWidth: 140 }}>
+                {/* The day and the hour break onto two lines: the lines' column keeps each line on one row. */}
+                <TableCell sx={{ minWidth: 84 }}>{formatDateTime(order.data?.created_at ?? order.createdAt)}</TableCell>
+                <TableCell sx={{ minWidth: 120 }}>
                   <Typography variant="body2" data-testid="customer-name" sx={{ fontWeight: shipped ? 700 : 400 }}>
                     {customerNameOf(order)}
                   </Typography>
@@ -245,17 +329,18 @@ function OrderGrid({ orders, siteNames, productTypes, sent, onSent, onErrorData 
                     </Typography>
                   ) : null}
                   <OrderHoldChip order={order} />
+                  <OrderShipBy order={order} />
                 </TableCell>
-                <TableCell>
+                <TableCell sx={{ overflowWrap: 'anywhere', minWidth: 100, maxWidth: 140 }}>
                   <OrderRef order={order} />
                 </TableCell>
                 <TableCell>
-                  {/* Lines wrap: a long SKU with its buttons would push the actions out of a 1280 px window. */}
+                  {/* One row a line; a very long SKU scrolls the table inside the card, never the page. */}
                   <LineItems
                     order={order}
                     productTypes={productTypes}
                     shipped={sentBefore}
-                    wrap
+                    blocked={blocked}
                     onSent={(outcome) => onSent(order, outcome, false)}
                     onErrorData={(data) => onErrorData(order, data)}
                   />

@@ -30,7 +30,8 @@ const SHIPPED = order(
 );
 const NO_LINES = order({ id: 3, field1: '5500000003' }, { id: '5500000003', name: '#1003', customer: { first_name: 'Nobody', last_name: 'Lines' }, line_items: [] });
 
-const page = (list: unknown[]) => ok({ data: list, hasNext: false, total: list.length });
+// As the server answers: hasNext while rows came (an exact last page is followed by an empty one).
+const page = (list: unknown[], hasNext = list.length > 0) => ok({ data: list, hasNext, total: list.length });
 const orderCalls = (calls: RecordedCall[]) => calls.filter((c) => c.url.startsWith('/api/general-data/shopify-order-log'));
 const pageOf = (call: RecordedCall) => new URL(call.url, 'http://x').searchParams.get('page');
 
@@ -88,7 +89,7 @@ describe('List Orders (/orders)', () => {
     expect(url.searchParams.get('allClients')).toBeNull();
     expect(screen.getByRole('heading', { name: 'List Orders' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: /Check order/ })).toHaveAttribute('href', '/check-order');
-    expect(screen.getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Timestamp', 'Customer Name', 'Order Id / Number / Name', 'SKU', '']);
+    expect(screen.getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['', 'Timestamp', 'Customer Name', 'Order Id / Number / Name', 'SKU', '']);
     expect(document.title).toBe('List Orders | Presswork');
 
     // Orders without line items are hidden.
@@ -276,7 +277,7 @@ describe('List Orders (/orders)', () => {
     renderOrders();
     const row = await screen.findByTestId('order-5500000001');
     await userEvent.click(within(row).getByRole('button', { name: 'Send HP' }));
-    expect(await screen.findByText('Send HP successfully')).toBeInTheDocument();
+    expect(await screen.findByText(/^Send HP successfully: HP Site Flow has (the order|this line)/)).toBeInTheDocument();
     expect(calls.find((c) => c.url.endsWith('/send-hp'))?.body).toEqual({ id: '5500000001' });
     expect(within(row).getByRole('button', { name: 'Send HP' }).querySelector('[data-testid="MarkEmailReadIcon"]')).not.toBeNull();
     expect(screen.queryByRole('region', { name: 'Error Data' })).not.toBeInTheDocument();
@@ -298,7 +299,7 @@ describe('List Orders (/orders)', () => {
     const row = await screen.findByTestId('order-5500000001');
     expect(within(row).getByTestId('order-status')).toHaveTextContent('received');
     await userEvent.click(within(row).getByRole('button', { name: 'Send HP' }));
-    expect(await screen.findByText('Send HP successfully')).toBeInTheDocument();
+    expect(await screen.findByText(/^Send HP successfully: HP Site Flow has (the order|this line)/)).toBeInTheDocument();
     expect(within(row).getByTestId('order-status')).toHaveTextContent('sent');
     expect(within(row).getByRole('button', { name: 'Send HP' })).toBeDisabled();
     expect(within(row).getByRole('button', { name: 'Send line 901 to HP' })).toBeDisabled();
@@ -327,7 +328,7 @@ describe('List Orders (/orders)', () => {
     expect(within(row).getByRole('button', { name: 'Send line 901 to HP' })).toBeDisabled();
     await userEvent.click(within(row).getByRole('button', { name: 'Send HP' }));
     expect(await screen.findByText(/^Already sent to HP on 04\/03\/2026/, notice)).toBeInTheDocument();
-    expect(screen.queryByText('Send HP successfully')).not.toBeInTheDocument();
+    expect(screen.queryByText(/^Send HP successfully/)).not.toBeInTheDocument();
     expect(within(row).getByRole('button', { name: 'Send HP' })).toBeDisabled();
     expect(within(row).getByTestId('order-status')).toHaveTextContent('shipped');
   });
@@ -361,7 +362,7 @@ describe('List Orders (/orders)', () => {
     renderOrders();
     const row = await screen.findByTestId('order-5500000001');
     await userEvent.click(within(row).getByRole('button', { name: 'Send line 901 to HP' }));
-    expect(await screen.findByText('Send HP successfully')).toBeInTheDocument();
+    expect(await screen.findByText(/^Send HP successfully: HP Site Flow has (the order|this line)/)).toBeInTheDocument();
     expect(calls.find((c) => c.url.endsWith('/send-hp-single-line'))?.body).toEqual({ orderId: '5500000001', lineId: '901' });
     expect(calls.some((c) => c.url.endsWith('/send-hp'))).toBe(false);
   });
@@ -392,11 +393,11 @@ describe('List Orders (/orders)', () => {
     await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     expect(sends().map((c) => c.body)).toEqual([{ id: '5500000001' }]);
-    expect(screen.queryByText('Send HP successfully')).not.toBeInTheDocument();
+    expect(screen.queryByText(/^Send HP successfully/)).not.toBeInTheDocument();
 
     await userEvent.click(within(row).getByRole('button', { name: 'Send HP' }));
     await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Send to HP' }));
-    expect(await screen.findByText('Send HP successfully')).toBeInTheDocument();
+    expect(await screen.findByText(/^Send HP successfully: HP Site Flow has (the order|this line)/)).toBeInTheDocument();
     expect(sends().map((c) => c.body)).toEqual([{ id: '5500000001' }, { id: '5500000001' }, { id: '5500000001', sendFromJobs: true }]);
   });
 
@@ -425,7 +426,7 @@ describe('List Orders (/orders)', () => {
     await userEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Send to HP' }));
     await waitFor(() => expect(screen.getByRole('dialog')).toHaveTextContent('Item 1 is in the Jobs queue.'));
     await userEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Send to HP' }));
-    expect(await screen.findByText('Send HP successfully')).toBeInTheDocument();
+    expect(await screen.findByText(/^Send HP successfully: HP Site Flow has (the order|this line)/)).toBeInTheDocument();
     expect(calls.filter((c) => c.url.endsWith('/send-hp')).map((c) => c.body)).toEqual([
       { id: '5500000001' },
       { id: '5500000001', sendUnpaid: true },
@@ -491,7 +492,7 @@ describe('List Orders (/orders)', () => {
     const row = await screen.findByTestId('order-5500000001');
     await userEvent.click(within(row).getByRole('button', { name: 'Send HP' }));
     expect(await screen.findByText(/HP answered 503\. It is queued and will be sent again, next attempt at 07\/03\/2025 10:10/)).toBeInTheDocument();
-    expect(screen.queryByText('Send HP successfully')).not.toBeInTheDocument();
+    expect(screen.queryByText(/^Send HP successfully/)).not.toBeInTheDocument();
   });
 
   it('downloads a line item PDF as print-file.pdf, or shows data.error', async () => {
@@ -520,6 +521,75 @@ describe('List Orders (/orders)', () => {
   });
 });
 
+describe('List Orders at volume: Make in house, and buttons that can only fail', () => {
+  const CANCELLED = order({ id: 4, field1: '5500000004' }, { id: '5500000004', name: '#1004', cancelled: { cancelledAt: '2025-03-08T10:00:00', reason: 'customer' }, line_items: [{ id: '904', sku: 'CARD-ROBIN', quantity: 1 }] });
+
+  it('ticks orders → Make in house: one call with their ids, a progress bar, then what was made, already in Jobs and refused with why', async () => {
+    signIn(USER);
+    const made = deferred<Response>();
+    const { calls } = stubFetch(
+      router(
+        {
+          'GET /api/general-data/shopify-order-log': () => page([ROBIN, CANCELLED], false),
+          'GET /api/designs/all-with-product-type': () => PRODUCT_TYPES,
+          'POST /api/online-stores/shopify-webhook/order-to-arwork': () => made.promise,
+        },
+        USER,
+      ),
+    );
+    renderOrders();
+    await screen.findByTestId('order-5500000001');
+    await userEvent.click(screen.getByRole('checkbox', { name: 'Select every order on this page' }));
+    const bar = screen.getByRole('toolbar', { name: 'Bulk actions' });
+    expect(bar).toHaveTextContent('2 selected');
+    await userEvent.click(within(bar).getByRole('button', { name: 'Make in house' }));
+    await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Make in house' }));
+    expect(await screen.findByRole('progressbar', { name: 'Making in house' })).toBeInTheDocument();
+    expect(screen.getByText('Making in house… 0 of 2')).toBeInTheDocument();
+    made.resolve(
+      ok({
+        orders: [
+          { orderId: '5500000001', name: '#1001', siteId: 1, outcome: 'made', made: [31, 32], already: [], refused: [] },
+          { orderId: '5500000004', name: '#1004', siteId: 1, outcome: 'refused', made: [], already: [], refused: [{ lineId: null, code: 'cancelled', reason: 'The order was cancelled in the store (customer): it is not printed or sent' }] },
+        ],
+      }),
+    );
+    const summary = await screen.findByTestId('make-in-house-summary');
+    expect(summary).toHaveTextContent('1 order made in house (2 jobs); 1 refused: 1 cancelled.');
+    expect(within(summary).getByRole('list', { name: 'Not made in house' })).toHaveTextContent('#1004: The order was cancelled in the store (customer)');
+    expect(calls.find((c) => c.url.endsWith('/order-to-arwork'))?.body).toEqual({ ids: ['5500000001', '5500000004'], siteId: 1 });
+    expect(screen.queryByRole('progressbar', { name: 'Making in house' })).not.toBeInTheDocument();
+  });
+
+  it('a cancelled or shipped order: Send HP, Line to HP and PDF are disabled, saying why; a one-result search offers no "Load more"', async () => {
+    signIn(USER);
+    const SHIPPED_HERE = order({ id: 5, status: 'shipped', field1: '5500000005' }, { id: '5500000005', name: '#1005', status: 'shipped', line_items: [{ id: '905', sku: 'CARD-ROBIN', quantity: 1 }] });
+    stubFetch(router({ 'GET /api/general-data/shopify-order-log': () => page([CANCELLED, SHIPPED_HERE], false), 'GET /api/designs/all-with-product-type': () => PRODUCT_TYPES }, USER));
+    renderOrders();
+    for (const [id, why] of [
+      ['5500000004', 'Cancelled in the store (customer): nothing of it is printed or sent'],
+      ['5500000005', 'Shipped: nothing left to print or send (Re-run on Detail sends it again)'],
+    ]) {
+      const row = await screen.findByTestId(`order-${id}`);
+      for (const name of ['Send HP', 'PDF of CARD-ROBIN', /^Send line .* to HP$/]) expect(within(row).getByRole('button', { name })).toBeDisabled();
+      await userEvent.hover(within(row).getByRole('button', { name: 'Send HP' }).parentElement!);
+      expect(await screen.findByRole('tooltip')).toHaveTextContent(why);
+      await userEvent.unhover(within(row).getByRole('button', { name: 'Send HP' }).parentElement!);
+      await waitFor(() => expect(screen.queryByRole('tooltip')).not.toBeInTheDocument());
+    }
+    expect(screen.queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument();
+  });
+
+  it('a line says what its buttons do: "Line to HP", and the PDF puts the line in Jobs', async () => {
+    signIn(USER);
+    stubFetch(router({ 'GET /api/general-data/shopify-order-log': () => page([ROBIN], false), 'GET /api/designs/all-with-product-type': () => PRODUCT_TYPES }, USER));
+    renderOrders();
+    const row = await screen.findByTestId('order-5500000001');
+    expect(within(row).getByRole('button', { name: /^Send line .* to HP$/ })).toHaveTextContent('Line to HP');
+    expect(within(row).getByRole('button', { name: 'PDF of CARD-ROBIN' })).toHaveAccessibleDescription(/made in house and put in Jobs/);
+  });
+});
+
 describe('All orders (/all-orders)', () => {
   it('lists every client with a Client column from the sites list, titled "List Orders"', async () => {
     signIn(ADMIN);
@@ -543,13 +613,35 @@ describe('All orders (/all-orders)', () => {
     );
     renderInAdmin(<AllOrdersPage />, { path: '/all-orders', routePath: '/all-orders' });
     const robin = await screen.findByTestId('order-5500000001', {}, { timeout: 5000 });
-    expect(screen.getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Client', 'Timestamp', 'Customer Name', 'Order Id / Number / Name', 'SKU', '']);
+    expect(screen.getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['', 'Client', 'Timestamp', 'Customer Name', 'Order Id / Number / Name', 'SKU', '']);
     expect(await within(robin).findByText('Hood Charity')).toBeInTheDocument();
     expect(within(screen.getByTestId('order-5500000002')).getByText('Sherwood Prints')).toBeInTheDocument();
     const url = new URL(orderCalls(calls)[0].url, 'http://x');
     expect(url.searchParams.get('allClients')).toBe('1');
     expect(screen.getByRole('heading', { name: 'List Orders' })).toBeInTheDocument();
     expect(document.title).toBe('List Orders | Presswork');
+  });
+
+  it('has a Client filter: a client picked lists only its orders (in the address too)', async () => {
+    signIn(ADMIN);
+    const { calls } = stubFetch(
+      router(
+        {
+          'GET /api/general-data/shopify-order-log': () => page([ROBIN], false),
+          'GET /api/designs/all-with-product-type': () => PRODUCT_TYPES,
+          'GET /api/admin/sites': () => jsonResponse([{ id: 1, name: 'Hood Charity' }, { id: 2, name: 'Sherwood Prints' }], 200, { 'Content-Range': 'sites 0-1/2' }),
+        },
+        ADMIN,
+      ),
+    );
+    renderInAdmin(<AllOrdersPage />, { path: '/all-orders', routePath: '/all-orders' });
+    await screen.findByTestId('order-5500000001');
+    expect(screen.getByText('All clients', { selector: 'h1 ~ *' })).toBeInTheDocument();
+    fireEvent.mouseDown(screen.getByRole('combobox', { name: 'Client' }));
+    await userEvent.click(await screen.findByRole('option', { name: 'Sherwood Prints' }));
+    await waitFor(() => expect(new URL(orderCalls(calls).at(-1)!.url, 'http://x').searchParams.get('siteId')).toBe('2'));
+    const last = new URL(orderCalls(calls).at(-1)!.url, 'http://x');
+    expect(last.searchParams.get('allClients')).toBeNull();
   });
 
   it('is refused to a non-admin, who never asks for every client', async () => {

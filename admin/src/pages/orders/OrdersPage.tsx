@@ -22,8 +22,14 @@ import { useWindowFocus } from '../../lib/useViewport';
 import { usePageTitle } from '../../layout/usePageTitle';
 import type { AppDataProvider } from '../../providers/dataProvider';
 import { storeOrderId } from '../../providers/orders';
+import { SitePicker } from '../../components/SitePicker';
+import { useJobSelection } from '../print-jobs/useJobSelection';
+import { MakeInHouseBar, orderKey } from './MakeInHouse';
 import { OrderTable, visibleOrders, type SentFromHere } from './OrderTable';
 import { useProductTypes } from '../../lib/useProductTypes';
+
+/** A selected order's key: its site and store order id (what Make in house takes). */
+const keyOfOrder = (order: OrderRecord) => orderKey(order.siteId, storeOrderId(order));
 
 export const SEARCH_DELAY_MS = 400;
 
@@ -58,8 +64,10 @@ function OrdersView({ allClients }: { allClients: boolean }) {
   const [params, setParams] = useSearchParams();
   const search = params.get('q') ?? '';
   const status = params.get('status') ?? '';
+  // All orders: the admin's Client filter (a site's id; empty: every client).
+  const client = allClients ? (params.get('client') ?? '') : '';
   const setParam = useCallback(
-    (name: 'q' | 'status' | 'pages', value: string) =>
+    (name: 'q' | 'status' | 'pages' | 'client', value: string) =>
       setParams(
         (before) => {
           const next = new URLSearchParams(before);
@@ -75,10 +83,17 @@ function OrdersView({ allClients }: { allClients: boolean }) {
   );
   const q = useDebounced(search.trim(), SEARCH_DELAY_MS);
   const fetchPage = useCallback(
-    (page: number) => dataProvider.getOrders({ page, allClients, q, status }),
-    [dataProvider, allClients, q, status],
+    (page: number) => dataProvider.getOrders({ page, allClients, q, status, siteId: client || undefined }),
+    [dataProvider, allClients, q, status, client],
   );
+  // An empty page ends the list (spec §4), and so does the server's hasNext: false (a one-result search offers no "Load more").
   const log = usePagedList(fetchPage, { untilEmptyPage: true });
+  // Ticks for Make in house: rows, this page, or every order the search, status and client match.
+  const allKeys = useCallback(
+    async () => visibleOrders(await dataProvider.getOrderRecords({ allClients, q, status, siteId: client || undefined })).map(keyOfOrder),
+    [dataProvider, allClients, q, status, client],
+  );
+  const selection = useJobSelection(log, allKeys, { q, status, client }, keyOfOrder);
   // Back on this list: load again as many pages as were shown, then follow "Load more" in the URL.
   const restoreTo = useRef(Math.max(1, Math.min(50, Number(params.get('pages')) || 1)));
   const loaded = log.page - 1;
@@ -114,15 +129,24 @@ function OrdersView({ allClients }: { allClients: boolean }) {
   return (
     <Card sx={{ mt: 2, mb: 4 }}>
       <Title title="List Orders" />
-      <Box sx={{ display: 'flex', alignItems: 'center', gap: 2, px: 2, pt: 2 }}>
-        <Typography variant="h6" component="h1" sx={{ flexGrow: 1 }}>
-          List Orders
-        </Typography>
+      <Box sx={{ display: 'flex', alignItems: 'center', flexWrap: 'wrap', gap: 2, px: 2, pt: 2 }}>
+        <Box sx={{ flexGrow: 1, display: 'flex', alignItems: 'baseline', flexWrap: 'wrap', columnGap: 1 }}>
+          <Typography variant="h6" component="h1">
+            List Orders
+          </Typography>
+          {/* The spec's title, and what the menu's "All list Orders" means, said on the page. */}
+          {allClients ? (
+            <Typography variant="subtitle1" color="text.secondary">
+              All clients
+            </Typography>
+          ) : null}
+        </Box>
         <Button variant="contained" color="secondary" component={Link} to="/check-order" startIcon={<ManageSearchIcon />}>
           Check order
         </Button>
       </Box>
       <Box sx={{ display: 'flex', alignItems: 'center', flexWrap: 'wrap', gap: 2, px: 2, py: 1 }}>
+        {allClients ? <SitePicker label="Client" allLabel="All clients" value={client} onChange={(siteId) => setParam('client', siteId)} width={220} /> : null}
         <TextField
           size="small"
           label="Search"
@@ -131,7 +155,7 @@ function OrdersView({ allClients }: { allClients: boolean }) {
           onChange={(e) => setParam('q', e.target.value)}
           fullWidth={false}
           slotProps={{ input: { startAdornment: <InputAdornment position="start"><SearchIcon fontSize="small" /></InputAdornment> } }}
-          sx={{ width: 300 }}
+          sx={{ width: 300, maxWidth: '100%' }}
         />
         <TextField select size="small" label="Status" value={status} onChange={(e) => setParam('status', e.target.value)} fullWidth={false} sx={{ width: 180 }}>
           <MenuItem value="">All statuses</MenuItem>
@@ -150,8 +174,10 @@ function OrdersView({ allClients }: { allClients: boolean }) {
           </Typography>
         ) : null}
       </Box>
+      <MakeInHouseBar selection={selection} onDone={log.reload} />
       {orders.length > 0 ? (
         <OrderTable
+          selection={selection}
           orders={orders}
           siteNames={siteNames}
           productTypes={productTypes}
@@ -174,7 +200,7 @@ export function OrdersPage() {
   );
 }
 
-/** /all-orders: every client's orders (admin), with a Client column; titled "List Orders". */
+/** /all-orders: every client's orders (admin), with a Client column and filter; titled "List Orders" (spec). */
 export function AllOrdersPage() {
   return (
     <RequireAccess resource="all-orders" action="list">

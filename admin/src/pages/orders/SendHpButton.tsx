@@ -11,7 +11,14 @@ import { errorMessage, formatDateTime } from '../../lib/format';
 import type { AppDataProvider } from '../../providers/dataProvider';
 import { errorDataOf } from '../../providers/orders';
 
+/** The spec's success alert (§8); the toast goes on to say what happened. */
 export const SEND_HP_SUCCESS = 'Send HP successfully';
+
+/** "Send HP successfully: HP Site Flow has the order (HP order 9f3…) and prints and ships it." */
+export function sentMessage(outcome: { hpOrderId: string | null }, line: boolean): string {
+  const what = line ? 'this line' : 'the order';
+  return `${SEND_HP_SUCCESS}: HP Site Flow has ${what}${outcome.hpOrderId ? ` (HP order ${outcome.hpOrderId})` : ''} and prints and ships it.`;
+}
 
 /** What a click on an order HP already has says (and the disabled button's tooltip). */
 export function alreadySentMessage(sentAt: string | null | undefined): string {
@@ -32,13 +39,15 @@ interface SendHpButtonProps {
   alreadySent: boolean;
   /** HP has it (sent from here, or shipped): the button is disabled and says when it went. */
   sentBefore?: { sentAt: string | null } | null;
+  /** Cancelled or shipped: disabled, saying this (a send could only be refused). */
+  blocked?: string | null;
   onSent: (outcome: SendOutcome) => void;
   /** The failure's errorMes, for the Error Data panel; undefined clears it. */
   onErrorData: (data: unknown) => void;
 }
 
 /** "Send HP": the whole order to the provider; the server makes a second click harmless. */
-export function SendHpButton({ orderId, lineId, alreadySent, sentBefore, onSent, onErrorData }: SendHpButtonProps) {
+export function SendHpButton({ orderId, lineId, alreadySent, sentBefore, blocked = null, onSent, onErrorData }: SendHpButtonProps) {
   const dataProvider = useDataProvider<AppDataProvider>();
   const notify = useNotify();
   // This button's own answer: a second send would only be answered "already sent".
@@ -59,7 +68,7 @@ export function SendHpButton({ orderId, lineId, alreadySent, sentBefore, onSent,
       if (!outcome) return; // signed out meanwhile (401), or the operator said no
       if (outcome.status === 'queued') notify(queuedMessage(outcome), { type: 'warning', autoHideDuration: 10_000 });
       else if (outcome.status === 'already-sent') notify(alreadySentMessage(outcome.sentAt), { type: 'info' });
-      else notify(SEND_HP_SUCCESS, { type: 'success' });
+      else notify(sentMessage(outcome, lineId !== undefined), { type: 'success' });
       if (outcome.status !== 'queued') setAnswered({ sentAt: outcome.sentAt ?? null });
       onSent(outcome);
     },
@@ -77,21 +86,21 @@ export function SendHpButton({ orderId, lineId, alreadySent, sentBefore, onSent,
   );
   if (lineId !== undefined) {
     return (
-      <Tooltip title={done ? alreadySentMessage(done.sentAt) : 'Send only this line to HP'}>
+      <Tooltip title={done ? alreadySentMessage(done.sentAt) : (blocked ?? 'Send only this line to HP Site Flow (a provider order of its own)')}>
         <span>
           {question.dialog}
-          <Button size="small" startIcon={icon} disabled={send.isPending || done !== null} onClick={() => send.mutate(actionKey.begin())} aria-label={`Send line ${lineId} to HP`} sx={{ minWidth: 0, whiteSpace: 'nowrap' }}>
-            Line
+          <Button size="small" startIcon={icon} disabled={send.isPending || done !== null || blocked !== null} onClick={() => send.mutate(actionKey.begin())} aria-label={`Send line ${lineId} to HP`} sx={{ minWidth: 0, py: 0, px: 1, fontSize: 12, whiteSpace: 'nowrap', textTransform: 'none' }}>
+            Line to HP
           </Button>
         </span>
       </Tooltip>
     );
   }
   return (
-    <Tooltip title={done ? alreadySentMessage(done.sentAt) : alreadySent ? 'Already sent to HP: send again' : 'Send this order to HP'}>
+    <Tooltip title={done ? alreadySentMessage(done.sentAt) : (blocked ?? (alreadySent ? 'Already sent to HP: send again' : 'Send this order to HP'))}>
       <span>
         {question.dialog}
-        <Button size="small" variant="contained" startIcon={icon} disabled={send.isPending || done !== null} onClick={() => send.mutate(actionKey.begin())} sx={{ whiteSpace: 'nowrap' }}>
+        <Button size="small" variant="contained" startIcon={icon} disabled={send.isPending || done !== null || blocked !== null} onClick={() => send.mutate(actionKey.begin())} sx={{ whiteSpace: 'nowrap' }}>
           Send HP
         </Button>
       </span>

@@ -3,8 +3,7 @@
 // long work shows its progress, and a summary says what was done and what was refused.
 import { useState } from 'react';
 import { Confirm, useDataProvider } from 'react-admin';
-import { alpha, Alert, Box, Button, IconButton, LinearProgress, Toolbar, Tooltip, Typography } from '@mui/material';
-import CloseIcon from '@mui/icons-material/Close';
+import { Box, Button } from '@mui/material';
 import DeleteIcon from '@mui/icons-material/Delete';
 import DoneAllIcon from '@mui/icons-material/DoneAll';
 import PictureAsPdfIcon from '@mui/icons-material/PictureAsPdf';
@@ -17,6 +16,7 @@ import { errorMessage } from '../../lib/format';
 import type { PagedList } from '../../lib/usePagedList';
 import { ApiError } from '../../providers/api';
 import type { AppDataProvider } from '../../providers/dataProvider';
+import { BulkSelectionBar, type BulkProgress } from '../../components/BulkSelectionBar';
 import { BulkOutcomeAlert, type BulkOutcome } from './BulkOutcome';
 import { bulkSummary } from './bulkSummary';
 import { CreateBatchButton } from './CreateBatch';
@@ -46,7 +46,7 @@ function refusedOf(error: unknown): BulkRefusal[] {
 export function BulkActionsBar({ selection, list, from, actions }: { selection: JobSelection; list: PagedList<PrintJob>; from: PrintPdfFrom; actions: readonly BulkButton[] }) {
   const dataProvider = useDataProvider<AppDataProvider>();
   const [asking, setAsking] = useState<BulkAction | null>(null);
-  const [progress, setProgress] = useState<{ label: string; done: number; total: number | null } | null>(null);
+  const [progress, setProgress] = useState<BulkProgress | null>(null);
   const [outcome, setOutcome] = useState<BulkOutcome | null>(null);
   const count = selection.ids.length;
   const busy = progress !== null;
@@ -101,77 +101,30 @@ export function BulkActionsBar({ selection, list, from, actions }: { selection: 
     }
   }
 
-  const { total, loading, error, selectAll } = selection.matching;
   return (
     <Box>
-      {count > 0 || busy ? (
-        <Toolbar
-          role="toolbar"
-          aria-label="Bulk actions"
-          variant="dense"
-          sx={(theme) => ({
-            gap: 1,
-            flexWrap: 'wrap',
-            color: theme.palette.primary.main,
-            bgcolor: alpha(theme.palette.primary.light, 0.12),
-            minHeight: { xs: 48, sm: 48 },
-          })}
-        >
-          <Tooltip title="Unselect all">
-            <span>
-              <IconButton size="small" aria-label="Unselect all" color="primary" disabled={busy} onClick={selection.clear}>
-                <CloseIcon fontSize="small" />
-              </IconButton>
-            </span>
-          </Tooltip>
-          <Typography variant="subtitle1" sx={{ mr: 1 }}>
-            {count} selected
-          </Typography>
-          {total !== null && count < total ? (
-            <Button size="small" disabled={busy || loading} onClick={selectAll}>
-              {loading ? 'Selecting…' : `Select all ${total} matching`}
+      <BulkSelectionBar selection={selection} progress={progress}>
+        {actions.map((action) =>
+          action === 'batch' ? (
+            <CreateBatchButton key={action} ids={selection.ids} disabled={busy || count === 0} />
+          ) : action === 'download' ? (
+            <Button key={action} size="small" startIcon={<PictureAsPdfIcon />} disabled={busy || count === 0} onClick={() => void download()}>
+              Download
             </Button>
-          ) : null}
-          <Box sx={{ flex: 1 }} />
-          {actions.map((action) =>
-            action === 'batch' ? (
-              <CreateBatchButton key={action} ids={selection.ids} disabled={busy || count === 0} />
-            ) : action === 'download' ? (
-              <Button key={action} size="small" startIcon={<PictureAsPdfIcon />} disabled={busy || count === 0} onClick={() => void download()}>
-                Download
-              </Button>
-            ) : (
-              <Button
-                key={action}
-                size="small"
-                color={action === 'delete' ? 'error' : 'primary'}
-                startIcon={action === 'delete' ? <DeleteIcon /> : action === 'reprint' ? <ReplayIcon /> : <DoneAllIcon />}
-                disabled={busy || count === 0}
-                onClick={() => setAsking(action)}
-              >
-                {LABELS[action].button}
-              </Button>
-            ),
-          )}
-        </Toolbar>
-      ) : null}
-      {progress ? (
-        <Box role="status" aria-live="polite" sx={{ px: 2, py: 1 }}>
-          <Typography variant="body2">
-            {progress.label}… {progress.total !== null ? `${progress.done} of ${progress.total}` : ''}
-          </Typography>
-          <LinearProgress
-            variant={progress.total ? 'determinate' : 'indeterminate'}
-            value={progress.total ? (progress.done / progress.total) * 100 : undefined}
-            aria-label={progress.label}
-          />
-        </Box>
-      ) : null}
-      {error ? (
-        <Alert severity="error" sx={{ mx: 2, my: 1 }}>
-          {error}
-        </Alert>
-      ) : null}
+          ) : (
+            <Button
+              key={action}
+              size="small"
+              color={action === 'delete' ? 'error' : 'primary'}
+              startIcon={action === 'delete' ? <DeleteIcon /> : action === 'reprint' ? <ReplayIcon /> : <DoneAllIcon />}
+              disabled={busy || count === 0}
+              onClick={() => setAsking(action)}
+            >
+              {LABELS[action].button}
+            </Button>
+          ),
+        )}
+      </BulkSelectionBar>
       {outcome ? <BulkOutcomeAlert outcome={outcome} onClose={() => setOutcome(null)} /> : null}
       {asking === 'reprint' ? (
         // A reprint says why and whose fault: the same question as one job's Reprint, for all of them.

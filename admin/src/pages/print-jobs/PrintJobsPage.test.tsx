@@ -502,4 +502,21 @@ describe('Jobs on a phone (below sm)', () => {
     await user.click(screen.getByRole('button', { name: 'Sorted ascending: sort descending' }));
     await waitFor(() => expect(calls.filter((c) => c.url.startsWith('/api/print-jobs')).at(-1)?.url).toBe('/api/print-jobs?page=1&readyForPrint=1&isPrinted=0&sort=productName&order=desc'));
   });
+
+  it('opened on one job (?job=, from Needs attention): reads on to its page and highlights its row; a job gone meanwhile is said so', async () => {
+    signIn(USER);
+    const first = Array.from({ length: 3 }, (_, i) => printJob({ id: 100 + i, productName: `Card ${i}` }));
+    const wanted = printJob({ id: 321, productName: 'Wanted card' });
+    const { calls } = stubFetch(
+      router({ 'GET /api/print-jobs': (call) => (new URL(call.url, 'http://x').searchParams.get('page') === '2' ? ok({ list: [wanted], hasNext: false, total: 4 }) : ok({ list: first, hasNext: true, total: 4 })) }, USER),
+    );
+    const { unmount } = renderInAdmin(<PrintJobsPage />, { path: '/print-jobs?job=321', routePath: '/print-jobs' });
+    const row = await screen.findByTestId('print-job-321');
+    await waitFor(() => expect(row).toHaveAttribute('data-highlighted', 'true'));
+    expect(screen.getByTestId('print-job-100')).not.toHaveAttribute('data-highlighted');
+    expect(calls.filter((c) => c.url.startsWith('/api/print-jobs')).length).toBeGreaterThanOrEqual(2);
+    unmount();
+    renderInAdmin(<PrintJobsPage />, { path: '/print-jobs?job=999', routePath: '/print-jobs' });
+    expect(await screen.findByText(/^Job 999 is not in this list any more/)).toBeInTheDocument();
+  });
 });

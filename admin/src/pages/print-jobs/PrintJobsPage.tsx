@@ -12,6 +12,7 @@ import { HeldJobList, useHeldJobs } from './HeldJobs';
 import { PrintJobTable, type PrintJobActionColumn } from './PrintJobTable';
 import { PrintQueueFilters, usePrintQueue } from './PrintQueue';
 import { JobHistoryCell } from './JobHistoryCell';
+import { HIGHLIGHT_SX, useJobHighlight } from './useJobHighlight';
 
 // The queue's bulk actions: one merged PDF or a batch on press sheets, then Mark printed; Delete as the row's bin does.
 const BULK_ACTIONS: readonly BulkButton[] = ['download', 'batch', 'markPrinted', 'delete'];
@@ -50,6 +51,8 @@ function PrintJobsView() {
   const { list, view, setView, isAdmin, selection } = usePrintQueue(false);
   // Counted on either tab: an operator on Ready sees that some jobs wait for a decision.
   const held = useHeldJobs(view);
+  // ?job=<id>: opened on that job (Needs attention, the header search), highlighted.
+  const highlight = useJobHighlight(tab === 'held' ? held.list : list, tab === 'held' ? 'held-job-' : 'print-job-');
   // Other operators print and approve too: show the current lists whenever the operator comes back.
   const { reload: reloadReady } = list;
   const { reload: reloadHeld } = held.list;
@@ -65,7 +68,7 @@ function PrintJobsView() {
     setTab(next);
   };
   return (
-    <Card sx={{ mt: 2, mb: 4 }}>
+    <Card sx={{ mt: 2, mb: 4, ...HIGHLIGHT_SX }}>
       <Title title="Jobs" />
       <Tabs value={tab} onChange={(_event, next: JobsTab) => changeTab(next)} aria-label="Jobs lists" sx={{ px: 2, borderBottom: 1, borderColor: 'divider' }}>
         <Tab value="ready" label="Ready" id="jobs-tab-ready" aria-controls="jobs-panel" />
@@ -73,6 +76,7 @@ function PrintJobsView() {
       </Tabs>
       <div role="tabpanel" id="jobs-panel" aria-labelledby={`jobs-tab-${tab}`}>
         <PrintQueueFilters view={view} setView={setView} isAdmin={isAdmin} sortable={tab === 'ready'} />
+        {highlight.missing}
         {tab === 'held' ? (
           <HeldJobList list={held.list} showClient={isAdmin} />
         ) : (

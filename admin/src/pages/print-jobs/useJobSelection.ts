@@ -23,9 +23,10 @@ const key = (id: Id) => String(id);
 
 /**
  * `allIds` reads every matching id through the list call; `view` is the filter: a new one clears
- * the ticks (they were of another list).
+ * the ticks (they were of another list). `idOf` names a row (its id by default; List Orders: its
+ * site and store order id, what its action takes).
  */
-export function useJobSelection(list: PagedList<PrintJob>, allIds: () => Promise<Id[]>, view: unknown): JobSelection {
+export function useJobSelection<T extends { id: Id } = PrintJob>(list: PagedList<T>, allIds: () => Promise<Id[]>, view: unknown, idOf: (row: T) => Id = (row) => row.id): JobSelection {
   const [ticked, setTicked] = useState<Set<string>>(() => new Set());
   // Every matching id in the list's order, once fetched: it orders ticks of rows not loaded yet.
   const [matchingIds, setMatchingIds] = useState<Id[] | null>(null);
@@ -40,11 +41,11 @@ export function useJobSelection(list: PagedList<PrintJob>, allIds: () => Promise
   }, [viewKey]);
 
   const order = useMemo(() => {
-    const loaded = list.items.map((job) => job.id);
+    const loaded = list.items.map(idOf);
     if (!matchingIds) return loaded;
     const known = new Set(matchingIds.map(key));
     return [...matchingIds, ...loaded.filter((id) => !known.has(key(id)))];
-  }, [list.items, matchingIds]);
+  }, [list.items, matchingIds, idOf]);
   const ids = useMemo(() => order.filter((id) => ticked.has(key(id))), [order, ticked]);
 
   const isSelected = useCallback((id: Id) => ticked.has(key(id)), [ticked]);
@@ -58,14 +59,14 @@ export function useJobSelection(list: PagedList<PrintJob>, allIds: () => Promise
       }),
     [],
   );
-  const onPage = list.items.filter((job) => ticked.has(key(job.id))).length;
+  const onPage = list.items.filter((row) => ticked.has(key(idOf(row)))).length;
   const pageChecked = list.items.length > 0 && onPage === list.items.length;
   const togglePage = () =>
     setTicked((t) => {
       const next = new Set(t);
-      for (const job of list.items) {
-        if (pageChecked) next.delete(key(job.id));
-        else next.add(key(job.id));
+      for (const row of list.items) {
+        if (pageChecked) next.delete(key(idOf(row)));
+        else next.add(key(idOf(row)));
       }
       return next;
     });

@@ -6,6 +6,7 @@ import {
   ATTENTION_KINDS,
   SEVERITIES,
   SEVERITY_OF,
+  jobInQueueLink,
   type AttentionAnswer,
   type AttentionCounts,
   type AttentionItem,
@@ -109,7 +110,7 @@ export function attentionService(deps: Deps) {
     const printedByOrder = new Map<string, { job: (typeof jobs)[number]; printedAt: string }>();
     for (const j of jobs) {
       if (j.orderStatus === null || !j.shopifyOrderId) {
-        const g: Owed = { siteId: j.clientId, who: `Job ${j.id} (${j.productName})`, link: '/print-jobs', ids: { jobId: j.id } };
+        const g: Owed = { siteId: j.clientId, who: `Job ${j.id} (${j.productName})`, link: jobInQueueLink(j.id), ids: { jobId: j.id } };
         if (j.due === 'late' && j.shipBy) g.late = j.shipBy;
         if (j.due === 'atRisk' && j.shipBy) g.atRisk = j.shipBy;
         owing.push(g);
@@ -158,7 +159,7 @@ export function attentionService(deps: Deps) {
     const items = rows.map((j) =>
       item('held', {
         title: `Job ${j.id} (${j.productName})${j.orderName ? ` of order ${j.orderName}` : ''} is held by preflight: check its print file and approve or fix it`,
-        link: '/print-jobs?tab=held',
+        link: jobInQueueLink(j.id, true),
         since: j.heldSince,
         siteId: j.clientId,
         jobId: j.id,

@@ -5,7 +5,10 @@ import { HttpError, badRequest, conflict, notFound } from '../../http/errors';
 import type { Actor } from '../../http/types';
 import type { PrintJob } from '../print-jobs/repo';
 import { ECARD_NOT_PRINTED, type LineMapping } from '../production/designForLine';
-import { printHold } from '../production/orderHold';
+import { ORDER_CANCELLED, ORDER_UNPAID, printHold } from '../production/orderHold';
+import { sitesRepo } from '../sites/repo';
+import { sendWhenOf } from './webhookSites';
+import type { MakeInHouseRefusal, MakeInHouseResult, OrderMadeInHouse } from '../../../../common/api/orders';
 import type { ProductionService } from '../production/service';
 import { orderFor } from './lookup';
 import type { OrderRecord } from './repo';
@@ -46,6 +49,67 @@ export async function orderToArtwork({ db, production }: LinesContext, actor: Ac
     }
   }
   return { jobs, skipped };
+}
+
+/** The lines HP Site Flow was sent (the order's preGeneratedHPItems with a send time). */
+function linesSentToProvider(order: OrderRecord): Set<string> {
+  const items = Array.isArray(order.data.preGeneratedHPItems) ? (order.data.preGeneratedHPItems as Array<{ lineId?: unknown; sentAt?: unknown }>) : [];
+  return new Set(items.filter((i) => i.sentAt).map((i) => String(i.lineId)));
+}
+
+/**
+ * One order of List Orders' Make in house: each line that may be printed here gets its print job
+ * (made in house); the order is refused whole when it is cancelled, shipped or (on a site that
+ * sends once paid) unpaid, and a line when HP Site Flow has it, it is an e-card or it cannot be made.
+ */
+async function makeOneInHouse({ db, production }: LinesContext, actor: Actor, order: OrderRecord, ownOrigin?: string): Promise<OrderMadeInHouse> {
+  const orderId = order.field1!;
+  const out: OrderMadeInHouse = { orderId, name: order.data.name ?? null, siteId: order.siteId, outcome: 'refused', made: [], already: [], refused: [] };
+  const refuse = (r: MakeInHouseRefusal) => out.refused.push(r);
+  const hold = printHold(order.data, sendWhenOf(await sitesRepo(db).byId(order.siteId)));
+  if (hold?.code === ORDER_CANCELLED) refuse({ lineId: null, code: 'cancelled', reason: hold.message });
+  else if ((order.status ?? order.data.status) === 'shipped') refuse({ lineId: null, code: 'shipped', reason: 'The order has shipped: reprint its jobs from Print History' });
+  else if (hold?.code === ORDER_UNPAID) refuse({ lineId: null, code: 'unpaid', reason: `${hold.message}: it is made once paid` });
+  if (out.refused.length) return out;
+  const sent = linesSentToProvider(order);
+  for (const m of await production.mapLines(order.siteId, order.data)) {
+    const lineId = String(m.line.id);
+    const existing = await production.jobOfLine(order.siteId, orderId, lineId);
+    if (existing?.madeBy === 'provider' || (!existing && sent.has(lineId))) refuse({ lineId, code: 'at-provider', reason: `Sent to HP Site Flow${existing ? ` (job #${existing.id})` : ''}: HP makes it` });
+    else if (existing?.withdrawn) refuse({ lineId, code: 'cannot-make', reason: `Job #${existing.id} left the queue: ${existing.withdrawn.reason}` });
+    else if (existing) out.already.push(existing.id);
+    else if (m.ecard) refuse({ lineId, code: 'ecard', reason: ECARD_NOT_PRINTED });
+    else if (!m.design) refuse({ lineId, code: 'cannot-make', reason: m.reason ?? 'No design' });
+    else {
+      try {
+        const { job } = await production.jobForLine({ siteId: order.siteId, orderId, line: m.line, design: m.design, actorId: actor.id, madeBy: 'inHouse', ownOrigin });
+        out.made.push(job.id);
+      } catch (err) {
+        // A design that cannot print yet (no artwork, a broken document) is this line's problem only.
+        if (!(err instanceof HttpError) || err.status >= 500) throw err;
+        refuse({ lineId, code: 'cannot-make', reason: err.message });
+      }
+    }
+  }
+  out.outcome = out.made.length ? 'made' : out.already.length ? 'already' : 'refused';
+  return out;
+}
+
+/** order-to-arwork `{ids}`: each order made in house as far as it may be, one after the other; an unknown order is refused, not an error. */
+export async function makeOrdersInHouse(ctx: LinesContext, actor: Actor, ids: string[], siteId?: number, ownOrigin?: string): Promise<MakeInHouseResult> {
+  const orders: OrderMadeInHouse[] = [];
+  for (const id of [...new Set(ids)]) {
+    let order: OrderRecord;
+    try {
+      order = await orderFor(ctx.db, actor, id, siteId);
+    } catch (err) {
+      if (!(err instanceof HttpError) || err.status !== 404) throw err;
+      orders.push({ orderId: id, name: null, siteId: siteId ?? null, outcome: 'refused', made: [], already: [], refused: [{ lineId: null, code: 'not-found', reason: err.message }] });
+      continue;
+    }
+    orders.push(await makeOneInHouse(ctx, actor, order, ownOrigin));
+  }
+  return { orders };
 }
 
 async function lineOf({ db, production }: LinesContext, actor: Actor, input: OrderLineInput): Promise<{ order: OrderRecord; line: OrderLine; mapping: LineMapping<OrderLine> }> {

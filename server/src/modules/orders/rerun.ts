@@ -14,12 +14,14 @@ import type { RerunResult } from '../../../../common/api/orders';
 import type { OrderSendPort } from './upsert';
 import { ORDER_UNPAID, printHold } from '../production/orderHold';
 import { sendWhenOf } from './webhookSites';
+import { isAdmin } from '../auth/permissions';
 
 type PipelineRerunStep = 'addToAdestra' | 'addToRaisersEdge' | 'sendEcard';
 
 /** The charity's order pipeline (modules/pipeline): runs the chosen steps now and reports each. */
 export interface RerunPipelinePort {
-  rerun(order: DataRecord<StoreOrder>, site: Site, steps: PipelineRerunStep[], actorId: number): Promise<RerunResult>;
+  /** `admin`: the reasons may name the site's settings (staff are told an admin sets them up). */
+  rerun(order: DataRecord<StoreOrder>, site: Site, steps: PipelineRerunStep[], actorId: number, admin?: boolean): Promise<RerunResult>;
 }
 
 export interface RerunContext {
@@ -72,7 +74,7 @@ export async function rerunOrder(ctx: RerunContext, actor: Actor, input: RerunOr
   if (pipelineSteps.length) {
     if (!ctx.pipeline || !site) for (const step of pipelineSteps) skipped.push({ step, reason: 'the order pipeline is not available on this server' });
     else {
-      const out = await ctx.pipeline.rerun(order as unknown as DataRecord<StoreOrder>, site, pipelineSteps, actor.id);
+      const out = await ctx.pipeline.rerun(order as unknown as DataRecord<StoreOrder>, site, pipelineSteps, actor.id, isAdmin(actor));
       ran.unshift(...out.ran);
       skipped.unshift(...out.skipped);
       failed.push(...out.failed);

@@ -10,7 +10,7 @@ import { HttpError } from '../../http/errors';
 import { parse } from '../../http/validate';
 import { PRINT_FILE_NAME } from '../pdf/printPdf';
 import { baseUrlOf } from '../uploads/routes';
-import { checkOrderBody, lineFileBody, orderLineBody, orderRefBody, reconcileBody, rerunOrderBody, storeSiteBody } from './schema';
+import { checkOrderBody, lineFileBody, orderIdsBody, orderLineBody, orderRefBody, reconcileBody, rerunOrderBody, storeSiteBody } from './schema';
 import type { OrdersService } from './service';
 import type { StoresService } from './stores';
 
@@ -69,7 +69,13 @@ export function onlineStoresRoutes(orders: OrdersService, config: Config): Route
     ok(res, await orders.reconcile(actorOf(req), parse(reconcileBody, req.body)));
   });
 
+  // `{id}`: one order's jobs (the spec's call); `{ids: [...]}`: List Orders' Make in house, each order's outcome.
   r.post('/shopify-webhook/order-to-arwork', allow.site, async (req, res) => {
+    if (req.body && typeof req.body === 'object' && 'ids' in req.body) {
+      const { ids, siteId } = parse(orderIdsBody, req.body);
+      ok(res, await orders.makeOrdersInHouse(actorOf(req), ids, siteId, baseUrlOf(req, config)));
+      return;
+    }
     const { id, siteId } = parse(orderRefBody, req.body);
     ok(res, await orders.orderToArtwork(actorOf(req), id, siteId, baseUrlOf(req, config)));
   });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { isShopifyApiVersion, SHOPIFY_AUTHS } from '../../integrations/shopifyAdmin';
 import { PRODUCT_TYPES } from '../../../../common/design-doc/types';
+import { MAKE_IN_HOUSE_LIMIT } from '../../../../common/api/orders';
 import { rowId } from '../../http/validate';
 import { canBeRowId } from '../../db';
 
@@ -37,6 +38,12 @@ export const orderRefBody = z
   .object({ id: optionalText(64), orderId: optionalText(64), siteId })
   .refine((b) => Boolean(b.id || b.orderId), { message: 'is required', path: ['id'] })
   .transform((b) => ({ id: (b.id || b.orderId)!, siteId: b.siteId }));
+
+/** order-to-arwork `{ids, siteId?}`: many orders made in house at once (List Orders' Make in house). */
+export const orderIdsBody = z.object({
+  ids: z.array(storeOrderId, { error: 'must be a list of order ids' }).min(1, 'must name at least one order').max(MAKE_IN_HOUSE_LIMIT, `must name at most ${MAKE_IN_HOUSE_LIMIT} orders (send more in several calls)`),
+  siteId,
+});
 
 export const orderLineBody = z.object({ id: storeOrderId, lineId: storeOrderId, siteId });
 /** hood-download-pdf: `printInHouse` is the operator's yes to printing here a line the provider makes. */

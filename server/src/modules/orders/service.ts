@@ -7,7 +7,7 @@ import { createInbox, type Inbox } from '../inbox/service';
 import type { ProductionService } from '../production/service';
 import type { SitesService } from '../sites/service';
 import { receiveWebhook } from './ingest';
-import { lineImages, linePdf, orderToArtwork } from './lines';
+import { lineImages, linePdf, makeOrdersInHouse, orderToArtwork } from './lines';
 import { checkOrder } from './lookup';
 import { SHOPIFY_SOURCE, ordersRepo } from './repo';
 import { rerunOrder } from './rerun';
@@ -79,6 +79,7 @@ export function ordersService(deps: Deps, services: OrdersServiceDeps) {
     checkOrder: (actor: Actor, input: CheckOrderInput) => checkOrder(db, production, shipBy, actor, input),
     rerunOrder: (actor: Actor, input: RerunOrderInput) => rerunOrder({ db, production, sendPort: () => sendPort, pipeline: services.pipeline }, actor, input),
     orderToArtwork: (actor: Actor, id: string, siteId?: number, ownOrigin?: string) => orderToArtwork({ db, production }, actor, id, siteId, ownOrigin),
+    makeOrdersInHouse: (actor: Actor, ids: string[], siteId?: number, ownOrigin?: string) => makeOrdersInHouse({ db, production }, actor, ids, siteId, ownOrigin),
     linePdf: (actor: Actor, input: OrderLineInput & { printInHouse?: boolean }, ownOrigin: string) => linePdf({ db, production }, actor, input, ownOrigin),
     lineImages: (actor: Actor, input: OrderLineInput & { page?: number }, ownOrigin?: string) => lineImages({ db, production }, actor, input, ownOrigin),
     /** Wires the provider side after both services exist (and lets tests use a fake). */

@@ -4,8 +4,9 @@
 // checked against Shopify's published Admin schema in server/test/stores-connect.test.ts.
 import type { Knex } from 'knex';
 import { HttpError, conflict } from '../../http/errors';
-import { ShopifyAdminError, isAppAuth, shopifyAdmin, shopifyAdminSettingsOf, shopifyAuthOf, userErrorsOf, type ShopifyAdmin, type ShopifyAdminDeps, type ShopifyAdminSettings } from '../../integrations/shopifyAdmin';
+import { ShopifyAdminError, hasShopifyAdmin, isAppAuth, shopifyAdmin, shopifyAdminSettingsOf, shopifyAuthOf, userErrorsOf, type ShopifyAdmin, type ShopifyAdminDeps, type ShopifyAdminSettings } from '../../integrations/shopifyAdmin';
 import { sitesRepo, type Site } from '../sites/repo';
+import type { StoreConnectionState } from '../../../../common/api/orders';
 import type { StoreTokens } from './storeTokens';
 import { storeTokensRepo } from './storeTokensRepo';
 import type { EnvVar } from '../../lib/secrets';
@@ -150,6 +151,12 @@ export function adminCallError(err: unknown): unknown {
   if (err instanceof ShopifyAdminError && err.needsReconnect) return new HttpError(409, err.message, { kind: err.kind, needsReconnect: true });
   if (err instanceof ShopifyAdminError) return new HttpError(502, err.message, { kind: err.kind, ...(err.userErrors ? { userErrors: err.userErrors } : {}) });
   return err;
+}
+
+/** Whether a site's store takes Admin API calls, and when it was uninstalled if it disconnected itself. */
+export function storeConnectionOf(site: Site): StoreConnectionState {
+  if (hasShopifyAdmin(site)) return { connected: true };
+  return { connected: false, uninstalledAt: envValue(site.settings.env, STORE_KEYS.uninstalledAt) ?? null };
 }
 
 /** Why a store cannot be called, when it cannot (its settings lack what its kind of connection needs). */

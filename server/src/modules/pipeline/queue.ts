@@ -20,7 +20,7 @@ import type { PipelineContext } from './context';
 import { ecardOf } from './ecard';
 import { ecardLinesOf } from './ecardLines';
 import { pipelineRepo, type PipelinePayload } from './repo';
-import { pipelineIsOn, pipelineSettingsOf } from './settings';
+import { pipelineIsOn, pipelineSettingsOf, problemFor } from './settings';
 
 /** The hour (in SYNC_TIMEZONE) e-cards with a send date go out on that day. */
 export const ECARD_SEND_HOUR = 8;
@@ -76,6 +76,7 @@ export async function rerunPipeline(
   site: Site,
   steps: RerunStep[],
   actorId: number,
+  admin = false,
 ): Promise<Omit<RerunResult, 'ran'> & { ran: string[] }> {
   const out: RerunResult = { ran: [], skipped: [], failed: [] };
   const settings = pipelineSettingsOf(site, ctx.config);
@@ -83,7 +84,7 @@ export async function rerunPipeline(
   const hold = printHold(order.data, 'paid');
   const repo = pipelineRepo(ctx.db);
   for (const step of PIPELINE_STEPS.filter((s) => steps.includes(s))) {
-    const problem = settings.steps[step].problem;
+    const problem = problemFor(settings.steps[step], admin);
     if (problem) {
       out.skipped.push({ step, reason: problem });
       continue;

@@ -4,6 +4,7 @@
 import type { Knex } from 'knex';
 import type { PipelineStep } from '../../../../common/api/pipeline';
 import type { Actor } from '../../http/types';
+import { isAdmin } from '../auth/permissions';
 import { later, nowIso } from '../fulfilment/context';
 import type { StoreOrder } from '../fulfilment/orderBody';
 import { outboxRepo } from '../fulfilment/outbox';
@@ -40,11 +41,11 @@ export function pipelineService(ctx: PipelineContext) {
     processDue,
     queueOnPaid: (trx: Knex.Transaction, site: Site | undefined, order: PaidOrder) => queueOrderPipeline(trx, ctx.config, site, order, ctx.clock.now()),
     /** Re-run of the chosen steps of an order the caller already resolved. */
-    rerun: (order: DataRecord<StoreOrder>, site: Site, steps: RerunStep[], actorId: number) => rerunPipeline(ctx, STEP_RUNNERS, order, site, steps, actorId),
+    rerun: (order: DataRecord<StoreOrder>, site: Site, steps: RerunStep[], actorId: number, admin = false) => rerunPipeline(ctx, STEP_RUNNERS, order, site, steps, actorId, admin),
     ofOrder: async (actor: Actor, orderId: string, siteId?: number) => {
       const order = await resolveOrder(ctx.db, actor, orderId, siteId);
       const site = (await sitesRepo(ctx.db).byId(order.siteId))!;
-      return orderPipelineOf(ctx.db, ctx.config, site, order);
+      return orderPipelineOf(ctx.db, ctx.config, site, order, isAdmin(actor));
     },
     /** Tests: the mail transport and the crash hooks. */
     configure(next: Partial<Pick<PipelineContext, 'mailerFor' | 'hooks'>>) {

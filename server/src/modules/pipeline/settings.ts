@@ -18,9 +18,17 @@ export interface StepSettings {
   step: PipelineStep;
   /** Runs automatically on a paid order. */
   auto: boolean;
-  /** Why the step cannot run on this site (the settings missing or wrong), or null when it can. */
+  /** Why the step cannot run on this site (the settings missing or wrong, by name), or null when it can. */
   problem: string | null;
+  /** The site has this step: it is switched on, or one of its own settings is set. */
+  onSite: boolean;
 }
+
+/** A step's problem as staff read it: setting names are for admins, who set them. */
+export const STEP_NOT_SET_UP = 'not set up for this site (an admin sets it up in the site\'s settings)';
+
+/** What a step's problem says to this reader. */
+export const problemFor = (s: StepSettings, admin: boolean): string | null => (s.problem && !admin ? STEP_NOT_SET_UP : s.problem);
 
 export interface PipelineSettings {
   steps: Record<PipelineStep, StepSettings>;
@@ -45,7 +53,9 @@ export function pipelineSettingsOf(site: Site, config: Pick<Config, 'sync'>): Pi
         if (wrong) problem = `SMTP_URL: ${wrong}`;
         else if (!parseMailAddress(v('ECARD_FROM'))) problem = `ECARD_FROM: "${v('ECARD_FROM')}" is not an e-mail address`;
       }
-      return [step, { step, auto: v(PIPELINE_SETTINGS[step]) === '1', problem }];
+      const auto = v(PIPELINE_SETTINGS[step]) === '1';
+      // The server's SMTP_URL is every site's: only the site's own settings say it has the step.
+      return [step, { step, auto, problem, onSite: auto || NEEDS[step].some((k) => v(k) !== '') }];
     }),
   ) as Record<PipelineStep, StepSettings>;
   // ECARD_FROM is `cards@charity.org` (sent as the site's name) or `Charity Cards <cards@charity.org>`.

@@ -11,7 +11,7 @@ import type { Config } from '../../config';
 import { ecardOf } from './ecard';
 import { ecardLinesOf } from './ecardLines';
 import { pipelineRepo, type PipelinePayload } from './repo';
-import { pipelineSettingsOf } from './settings';
+import { pipelineSettingsOf, problemFor } from './settings';
 
 const str = (v: unknown) => (typeof v === 'string' && v !== '' ? v : null);
 
@@ -49,7 +49,7 @@ const empty = (step: PipelineStep, lineId: string | null, state: PipelineStepVie
   outboxId: null,
 });
 
-export async function orderPipelineOf(db: Db, config: Pick<Config, 'sync'>, site: Site, order: DataRecord<StoreOrder>): Promise<OrderPipeline> {
+export async function orderPipelineOf(db: Db, config: Pick<Config, 'sync'>, site: Site, order: DataRecord<StoreOrder>, admin = false): Promise<OrderPipeline> {
   const orderId = String(order.field1);
   const settings = pipelineSettingsOf(site, config);
   const rows = await pipelineRepo(db).ofOrder(site.id, orderId);
@@ -58,19 +58,24 @@ export async function orderPipelineOf(db: Db, config: Pick<Config, 'sync'>, site
   /** A step with no row: why not. */
   const idle = (step: PipelineStep, lineId: string | null, recipient: string | null = null): PipelineStepView => {
     const s = settings.steps[step];
-    if (s.problem) return empty(step, lineId, 'not-configured', s.problem, recipient);
+    if (s.problem) return { ...empty(step, lineId, 'not-configured', problemFor(s, admin), recipient), ...(admin ? { settingsLink: `/sites/${site.id}` } : {}) };
     if (hold?.code === ORDER_UNPAID) return empty(step, lineId, s.auto ? 'waiting-for-payment' : 'off', s.auto ? `${hold.message}: runs once it is paid` : 'Not run automatically on this site: Re-run runs it', recipient);
     if (hold) return empty(step, lineId, 'not-needed', hold.message, recipient);
     return empty(step, lineId, 'off', s.auto ? 'Not queued (the order came in before the step was switched on): Re-run runs it' : 'Not run automatically on this site: Re-run runs it', recipient);
   };
   const steps: PipelineStepView[] = [];
   for (const step of PIPELINE_STEPS) {
+    const ran = rows.some((r) => (r.payload as PipelinePayload).step === step);
     if (step !== 'sendEcard') {
+      // A step the site does not have (and never ran for this order) is not the order's.
+      if (!settings.steps[step].onSite && !ran) continue;
       const row = newest(step, null);
       steps.push(row ? stepViewOf(row) : idle(step, null));
       continue;
     }
     const lines = await ecardLinesOf(db, site.id, order.data);
+    // An order with an e-card line has the step even where the site lacks it: its e-card waits on it.
+    if (!settings.steps[step].onSite && !ran && !lines.length) continue;
     const lineIds = [...new Set([...lines.map((l) => l.lineId), ...rows.filter((r) => (r.payload as PipelinePayload).step === step).map((r) => String((r.payload as PipelinePayload).lineId))])];
     if (!lineIds.length) steps.push(empty(step, null, 'not-needed', 'The order has no e-card line'));
     for (const lineId of lineIds) {

@@ -275,7 +275,7 @@ export function printJobsService({ db, clock, config }: Deps, parts: PrintJobPar
     const tx = printJobsRepo(trx);
     if (next.withdrawn !== null && !job.isPrinted && job.withdrawn?.reason !== next.withdrawn) {
       if (await tx.setWithdrawn(job.id, { at, reason: next.withdrawn }, at)) {
-        await recordJobChange(trx, job, { at, by: { automatic: AUTOMATIC.presswork }, action: 'withdrawn', event: true, from: stateName(job), to: 'withdrawn', reason: next.withdrawn });
+        await recordJobChange(trx, job, { at, by: { automatic: AUTOMATIC.presswork }, action: 'withdrawn', event: true, from: job.madeBy === 'provider' ? 'with HP Site Flow' : stateName(job), to: 'withdrawn', reason: next.withdrawn });
       }
     } else if (next.withdrawn === null && job.withdrawn) {
       if (await tx.setWithdrawn(job.id, null, at)) {

@@ -29,6 +29,13 @@ export interface JobMatch {
   withdrawn: boolean;
 }
 
+export interface BatchMatch {
+  id: number;
+  siteId: number;
+  number: number;
+  state: string;
+}
+
 export interface DesignMatch {
   id: number;
   siteId: number;
@@ -159,6 +166,12 @@ export function searchRepo(db: Db) {
         .limit(limit)
         .select('id', 'site_id', 'first_name', 'last_name', 'email', 'role');
       return (rows as Array<Record<string, unknown>>).map((r) => ({ id: Number(r.id), siteId: Number(r.site_id), firstName: String(r.first_name), lastName: String(r.last_name ?? ''), email: String(r.email), role: String(r.role) }));
+    },
+
+    /** The batches numbered `number` (one a site), by site. */
+    async batches(siteId: number | undefined, number: number, limit: number): Promise<BatchMatch[]> {
+      const rows = await scoped(db('batches'), 'site_id', siteId).where('number', number).orderBy('site_id').limit(limit).select('id', 'site_id', 'number', 'state');
+      return (rows as Array<Record<string, unknown>>).map((r) => ({ id: Number(r.id), siteId: Number(r.site_id), number: Number(r.number), state: String(r.state) }));
     },
 
     /** Names of these sites, by id. */

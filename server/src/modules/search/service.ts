@@ -6,8 +6,10 @@ import type { Actor } from '../../http/types';
 import { isAdmin } from '../auth/permissions';
 import { siteScope } from '../auth/scope';
 import { searchKey } from '../orders/searchKeys';
-import { SEARCH_GROUP_SIZE, SEARCH_MIN_CHARS, type DesignHit, type JobHit, type OrderHit, type SearchResults, type SiteHit, type UserHit } from '../../../../common/api/search';
-import { searchRepo, type DesignMatch, type JobMatch, type OrderKey, type OrderMatch, type UserMatch } from './repo';
+import { parseSlugCode } from '../../../../common/api/scan';
+import { jobInQueueLink } from '../../../../common/api/attention';
+import { SEARCH_GROUP_SIZE, isSearchable, type BatchHit, type DesignHit, type JobHit, type OrderHit, type SearchResults, type SiteHit, type UserHit } from '../../../../common/api/search';
+import { searchRepo, type BatchMatch, type DesignMatch, type JobMatch, type OrderKey, type OrderMatch, type UserMatch } from './repo';
 
 const EMPTY: SearchResults = { orders: [], jobs: [], designs: [] };
 
@@ -56,7 +58,7 @@ function orderHit(o: OrderMatch, site: string | undefined): OrderHit {
 function jobLink(j: JobMatch): string {
   if (j.orderId) return checkOrderLink(j.orderId);
   if (j.isPrinted) return '/print-history';
-  return j.held ? '/print-jobs?tab=held' : '/print-jobs';
+  return jobInQueueLink(j.id, j.held);
 }
 
 const jobState = (j: JobMatch) => (j.isPrinted ? 'Printed' : j.withdrawn ? 'Withdrawn' : j.held ? 'Held by preflight' : 'Ready');
@@ -73,6 +75,16 @@ function jobHit(j: JobMatch, site: string | undefined): JobHit {
     isPrinted: j.isPrinted,
   };
 }
+
+const batchHit = (b: BatchMatch, site: string | undefined): BatchHit => ({
+  id: b.id,
+  label: `Batch PB-${b.number}`,
+  sub: sub(b.state, site),
+  link: `/batches/${b.id}`,
+  number: b.number,
+  siteId: b.siteId,
+  state: b.state,
+});
 
 const designHit = (d: DesignMatch, site: string | undefined): DesignHit => ({
   id: d.id,
@@ -104,26 +116,30 @@ export function searchService(deps: Deps) {
     async search(actor: Actor, q: string): Promise<SearchResults> {
       const admin = isAdmin(actor);
       const key = searchKey(q);
-      if (!key || key.length < SEARCH_MIN_CHARS) return admin ? { ...EMPTY, sites: [], users: [] } : { ...EMPTY };
+      if (!key || !isSearchable(key)) return admin ? { ...EMPTY, sites: [], users: [] } : { ...EMPTY };
       const siteId = siteScope(actor);
+      // A code from the floor's paper: an item's slug (PJ-12, PJ-12-3: its job) or a batch cover's (PB-3).
+      const code = parseSlugCode(q);
 
-      const orders = firstDistinct(await repo.orders(siteId, orderPrefixes(q), n), n);
-      // A job by its number, and the jobs of the orders found.
-      const jobNumber = /^\d{1,9}$/.test(key) ? Number(key) : undefined;
-      const [jobs, designs, sites, users] = await Promise.all([
+      const orders = code ? [] : firstDistinct(await repo.orders(siteId, orderPrefixes(q), n), n);
+      // A job by its number or its slug's code, and the jobs of the orders found.
+      const jobNumber = code?.kind === 'job' ? code.jobId : /^\d{1,9}$/.test(key) ? Number(key) : undefined;
+      const [jobs, batches, designs, sites, users] = await Promise.all([
         repo.jobs(siteId, { id: jobNumber, orders: orders.map((o) => ({ siteId: o.siteId, orderId: o.orderId })) }, n),
+        code?.kind === 'batch' ? repo.batches(siteId, code.number, n) : undefined,
         repo.designs(siteId, key, n),
         admin ? repo.sites(key, n) : undefined,
         admin ? repo.users(key, n) : undefined,
       ]);
       // Admins see records of every site: each result says whose.
-      const names = admin ? await repo.siteNames([...orders, ...jobs, ...designs, ...(users ?? [])].map((r) => r.siteId)) : new Map<number, string>();
+      const names = admin ? await repo.siteNames([...orders, ...jobs, ...(batches ?? []), ...designs, ...(users ?? [])].map((r) => r.siteId)) : new Map<number, string>();
       const site = (id: number) => names.get(id);
       const out: SearchResults = {
         orders: orders.map((o) => orderHit(o, site(o.siteId))),
         jobs: jobs.map((j) => jobHit(j, site(j.siteId))),
         designs: designs.map((d) => designHit(d, site(d.siteId))),
       };
+      if (batches) out.batches = batches.map((b) => batchHit(b, site(b.siteId)));
       if (admin) {
         out.sites = (sites ?? []).map((s): SiteHit => ({ id: s.id, label: s.name, sub: s.slug, link: `/sites/${s.id}`, name: s.name, slug: s.slug }));
         out.users = (users ?? []).map((u) => userHit(u, site(u.siteId)));
