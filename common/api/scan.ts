@@ -86,23 +86,17 @@ export const batchCode = (number: number): string => `${BATCH_CODE_PREFIX}${numb
 /** A code read back: a job (copy null when the code names the job, not a copy) or a batch. */
 export type SlugCode = { kind: 'job'; jobId: number; copy: number | null } | { kind: 'batch'; number: number };
 
-const SLUG_CODE = /^(?:(PJ)-(\d{1,10})(?:-(\d{1,6}))?|(PB)-(\d{1,10}))$/i;
-/** The largest row id a code may name (a 32-bit integer column). */
-const MAX_ID = 2_147_483_647;
+const SLUG_CODE = /^(?:(PJ)-(\d{1,12})(?:-(\d{1,6}))?|(PB)-(\d{1,12}))$/i;
 
 /**
  * What a slug code names, as a scanner or a person types it: `PJ-<job id>-<copy>`, `PJ-<job id>` or
  * `PB-<batch number>`, in any case, with whitespace around it (a scanner's Enter or Tab) and
- * nothing else; null for anything else (ids and copies start at 1). The one reader of these codes:
- * the scan station and the header search both ask it.
+ * nothing else; null for anything else. The one reader of these codes: the scan station and the
+ * header search both ask it.
  */
 export function parseSlugCode(text: string): SlugCode | null {
   const m = SLUG_CODE.exec(text.trim());
   if (!m) return null;
-  const n = Number(m[4] ? m[5] : m[2]);
-  if (n < 1 || n > MAX_ID) return null;
-  if (m[4]) return { kind: 'batch', number: n };
-  const copy = m[3] === undefined ? null : Number(m[3]);
-  if (copy !== null && copy < 1) return null;
-  return { kind: 'job', jobId: n, copy };
+  if (m[4]) return { kind: 'batch', number: Number(m[5]) };
+  return { kind: 'job', jobId: Number(m[2]), copy: m[3] === undefined ? null : Number(m[3]) };
 }

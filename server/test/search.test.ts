@@ -179,6 +179,12 @@ describe('header search', async () => {
     expect((await found('PB-4')).batches).toEqual([]);
     // A word that only looks like a code is searched as words.
     expect((await found('PB-3-1')).batches).toBeUndefined();
+    // A code naming an id no row can have finds nothing, and never reaches the database (PostgreSQL
+    // would refuse the integer).
+    for (const code of ['PJ-99999999999', 'PB-99999999999']) {
+      const none = await found(code);
+      expect([none.orders, none.jobs, none.batches ?? []], code).toEqual([[], [], []]);
+    }
   });
 
   it('answers at most 8 of a kind', async () => {

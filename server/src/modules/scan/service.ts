@@ -6,6 +6,7 @@
 // A scanner's double read (the same person, within SCAN_REPEAT_SECONDS of the item's last step:
 // its copy's packing, else the job's printing) changes nothing: it must never pack an item that was
 // just printed, nor count one copy twice.
+import { MAX_ROW_ID } from '../../db';
 import type { Deps } from '../../deps';
 import { HttpError, badRequest, conflict, notFound } from '../../http/errors';
 import type { Actor } from '../../http/types';
@@ -32,8 +33,6 @@ import { noSuchCopyRefusal } from '../print-jobs/state';
 import type { ProductionService } from '../production/service';
 import { unitsToMake } from '../production/units';
 
-const MAX_ID = 2_147_483_647;
-
 /**
  * The code as the scanner typed it (parseSlugCode: `PJ-<id>-<copy>` or `PJ-<id>`, any case,
  * whitespace around it). A batch cover's `PB-<n>` is answered as such; anything else is refused
@@ -46,7 +45,7 @@ export function readScanCode(code: string): SlugCode {
     const shown = [...text].filter((ch) => ch >= ' ' && ch !== '\u007f').join('');
     throw badRequest(`“${shown.length > 40 ? `${shown.slice(0, 40)}…` : shown}” is not a Presswork item barcode (they read PJ-, the job and the copy, e.g. PJ-17-2)`);
   }
-  if (scanned.kind === 'job' && (scanned.jobId < 1 || scanned.jobId > MAX_ID)) throw notFound(JOB_NOT_FOUND);
+  if (scanned.kind === 'job' && (scanned.jobId < 1 || scanned.jobId > MAX_ROW_ID)) throw notFound(JOB_NOT_FOUND);
   return scanned;
 }
 

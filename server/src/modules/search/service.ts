@@ -2,6 +2,7 @@
 // each result with the admin route that opens it. Staff search their own site; admins every site,
 // and sites and users as well.
 import type { Deps } from '../../deps';
+import { MAX_ROW_ID } from '../../db';
 import type { Actor } from '../../http/types';
 import { isAdmin } from '../auth/permissions';
 import { siteScope } from '../auth/scope';
@@ -119,7 +120,10 @@ export function searchService(deps: Deps) {
       if (!key || !isSearchable(key)) return admin ? { ...EMPTY, sites: [], users: [] } : { ...EMPTY };
       const siteId = siteScope(actor);
       // A code from the floor's paper: an item's slug (PJ-12, PJ-12-3: its job) or a batch cover's (PB-3).
-      const code = parseSlugCode(q);
+      const read = parseSlugCode(q);
+      // A code naming a row id no column can hold names nothing (and must not reach the query).
+      const code = read && (read.kind === 'job' ? read.jobId : read.number) <= MAX_ROW_ID ? read : null;
+      if (read && !code) return admin ? { ...EMPTY, sites: [], users: [] } : { ...EMPTY };
 
       const orders = code ? [] : firstDistinct(await repo.orders(siteId, orderPrefixes(q), n), n);
       // A job by its number or its slug's code, and the jobs of the orders found.
