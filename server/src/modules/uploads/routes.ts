@@ -13,6 +13,7 @@ import type { UploadsService } from './service';
 const grantBody = z.object({
   serverSidePath: z.string().trim().min(1, 'is required').max(300),
   contentType: z.enum(ALLOWED_TYPES),
+  contentLength: z.number().int().positive().optional(),
 });
 
 export function baseUrlOf(req: Request, config: Config): string {
@@ -30,7 +31,7 @@ const keyOf = (req: Request) => {
 export function uploadGrantRoutes(uploads: UploadsService, config: Config): Router {
   const r = Router();
   r.post('/me/get-upload-url', allow.signedIn, idempotent, async (req, res) => {
-    const grant = uploads.grantUpload(actorOf(req), parse(grantBody, req.body), baseUrlOf(req, config));
+    const grant = await uploads.grantUpload(actorOf(req), parse(grantBody, req.body), baseUrlOf(req, config));
     res.set('X-File-Url', grant.fileUrl);
     ok(res, grant.url);
   });
