@@ -2,11 +2,19 @@
 // signed), the file is checked on its first read before anything uses it, a refused file is
 // removed; and the same size binding on the server's own signed link (STORAGE=local).
 import crypto from 'node:crypto';
+import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Response } from 'supertest';
 import { bearer, createWorld, type TestWorld } from './harness';
 import { startTestS3, type TestS3 } from './s3Server';
-import { fileStoreOf } from '../src/services';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import supertest from 'supertest';
+import { createApp } from '../src/app';
+import { loadConfig } from '../src/config';
+import { createLogger } from '../src/lib/logger';
+import { createServices, fileStoreOf } from '../src/services';
 
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
 
@@ -100,6 +108,30 @@ describe('uploads into the bucket (STORAGE=s3)', () => {
     const key = fileUrl.slice('/files/'.length);
     expect(await w.db('uploads').where({ key }).first()).toBeUndefined();
     expect(await fileStoreOf(w.config).open(`incoming/${key}`)).toBeNull();
+  });
+});
+
+describe('two instances, one database, one bucket, no shared disk', () => {
+  it('a file granted by one is checked and served by the other; a file one stores the other reads', async () => {
+    const w = await createWorld(s3.env(prefix()));
+    // The second instance: same database and bucket, its own empty DATA_DIR.
+    const otherDir = fs.mkdtempSync(path.join(os.tmpdir(), 'presswork-other-'));
+    const config = { ...loadConfig({ NODE_ENV: 'test', DATA_DIR: otherDir, JWT_SECRET: 'test-secret-that-is-long-enough-0123456789', LOG_LEVEL: 'silent', SEED_DEMO: '0', ...s3.env(w.config.storage.kind === 's3' ? w.config.storage.prefix : '') }), database: w.config.database };
+    const deps = { db: w.db, clock: w.clock, config, log: createLogger('silent') };
+    const other = createServices(deps, fileStoreOf(config));
+    const otherApp = createApp(deps, other).app;
+
+    const res = await w.request().post('/api/users/me/get-upload-url').set(bearer(w.tokens.userA)).send({ serverSidePath: 'art/front.png', contentType: 'image/png', contentLength: PNG.length });
+    expect((await fetch(res.body.data, { method: 'PUT', body: new Uint8Array(PNG), headers: { 'Content-Type': 'image/png' } })).status).toBe(200);
+    const fileUrl = new URL(res.headers['x-file-url']).pathname;
+    const served = await supertest(otherApp).get(fileUrl).buffer(true).parse(binary);
+    expect(served.status).toBe(200);
+    expect(Buffer.compare(served.body as Buffer, PNG)).toBe(0);
+    expect((await w.request().get(fileUrl).buffer(true).parse(binary)).status).toBe(200);
+
+    await w.services.store.put('print-files/1/abc/print-file.pdf', Readable.from(Buffer.from('%PDF-1.7 drawn on the first')));
+    expect((await other.store.read('print-files/1/abc/print-file.pdf'))?.toString()).toBe('%PDF-1.7 drawn on the first');
+    expect(fs.readdirSync(otherDir).filter((f) => f === 'files')).toEqual([]);
   });
 });
 
