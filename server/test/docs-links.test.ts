@@ -21,7 +21,7 @@ function markdownFiles(): string[] {
   return [...['README.md', 'CONTRIBUTING.md', 'CHANGELOG.md'].map((f) => path.join(root, f)), ...docs(path.join(root, 'docs'))];
 }
 
-type Token = ReturnType<MarkdownIt['parse']>[number];
+type Token = ReturnType<InstanceType<typeof MarkdownIt>['parse']>[number];
 const textOf = (inline: Token): string => (inline.children ?? []).filter((c) => c.type === 'text' || c.type === 'code_inline').map((c) => c.content).join('');
 
 /** The anchors GitHub gives a file's headings (duplicates numbered, as GitHub does). */
@@ -42,8 +42,8 @@ function linksOf(source: string): Array<{ target: string; line: number }> {
   const walk = (tokens: Token[]) => {
     for (const t of tokens) {
       if (t.map) line = t.map[0] + 1;
-      if (t.type === 'link_open') out.push({ target: t.attrGet('href') ?? '', line });
-      if (t.type === 'image') out.push({ target: t.attrGet('src') ?? '', line });
+      if (t.type === 'link_open') out.push({ target: String(t.attrGet('href') ?? ''), line });
+      if (t.type === 'image') out.push({ target: String(t.attrGet('src') ?? ''), line });
       if (t.children) walk(t.children);
     }
   };
