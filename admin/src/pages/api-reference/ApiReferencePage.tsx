@@ -53,6 +53,15 @@ export function fieldsOf(s: Schema | undefined): Array<{ name: string; type: str
   return Object.entries(s.properties ?? {}).map(([name, p]) => ({ name, type: typeOf(p), required: (s.required ?? []).includes(name) }));
 }
 
+/** Text whose `code` spans are shown as code (the document's descriptions are markdown). */
+function WithCode({ text }: { text: string }) {
+  return (
+    <>
+      {text.split('`').map((part, i) => (i % 2 ? <code key={i}>{part}</code> : <span key={i}>{part}</span>))}
+    </>
+  );
+}
+
 function Fields({ title, rows }: { title: string; rows: Array<{ name: string; type: string; required: boolean }> }) {
   if (!rows.length) return null;
   return (
@@ -81,7 +90,9 @@ export function ApiReferenceView() {
   const [filter, setFilter] = useState('');
   const query = useQuery({ queryKey: ['api-reference'], queryFn: fetchReference, retry: false, staleTime: Infinity });
   const rows = useMemo(() => {
-    const all = Object.entries(query.data?.paths ?? {}).flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) => ({ path, method, op })));
+    const all = Object.entries(query.data?.paths ?? {})
+      .sort(([a], [b]) => a.localeCompare(b))
+      .flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) => ({ path, method, op })));
     const words = filter.trim().toLowerCase();
     return words ? all.filter((r) => `${r.method} ${r.path} ${r.op.summary ?? ''}`.toLowerCase().includes(words)) : all;
   }, [query.data, filter]);
@@ -98,7 +109,7 @@ export function ApiReferenceView() {
               {query.data.info.title} {query.data.info.version}
             </Typography>
             <Typography variant="body2" sx={{ mb: 2 }}>
-              {query.data.info.description} The document itself: <code>GET /api/openapi.json</code> (OpenAPI 3.1).
+              <WithCode text={query.data.info.description ?? ''} /> The document itself: <code>GET /api/openapi.json</code> (OpenAPI 3.1).
             </Typography>
             <TextField label="Find a route" size="small" value={filter} onChange={(e) => setFilter(e.target.value)} sx={{ mb: 2, minWidth: 320 }} />
             <Table size="small" aria-label="Routes">
@@ -115,14 +126,16 @@ export function ApiReferenceView() {
                   const body = fieldsOf(media?.[1].schema);
                   return (
                     <TableRow key={`${method} ${path}`} sx={{ verticalAlign: 'top' }}>
-                      <TableCell sx={{ whiteSpace: 'nowrap' }}>
+                      <TableCell sx={{ whiteSpace: 'nowrap', width: '1%' }}>
                         <Chip size="small" label={method.toUpperCase()} color={METHOD_COLOURS[method] ?? 'default'} sx={{ mr: 1, minWidth: 64 }} />
                         <code>{path}</code>
                       </TableCell>
                       <TableCell>
-                        <Typography variant="body2">{op.summary}</Typography>
+                        <Typography variant="body2">
+                          <WithCode text={op.summary ?? ''} />
+                        </Typography>
                         <Typography variant="body2" sx={{ color: 'text.secondary', whiteSpace: 'pre-line' }}>
-                          {op.description}
+                          <WithCode text={op.description ?? ''} />
                         </Typography>
                         <Fields title="Query" rows={query} />
                         <Fields title={media && media[0] !== 'application/json' ? `Body (${media[0]})` : 'Body'} rows={body} />
