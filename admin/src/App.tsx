@@ -46,6 +46,8 @@ const SyncPage = lazyPage(() => import('./pages/re-n-adestra-sync/SyncPage'));
 const CaughtEmailsPage = lazyPage(() => import('./pages/caught-emails/CaughtEmailsPage'));
 // The history (audit trail), admins.
 const HistoryPage = lazyPage(() => import('./pages/history/HistoryPage'));
+// The API reference (the server's OpenAPI document), admins.
+const ApiReferencePage = lazyPage(() => import('./pages/api-reference/ApiReferencePage'));
 
 /** Each screen's path, so a cold load of a deep link fetches that screen's code at once (main.tsx). */
 const PAGE_ROUTES = [
@@ -70,6 +72,7 @@ const PAGE_ROUTES = [
   [/^\/re-n-adestra-sync\/?$/, SyncPage],
   [/^\/caught-emails\/?$/, CaughtEmailsPage],
   [/^\/history\/?$/, HistoryPage],
+  [/^\/api-reference\/?$/, ApiReferencePage],
   [/^\/editor\/?$/, EditorPage],
   [/^\/sample-editor-embed\/?$/, SampleEditorEmbedPage],
 ] as const;
@@ -123,6 +126,7 @@ function PressworkAdmin() {
         <Route path="/re-n-adestra-sync" element={<SyncPage />} />
         <Route path="/caught-emails" element={<CaughtEmailsPage />} />
         <Route path="/history" element={<HistoryPage />} />
+        <Route path="/api-reference" element={<ApiReferencePage />} />
       </CustomRoutes>
       {/* Pages shown inside frames: no header or menu. */}
       <CustomRoutes noLayout>
