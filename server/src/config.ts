@@ -262,7 +262,7 @@ function storageFrom(env: Env, source: Record<string, string | undefined>): Stor
  * `leaveDataDir`: read the settings without creating DATA_DIR or the generated secret in it (the
  * backup and restore commands look at DATA_DIR as it is; a restore needs it empty).
  */
-export function loadConfig(source: Record<string, string | undefined> = process.env, options: { leaveDataDir?: boolean; bucketWhateverStorage?: boolean } = {}): Config {
+export function loadConfig(source: Record<string, string | undefined> = process.env, options: { leaveDataDir?: boolean; bucketWhateverStorage?: boolean | { bucket: string } } = {}): Config {
   const parsed = envSchema.safeParse(source);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
@@ -323,6 +323,10 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     ready: { minFreeMb: env.READY_MIN_FREE_MB },
     backups: { dir: backupDir, everyHours: env.BACKUP_EVERY_HOURS, keep: env.BACKUP_KEEP },
     // bucketWhateverStorage: the bucket as STORAGE=s3 would read it (storage:migrate copies files before the switch).
-    storage: storageFrom(options.bucketWhateverStorage ? { ...env, STORAGE: 's3' } : env, source),
+    // With a bucket name: that bucket (a backup's s3:// address), S3_BUCKET not needed.
+    storage: storageFrom(
+      options.bucketWhateverStorage ? { ...env, STORAGE: 's3', ...(typeof options.bucketWhateverStorage === 'object' ? { S3_BUCKET: options.bucketWhateverStorage.bucket } : {}) } : env,
+      source,
+    ),
   };
 }
