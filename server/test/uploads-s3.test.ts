@@ -158,6 +158,11 @@ describe('readiness with files in the bucket', () => {
       const down = await w.request().get('/api/health/ready');
       expect(down.status).toBe(503);
       expect(down.body.data.checks.find((c: { name: string }) => c.name === 'storage')).toEqual({ name: 'storage', ok: false, reason: "the bucket's endpoint cannot be reached (ECONNREFUSED)" });
+      // A file asked for meanwhile: 503 saying why, to be retried; not a 500, not a 404.
+      const file = await w.request().get('/files/logos/1-0123456789abcdef01234567-a.png');
+      expect(file.status).toBe(503);
+      expect(file.headers['retry-after']).toBe('30');
+      expect(file.body.error).toBe("Files cannot be stored or read just now: the bucket's endpoint cannot be reached (ECONNREFUSED). Nothing was lost; try again in a moment.");
     } finally {
       await s3.start();
     }

@@ -67,7 +67,7 @@ export function healthService({ db, config, log, shuttingDown = () => false }: D
         await withTimeout(probeStore(store, probe), store.kind === 's3' ? 'the bucket' : 'the files folder');
       } catch (err) {
         if (err instanceof CheckFailed) throw err;
-        if (err instanceof StoreUnavailable) throw new CheckFailed(err.message, { cause: err });
+        if (err instanceof StoreUnavailable) throw new CheckFailed(err.reason, { cause: err });
         throw new CheckFailed(`the files folder cannot be written${codeOf(err)}`, { cause: err });
       }
     },

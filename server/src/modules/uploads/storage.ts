@@ -6,6 +6,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
+import { HttpError } from '../../http/errors';
 
 export interface StoredFile {
   stream: Readable;
@@ -37,9 +38,19 @@ export interface FileStore {
   describe(): string;
 }
 
-/** The store cannot be used now (unreachable, refused key, missing bucket): the message says which, with no host or secret. */
-export class StoreUnavailable extends Error {
+/**
+ * The store cannot be used now (unreachable, refused key, missing bucket). `reason` says which, with
+ * no host or secret; a caller of the API gets 503 with it and may retry.
+ */
+export class StoreUnavailable extends HttpError {
   override name = 'StoreUnavailable';
+  constructor(
+    readonly reason: string,
+    options?: { cause?: unknown },
+  ) {
+    super(503, `Files cannot be stored or read just now: ${reason}. Nothing was lost; try again in a moment.`, undefined, { 'Retry-After': '30' });
+    if (options?.cause !== undefined) this.cause = options.cause;
+  }
 }
 
 /** Writes and removes a probe through the store, as an upload would: throws what stops a write. */
@@ -54,7 +65,7 @@ export async function storeProblem(store: FileStore): Promise<string | null> {
     await probeStore(store, `.start-probe-${process.pid}-${crypto.randomBytes(6).toString('hex')}`);
     return null;
   } catch (err) {
-    if (err instanceof StoreUnavailable) return err.message;
+    if (err instanceof StoreUnavailable) return err.reason;
     const code = (err as { code?: unknown } | null)?.code;
     return `it cannot be written${typeof code === 'string' && /^[A-Z0-9_]{2,40}$/.test(code) ? ` (${code})` : ''}`;
   }
