@@ -243,7 +243,7 @@ function backupDirFrom(env: Env, dataDir: string): string | undefined {
 
 function storageFrom(env: Env, source: Record<string, string | undefined>): StorageConfig {
   if (env.STORAGE === 'local') return { kind: 'local' };
-  if (!env.S3_BUCKET) throw new ConfigError('S3_BUCKET is required when STORAGE=s3');
+  if (!env.S3_BUCKET) throw new ConfigError('S3_BUCKET is required when STORAGE=s3, and to copy files into a bucket (storage:migrate)');
   if (Boolean(env.S3_ACCESS_KEY_ID) !== Boolean(env.S3_SECRET_ACCESS_KEY)) throw new ConfigError('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together: set both, or neither (the standard AWS variables are used then)');
   const prefix = env.S3_PREFIX && !env.S3_PREFIX.endsWith('/') ? `${env.S3_PREFIX}/` : env.S3_PREFIX;
   return {

@@ -139,3 +139,30 @@ describe('a bucket that cannot be used says why', () => {
     expect((await store.read('after-outage.txt'))?.toString()).toBe('kept');
   });
 });
+
+describe('the storage settings', () => {
+  const load = (env: Record<string, string>) => loadConfig({ NODE_ENV: 'test', DATA_DIR: ':memory:', JWT_SECRET: 'x'.repeat(40), ...env });
+
+  it('local by default; s3 reads the bucket, region (else AWS_REGION), endpoint, path style, key and a prefix ending in /', () => {
+    expect(load({}).storage).toEqual({ kind: 'local' });
+    expect(load({ STORAGE: 's3', S3_BUCKET: 'pw-files', AWS_REGION: 'eu-west-3', S3_ENDPOINT: 'https://s3.example.net/', S3_FORCE_PATH_STYLE: '1', S3_ACCESS_KEY_ID: 'AK', S3_SECRET_ACCESS_KEY: 'SK', S3_PREFIX: 'presswork' }).storage).toEqual({
+      kind: 's3',
+      bucket: 'pw-files',
+      region: 'eu-west-3',
+      endpoint: 'https://s3.example.net',
+      forcePathStyle: true,
+      credentials: { accessKeyId: 'AK', secretAccessKey: 'SK' },
+      prefix: 'presswork/',
+    });
+    expect(load({ STORAGE: 's3', S3_BUCKET: 'pw-files', S3_REGION: 'auto' }).storage).toMatchObject({ region: 'auto', credentials: undefined, forcePathStyle: false, prefix: '' });
+  });
+
+  it('refusals name the setting', () => {
+    expect(() => load({ STORAGE: 's3' })).toThrow(/S3_BUCKET is required when STORAGE=s3/);
+    expect(() => load({ STORAGE: 's3', S3_BUCKET: 'pw-files', S3_ACCESS_KEY_ID: 'AK' })).toThrow(/S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together/);
+    expect(() => load({ STORAGE: 'nfs' })).toThrow(/STORAGE/);
+    expect(() => load({ STORAGE: 's3', S3_BUCKET: 'Not A Bucket' })).toThrow(/S3_BUCKET: must be a bucket name/);
+    expect(() => load({ STORAGE: 's3', S3_BUCKET: 'pw-files', S3_PREFIX: '../up' })).toThrow(/S3_PREFIX/);
+    expect(() => load({ STORAGE: 's3', S3_BUCKET: 'pw-files', S3_PREFIX: '/abs' })).toThrow(/S3_PREFIX/);
+  });
+});
