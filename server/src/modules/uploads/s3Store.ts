@@ -106,7 +106,11 @@ export function s3Store(o: S3StoreOptions): FileStore & { client: S3Client; obje
       try {
         await upload.done();
       } catch (err) {
-        if (body.errored || counted.errored) throw body.errored ?? counted.errored;
+        const sourceError = body.errored ?? counted.errored;
+        // The source is not read any further (an open file is closed).
+        body.unpipe(counted);
+        body.destroy();
+        if (sourceError) throw sourceError;
         throw unavailable(err);
       }
       return size;
