@@ -21,6 +21,7 @@
 //   200: failures all the same (userErrorsOf).
 import { createAdminApiClient } from '@shopify/admin-api-client';
 import { Kind, parse } from 'graphql';
+import { DEFAULT_SHOPIFY_API_VERSION, SHOPIFY_AUTHS, isShopifyApiVersion } from '../../../common/siteSettings';
 
 /** Site settings (settings.env keys) of the Admin API connection. */
 export const SHOPIFY_ADMIN_KEYS = {
@@ -36,16 +37,11 @@ export const SHOPIFY_ADMIN_KEYS = {
   shopDomain: 'SHOPIFY_SHOP_DOMAIN',
 } as const;
 
-/** How a store's Admin API token is obtained (SHOPIFY_AUTH). */
-export const SHOPIFY_AUTHS = ['client_credentials', 'authorization_code', 'static_token'] as const;
+/** How a store's Admin API token is obtained (SHOPIFY_AUTH), the version used when none is set, and how versions are named: the settings registry's. */
+export { DEFAULT_SHOPIFY_API_VERSION, SHOPIFY_AUTHS, isShopifyApiVersion };
 export type ShopifyAuth = (typeof SHOPIFY_AUTHS)[number];
 export const isShopifyAuth = (v: unknown): v is ShopifyAuth => (SHOPIFY_AUTHS as readonly unknown[]).includes(v);
 
-/** The version used when SHOPIFY_API_VERSION is not set (the schema our documents are tested against). */
-export const DEFAULT_SHOPIFY_API_VERSION = '2026-07';
-
-/** Shopify's version names: quarterly `YYYY-MM`, or `unstable`. */
-export const isShopifyApiVersion = (v: string) => /^(\d{4}-(0[1-9]|1[0-2])|unstable)$/.test(v);
 
 export interface ShopifyAdminSettings {
   shopDomain: string;
