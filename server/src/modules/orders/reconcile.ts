@@ -10,6 +10,7 @@ import { hasShopifyAdmin } from '../../integrations/shopifyAdmin';
 import { HttpError, conflict } from '../../http/errors';
 import { isoNow } from '../../lib/clock';
 import { SITE_SETTINGS, siteSettings } from '../../../../common/siteSettings';
+import type { ReconcileCounts } from '../../../../common/api/orders';
 import { createLeases, type Leases } from '../../jobs/leases';
 import type { Inbox } from '../inbox/service';
 import { sitesRepo, type Site } from '../sites/repo';
@@ -67,13 +68,7 @@ export function reconcileSettingsOf(site: Site): ReconcileSettings {
 }
 
 
-export interface ReconcileCounts {
-  found: number;
-  /** New orders, or newer versions of known ones. */
-  stored: number;
-  /** Orders whose version was already stored (delivered by webhook, or pulled before). */
-  alreadyKnown: number;
-}
+export type { ReconcileCounts };
 
 export type ReconcileTrigger = 'schedule' | 'manual';
 

@@ -9,16 +9,10 @@ import { sitesRepo, type Site, type SiteSortField } from './repo';
 import { DEFAULT_MAIN_COLOR, type SiteInput } from './schema';
 import { fieldError } from '../../http/fieldErrors';
 import { envReader, settingsProblems, siteSettings } from '../../../../common/siteSettings';
+import type { SiteInfo } from '../../../../common/api/sites';
 
 /** What any visitor may know of a site: enough to brand the sign-in page. */
-export interface SiteInfo {
-  id: number;
-  name: string;
-  slug: string;
-  logo: string | null;
-  theme: { mainColor: string };
-  features: { sync: boolean };
-}
+export type { SiteInfo };
 
 export const siteInfo = (s: Site): SiteInfo => ({
   id: s.id,
