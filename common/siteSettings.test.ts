@@ -34,6 +34,13 @@ describe('the settings registry', () => {
     expect(settingProblem('HP_AUTO_SEND', 'sometimes')).toMatch(/^HP_AUTO_SEND must be 1, true, yes, on .* \(it is "sometimes"\)$/);
   });
 
+  it('a settings list changed in place is read again, not answered from the last read', () => {
+    const s = site({ HP_AUTO_SEND: '0' });
+    expect(siteSettings(s).HP_AUTO_SEND).toBe(false);
+    s.settings.env[0].value = 'on';
+    expect(siteSettings(s).HP_AUTO_SEND).toBe(true);
+  });
+
   it('an unset or unusable value reads as its default; good values typed', () => {
     const none = siteSettings(site({}));
     expect(none.HP_AUTH_SCHEME).toBe('printos');

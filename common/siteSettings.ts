@@ -343,16 +343,17 @@ export const envReader =
   (key) =>
     env.find((v) => v.key === key)?.value;
 
-// A site is read many times per request (each order of a batch): its env list is read once.
-const cache = new WeakMap<readonly EnvEntry[], SiteSettings>();
+// A site is read many times per request (each order of a batch): its env list is parsed once, and
+// again only when its text changed (a list changed in place is not mistaken for the one read).
+const cache = new WeakMap<readonly EnvEntry[], { text: string; settings: SiteSettings }>();
 
 /** A site's typed settings: the one way a module reads them. */
 export function siteSettings(site: { settings: { env: readonly EnvEntry[] } }): SiteSettings {
   const env = site.settings.env;
-  let read = cache.get(env);
-  if (!read) {
-    read = settingsOf(envReader(env));
-    cache.set(env, read);
-  }
-  return read;
+  const text = JSON.stringify(env);
+  const known = cache.get(env);
+  if (known?.text === text) return known.settings;
+  const settings = settingsOf(envReader(env));
+  cache.set(env, { text, settings });
+  return settings;
 }
