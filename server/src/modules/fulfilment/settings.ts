@@ -1,4 +1,5 @@
-// The provider settings of a site, as the provider client takes them (read through the settings registry).
+// The provider settings of a site, as the provider client takes them (read through the settings
+// registry; docs/settings.md lists the names).
 import type { HpAuthScheme } from '../../integrations/hpSiteflow';
 import type { EnvVar } from '../../lib/secrets';
 import { envReader, settingProblem, siteSettings } from '../../../../common/siteSettings';
