@@ -34,11 +34,6 @@ import type { Config } from './config';
 import { usersService } from './modules/users/service';
 import { pipelineContext } from './modules/pipeline/context';
 import { pipelineService } from './modules/pipeline/service';
-import { checkPipelineSettings } from './modules/pipeline/settings';
-import { checkPreflightSettings } from './modules/print-jobs/preflightSettings';
-import { checkBatchSettings } from './modules/batches/settings';
-import { checkShipBySettings } from './modules/ship-by/settings';
-import { checkStoreSettings } from './modules/orders/storeSettings';
 import { storeTokens } from './modules/orders/storeTokens';
 import { storeAdminFor } from './modules/orders/storeConnection';
 import { historyService } from './modules/history';
@@ -72,17 +67,9 @@ export function createServices(given: Deps, givenStore: FileStore = fileStoreOf(
   // each module registers the handler of its source.
   const inbox = createInbox(deps);
   const sync = syncService(deps, { inbox });
-  // A site's CRM consent names are checked against the CRM's own lists when the site is saved.
-  const sites = sitesService(deps, {
-    checkSettings: async (site, env, previous) => {
-      checkPipelineSettings(env, previous);
-      checkPreflightSettings(env);
-      checkBatchSettings(env);
-      checkShipBySettings(env);
-      checkStoreSettings(env);
-      await sync.checkSiteSettings(site, env, previous);
-    },
-  });
+  // Settings are checked by the sites module against the registry (common/siteSettings.ts); the CRM
+  // consent names besides, against the CRM's own lists, when the site is saved.
+  const sites = sitesService(deps, { checkSettings: (site, env, previous) => sync.checkSiteSettings(site, env, previous) });
   const render = renderService(deps, store, artwork);
   // Hooks run after Approve anyway; fulfilment adds the auto-send's re-queue below.
   const approved: Array<(job: PrintJob) => Promise<void>> = [];

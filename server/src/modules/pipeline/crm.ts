@@ -8,9 +8,7 @@ import { orderTablesRepo } from '../orders/tablesRepo';
 import { lockedOrder } from '../fulfilment/resolveOrder';
 import { text } from '../fulfilment/context';
 import { syncSettingsOf } from '../sync/siteSettings';
-import type { StepRunner } from './attempt';
-import { buyerOf } from './buyer';
-import { printHold } from '../production/orderHold';
+import { buyerToAdd, type StepRunner } from './attempt';
 import { nowIso } from '../fulfilment/context';
 
 /** Attempts that look for a constituent our lost create may have made before creating another. */
@@ -20,10 +18,9 @@ export const noteSummaryOf = (orderName: string) => `Shop order ${orderName}`.sl
 
 export const addToRaisersEdge: StepRunner = async (ctx, job) => {
   const { order, site, previous } = job;
-  const hold = printHold(order.data, 'paid');
-  if (hold) return { notNeeded: `${hold.message}: the buyer was not added` };
-  const buyer = buyerOf(order.data as Record<string, unknown>);
-  if (!buyer.email) return { failed: 'The order has no buyer e-mail address: the buyer cannot be found or added in the CRM' };
+  const start = buyerToAdd(order, 'The order has no buyer e-mail address: the buyer cannot be found or added in the CRM');
+  if ('outcome' in start) return start.outcome;
+  const { buyer } = start;
   const s = syncSettingsOf(site, ctx.config);
   const re = ctx.clients.raisersEdge(s);
   const orderName = text(order.data.name) || `#${job.payload.orderId}`;
