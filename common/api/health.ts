@@ -6,8 +6,11 @@ export interface Liveness {
   status: 'ok';
 }
 
-/** The readiness checks, by name. `shutdown` is listed only while the instance shuts down (then alone). */
-export type HealthCheckName = 'database' | 'migrations' | 'files' | 'disk' | 'shutdown';
+/**
+ * The readiness checks, by name. `storage`: the file store takes a write (the files folder, or the
+ * bucket with STORAGE=s3). `shutdown` is listed only while the instance shuts down (then alone).
+ */
+export type HealthCheckName = 'database' | 'migrations' | 'storage' | 'disk' | 'shutdown';
 
 export interface HealthCheck {
   name: HealthCheckName;

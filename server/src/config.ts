@@ -95,6 +95,21 @@ const envSchema = z.object({
   BACKUP_DIR: z.string().optional(),
   BACKUP_EVERY_HOURS: z.coerce.number().min(0.25, 'must be at least 0.25 (a quarter of an hour)').max(720, 'must be at most 720 (30 days)').default(24),
   BACKUP_KEEP: z.coerce.number().int().min(1).max(10_000).default(7),
+  // Where files live: local (a folder under DATA_DIR) or s3 (an S3-compatible bucket shared by every instance).
+  STORAGE: z.enum(['local', 's3']).default('local'),
+  S3_BUCKET: z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be a bucket name (3 to 63 lowercase letters, digits, dots and hyphens)').optional(),
+  // Unset: AWS_REGION (the standard variable), else us-east-1 (what most S3-compatible stores expect).
+  S3_REGION: z.string().regex(/^[a-z0-9-]+$/, 'must be a region name like eu-west-1 or auto').optional(),
+  // For stores other than AWS (R2, B2, Garage, SeaweedFS, Ceph…): their URL.
+  S3_ENDPOINT: z.string().url().optional(),
+  S3_FORCE_PATH_STYLE: bool.optional(),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  S3_PREFIX: z
+    .string()
+    .regex(/^([A-Za-z0-9_.-]+\/)*[A-Za-z0-9_.-]*$/, 'must be folder names separated by /, like presswork/ (no leading /)')
+    .refine((p) => !p.split('/').some((s) => s === '.' || s === '..'), 'must not hold . or .. as a folder')
+    .default(''),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -159,7 +174,21 @@ export interface Config {
   ready: { minFreeMb: number };
   /** Scheduled backups into `dir` (none when undefined) every `everyHours`, the newest `keep` kept. */
   backups: { dir: string | undefined; everyHours: number; keep: number };
+  /** Where files live: the folder DATA_DIR/files, or a bucket (credentials undefined: the SDK's standard chain). */
+  storage: StorageConfig;
 }
+
+export type StorageConfig =
+  | { kind: 'local' }
+  | {
+      kind: 's3';
+      bucket: string;
+      region: string | undefined;
+      endpoint: string | undefined;
+      forcePathStyle: boolean;
+      credentials: { accessKeyId: string; secretAccessKey: string } | undefined;
+      prefix: string;
+    };
 
 const list = (v: string) => v.split(',').map((s) => s.trim()).filter(Boolean);
 
@@ -212,11 +241,28 @@ function backupDirFrom(env: Env, dataDir: string): string | undefined {
   return dir;
 }
 
+function storageFrom(env: Env, source: Record<string, string | undefined>): StorageConfig {
+  if (env.STORAGE === 'local') return { kind: 'local' };
+  if (!env.S3_BUCKET) throw new ConfigError('S3_BUCKET is required when STORAGE=s3, and to copy files into a bucket (storage:migrate)');
+  if (Boolean(env.S3_ACCESS_KEY_ID) !== Boolean(env.S3_SECRET_ACCESS_KEY)) throw new ConfigError('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together: set both, or neither (the standard AWS variables are used then)');
+  const prefix = env.S3_PREFIX && !env.S3_PREFIX.endsWith('/') ? `${env.S3_PREFIX}/` : env.S3_PREFIX;
+  return {
+    kind: 's3',
+    bucket: env.S3_BUCKET,
+    // The standard variable, read here so the SDK is handed one answer (and a missing region is us-east-1, not an error).
+    region: env.S3_REGION ?? source.AWS_REGION ?? source.AWS_DEFAULT_REGION ?? undefined,
+    endpoint: env.S3_ENDPOINT?.replace(/\/$/, ''),
+    forcePathStyle: env.S3_FORCE_PATH_STYLE ?? false,
+    credentials: env.S3_ACCESS_KEY_ID && env.S3_SECRET_ACCESS_KEY ? { accessKeyId: env.S3_ACCESS_KEY_ID, secretAccessKey: env.S3_SECRET_ACCESS_KEY } : undefined,
+    prefix,
+  };
+}
+
 /**
  * `leaveDataDir`: read the settings without creating DATA_DIR or the generated secret in it (the
  * backup and restore commands look at DATA_DIR as it is; a restore needs it empty).
  */
-export function loadConfig(source: Record<string, string | undefined> = process.env, options: { leaveDataDir?: boolean } = {}): Config {
+export function loadConfig(source: Record<string, string | undefined> = process.env, options: { leaveDataDir?: boolean; bucketWhateverStorage?: boolean | { bucket: string } } = {}): Config {
   const parsed = envSchema.safeParse(source);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
@@ -276,5 +322,11 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     metrics: { token: env.METRICS_TOKEN || undefined },
     ready: { minFreeMb: env.READY_MIN_FREE_MB },
     backups: { dir: backupDir, everyHours: env.BACKUP_EVERY_HOURS, keep: env.BACKUP_KEEP },
+    // bucketWhateverStorage: the bucket as STORAGE=s3 would read it (storage:migrate copies files before the switch).
+    // With a bucket name: that bucket (a backup's s3:// address), S3_BUCKET not needed.
+    storage: storageFrom(
+      options.bucketWhateverStorage ? { ...env, STORAGE: 's3', ...(typeof options.bucketWhateverStorage === 'object' ? { S3_BUCKET: options.bucketWhateverStorage.bucket } : {}) } : env,
+      source,
+    ),
   };
 }

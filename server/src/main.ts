@@ -7,6 +7,7 @@ import { claimDatabase, DatabaseClaimError } from './lib/sqliteOwner';
 import { systemClock } from './lib/clock';
 import { createMetrics } from './lib/metrics';
 import { createServices } from './services';
+import { storeProblem } from './modules/uploads/storage';
 import express from 'express';
 import { handBackClaims, startOutboxWorker, startRepeating, stopClaiming } from './modules/fulfilment';
 import { stopPdfWorkers } from './modules/pdf/printPdf';
@@ -52,6 +53,17 @@ async function main() {
   const shutdownState: ShutdownState = { begun: false };
   const deps = { db, clock: systemClock, config, log, metrics: createMetrics({ log }), shuttingDown: () => shutdownState.begun };
   const services = createServices(deps);
+  // Files in a bucket: one that cannot be written now (unreachable, wrong key, no such bucket) stops
+  // the start here, with the reason, rather than failing every upload and print file later.
+  if (services.store.kind === 's3') {
+    const problem = await storeProblem(services.store);
+    if (problem) {
+      console.error(`Presswork cannot start: the file store (${services.store.describe()}) cannot be used: ${problem}`);
+      log.error({ reason: problem }, 'file store unusable at start');
+      process.exit(1);
+    }
+    log.info(`files are kept in ${services.store.describe()}`);
+  }
   // Instances started together on one PostgreSQL database take turns (see withStartupLock).
   const seeded = await withStartupLock(db, async () => {
     await migrate(db);

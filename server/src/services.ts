@@ -29,6 +29,8 @@ import { sitesService } from './modules/sites/service';
 import { syncService } from './modules/sync/service';
 import { uploadsService } from './modules/uploads/service';
 import { diskStore, type FileStore } from './modules/uploads/storage';
+import { s3Store } from './modules/uploads/s3Store';
+import type { Config } from './config';
 import { usersService } from './modules/users/service';
 import { pipelineContext } from './modules/pipeline/context';
 import { pipelineService } from './modules/pipeline/service';
@@ -47,11 +49,19 @@ export function fileStoreFor(dataDir: string): FileStore {
   return diskStore(filesFolderOf(dataDir));
 }
 
+/** The store the settings choose: DATA_DIR/files (STORAGE=local), or the bucket (STORAGE=s3). */
+export function fileStoreOf(config: Pick<Config, 'dataDir' | 'storage'>): FileStore {
+  return config.storage.kind === 's3' ? s3Store(config.storage) : fileStoreFor(config.dataDir);
+}
+
 /** `artwork`: the artwork fetcher's test hooks (resolver, dial); none in production. */
-export function createServices(given: Deps, store: FileStore = fileStoreFor(given.config.dataDir), options: { artwork?: ArtworkFetcherOptions } = {}) {
+export function createServices(given: Deps, givenStore: FileStore = fileStoreOf(given.config), options: { artwork?: ArtworkFetcherOptions } = {}) {
   // One registry for everything built here: the app serves it at /metrics.
   const metrics = given.metrics ?? createMetrics({ log: given.log });
   const deps: Deps = { ...given, metrics };
+  const uploads = uploadsService(deps, givenStore);
+  // Files PUT straight into a bucket are checked on their first read, whoever reads them (uploads/service.ts).
+  const store = uploads.files;
   const artwork = createArtworkFetcher(deps, store, options.artwork);
   // Every inbound webhook (store orders, provider postbacks, CRM changes) goes through this inbox;
   // each module registers the handler of its source.
@@ -85,7 +95,7 @@ export function createServices(given: Deps, store: FileStore = fileStoreFor(give
     users: usersService(deps),
     sites,
     generalData: generalDataService(deps),
-    uploads: uploadsService(deps, store),
+    uploads,
     printJobs,
     production,
     batches: batchesService(deps, { printJobs, production, history }),

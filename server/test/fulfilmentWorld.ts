@@ -69,8 +69,9 @@ export function storeOrder(id: string, lines: Array<{ id: string; sku: string; q
   };
 }
 
-export async function createHpWorld(simOptions: Partial<HpSimulatorOptions> = {}): Promise<HpWorld> {
-  const world = await createWorld();
+/** `env`: settings of the world (e.g. STORAGE=s3 and its bucket). */
+export async function createHpWorld(simOptions: Partial<HpSimulatorOptions> = {}, env: Record<string, string> = {}): Promise<HpWorld> {
+  const world = await createWorld(env);
   const appServer = await listen(world.app);
   world.config.publicUrl = appServer.url;
   // The provider's clock is the world's: moving test time does not look like clock skew.

@@ -12,7 +12,7 @@ import { createDb, migrate, type Db } from '../src/db';
 import type { Clock } from '../src/lib/clock';
 import { createLogger } from '../src/lib/logger';
 import { signToken } from '../src/modules/auth/tokens';
-import { createServices, fileStoreFor } from '../src/services';
+import { createServices, fileStoreOf } from '../src/services';
 import { createPgDatabase } from './infra';
 
 export const PASSWORD = 'correct horse battery';
@@ -56,7 +56,7 @@ export async function createWorld(env: Record<string, string> = {}): Promise<Tes
   await migrate(db);
   const clock = testClock();
   const deps = { db, clock, config, log: createLogger('silent') };
-  const services = createServices(deps, fileStoreFor(dataDir));
+  const services = createServices(deps, fileStoreOf(config));
   const { app } = createApp(deps, services);
 
   const now = clock.now().toISOString();

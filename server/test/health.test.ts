@@ -66,7 +66,7 @@ describe('GET /api/health/ready (readiness)', async () => {
         checks: [
           { name: 'database', ok: true },
           { name: 'migrations', ok: true },
-          { name: 'files', ok: true },
+          { name: 'storage', ok: true },
           { name: 'disk', ok: true },
         ],
       },
@@ -86,7 +86,7 @@ describe('GET /api/health/ready (readiness)', async () => {
     expect(failing(res.body)).toEqual(['database', 'migrations']);
     const db = res.body.data.checks.find((c: { name: string }) => c.name === 'database');
     expect(db.reason).toMatch(/^the database did not answer/);
-    expect(res.body.data.checks.filter((c: { ok: boolean }) => c.ok).map((c: { name: string }) => c.name)).toEqual(['files', 'disk']);
+    expect(res.body.data.checks.filter((c: { ok: boolean }) => c.ok).map((c: { name: string }) => c.name)).toEqual(['storage', 'disk']);
   });
 
   it('a migration not applied → 503 naming it; applied again → ready', async () => {
@@ -110,7 +110,7 @@ describe('GET /api/health/ready (readiness)', async () => {
     expect(res.body.data.checks[1].reason).toMatch(/does not know: 20991231_999_from_the_future \(a newer version ran on it\)/);
   });
 
-  it('a files folder that cannot be written → 503 naming files, with the error code and no path', async () => {
+  it('a files folder that cannot be written → 503 naming storage, with the error code and no path', async () => {
     const own = await ownApp();
     // A plain file where the folder should be: nothing can be written under it (whoever runs the test, root included).
     const folder = filesFolderOf(own.dataDir);
@@ -118,7 +118,7 @@ describe('GET /api/health/ready (readiness)', async () => {
     fs.writeFileSync(folder, 'not a folder');
     const res = await own.request().get('/api/health/ready');
     expect(res.status).toBe(503);
-    expect(failing(res.body)).toEqual(['files']);
+    expect(failing(res.body)).toEqual(['storage']);
     expect(res.body.data.checks[2].reason).toMatch(/^the files folder cannot be written \((ENOTDIR|EEXIST)\)$/);
     expect(res.text).not.toContain(own.dataDir);
     fs.rmSync(folder);

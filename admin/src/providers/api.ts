@@ -1,5 +1,6 @@
 // Calls to the product API (spec §7): envelope {success, data, error}, token in the Authorization header.
 import type { Envelope as ApiEnvelope, FieldProblem } from '../../../common/api/envelope';
+import type { UploadAnswer } from '../../../common/api/sites';
 import { authHeaders } from './session';
 
 export class ApiError extends Error {
@@ -43,6 +44,8 @@ export interface ApiOptions {
   token?: string;
   /** The user action this call belongs to (Idempotency-Key): the server runs it once per key. */
   idempotencyKey?: string;
+  /** Called with the answer's headers (a successful one). */
+  onHeaders?: (headers: Headers) => void;
 }
 
 async function parseBody(res: Response): Promise<unknown> {
@@ -57,7 +60,7 @@ async function parseBody(res: Response): Promise<unknown> {
 
 /** Returns `data` of a successful envelope; throws ApiError carrying the server's `error` text as-is. */
 export async function api<T>(path: string, options: ApiOptions = {}): Promise<T> {
-  const { method = 'GET', body, signal, token, idempotencyKey } = options;
+  const { method = 'GET', body, signal, token, idempotencyKey, onHeaders } = options;
   const headers: Record<string, string> = {
     Accept: 'application/json',
     ...(token ? { Authorization: `Bearer ${token}` } : authHeaders()),
@@ -80,7 +83,31 @@ export async function api<T>(path: string, options: ApiOptions = {}): Promise<T>
       `Request failed (${res.status}${res.statusText ? ` ${res.statusText}` : ''})`;
     throw new ApiError(message, res.status, parsed);
   }
+  onHeaders?.(res.headers);
   return envelope.data as T;
+}
+
+/**
+ * The stored file's /files/… address after the PUT to a signed upload link. The server's own link
+ * answers it; a presigned PUT into the bucket answers nothing, so the address the link came with
+ * (X-File-Url) is read once: the server checks the file on that first read and says why it refuses one.
+ */
+export async function uploadedFileUrl(put: Response, grantedFileUrl: string | null): Promise<string> {
+  const parsed = await parseBody(put);
+  const answer = (parsed && typeof parsed === 'object' ? parsed : {}) as Partial<Envelope<UploadAnswer>>;
+  if (put.ok && answer.success && answer.data?.url) return answer.data.url;
+  if (!put.ok || answer.success === false || !grantedFileUrl) {
+    throw new Error(answer.error || (typeof parsed === 'string' && /<Message>([^<]+)<\/Message>/.exec(parsed)?.[1]) || `Upload failed (${put.status})`);
+  }
+  const address = new URL(grantedFileUrl, window.location.href);
+  const path = `${address.pathname}${address.search}`;
+  const check = await fetch(grantedFileUrl);
+  if (!check.ok) {
+    const refused = (await parseBody(check)) as Partial<Envelope<unknown>> | undefined;
+    throw new Error(refused?.error || `Upload failed (${check.status})`);
+  }
+  await check.body?.cancel();
+  return path;
 }
 
 /** The file of a file answer; a JSON answer or an error status is thrown as ApiError with the server's text. */

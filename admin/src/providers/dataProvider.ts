@@ -1,9 +1,9 @@
 import { fetchUtils, HttpError, type DataProvider } from 'react-admin';
 import simpleRestProvider from 'ra-data-simple-rest';
-import type { DataPage, Envelope, Id, ListPage } from '../../../common/api/envelope';
+import type { DataPage, Id, ListPage } from '../../../common/api/envelope';
 import type { DataRecord } from '../../../common/api/records';
-import type { UploadAnswer, UpsertUserInput, User } from '../../../common/api/sites';
-import { api, apiFile, apiGetFile, ApiError, fieldErrorsOf } from './api';
+import type { UpsertUserInput, User } from '../../../common/api/sites';
+import { api, apiFile, apiGetFile, ApiError, fieldErrorsOf, uploadedFileUrl } from './api';
 import type {
   MakeInHouseResult,
   ManualSubmission,
@@ -132,18 +132,17 @@ export const dataProvider = {
    * browser's guess (empty for some files), and must match the file's content.
    */
   async uploadFile(file: File, folder: string, contentType = file.type || 'application/octet-stream'): Promise<string> {
+    let fileUrl: string | null = null;
     const signedUrl = await api<string>('/api/users/me/get-upload-url', {
       method: 'POST',
-      body: { serverSidePath: `${folder}/${file.name}`, contentType },
+      // The size is signed into the link (a bucket refuses a PUT of another size).
+      body: { serverSidePath: `${folder}/${file.name}`, contentType, contentLength: file.size },
       // One choice of a file is one upload: a lost answer asked again gets the same signed URL.
       idempotencyKey: newActionKey(),
+      onHeaders: (h) => (fileUrl = h.get('X-File-Url')),
     });
     const res = await fetch(signedUrl, { method: 'PUT', body: file, headers: { 'Content-Type': contentType } });
-    const answer = (await res.json().catch(() => ({}))) as Partial<Envelope<UploadAnswer>>;
-    if (!res.ok || !answer.success || !answer.data?.url) {
-      throw new Error(answer.error || `Upload failed (${res.status})`);
-    }
-    return answer.data.url;
+    return uploadedFileUrl(res, fileUrl);
   },
 
   /** GET /api/app-config: where the editor frames live. */

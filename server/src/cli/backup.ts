@@ -2,8 +2,9 @@
 import { loadConfig } from '../config';
 import { writeBackup } from '../modules/backup';
 import { argumentsOf, megabytes, runCommand } from '../modules/backup/command';
+import { ensureFreeInBucket, isBucketAddress, sendToBucket, temporaryArchive } from '../modules/backup/bucket';
 
-const USAGE = 'Usage: npm run backup -- <file>   (a new file, outside DATA_DIR, e.g. /var/backups/presswork/2026-11-26.tar.gz)';
+const USAGE = 'Usage: npm run backup -- <file>   (a new file, outside DATA_DIR, e.g. /var/backups/presswork/2026-11-26.tar.gz, or a new key in a bucket, s3://my-bucket/presswork/2026-11-26.tar.gz)';
 
 runCommand('backup', async () => {
   const args = argumentsOf(process.argv);
@@ -11,12 +12,28 @@ runCommand('backup', async () => {
     console.error(USAGE);
     process.exit(2);
   }
-  const config = loadConfig(undefined, { leaveDataDir: true });
+  const target = args[0];
+  const toBucket = isBucketAddress(target);
+  // s3://bucket/key: the S3_* settings reach the bucket the address names (S3_BUCKET need not be set).
+  const config = loadConfig(undefined, { leaveDataDir: true, ...(toBucket ? { bucketWhateverStorage: { bucket: target.slice(5).split('/')[0] } } : {}) });
+  if (config.storage.kind === 's3' && !toBucket) {
+    console.log('STORAGE=s3: the files are in the bucket, not in this archive (docs/storage.md, Backups).');
+  }
   if (config.database.client === 'pg') {
     console.log('DATABASE_URL is PostgreSQL: this backup holds DATA_DIR\'s files only. Back up the database with pg_dump first (docs/server-reference.md, Backups and restore).');
   }
-  const s = await writeBackup(config, args[0]);
-  console.log(`Backup written: ${s.file} (${megabytes(s.bytes)}) in ${(s.ms / 1000).toFixed(1)} s`);
+  let s;
+  if (toBucket) {
+    await ensureFreeInBucket(config, target);
+    const temporary = temporaryArchive();
+    try {
+      s = await writeBackup(config, temporary.file);
+      await sendToBucket(config, temporary.file, target);
+    } finally {
+      await temporary.done();
+    }
+  } else s = await writeBackup(config, target);
+  console.log(`Backup written: ${toBucket ? target : s.file} (${megabytes(s.bytes)}) in ${(s.ms / 1000).toFixed(1)} s`);
   if (s.database.engine === 'sqlite') console.log(`  database: SQLite, ${megabytes(s.database.bytes)}, schema ${s.schemaLatest ?? '(no migrations)'}`);
   else console.log(`  database: PostgreSQL, not in this archive (pg_dump's); schema ${s.schemaLatest ?? '(no migrations)'}`);
   console.log(`  files: ${s.files.count} from ${config.dataDir} (${megabytes(s.files.bytes)})`);

@@ -2,8 +2,9 @@
 import { loadConfig } from '../config';
 import { restoreBackup } from '../modules/backup';
 import { argumentsOf, megabytes, runCommand } from '../modules/backup/command';
+import { fetchFromBucket, isBucketAddress, temporaryArchive } from '../modules/backup/bucket';
 
-const USAGE = 'Usage: DATA_DIR=<empty folder> npm run restore -- <backup file>';
+const USAGE = 'Usage: DATA_DIR=<empty folder> npm run restore -- <backup file, or s3://bucket/key>';
 
 runCommand('restore', async () => {
   const args = argumentsOf(process.argv);
@@ -12,8 +13,19 @@ runCommand('restore', async () => {
     process.exit(2);
   }
   // Without creating anything in DATA_DIR (it must be empty).
-  const config = loadConfig(undefined, { leaveDataDir: true });
-  const s = await restoreBackup(config, args[0]);
+  const fromBucket = isBucketAddress(args[0]);
+  const config = loadConfig(undefined, { leaveDataDir: true, ...(fromBucket ? { bucketWhateverStorage: { bucket: args[0].slice(5).split('/')[0] } } : {}) });
+  let s;
+  if (fromBucket) {
+    // Fetched whole into a temporary file, then restored from it like any archive.
+    const temporary = temporaryArchive();
+    try {
+      await fetchFromBucket(config, args[0], temporary.file);
+      s = await restoreBackup(config, temporary.file);
+    } finally {
+      await temporary.done();
+    }
+  } else s = await restoreBackup(config, args[0]);
   const { label } = s;
   console.log(`Restored ${args[0]} into ${s.dataDir} in ${(s.ms / 1000).toFixed(1)} s: every checksum matched.`);
   console.log(`  taken ${label.createdAt} by Presswork ${label.app.version}, schema ${label.schema.latest ?? '(no migrations)'}`);

@@ -1,9 +1,8 @@
 // The editor's calls, signed with the token the host sent in `init` (not the stored session).
-import type { Envelope, Id } from '../../../../common/api/envelope';
+import type { Id } from '../../../../common/api/envelope';
 import type { Design } from '../../../../common/api/printProduction';
 import type { PpiThresholds } from '../../../../common/design-doc/resolution';
-import type { UploadAnswer } from '../../../../common/api/sites';
-import { api } from '../../providers/api';
+import { api, uploadedFileUrl } from '../../providers/api';
 
 /** The design as GET /api/designs/:id answers it: with its site's resolution rule (absent from older servers). */
 export type EditorDesign = Design & { ppiThresholds?: PpiThresholds };
@@ -22,15 +21,15 @@ export function editorApi(apiBase: string, token: string): EditorApi {
     getDesign: (id) => api<EditorDesign>(at(`/api/designs/${encodeURIComponent(String(id))}`), { token }),
     saveDesign: (input) => api<Design>(at('/api/designs'), { method: 'POST', body: input, token }),
     async upload(blob, serverSidePath, contentType) {
+      let fileUrl: string | null = null;
       const signedUrl = await api<string>(at('/api/users/me/get-upload-url'), {
         method: 'POST',
-        body: { serverSidePath, contentType },
+        body: { serverSidePath, contentType, contentLength: blob.size },
         token,
+        onHeaders: (h) => (fileUrl = h.get('X-File-Url')),
       });
       const res = await fetch(signedUrl, { method: 'PUT', body: blob, headers: { 'Content-Type': contentType } });
-      const answer = (await res.json().catch(() => ({}))) as Partial<Envelope<UploadAnswer>>;
-      if (!res.ok || !answer.success || !answer.data?.url) throw new Error(answer.error || `Upload failed (${res.status})`);
-      return answer.data.url;
+      return uploadedFileUrl(res, fileUrl);
     },
   };
 }

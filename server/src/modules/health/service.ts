@@ -1,16 +1,15 @@
 // Liveness and readiness. Ready means this instance can do its work: the database answers, its
-// schema is this code's (no migration pending), the files folder takes a write, and its disk has
-// room (READY_MIN_FREE_MB). Each failing check says why in a sentence: no paths, no secrets (the
+// schema is this code's (no migration pending), the file store (the files folder, or the bucket)
+// takes a write, and this machine's disk has room (READY_MIN_FREE_MB). Each failing check says why in a sentence: no paths, no secrets (the
 // details go to the log). Once the instance has begun to shut down it is not ready, whatever the
 // checks would say: a balancer stops sending it requests while those under way finish.
 import crypto from 'node:crypto';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { Readable } from 'node:stream';
 import type { HealthCheck, HealthCheckName, Readiness } from '../../../../common/api/health';
 import type { Deps } from '../../deps';
 import { migrationState } from '../../db';
-import type { FileStore } from '../uploads/storage';
+import { probeStore, StoreUnavailable, type FileStore } from '../uploads/storage';
 import { healthRepo } from './repo';
 
 /** Longest a check may take before it counts as failed (a database that hangs is not ready). */
@@ -61,14 +60,14 @@ export function healthService({ db, config, log, shuttingDown = () => false }: D
       if (state.pending.length) throw new CheckFailed(`${state.pending.length} migration(s) not applied yet: ${names(state.pending)} (they run when the server starts)`);
       if (state.unknown.length) throw new CheckFailed(`the database has migration(s) this version does not know: ${names(state.unknown)} (a newer version ran on it)`);
     },
-    async files() {
-      // Written and removed through the store itself, as an upload would be (flushed to disk).
+    async storage() {
+      // Written and removed through the store itself, as an upload would be (flushed to disk, or a bucket's PUT).
       const probe = `.ready-probe-${process.pid}-${crypto.randomBytes(6).toString('hex')}`;
       try {
-        await withTimeout(store.put(probe, Readable.from(Buffer.from('ready'))), 'the files folder');
-        await withTimeout(store.remove(probe), 'the files folder');
+        await withTimeout(probeStore(store, probe), store.kind === 's3' ? 'the bucket' : 'the files folder');
       } catch (err) {
         if (err instanceof CheckFailed) throw err;
+        if (err instanceof StoreUnavailable) throw new CheckFailed(err.reason, { cause: err });
         throw new CheckFailed(`the files folder cannot be written${codeOf(err)}`, { cause: err });
       }
     },

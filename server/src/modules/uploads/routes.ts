@@ -13,6 +13,7 @@ import type { UploadsService } from './service';
 const grantBody = z.object({
   serverSidePath: z.string().trim().min(1, 'is required').max(300),
   contentType: z.enum(ALLOWED_TYPES),
+  contentLength: z.number().int().positive().optional(),
 });
 
 export function baseUrlOf(req: Request, config: Config): string {
@@ -29,8 +30,8 @@ const keyOf = (req: Request) => {
 /** POST /api/users/me/get-upload-url → data is the signed URL (spec §7). */
 export function uploadGrantRoutes(uploads: UploadsService, config: Config): Router {
   const r = Router();
-  r.post('/me/get-upload-url', allow.signedIn.describe('A signed upload URL (15 minutes) to PUT one file to', { body: grantBody }), idempotent, async (req, res) => {
-    const grant = uploads.grantUpload(actorOf(req), parse(grantBody, req.body), baseUrlOf(req, config));
+  r.post('/me/get-upload-url', allow.signedIn.describe('A signed upload URL (UPLOAD_URL_TTL_SECONDS, 15 minutes by default) to PUT one file to: the server\'s own, or a presigned PUT into the bucket with STORAGE=s3', { body: grantBody }), idempotent, async (req, res) => {
+    const grant = await uploads.grantUpload(actorOf(req), parse(grantBody, req.body), baseUrlOf(req, config));
     res.set('X-File-Url', grant.fileUrl);
     ok(res, grant.url);
   });

@@ -7,10 +7,12 @@ export interface UploadGrant {
   expires: number; // unix seconds
   userId: number;
   siteId: number;
+  /** The file's size in bytes, when the link was made for one. */
+  size?: number;
 }
 
 export function signGrant(secret: string, g: UploadGrant): string {
-  return crypto.createHmac('sha256', secret).update(`${g.key}\n${g.contentType}\n${g.expires}\n${g.userId}\n${g.siteId}`).digest('hex');
+  return crypto.createHmac('sha256', secret).update(`${g.key}\n${g.contentType}\n${g.expires}\n${g.userId}\n${g.siteId}${g.size !== undefined ? `\n${g.size}` : ''}`).digest('hex');
 }
 
 export function verifyGrant(secret: string, g: UploadGrant, signature: string): boolean {

@@ -1,0 +1,85 @@
+// Moving an install's files from its folder (DATA_DIR/files) into the bucket: every file copied
+// under the same key, then read back and compared (size and SHA-256). A file already in the bucket
+// with the same bytes is left alone, so a run stopped half-way is finished by running it again.
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import type { FileStore } from './storage';
+
+export interface MigrationSummary {
+  copied: number;
+  /** Already in the bucket with the same size and checksum. */
+  alreadyThere: number;
+  bytes: number;
+  failed: Array<{ key: string; reason: string }>;
+}
+
+/** What the folder store is still writing, and the readiness probes: not files. */
+const NOT_A_FILE = /(\.part-\d+-\d+$)|(^|\/)\.(ready|start)-probe-/;
+
+async function digest(stream: Readable): Promise<{ size: number; sha256: string }> {
+  const hash = crypto.createHash('sha256');
+  let size = 0;
+  for await (const chunk of stream) {
+    size += (chunk as Buffer).length;
+    hash.update(chunk as Buffer);
+  }
+  return { size, sha256: hash.digest('hex') };
+}
+
+async function* filesUnder(root: string, dir = root): AsyncGenerator<string> {
+  let entries: fs.Dirent[];
+  try {
+    entries = await fsp.readdir(dir, { withFileTypes: true });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw err;
+  }
+  for (const e of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) yield* filesUnder(root, p);
+    else if (e.isFile()) {
+      const key = path.relative(root, p).split(path.sep).join('/');
+      if (!NOT_A_FILE.test(key)) yield key;
+    }
+  }
+}
+
+/** The bytes of `key` in the target, or null when it is not there. */
+async function digestIn(target: FileStore, key: string) {
+  const file = await target.open(key);
+  return file ? digest(file.stream) : null;
+}
+
+export async function migrateFiles(
+  folder: string,
+  target: FileStore,
+  options: { signal?: AbortSignal; onFile?: (key: string, outcome: 'copied' | 'already there' | 'failed') => void } = {},
+): Promise<MigrationSummary> {
+  const summary: MigrationSummary = { copied: 0, alreadyThere: 0, bytes: 0, failed: [] };
+  for await (const key of filesUnder(folder)) {
+    if (options.signal?.aborted) break;
+    const file = path.join(folder, ...key.split('/'));
+    const local = await digest(fs.createReadStream(file));
+    const there = await digestIn(target, key);
+    if (there && there.size === local.size && there.sha256 === local.sha256) {
+      summary.alreadyThere += 1;
+      options.onFile?.(key, 'already there');
+      continue;
+    }
+    try {
+      await target.put(key, fs.createReadStream(file));
+      const copied = await digestIn(target, key);
+      if (!copied || copied.size !== local.size || copied.sha256 !== local.sha256) throw new Error('the copy read back differs from the file (size or checksum)');
+      summary.copied += 1;
+      summary.bytes += local.size;
+      options.onFile?.(key, 'copied');
+    } catch (err) {
+      summary.failed.push({ key, reason: err instanceof Error ? err.message : String(err) });
+      options.onFile?.(key, 'failed');
+    }
+  }
+  return summary;
+}
