@@ -17,22 +17,22 @@ import type { ShipByState } from '../../../../common/api/shipBy';
 import type { Deps } from '../../deps';
 import type { Actor } from '../../http/types';
 import { formatDateTime } from '../../lib/clock';
-import { isAdmin } from '../auth/permissions';
-import { siteScope } from '../auth/scope';
+import { isAdmin } from '../auth';
+import { siteScope } from '../auth';
 import { HP_ORDER_KIND, outboxRepo, type OutboxRow } from '../fulfilment/outbox';
 import { HP_SOURCE } from '../fulfilment/postbacks';
 import { providerChecksRepo } from '../fulfilment/providerChecksRepo';
 import { PROGRESS, SIDE, TERMINAL } from '../fulfilment/status';
 import { STORE_FULFILMENT_KIND } from '../fulfilment/storeFulfilmentRepo';
-import { inboxRepo } from '../inbox/repo';
+import { inboxRepo } from '../inbox';
 import { SHOPIFY_SOURCE } from '../orders/repo';
 import { orderTablesRepo } from '../orders/tablesRepo';
-import { PIPELINE_KIND, pipelineRepo, type PipelinePayload } from '../pipeline/repo';
-import { printJobsRepo } from '../print-jobs/repo';
-import { searchRepo } from '../search/repo';
-import { checkOrderLink } from '../search/service';
-import { shipByViews } from '../ship-by/views';
-import { RE_SOURCE } from '../sync/webhook';
+import { PIPELINE_KIND, pipelineRepo, type PipelinePayload } from '../pipeline';
+import { printJobsRepo } from '../print-jobs';
+import { searchRepo } from '../search';
+import { checkOrderLink } from '../search';
+import { shipByViews } from '../ship-by';
+import { RE_SOURCE } from '../sync';
 
 /**
  * Late and at risk are judged over the jobs of the last four weeks (made, or printed and not

@@ -3,3 +3,4 @@ export { BackupError } from './errors';
 export { writeBackup, type BackupSummary } from './write';
 export { restoreBackup, type RestoreSummary } from './restore';
 export { startScheduledBackups, backupFileName, removeOldBackups, BACKUP_LEASE, type ScheduledBackups, type ScheduledRun } from './schedule';
+export { argumentsOf, megabytes, runCommand } from './command';

@@ -18,12 +18,12 @@
 import type { Knex } from 'knex';
 import type { Deps } from '../../deps';
 import { lastRunSlot } from '../../jobs/time';
-import { printJobsRepo, type PrintJob, type PrintJobsRepo } from '../print-jobs/repo';
-import { defaultSort, readyQueue } from '../print-jobs/service';
-import { sitesRepo } from '../sites/repo';
+import { printJobsRepo, type PrintJob, type PrintJobsRepo } from '../print-jobs';
+import { defaultSort, readyQueue } from '../print-jobs';
+import { sitesRepo } from '../sites';
 import type { CloseReason } from '../../../../common/api/batching';
 import { groupKeyOf, slotsOf, type JobKind } from './kinds';
-import { recordChange } from '../history/record';
+import { recordChange } from '../history';
 import { batchesRepo } from './repo';
 import { autoBatchingOfEnv } from './settings';
 import { chooseSheet, type ImposeSettings } from './sheets';

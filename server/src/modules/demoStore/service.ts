@@ -4,9 +4,9 @@
 import { HttpError, notFound } from '../../http/errors';
 import type { Actor } from '../../http/types';
 import type { Db } from '../../db';
-import { siteScope } from '../auth/scope';
-import { isAdmin } from '../auth/permissions';
-import { sitesRepo } from '../sites/repo';
+import { siteScope } from '../auth';
+import { isAdmin } from '../auth';
+import { sitesRepo } from '../sites';
 import { orderFor } from '../orders/lookup';
 
 export const NO_DEMO_STORE = 'No demo store runs on this server (it runs only outside production, started by npm start)';

@@ -4,9 +4,9 @@ import sharp from 'sharp';
 import type { Db } from '../../db';
 import type { Clock } from '../../lib/clock';
 import { isoNow } from '../../lib/clock';
-import { buildKey } from '../uploads/signing';
-import type { FileStore } from '../uploads/storage';
-import { uploadsRepo } from '../uploads/repo';
+import { buildKey } from '../uploads';
+import type { FileStore } from '../uploads';
+import { uploadsRepo } from '../uploads';
 import { fieldError } from '../../http/fieldErrors';
 
 /** A5 (148 × 210 mm) at 300 dpi. */

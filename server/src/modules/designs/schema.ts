@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { fileUrl, flag, optionalFileUrl } from '../print-jobs/schema';
+import { fileUrl, flag, optionalFileUrl } from '../print-jobs';
 import { PRODUCT_TYPES, type ProductType } from '../../../../common/design-doc/types';
 import { rowId } from '../../http/validate';
 

@@ -3,8 +3,8 @@
 import type { Deps } from '../../deps';
 import { isoNow } from '../../lib/clock';
 import { sendsAutomatically } from '../orders/webhookSites';
-import type { PrintJob } from '../print-jobs/repo';
-import { sitesRepo } from '../sites/repo';
+import type { PrintJob } from '../print-jobs';
+import { sitesRepo } from '../sites';
 import { enqueueOrderSend, hpDedupeKey, outboxRepo } from './outbox';
 import { findOrder } from './resolveOrder';
 

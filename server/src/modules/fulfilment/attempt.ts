@@ -1,7 +1,7 @@
 // One attempt of a claimed outbox row and its outcome. Success and "Source Order ID already
 // exists" → sent (+ shopify-hp-log + the order record, one transaction); a provider 4xx → failed
 // (visible, not retried); no answer, 429, 5xx → pending with backoff, failed after maxAttempts.
-import { AUTOMATIC, recordChange } from '../history/record';
+import { AUTOMATIC, recordChange } from '../history';
 import { HpDuplicateOrder, HpError, isAcknowledgement, providerOrderIdOf } from '../../integrations/hpSiteflow';
 import { orderTablesRepo } from '../orders/tablesRepo';
 import { clientFor, later, nowIso, retryReason, SendFailure, text, type FulfilmentContext, type SendOutcome } from './context';

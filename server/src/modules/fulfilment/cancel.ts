@@ -10,7 +10,7 @@ import { badRequest } from '../../http/errors';
 import type { Actor } from '../../http/types';
 import type { Deps } from '../../deps';
 import { HpError } from '../../integrations/hpSiteflow';
-import { AUTOMATIC, byUser, recordChange, type HistoryBy } from '../history/record';
+import { AUTOMATIC, byUser, recordChange, type HistoryBy } from '../history';
 import { orderTablesRepo } from '../orders/tablesRepo';
 import { HP_CANCEL_KIND, cancelDedupeKey, cancelRepo } from './cancelRepo';
 import { clientFor, later, nowIso, retryReason, SendFailure, siteSettings, text, type FulfilmentContext } from './context';

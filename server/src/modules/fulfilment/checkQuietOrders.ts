@@ -1,8 +1,8 @@
 // Postbacks can be lost: orders at the provider with no news for a while are asked about directly
 // (GET /api/order/{id}), and the order object it answers goes the postback's way (the inbox, its
 // dedupe and the forward-only status rules), so a poll and a late postback never disagree.
-import type { Inbox } from '../inbox/service';
-import { sitesRepo } from '../sites/repo';
+import type { Inbox } from '../inbox';
+import { sitesRepo } from '../sites';
 import { clientFor, later, nowIso, text, type FulfilmentContext } from './context';
 import { receivePostback } from './postbacks';
 import { providerChecksRepo, type QuietOrder } from './providerChecksRepo';

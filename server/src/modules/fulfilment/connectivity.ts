@@ -6,9 +6,9 @@ import crypto from 'node:crypto';
 import type { Actor } from '../../http/types';
 import { notFound } from '../../http/errors';
 import { HpError } from '../../integrations/hpSiteflow';
-import { siteScope } from '../auth/scope';
-import type { Check } from '../sync/connectivity';
-import { sitesRepo } from '../sites/repo';
+import { siteScope } from '../auth';
+import type { Check } from '../sync';
+import { sitesRepo } from '../sites';
 import { clientFor, type FulfilmentContext } from './context';
 import { hpSettingsOf } from './settings';
 

@@ -4,9 +4,9 @@
 import type { Deps } from '../../deps';
 import { formatDateTime, isoNow } from '../../lib/clock';
 import { createHpClient, type HpRetryOptions } from '../../integrations/hpSiteflow';
-import { RECORD_TYPES } from '../general-data/types';
+import { RECORD_TYPES } from '../general-data';
 import type { ProductionService } from '../production/service';
-import { sitesRepo, type Site } from '../sites/repo';
+import { sitesRepo, type Site } from '../sites';
 import { hpSettingsOf, type HpSettings } from './settings';
 
 export const ORDER_TYPE = RECORD_TYPES.order;

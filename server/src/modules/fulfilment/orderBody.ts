@@ -1,6 +1,6 @@
 // The provider's order body (INTEGRATIONS.md §2) from a store order, and from the manual form.
 import { customerNameOf } from '../../../../common/api/orders';
-import type { HpAdditionData } from '../designs/schema';
+import type { HpAdditionData } from '../designs';
 import type { OrderAddress } from '../orders/shopify';
 import type { HpSettings } from './settings';
 

@@ -2,7 +2,7 @@
 // job and print file (asked of modules/production), and the provider's order body.
 import { HttpError } from '../../http/errors';
 import { providerBlocker } from '../production/designForLine';
-import { firstError } from '../print-jobs/preflight';
+import { firstError } from '../print-jobs';
 import { quantityOf } from '../production/service';
 import { siteSettings, SendFailure, text, type FulfilmentContext } from './context';
 import { linesSentOnTheirOwn } from './lineSends';

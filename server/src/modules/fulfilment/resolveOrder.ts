@@ -3,8 +3,8 @@ import type { Knex } from 'knex';
 import type { Db } from '../../db';
 import { notFound } from '../../http/errors';
 import type { Actor } from '../../http/types';
-import { siteScope } from '../auth/scope';
-import type { DataRecord } from '../general-data/repo';
+import { siteScope } from '../auth';
+import type { DataRecord } from '../general-data';
 import { orderTablesRepo } from '../orders/tablesRepo';
 import type { StoreOrder } from './orderBody';
 

@@ -10,7 +10,7 @@ import { findOrder, lockedOrder, resolveOrder } from './resolveOrder';
 import { sendWhenOf } from '../orders/webhookSites';
 import { nothingToPrint } from '../production/designForLine';
 import { assertOperatorMaySend } from '../production/orderHold';
-import { sitesRepo } from '../sites/repo';
+import { sitesRepo } from '../sites';
 
 export interface SendOrderInput {
   /** The store order id, or the order record's id. */

@@ -5,22 +5,22 @@
 // exactly those lines with the tracking and notifyCustomer. Lines the store already fulfilled
 // (by hand, or by us in an attempt whose answer was lost) are never fulfilled twice: every attempt
 // reads the remaining quantities first.
-import { AUTOMATIC, byUser, recordChange } from '../history/record';
+import { AUTOMATIC, byUser, recordChange } from '../history';
 import type { Knex } from 'knex';
 import { hasShopifyAdmin, userErrorsOf, type ShopifyAdminError } from '../../integrations/shopifyAdmin';
 import type { MarkShippedInput, StoreFulfilment } from '../../../../common/api/orders';
 import { badRequest, notFound } from '../../http/errors';
 import { fieldError } from '../../http/fieldErrors';
 import type { Actor } from '../../http/types';
-import { printJobsRepo } from '../print-jobs/repo';
-import { sitesRepo, type Site } from '../sites/repo';
+import { printJobsRepo } from '../print-jobs';
+import { sitesRepo, type Site } from '../sites';
 import { later, nowIso, retryReason, text, type FulfilmentContext } from './context';
 import type { StoreOrder } from './orderBody';
 import { outboxRepo, type OutboxRow } from './outbox';
 import { lockedOrder, resolveOrder } from './resolveOrder';
 import { nextOrderStatus } from './status';
 import { unitsToMake, type LineUnits } from '../production/units';
-import type { DataRecord } from '../general-data/repo';
+import type { DataRecord } from '../general-data';
 import { orderTablesRepo } from '../orders/tablesRepo';
 import { STORE_FULFILMENT_KIND, storeFulfilmentRepo, type ShipmentTracking, type StoreFulfilmentPayload } from './storeFulfilmentRepo';
 

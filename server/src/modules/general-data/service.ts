@@ -5,15 +5,15 @@ import { conflict, forbidden, notFound } from '../../http/errors';
 import type { Actor } from '../../http/types';
 import { isoNow } from '../../lib/clock';
 import { pageWindow } from '../../lib/paging';
-import { DEFAULT_PERMISSION, canOnRecord, isAdmin, type Permission } from '../auth/permissions';
+import { DEFAULT_PERMISSION, canOnRecord, isAdmin, type Permission } from '../auth';
 import { generalDataRepo, type DataRecord, type RecordFilter, type RecordSortField } from './repo';
 import type { ListQuery, UpsertRecord } from './schema';
 import { DuplicateOrderError } from '../orders/tablesRepo';
 import { RECORD_TYPES, SYSTEM_TYPES } from './types';
 import { PRODUCTION_NOTE_MAX } from '../../../../common/api/printProduction';
-import { sitesRepo } from '../sites/repo';
+import { sitesRepo } from '../sites';
 import { fieldError } from '../../http/fieldErrors';
-import { shipByViews } from '../ship-by/views';
+import { shipByViews } from '../ship-by';
 import type { OrderRecord } from '../orders/tablesRepo';
 
 export { SYSTEM_TYPES };

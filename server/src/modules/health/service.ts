@@ -10,7 +10,7 @@ import { Readable } from 'node:stream';
 import type { HealthCheck, HealthCheckName, Readiness } from '../../../../common/api/health';
 import type { Deps } from '../../deps';
 import { migrationState } from '../../db';
-import type { FileStore } from '../uploads/storage';
+import type { FileStore } from '../uploads';
 import { healthRepo } from './repo';
 
 /** Longest a check may take before it counts as failed (a database that hangs is not ready). */

@@ -4,8 +4,8 @@ import type { Knex } from 'knex';
 import type { Db } from '../../db';
 import type { Actor } from '../../http/types';
 import type { HistorySubjectKind } from '../../../../common/api/history';
-import { nameOf } from '../users/name';
-import { usersRepo } from '../users/repo';
+import { nameOf } from '../users';
+import { usersRepo } from '../users';
 import { historyRepo } from './repo';
 
 /** Who made a change: a user (their name as it is now, kept as it was then), or a rule or webhook. */

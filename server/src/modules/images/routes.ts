@@ -6,8 +6,8 @@ import type { Config } from '../../config';
 import { allow } from '../../http/access';
 import { ok } from '../../http/envelope';
 import { parse } from '../../http/validate';
-import type { ArtworkFetcher } from '../pdf/artwork';
-import { baseUrlOf } from '../uploads/routes';
+import type { ArtworkFetcher } from '../pdf';
+import { baseUrlOf } from '../uploads';
 import { MAX_PIXELS } from './inspect';
 import { fieldError } from '../../http/fieldErrors';
 

@@ -3,10 +3,10 @@
 import type { Db } from '../../db';
 import { HttpError, badRequest, conflict, notFound } from '../../http/errors';
 import type { Actor } from '../../http/types';
-import type { PrintJob } from '../print-jobs/repo';
+import type { PrintJob } from '../print-jobs';
 import { ECARD_NOT_PRINTED, type LineMapping } from '../production/designForLine';
 import { ORDER_CANCELLED, ORDER_UNPAID, printHold } from '../production/orderHold';
-import { sitesRepo } from '../sites/repo';
+import { sitesRepo } from '../sites';
 import { sendWhenOf } from './webhookSites';
 import type { MakeInHouseRefusal, MakeInHouseResult, OrderMadeInHouse } from '../../../../common/api/orders';
 import type { ProductionService } from '../production/service';

@@ -3,14 +3,14 @@
 import type { Db } from '../../db';
 import { notFound } from '../../http/errors';
 import type { Actor } from '../../http/types';
-import { siteScope } from '../auth/scope';
-import type { DataRecord } from '../general-data/repo';
+import { siteScope } from '../auth';
+import type { DataRecord } from '../general-data';
 import type { ProductionService } from '../production/service';
-import type { ShipByViews } from '../ship-by/views';
+import type { ShipByViews } from '../ship-by';
 import { ORDER_TYPE, ordersRepo, type OrderRecord } from './repo';
 import type { CheckOrderInput } from './schema';
 import { orderNameOf } from './shopify';
-import { sitesRepo } from '../sites/repo';
+import { sitesRepo } from '../sites';
 import { storeConnectionOf } from './storeConnection';
 
 export const ORDER_NOT_FOUND = 'Order not found';

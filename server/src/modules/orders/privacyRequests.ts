@@ -11,9 +11,9 @@
 import type { Knex } from 'knex';
 import type { Db } from '../../db';
 import { isoNow, type Clock } from '../../lib/clock';
-import { recordChange, AUTOMATIC } from '../history/record';
-import { inboxRepo } from '../inbox/repo';
-import { printJobsRepo } from '../print-jobs/repo';
+import { recordChange, AUTOMATIC } from '../history';
+import { inboxRepo } from '../inbox';
+import { printJobsRepo } from '../print-jobs';
 import { SHOPIFY_SOURCE, ordersRepo } from './repo';
 import { orderSearchText, storeChangeOf, type ShopifyOrder } from './shopify';
 import { REDACTED, holdingsOf, isFinished, isPrivacyTopic, mentions, mergeSubjects, privacyRequestOf, redactJson, subjectOf, type PrivacyRequest, type PrivacySubject, type PrivacyTopic } from './privacy';

@@ -2,8 +2,8 @@
 // looked up by store order id or name. (Webhook deliveries are the inbox's: modules/inbox/repo.ts.)
 import type { Knex } from 'knex';
 import { isPostgres, type Db } from '../../db';
-import type { DataRecord } from '../general-data/record';
-import { ORDER_RECORD_NAME, RECORD_TYPES } from '../general-data/types';
+import type { DataRecord } from '../general-data';
+import { ORDER_RECORD_NAME, RECORD_TYPES } from '../general-data';
 import { orderTablesRepo, type NewOrder, type OrderRecord, type OrderPatch } from './tablesRepo';
 import type { OrderData } from './shopify';
 

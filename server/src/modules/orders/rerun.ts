@@ -3,18 +3,18 @@ import type { Db } from '../../db';
 import { HttpError, badRequest } from '../../http/errors';
 import type { Actor } from '../../http/types';
 import type { StoreOrder } from '../fulfilment/orderBody';
-import type { DataRecord } from '../general-data/repo';
-import type { Site } from '../sites/repo';
+import type { DataRecord } from '../general-data';
+import type { Site } from '../sites';
 import { nothingToPrint, providerBlockers } from '../production/designForLine';
 import type { ProductionService } from '../production/service';
-import { sitesRepo } from '../sites/repo';
+import { sitesRepo } from '../sites';
 import { orderFor } from './lookup';
 import type { RerunOrderInput } from './schema';
 import type { RerunResult } from '../../../../common/api/orders';
 import type { OrderSendPort } from './upsert';
 import { ORDER_UNPAID, printHold } from '../production/orderHold';
 import { sendWhenOf } from './webhookSites';
-import { isAdmin } from '../auth/permissions';
+import { isAdmin } from '../auth';
 
 type PipelineRerunStep = 'addToAdestra' | 'addToRaisersEdge' | 'sendEcard';
 

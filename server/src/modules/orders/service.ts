@@ -3,9 +3,9 @@
 // screens find orders (lookup.ts), re-run them (rerun.ts) and act on their lines (lines.ts).
 import type { Deps } from '../../deps';
 import type { Actor } from '../../http/types';
-import { createInbox, type Inbox } from '../inbox/service';
+import { createInbox, type Inbox } from '../inbox';
 import type { ProductionService } from '../production/service';
-import type { SitesService } from '../sites/service';
+import type { SitesService } from '../sites';
 import { receiveWebhook } from './ingest';
 import { lineImages, linePdf, makeOrdersInHouse, orderToArtwork } from './lines';
 import { checkOrder } from './lookup';
@@ -13,10 +13,10 @@ import { SHOPIFY_SOURCE, ordersRepo } from './repo';
 import { rerunOrder } from './rerun';
 import type { CheckOrderInput, OrderLineInput, ReconcileInput, RerunOrderInput } from './schema';
 import { storeReconciler, type AdminRequestOf } from './reconcile';
-import { assertAdmin } from '../auth/permissions';
+import { assertAdmin } from '../auth';
 import { notFound } from '../../http/errors';
-import { sitesRepo } from '../sites/repo';
-import { shipByViews } from '../ship-by/views';
+import { sitesRepo } from '../sites';
+import { shipByViews } from '../ship-by';
 import type { OrderLine } from './shopify';
 import { applyDeliveries, applyDelivery, type OrderCancelPort, type OrderPipelinePort, type OrderSendPort, type UpsertContext } from './upsert';
 import type { RerunPipelinePort } from './rerun';

@@ -16,9 +16,9 @@ import { ShopifyAdminError, isAppAuth, shopifyAdminSettingsOf, shopifyAuthOf, ty
 import { ShopifyGrantError, authorizeUrl, freshTimestamp, isShopDomain, verifyOAuthHmac, OAUTH_TIMESTAMP_TOLERANCE_S } from '../../integrations/shopifyOAuth';
 import { isoNow, type Clock } from '../../lib/clock';
 import { envValue } from '../../lib/secrets';
-import { assertAdmin } from '../auth/permissions';
-import { sitesRepo, type Site } from '../sites/repo';
-import { usersRepo } from '../users/repo';
+import { assertAdmin } from '../auth';
+import { sitesRepo, type Site } from '../sites';
+import { usersRepo } from '../users';
 import { NEEDED_STORE_SCOPES, missingStoreScopes, type StoreConnectResult, type StoreConnection, type StoreInstallStart } from '../../../../common/api/orders';
 import { CONNECTION_CHECK_QUERY, adminCallError, notConnected, type StoreAdminFor } from './storeConnection';
 import type { StoreTokens } from './storeTokens';

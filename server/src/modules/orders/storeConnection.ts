@@ -5,7 +5,7 @@
 import type { Knex } from 'knex';
 import { HttpError, conflict } from '../../http/errors';
 import { ShopifyAdminError, hasShopifyAdmin, isAppAuth, shopifyAdmin, shopifyAdminSettingsOf, shopifyAuthOf, userErrorsOf, type ShopifyAdmin, type ShopifyAdminDeps, type ShopifyAdminSettings } from '../../integrations/shopifyAdmin';
-import { sitesRepo, type Site } from '../sites/repo';
+import { sitesRepo, type Site } from '../sites';
 import type { StoreConnectionState } from '../../../../common/api/orders';
 import type { StoreTokens } from './storeTokens';
 import { storeTokensRepo } from './storeTokensRepo';

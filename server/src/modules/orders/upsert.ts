@@ -6,12 +6,12 @@
 // removed), and a cancelled order's provider orders cancelled (fulfilment/cancel.ts).
 import type { Knex } from 'knex';
 import { isoNow, type Clock } from '../../lib/clock';
-import type { Delivery } from '../inbox/service';
+import type { Delivery } from '../inbox';
 import { printHold } from '../production/orderHold';
 import type { ProductionService } from '../production/service';
 import { unitsToMake } from '../production/units';
-import { sitesRepo, type Site } from '../sites/repo';
-import { AUTOMATIC, type HistoryBy } from '../history/record';
+import { sitesRepo, type Site } from '../sites';
+import { AUTOMATIC, type HistoryBy } from '../history';
 import { recordOrderChanges } from './orderHistory';
 import { ordersRepo } from './repo';
 import { APP_UNINSTALLED, disconnectStore } from './storeConnection';

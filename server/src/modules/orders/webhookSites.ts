@@ -8,7 +8,7 @@ import { unauthorized } from '../../http/errors';
 import { SHOPIFY_ADMIN_KEYS } from '../../integrations/shopifyAdmin';
 import { envValue, type EnvVar } from '../../lib/secrets';
 import type { Clock } from '../../lib/clock';
-import { sitesRepo, type Site } from '../sites/repo';
+import { sitesRepo, type Site } from '../sites';
 import { SHOPIFY_HEADERS, verifyShopifySignature } from './shopify';
 
 /** Site settings (settings.env keys) of a connected store. */

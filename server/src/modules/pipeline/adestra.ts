@@ -4,8 +4,8 @@
 // idempotent (upsert on e-mail, list membership), so a retry is safe.
 import { text } from '../fulfilment/context';
 import { printHold } from '../production/orderHold';
-import { RE_ID_FIELD } from '../sync/constituent';
-import { syncSettingsOf } from '../sync/siteSettings';
+import { RE_ID_FIELD } from '../sync';
+import { syncSettingsOf } from '../sync';
 import type { StepRunner } from './attempt';
 import { buyerOf } from './buyer';
 import { pipelineRepo, type PipelinePayload } from './repo';

@@ -4,8 +4,8 @@ import type { Deps } from '../../deps';
 import { createMailer, type Mailer } from '../../integrations/mailer';
 import type { FulfilmentOptions } from '../fulfilment/context';
 import type { ProductionService } from '../production/service';
-import type { RenderService } from '../render/service';
-import type { SyncService } from '../sync/service';
+import type { RenderService } from '../render';
+import type { SyncService } from '../sync';
 
 export interface PipelineContext extends Deps {
   options: FulfilmentOptions;

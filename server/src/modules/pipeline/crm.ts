@@ -7,7 +7,7 @@ import { mostRecentConsent, type ConsentResponse } from '../../integrations/rais
 import { orderTablesRepo } from '../orders/tablesRepo';
 import { lockedOrder } from '../fulfilment/resolveOrder';
 import { text } from '../fulfilment/context';
-import { syncSettingsOf } from '../sync/siteSettings';
+import { syncSettingsOf } from '../sync';
 import type { StepRunner } from './attempt';
 import { buyerOf } from './buyer';
 import { printHold } from '../production/orderHold';

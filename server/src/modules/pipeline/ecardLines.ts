@@ -2,7 +2,7 @@
 // product type E-card), with units left.
 import type { Knex } from 'knex';
 import type { Db } from '../../db';
-import type { Design } from '../designs/repo';
+import type { Design } from '../designs';
 import type { StoreLineItem } from '../fulfilment/orderBody';
 import { mapLines } from '../production/designForLine';
 import { text } from '../fulfilment/context';

@@ -8,13 +8,13 @@ import type { Config } from '../../config';
 import { dayIn, nextRunAt } from '../../jobs/time';
 import { nowIso } from '../fulfilment/context';
 import { outboxRepo, type OutboxRow } from '../fulfilment/outbox';
-import type { DataRecord } from '../general-data/repo';
+import type { DataRecord } from '../general-data';
 import { printHold, type HeldOrder } from '../production/orderHold';
 import type { StoreLineItem, StoreOrder } from '../fulfilment/orderBody';
 
 /** What queuing reads of a stored order: its payment, cancellation and lines. */
 export type PaidOrder = HeldOrder & { id: string | number; line_items?: StoreLineItem[] };
-import type { Site } from '../sites/repo';
+import type { Site } from '../sites';
 import { claimAndAttempt, type StepRunner } from './attempt';
 import type { PipelineContext } from './context';
 import { ecardOf } from './ecard';

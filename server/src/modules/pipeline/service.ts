@@ -4,13 +4,13 @@
 import type { Knex } from 'knex';
 import type { PipelineStep } from '../../../../common/api/pipeline';
 import type { Actor } from '../../http/types';
-import { isAdmin } from '../auth/permissions';
+import { isAdmin } from '../auth';
 import { later, nowIso } from '../fulfilment/context';
 import type { StoreOrder } from '../fulfilment/orderBody';
 import { outboxRepo } from '../fulfilment/outbox';
 import { resolveOrder } from '../fulfilment/resolveOrder';
-import type { DataRecord } from '../general-data/repo';
-import { sitesRepo, type Site } from '../sites/repo';
+import type { DataRecord } from '../general-data';
+import { sitesRepo, type Site } from '../sites';
 import { addToAdestra } from './adestra';
 import { attemptStep, type StepRunner } from './attempt';
 import type { PipelineContext } from './context';

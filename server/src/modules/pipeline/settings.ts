@@ -5,7 +5,7 @@ import type { Config } from '../../config';
 import { parseMailAddress, smtpUrlProblem } from '../../integrations/mailer';
 import { fieldError } from '../../http/fieldErrors';
 import { envValue, type EnvVar } from '../../lib/secrets';
-import type { Site } from '../sites/repo';
+import type { Site } from '../sites';
 
 /** The settings each step needs before it can run. */
 const NEEDS: Record<PipelineStep, readonly string[]> = {

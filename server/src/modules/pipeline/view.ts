@@ -4,9 +4,9 @@ import { PIPELINE_STEPS, type OrderPipeline, type PipelineStep, type PipelineSte
 import type { Db } from '../../db';
 import type { StoreOrder } from '../fulfilment/orderBody';
 import type { OutboxRow } from '../fulfilment/outbox';
-import type { DataRecord } from '../general-data/repo';
+import type { DataRecord } from '../general-data';
 import { ORDER_UNPAID, printHold } from '../production/orderHold';
-import type { Site } from '../sites/repo';
+import type { Site } from '../sites';
 import type { Config } from '../../config';
 import { ecardOf } from './ecard';
 import { ecardLinesOf } from './ecardLines';

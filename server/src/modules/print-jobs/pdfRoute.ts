@@ -5,9 +5,9 @@ import type { Config } from '../../config';
 import { allow } from '../../http/access';
 import { actorOf } from '../../http/auth';
 import { parse } from '../../http/validate';
-import { PRINT_FILE_NAME } from '../pdf/printPdf';
+import { PRINT_FILE_NAME } from '../pdf';
 import type { ProductionService } from '../production/service';
-import { baseUrlOf } from '../uploads/routes';
+import { baseUrlOf } from '../uploads';
 import { pdfBody } from './schema';
 
 export function printJobPdfRoutes(production: ProductionService, config: Config): Router {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PRINT_JOB_SORTS, PRODUCT_TYPES } from '../../../../common/api/printProduction';
-import { storedUrlProblem } from '../pdf/artwork';
+import { storedUrlProblem } from '../pdf';
 import { rowId } from '../../http/validate';
 import { BULK_ACTIONS, BULK_LIMIT } from '../../../../common/api/bulk';
 import { REPRINT_NOTE_MAX, REPRINT_REASONS, REPRINT_RESPONSIBLES } from '../../../../common/api/reprints';

@@ -7,11 +7,11 @@ import { HttpError, conflict, forbidden, notFound } from '../../http/errors';
 import type { Actor } from '../../http/types';
 import { isoNow } from '../../lib/clock';
 import { pageWindow } from '../../lib/paging';
-import { isAdmin } from '../auth/permissions';
-import { siteScope as scope, visibleTo } from '../auth/scope';
-import { designsRepo } from '../designs/repo';
+import { isAdmin } from '../auth';
+import { siteScope as scope, visibleTo } from '../auth';
+import { designsRepo } from '../designs';
 import { isEcardDesign } from '../production/designForLine';
-import { sitesRepo } from '../sites/repo';
+import { sitesRepo } from '../sites';
 import { printJobsRepo, type MadeBy, type PrintJob, type PrintJobFilter, type PrintJobSortField } from './repo';
 import { bucketOf, printedPerPeriod } from './reportPeriods';
 import { reprintWhy, type ChangeInput, type CreateInput, type ListQuery, type ReportsQuery, type ReprintWhyInput } from './schema';
@@ -23,14 +23,14 @@ import { alreadyPackedRefusal, alreadyPrintedRefusal, applyPrintJobChange, chang
 import { fieldError } from '../../http/fieldErrors';
 import { HELD_BY_PREFLIGHT_CODE, type PreflightFinding } from '../../../../common/api/preflight';
 import type { DesignDocument } from '../../../../common/design-doc/types';
-import type { Design } from '../designs/repo';
-import type { RenderService } from '../render/service';
-import { documentOf, valuesOf } from '../render/service';
+import type { Design } from '../designs';
+import type { RenderService } from '../render';
+import { documentOf, valuesOf } from '../render';
 import { firstError, isHeld, type Preflight, type PreflightSources } from './preflight';
 import { thresholdsOf } from './preflightSettings';
-import { shipByViews } from '../ship-by/views';
-import { nameOf } from '../users/name';
-import { AUTOMATIC, byUser, byUserId, recordChange, type HistoryBy } from '../history/record';
+import { shipByViews } from '../ship-by';
+import { nameOf } from '../users';
+import { AUTOMATIC, byUser, byUserId, recordChange, type HistoryBy } from '../history';
 
 export const ORDER_LINE_TAKEN = 'This order line already has a print job';
 

@@ -6,9 +6,9 @@
 import type { Knex } from 'knex';
 import { isEcard } from '../../../../common/design-doc/types';
 import type { Db } from '../../db';
-import { designsRepo, type Design } from '../designs/repo';
-import { generalDataRepo } from '../general-data/repo';
-import { RECORD_TYPES } from '../general-data/types';
+import { designsRepo, type Design } from '../designs';
+import { generalDataRepo } from '../general-data';
+import { RECORD_TYPES } from '../general-data';
 import { NOTHING_LEFT, unitsToMake, type LineUnits } from './units';
 
 /** What finding a line's design reads of a line: a stored store line or a normalised one. */

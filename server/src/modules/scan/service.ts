@@ -23,13 +23,13 @@ import {
   type ScannedJob,
   type SlugCode,
 } from '../../../../common/api/scan';
-import { copyLabel, itemLabel } from '../batches/impose';
-import { batchesRepo } from '../batches/repo';
+import { copyLabel, itemLabel } from '../batches';
+import { batchesRepo } from '../batches';
 import { orderTablesRepo } from '../orders/tablesRepo';
 import type { OrderLine } from '../orders/shopify';
-import type { PrintJob } from '../print-jobs/repo';
-import { JOB_NOT_FOUND, type PrintJobsService } from '../print-jobs/service';
-import { noSuchCopyRefusal } from '../print-jobs/state';
+import type { PrintJob } from '../print-jobs';
+import { JOB_NOT_FOUND, type PrintJobsService } from '../print-jobs';
+import { noSuchCopyRefusal } from '../print-jobs';
 import type { ProductionService } from '../production/service';
 import { unitsToMake } from '../production/units';
 

@@ -4,8 +4,8 @@
 import type { Deps } from '../../deps';
 import { MAX_ROW_ID } from '../../db';
 import type { Actor } from '../../http/types';
-import { isAdmin } from '../auth/permissions';
-import { siteScope } from '../auth/scope';
+import { isAdmin } from '../auth';
+import { siteScope } from '../auth';
 import { searchKey } from '../orders/searchKeys';
 import { parseSlugCode } from '../../../../common/api/scan';
 import { jobInQueueLink } from '../../../../common/api/attention';

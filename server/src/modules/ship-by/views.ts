@@ -3,13 +3,13 @@
 // server's clock. Settings are read once per site of a list, never per row.
 import { dueOf, shipByOf, type ShipBySettings, type ShipByState } from '../../../../common/api/shipBy';
 import type { Deps } from '../../deps';
-import { designsRepo } from '../designs/repo';
+import { designsRepo } from '../designs';
 import { progressRank } from '../fulfilment/status';
 import type { OrderRecord } from '../orders/tablesRepo';
 import type { OrderLine } from '../orders/shopify';
-import { printJobsRepo, type PrintJob } from '../print-jobs/repo';
+import { printJobsRepo, type PrintJob } from '../print-jobs';
 import { unitsToMake } from '../production/units';
-import { sitesRepo } from '../sites/repo';
+import { sitesRepo } from '../sites';
 import { shipBySettingsOfEnv } from './settings';
 
 type JobFacts = Pick<PrintJob, 'clientId' | 'createdAt' | 'orderCreatedAt' | 'orderStatus' | 'productType' | 'isPrinted' | 'withdrawn'>;

@@ -3,7 +3,7 @@
 // many the last sync of that day matched. Answered before the operator says yes to the sync.
 import type { DayPreview } from '../../../../common/api/sync';
 import { dayIn, dayWindow } from '../../jobs/time';
-import { inboxRepo } from '../inbox/repo';
+import { inboxRepo } from '../inbox';
 import type { SyncContext } from './context';
 import type { RunData } from './records';
 import type { SiteSync } from './siteSettings';

@@ -4,3 +4,7 @@ export { syncService, CLOUD_EVENT_TYPE, RE_SOURCE, type SyncService, type SyncSe
 export { syncRoutes } from './routes';
 export { syncTestRoutes } from './testRoutes';
 export { JOB_NAMES, type JobName, type RunTrigger } from './records';
+export { type Check } from './connectivity';
+export { RE_ID_FIELD, type SyncResult } from './constituent';
+export { type JobConfig } from './records';
+export { syncSettingsOf } from './siteSettings';

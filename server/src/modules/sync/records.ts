@@ -4,11 +4,11 @@
 //    the four jobs' configs {hour, targetDate}, public permission read + update only;
 //  - `adestra-<kind>-sync-file`: one processed-file record per drop file, with its row checkpoint.
 import type { Db } from '../../db';
-import { AUTOMATIC, byUserId, recordChange } from '../history/record';
+import { AUTOMATIC, byUserId, recordChange } from '../history';
 import type { Clock } from '../../lib/clock';
-import { generalDataRepo, type DataRecord } from '../general-data/repo';
-import { RECORD_TYPES } from '../general-data/types';
-import type { Permission } from '../auth/permissions';
+import { generalDataRepo, type DataRecord } from '../general-data';
+import { RECORD_TYPES } from '../general-data';
+import type { Permission } from '../auth';
 import type { FileKind } from './files';
 import { FILE_KINDS } from './files';
 import type { SyncResult } from './constituent';

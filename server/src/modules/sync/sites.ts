@@ -2,10 +2,10 @@
 import type { Deps } from '../../deps';
 import { notFound } from '../../http/errors';
 import type { Actor } from '../../http/types';
-import { isAdmin } from '../auth/permissions';
-import { seesSite } from '../auth/scope';
+import { isAdmin } from '../auth';
+import { seesSite } from '../auth';
 import { envValue } from '../../lib/secrets';
-import type { Site, SitesRepo } from '../sites/repo';
+import type { Site, SitesRepo } from '../sites';
 import { hasSync, syncSettingsOf, type SiteSync } from './siteSettings';
 
 type SiteDeps = Pick<Deps, 'config'> & { sites: SitesRepo };

@@ -5,12 +5,12 @@ import { HttpError, conflict, forbidden, notFound, unauthorized } from '../../ht
 import type { Actor, Role } from '../../http/types';
 import { isoNow } from '../../lib/clock';
 import { pageWindow } from '../../lib/paging';
-import { assertAdmin, isAdmin } from '../auth/permissions';
-import { signInThrottle } from '../auth/throttle';
-import { signToken, verifyToken } from '../auth/tokens';
+import { assertAdmin, isAdmin } from '../auth';
+import { signInThrottle } from '../auth';
+import { signToken, verifyToken } from '../auth';
 import { usersRepo, type SortField, type UserFilter, type UserRow } from './repo';
 import type { RegisterInput, UpsertInput } from './schema';
-import { sitesRepo } from '../sites/repo';
+import { sitesRepo } from '../sites';
 import { fieldError } from '../../http/fieldErrors';
 
 export const BCRYPT_COST = 10;
