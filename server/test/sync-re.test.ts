@@ -2,7 +2,7 @@
 // network errors in the run log, validation messages, tenancy, the CRM webhook, test calls.
 import { describe, expect, it } from 'vitest';
 import { fromJson } from '../src/db';
-import { dayIn } from '../src/jobs/time';
+import { dayIn } from '../src/lib/time';
 import { bearer } from './harness';
 import { REFUSED_PORT } from './infra';
 import { createSyncWorld, KEYS, listen, person } from './sync-world';

@@ -11,7 +11,7 @@ import schedule from 'node-schedule';
 import type { Deps } from '../deps';
 import { JOB_NAMES, type JobName, type RunTrigger } from '../modules/sync';
 import type { SyncService } from '../modules/sync';
-import { jobLastSlot, jobRule } from './time';
+import { jobLastSlot, jobRule } from '../lib/time';
 
 export interface SchedulerOptions {
   /** How often configs are re-read (ms); 0 = only on save. */

@@ -24,12 +24,12 @@ import { HP_SOURCE } from '../fulfilment/postbacks';
 import { providerChecksRepo } from '../fulfilment/providerChecksRepo';
 import { PROGRESS, SIDE, TERMINAL } from '../fulfilment/status';
 import { STORE_FULFILMENT_KIND } from '../fulfilment/storeFulfilmentRepo';
-import { inboxRepo } from '../inbox';
+import { failingDeliveriesBySource } from '../inbox';
 import { SHOPIFY_SOURCE } from '../orders/repo';
 import { orderTablesRepo } from '../orders/tablesRepo';
-import { PIPELINE_KIND, pipelineRepo, type PipelinePayload } from '../pipeline';
-import { printJobsRepo } from '../print-jobs';
-import { searchRepo } from '../search';
+import { PIPELINE_KIND, type PipelinePayload, pipelineRunsOfOrder } from '../pipeline';
+import { heldPrintJobs, owedPrintJobs } from '../print-jobs';
+import { siteNames } from '../search';
 import { checkOrderLink } from '../search';
 import { shipByViews } from '../ship-by';
 import { RE_SOURCE } from '../sync';
@@ -93,7 +93,7 @@ export function attentionService(deps: Deps) {
     const from = new Date(now.getTime() - ATTENTION_WINDOW_DAYS * DAY).toISOString();
     const [orders, jobs] = await Promise.all([
       orderTablesRepo(db).placedSince(siteId, OPEN_STATUSES, from, OWED_SCAN_LIMIT).then((o) => views.onOrders(o)),
-      printJobsRepo(db).owedJobs(siteId, { from, printedFrom: from }, OWED_SCAN_LIMIT).then((j) => views.onJobs(j)),
+      owedPrintJobs(db, siteId, { from, printedFrom: from }, OWED_SCAN_LIMIT).then((j) => views.onJobs(j)),
     ]);
     const unshippedSince = now.getTime() - config.attention.unshippedDays * DAY;
     const earliest = (a: string | undefined, b: string) => (a && a < b ? a : b);
@@ -155,7 +155,7 @@ export function attentionService(deps: Deps) {
   }
 
   async function held(siteId: number | undefined): Promise<Found> {
-    const { rows, total } = await printJobsRepo(db).heldJobs(siteId, ATTENTION_KIND_LIMIT);
+    const { rows, total } = await heldPrintJobs(db, siteId, ATTENTION_KIND_LIMIT);
     const items = rows.map((j) =>
       item('held', {
         title: `Job ${j.id} (${j.productName})${j.orderName ? ` of order ${j.orderName}` : ''} is held by preflight: check its print file and approve or fix it`,
@@ -220,7 +220,7 @@ export function attentionService(deps: Deps) {
     };
     const still: OutboxRow[] = [];
     for (const r of rows) {
-      const runs = r.siteId === null ? [] : await pipelineRepo(db).ofOrder(r.siteId, r.payload.orderId);
+      const runs = r.siteId === null ? [] : await pipelineRunsOfOrder(db, r.siteId, r.payload.orderId);
       if (!runs.some((x) => x.id > r.id && stepOf(x) === stepOf(r) && x.status !== 'failed')) still.push(r);
     }
     const items = await outboxItems('pipelineFailed', still, (order, r) => {
@@ -231,7 +231,7 @@ export function attentionService(deps: Deps) {
   }
 
   async function failingWebhooks(siteId: number | undefined, admin: boolean): Promise<Found> {
-    const groups = await inboxRepo(db).failingBySource(siteId);
+    const groups = await failingDeliveriesBySource(db, siteId);
     const items = groups.map((g) => {
       const source = WEBHOOK_OF[g.source] ?? { what: `webhooks (${g.source})`, link: '/orders', adminLink: '/all-orders' };
       return item('webhookFailing', {
@@ -268,7 +268,7 @@ export function attentionService(deps: Deps) {
       const items = ATTENTION_KINDS.flatMap((k) => found[k].items).sort(worstFirst);
       // Admins see every site's problems: each row says whose.
       if (isAdmin(actor)) {
-        const names = await searchRepo(db).siteNames(items.flatMap((i) => (i.siteId === null ? [] : [i.siteId])));
+        const names = await siteNames(db, items.flatMap((i) => (i.siteId === null ? [] : [i.siteId])));
         for (const i of items) if (i.siteId !== null && names.has(i.siteId)) i.siteName = names.get(i.siteId);
       }
       return { items, counts };

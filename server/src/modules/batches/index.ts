@@ -1,6 +1,6 @@
 // Owns batches: grouping print jobs onto sheets, imposition and the auto-batch rules.
 export { copyLabel, itemLabel } from './impose';
-export { batchesRepo } from './repo';
 export { batchesRoutes } from './routes';
 export { batchesService } from './service';
 export { checkBatchSettings } from './settings';
+export { newestBatchNumberOf, batchItemNumbers } from './queries';

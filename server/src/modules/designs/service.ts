@@ -12,8 +12,8 @@ import type { FileStore } from '../uploads';
 import { assertPngOrJpeg, blankA5Png, storeGeneratedFile } from './artworkFiles';
 import { designsRepo, type Design, type DesignData, type DesignFilter, type DesignSortField } from './repo';
 import { NEW_DESIGN_NAME, type FrontImageInput, type ImportInput, type ListQuery, type UpsertInput } from './schema';
-import { sitesRepo } from '../sites';
-import { printJobsRepo } from '../print-jobs';
+import { findSite, siteExists } from '../sites';
+import { countUnprintedJobsOfDesign } from '../print-jobs';
 import { fieldError } from '../../http/fieldErrors';
 import { isEcard } from '../../../../common/design-doc/types';
 import type { PpiThresholds } from '../../../../common/design-doc/resolution';
@@ -47,7 +47,7 @@ export function designsService(deps: Deps, store: FileStore, fetchArtwork: Artwo
   /** GET /api/designs/:id: the design and its site's resolution rule (the editor warns live by it). */
   async function view(actor: Actor, id: number): Promise<Design & { ppiThresholds: PpiThresholds }> {
     const design = await get(actor, id);
-    const site = await sitesRepo(db).byId(design.siteId);
+    const site = await findSite(db, design.siteId);
     return { ...design, ppiThresholds: thresholdsOf(site?.settings.env ?? []) };
   }
 
@@ -67,7 +67,7 @@ export function designsService(deps: Deps, store: FileStore, fetchArtwork: Artwo
   async function targetSite(actor: Actor, siteId: number | undefined): Promise<number> {
     const id = siteId ?? actor.siteId;
     if (id !== actor.siteId && !isAdmin(actor)) throw forbidden('You cannot create designs for another site');
-    if (!(await sitesRepo(db).exists(id))) throw fieldError('siteId', 'does not exist');
+    if (!(await siteExists(db, id))) throw fieldError('siteId', 'does not exist');
     return id;
   }
 
@@ -113,7 +113,7 @@ export function designsService(deps: Deps, store: FileStore, fetchArtwork: Artwo
     const siteId = input.siteId ?? design.siteId;
     if (siteId !== design.siteId) {
       if (!isAdmin(actor)) throw forbidden('You cannot move a design to another site');
-      if (!(await sitesRepo(db).exists(siteId))) throw fieldError('siteId', 'does not exist');
+      if (!(await siteExists(db, siteId))) throw fieldError('siteId', 'does not exist');
     }
     const sku = input.sku === undefined ? design.sku : input.sku;
     await assertSkuFree(siteId, sku, design.id);
@@ -144,7 +144,7 @@ export function designsService(deps: Deps, store: FileStore, fetchArtwork: Artwo
   async function remove(actor: Actor, id: number): Promise<Design> {
     const design = await get(actor, id);
     if (!canChangeDesign(actor, design)) throw forbidden(DELETE_DENIED);
-    const inQueue = await printJobsRepo(db).countUnprintedForDesign(id);
+    const inQueue = await countUnprintedJobsOfDesign(db, id);
     if (inQueue) throw conflict(`This design is used by ${inQueue} print ${inQueue === 1 ? 'job that is' : 'jobs that are'} not printed yet`);
     await repo.delete(id);
     return design;

@@ -2,7 +2,7 @@
 // (GET /api/order/{id}), and the order object it answers goes the postback's way (the inbox, its
 // dedupe and the forward-only status rules), so a poll and a late postback never disagree.
 import type { Inbox } from '../inbox';
-import { sitesRepo } from '../sites';
+import { findSite } from '../sites';
 import { clientFor, later, nowIso, text, type FulfilmentContext } from './context';
 import { receivePostback } from './postbacks';
 import { providerChecksRepo, type QuietOrder } from './providerChecksRepo';
@@ -34,7 +34,7 @@ export async function checkQuietOrders(ctx: FulfilmentContext, inbox: Inbox): Pr
   const repo = providerChecksRepo(ctx.db);
   const result: QuietCheck = { checked: 0, news: 0, errors: [] };
   for (const siteId of await repo.sitesWith(AWAITING_PROVIDER)) {
-    const site = await sitesRepo(ctx.db).byId(siteId);
+    const site = await findSite(ctx.db, siteId);
     if (!site) continue;
     const { settings, missing, invalid } = hpSettingsOf(site.settings.env);
     if (missing.length || invalid.length) continue;

@@ -8,7 +8,7 @@ import { DUPLICATE_MESSAGE } from '../../integrations/hpSiteflow';
 import type { Delivery, Handled, Inbox } from '../inbox';
 import { AUTOMATIC, recordChange } from '../history';
 import { orderTablesRepo } from '../orders/tablesRepo';
-import { sitesRepo, type Site } from '../sites';
+import { type Site, findSite, findSiteBySlug } from '../sites';
 import { nowIso, text } from './context';
 import { findOrder, lockedOrder } from './resolveOrder';
 import type { PostbackBody } from './schema';
@@ -23,7 +23,7 @@ export type PostbackAnswer = { duplicate: boolean; orderStatus: string | null; f
 
 /** Is this caller the provider of `slug`? (the site's HP_POSTBACK_TOKEN, compared timing-safe) */
 export async function postbackSite(db: Deps['db'], slug: string | undefined, token: string | undefined): Promise<Site> {
-  const site = slug ? await sitesRepo(db).bySlug(slug) : undefined;
+  const site = slug ? await findSiteBySlug(db, slug) : undefined;
   const expected = site ? hpSettingsOf(site.settings.env).settings.postbackToken : '';
   const a = crypto.createHash('sha256').update(`hp-postback\n${expected}`).digest();
   const b = crypto.createHash('sha256').update(`hp-postback\n${token ?? ''}`).digest();
@@ -65,7 +65,7 @@ export async function orderOfSource(trx: Knex.Transaction, siteId: number, sourc
 /** A stored postback: the event's log record and the order's update (status, progress, tracking). */
 export async function applyPostback(ctx: Pick<Deps, 'clock'>, trx: Knex.Transaction, delivery: Delivery): Promise<Handled<PostbackAnswer>> {
   const body = delivery.payload as PostbackBody;
-  const site = delivery.siteId === null ? undefined : await sitesRepo(trx).byId(delivery.siteId);
+  const site = delivery.siteId === null ? undefined : await findSite(trx, delivery.siteId);
   if (!site) throw new Error('The postback has no site (the site was deleted)');
   const at = nowIso(ctx);
   const { order, orderId, lineId } = await orderOfSource(trx, site.id, body.sourceOrderId);

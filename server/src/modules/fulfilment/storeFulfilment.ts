@@ -12,8 +12,8 @@ import type { MarkShippedInput, StoreFulfilment } from '../../../../common/api/o
 import { badRequest, notFound } from '../../http/errors';
 import { fieldError } from '../../http/fieldErrors';
 import type { Actor } from '../../http/types';
-import { printJobsRepo } from '../print-jobs';
-import { sitesRepo, type Site } from '../sites';
+import { printJobsOfOrder } from '../print-jobs';
+import { type Site, findSite, findSiteBySlug } from '../sites';
 import { later, nowIso, retryReason, text, type FulfilmentContext } from './context';
 import type { StoreOrder } from './orderBody';
 import { outboxRepo, type OutboxRow } from './outbox';
@@ -200,7 +200,7 @@ async function attemptStoreFulfilmentOnce(ctx: FulfilmentContext, row: OutboxRow
     return viewOf((await outbox.byId(row.id))!);
   };
 
-  const site = await sitesRepo(ctx.db).byId(p.siteId);
+  const site = await findSite(ctx.db, p.siteId);
   if (!site) return fail('The site of this order no longer exists');
   // No Admin API wired into this instance (configure({adminFor})): the row waits, nothing is lost.
   if (!adminFor) return retry('This instance has no Shopify Admin API client configured: waiting');
@@ -290,14 +290,14 @@ export type { MarkShippedInput };
  * shipment; a failed one is asked for again) and tries it at once.
  */
 export async function markShipped(ctx: FulfilmentContext, adminFor: StoreAdminFor | undefined, actor: Actor, input: MarkShippedInput): Promise<StoreFulfilmentView> {
-  const named = input.siteId === undefined && input.site ? await sitesRepo(ctx.db).bySlug(input.site) : undefined;
+  const named = input.siteId === undefined && input.site ? await findSiteBySlug(ctx.db, input.site) : undefined;
   if (input.siteId === undefined && input.site && !named) throw notFound('Order not found');
   const order = await resolveOrder(ctx.db, actor, input.orderId, input.siteId ?? named?.id);
   const orderId = text(order.field1);
-  const site = (await sitesRepo(ctx.db).byId(order.siteId))!;
+  const site = (await findSite(ctx.db, order.siteId))!;
   if (!hasShopifyAdmin(site)) throw badRequest(`The store of site "${site.name}" has no Admin API connection: connect it in Setup → Stores to send tracking to the store`);
   const lineIds = (order.data.line_items ?? []).map((l) => text(l.id));
-  const jobs = (await printJobsRepo(ctx.db).ofOrder(order.siteId, orderId)).filter((j) => !j.withdrawn);
+  const jobs = (await printJobsOfOrder(ctx.db, order.siteId, orderId)).filter((j) => !j.withdrawn);
   const inHouse = new Set(jobs.filter((j) => j.madeBy === 'inHouse').map((j) => j.lineItemId));
   const asked = input.lineIds?.length ? [...new Set(input.lineIds.map(String))] : lineIds.filter((id) => inHouse.has(id));
   for (const [i, id] of asked.entries()) {

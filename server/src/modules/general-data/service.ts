@@ -11,7 +11,7 @@ import type { ListQuery, UpsertRecord } from './schema';
 import { DuplicateOrderError } from '../orders/tablesRepo';
 import { RECORD_TYPES, SYSTEM_TYPES } from './types';
 import { PRODUCTION_NOTE_MAX } from '../../../../common/api/printProduction';
-import { sitesRepo } from '../sites';
+import { siteExists } from '../sites';
 import { fieldError } from '../../http/fieldErrors';
 import { shipByViews } from '../ship-by';
 import type { OrderRecord } from '../orders/tablesRepo';
@@ -95,7 +95,7 @@ export function generalDataService(deps: Deps) {
       if (permissionChanges && !isOwnerOrAdmin) throw forbidden('Only the creator or an admin can change who may use this record');
       if (input.siteId !== undefined && input.siteId !== record.siteId) {
         if (!isAdmin(actor)) throw forbidden('You cannot move a record to another site');
-        if (!(await sitesRepo(db).exists(input.siteId))) throw fieldError('siteId', 'does not exist');
+        if (!(await siteExists(db, input.siteId))) throw fieldError('siteId', 'does not exist');
       }
       await repo
         .update(record.id, {
@@ -114,7 +114,7 @@ export function generalDataService(deps: Deps) {
     }
     const siteId = input.siteId ?? actor.siteId;
     if (siteId !== actor.siteId && !isAdmin(actor)) throw forbidden('You cannot create records for another site');
-    if (!(await sitesRepo(db).exists(siteId))) throw fieldError('siteId', 'does not exist');
+    if (!(await siteExists(db, siteId))) throw fieldError('siteId', 'does not exist');
     if (type === RECORD_TYPES.order && !input.field1) throw fieldError('field1', 'An order needs its store order ID.');
     const id = await repo
       .insert({

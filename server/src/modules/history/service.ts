@@ -8,7 +8,7 @@ import { pageWindow } from '../../lib/paging';
 import { assertAdmin } from '../auth';
 import { seesSite, siteScope, visibleTo } from '../auth';
 import { orderFor } from '../orders/lookup';
-import { printJobsRepo } from '../print-jobs';
+import { findPrintJob } from '../print-jobs';
 import type { BatchMove, BatchState } from '../../../../common/api/batches';
 import type { HistoryEntry, HistoryTrailEntry, OrderHistoryEntry } from '../../../../common/api/history';
 import { historyRepo } from './repo';
@@ -24,7 +24,7 @@ export function historyService({ db }: Pick<Deps, 'db'>) {
 
   /** A job's timeline, oldest first; a deleted job's stays readable by its site. */
   async function ofJob(actor: Actor, jobId: number): Promise<{ list: HistoryEntry[] }> {
-    const job = await printJobsRepo(db).byId(jobId);
+    const job = await findPrintJob(db, jobId);
     if (job) visibleTo(actor, job, JOB_NOT_FOUND);
     const rows = await repo.ofSubject('job', String(jobId));
     if (!job && (!rows.length || !seesSite(actor, rows[0].siteId))) throw notFound(JOB_NOT_FOUND);

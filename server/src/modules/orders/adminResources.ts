@@ -7,7 +7,7 @@ import { idsFilter, optionalNumber, optionalString, restAccess, simpleRestRouter
 import type { Actor } from '../../http/types';
 import { parse } from '../../http/validate';
 import { isAdmin } from '../auth';
-import { designsRepo } from '../designs';
+import { findDesign } from '../designs';
 import type { DataRecord, RecordSortField } from '../general-data';
 import { upsertBody as recordBody } from '../general-data';
 import { RECORD_TYPES } from '../general-data';
@@ -66,7 +66,7 @@ function productsResource(records: GeneralDataService, db: Db): RestResource<Rec
     const input = parse(productBody, body);
     const existing = id ? await getRecord(actor, id) : undefined;
     const siteId = input.siteId ?? existing?.siteId ?? actor.siteId;
-    const design = await designsRepo(db).byId(input.designId);
+    const design = await findDesign(db, input.designId);
     // A design of another site is as unknown as a missing one.
     if (!design || design.siteId !== siteId || (!isAdmin(actor) && design.siteId !== actor.siteId)) throw fieldError('designId', "is not one of this site's designs");
     const { rows } = await records.repo.list({ type: PRODUCT_TYPE, siteId, field1: input.storeSku }, { field: 'id', order: 'asc' }, 2, 0);

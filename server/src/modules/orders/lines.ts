@@ -6,7 +6,7 @@ import type { Actor } from '../../http/types';
 import type { PrintJob } from '../print-jobs';
 import { ECARD_NOT_PRINTED, type LineMapping } from '../production/designForLine';
 import { ORDER_CANCELLED, ORDER_UNPAID, printHold } from '../production/orderHold';
-import { sitesRepo } from '../sites';
+import { findSite } from '../sites';
 import { sendWhenOf } from './webhookSites';
 import type { MakeInHouseRefusal, MakeInHouseResult, OrderMadeInHouse } from '../../../../common/api/orders';
 import type { ProductionService } from '../production/service';
@@ -66,7 +66,7 @@ async function makeOneInHouse({ db, production }: LinesContext, actor: Actor, or
   const orderId = order.field1!;
   const out: OrderMadeInHouse = { orderId, name: order.data.name ?? null, siteId: order.siteId, outcome: 'refused', made: [], already: [], refused: [] };
   const refuse = (r: MakeInHouseRefusal) => out.refused.push(r);
-  const hold = printHold(order.data, sendWhenOf(await sitesRepo(db).byId(order.siteId)));
+  const hold = printHold(order.data, sendWhenOf(await findSite(db, order.siteId)));
   if (hold?.code === ORDER_CANCELLED) refuse({ lineId: null, code: 'cancelled', reason: hold.message });
   else if ((order.status ?? order.data.status) === 'shipped') refuse({ lineId: null, code: 'shipped', reason: 'The order has shipped: reprint its jobs from Print History' });
   else if (hold?.code === ORDER_UNPAID) refuse({ lineId: null, code: 'unpaid', reason: `${hold.message}: it is made once paid` });

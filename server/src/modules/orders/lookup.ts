@@ -10,7 +10,7 @@ import type { ShipByViews } from '../ship-by';
 import { ORDER_TYPE, ordersRepo, type OrderRecord } from './repo';
 import type { CheckOrderInput } from './schema';
 import { orderNameOf } from './shopify';
-import { sitesRepo } from '../sites';
+import { findSite } from '../sites';
 import { storeConnectionOf } from './storeConnection';
 
 export const ORDER_NOT_FOUND = 'Order not found';
@@ -43,7 +43,7 @@ export async function checkOrder(db: Db, production: Pick<ProductionService, 'wh
       orders.map(async (o) => {
         // The order's own record says where each of its lines is made (in house or by the provider),
         // and whether its store is connected (else nothing of its fulfilment comes back from it).
-        const [records, made, site] = await Promise.all([repo.logsOf(o.siteId, o.field1!), production.whereMade(o.siteId, o.field1!), sitesRepo(db).byId(o.siteId)]);
+        const [records, made, site] = await Promise.all([repo.logsOf(o.siteId, o.field1!), production.whereMade(o.siteId, o.field1!), findSite(db, o.siteId)]);
         const storeConnection = site ? storeConnectionOf(site) : { connected: false };
         return records.map((r) => (r.type === ORDER_TYPE ? { ...r, data: { ...r.data, line_items: o.data.line_items, production: made, storeConnection } } : r));
       }),

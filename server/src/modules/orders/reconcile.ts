@@ -10,9 +10,9 @@ import { hasShopifyAdmin } from '../../integrations/shopifyAdmin';
 import { HttpError, conflict } from '../../http/errors';
 import { isoNow } from '../../lib/clock';
 import { envValue } from '../../lib/secrets';
-import { createLeases, type Leases } from '../../jobs/leases';
+import { createLeases, type Leases } from '../../lib/leases';
 import type { Inbox } from '../inbox';
-import { sitesRepo, type Site } from '../sites';
+import { type Site, listSites } from '../sites';
 import { SHOPIFY_SOURCE, ordersRepo } from './repo';
 import { reconcileRepo, type ReconcileState } from './reconcileRepo';
 import { isOlder, versionOf } from './shopify';
@@ -200,7 +200,7 @@ export function storeReconciler(deps: Deps, opts: ReconcilerOptions) {
 
   /** The schedule's pass: every site with a token whose period has a run due; one site's failure does not stop the others. */
   async function reconcileDue(): Promise<Array<{ site: string; ran: boolean; counts?: ReconcileCounts; error?: string }>> {
-    const { rows } = await sitesRepo(db).list({}, { field: 'id', order: 'asc' }, 100_000, 0);
+    const { rows } = await listSites(db, {}, { field: 'id', order: 'asc' }, 100_000, 0);
     const results: Array<{ site: string; ran: boolean; counts?: ReconcileCounts; error?: string }> = [];
     for (const site of rows) {
       const request = requestFor(site);

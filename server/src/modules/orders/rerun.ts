@@ -7,7 +7,7 @@ import type { DataRecord } from '../general-data';
 import type { Site } from '../sites';
 import { nothingToPrint, providerBlockers } from '../production/designForLine';
 import type { ProductionService } from '../production/service';
-import { sitesRepo } from '../sites';
+import { findSite } from '../sites';
 import { orderFor } from './lookup';
 import type { RerunOrderInput } from './schema';
 import type { RerunResult } from '../../../../common/api/orders';
@@ -37,7 +37,7 @@ export async function rerunOrder(ctx: RerunContext, actor: Actor, input: RerunOr
   const order = await orderFor(db, actor, input.id, input.siteId);
   const flags = input.flags;
   if (!flags.addToAdestra && !flags.addToRaisersEdge && !flags.sendEcard && !flags.sendToHP) throw badRequest('Choose at least one step to re-run.');
-  const site = await sitesRepo(db).byId(order.siteId);
+  const site = await findSite(db, order.siteId);
   const ran: string[] = [];
   const skipped: Array<{ step: string; reason: string }> = [];
   const failed: RerunResult['failed'] = [];

@@ -15,7 +15,7 @@ import type { CheckOrderInput, OrderLineInput, ReconcileInput, RerunOrderInput }
 import { storeReconciler, type AdminRequestOf } from './reconcile';
 import { assertAdmin } from '../auth';
 import { notFound } from '../../http/errors';
-import { sitesRepo } from '../sites';
+import { findSiteBySlug } from '../sites';
 import { shipByViews } from '../ship-by';
 import type { OrderLine } from './shopify';
 import { applyDeliveries, applyDelivery, type OrderCancelPort, type OrderPipelinePort, type OrderSendPort, type UpsertContext } from './upsert';
@@ -88,7 +88,7 @@ export function ordersService(deps: Deps, services: OrdersServiceDeps) {
     /** Sync from store (admin): the store's orders changed since `since` (else since the last run) pulled in now. */
     async reconcile(actor: Actor, input: ReconcileInput) {
       assertAdmin(actor, 'Only an admin can sync a store');
-      const site = await sitesRepo(db).bySlug(input.site);
+      const site = await findSiteBySlug(db, input.site);
       if (!site) throw notFound('Site not found');
       return reconciler.reconcileStore(site, { since: input.since, trigger: 'manual' });
     },

@@ -10,7 +10,7 @@ import type { Delivery } from '../inbox';
 import { printHold } from '../production/orderHold';
 import type { ProductionService } from '../production/service';
 import { unitsToMake } from '../production/units';
-import { sitesRepo, type Site } from '../sites';
+import { type Site, findSite } from '../sites';
 import { AUTOMATIC, type HistoryBy } from '../history';
 import { recordOrderChanges } from './orderHistory';
 import { ordersRepo } from './repo';
@@ -56,7 +56,7 @@ export async function applyDeliveries(ctx: UpsertContext, trx: Knex.Transaction,
     for (const d of all) if (isPrivacyTopic(d.topic)) await applyPrivacyDelivery(trx, d, ctx.clock);
     const list = all.filter((d) => d.topic !== APP_UNINSTALLED && !isPrivacyTopic(d.topic));
     if (list.length === 0) continue;
-    const site = ctx.sendPort() || ctx.pipeline ? await sitesRepo(trx).byId(siteId) : undefined;
+    const site = ctx.sendPort() || ctx.pipeline ? await findSite(trx, siteId) : undefined;
     // An auto-send site: one delivery after the other, each deciding what to send as it goes.
     if (sendsAutomatically(site)) for (const d of list) await applyDelivery(ctx, trx, d);
     else await applyOrders(ctx, trx, siteId, list, site);
@@ -145,7 +145,7 @@ export async function applyDelivery(ctx: UpsertContext, trx: Knex.Transaction, d
   }
   const by = { automatic: AUTOMATIC.shopifyWebhook(d.topic) };
   await recordOrderChanges(trx, { siteId: d.siteId, orderId: order.id, at: now, by }, existing ? { ...existing.data, status: existing.status ?? existing.data.status } : undefined, { ...applied.data, status });
-  const site = (status === RECEIVED && sendPort) || ctx.pipeline ? await sitesRepo(trx).byId(d.siteId) : undefined;
+  const site = (status === RECEIVED && sendPort) || ctx.pipeline ? await findSite(trx, d.siteId) : undefined;
   if (status === RECEIVED && sendPort && (await mayAutoSend(ctx, trx, site, d.siteId, applied.data))) await sendPort.enqueueOrderSend(trx, { siteId: d.siteId, orderId: order.id });
   // The pipeline once paid: the delivery that pays the order queues it; later ones find it queued.
   await ctx.pipeline?.queueOnPaid(trx, site, applied.data);

@@ -8,7 +8,7 @@ import { unauthorized } from '../../http/errors';
 import { SHOPIFY_ADMIN_KEYS } from '../../integrations/shopifyAdmin';
 import { envValue, type EnvVar } from '../../lib/secrets';
 import type { Clock } from '../../lib/clock';
-import { sitesRepo, type Site } from '../sites';
+import { type Site, findSite, findSiteBySlug, listSites } from '../sites';
 import { SHOPIFY_HEADERS, verifyShopifySignature } from './shopify';
 
 /** Site settings (settings.env keys) of a connected store. */
@@ -75,7 +75,6 @@ export function clientSecretsOf(env: EnvVar[], now: Date): string[] {
 }
 
 export function webhookSites(db: Db, clock: Clock) {
-  const sites = sitesRepo(db);
   let domains: Map<string, number> | undefined;
   let reloading: Promise<Map<string, number>> | undefined;
   const cached = new Map<string, { site: Site; until: number }>();
@@ -93,13 +92,13 @@ export function webhookSites(db: Db, clock: Clock) {
     else cached.delete(key);
     return site;
   }
-  const siteById = (id: number, fresh: boolean) => cachedSite(`id:${id}`, fresh, () => sites.byId(id));
-  const siteBySlug = (slug: string, fresh: boolean) => cachedSite(`slug:${slug}`, fresh, () => sites.bySlug(slug));
+  const siteById = (id: number, fresh: boolean) => cachedSite(`id:${id}`, fresh, () => findSite(db, id));
+  const siteBySlug = (slug: string, fresh: boolean) => cachedSite(`slug:${slug}`, fresh, () => findSiteBySlug(db, slug));
 
   const reloadDomains = () =>
     (reloading ??= (async () => {
       try {
-        const { rows } = await sites.list({}, { field: 'id', order: 'asc' }, 100_000, 0);
+        const { rows } = await listSites(db, {}, { field: 'id', order: 'asc' }, 100_000, 0);
         const map = new Map<string, number>();
         for (const s of rows) {
           remember(s);

@@ -10,7 +10,7 @@ import { outboxRepo, type OutboxRow } from '../fulfilment/outbox';
 import type { StoreOrder } from '../fulfilment/orderBody';
 import type { DataRecord } from '../general-data';
 import { orderTablesRepo } from '../orders/tablesRepo';
-import { sitesRepo, type Site } from '../sites';
+import { type Site, findSite } from '../sites';
 import type { PipelineContext } from './context';
 import { pipelineRepo, type PipelinePayload } from './repo';
 import { pipelineSettingsOf, type PipelineSettings } from './settings';
@@ -73,7 +73,7 @@ export async function attemptStep(ctx: PipelineContext, row: OutboxRow, runners:
     return reread();
   };
 
-  const site = await sitesRepo(ctx.db).byId(p.siteId);
+  const site = await findSite(ctx.db, p.siteId);
   if (!site) return write({ failed: 'The site of this order no longer exists' });
   const order = (await orderTablesRepo(ctx.db).orderOf(p.siteId, p.orderId)) as DataRecord<StoreOrder> | undefined;
   if (!order) return write({ failed: `The order ${p.orderId} is no longer in Presswork` });

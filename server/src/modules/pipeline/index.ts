@@ -1,6 +1,7 @@
 // Owns the charity's order pipeline: buyers into the CRM and email platform, e-cards e-mailed.
 export { pipelineContext } from './context';
-export { PIPELINE_KIND, type PipelinePayload, pipelineRepo } from './repo';
+export { PIPELINE_KIND, type PipelinePayload } from './repo';
 export { pipelineRoutes } from './routes';
 export { pipelineService } from './service';
 export { checkPipelineSettings } from './settings';
+export { pipelineRunsOfOrder } from './queries';

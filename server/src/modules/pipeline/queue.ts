@@ -5,7 +5,7 @@ import type { Knex } from 'knex';
 import { PIPELINE_STEPS, type PipelineStep } from '../../../../common/api/pipeline';
 import type { RerunResult } from '../../../../common/api/orders';
 import type { Config } from '../../config';
-import { dayIn, nextRunAt } from '../../jobs/time';
+import { dayIn, nextRunAt } from '../../lib/time';
 import { nowIso } from '../fulfilment/context';
 import { outboxRepo, type OutboxRow } from '../fulfilment/outbox';
 import type { DataRecord } from '../general-data';

@@ -10,7 +10,7 @@ import type { StoreOrder } from '../fulfilment/orderBody';
 import { outboxRepo } from '../fulfilment/outbox';
 import { resolveOrder } from '../fulfilment/resolveOrder';
 import type { DataRecord } from '../general-data';
-import { sitesRepo, type Site } from '../sites';
+import { type Site, findSite } from '../sites';
 import { addToAdestra } from './adestra';
 import { attemptStep, type StepRunner } from './attempt';
 import type { PipelineContext } from './context';
@@ -44,7 +44,7 @@ export function pipelineService(ctx: PipelineContext) {
     rerun: (order: DataRecord<StoreOrder>, site: Site, steps: RerunStep[], actorId: number, admin = false) => rerunPipeline(ctx, STEP_RUNNERS, order, site, steps, actorId, admin),
     ofOrder: async (actor: Actor, orderId: string, siteId?: number) => {
       const order = await resolveOrder(ctx.db, actor, orderId, siteId);
-      const site = (await sitesRepo(ctx.db).byId(order.siteId))!;
+      const site = (await findSite(ctx.db, order.siteId))!;
       return orderPipelineOf(ctx.db, ctx.config, site, order, isAdmin(actor));
     },
     /** Tests: the mail transport and the crash hooks. */

@@ -9,9 +9,9 @@ import { isoNow } from '../../lib/clock';
 import { pageWindow } from '../../lib/paging';
 import { isAdmin } from '../auth';
 import { siteScope as scope, visibleTo } from '../auth';
-import { designsRepo } from '../designs';
+import { findDesign } from '../designs';
 import { isEcardDesign } from '../production/designForLine';
-import { sitesRepo } from '../sites';
+import { findSite, siteExists } from '../sites';
 import { printJobsRepo, type MadeBy, type PrintJob, type PrintJobFilter, type PrintJobSortField } from './repo';
 import { bucketOf, printedPerPeriod } from './reportPeriods';
 import { reprintWhy, type ChangeInput, type CreateInput, type ListQuery, type ReportsQuery, type ReprintWhyInput } from './schema';
@@ -112,7 +112,6 @@ export interface PrintJobParts {
 /** Every job is checked when it is made (the demo seed too): there is no unchecked way in. */
 export function printJobsService({ db, clock, config }: Deps, parts: PrintJobParts) {
   const repo = printJobsRepo(db);
-  const designs = designsRepo(db);
   // What the lists and the job's page show carries its ship-by and how close it is.
   const shipBy = shipByViews({ db, clock, config });
 
@@ -138,7 +137,7 @@ export function printJobsService({ db, clock, config }: Deps, parts: PrintJobPar
 
   /** Findings of a job's sources with its site's thresholds. */
   async function check(siteId: number, sources: PreflightSources, ownOrigin?: string): Promise<{ preflight: PreflightFinding[]; checkedAt: string | null }> {
-    const site = await sitesRepo(db).byId(siteId);
+    const site = await findSite(db, siteId);
     const preflight = await parts.preflight(sources, thresholdsOf(site?.settings.env ?? []), { ownOrigin });
     return { preflight, checkedAt: isoNow(clock) };
   }
@@ -190,12 +189,12 @@ export function printJobsService({ db, clock, config }: Deps, parts: PrintJobPar
   async function create(actor: Actor, input: CreateInput, opts: { madeBy?: MadeBy; byUserId?: number | null; ownOrigin?: string } = {}): Promise<PrintJob> {
     const clientId = input.clientId ?? actor.siteId;
     if (clientId !== actor.siteId && !isAdmin(actor)) throw forbidden('You cannot create print jobs for another site');
-    if (!(await sitesRepo(db).exists(clientId))) throw fieldError('clientId', 'does not exist');
+    if (!(await siteExists(db, clientId))) throw fieldError('clientId', 'does not exist');
     if ((input.shopifyOrderId === undefined) !== (input.lineItemId === undefined)) {
       throw input.shopifyOrderId === undefined ? fieldError('shopifyOrderId', 'is required with a line item ID') : fieldError('lineItemId', 'is required with a store order ID');
     }
     // A job made from a design takes its artwork, picture, name and product when not given.
-    const design = input.designId ? await designs.byId(input.designId) : undefined;
+    const design = input.designId ? await findDesign(db, input.designId) : undefined;
     if (input.designId && (!design || (!isAdmin(actor) && design.siteId !== actor.siteId))) throw fieldError('designId', "is not one of this site's designs");
     if (isEcardDesign(design)) throw fieldError('designId', 'is an e-card: it is e-mailed to its recipient, never printed');
     const artworkUrls = input.artworkUrls ?? design?.data.artworkUrls ?? [];
@@ -435,7 +434,7 @@ export function printJobsService({ db, clock, config }: Deps, parts: PrintJobPar
   async function recheck(actor: Actor, id: number, opts: { ownOrigin?: string } = {}): Promise<PrintJob> {
     const job = await find(actor, id);
     if (job.isPrinted) throw conflict('This job is already printed; use Reprint to put it back in the queue first');
-    const design = job.designId !== null ? await designs.byId(job.designId) : undefined;
+    const design = job.designId !== null ? await findDesign(db, job.designId) : undefined;
     let redrawn: { artworkUrls: string[]; previewUrl: string | null; data: PrintJob['data'] } | null = null;
     if (design && job.data.personalised === true && parts.render.isRenderable(design)) {
       const properties = Array.isArray(job.data.properties) ? (job.data.properties as Array<{ name: string; value: unknown }>) : [];

@@ -15,15 +15,15 @@ import type { ArtworkFetcher } from '../pdf';
 import { PRINT_FILE_NAME, assertFourPages, buildPrintPdf } from '../pdf';
 import { printSizeOf, type PrintSize } from '../../../../common/design-doc/printSize';
 import type { DesignDocument } from '../../../../common/design-doc/types';
-import { printJobsRepo, type MadeBy, type PrintJob } from '../print-jobs';
+import { type MadeBy, type PrintJob, printJobsOfOrder } from '../print-jobs';
 import type { PrintPdfFrom } from '../../../../common/api/printProduction';
 import { OrderLineTaken, heldRefusal, type PrintJobsService } from '../print-jobs';
 import type { PreflightFinding } from '../../../../common/api/preflight';
 import { atProviderRefusal, withdrawnRefusal } from '../print-jobs';
 import type { RenderService } from '../render';
-import { uploadsRepo } from '../uploads';
+import { registerUpload, uploadExists } from '../uploads';
 import type { FileStore } from '../uploads';
-import { designsRepo } from '../designs';
+import { findDesign } from '../designs';
 import { ECARD_NOT_PRINTED, designForLine, isEcardDesign, mapLines, readyForProvider, type LineRef } from './designForLine';
 import { NOTHING_LEFT, unitsToMake } from './units';
 import { cancelledJobReason, type HeldOrder } from './orderHold';
@@ -88,7 +88,7 @@ export function productionService(deps: Deps, parts: ProductionParts) {
 
   /** The line's job, if it has one. */
   async function jobOfLine(siteId: number, orderId: string, lineId: string, trx: Db | Knex.Transaction = db): Promise<PrintJob | undefined> {
-    return (await printJobsRepo(trx).ofOrder(siteId, orderId)).find((j) => j.lineItemId === lineId);
+    return (await printJobsOfOrder(trx, siteId, orderId)).find((j) => j.lineItemId === lineId);
   }
 
   /** What a new job of this line is made from: the design's pages drawn with the line's properties, its artwork, or its product PDF. */
@@ -173,7 +173,7 @@ export function productionService(deps: Deps, parts: ProductionParts) {
     siteId: number,
     orderId: string,
   ): Promise<Array<{ lineId: string; printJobId: number; madeBy: MadeBy; isPrinted: boolean; withdrawn: string | null; held: boolean; preflight: PreflightFinding[] }>> {
-    return (await printJobsRepo(db).ofOrder(siteId, orderId))
+    return (await printJobsOfOrder(db, siteId, orderId))
       .filter((j) => j.lineItemId !== null)
       .map((j) => ({ lineId: j.lineItemId!, printJobId: j.id, madeBy: j.madeBy, isPrinted: j.isPrinted, withdrawn: j.withdrawn?.reason ?? null, held: j.held, preflight: j.preflight }));
   }
@@ -184,7 +184,7 @@ export function productionService(deps: Deps, parts: ProductionParts) {
    * A line already printed in house is named as such.
    */
   async function takeLinesFromQueue(trx: Knex.Transaction, siteId: number, orderId: string, lineIds: string[] | undefined, actorId: number, confirmed: boolean): Promise<void> {
-    const jobs = (await printJobsRepo(trx).ofOrder(siteId, orderId)).filter((j) => j.madeBy === 'inHouse' && j.lineItemId !== null && (!lineIds || lineIds.includes(j.lineItemId)));
+    const jobs = (await printJobsOfOrder(trx, siteId, orderId)).filter((j) => j.madeBy === 'inHouse' && j.lineItemId !== null && (!lineIds || lineIds.includes(j.lineItemId)));
     if (!jobs.length) return;
     if (!confirmed) {
       const lines = jobs.map((j) => ({ lineId: j.lineItemId, printJobId: j.id, productName: j.productName, isPrinted: j.isPrinted, isPDFDownloaded: j.isPDFDownloaded, printedAt: j.printedAt }));
@@ -207,7 +207,7 @@ export function productionService(deps: Deps, parts: ProductionParts) {
    */
   async function autoSendable(trx: Knex.Transaction, siteId: number, order: { id: string; line_items: ProductionLine[] }): Promise<boolean> {
     if (!readyForProvider(await mapLines(trx, siteId, order))) return false;
-    const queued = (await printJobsRepo(trx).ofOrder(siteId, order.id)).some((j) => j.madeBy === 'inHouse');
+    const queued = (await printJobsOfOrder(trx, siteId, order.id)).some((j) => j.madeBy === 'inHouse');
     if (queued) log.info({ siteId, orderId: order.id }, 'not sent automatically: a line is in the Jobs queue');
     return !queued;
   }
@@ -219,7 +219,7 @@ export function productionService(deps: Deps, parts: ProductionParts) {
    */
   async function followOrder(trx: Db | Knex.Transaction, siteId: number, order: HeldOrder & { id: string; line_items: ProductionLine[] }): Promise<void> {
     const cancelled = cancelledJobReason(order);
-    for (const job of await printJobsRepo(trx).ofOrder(siteId, String(order.id))) {
+    for (const job of await printJobsOfOrder(trx, siteId, String(order.id))) {
       if (job.lineItemId === null || job.isPrinted) continue;
       const line = order.line_items.find((l) => String(l.id) === job.lineItemId);
       const units = line ? unitsToMake(line) : 0;
@@ -267,7 +267,7 @@ export function productionService(deps: Deps, parts: ProductionParts) {
    * (the job and its sources), so every later download and the provider get the same bytes.
    */
   async function printFile(job: PrintJob, opts: { ownOrigin?: string; images?: string[] } = {}): Promise<{ pdf: Buffer; key: string }> {
-    const design = job.designId !== null ? await designsRepo(db).byId(job.designId) : undefined;
+    const design = job.designId !== null ? await findDesign(db, job.designId) : undefined;
     // A job made before its design became an e-card: no print file either.
     if (job.designId !== null && isEcardDesign(design)) throw badRequest(ECARD_NOT_PRINTED);
     const source = sourceOf(job, opts.images);
@@ -280,10 +280,10 @@ export function productionService(deps: Deps, parts: ProductionParts) {
     if (!pending) {
       pending = (async () => {
         const kept = await store.read(key);
-        if (kept && (await uploadsRepo(db).exists(key))) return kept;
+        if (kept && (await uploadExists(db, key))) return kept;
         const pdf = await build(job, source, size, opts.ownOrigin ?? publicBase());
         await store.put(key, Readable.from(pdf));
-        await uploadsRepo(db).register({ key, contentType: 'application/pdf', size: pdf.length, userId: null, siteId: job.clientId, createdAt: isoNow(clock) });
+        await registerUpload(db, { key, contentType: 'application/pdf', size: pdf.length, userId: null, siteId: job.clientId, createdAt: isoNow(clock) });
         return pdf;
       })().finally(() => inFlight.delete(key));
       inFlight.set(key, pending);

@@ -6,7 +6,7 @@
 import type { Deps } from '../../deps';
 import { badRequest } from '../../http/errors';
 import type { Actor } from '../../http/types';
-import { dayIn } from '../../jobs/time';
+import { dayIn } from '../../lib/time';
 import type { EnvVar } from '../../lib/secrets';
 import { assertAdmin } from '../auth';
 import type { Site } from '../sites';

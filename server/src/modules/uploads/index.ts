@@ -1,7 +1,7 @@
 // Owns uploaded files: storage, signed URLs and content sniffing.
-export { uploadsRepo } from './repo';
 export { baseUrlOf, fileRoutes, uploadGrantRoutes } from './routes';
 export { uploadsService } from './service';
 export { buildKey } from './signing';
 export { looksLikeMarkup, pdfProblem } from './sniff';
 export { diskStore, type FileStore } from './storage';
+export { uploadExists, registerUpload, insertUpload, removeUpload } from './queries';

@@ -10,7 +10,7 @@ import { signInThrottle } from '../auth';
 import { signToken, verifyToken } from '../auth';
 import { usersRepo, type SortField, type UserFilter, type UserRow } from './repo';
 import type { RegisterInput, UpsertInput } from './schema';
-import { sitesRepo } from '../sites';
+import { siteExists as siteExistsIn } from '../sites';
 import { fieldError } from '../../http/fieldErrors';
 
 export const BCRYPT_COST = 10;
@@ -46,7 +46,7 @@ export function usersService({ db, clock, config, log }: Deps) {
   const throttle = signInThrottle(db, config.login, log);
 
   async function siteExists(siteId: number) {
-    return sitesRepo(db).exists(siteId);
+    return siteExistsIn(db, siteId);
   }
 
   async function assertEmailFree(email: string, exceptId?: number) {
