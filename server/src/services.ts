@@ -12,9 +12,10 @@ import { mailCatcherService } from './modules/mailCatcher';
 import { demoStoreService } from './modules/demoStore';
 import { createInbox } from './modules/inbox';
 import { ordersService } from './modules/orders/service';
+import { orderFor } from './modules/orders/lookup';
 import { storesService } from './modules/orders/stores';
 import { createArtworkFetcher, type ArtworkFetcherOptions } from './modules/pdf';
-import { printJobsService } from './modules/print-jobs';
+import { countUnprintedJobsOfDesign, findPrintJob, printJobsService } from './modules/print-jobs';
 import { createPreflight } from './modules/print-jobs';
 import type { PrintJob } from './modules/print-jobs';
 import { productionService } from './modules/production/service';
@@ -74,12 +75,11 @@ export function createServices(given: Deps, store: FileStore = fileStoreFor(give
     },
   });
   const render = renderService(deps, store, artwork);
-  // Hooks run after Approve anyway; fulfilment adds the auto-send's re-queue below.
-  const approved: Array<(job: PrintJob) => Promise<void>> = [];
+  // After Approve: an auto-send order waiting for this job goes back in the provider's queue.
+  const approved: Array<(job: PrintJob) => Promise<void>> = [requeueAfterApproval(deps)];
   const printJobs = printJobsService(deps, { preflight: createPreflight(artwork), render, approved });
   const production = productionService(deps, { store, artwork, render, printJobs });
   const fulfilment = fulfilmentService(deps, production, {}, inbox);
-  approved.push(requeueAfterApproval(deps));
   // A store cancellation reaches the provider through its own outbox step (fulfilment/cancel.ts).
   const cancellations = providerCancellations({ ...deps, production, options: fulfilment.options });
   // Each store's Admin API (integrations/shopifyAdmin.ts): a legacy static token, or an app
@@ -92,7 +92,7 @@ export function createServices(given: Deps, store: FileStore = fileStoreFor(give
   const pipeline = pipelineService(pipelineContext(deps, { options: fulfilment.options, production, render, clients: sync.clients }));
   // Read when /metrics is scraped: what waits in the inbox and the outbox.
   metrics.readBacklogsWith(async () => ({ inbox: await inbox.backlog(), outbox: await fulfilment.outboxBacklog() }));
-  const history = historyService(deps);
+  const history = historyService(deps, { jobOf: (jobId) => findPrintJob(deps.db, jobId), orderOf: (actor, id, siteId) => orderFor(deps.db, actor, id, siteId) });
   const orders = ordersService(deps, { sites, production, send: fulfilment, cancel: cancellations, pipeline, inbox, adminRequestOf: (site) => storeAdminOf(site)?.request ?? null });
   return {
     users: usersService(deps),
@@ -107,7 +107,7 @@ export function createServices(given: Deps, store: FileStore = fileStoreFor(give
     bulkPrintFiles: bulkPrintFiles(production, printJobs),
     /** The packing bench's scans: each through the print-job rules. */
     scan: scanService(deps, { printJobs, production }),
-    designs: designsService(deps, store, artwork),
+    designs: designsService(deps, store, artwork, { unprintedJobsOf: (designId) => countUnprintedJobsOfDesign(deps.db, designId) }),
     /** The header search (orders, jobs, designs; sites and users for admins). */
     search: searchService(deps),
     /** Needs attention: late, at-risk, held and stuck orders and failed sends, worst first. */

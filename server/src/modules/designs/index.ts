@@ -4,5 +4,5 @@ export { storeGeneratedFile } from './artworkFiles';
 export { type Design } from './repo';
 export { designsRoutes } from './routes';
 export { type HpAdditionData } from './schema';
-export { designsService, type DesignsService } from './service';
+export { type DesignsPorts, designsService, type DesignsService } from './service';
 export { findDesign, findDesignBySku, productTypesOfSkus } from './queries';

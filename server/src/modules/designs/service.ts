@@ -13,11 +13,11 @@ import { assertPngOrJpeg, blankA5Png, storeGeneratedFile } from './artworkFiles'
 import { designsRepo, type Design, type DesignData, type DesignFilter, type DesignSortField } from './repo';
 import { NEW_DESIGN_NAME, type FrontImageInput, type ImportInput, type ListQuery, type UpsertInput } from './schema';
 import { findSite, siteExists } from '../sites';
-import { countUnprintedJobsOfDesign } from '../print-jobs';
 import { fieldError } from '../../http/fieldErrors';
 import { isEcard } from '../../../../common/design-doc/types';
 import type { PpiThresholds } from '../../../../common/design-doc/resolution';
-import { thresholdsOf } from '../print-jobs';
+import { ppiThresholdsOf } from '../../../../common/api/preflight';
+import { envValue } from '../../lib/secrets';
 
 export const CHANGE_DENIED = "Only an admin or the design's creator can change this design";
 export const DELETE_DENIED = "Only an admin or the design's creator can delete this design";
@@ -34,7 +34,13 @@ function editableData(data: DesignData | undefined): DesignData {
   return rest;
 }
 
-export function designsService(deps: Deps, store: FileStore, fetchArtwork: ArtworkFetcher) {
+/** What designs asks of print jobs, given at assembly (print jobs sit above designs). */
+export interface DesignsPorts {
+  /** How many jobs of a design are not printed yet: such a design may not be deleted. */
+  unprintedJobsOf(designId: number): Promise<number>;
+}
+
+export function designsService(deps: Deps, store: FileStore, fetchArtwork: ArtworkFetcher, ports: DesignsPorts) {
   const { db, clock } = deps;
   const repo = designsRepo(db);
 
@@ -48,7 +54,7 @@ export function designsService(deps: Deps, store: FileStore, fetchArtwork: Artwo
   async function view(actor: Actor, id: number): Promise<Design & { ppiThresholds: PpiThresholds }> {
     const design = await get(actor, id);
     const site = await findSite(db, design.siteId);
-    return { ...design, ppiThresholds: thresholdsOf(site?.settings.env ?? []) };
+    return { ...design, ppiThresholds: ppiThresholdsOf((key) => envValue(site?.settings.env ?? [], key)) };
   }
 
   /** Admin: every design, or one creator's. Non-admin: their own designs only. */
@@ -144,7 +150,7 @@ export function designsService(deps: Deps, store: FileStore, fetchArtwork: Artwo
   async function remove(actor: Actor, id: number): Promise<Design> {
     const design = await get(actor, id);
     if (!canChangeDesign(actor, design)) throw forbidden(DELETE_DENIED);
-    const inQueue = await countUnprintedJobsOfDesign(db, id);
+    const inQueue = await ports.unprintedJobsOf(id);
     if (inQueue) throw conflict(`This design is used by ${inQueue} print ${inQueue === 1 ? 'job that is' : 'jobs that are'} not printed yet`);
     await repo.delete(id);
     return design;

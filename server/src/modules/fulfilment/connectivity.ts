@@ -7,7 +7,7 @@ import type { Actor } from '../../http/types';
 import { notFound } from '../../http/errors';
 import { HpError } from '../../integrations/hpSiteflow';
 import { siteScope } from '../auth';
-import type { Check } from '../sync';
+import type { ConnectivityCheck as Check } from '../../../../common/api/sync';
 import { findSite, findSiteBySlug } from '../sites';
 import { clientFor, type FulfilmentContext } from './context';
 import { hpSettingsOf } from './settings';

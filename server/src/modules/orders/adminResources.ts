@@ -12,7 +12,7 @@ import type { DataRecord, RecordSortField } from '../general-data';
 import { upsertBody as recordBody } from '../general-data';
 import { RECORD_TYPES } from '../general-data';
 import type { GeneralDataService } from '../general-data';
-import { baseUrlOf } from '../uploads';
+import { baseUrlOf } from '../../http/baseUrl';
 import { PRODUCT_TYPE, productDesignId } from '../production/designForLine';
 import { ORDER_TYPE } from './repo';
 import { productBody, storeBody } from './schema';

@@ -9,7 +9,7 @@ import { ok } from '../../http/envelope';
 import { HttpError } from '../../http/errors';
 import { parse } from '../../http/validate';
 import { PRINT_FILE_NAME } from '../pdf';
-import { baseUrlOf } from '../uploads';
+import { baseUrlOf } from '../../http/baseUrl';
 import { checkOrderBody, lineFileBody, orderIdsBody, orderLineBody, orderRefBody, reconcileBody, rerunOrderBody, storeSiteBody } from './schema';
 import type { OrdersService } from './service';
 import type { StoresService } from './stores';

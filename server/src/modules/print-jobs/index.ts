@@ -7,7 +7,7 @@ export { createPreflight, firstError } from './preflight';
 export { checkPreflightSettings, thresholdsOf } from './preflightSettings';
 export { type MadeBy, type PrintJob, type PrintJobsRepo } from './repo';
 export { printJobsRoutes } from './routes';
-export { day, fileUrl, flag, optionalFileUrl, queryFlag } from './schema';
+export { queryFlag } from './schema';
 export { defaultSort, heldRefusal, JOB_NOT_FOUND, nameOf, OrderLineTaken, printJobsService, type PrintJobsService, readyQueue } from './service';
 export { atProviderRefusal, noSuchCopyRefusal, withdrawnRefusal } from './state';
 export { findPrintJob, countUnprintedJobsOfDesign, owedPrintJobs, heldPrintJobs, printJobsOfOrder, printJobLinesOfOrders, printJobIds, setPrintJobLabel } from './queries';

@@ -7,7 +7,7 @@ import { actorOf } from '../../http/auth';
 import { parse } from '../../http/validate';
 import { PRINT_FILE_NAME } from '../pdf';
 import type { ProductionService } from '../production/service';
-import { baseUrlOf } from '../uploads';
+import { baseUrlOf } from '../../http/baseUrl';
 import { pdfBody } from './schema';
 
 export function printJobPdfRoutes(production: ProductionService, config: Config): Router {

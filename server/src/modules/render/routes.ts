@@ -7,7 +7,7 @@ import { allow } from '../../http/access';
 import { actorOf } from '../../http/auth';
 import { parse } from '../../http/validate';
 import type { DesignsService } from '../designs';
-import { baseUrlOf } from '../uploads';
+import { baseUrlOf } from '../../http/baseUrl';
 import { DPI_RANGE, documentOf, valuesOf, type RenderService } from './service';
 import { fieldError } from '../../http/fieldErrors';
 import { canBeRowId } from '../../db';

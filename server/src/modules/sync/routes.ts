@@ -12,7 +12,7 @@ import { idParam, jsonBody, parse } from '../../http/validate';
 import { pageWindow } from '../../lib/paging';
 import { FILE_KINDS, type FileKind } from './files';
 import { isJobName, type RunTrigger } from './records';
-import { baseUrlOf } from '../uploads';
+import { baseUrlOf } from '../../http/baseUrl';
 import { configBody, consentSettingsBody, constituentIdOf, dayOf, fileBody, runListQuery } from './schema';
 import type { SyncService } from './service';
 import type { SiteSync } from './siteSettings';

@@ -1,5 +1,5 @@
 // Owns uploaded files: storage, signed URLs and content sniffing.
-export { baseUrlOf, fileRoutes, uploadGrantRoutes } from './routes';
+export { fileRoutes, uploadGrantRoutes } from './routes';
 export { uploadsService } from './service';
 export { buildKey } from './signing';
 export { looksLikeMarkup, pdfProblem } from './sniff';
