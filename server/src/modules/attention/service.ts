@@ -22,7 +22,7 @@ import { siteScope } from '../auth';
 import { HP_ORDER_KIND, outboxRepo, type OutboxRow } from '../fulfilment/outbox';
 import { HP_SOURCE } from '../fulfilment/postbacks';
 import { providerChecksRepo } from '../fulfilment/providerChecksRepo';
-import { PROGRESS, SIDE, TERMINAL } from '../fulfilment/status';
+import { PROGRESS, SIDE, TERMINAL } from '../orders/orderState';
 import { STORE_FULFILMENT_KIND } from '../fulfilment/storeFulfilmentRepo';
 import { failingDeliveriesBySource } from '../inbox';
 import { SHOPIFY_SOURCE } from '../orders/repo';

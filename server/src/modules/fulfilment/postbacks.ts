@@ -6,7 +6,7 @@ import type { Deps } from '../../deps';
 import { unauthorized } from '../../http/errors';
 import { DUPLICATE_MESSAGE } from '../../integrations/hpSiteflow';
 import type { Delivery, Handled, Inbox } from '../inbox';
-import { AUTOMATIC, recordChange } from '../history';
+import { AUTOMATIC } from '../history';
 import { orderTablesRepo } from '../orders/tablesRepo';
 import { type Site, findSite, findSiteBySlug } from '../sites';
 import { nowIso, text } from './context';
@@ -14,7 +14,7 @@ import { findOrder, lockedOrder } from './resolveOrder';
 import type { PostbackBody } from './schema';
 import { hpSettingsOf } from './settings';
 import { linesOfProviderOrder, queueStoreFulfilment } from './storeFulfilment';
-import { highestProgress, nextOrderStatus } from './status';
+import { highestProgress, moveOrder, nextOrderStatus, ORDER_EVENTS } from '../orders/orderState';
 
 /** The inbox source of HP Site Flow postbacks. */
 export const HP_SOURCE = 'hp';
@@ -102,7 +102,6 @@ export async function applyPostback(ctx: Pick<Deps, 'clock'>, trx: Knex.Transact
   const data = { ...locked.data };
   const current = locked.status ?? (text(data.status) || null);
   const next = nextOrderStatus(current, text(body.status), text(data.hpProgress) || null);
-  if (next) data.status = next;
   // Site Flow's refusal shows on the order until the order moves on.
   if (refusal) data.providerError = { message: refusal.message, sourceOrderId: body.sourceOrderId, at };
   else if (next && next !== 'error') delete data.providerError;
@@ -135,11 +134,10 @@ export async function applyPostback(ctx: Pick<Deps, 'clock'>, trx: Knex.Transact
   };
   data.hpOrders = hpOrders;
   // The clock of "printed by HP and has not shipped" starts when HP's word moved it to printed.
-  await orderTablesRepo(trx).updateOrder(locked.id, { data, status: next ?? undefined, before: locked.data, updatedAt: at, ...(next === 'printed' ? { printedByProviderAt: at } : {}) });
-  if (next) {
-    const reason = refusal?.message ?? (trackingNumber ? `tracking ${trackingNumber}` : lineId ? `line ${lineId}` : null);
-    await recordChange(trx, { at, siteId: site.id, kind: 'order', subjectId: orderId, by: { automatic: AUTOMATIC.hpPostback }, action: 'status', from: current, to: next, reason });
-  }
+  const reason = refusal?.message ?? (trackingNumber ? `tracking ${trackingNumber}` : lineId ? `line ${lineId}` : null);
+  const patch = { data, before: locked.data, ...(next === 'printed' ? { printedByProviderAt: at } : {}) };
+  await moveOrder(trx, { id: locked.id, siteId: site.id, orderId, status: current }, next, { event: ORDER_EVENTS.postback, at, by: { automatic: AUTOMATIC.hpPostback }, reason, patch });
+  if (next) data.status = next;
   // The shipment's tracking goes back to the store, queued with the postback that brought it.
   if (text(body.status) === 'shipped' && trackingNumber) {
     const tracking = { number: trackingNumber, url: text(body.shipment?.trackingUrl) || null, company: text(carrier?.alias) || text(carrier?.code) || null };

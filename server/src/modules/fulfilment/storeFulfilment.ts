@@ -5,7 +5,7 @@
 // exactly those lines with the tracking and notifyCustomer. Lines the store already fulfilled
 // (by hand, or by us in an attempt whose answer was lost) are never fulfilled twice: every attempt
 // reads the remaining quantities first.
-import { AUTOMATIC, byUser, recordChange } from '../history';
+import { AUTOMATIC, byUser, recordChange, type HistoryBy } from '../history';
 import type { Knex } from 'knex';
 import { hasShopifyAdmin, userErrorsOf, type ShopifyAdminError } from '../../integrations/shopifyAdmin';
 import type { MarkShippedInput, StoreFulfilment } from '../../../../common/api/orders';
@@ -18,7 +18,7 @@ import { later, nowIso, retryReason, text, type FulfilmentContext } from './cont
 import type { StoreOrder } from './orderBody';
 import { outboxRepo, type OutboxRow } from './outbox';
 import { lockedOrder, resolveOrder } from './resolveOrder';
-import { nextOrderStatus } from './status';
+import { moveOrder, nextOrderStatus, ORDER_EVENTS } from '../orders/orderState';
 import { unitsToMake, type LineUnits } from '../production/units';
 import type { DataRecord } from '../general-data';
 import { orderTablesRepo } from '../orders/tablesRepo';
@@ -315,10 +315,12 @@ export async function markShipped(ctx: FulfilmentContext, adminFor: StoreAdminFo
     const queued = await queueStoreFulfilment(trx, site, locked.data, { orderId, lineIds: asked, tracking: { number: input.trackingNumber, url: input.trackingUrl || null, company: input.carrier }, source: 'in-house', actorId: actor.id }, at);
     // Gone: this shipment, lines fulfilled in the store, and lines of earlier shipments of this order.
     const shippedBefore = (await storeFulfilmentRepo(trx).ofOrder(order.siteId, orderId)).filter((r) => r.status !== 'failed').flatMap((r) => (r.payload as StoreFulfilmentPayload).lineIds);
-    const moved = await shippedFromTheFloor(trx, locked, new Set([...asked, ...done, ...shippedBefore, ...ecards]), input, at);
     const current = locked.status ?? (text(locked.data.status) || null);
     const lines = asked.length === lineIds.length ? 'all lines' : `line${asked.length === 1 ? '' : 's'} ${asked.join(', ')}`;
-    await recordChange(trx, { at, siteId: order.siteId, kind: 'order', subjectId: orderId, by: byUser(actor), action: 'shipped', from: current, to: moved ?? current, reason: `${lines}, tracking ${input.trackingNumber}${input.carrier ? ` (${input.carrier})` : ''}` });
+    const shipment = { orderId, by: byUser(actor), reason: `${lines}, tracking ${input.trackingNumber}${input.carrier ? ` (${input.carrier})` : ''}` };
+    const moved = await shippedFromTheFloor(trx, locked, new Set([...asked, ...done, ...shippedBefore, ...ecards]), input, shipment, at);
+    // Not the last lines: the shipment is in the history all the same, the order staying as it is.
+    if (!moved) await recordChange(trx, { at, siteId: order.siteId, kind: 'order', subjectId: orderId, by: shipment.by, action: 'shipped', from: current, to: current, reason: shipment.reason });
     if (queued?.status === 'failed' && (await storeFulfilmentRepo(trx).retryFailed(queued.id, at))) return (await outboxRepo(trx).byId(queued.id))!;
     return queued;
   });
@@ -333,16 +335,16 @@ export async function markShipped(ctx: FulfilmentContext, adminFor: StoreAdminFo
  * already), the order is shipped, with this tracking, as a provider's shipped postback makes it. An
  * order with lines still at the provider waits for the provider's postback.
  */
-async function shippedFromTheFloor(trx: Knex.Transaction, locked: DataRecord<StoreOrder>, gone: Set<string>, input: MarkShippedInput, at: string): Promise<string | null> {
+async function shippedFromTheFloor(trx: Knex.Transaction, locked: DataRecord<StoreOrder>, gone: Set<string>, input: MarkShippedInput, shipment: { orderId: string; by: HistoryBy; reason: string }, at: string): Promise<boolean> {
   const lines = locked.data.line_items ?? [];
   // `gone`: shipped now or before, fulfilled in the store, or e-mailed (e-cards).
-  if (!lines.every((l) => unitsToMake(l as LineUnits) === 0 || gone.has(text(l.id)))) return null;
+  if (!lines.every((l) => unitsToMake(l as LineUnits) === 0 || gone.has(text(l.id)))) return false;
   const current = locked.status ?? (text(locked.data.status) || null);
   const next = nextOrderStatus(current, 'shipped', text(locked.data.hpProgress) || null);
-  if (!next) return null;
-  const data = { ...locked.data, status: next, tracking: { number: input.trackingNumber, method: input.carrier, url: input.trackingUrl || null } };
-  await orderTablesRepo(trx).updateOrder(locked.id, { data, status: next, before: locked.data, updatedAt: at });
-  return next;
+  if (!next) return false;
+  const data = { ...locked.data, tracking: { number: input.trackingNumber, method: input.carrier, url: input.trackingUrl || null } };
+  const how = { event: ORDER_EVENTS.shippedInHouse, at, by: shipment.by, reason: shipment.reason, action: 'shipped', patch: { data, before: locked.data } };
+  return moveOrder(trx, { id: locked.id, siteId: locked.siteId, orderId: shipment.orderId, status: current }, next, how);
 }
 
 /** The write-backs of an order, newest last (Check order, HP Data). */

@@ -80,10 +80,21 @@ export function generalDataService(deps: Deps) {
     return repo.list(scoped, sort, limit, offset);
   }
 
-  /** Create (no id) or update a record of `type`. */
-  async function upsert(actor: Actor, type: string, input: UpsertRecord): Promise<DataRecord> {
+  /**
+   * A site maps a store SKU (a product's field1) to one design: a second product with it is refused
+   * (409), whichever route saves it. `field` names the SKU as the caller's input does.
+   */
+  async function checkProductSku(siteId: number, sku: string | null | undefined, id: number | undefined, field: string): Promise<void> {
+    if (!sku) return;
+    const { rows } = await repo.list({ type: RECORD_TYPES.product, siteId, field1: sku }, { field: 'id', order: 'asc' }, 2, 0);
+    if (rows.some((r) => r.id !== id)) throw fieldError(field, 'This site already maps this SKU.', 409);
+  }
+
+  /** Create (no id) or update a record of `type`. `names`: what the caller's input calls field1 (its errors say so). */
+  async function upsert(actor: Actor, type: string, input: UpsertRecord, names: { field1?: string } = {}): Promise<DataRecord> {
     if (SYSTEM_TYPES.has(type) && !isAdmin(actor)) throw forbidden(`Records of type ${type} are written by Presswork itself`);
     if (type === RECORD_TYPES.productionNote) checkProductionNote(input.data);
+    const skuField = names.field1 ?? 'field1';
     const now = isoNow(clock);
     if (input.id) {
       const existing = await repo.byId(input.id);
@@ -97,6 +108,7 @@ export function generalDataService(deps: Deps) {
         if (!isAdmin(actor)) throw forbidden('You cannot move a record to another site');
         if (!(await siteExists(db, input.siteId))) throw fieldError('siteId', 'does not exist');
       }
+      if (type === RECORD_TYPES.product) await checkProductSku((isAdmin(actor) ? input.siteId : undefined) ?? record.siteId, input.field1 ?? record.field1, record.id, skuField);
       await repo
         .update(record.id, {
           field1: input.field1,
@@ -116,6 +128,7 @@ export function generalDataService(deps: Deps) {
     if (siteId !== actor.siteId && !isAdmin(actor)) throw forbidden('You cannot create records for another site');
     if (!(await siteExists(db, siteId))) throw fieldError('siteId', 'does not exist');
     if (type === RECORD_TYPES.order && !input.field1) throw fieldError('field1', 'An order needs its store order ID.');
+    if (type === RECORD_TYPES.product) await checkProductSku(siteId, input.field1, undefined, skuField);
     const id = await repo
       .insert({
       type,

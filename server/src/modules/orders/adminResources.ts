@@ -69,16 +69,20 @@ function productsResource(records: GeneralDataService, db: Db): RestResource<Rec
     const design = await findDesign(db, input.designId);
     // A design of another site is as unknown as a missing one.
     if (!design || design.siteId !== siteId || (!isAdmin(actor) && design.siteId !== actor.siteId)) throw fieldError('designId', "is not one of this site's designs");
-    const { rows } = await records.repo.list({ type: PRODUCT_TYPE, siteId, field1: input.storeSku }, { field: 'id', order: 'asc' }, 2, 0);
-    if (rows.some((r) => r.id !== id)) throw fieldError('storeSku', 'This site already maps this SKU.', 409);
-    const record = await records.upsert(actor, PRODUCT_TYPE, {
-      id,
-      field1: input.storeSku,
-      field2: String(design.id),
-      name: input.productName ?? design.name,
-      data: { designId: design.id, productType: input.productType === undefined ? design.productType : input.productType, storeProductId: input.storeProductId ?? null },
-      siteId,
-    });
+    // One SKU per site: the records service holds it for every route that saves a product.
+    const record = await records.upsert(
+      actor,
+      PRODUCT_TYPE,
+      {
+        id,
+        field1: input.storeSku,
+        field2: String(design.id),
+        name: input.productName ?? design.name,
+        data: { designId: design.id, productType: input.productType === undefined ? design.productType : input.productType, storeProductId: input.storeProductId ?? null },
+        siteId,
+      },
+      { field1: 'storeSku' },
+    );
     return productOf(record);
   }
   return {

@@ -15,6 +15,7 @@ import { recordChange, AUTOMATIC } from '../history';
 import { rewriteDeliveryPayloads } from '../inbox';
 import { printJobsOfOrder, setPrintJobLabel } from '../print-jobs';
 import { SHOPIFY_SOURCE, ordersRepo } from './repo';
+import { writeOrder } from './orderState';
 import { orderSearchText, storeChangeOf, type ShopifyOrder } from './shopify';
 import { REDACTED, holdingsOf, isFinished, isPrivacyTopic, mentions, mergeSubjects, privacyRequestOf, redactJson, subjectOf, type PrivacyRequest, type PrivacySubject, type PrivacyTopic } from './privacy';
 import { privacyRepo, type PrivacyRecord } from './privacyRepo';
@@ -57,7 +58,7 @@ async function redactOrder(trx: Trx, siteId: number, orderId: string, given: Pri
   if (!state) return undefined;
   const subject = mergeSubjects(subjectOf(state.data), given);
   const data = redactJson(state.data, subject);
-  await repo.updateOrder(state.id, { searchText: orderSearchText(data as ShopifyOrder), data, before: state.data, updatedAt: at });
+  await writeOrder(trx, state.id, { searchText: orderSearchText(data as ShopifyOrder), data, before: state.data, updatedAt: at });
   await repo.rewriteLogsOfOrder(siteId, orderId, (d) => redactJson(d, subject));
   for (const job of await printJobsOfOrder(trx, siteId, orderId)) {
     const next = redactJson({ productName: job.productName, data: job.data }, subject);

@@ -13,6 +13,7 @@ import { unitsToMake } from '../production/units';
 import { type Site, findSite } from '../sites';
 import { AUTOMATIC, type HistoryBy } from '../history';
 import { recordOrderChanges } from './orderHistory';
+import { checkMove, moveOrder, ORDER_EVENTS } from './orderState';
 import { ordersRepo } from './repo';
 import { APP_UNINSTALLED, disconnectStore } from './storeConnection';
 import { isPrivacyTopic } from './privacy';
@@ -97,10 +98,12 @@ async function applyOrders(ctx: UpsertContext, trx: Knex.Transaction, siteId: nu
     if (o.id !== undefined) {
       const before = stored.get(orderId)?.data;
       const data = await followUps(ctx, trx, siteId, before, o.data, { automatic: AUTOMATIC.shopifyWebhook(o.data.lastTopic) });
-      await repo.updateOrder(o.id, { name: o.order.name, status: o.status, searchText: orderSearchText(o.order), data, before, updatedAt: now });
+      const how = { event: ORDER_EVENTS.store, at: now, by: { automatic: AUTOMATIC.shopifyWebhook(data.lastTopic) }, action: false as const, patch: { name: o.order.name, searchText: orderSearchText(o.order), data, before } };
+      await moveOrder(trx, { id: o.id, siteId, orderId, status: stored.get(orderId)?.status ?? null }, o.status, how);
       await recordOrderChanges(trx, { siteId, orderId, at: now, by: { automatic: AUTOMATIC.shopifyWebhook(data.lastTopic) } }, before, { ...data, status: o.status });
     } else fresh.push({ siteId, orderId, name: o.order.name, status: o.status, searchText: orderSearchText(o.order), data: o.data, createdAt: o.createdAt, updatedAt: now });
   }
+  for (const o of fresh) checkMove(o.orderId, null, o.status, ORDER_EVENTS.store);
   await repo.insertOrders(fresh);
   for (const o of fresh) await recordOrderChanges(trx, { siteId, orderId: o.orderId, at: now, by: { automatic: AUTOMATIC.shopifyWebhook(o.data.lastTopic) } }, undefined, { ...o.data, status: o.status });
   for (const o of next.values()) await ctx.pipeline?.queueOnPaid(trx, site, o.data);
@@ -139,8 +142,10 @@ export async function applyDelivery(ctx: UpsertContext, trx: Knex.Transaction, d
   const { order, status } = applied;
   if (existing) {
     const data = await followUps(ctx, trx, d.siteId, existing.data, applied.data, { automatic: AUTOMATIC.shopifyWebhook(d.topic) });
-    await repo.updateOrder(existing.id, { name: order.name, status, searchText: orderSearchText(order), data, before: existing.data, updatedAt: now });
+    const how = { event: ORDER_EVENTS.store, at: now, by: { automatic: AUTOMATIC.shopifyWebhook(d.topic) }, action: false as const, patch: { name: order.name, searchText: orderSearchText(order), data, before: existing.data } };
+    await moveOrder(trx, { id: existing.id, siteId: d.siteId, orderId: order.id, status: existing.status ?? null }, status, how);
   } else {
+    checkMove(order.id, null, status, ORDER_EVENTS.store);
     await repo.insertOrders([{ siteId: d.siteId, orderId: order.id, name: order.name, status, searchText: orderSearchText(order), data: applied.data, createdAt: orderCreatedAt(order, now), updatedAt: now }]);
   }
   const by = { automatic: AUTOMATIC.shopifyWebhook(d.topic) };

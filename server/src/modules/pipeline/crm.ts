@@ -4,7 +4,7 @@
 // when the buyer said nothing), and a note naming the order and its items. Every write is checked
 // against the CRM first, so a retry after a lost answer never writes twice.
 import { mostRecentConsent, type ConsentResponse } from '../../integrations/raisersEdge';
-import { orderTablesRepo } from '../orders/tablesRepo';
+import { writeOrder } from '../orders/orderState';
 import { lockedOrder } from '../fulfilment/resolveOrder';
 import { text } from '../fulfilment/context';
 import { syncSettingsOf } from '../sync';
@@ -102,6 +102,6 @@ async function keepOnOrder(ctx: Parameters<StepRunner>[0], id: number, constitue
   await ctx.db.transaction(async (trx) => {
     const locked = await lockedOrder(trx, id);
     if (!locked || locked.data.crmConstituentId === constituentId) return;
-    await orderTablesRepo(trx).updateOrder(id, { data: { ...locked.data, crmConstituentId: constituentId }, before: locked.data, updatedAt: nowIso(ctx) });
+    await writeOrder(trx, id, { data: { ...locked.data, crmConstituentId: constituentId }, before: locked.data, updatedAt: nowIso(ctx) });
   });
 }

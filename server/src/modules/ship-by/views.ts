@@ -4,7 +4,7 @@
 import { dueOf, shipByOf, type ShipBySettings, type ShipByState } from '../../../../common/api/shipBy';
 import type { Deps } from '../../deps';
 import { productTypesOfSkus } from '../designs';
-import { progressRank } from '../fulfilment/status';
+import { progressRank } from '../orders/orderState';
 import type { OrderRecord } from '../orders/tablesRepo';
 import type { OrderLine } from '../orders/shopify';
 import { type PrintJob, printJobLinesOfOrders } from '../print-jobs';
