@@ -9,13 +9,13 @@ import type { LoginAnswer, Site, SiteInfo, User } from '../../../common/api/site
 import type { ConsentOptions, JobConfig, ReConnectionStatus, ReConnectUrl, ReWebhookSubscriptions, SyncResult } from '../../../common/api/sync';
 import type { DesignsService } from '../modules/designs';
 import type { Design as DesignRow } from '../modules/designs';
-import type { FulfilmentService, SendOutcome as ServerSendOutcome } from '../modules/fulfilment/service';
-import type { PreGeneratedItem } from '../modules/fulfilment/orderBody';
+import type { FulfilmentService, SendOutcome as ServerSendOutcome } from '../modules/fulfilment';
+import type { PreGeneratedItem } from '../modules/fulfilment';
 import type { DataRecord as GeneralRecord } from '../modules/general-data';
 import type { GeneralDataService } from '../modules/general-data';
-import type { OrderData as StoredOrderData } from '../modules/orders/shopify';
-import type { OrdersService } from '../modules/orders/service';
-import type { Store as StoreRow } from '../modules/orders/stores';
+import type { OrderData as StoredOrderData } from '../modules/orders';
+import type { OrdersService } from '../modules/orders';
+import type { Store as StoreRow } from '../modules/orders';
 import type { PrintJob as PrintJobRow } from '../modules/print-jobs';
 import type { PrintJobsService } from '../modules/print-jobs';
 import type { MaskedSite, SiteInfo as ServerSiteInfo, SitesService } from '../modules/sites';

@@ -19,14 +19,12 @@ import type { Actor } from '../../http/types';
 import { formatDateTime } from '../../lib/clock';
 import { isAdmin } from '../auth';
 import { siteScope } from '../auth';
-import { HP_ORDER_KIND, outboxRepo, type OutboxRow } from '../fulfilment/outbox';
-import { HP_SOURCE } from '../fulfilment/postbacks';
-import { providerChecksRepo } from '../fulfilment/providerChecksRepo';
-import { PROGRESS, SIDE, TERMINAL } from '../orders/orderState';
-import { STORE_FULFILMENT_KIND } from '../fulfilment/storeFulfilmentRepo';
+import { HP_ORDER_KIND, type OutboxRow, failedOutboxRows, providerPrintedBefore, providerSentBefore } from '../fulfilment';
+import { HP_SOURCE } from '../fulfilment';
+import { PROGRESS, SIDE, TERMINAL, orderNames, ordersPlacedSince } from '../orders';
+import { STORE_FULFILMENT_KIND } from '../fulfilment';
 import { failingDeliveriesBySource } from '../inbox';
-import { SHOPIFY_SOURCE } from '../orders/repo';
-import { orderTablesRepo } from '../orders/tablesRepo';
+import { SHOPIFY_SOURCE } from '../orders';
 import { PIPELINE_KIND, type PipelinePayload, pipelineRunsOfOrder } from '../pipeline';
 import { heldPrintJobs, owedPrintJobs } from '../print-jobs';
 import { siteNames } from '../search';
@@ -92,7 +90,7 @@ export function attentionService(deps: Deps) {
   async function owed(siteId: number | undefined, now: Date): Promise<Record<'late' | 'atRisk' | 'notShipped', Found>> {
     const from = new Date(now.getTime() - ATTENTION_WINDOW_DAYS * DAY).toISOString();
     const [orders, jobs] = await Promise.all([
-      orderTablesRepo(db).placedSince(siteId, OPEN_STATUSES, from, OWED_SCAN_LIMIT).then((o) => views.onOrders(o)),
+      ordersPlacedSince(db, siteId, OPEN_STATUSES, from, OWED_SCAN_LIMIT).then((o) => views.onOrders(o)),
       owedPrintJobs(db, siteId, { from, printedFrom: from }, OWED_SCAN_LIMIT).then((j) => views.onJobs(j)),
     ]);
     const unshippedSince = now.getTime() - config.attention.unshippedDays * DAY;
@@ -137,7 +135,7 @@ export function attentionService(deps: Deps) {
       }),
     );
     // Orders HP Site Flow printed and never shipped (their jobs are the provider's, never printed here).
-    const byHp = await providerChecksRepo(db).printedBefore(siteId, new Date(unshippedSince).toISOString(), ATTENTION_KIND_LIMIT);
+    const byHp = await providerPrintedBefore(db, siteId, new Date(unshippedSince).toISOString(), ATTENTION_KIND_LIMIT);
     const listed = new Set(notShipped.map((i) => `${i.siteId}\n${i.orderId}`));
     for (const o of byHp.rows) {
       if (listed.has(`${o.siteId}\n${o.storeOrderId}`)) continue;
@@ -171,7 +169,7 @@ export function attentionService(deps: Deps) {
 
   async function hpNoAck(siteId: number | undefined, now: Date): Promise<Found> {
     const ms = config.attention.hpAckHours * HOUR;
-    const { rows, total } = await providerChecksRepo(db).sentBefore(siteId, new Date(now.getTime() - ms).toISOString(), ATTENTION_KIND_LIMIT);
+    const { rows, total } = await providerSentBefore(db, siteId, new Date(now.getTime() - ms).toISOString(), ATTENTION_KIND_LIMIT);
     const items = rows.map((o) =>
       item('hpNoAck', {
         title: `${orderLabel(o.name, o.storeOrderId)} was sent to HP Site Flow on ${when(o.since)} and HP has not acknowledged it`,
@@ -189,7 +187,7 @@ export function attentionService(deps: Deps) {
     const bySite = new Map<number, string[]>();
     for (const r of rows) if (r.siteId !== null) bySite.set(r.siteId, [...(bySite.get(r.siteId) ?? []), r.payload.orderId]);
     const names = new Map<string, string | null>();
-    for (const [site, ids] of bySite) for (const [id, name] of await orderTablesRepo(db).orderNames(site, [...new Set(ids)])) names.set(`${site}\n${id}`, name);
+    for (const [site, ids] of bySite) for (const [id, name] of await orderNames(db, site, [...new Set(ids)])) names.set(`${site}\n${id}`, name);
     return (r) => orderLabel(names.get(`${r.siteId}\n${r.payload.orderId}`) ?? null, r.payload.orderId);
   }
 
@@ -200,20 +198,20 @@ export function attentionService(deps: Deps) {
   }
 
   async function failedSends(siteId: number | undefined): Promise<Found> {
-    const { rows, total } = await outboxRepo(db).failedOf(HP_ORDER_KIND, siteId, ATTENTION_KIND_LIMIT);
+    const { rows, total } = await failedOutboxRows(db, HP_ORDER_KIND, siteId, ATTENTION_KIND_LIMIT);
     const items = await outboxItems('sendFailed', rows, (order, r) => `${order}${r.payload.lineId ? ` (line ${r.payload.lineId})` : ''} could not be sent to HP Site Flow: ${brief(r.error)}`);
     return kept(items, total);
   }
 
   async function failedWriteBacks(siteId: number | undefined): Promise<Found> {
-    const { rows, total } = await outboxRepo(db).failedOf(STORE_FULFILMENT_KIND, siteId, ATTENTION_KIND_LIMIT);
+    const { rows, total } = await failedOutboxRows(db, STORE_FULFILMENT_KIND, siteId, ATTENTION_KIND_LIMIT);
     const items = await outboxItems('writeBackFailed', rows, (order, r) => `The store was not told that ${order.replace(/^Order/, 'order')} shipped: ${brief(r.error)}`);
     return kept(items, total);
   }
 
   /** Failed pipeline steps, less those a later run of the same step has done (or is doing). */
   async function failedSteps(siteId: number | undefined): Promise<Found> {
-    const { rows, total } = await outboxRepo(db).failedOf(PIPELINE_KIND, siteId, ATTENTION_KIND_LIMIT);
+    const { rows, total } = await failedOutboxRows(db, PIPELINE_KIND, siteId, ATTENTION_KIND_LIMIT);
     const stepOf = (r: OutboxRow) => {
       const p = r.payload as PipelinePayload;
       return `${p.step}\n${p.lineId ?? ''}`;

@@ -7,7 +7,7 @@ import type { Db } from '../../db';
 import { siteScope } from '../auth';
 import { isAdmin } from '../auth';
 import { findSiteBySlug } from '../sites';
-import { orderFor } from '../orders/lookup';
+import { orderFor } from '../orders';
 
 export const NO_DEMO_STORE = 'No demo store runs on this server (it runs only outside production, started by npm start)';
 

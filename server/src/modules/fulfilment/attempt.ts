@@ -9,7 +9,7 @@ import { outboxRepo, type OutboxRow } from './outbox';
 import { prepareSend, type PreparedSend } from './prepareSend';
 import { findOrder, lockedOrder } from './resolveOrder';
 import { writeSendLog } from './sendLog';
-import { highestProgress, moveOrder, nextOrderStatus, ORDER_EVENTS } from '../orders/orderState';
+import { highestProgress, moveOrder, nextOrderStatus, ORDER_EVENTS } from '../orders';
 
 /** What a row that is no longer pending says to its caller. */
 export function outcomeOf(row: OutboxRow): SendOutcome {

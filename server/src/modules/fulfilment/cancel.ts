@@ -11,14 +11,13 @@ import type { Actor } from '../../http/types';
 import type { Deps } from '../../deps';
 import { HpError } from '../../integrations/hpSiteflow';
 import { AUTOMATIC, byUser, recordChange, type HistoryBy } from '../history';
-import { orderTablesRepo } from '../orders/tablesRepo';
 import { HP_CANCEL_KIND, cancelDedupeKey, cancelRepo } from './cancelRepo';
 import { clientFor, later, nowIso, retryReason, SendFailure, siteSettings, text, type FulfilmentContext } from './context';
 import { mayBeAtProvider } from './lineSends';
 import { sourceOrderIdOf } from './orderBody';
 import { hpDedupeKey, outboxRepo, type OutboxRow } from './outbox';
 import { findOrder, lockedOrder, resolveOrder } from './resolveOrder';
-import { moveOrder, nextOrderStatus, ORDER_EVENTS, TERMINAL } from '../orders/orderState';
+import { moveOrder, nextOrderStatus, ORDER_EVENTS, TERMINAL } from '../orders';
 
 export { HP_CANCEL_KIND } from './cancelRepo';
 export type { ProviderCancellation } from '../../../../common/api/orders';

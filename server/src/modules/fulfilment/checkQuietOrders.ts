@@ -8,7 +8,7 @@ import { receivePostback } from './postbacks';
 import { providerChecksRepo, type QuietOrder } from './providerChecksRepo';
 import { postbackBody } from './schema';
 import { hpSettingsOf } from './settings';
-import { TERMINAL } from '../orders/orderState';
+import { TERMINAL } from '../orders';
 
 /** Order statuses that still expect news from the provider. */
 export const AWAITING_PROVIDER = ['sent', 'dataready', 'printready', 'printed', 'onhold'] as const;

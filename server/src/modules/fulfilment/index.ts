@@ -15,3 +15,13 @@ export { applyPostback, HP_SOURCE, postbackSite, receivePostback } from './postb
 export { adminLog, adminLogs, listEvents, orderDetail } from './providerEvents';
 export { findOrder, resolveOrder } from './resolveOrder';
 export { hpDataRoutes, hpLogsAdminRoutes, hpTestRoutes, onlineStoresFulfilmentRoutes } from './routes';
+export { requeueAfterApproval } from './afterApproval';
+export { later, nowIso, text } from './context';
+export { type PreGeneratedItem, type StoreLineItem, type StoreOrder } from './orderBody';
+export { HP_ORDER_KIND, type HpOrderPayload, insertOnce, outboxFromRow } from './outbox';
+export { lockedOrder } from './resolveOrder';
+export { storeFulfilmentRoutes } from './routes';
+export { detailQuery } from './schema';
+export { storeFulfilments } from './storeFulfilment';
+export { STORE_FULFILMENT_KIND } from './storeFulfilmentRepo';
+export { failedOutboxRows, outboxRowsWithKeyPrefix, retryFailedOutboxRow, outboxRowById, claimOutboxRow, dueOutboxIds, markOutboxFailed, markOutboxSent, rescheduleOutboxRow, providerPrintedBefore, providerSentBefore, shippedLinesIn } from './queries';

@@ -1,7 +1,7 @@
 // The provider's order body (INTEGRATIONS.md §2) from a store order, and from the manual form.
 import { customerNameOf } from '../../../../common/api/orders';
 import type { HpAdditionData } from '../designs';
-import type { OrderAddress } from '../orders/shopify';
+import type { OrderAddress } from '../orders';
 import type { HpSettings } from './settings';
 
 /** The parts of a stored store order (`shopify-order-log` data) a send reads. */

@@ -7,14 +7,14 @@ import { unauthorized } from '../../http/errors';
 import { DUPLICATE_MESSAGE } from '../../integrations/hpSiteflow';
 import type { Delivery, Handled, Inbox } from '../inbox';
 import { AUTOMATIC } from '../history';
-import { orderTablesRepo } from '../orders/tablesRepo';
+import { insertProviderEvent } from '../orders';
 import { type Site, findSite, findSiteBySlug } from '../sites';
 import { nowIso, text } from './context';
 import { findOrder, lockedOrder } from './resolveOrder';
 import type { PostbackBody } from './schema';
 import { hpSettingsOf } from './settings';
 import { linesOfProviderOrder, queueStoreFulfilment } from './storeFulfilment';
-import { highestProgress, moveOrder, nextOrderStatus, ORDER_EVENTS } from '../orders/orderState';
+import { highestProgress, moveOrder, nextOrderStatus, ORDER_EVENTS } from '../orders';
 
 /** The inbox source of HP Site Flow postbacks. */
 export const HP_SOURCE = 'hp';
@@ -73,7 +73,7 @@ export async function applyPostback(ctx: Pick<Deps, 'clock'>, trx: Knex.Transact
   const trackingNumber = text(body.shipment?.trackingNumber) || null;
   const refusal = submissionRefusal(body);
   const shippingMethod = text(carrier?.service) || text(carrier?.alias) || text(carrier?.code) || null;
-  await orderTablesRepo(trx).insertProviderEvent({
+  await insertProviderEvent(trx, {
     orderId,
     field2: text(body.orderId) || null,
     name: text(body.event).slice(0, 255),

@@ -1,9 +1,9 @@
 // Everything before the provider call: the site's settings, the order, each line's design, print
 // job and print file (asked of modules/production), and the provider's order body.
 import { HttpError } from '../../http/errors';
-import { providerBlocker } from '../production/designForLine';
+import { providerBlocker } from '../production';
 import { firstError } from '../print-jobs';
-import { quantityOf } from '../production/service';
+import { quantityOf } from '../production';
 import { siteSettings, SendFailure, text, type FulfilmentContext } from './context';
 import { linesSentOnTheirOwn } from './lineSends';
 import { buildOrderBody, shipToOf, sourceOrderIdOf, type HpOrderBody, type MappedLine, type PreGeneratedItem } from './orderBody';

@@ -9,7 +9,7 @@ import { siteScope, visibleTo } from '../auth';
 import { type DataRecord, type RecordFilter, type RecordSortField, findRecord, listRecords } from '../general-data';
 import { printJobsOfOrder } from '../print-jobs';
 import { HP_LOG, SEND_LOG, text, type FulfilmentContext } from './context';
-import { orderTablesRepo } from '../orders/tablesRepo';
+import { orderStates } from '../orders';
 import { findOrder } from './resolveOrder';
 import { storeFulfilmentsOf } from './storeFulfilment';
 
@@ -29,8 +29,7 @@ export async function listEvents(ctx: Pick<FulfilmentContext, 'db'>, actor: Acto
   const known = new Set<string>();
   const bySite = new Map<number, string[]>();
   for (const r of rows) if (r.field1) bySite.set(Number(r.siteId), [...(bySite.get(Number(r.siteId)) ?? []), r.field1]);
-  const orders = orderTablesRepo(ctx.db);
-  for (const [siteId, ids] of bySite) for (const id of (await orders.orderStates(siteId, ids)).keys()) known.add(`${siteId}:${id}`);
+  for (const [siteId, ids] of bySite) for (const id of (await orderStates(ctx.db, siteId, ids)).keys()) known.add(`${siteId}:${id}`);
   const list = rows.map((r) => ({ ...r, hasStoreOrder: r.field1 !== null && known.has(`${r.siteId}:${r.field1}`) }));
   return { list, hasNext: w.offset + rows.length < total, total };
 }

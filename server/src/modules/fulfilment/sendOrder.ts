@@ -7,9 +7,9 @@ import { lineSendsAtProvider, mayBeAtProvider, MAYBE_AT_PROVIDER_WHOLE } from '.
 import { enqueueOrderSend, hpDedupeKey, outboxRepo } from './outbox';
 import { sendNow } from './outboxWorker';
 import { findOrder, lockedOrder, resolveOrder } from './resolveOrder';
-import { sendWhenOf } from '../orders/webhookSites';
-import { nothingToPrint } from '../production/designForLine';
-import { assertOperatorMaySend } from '../production/orderHold';
+import { sendWhenOf } from '../orders';
+import { nothingToPrint } from '../production';
+import { assertOperatorMaySend } from '../production';
 import { findSite } from '../sites';
 
 export interface SendOrderInput {

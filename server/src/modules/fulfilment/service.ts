@@ -14,7 +14,7 @@ import { ageSeconds } from '../../lib/clock';
 import type { OutboxBacklog } from '../../lib/metrics';
 import { createInbox, type Inbox } from '../inbox';
 import type { RecordFilter, RecordSortField } from '../general-data';
-import type { ProductionService } from '../production/service';
+import type { ProductionService } from '../production';
 import type { Site } from '../sites';
 import { checkQuietOrders } from './checkQuietOrders';
 import { testHp } from './connectivity';

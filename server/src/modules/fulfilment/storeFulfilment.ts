@@ -18,10 +18,9 @@ import { later, nowIso, retryReason, text, type FulfilmentContext } from './cont
 import type { StoreOrder } from './orderBody';
 import { outboxRepo, type OutboxRow } from './outbox';
 import { lockedOrder, resolveOrder } from './resolveOrder';
-import { moveOrder, nextOrderStatus, ORDER_EVENTS } from '../orders/orderState';
-import { unitsToMake, type LineUnits } from '../production/units';
+import { moveOrder, nextOrderStatus, ORDER_EVENTS } from '../orders';
+import { unitsToMake, type LineUnits } from '../production';
 import type { DataRecord } from '../general-data';
-import { orderTablesRepo } from '../orders/tablesRepo';
 import { STORE_FULFILMENT_KIND, storeFulfilmentRepo, type ShipmentTracking, type StoreFulfilmentPayload } from './storeFulfilmentRepo';
 
 export { STORE_FULFILMENT_KIND, storeFulfilmentDedupeKey, type ShipmentTracking, type StoreFulfilmentPayload } from './storeFulfilmentRepo';

@@ -8,13 +8,13 @@ import { pageWindow } from '../../lib/paging';
 import { DEFAULT_PERMISSION, canOnRecord, isAdmin, type Permission } from '../auth';
 import { generalDataRepo, type DataRecord, type RecordFilter, type RecordSortField } from './repo';
 import type { ListQuery, UpsertRecord } from './schema';
-import { DuplicateOrderError } from '../orders/tablesRepo';
+import { DuplicateOrderError } from '../orders';
 import { RECORD_TYPES, SYSTEM_TYPES } from './types';
 import { PRODUCTION_NOTE_MAX } from '../../../../common/api/printProduction';
 import { siteExists } from '../sites';
 import { fieldError } from '../../http/fieldErrors';
 import { shipByViews } from '../ship-by';
-import type { OrderRecord } from '../orders/tablesRepo';
+import type { OrderRecord } from '../orders';
 
 export { SYSTEM_TYPES };
 

@@ -13,7 +13,7 @@ import { upsertBody as recordBody } from '../general-data';
 import { RECORD_TYPES } from '../general-data';
 import type { GeneralDataService } from '../general-data';
 import { baseUrlOf } from '../../http/baseUrl';
-import { PRODUCT_TYPE, productDesignId } from '../production/designForLine';
+import { PRODUCT_TYPE, productDesignId } from '../production';
 import { ORDER_TYPE } from './repo';
 import { productBody, storeBody } from './schema';
 import type { Store, StoreSortField, StoresService } from './stores';

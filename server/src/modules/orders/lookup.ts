@@ -5,7 +5,7 @@ import { notFound } from '../../http/errors';
 import type { Actor } from '../../http/types';
 import { siteScope } from '../auth';
 import type { DataRecord } from '../general-data';
-import type { ProductionService } from '../production/service';
+import type { ProductionService } from '../production';
 import type { ShipByViews } from '../ship-by';
 import { ORDER_TYPE, ordersRepo, type OrderRecord } from './repo';
 import type { CheckOrderInput } from './schema';

@@ -2,17 +2,17 @@
 import type { Db } from '../../db';
 import { HttpError, badRequest } from '../../http/errors';
 import type { Actor } from '../../http/types';
-import type { StoreOrder } from '../fulfilment/orderBody';
+import type { StoreOrder } from '../fulfilment';
 import type { DataRecord } from '../general-data';
 import type { Site } from '../sites';
-import { nothingToPrint, providerBlockers } from '../production/designForLine';
-import type { ProductionService } from '../production/service';
+import { nothingToPrint, providerBlockers } from '../production';
+import type { ProductionService } from '../production';
 import { findSite } from '../sites';
 import { orderFor } from './lookup';
 import type { RerunOrderInput } from './schema';
 import type { RerunResult } from '../../../../common/api/orders';
 import type { OrderSendPort } from './upsert';
-import { ORDER_UNPAID, printHold } from '../production/orderHold';
+import { ORDER_UNPAID, printHold } from '../production';
 import { sendWhenOf } from './webhookSites';
 import { isAdmin } from '../auth';
 

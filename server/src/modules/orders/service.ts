@@ -4,7 +4,7 @@
 import type { Deps } from '../../deps';
 import type { Actor } from '../../http/types';
 import { createInbox, type Inbox } from '../inbox';
-import type { ProductionService } from '../production/service';
+import type { ProductionService } from '../production';
 import type { SitesService } from '../sites';
 import { receiveWebhook } from './ingest';
 import { lineImages, linePdf, makeOrdersInHouse, orderToArtwork } from './lines';

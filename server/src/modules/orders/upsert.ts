@@ -7,9 +7,9 @@
 import type { Knex } from 'knex';
 import { isoNow, type Clock } from '../../lib/clock';
 import type { Delivery } from '../inbox';
-import { printHold } from '../production/orderHold';
-import type { ProductionService } from '../production/service';
-import { unitsToMake } from '../production/units';
+import { printHold } from '../production';
+import type { ProductionService } from '../production';
+import { unitsToMake } from '../production';
 import { type Site, findSite } from '../sites';
 import { AUTOMATIC, type HistoryBy } from '../history';
 import { recordOrderChanges } from './orderHistory';

@@ -2,8 +2,8 @@
 // CRM constituent id when the CRM step found or made one), put on the buyers' list only when they
 // consented to marketing, and taken off it when they unsubscribed in the store. Every call is
 // idempotent (upsert on e-mail, list membership), so a retry is safe.
-import { text } from '../fulfilment/context';
-import { printHold } from '../production/orderHold';
+import { text } from '../fulfilment';
+import { printHold } from '../production';
 import { RE_ID_FIELD } from '../sync';
 import { syncSettingsOf } from '../sync';
 import type { StepRunner } from './attempt';

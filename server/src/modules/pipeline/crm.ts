@@ -4,14 +4,14 @@
 // when the buyer said nothing), and a note naming the order and its items. Every write is checked
 // against the CRM first, so a retry after a lost answer never writes twice.
 import { mostRecentConsent, type ConsentResponse } from '../../integrations/raisersEdge';
-import { writeOrder } from '../orders/orderState';
-import { lockedOrder } from '../fulfilment/resolveOrder';
-import { text } from '../fulfilment/context';
+import { writeOrder } from '../orders';
+import { lockedOrder } from '../fulfilment';
+import { text } from '../fulfilment';
 import { syncSettingsOf } from '../sync';
 import type { StepRunner } from './attempt';
 import { buyerOf } from './buyer';
-import { printHold } from '../production/orderHold';
-import { nowIso } from '../fulfilment/context';
+import { printHold } from '../production';
+import { nowIso } from '../fulfilment';
 
 /** Attempts that look for a constituent our lost create may have made before creating another. */
 const LOOK_BEFORE_CREATING_AGAIN = 2;

@@ -8,7 +8,7 @@ import { ok } from '../../http/envelope';
 import { idempotent } from '../../http/idempotency';
 import { parse } from '../../http/validate';
 import { BULK_PDF_FILE_NAME } from '../../../../common/api/bulk';
-import type { BulkPrintFiles } from '../production/bulkPdf';
+import type { BulkPrintFiles } from '../production';
 import { baseUrlOf } from '../../http/baseUrl';
 import type { BulkPrintJobActions } from './bulk';
 import { bulkBody, bulkPdfBody } from './schema';

@@ -6,7 +6,7 @@ import { allow } from '../../http/access';
 import { actorOf } from '../../http/auth';
 import { parse } from '../../http/validate';
 import { PRINT_FILE_NAME } from '../pdf';
-import type { ProductionService } from '../production/service';
+import type { ProductionService } from '../production';
 import { baseUrlOf } from '../../http/baseUrl';
 import { pdfBody } from './schema';
 

@@ -10,13 +10,13 @@ import { pageWindow } from '../../lib/paging';
 import { isAdmin } from '../auth';
 import { siteScope as scope, visibleTo } from '../auth';
 import { findDesign } from '../designs';
-import { isEcardDesign } from '../production/designForLine';
+import { isEcardDesign } from '../production';
 import { findSite, siteExists } from '../sites';
 import { printJobsRepo, type MadeBy, type PrintJob, type PrintJobFilter, type PrintJobSortField } from './repo';
 import { bucketOf, printedPerPeriod } from './reportPeriods';
 import { reprintWhy, type ChangeInput, type CreateInput, type ListQuery, type ReportsQuery, type ReprintWhyInput } from './schema';
 import { parse } from '../../http/validate';
-import { storeFulfilmentRepo } from '../fulfilment/storeFulfilmentRepo';
+import { shippedLinesIn } from '../fulfilment';
 import { averageOrderToShipHours, onTimeRate, type ReportLine } from './shippingFigures';
 import { REPRINT_REASONS, REPRINT_RESPONSIBLES, reprintLine } from '../../../../common/api/reprints';
 import { alreadyPackedRefusal, alreadyPrintedRefusal, applyPrintJobChange, changeKind, atProviderRefusal, copyAlreadyPackedRefusal, noSuchCopyRefusal, NOT_PRINTED_YET, printsInHouse, providerPacksRefusal, stateName, withdrawnRefusal, type PrintJobChange, type PrintJobEventKind } from './state';
@@ -477,7 +477,7 @@ export function printJobsService({ db, clock, config }: Deps, parts: PrintJobPar
     const [figures, oldest, shipped] = await Promise.all([
       repo.reports({ fromAt: from, toAt: nextDay(to), clientId }),
       repo.list(readyQueue(clientId), defaultSort(false), 10, 0),
-      storeFulfilmentRepo(db).shippedLinesIn({ fromAt: from, toAt: nextDay(to), siteId: clientId }),
+      shippedLinesIn(db, { fromAt: from, toAt: nextDay(to), siteId: clientId }),
     ]);
     // Each shipped line against its ship-by (the site's rule, from its order's time): the on-time rate.
     const shipBys = await shipBy.ofShippedLines(shipped);

@@ -4,11 +4,11 @@
 import { dueOf, shipByOf, type ShipBySettings, type ShipByState } from '../../../../common/api/shipBy';
 import type { Deps } from '../../deps';
 import { productTypesOfSkus } from '../designs';
-import { progressRank } from '../orders/orderState';
-import type { OrderRecord } from '../orders/tablesRepo';
-import type { OrderLine } from '../orders/shopify';
+import { progressRank } from '../orders';
+import type { OrderRecord } from '../orders';
+import type { OrderLine } from '../orders';
 import { type PrintJob, printJobLinesOfOrders } from '../print-jobs';
-import { unitsToMake } from '../production/units';
+import { unitsToMake } from '../production';
 import { findSite } from '../sites';
 import { shipBySettingsOfEnv } from './settings';
 
