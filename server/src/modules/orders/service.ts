@@ -47,12 +47,10 @@ export interface OrdersServiceDeps {
 export function ordersService(deps: Deps, services: OrdersServiceDeps) {
   const { db, clock } = deps;
   const { production } = services;
-  let sendPort = services.send;
   const inbox = services.inbox ?? createInbox(deps);
   const sites = webhookSites(db, clock);
-  let cancelPort = services.cancel;
   const shipBy = shipByViews(deps);
-  const upsert: UpsertContext = { clock, production, sendPort: () => sendPort, cancelPort: () => cancelPort, pipeline: services.pipeline };
+  const upsert: UpsertContext = { clock, production, sendPort: () => services.send, cancelPort: () => services.cancel, pipeline: services.pipeline };
 
   inbox.register({
     source: SHOPIFY_SOURCE,
@@ -77,14 +75,12 @@ export function ordersService(deps: Deps, services: OrdersServiceDeps) {
     getOrder: (siteId: number, orderId: string) => ordersRepo(db).orderOf(siteId, orderId),
     mapLines: (siteId: number, order: { line_items: OrderLine[] }) => production.mapLines(siteId, order),
     checkOrder: (actor: Actor, input: CheckOrderInput) => checkOrder(db, production, shipBy, actor, input),
-    rerunOrder: (actor: Actor, input: RerunOrderInput) => rerunOrder({ db, production, sendPort: () => sendPort, pipeline: services.pipeline }, actor, input),
+    rerunOrder: (actor: Actor, input: RerunOrderInput) => rerunOrder({ db, production, sendPort: () => services.send, pipeline: services.pipeline }, actor, input),
     orderToArtwork: (actor: Actor, id: string, siteId?: number, ownOrigin?: string) => orderToArtwork({ db, production }, actor, id, siteId, ownOrigin),
     makeOrdersInHouse: (actor: Actor, ids: string[], siteId?: number, ownOrigin?: string) => makeOrdersInHouse({ db, production }, actor, ids, siteId, ownOrigin),
     linePdf: (actor: Actor, input: OrderLineInput & { printInHouse?: boolean }, ownOrigin: string) => linePdf({ db, production }, actor, input, ownOrigin),
     lineImages: (actor: Actor, input: OrderLineInput & { page?: number }, ownOrigin?: string) => lineImages({ db, production }, actor, input, ownOrigin),
     /** Wires the provider side after both services exist (and lets tests use a fake). */
-    setSendPort: (port: OrderSendPort | undefined) => void (sendPort = port),
-    setCancelPort: (port: OrderCancelPort | undefined) => void (cancelPort = port),
     /** Sync from store (admin): the store's orders changed since `since` (else since the last run) pulled in now. */
     async reconcile(actor: Actor, input: ReconcileInput) {
       assertAdmin(actor, 'Only an admin can sync a store');
