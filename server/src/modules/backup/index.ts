@@ -1,4 +1,4 @@
-// Backups and restore: what the CLI commands and the server's schedule use.
+// Owns backups and restore: what the CLI commands and the server's schedule use.
 export { BackupError } from './errors';
 export { writeBackup, type BackupSummary } from './write';
 export { restoreBackup, type RestoreSummary } from './restore';

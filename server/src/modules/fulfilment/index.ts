@@ -1,6 +1,4 @@
-// What the fulfilment module (the print provider, HP Site Flow) offers to the rest of the server.
-// The service object is what the app holds; the use cases are there for callers and tests that
-// want one story without HTTP.
+// Owns sending orders to the print provider (HP Site Flow): the outbox, postbacks, cancellations, store write-back.
 export { fulfilmentService, type FulfilmentService } from './service';
 export { DEFAULT_OPTIONS, type FulfilmentContext, type FulfilmentOptions, type SendOutcome } from './context';
 export { enqueueOrderSend, handBackClaims, hpDedupeKey, stopClaiming, type EnqueueOrderSend, type OutboxRow } from './outbox';
