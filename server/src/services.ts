@@ -20,7 +20,7 @@ import { bulkPrintFiles, productionService } from './modules/production';
 import { renderService } from './modules/render';
 import { scanService } from './modules/scan';
 import { searchService } from './modules/search';
-import { checkShipBySettings } from './modules/ship-by';
+import { checkShipBySettings, shipByViews } from './modules/ship-by';
 import { sitesService } from './modules/sites';
 import { syncService } from './modules/sync';
 import { diskStore, type FileStore, uploadsService } from './modules/uploads';
@@ -58,9 +58,11 @@ export function createServices(given: Deps, store: FileStore = fileStoreFor(give
     },
   });
   const render = renderService(deps, store, artwork);
+  // Ship-by dates on what jobs, orders and records list: one set of views, given to each.
+  const shipBy = shipByViews(deps);
   // After Approve: an auto-send order waiting for this job goes back in the provider's queue.
   const approved: Array<(job: PrintJob) => Promise<void>> = [requeueAfterApproval(deps)];
-  const printJobs = printJobsService(deps, { preflight: createPreflight(artwork), render, approved });
+  const printJobs = printJobsService(deps, { preflight: createPreflight(artwork), render, approved, shipBy });
   const production = productionService(deps, { store, artwork, render, printJobs });
   const fulfilment = fulfilmentService(deps, production, {}, inbox);
   // A store cancellation reaches the provider through its own outbox step (fulfilment/cancel.ts).
@@ -76,11 +78,11 @@ export function createServices(given: Deps, store: FileStore = fileStoreFor(give
   // Read when /metrics is scraped: what waits in the inbox and the outbox.
   metrics.readBacklogsWith(async () => ({ inbox: await inbox.backlog(), outbox: await fulfilment.outboxBacklog() }));
   const history = historyService(deps, { jobOf: (jobId) => findPrintJob(deps.db, jobId), orderOf: (actor, id, siteId) => orderFor(deps.db, actor, id, siteId) });
-  const orders = ordersService(deps, { sites, production, send: fulfilment, cancel: cancellations, pipeline, inbox, adminRequestOf: (site) => storeAdminOf(site)?.request ?? null });
+  const orders = ordersService(deps, { sites, production, shipBy, send: fulfilment, cancel: cancellations, pipeline, inbox, adminRequestOf: (site) => storeAdminOf(site)?.request ?? null });
   return {
     users: usersService(deps),
     sites,
-    generalData: generalDataService(deps),
+    generalData: generalDataService(deps, { shipBy }),
     uploads: uploadsService(deps, store),
     printJobs,
     production,

@@ -13,7 +13,6 @@ import { RECORD_TYPES, SYSTEM_TYPES } from './types';
 import { PRODUCTION_NOTE_MAX } from '../../../../common/api/printProduction';
 import { siteExists } from '../sites';
 import { fieldError } from '../../http/fieldErrors';
-import { shipByViews } from '../ship-by';
 import type { OrderRecord } from '../orders';
 
 export { SYSTEM_TYPES };
@@ -30,11 +29,15 @@ const duplicateOrder = (err: unknown) =>
       )
     : err;
 
-export function generalDataService(deps: Deps) {
+/** Ship-by dates on listed orders' lines: ship-by's views, given at assembly (they read orders). */
+export interface RecordsShipBy {
+  onOrders(orders: OrderRecord[]): Promise<OrderRecord[]>;
+}
+
+export function generalDataService(deps: Deps, { shipBy }: { shipBy: RecordsShipBy }) {
   const { db, clock } = deps;
   const repo = generalDataRepo(db);
   // List Orders: each line carries its ship-by. Only in lists: a record read to be edited and saved back must not store it.
-  const shipBy = shipByViews(deps);
   const withShipBy = async (type: string, rows: DataRecord[]): Promise<DataRecord[]> => (type === RECORD_TYPES.order ? shipBy.onOrders(rows as OrderRecord[]) : rows);
 
   function check(actor: Actor, record: DataRecord | undefined, action: 'read' | 'update' | 'delete'): DataRecord {

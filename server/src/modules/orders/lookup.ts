@@ -6,7 +6,6 @@ import type { Actor } from '../../http/types';
 import { siteScope } from '../auth';
 import type { DataRecord } from '../general-data';
 import type { ProductionService } from '../production';
-import type { ShipByViews } from '../ship-by';
 import { ORDER_TYPE, ordersRepo, type OrderRecord } from './repo';
 import type { CheckOrderInput } from './schema';
 import { orderNameOf } from './shopify';
@@ -34,8 +33,13 @@ export async function orderFor(db: Db, actor: Actor, id: string, siteId?: number
   return found[0];
 }
 
+/** Ship-by dates on an order's lines: ship-by's views, given at assembly (they read orders). */
+export interface OrdersShipBy {
+  onOrders(orders: OrderRecord[]): Promise<OrderRecord[]>;
+}
+
 /** check-order: the order's records (order, provider events, sends), newest first; the order's lines carry their ship-by. */
-export async function checkOrder(db: Db, production: Pick<ProductionService, 'whereMade'>, shipBy: Pick<ShipByViews, 'onOrders'>, actor: Actor, input: CheckOrderInput): Promise<DataRecord[]> {
+export async function checkOrder(db: Db, production: Pick<ProductionService, 'whereMade'>, shipBy: OrdersShipBy, actor: Actor, input: CheckOrderInput): Promise<DataRecord[]> {
   const orders = await shipBy.onOrders(await findOrders(db, actor, input));
   const repo = ordersRepo(db);
   const logs = (

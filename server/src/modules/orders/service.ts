@@ -3,6 +3,7 @@
 // screens find orders (lookup.ts), re-run them (rerun.ts) and act on their lines (lines.ts).
 import type { Deps } from '../../deps';
 import type { Actor } from '../../http/types';
+import type { OrdersShipBy } from './lookup';
 import { createInbox, type Inbox } from '../inbox';
 import type { ProductionService } from '../production';
 import type { SitesService } from '../sites';
@@ -16,7 +17,6 @@ import { storeReconciler, type AdminRequestOf } from './reconcile';
 import { assertAdmin } from '../auth';
 import { notFound } from '../../http/errors';
 import { findSiteBySlug } from '../sites';
-import { shipByViews } from '../ship-by';
 import type { OrderLine } from './shopify';
 import { applyDeliveries, applyDelivery, type OrderCancelPort, type OrderPipelinePort, type OrderSendPort, type UpsertContext } from './upsert';
 import type { RerunPipelinePort } from './rerun';
@@ -31,6 +31,8 @@ export interface OrdersServiceDeps {
   sites: SitesService;
   /** Which design, print job and print file for a line (modules/production). */
   production: ProductionService;
+  /** Ship-by dates on the lines of a checked order (modules/ship-by). */
+  shipBy: OrdersShipBy;
   send?: OrderSendPort;
   /** The provider side of a store cancellation (fulfilment/cancel.ts). */
   cancel?: OrderCancelPort;
@@ -49,7 +51,7 @@ export function ordersService(deps: Deps, services: OrdersServiceDeps) {
   const { production } = services;
   const inbox = services.inbox ?? createInbox(deps);
   const sites = webhookSites(db, clock);
-  const shipBy = shipByViews(deps);
+  const { shipBy } = services;
   const upsert: UpsertContext = { clock, production, sendPort: () => services.send, cancelPort: () => services.cancel, pipeline: services.pipeline };
 
   inbox.register({

@@ -28,7 +28,7 @@ import type { RenderService } from '../render';
 import { documentOf, valuesOf } from '../render';
 import { firstError, isHeld, type Preflight, type PreflightSources } from './preflight';
 import { thresholdsOf } from './preflightSettings';
-import { shipByViews } from '../ship-by';
+import type { ShipByState } from '../../../../common/api/shipBy';
 import { nameOf } from '../users';
 import { AUTOMATIC, byUser, byUserId, recordChange, type HistoryBy } from '../history';
 
@@ -107,13 +107,25 @@ export interface PrintJobParts {
   render: Pick<RenderService, 'isRenderable' | 'renderLine'>;
   /** Called after Approve anyway (e.g. an auto-send site queues the order's send again). */
   approved?: Array<(job: PrintJob) => Promise<void>>;
+  /** Ship-by dates on what the lists show: ship-by's views, given at assembly (they read jobs). */
+  shipBy: JobsShipBy;
+}
+
+/** What ship-by reads of a job. */
+type JobShipByFacts = Pick<PrintJob, 'clientId' | 'createdAt' | 'orderCreatedAt' | 'orderStatus' | 'productType' | 'isPrinted' | 'withdrawn'>;
+
+export interface JobsShipBy {
+  onJobs<J extends JobShipByFacts>(jobs: J[]): Promise<Array<J & ShipByState>>;
+  onJob<J extends JobShipByFacts>(job: J): Promise<J & ShipByState>;
+  /** The ship-by of shipped lines (the reports' on-time rate), in the same order; null without an order time. */
+  ofShippedLines(lines: ReadonlyArray<{ siteId: number; orderId: string; lineId: string; orderCreatedAt: string | null }>): Promise<Array<string | null>>;
 }
 
 /** Every job is checked when it is made (the demo seed too): there is no unchecked way in. */
 export function printJobsService({ db, clock, config }: Deps, parts: PrintJobParts) {
   const repo = printJobsRepo(db);
   // What the lists and the job's page show carries its ship-by and how close it is.
-  const shipBy = shipByViews({ db, clock, config });
+  const { shipBy } = parts;
 
   /** A design document counts when the job's pages were drawn from it (a personalised line, or a design's own pages). */
   const documentFor = (design: Design | undefined, drawnFromDesign: boolean): DesignDocument | null => {
