@@ -6,7 +6,7 @@ import { attentionService } from './modules/attention';
 import { batchesService, checkBatchSettings } from './modules/batches';
 import { demoStoreService } from './modules/demoStore';
 import { designsService } from './modules/designs';
-import { fulfilmentService, providerCancellations, requeueAfterApproval, storeFulfilments } from './modules/fulfilment';
+import { fulfilmentService, providerCancellations, requeueAfterApproval, shippedLinesIn, storeFulfilments } from './modules/fulfilment';
 import { generalDataService } from './modules/general-data';
 import { healthService } from './modules/health';
 import { historyService } from './modules/history';
@@ -62,7 +62,7 @@ export function createServices(given: Deps, store: FileStore = fileStoreFor(give
   const shipBy = shipByViews(deps);
   // After Approve: an auto-send order waiting for this job goes back in the provider's queue.
   const approved: Array<(job: PrintJob) => Promise<void>> = [requeueAfterApproval(deps)];
-  const printJobs = printJobsService(deps, { preflight: createPreflight(artwork), render, approved, shipBy });
+  const printJobs = printJobsService(deps, { preflight: createPreflight(artwork), render, approved, shipBy, shippedLines: (range) => shippedLinesIn(deps.db, range) });
   const production = productionService(deps, { store, artwork, render, printJobs });
   const fulfilment = fulfilmentService(deps, production, {}, inbox);
   // A store cancellation reaches the provider through its own outbox step (fulfilment/cancel.ts).

@@ -4,7 +4,7 @@
 import type { Deps } from '../../deps';
 import { formatDateTime, isoNow } from '../../lib/clock';
 import { createHpClient, type HpRetryOptions } from '../../integrations/hpSiteflow';
-import { RECORD_TYPES } from '../general-data';
+import { RECORD_TYPES } from '../records';
 import type { ProductionService } from '../production';
 import { type Site, findSite } from '../sites';
 import { hpSettingsOf, type HpSettings } from './settings';

@@ -1,6 +1,4 @@
-// Owns the spec's generic records API (general_data) and the record type names.
-// Leaf files first: modules in the orders cycle read RECORD_TYPES while this face is still loading.
-export { ORDER_RECORD_NAME, RECORD_TYPES } from './types';
+// Owns the spec's generic records API: general_data rows, and the order tables' records through it.
 export { type DataRecord, recordFromRow, type RecordRow } from './record';
 export { type RecordFilter, type RecordSortField } from './repo';
 export { generalDataRoutes } from './routes';

@@ -6,7 +6,7 @@ import type { Db } from '../../db';
 import { canBeRowId, likeLiteral, toJson } from '../../db';
 import { deleteOrderTableRecord, insertOrderTableRecord, orderTableRecordById, orderTableRecordSource, updateOrderTableRecord } from '../orders';
 import { recordFromRow, type DataRecord, type RecordRow } from './record';
-import { ORDER_TABLE_TYPES, isOrderTableType } from './types';
+import { ORDER_TABLE_TYPES, isOrderTableType } from '../records';
 
 export type { DataRecord } from './record';
 

@@ -9,7 +9,7 @@ import { DEFAULT_PERMISSION, canOnRecord, isAdmin, type Permission } from '../au
 import { generalDataRepo, type DataRecord, type RecordFilter, type RecordSortField } from './repo';
 import type { ListQuery, UpsertRecord } from './schema';
 import { DuplicateOrderError } from '../orders';
-import { RECORD_TYPES, SYSTEM_TYPES } from './types';
+import { RECORD_TYPES, SYSTEM_TYPES } from '../records';
 import { PRODUCTION_NOTE_MAX } from '../../../../common/api/printProduction';
 import { siteExists } from '../sites';
 import { fieldError } from '../../http/fieldErrors';

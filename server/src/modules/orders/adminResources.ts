@@ -10,7 +10,7 @@ import { isAdmin } from '../auth';
 import { findDesign } from '../designs';
 import type { DataRecord, RecordSortField } from '../general-data';
 import { upsertBody as recordBody } from '../general-data';
-import { RECORD_TYPES } from '../general-data';
+import { RECORD_TYPES } from '../records';
 import type { GeneralDataService } from '../general-data';
 import { baseUrlOf } from '../../http/baseUrl';
 import { PRODUCT_TYPE, productDesignId } from '../production';

@@ -3,7 +3,7 @@
 import type { Knex } from 'knex';
 import { isPostgres, type Db } from '../../db';
 import type { DataRecord } from '../general-data';
-import { ORDER_RECORD_NAME, RECORD_TYPES } from '../general-data';
+import { ORDER_RECORD_NAME, RECORD_TYPES } from '../records';
 import { orderTablesRepo, type NewOrder, type OrderRecord } from './tablesRepo';
 import type { OrderData } from './shopify';
 

@@ -9,7 +9,7 @@ import type { Knex } from 'knex';
 import { fromJson, isPostgres, isUniqueViolation, toJson, type Db } from '../../db';
 import type { DataRecord, RecordRow } from '../general-data';
 import { recordFromRow } from '../general-data';
-import { ORDER_RECORD_NAME, RECORD_TYPES } from '../general-data';
+import { ORDER_RECORD_NAME, RECORD_TYPES } from '../records';
 import { orderSearchColumns } from './searchKeys';
 import type { OrderData } from './shopify';
 

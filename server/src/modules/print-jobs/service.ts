@@ -10,13 +10,12 @@ import { pageWindow } from '../../lib/paging';
 import { isAdmin } from '../auth';
 import { siteScope as scope, visibleTo } from '../auth';
 import { findDesign } from '../designs';
-import { isEcardDesign } from '../production';
+import { isEcard } from '../../../../common/design-doc/types';
 import { findSite, siteExists } from '../sites';
 import { printJobsRepo, type MadeBy, type PrintJob, type PrintJobFilter, type PrintJobSortField } from './repo';
 import { bucketOf, printedPerPeriod } from './reportPeriods';
 import { reprintWhy, type ChangeInput, type CreateInput, type ListQuery, type ReportsQuery, type ReprintWhyInput } from './schema';
 import { parse } from '../../http/validate';
-import { shippedLinesIn } from '../fulfilment';
 import { averageOrderToShipHours, onTimeRate, type ReportLine } from './shippingFigures';
 import { REPRINT_REASONS, REPRINT_RESPONSIBLES, reprintLine } from '../../../../common/api/reprints';
 import { alreadyPackedRefusal, alreadyPrintedRefusal, applyPrintJobChange, changeKind, atProviderRefusal, copyAlreadyPackedRefusal, noSuchCopyRefusal, NOT_PRINTED_YET, printsInHouse, providerPacksRefusal, stateName, withdrawnRefusal, type PrintJobChange, type PrintJobEventKind } from './state';
@@ -109,6 +108,17 @@ export interface PrintJobParts {
   approved?: Array<(job: PrintJob) => Promise<void>>;
   /** Ship-by dates on what the lists show: ship-by's views, given at assembly (they read jobs). */
   shipBy: JobsShipBy;
+  /** The store lines shipped in a time range (the reports), fulfilment's record, given at assembly. */
+  shippedLines(range: { fromAt: string; toAt: string; siteId?: number }): Promise<ShippedLine[]>;
+}
+
+/** A store line shipped: when, and when its order was placed (null when the order is gone). */
+export interface ShippedLine {
+  siteId: number;
+  orderId: string;
+  lineId: string;
+  shippedAt: string;
+  orderCreatedAt: string | null;
 }
 
 /** What ship-by reads of a job. */
@@ -208,7 +218,7 @@ export function printJobsService({ db, clock, config }: Deps, parts: PrintJobPar
     // A job made from a design takes its artwork, picture, name and product when not given.
     const design = input.designId ? await findDesign(db, input.designId) : undefined;
     if (input.designId && (!design || (!isAdmin(actor) && design.siteId !== actor.siteId))) throw fieldError('designId', "is not one of this site's designs");
-    if (isEcardDesign(design)) throw fieldError('designId', 'is an e-card: it is e-mailed to its recipient, never printed');
+    if (isEcard(design?.productType)) throw fieldError('designId', 'is an e-card: it is e-mailed to its recipient, never printed');
     const artworkUrls = input.artworkUrls ?? design?.data.artworkUrls ?? [];
     const productName = input.productName ?? design?.name;
     if (!productName) throw fieldError('productName', 'is required');
@@ -489,7 +499,7 @@ export function printJobsService({ db, clock, config }: Deps, parts: PrintJobPar
     const [figures, oldest, shipped] = await Promise.all([
       repo.reports({ fromAt: from, toAt: nextDay(to), clientId }),
       repo.list(readyQueue(clientId), defaultSort(false), 10, 0),
-      shippedLinesIn(db, { fromAt: from, toAt: nextDay(to), siteId: clientId }),
+      parts.shippedLines({ fromAt: from, toAt: nextDay(to), siteId: clientId }),
     ]);
     // Each shipped line against its ship-by (the site's rule, from its order's time): the on-time rate.
     const shipBys = await shipBy.ofShippedLines(shipped);

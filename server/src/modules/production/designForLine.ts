@@ -8,7 +8,7 @@ import { isEcard } from '../../../../common/design-doc/types';
 import type { Db } from '../../db';
 import { type Design, findDesign, findDesignBySku } from '../designs';
 import { listRecords } from '../general-data';
-import { RECORD_TYPES } from '../general-data';
+import { RECORD_TYPES } from '../records';
 import { NOTHING_LEFT, unitsToMake, type LineUnits } from './units';
 
 /** What finding a line's design reads of a line: a stored store line or a normalised one. */

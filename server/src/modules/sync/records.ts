@@ -7,7 +7,7 @@ import type { Db } from '../../db';
 import { AUTOMATIC, byUserId, recordChange } from '../history';
 import type { Clock } from '../../lib/clock';
 import { type DataRecord, insertRecord, findRecord, listRecords, updateRecord } from '../general-data';
-import { RECORD_TYPES } from '../general-data';
+import { RECORD_TYPES } from '../records';
 import type { Permission } from '../auth';
 import type { FileKind } from './files';
 import { FILE_KINDS } from './files';
