@@ -2,7 +2,7 @@
 // through the outbox's dedupe keys, so nothing is sent twice.
 import type { Deps } from '../../deps';
 import { isoNow } from '../../lib/clock';
-import { sendsAutomatically } from '../orders/webhookSites';
+import { sendsAutomatically } from '../production/route';
 import type { PrintJob } from '../print-jobs/repo';
 import { sitesRepo } from '../sites/repo';
 import { enqueueOrderSend, hpDedupeKey, outboxRepo } from './outbox';

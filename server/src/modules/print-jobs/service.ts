@@ -11,6 +11,7 @@ import { isAdmin } from '../auth/permissions';
 import { siteScope as scope, visibleTo } from '../auth/scope';
 import { designsRepo } from '../designs/repo';
 import { isEcardDesign } from '../production/designForLine';
+import { drawLine } from '../production/drawLine';
 import { sitesRepo } from '../sites/repo';
 import { printJobsRepo, type MadeBy, type PrintJob, type PrintJobFilter, type PrintJobSortField } from './repo';
 import { bucketOf, printedPerPeriod } from './reportPeriods';
@@ -437,12 +438,12 @@ export function printJobsService({ db, clock, config }: Deps, parts: PrintJobPar
     if (job.isPrinted) throw conflict('This job is already printed; use Reprint to put it back in the queue first');
     const design = job.designId !== null ? await designs.byId(job.designId) : undefined;
     let redrawn: { artworkUrls: string[]; previewUrl: string | null; data: PrintJob['data'] } | null = null;
-    if (design && job.data.personalised === true && parts.render.isRenderable(design)) {
-      const properties = Array.isArray(job.data.properties) ? (job.data.properties as Array<{ name: string; value: unknown }>) : [];
-      const out = await parts.render.renderLine({ userId: actor.id, siteId: job.clientId }, design, properties, { ownOrigin: opts.ownOrigin });
+    const properties = Array.isArray(job.data.properties) ? (job.data.properties as Array<{ name: string; value: unknown }>) : [];
+    // Drawn as production drew it when the job was made.
+    const drawn = design && job.data.personalised === true ? await drawLine(parts.render, { userId: actor.id, siteId: job.clientId }, design, properties, { ownOrigin: opts.ownOrigin }) : undefined;
+    if (drawn) {
       const { needsReview: _n, missingFields: _m, ...rest } = job.data;
-      const review = out.missing.length ? { needsReview: true, missingFields: out.missing } : {};
-      redrawn = { artworkUrls: out.images, previewUrl: out.preview ?? design.image ?? null, data: { ...rest, personalised: true, ...review } };
+      redrawn = { artworkUrls: drawn.artworkUrls, previewUrl: drawn.previewUrl, data: { ...rest, ...drawn.data } };
     } else if (design && !job.data.pregeneratedPDF && documentOf(design) !== undefined && Array.isArray(design.data.artworkUrls) && design.data.artworkUrls.length) {
       // A design's own pages, saved again with the design.
       redrawn = { artworkUrls: design.data.artworkUrls.filter((u): u is string => typeof u === 'string' && u !== ''), previewUrl: design.image ?? job.previewUrl, data: job.data };
