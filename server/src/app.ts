@@ -19,22 +19,19 @@ import { generalDataRoutes } from './modules/general-data';
 import { imagesRoutes } from './modules/images';
 import { mailCatcherRoutes } from './modules/mailCatcher';
 import { demoStoreRoutes } from './modules/demoStore';
-import { ordersAdminRoutes } from './modules/orders';
-import { onlineStoresRoutes, shopifyWebhookRoutes, storeConnectionRoutes } from './modules/orders';
+import { ordersAdminRoutes, onlineStoresRoutes, shopifyWebhookRoutes, storeConnectionRoutes } from './modules/orders';
 import { pdfRoutes } from './modules/pdf';
-import { printJobPdfRoutes } from './modules/print-jobs';
-import { printJobsRoutes } from './modules/print-jobs';
+import { printJobPdfRoutes, printJobsRoutes, bulkPrintJobRoutes } from './modules/print-jobs';
 import { batchesRoutes } from './modules/batches';
-import { bulkPrintJobRoutes } from './modules/print-jobs';
 import { renderRoutes } from './modules/render';
 import { scanRoutes } from './modules/scan';
 import { searchRoutes } from './modules/search';
 import { attentionRoutes } from './modules/attention';
 import { sitesRoutes } from './modules/sites';
-import { syncRoutes } from './modules/sync';
-import { syncTestRoutes } from './modules/sync';
+import { syncRoutes, syncTestRoutes } from './modules/sync';
 import { fileRoutes, uploadGrantRoutes } from './modules/uploads';
 import { usersRoutes } from './modules/users';
+import { openApiDocument } from './http/openapi';
 import { historyRoutes, jobHistoryRoutes, orderHistoryRoutes } from './modules/history';
 import { createServices, type Services } from './services';
 import { isUiPage } from '../../common/uiPages';
@@ -90,9 +87,15 @@ export function createApp(deps: Deps, services: Services = createServices(deps),
   api.use(attachActor(services.users));
   // Idempotency-Key on the routes that create (declared `idempotent` beside each route).
   api.use(provideIdempotencyKeys(deps));
-  api.get('/', allow.public, (_req, res) => ok(res, { name: 'Presswork', status: 'ok' }));
+  api.get('/', allow.public.describe('The API answers (name and status)'), (_req, res) => ok(res, { name: 'Presswork', status: 'ok' }));
   // What the admin UI needs to know before sign-in: where the editors it frames live.
-  api.get('/app-config', allow.public, (_req, res) => ok(res, { editorUrl: config.editor.url, sampleEditorUrl: config.editor.sampleUrl, editorAllowedParentOrigins: config.editor.allowedParentOrigins }));
+  api.get('/app-config', allow.public.describe('The admin\'s editor addresses and allowed parent origins'), (_req, res) => ok(res, { editorUrl: config.editor.url, sampleEditorUrl: config.editor.sampleUrl, editorAllowedParentOrigins: config.editor.allowedParentOrigins }));
+  // The API reference, generated from this app's route table: built on the first ask, then kept.
+  let reference: ReturnType<typeof openApiDocument> | undefined;
+  api.get('/openapi.json', allow.signedIn.describe('This API reference: the OpenAPI 3.1 document of every route'), (req, res) => {
+    reference ??= openApiDocument(req.app as never);
+    res.json(reference);
+  });
   api.use('/users', uploadGrantRoutes(services.uploads, config));
   api.use('/users', usersRoutes(services.users));
   api.use('/sites', sitesRoutes(services.sites));
@@ -135,7 +138,7 @@ export function createApp(deps: Deps, services: Services = createServices(deps),
   app.use(config.sync.servicePath, jsonBody(config.bodyLimit), attachActor(services.users), syncRoutes(services.sync, 'sync-service'), notFoundHandler());
 
   // The spec's sign-out path outside /api.
-  app.post('/users/logout', allow.public, jsonBody(config.bodyLimit), attachActor(services.users), async (req, res) => {
+  app.post('/users/logout', allow.public.describe('Sign out (the older path): the token is revoked'), jsonBody(config.bodyLimit), attachActor(services.users), async (req, res) => {
     if (req.actor && req.token) await services.users.logout(req.token.jti, req.token.expiresAt);
     ok(res, null);
   });
@@ -164,8 +167,8 @@ export function createApp(deps: Deps, services: Services = createServices(deps),
     }
     res.status(known ? 200 : 404).set('Cache-Control', 'no-cache').sendFile(index);
   };
-  app.get('/', allow.public, assets, page);
-  app.get('/*path', allow.public, assets, page);
+  app.get('/', allow.public.describe('The admin UI\'s page'), assets, page);
+  app.get('/*path', allow.public.describe('The admin UI\'s pages (deep links); 404 for any other path'), assets, page);
   app.use(notFoundHandler());
   app.use(errorHandler(log));
   return { app, services };

@@ -2,9 +2,9 @@
 // through the outbox's dedupe keys, so nothing is sent twice.
 import type { Deps } from '../../deps';
 import { isoNow } from '../../lib/clock';
-import { sendsAutomatically } from '../orders';
 import type { PrintJob } from '../print-jobs';
 import { findSite } from '../sites';
+import { sendsAutomatically } from '../production';
 import { enqueueOrderSend, hpDedupeKey, outboxRepo } from './outbox';
 import { findOrder } from './resolveOrder';
 

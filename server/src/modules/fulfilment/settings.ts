@@ -1,6 +1,7 @@
-// The provider settings of a site (its settings.env; names per INTEGRATIONS.md).
+// The provider settings of a site (its settings.env; docs/settings.md lists the names).
 import { HP_AUTH_SCHEMES, type HpAuthScheme } from '../../integrations/hpSiteflow';
 import { envValue, type EnvVar } from '../../lib/secrets';
+import { autoSendOf } from '../production';
 
 export interface HpSettings {
   baseUrl: string;
@@ -47,7 +48,7 @@ export function hpSettingsOf(env: EnvVar[]): { settings: HpSettings; missing: st
       destination: v('HP_DESTINATION') || 'presswork',
       carrierAlias: v('HP_CARRIER_ALIAS') || 'standard',
       postbackToken: v('HP_POSTBACK_TOKEN'),
-      autoSend: ['1', 'true', 'yes', 'on'].includes(v('HP_AUTO_SEND').toLowerCase()),
+      autoSend: autoSendOf(env),
       pollAfterMinutes: pollAfter ? Number(pollAfter) : undefined,
     },
     missing: HP_REQUIRED.filter((k) => !v(k)),

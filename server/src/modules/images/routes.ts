@@ -27,7 +27,7 @@ type FetchArtwork = (url: string, ctx?: { ownOrigin?: string }) => Promise<Buffe
 export function imagesRoutes(fetchArtwork: FetchArtwork, config: Config): Router {
   const r = Router();
 
-  r.post('/url-to-base64', allow.signedIn, async (req, res) => {
+  r.post('/url-to-base64', allow.signedIn.describe('An allowed artwork URL fetched and answered as a data: URL', { body: body }), async (req, res) => {
     const { url } = parse(body, req.body);
     const bytes = await fetchArtwork(url, { ownOrigin: baseUrlOf(req, config) });
     const type = imageTypeOf(bytes);

@@ -12,5 +12,6 @@ export { type Store, storesService } from './stores';
 export { checkStoreSettings } from './storeSettings';
 export { storeTokens } from './storeTokens';
 export { DuplicateOrderError, type OrderRecord } from './tablesRepo';
-export { sendsAutomatically, type SendWhen, sendWhenOf } from './webhookSites';
+export { type SendWhen, sendWhenOf } from './webhookSites';
 export { ordersPlacedSince, orderNames, orderRecordOf, newestOrder, orderById, insertProviderEvent, insertProviderSend, orderStates, deleteOrderTableRecord, insertOrderTableRecord, orderTableRecordById, orderTableRecordSource, updateOrderTableRecord } from './queries';
+export { STORE_KEYS } from './webhookSites';

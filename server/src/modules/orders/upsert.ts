@@ -19,7 +19,8 @@ import { APP_UNINSTALLED, disconnectStore } from './storeConnection';
 import { isPrivacyTopic } from './privacy';
 import { applyPrivacyDelivery } from './privacyRequests';
 import { RECEIVED, applyStoreChange, orderCreatedAt, orderSearchText, storeChangeOf, type OrderData, type ShopifyOrder } from './shopify';
-import { sendWhenOf, sendsAutomatically } from './webhookSites';
+import { sendWhenOf } from './webhookSites';
+import { sendsAutomatically } from '../production';
 
 /** The provider side (modules/fulfilment): queues a send in the caller's transaction, deduplicated per order/line. */
 export interface OrderSendPort {
@@ -111,8 +112,8 @@ async function applyOrders(ctx: UpsertContext, trx: Knex.Transaction, siteId: nu
 
 /** An auto-send site's order goes once it may: paid (or SHOPIFY_SEND_WHEN=created), not cancelled, every line ready. */
 async function mayAutoSend(ctx: UpsertContext, trx: Knex.Transaction, site: Site | undefined, siteId: number, data: OrderData): Promise<boolean> {
-  if (!sendsAutomatically(site) || printHold(data, sendWhenOf(site))) return false;
-  return ctx.production.autoSendable(trx, siteId, data);
+  if (!sendsAutomatically(site)) return false;
+  return ctx.production.autoSendable(trx, siteId, data, printHold(data, sendWhenOf(site)));
 }
 
 /**

@@ -7,11 +7,11 @@ import { HttpError, conflict, forbidden, notFound } from '../../http/errors';
 import type { Actor } from '../../http/types';
 import { isoNow } from '../../lib/clock';
 import { pageWindow } from '../../lib/paging';
-import { isAdmin } from '../auth';
-import { siteScope as scope, visibleTo } from '../auth';
+import { isAdmin, siteScope as scope, visibleTo } from '../auth';
 import { findDesign } from '../designs';
 import { isEcard } from '../../../../common/design-doc/types';
 import { findSite, siteExists } from '../sites';
+import { drawLine } from '../production';
 import { printJobsRepo, type MadeBy, type PrintJob, type PrintJobFilter, type PrintJobSortField } from './repo';
 import { bucketOf, printedPerPeriod } from './reportPeriods';
 import { reprintWhy, type ChangeInput, type CreateInput, type ListQuery, type ReportsQuery, type ReprintWhyInput } from './schema';
@@ -458,12 +458,12 @@ export function printJobsService({ db, clock, config }: Deps, parts: PrintJobPar
     if (job.isPrinted) throw conflict('This job is already printed; use Reprint to put it back in the queue first');
     const design = job.designId !== null ? await findDesign(db, job.designId) : undefined;
     let redrawn: { artworkUrls: string[]; previewUrl: string | null; data: PrintJob['data'] } | null = null;
-    if (design && job.data.personalised === true && parts.render.isRenderable(design)) {
-      const properties = Array.isArray(job.data.properties) ? (job.data.properties as Array<{ name: string; value: unknown }>) : [];
-      const out = await parts.render.renderLine({ userId: actor.id, siteId: job.clientId }, design, properties, { ownOrigin: opts.ownOrigin });
+    const properties = Array.isArray(job.data.properties) ? (job.data.properties as Array<{ name: string; value: unknown }>) : [];
+    // Drawn as production drew it when the job was made.
+    const drawn = design && job.data.personalised === true ? await drawLine(parts.render, { userId: actor.id, siteId: job.clientId }, design, properties, { ownOrigin: opts.ownOrigin }) : undefined;
+    if (drawn) {
       const { needsReview: _n, missingFields: _m, ...rest } = job.data;
-      const review = out.missing.length ? { needsReview: true, missingFields: out.missing } : {};
-      redrawn = { artworkUrls: out.images, previewUrl: out.preview ?? design.image ?? null, data: { ...rest, personalised: true, ...review } };
+      redrawn = { artworkUrls: drawn.artworkUrls, previewUrl: drawn.previewUrl, data: { ...rest, ...drawn.data } };
     } else if (design && !job.data.pregeneratedPDF && documentOf(design) !== undefined && Array.isArray(design.data.artworkUrls) && design.data.artworkUrls.length) {
       // A design's own pages, saved again with the design.
       redrawn = { artworkUrls: design.data.artworkUrls.filter((u): u is string => typeof u === 'string' && u !== ''), previewUrl: design.image ?? job.previewUrl, data: job.data };

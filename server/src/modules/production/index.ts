@@ -4,3 +4,5 @@ export { ECARD_NOT_PRINTED, isEcardDesign, type LineMapping, mapLines, nothingTo
 export { assertOperatorMaySend, type HeldOrder, ORDER_CANCELLED, ORDER_UNPAID, printHold } from './orderHold';
 export { printSizeOfJob, productionService, type ProductionService, quantityOf } from './service';
 export { type LineUnits, unitsToMake } from './units';
+export { drawLine } from './drawLine';
+export { autoSendOf, routeLine, sendsAutomatically } from './route';

@@ -15,18 +15,18 @@ import type { ArtworkFetcher } from '../pdf';
 import { PRINT_FILE_NAME, assertFourPages, buildPrintPdf } from '../pdf';
 import { printSizeOf, type PrintSize } from '../../../../common/design-doc/printSize';
 import type { DesignDocument } from '../../../../common/design-doc/types';
-import { type MadeBy, type PrintJob, printJobsOfOrder } from '../print-jobs';
+import { type MadeBy, type PrintJob, printJobsOfOrder, OrderLineTaken, heldRefusal, type PrintJobsService, atProviderRefusal, withdrawnRefusal } from '../print-jobs';
 import type { PrintPdfFrom } from '../../../../common/api/printProduction';
-import { OrderLineTaken, heldRefusal, type PrintJobsService } from '../print-jobs';
 import type { PreflightFinding } from '../../../../common/api/preflight';
-import { atProviderRefusal, withdrawnRefusal } from '../print-jobs';
 import type { RenderService } from '../render';
 import { registerUpload, uploadExists } from '../uploads';
 import type { FileStore } from '../uploads';
 import { findDesign } from '../designs';
-import { ECARD_NOT_PRINTED, designForLine, isEcardDesign, mapLines, readyForProvider, type LineRef } from './designForLine';
+import { ECARD_NOT_PRINTED, designForLine, isEcardDesign, mapLines, type LineRef } from './designForLine';
+import { drawLine } from './drawLine';
 import { NOTHING_LEFT, unitsToMake } from './units';
-import { cancelledJobReason, type HeldOrder } from './orderHold';
+import { cancelledJobReason, type HeldOrder, type PrintHold } from './orderHold';
+import { goesToProviderByItself, linesSentToProvider, routeLine } from './route';
 import { fieldError } from '../../http/fieldErrors';
 
 /** The parts of a store order line production reads (a stored line, or a normalised one). */
@@ -93,12 +93,8 @@ export function productionService(deps: Deps, parts: ProductionParts) {
 
   /** What a new job of this line is made from: the design's pages drawn with the line's properties, its artwork, or its product PDF. */
   async function artworkForLine(req: LineJobRequest, design: Design) {
-    if (render.isRenderable(design)) {
-      const out = await render.renderLine({ userId: req.actorId, siteId: req.siteId }, design, req.line.properties ?? [], { ownOrigin: req.ownOrigin });
-      // A missing property drew the field's sample: the job waits for a person to check it.
-      const review = out.missing.length ? { needsReview: true, missingFields: out.missing } : {};
-      return { artworkUrls: out.images, previewUrl: out.preview ?? design.image ?? undefined, data: { personalised: true, ...review } };
-    }
+    const drawn = await drawLine(render, { userId: req.actorId, siteId: req.siteId }, design, req.line.properties ?? [], { ownOrigin: req.ownOrigin });
+    if (drawn) return { artworkUrls: drawn.artworkUrls, previewUrl: drawn.previewUrl ?? undefined, data: drawn.data };
     const artworkUrls = artworkOf(design);
     if (!artworkUrls.length && !design.productPdf) throw badRequest(`The design "${design.name}" has no artwork yet`);
     return { artworkUrls, previewUrl: design.image ?? undefined, data: artworkUrls.length ? {} : { pregeneratedPDF: design.productPdf } };
@@ -201,15 +197,24 @@ export function productionService(deps: Deps, parts: ProductionParts) {
     for (const job of jobs) await printJobs.moveJob(trx, job, 'provider', actorId);
   }
 
+  /** Where each line of an order goes and whether it may go now (routeLine), with its job. */
+  async function routeLines(trx: Db | Knex.Transaction, siteId: number, order: { id: string; line_items: ProductionLine[]; preGeneratedHPItems?: unknown }, hold?: PrintHold) {
+    const jobs = await printJobsOfOrder(trx, siteId, String(order.id));
+    const sent = linesSentToProvider(order);
+    return (await mapLines(trx, siteId, order)).map((mapping) => {
+      const job = jobs.find((j) => j.lineItemId === String(mapping.line.id));
+      return { mapping, job, route: routeLine({ hold, mapping, job, sentToProvider: sent.has(String(mapping.line.id)) }) };
+    });
+  }
+
   /**
-   * Auto-send rule (a new paid order of an auto-send site): every line maps to a design with a
-   * provider SKU, and no line is already queued in house (that needs a person's decision).
+   * Auto-send rule (a new order of an auto-send site, not held): every line to print goes to the
+   * provider; a line already queued in house needs a person's decision.
    */
-  async function autoSendable(trx: Knex.Transaction, siteId: number, order: { id: string; line_items: ProductionLine[] }): Promise<boolean> {
-    if (!readyForProvider(await mapLines(trx, siteId, order))) return false;
-    const queued = (await printJobsOfOrder(trx, siteId, order.id)).some((j) => j.madeBy === 'inHouse');
-    if (queued) log.info({ siteId, orderId: order.id }, 'not sent automatically: a line is in the Jobs queue');
-    return !queued;
+  async function autoSendable(trx: Knex.Transaction, siteId: number, order: { id: string; line_items: ProductionLine[] }, hold?: PrintHold): Promise<boolean> {
+    const routes = await routeLines(trx, siteId, order, hold);
+    if (routes.some((r) => r.route.goes === 'in-house' && r.job)) log.info({ siteId, orderId: order.id }, 'not sent automatically: a line is in the Jobs queue');
+    return goesToProviderByItself(routes);
   }
 
   /**
@@ -337,6 +342,7 @@ export function productionService(deps: Deps, parts: ProductionParts) {
     /** A job the provider makes from now on (the send's own decision, no operator asked: null). */
     moveToProvider: (job: PrintJob, byUserId: number | null) => printJobs.moveJob(db, job, 'provider', byUserId),
     autoSendable,
+    routeLines,
     followOrder,
     printFile,
     printFileUrl,
