@@ -4,7 +4,7 @@ import type { Design } from '../src/modules/designs/repo';
 import { ECARD_NOT_PRINTED, type LineMapping } from '../src/modules/production/designForLine';
 import { ORDER_CANCELLED, ORDER_UNPAID, type PrintHold } from '../src/modules/production/orderHold';
 import { autoSendOf, goesToProviderByItself, linesSentToProvider, ROUTE_CODES, routeLine, sendsAutomatically, type LineRoute, type RouteCode, type RouteInput } from '../src/modules/production/route';
-import { NOTHING_LEFT } from '../src/modules/production/units';
+import { NOTHING_LEFT } from '../../common/api/units';
 import type { Site } from '../src/modules/sites/repo';
 
 const design = (o: Partial<Design> = {}) => ({ id: 5, name: 'Poster', hpSKU: 'HP-POSTER', productType: 'Poster', ...o }) as Design;

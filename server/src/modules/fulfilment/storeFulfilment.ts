@@ -19,7 +19,7 @@ import type { StoreOrder } from './orderBody';
 import { outboxRepo, type OutboxRow } from './outbox';
 import { lockedOrder, resolveOrder } from './resolveOrder';
 import { moveOrder, nextOrderStatus, ORDER_EVENTS } from '../orders';
-import { unitsToMake, type LineUnits } from '../production';
+import { unitsToMake, type LineUnits } from '../../../../common/api/units';
 import type { DataRecord } from '../general-data';
 import { STORE_FULFILMENT_KIND, storeFulfilmentRepo, type ShipmentTracking, type StoreFulfilmentPayload } from './storeFulfilmentRepo';
 

@@ -9,7 +9,7 @@ import { isoNow, type Clock } from '../../lib/clock';
 import type { Delivery } from '../inbox';
 import { printHold } from '../production';
 import type { ProductionService } from '../production';
-import { unitsToMake } from '../production';
+import { unitsToMake } from '../../../../common/api/units';
 import { type Site, findSite } from '../sites';
 import { AUTOMATIC, type HistoryBy } from '../history';
 import { recordOrderChanges } from './orderHistory';

@@ -7,7 +7,7 @@ import { MailError, mailErrorOf } from '../../integrations/mailer';
 import { text } from '../fulfilment';
 import type { StoreLineItem } from '../fulfilment';
 import { printHold } from '../production';
-import { unitsToMake } from '../production';
+import { unitsToMake } from '../../../../common/api/units';
 import type { StepRunner } from './attempt';
 import { buyerOf } from './buyer';
 import { ecardOf, renderEcardFront } from './ecard';

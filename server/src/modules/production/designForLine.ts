@@ -9,7 +9,7 @@ import type { Db } from '../../db';
 import { type Design, findDesign, findDesignBySku } from '../designs';
 import { listRecords } from '../general-data';
 import { RECORD_TYPES } from '../records';
-import { NOTHING_LEFT, unitsToMake, type LineUnits } from './units';
+import { NOTHING_LEFT, unitsToMake, type LineUnits } from '../../../../common/api/units';
 
 /** What finding a line's design reads of a line: a stored store line or a normalised one. */
 export interface LineRef extends LineUnits {

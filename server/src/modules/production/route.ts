@@ -8,7 +8,7 @@ import { STORE_KEYS } from '../orders';
 import type { Site } from '../sites';
 import { ECARD_NOT_PRINTED, providerBlocker, type LineMapping } from './designForLine';
 import { ORDER_CANCELLED, ORDER_UNPAID, type PrintHold } from './orderHold';
-import { NOTHING_LEFT } from './units';
+import { NOTHING_LEFT } from '../../../../common/api/units';
 
 /** HP_AUTO_SEND, read here only: on for 1, true, yes or on (any case); anything else is off. */
 export const autoSendOf = (env: EnvVar[]): boolean => ['1', 'true', 'yes', 'on'].includes((envValue(env, STORE_KEYS.autoSend) ?? '').trim().toLowerCase());

@@ -24,7 +24,7 @@ import type { FileStore } from '../uploads';
 import { findDesign } from '../designs';
 import { ECARD_NOT_PRINTED, designForLine, isEcardDesign, mapLines, type LineRef } from './designForLine';
 import { drawLine } from './drawLine';
-import { NOTHING_LEFT, unitsToMake } from './units';
+import { NOTHING_LEFT, unitsToMake } from '../../../../common/api/units';
 import { cancelledJobReason, type HeldOrder, type PrintHold } from './orderHold';
 import { goesToProviderByItself, linesSentToProvider, routeLine } from './route';
 import { fieldError } from '../../http/fieldErrors';

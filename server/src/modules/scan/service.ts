@@ -30,7 +30,7 @@ import type { PrintJob } from '../print-jobs';
 import { JOB_NOT_FOUND, type PrintJobsService } from '../print-jobs';
 import { noSuchCopyRefusal } from '../print-jobs';
 import type { ProductionService } from '../production';
-import { unitsToMake } from '../production';
+import { unitsToMake } from '../../../../common/api/units';
 
 /**
  * The code as the scanner typed it (parseSlugCode: `PJ-<id>-<copy>` or `PJ-<id>`, any case,

@@ -8,7 +8,7 @@ import { progressRank } from '../orders';
 import type { OrderRecord } from '../orders';
 import type { OrderLine } from '../orders';
 import { type PrintJob, printJobLinesOfOrders } from '../print-jobs';
-import { unitsToMake } from '../production';
+import { unitsToMake } from '../../../../common/api/units';
 import { findSite } from '../sites';
 import { shipBySettingsOfEnv } from './settings';
 
