@@ -25,6 +25,8 @@ export interface AppProcess {
   kill(): Promise<void>;
   /** SIGTERM and wait for exit. */
   stop(): Promise<void>;
+  /** Wait (up to `waitMs`) for the process to end by itself: how it ended; still running then: undefined. */
+  exited(waitMs: number): Promise<{ code: number | null; signal: NodeJS.Signals | null } | undefined>;
   /**
    * SIGTERM and wait (up to `waitMs`) for the process to exit by itself: how long it took and how it
    * ended. Still alive then: SIGKILLed, and `exitedByItself` is false.
@@ -44,13 +46,13 @@ export interface AppProcess {
  * Defaults: no demo seed, no simulators, no scheduler, log level warn, a fixed JWT secret shared by
  * every instance (so two instances accept each other's tokens), the faults admin as first admin.
  */
-export function appProcess(env: Record<string, string> = {}, opts: { dataDir?: string; port?: number } = {}): AppProcess {
+export function appProcess(env: Record<string, string> = {}, opts: { dataDir?: string; port?: number; entry?: string } = {}): AppProcess {
   const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'presswork-faults-'));
   let port = opts.port ?? 0;
   let child: ChildProcess | undefined;
   let output = '';
   async function launch(): Promise<void> {
-    child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
+    child = spawn(process.execPath, ['--import', 'tsx', opts.entry ?? 'server/src/main.ts'], {
       cwd: root,
       env: {
         ...process.env,
@@ -137,6 +139,14 @@ export function appProcess(env: Record<string, string> = {}, opts: { dataDir?: s
       const ms = Math.round(performance.now() - started);
       if (!byItself) await self.kill();
       return { ms, code: c.exitCode, signal: c.signalCode, exitedByItself: byItself };
+    },
+    async exited(waitMs) {
+      const c = child;
+      if (!c) throw new Error('the app was never started');
+      if (c.exitCode === null && c.signalCode === null) {
+        await Promise.race([new Promise((r) => c.once('exit', r)), new Promise((r) => setTimeout(r, waitMs))]);
+      }
+      return c.exitCode === null && c.signalCode === null ? undefined : { code: c.exitCode, signal: c.signalCode };
     },
     pauseOutput() {
       child?.stdout?.pause();

@@ -1,4 +1,4 @@
-// config → database claim (SQLite) → db → migrate → seed → app → listen. Shuts down gracefully on SIGTERM/SIGINT (lib/shutdown.ts).
+// config → database claim (SQLite) → db → migrate → seed → app → listen. Shuts down gracefully on SIGTERM/SIGINT, and on a crash with exit code 1 (lib/shutdown.ts).
 import { ConfigError, loadConfig } from './config';
 import { createDb, migrate, withStartupLock } from './db';
 import { createApp } from './app';
@@ -11,7 +11,7 @@ import express from 'express';
 import { handBackClaims, startOutboxWorker, startRepeating, stopClaiming } from './modules/fulfilment';
 import { stopPdfWorkers } from './modules/pdf';
 import { stopRenderWorkers } from './modules/render';
-import { shutdownOnSignals, type ShutdownState } from './lib/shutdown';
+import { shutdownOnSignals, type ShutdownState, shutdownOnCrash } from './lib/shutdown';
 import { demoHpSimulators } from '../simulators/hpDemo';
 import { DEMO_STORE_SITE, cancelDemoStoreOrder, startShopifyDemo } from '../simulators/shopifyDemo';
 import { demoShopifyAdminSimulator, SHOPIFY_ADMIN_SIMULATOR_PATH } from '../simulators/shopifyAdminDemo';
@@ -125,8 +125,8 @@ async function main() {
 
   // SIGTERM/SIGINT (lib/shutdown.ts): the process is gone within SHUTDOWN_TIMEOUT_MS. Anything started
   // above that runs in the background adds its stop() to `stop`; anything it holds in the database
-  // for a while (a lease, a claim) adds its hand-back to `handBack`.
-  shutdownOnSignals({
+  // for a while (a lease, a claim) adds its hand-back to `handBack`. A crash goes the same way (exit 1).
+  const shutdown = shutdownOnSignals({
     server,
     state: shutdownState,
     log,
@@ -170,6 +170,7 @@ async function main() {
       },
     },
   });
+  shutdownOnCrash(shutdown, log);
 }
 
 main().catch((err) => {

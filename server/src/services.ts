@@ -3,28 +3,28 @@ import path from 'node:path';
 import os from 'node:os';
 import type { Deps } from './deps';
 import { attentionService } from './modules/attention';
-import { batchesService, checkBatchSettings } from './modules/batches';
+import { batchesService } from './modules/batches';
 import { demoStoreService } from './modules/demoStore';
 import { designsService } from './modules/designs';
 import { fulfilmentService, providerCancellations, requeueAfterApproval, shippedLinesIn, storeFulfilments } from './modules/fulfilment';
 import { generalDataService } from './modules/general-data';
 import { healthService } from './modules/health';
-import { historyService } from './modules/history';
-import { createInbox } from './modules/inbox';
 import { mailCatcherService } from './modules/mailCatcher';
-import { checkStoreSettings, orderFor, ordersService, storeAdminFor, storesService, storeTokens } from './modules/orders';
-import { type ArtworkFetcherOptions, createArtworkFetcher } from './modules/pdf';
-import { checkPipelineSettings, pipelineContext, pipelineService } from './modules/pipeline';
-import { bulkPrintJobActions, checkPreflightSettings, countUnprintedJobsOfDesign, createPreflight, findPrintJob, type PrintJob, printJobsService } from './modules/print-jobs';
-import { bulkPrintFiles, productionService } from './modules/production';
-import { renderService } from './modules/render';
+import { createInbox } from './modules/inbox';
+import { ordersService, storesService, storeTokens, storeAdminFor, orderFor } from './modules/orders';
+import { createArtworkFetcher, type ArtworkFetcherOptions } from './modules/pdf';
+import { printJobsService, createPreflight, bulkPrintJobActions, countUnprintedJobsOfDesign, findPrintJob, type PrintJob } from './modules/print-jobs';
+import { productionService, bulkPrintFiles } from './modules/production';
 import { scanService } from './modules/scan';
+import { renderService } from './modules/render';
 import { searchService } from './modules/search';
-import { checkShipBySettings, shipByViews } from './modules/ship-by';
 import { sitesService } from './modules/sites';
 import { syncService } from './modules/sync';
-import { diskStore, type FileStore, uploadsService } from './modules/uploads';
+import { uploadsService, diskStore, type FileStore } from './modules/uploads';
 import { usersService } from './modules/users';
+import { pipelineContext, pipelineService } from './modules/pipeline';
+import { historyService } from './modules/history';
+import { shipByViews } from './modules/ship-by';
 import { createMetrics } from './lib/metrics';
 
 /** The folder of uploaded and generated files: DATA_DIR/files. */
@@ -46,17 +46,9 @@ export function createServices(given: Deps, store: FileStore = fileStoreFor(give
   // each module registers the handler of its source.
   const inbox = createInbox(deps);
   const sync = syncService(deps, { inbox });
-  // A site's CRM consent names are checked against the CRM's own lists when the site is saved.
-  const sites = sitesService(deps, {
-    checkSettings: async (site, env, previous) => {
-      checkPipelineSettings(env, previous);
-      checkPreflightSettings(env);
-      checkBatchSettings(env);
-      checkShipBySettings(env);
-      checkStoreSettings(env);
-      await sync.checkSiteSettings(site, env, previous);
-    },
-  });
+  // Settings are checked by the sites module against the registry (common/siteSettings.ts); the CRM
+  // consent names besides, against the CRM's own lists, when the site is saved.
+  const sites = sitesService(deps, { checkSettings: (site, env, previous) => sync.checkSiteSettings(site, env, previous) });
   const render = renderService(deps, store, artwork);
   // Ship-by dates on what jobs, orders and records list: one set of views, given to each.
   const shipBy = shipByViews(deps);

@@ -167,6 +167,17 @@ describe('graceful shutdown', () => {
     expect(ran.filter((s) => s === 'workers')).toHaveLength(1);
   });
 
+  it('a crash runs the whole plan like a signal but exits 1, also when it comes during a shutdown a signal began', async () => {
+    const { server } = await testServer();
+    const { plan, ran } = recordingPlan();
+    const { exit, exited } = exitRecorder();
+    const shutdown = createShutdown({ server, log, timeoutMs: 5000, plan, exit });
+    const first = shutdown('SIGTERM');
+    expect(shutdown('unhandled rejection', { failed: true })).toBe(first);
+    expect((await exited).code).toBe(1);
+    expect(ran).toEqual(['workers', 'scheduler', 'pools', 'leases', 'claims', 'database']);
+  });
+
   it('the watchdog SIGKILLs a process whose exit is held past the bound, and ends with a process that exits', async () => {
     const script = `
       import http from 'node:http';

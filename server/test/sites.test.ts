@@ -228,6 +228,30 @@ describe('sites', async () => {
       expect(await storedEnv(ok.body.data.id)).toEqual(good);
     });
 
+    it('any registry setting that cannot work is refused at save naming it, nothing saved; HP_AUTO_SEND takes yes/no words', async () => {
+      const created = await save({ name: 'Registry', slug: slug(), settings: { env: [{ key: 'HP_AUTO_SEND', value: 'yes' }] } });
+      expect(created.status, JSON.stringify(created.body)).toBe(200);
+      const siteId = created.body.data.id as number;
+      for (const [key, value, words] of [
+        ['HP_AUTO_SEND', 'sometimes', /^HP_AUTO_SEND must be 1, true, yes, on/],
+        ['HP_AUTH_SCHEME', 'sha1', /HP_AUTH_SCHEME must be printos or oneflow \(it is "sha1"\)/],
+        ['SHOPIFY_SEND_WHEN', 'shipped', /SHOPIFY_SEND_WHEN must be paid or created/],
+        ['HP_BASE_URL', 'api.example.org', /HP_BASE_URL must be an http\(s\) URL/],
+        ['SHOPIFY_RECONCILE_MINUTES', 'hourly', /SHOPIFY_RECONCILE_MINUTES must be a whole number of minutes/],
+      ] as const) {
+        const res = await save({ id: siteId, name: 'Registry', slug: created.body.data.slug, settings: { env: [{ key, value }] } });
+        expect(res.status, `${key}=${value}`).toBe(400);
+        expect(res.body.field).toBe('settings.env');
+        expect(res.body.error).toMatch(words);
+        expect(JSON.stringify(res.body)).not.toMatch(/stack|at .*\.ts/);
+        expect(await storedEnv(siteId)).toEqual([{ key: 'HP_AUTO_SEND', value: 'yes' }]);
+      }
+      // Two wrong values: both named in one answer.
+      const two = await save({ id: siteId, name: 'Registry', slug: created.body.data.slug, settings: { env: [{ key: 'HP_AUTO_SEND', value: 'maybe' }, { key: 'SHOPIFY_AUTH', value: 'password' }] } });
+      expect(two.status).toBe(400);
+      expect(two.body.error).toMatch(/HP_AUTO_SEND.*SHOPIFY_AUTH/);
+    });
+
     it('saving without settings keeps them', async () => {
       const res = await save({ id, name: 'Secrets renamed', slug: `secrets-${id}` });
       expect(res.status).toBe(200);

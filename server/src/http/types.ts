@@ -1,5 +1,7 @@
 // What the auth middleware attaches to a request.
-export type Role = 'admin' | 'user';
+import type { Role } from '../../../common/api/sites';
+
+export type { Role };
 
 export interface Actor {
   id: number;

@@ -5,6 +5,7 @@
 // typed errors.
 import crypto from 'node:crypto';
 import type { Clock } from '../lib/clock';
+import { HP_AUTH_SCHEMES } from '../../../common/siteSettings';
 
 export interface HpValidation {
   path: string;
@@ -54,7 +55,8 @@ export interface HpRetryOptions {
 }
 
 /** `printos`: the PrintOS gateway's x-hp-hmac-* headers; `oneflow`: current Site Flow's x-oneflow-* headers. */
-export const HP_AUTH_SCHEMES = ['printos', 'oneflow'] as const;
+/** How calls are signed: the settings registry's HP_AUTH_SCHEME choices. */
+export { HP_AUTH_SCHEMES };
 export type HpAuthScheme = (typeof HP_AUTH_SCHEMES)[number];
 
 export interface HpClientOptions {

@@ -21,6 +21,7 @@
 //   200: failures all the same (userErrorsOf).
 import { createAdminApiClient } from '@shopify/admin-api-client';
 import { Kind, parse } from 'graphql';
+import { DEFAULT_SHOPIFY_API_VERSION, SHOPIFY_AUTHS, isShopifyApiVersion, siteSettings } from '../../../common/siteSettings';
 
 /** Site settings (settings.env keys) of the Admin API connection. */
 export const SHOPIFY_ADMIN_KEYS = {
@@ -36,16 +37,11 @@ export const SHOPIFY_ADMIN_KEYS = {
   shopDomain: 'SHOPIFY_SHOP_DOMAIN',
 } as const;
 
-/** How a store's Admin API token is obtained (SHOPIFY_AUTH). */
-export const SHOPIFY_AUTHS = ['client_credentials', 'authorization_code', 'static_token'] as const;
+/** How a store's Admin API token is obtained (SHOPIFY_AUTH), the version used when none is set, and how versions are named: the settings registry's. */
+export { DEFAULT_SHOPIFY_API_VERSION, SHOPIFY_AUTHS, isShopifyApiVersion };
 export type ShopifyAuth = (typeof SHOPIFY_AUTHS)[number];
 export const isShopifyAuth = (v: unknown): v is ShopifyAuth => (SHOPIFY_AUTHS as readonly unknown[]).includes(v);
 
-/** The version used when SHOPIFY_API_VERSION is not set (the schema our documents are tested against). */
-export const DEFAULT_SHOPIFY_API_VERSION = '2026-07';
-
-/** Shopify's version names: quarterly `YYYY-MM`, or `unstable`. */
-export const isShopifyApiVersion = (v: string) => /^(\d{4}-(0[1-9]|1[0-2])|unstable)$/.test(v);
 
 export interface ShopifyAdminSettings {
   shopDomain: string;
@@ -62,16 +58,15 @@ export interface ShopifyAdminSettings {
 }
 
 type EnvLike = { settings: { env: Array<{ key: string; value: string }> } };
-const envOf = (site: EnvLike, key: string) => site.settings.env.find((v) => v.key === key)?.value?.trim() || undefined;
 
 /**
  * SHOPIFY_AUTH as set; unset, a site with a static token keeps it (a store connected before app
  * connections existed), one with a Client ID uses the client credentials grant.
  */
 export function shopifyAuthOf(site: EnvLike): ShopifyAuth {
-  const set = envOf(site, SHOPIFY_ADMIN_KEYS.auth)?.toLowerCase();
-  if (isShopifyAuth(set)) return set;
-  if (!envOf(site, SHOPIFY_ADMIN_KEYS.token) && envOf(site, SHOPIFY_ADMIN_KEYS.clientId)) return 'client_credentials';
+  const s = siteSettings(site);
+  if (s.SHOPIFY_AUTH) return s.SHOPIFY_AUTH;
+  if (!s.SHOPIFY_ADMIN_TOKEN && s.SHOPIFY_CLIENT_ID) return 'client_credentials';
   return 'static_token';
 }
 
@@ -85,22 +80,22 @@ export const isAppAuth = (auth: ShopifyAuth) => auth !== 'static_token';
  */
 export function shopifyAdminSettingsOf(site: EnvLike): ShopifyAdminSettings | null {
   const auth = shopifyAuthOf(site);
-  const shopDomain = envOf(site, SHOPIFY_ADMIN_KEYS.shopDomain)?.toLowerCase();
-  const adminUrl = envOf(site, SHOPIFY_ADMIN_KEYS.adminUrl);
+  const s = siteSettings(site);
+  const shopDomain = s.SHOPIFY_SHOP_DOMAIN.toLowerCase() || undefined;
+  const adminUrl = s.SHOPIFY_ADMIN_URL || undefined;
   if (!shopDomain && !adminUrl) return null;
-  const version = envOf(site, SHOPIFY_ADMIN_KEYS.apiVersion);
   const base = {
     shopDomain: shopDomain ?? new URL(adminUrl!).host,
-    apiVersion: version && isShopifyApiVersion(version) ? version : DEFAULT_SHOPIFY_API_VERSION,
+    apiVersion: s.SHOPIFY_API_VERSION,
     ...(adminUrl ? { adminUrl } : {}),
     auth,
   };
   if (auth === 'static_token') {
-    const accessToken = envOf(site, SHOPIFY_ADMIN_KEYS.token);
+    const accessToken = s.SHOPIFY_ADMIN_TOKEN || undefined;
     return accessToken ? { ...base, accessToken } : null;
   }
-  const clientId = envOf(site, SHOPIFY_ADMIN_KEYS.clientId);
-  const clientSecret = envOf(site, SHOPIFY_ADMIN_KEYS.clientSecret);
+  const clientId = s.SHOPIFY_CLIENT_ID || undefined;
+  const clientSecret = s.SHOPIFY_CLIENT_SECRET || undefined;
   return clientId && clientSecret ? { ...base, clientId, clientSecret } : null;
 }
 

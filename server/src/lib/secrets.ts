@@ -1,4 +1,7 @@
-// settings.env values whose key looks secret are masked on the way out and kept when saved back masked.
+// The one place settings.env is masked on the way out (secrets as the settings registry names them,
+// a password inside a URL) and kept when saved back masked.
+import { isSecretSetting } from '../../../common/siteSettings';
+
 export const MASK = '********';
 
 export interface EnvVar {
@@ -6,7 +9,7 @@ export interface EnvVar {
   value: string;
 }
 
-export const isSecretKey = (key: string) => /SECRET|KEY|TOKEN|PASSWORD/i.test(key);
+export const isSecretKey = isSecretSetting;
 
 /** A URL with a password in it (smtps://user:password@host:465): the password, where it sits, and the URL with it masked. */
 function urlPassword(value: string): { password: string; masked: string } | undefined {

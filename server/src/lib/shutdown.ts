@@ -1,4 +1,4 @@
-// Graceful shutdown on SIGTERM/SIGINT, in one place, within SHUTDOWN_TIMEOUT_MS whatever is under way:
+// Graceful shutdown on SIGTERM/SIGINT — and on a crash, with exit code 1 — in one place, within SHUTDOWN_TIMEOUT_MS whatever is under way:
 //  1. stop accepting: the instance turns not ready (ShutdownState, read by readiness), the listener
 //     closes, idle keep-alive connections close now, and every answer from here on — those under way
 //     included — closes its connection;
@@ -90,9 +90,14 @@ setTimeout(() => { if (process.ppid === parent) try { process.kill(parent, 'SIGK
 
 const sleepUntil = (at: number) => new Promise<void>((resolve) => setTimeout(resolve, Math.max(0, at - Date.now())).unref());
 
+/** Shuts down once; `failed` (a crash) makes the exit code 1 whenever it comes. */
+export type Shutdown = (reason: string, opts?: { failed?: boolean }) => Promise<void>;
+
 /** Answers a function that shuts down once (a second call answers the first one's promise). */
-export function createShutdown({ server, log, timeoutMs, plan, state = { begun: false }, exit = (code) => process.exit(code), watchdog = false }: ShutdownOptions): (reason: string) => Promise<void> {
+export function createShutdown({ server, log, timeoutMs, plan, state = { begun: false }, exit = (code) => process.exit(code), watchdog = false }: ShutdownOptions): Shutdown {
   let started: Promise<void> | undefined;
+  // A crash during a shutdown begun by a signal still ends with 1.
+  let failed = false;
   // Node keeps a connection alive after an answer even once the server is closing: answers still to
   // be written when the shutdown begins are kept track of, so they too tell their client to go elsewhere.
   const unanswered = new Set<ServerResponse>();
@@ -163,11 +168,29 @@ export function createShutdown({ server, log, timeoutMs, plan, state = { begun: 
     unfinished.push(...(await phase('handBack', plan.handBack, began + times.handBackMs, true)), ...(await phase('close', plan.close, hardAt, true)));
     clearTimeout(hard);
     log.info({ reason, ms: Date.now() - began, unfinished }, 'shut down');
-    // 1: something may still be held (until its lease runs out) or was not closed cleanly.
-    exit(unfinished.length ? 1 : 0);
+    // 1: the process crashed, or something may still be held (until its lease runs out) or was not closed cleanly.
+    exit(failed || unfinished.length ? 1 : 0);
   }
 
-  return (reason) => (started ??= shutdown(reason));
+  return (reason, opts) => {
+    if (opts?.failed) failed = true;
+    return (started ??= shutdown(reason));
+  };
+}
+
+/**
+ * A crash — a promise rejected with no one to catch it, an exception thrown with no one to catch it —
+ * is logged and ends the process through the same plan as a signal (leases and the database claim
+ * handed back, the database closed), with exit code 1. Left to Node, the process would die at once
+ * and its leases would hold their work until they ran out.
+ */
+export function shutdownOnCrash(shutdown: Shutdown, log: Logger): void {
+  const onCrash = (what: string) => (err: unknown) => {
+    log.fatal({ err }, `${what}: shutting down`);
+    void shutdown(what, { failed: true });
+  };
+  process.on('unhandledRejection', onCrash('unhandled rejection'));
+  process.on('uncaughtException', onCrash('uncaught exception'));
 }
 
 /** How long after the first signal a repeat is taken for the same stop request. */
@@ -179,7 +202,7 @@ export const REPEAT_SIGNAL_MS = 1000;
  * and a wrapper such as npm start forwards it too): a repeat within REPEAT_SIGNAL_MS is ignored.
  * After that our listener is gone, so a signal gets its default action, which needs no event loop.
  */
-export function shutdownOnSignals(options: ShutdownOptions, signals: NodeJS.Signals[] = ['SIGTERM', 'SIGINT']): (reason: string) => Promise<void> {
+export function shutdownOnSignals(options: ShutdownOptions, signals: NodeJS.Signals[] = ['SIGTERM', 'SIGINT']): Shutdown {
   const shutdown = createShutdown({ watchdog: true, ...options });
   let first = false;
   const onSignal = (signal: NodeJS.Signals) => {

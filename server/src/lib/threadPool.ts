@@ -159,3 +159,48 @@ export function createThreadPool<T, R>(options: ThreadPoolOptions): ThreadPool<T
     },
   };
 }
+
+export interface LazyPool<P> {
+  /** The pool, started now if it is not running; a 503 once stopped. */
+  get(): P;
+  /** Starts the workers ahead of the first task. */
+  warm(): void;
+  /** Throws the 503 once stopped (work before the pool's may be refused early, too). */
+  refuseIfStopped(): void;
+  /** Closes the pool; the next `get` starts a fresh one (tests, the benchmark). */
+  close(): Promise<void>;
+  /** Shutdown: closes the pool for good; every `get` from now on answers 503 `stoppedText`. */
+  stop(): Promise<void>;
+}
+
+/**
+ * A module's pool, started on first use and stopped for good at shutdown: once the server stops,
+ * no new worker starts (a request still under way would otherwise start a fresh pool).
+ */
+export function lazyPool<P extends { warm(): void; close(): Promise<void> }>(create: () => P, stoppedText: string): LazyPool<P> {
+  let pool: P | null = null;
+  let stopped = false;
+  const self: LazyPool<P> = {
+    get() {
+      self.refuseIfStopped();
+      pool ??= create();
+      return pool;
+    },
+    warm() {
+      self.get().warm();
+    },
+    refuseIfStopped() {
+      if (stopped) throw new HttpError(503, stoppedText);
+    },
+    async close() {
+      const p = pool;
+      pool = null;
+      await p?.close();
+    },
+    async stop() {
+      stopped = true;
+      await self.close();
+    },
+  };
+  return self;
+}

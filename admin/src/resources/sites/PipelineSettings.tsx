@@ -3,6 +3,7 @@ import { ValidationError, type Validator } from 'react-admin';
 import { Box, FormControlLabel, FormHelperText, Switch, TextField, Typography } from '@mui/material';
 import type { EnvVariable } from '../../../../common/api/sites';
 import { PIPELINE_SETTINGS, type PipelineStep } from '../../../../common/api/pipeline';
+import { settingProblem } from '../../../../common/siteSettings';
 
 // The section is a second view of settings.env (the generic list stays the only store of the values):
 // both read and write the same array, so they never disagree.
@@ -22,24 +23,14 @@ const FIELDS: ReadonlyArray<{ key: string; label: string; helperText?: string }>
   { key: 'SMTP_URL', label: 'Mail server', helperText: 'smtp://host:587 or smtps://user:password@host:465; the password is kept secret' },
 ];
 
-const EMAIL = /^[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+$/;
+/** The settings this section edits (the Connections section leaves them to it). */
+export const PIPELINE_FIELD_KEYS: readonly string[] = FIELDS.map((f) => f.key);
 
-/** What a pipeline setting must look like, by env key; undefined when it is fine (or not one of them). */
-export function pipelineSettingError(key: string, value: string): string | undefined {
-  const v = value.trim();
-  if (!v) return undefined;
-  if (key === 'ADESTRA_BUYERS_LIST_ID' && !/^\d+$/.test(v)) return 'The Adestra list id is a number';
-  // "Hope Harbour <cards@hope.org>" or a bare address.
-  if (key === 'ECARD_FROM' && !EMAIL.test(/<([^>]*)>\s*$/.exec(v)?.[1] ?? v)) return 'Type an e-mail address, e.g. cards@example.org';
-  if (key === 'SMTP_URL' && !/^smtps?:\/\/\S+$/i.test(v)) return 'Start with smtp:// or smtps://';
-  return undefined;
-}
-
-/** The generic list's value input: checks a pipeline setting by the key beside it (so a bad value blocks Save wherever it was typed). */
+/** The generic list's value input: checks a known setting by the key beside it with the registry's rule, the server's (so a bad value blocks Save wherever it was typed). */
 export const validateEnvValue: Validator = (value, allValues, props) => {
   const source = (props as { finalSource?: string } | undefined)?.finalSource;
   const key = source ? get(allValues, source.replace(/\.value$/, '.key')) : undefined;
-  return typeof key === 'string' ? pipelineSettingError(key.trim(), typeof value === 'string' ? value : '') : undefined;
+  return typeof key === 'string' ? settingProblem(key.trim(), typeof value === 'string' ? value : '') : undefined;
 };
 
 const messageOf = (error: unknown): string | undefined => {

@@ -6,6 +6,7 @@ import { PipelineSettings, validateEnvValue } from './PipelineSettings';
 import { PreflightSettings } from './PreflightSettings';
 import { BatchSettings } from './BatchSettings';
 import { ShipBySettings } from './ShipBySettings';
+import { RegistrySettings } from './RegistrySettings';
 
 export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const validateSlug = [required(), regex(SLUG_PATTERN, 'Use lower-case letters, digits and single hyphens only')];
@@ -44,6 +45,7 @@ export function SiteForm() {
         sx={{ maxWidth: 200 }}
       />
       <LogoInput />
+      <RegistrySettings />
       <PreflightSettings />
       <BatchSettings />
       <ShipBySettings />

@@ -1,6 +1,7 @@
 // Who may do what: small pure rules, used by every service (and tested without HTTP).
 import type { Actor } from '../../http/types';
 import { forbidden } from '../../http/errors';
+import type { Permission } from '../../../../common/api/records';
 
 export const isAdmin = (actor: Actor) => actor.role === 'admin';
 
@@ -9,7 +10,7 @@ export function assertAdmin(actor: Actor, what = 'Only an admin can do this'): v
   if (!isAdmin(actor)) throw forbidden(what);
 }
 
-export type Permission = { create: boolean; read: boolean; update: boolean; delete: boolean };
+export type { Permission };
 export const DEFAULT_PERMISSION: Permission = { create: true, read: true, update: true, delete: false };
 
 /**

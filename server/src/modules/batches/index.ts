@@ -2,5 +2,4 @@
 export { copyLabel, itemLabel } from './impose';
 export { batchesRoutes } from './routes';
 export { batchesService } from './service';
-export { checkBatchSettings } from './settings';
 export { newestBatchNumberOf, batchItemNumbers } from './queries';

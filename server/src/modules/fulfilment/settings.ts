@@ -1,6 +1,8 @@
-// The provider settings of a site (its settings.env; docs/settings.md lists the names).
-import { HP_AUTH_SCHEMES, type HpAuthScheme } from '../../integrations/hpSiteflow';
-import { envValue, type EnvVar } from '../../lib/secrets';
+// The provider settings of a site, as the provider client takes them (read through the settings
+// registry; docs/settings.md lists the names).
+import type { HpAuthScheme } from '../../integrations/hpSiteflow';
+import type { EnvVar } from '../../lib/secrets';
+import { envReader, settingProblem, siteSettings } from '../../../../common/siteSettings';
 import { autoSendOf } from '../production';
 
 export interface HpSettings {
@@ -22,40 +24,28 @@ export interface HpSettings {
 
 export const HP_REQUIRED = ['HP_BASE_URL', 'HP_API_KEY', 'HP_API_SECRET'] as const;
 
-/** The settings, the names of the required ones that are missing, and what is wrong with the others. */
+const PROVIDER_KEYS = ['HP_AUTH_SCHEME', 'HP_POLL_AFTER_MINUTES', 'HP_BASE_URL', 'HP_SUBMIT_URL'] as const;
+
+/** The settings (typed by the settings registry), the names of the required ones that are missing, and what is wrong with the others. */
 export function hpSettingsOf(env: EnvVar[]): { settings: HpSettings; missing: string[]; invalid: string[] } {
-  const v = (k: string) => (envValue(env, k) ?? '').trim();
-  const scheme = v('HP_AUTH_SCHEME').toLowerCase() || 'printos';
-  const known = (HP_AUTH_SCHEMES as readonly string[]).includes(scheme);
-  const pollAfter = v('HP_POLL_AFTER_MINUTES');
-  const pollAfterOk = !pollAfter || (/^\d{1,6}$/.test(pollAfter) && Number(pollAfter) >= 5);
-  const notUrl = (k: string) => {
-    if (!v(k)) return false;
-    try {
-      return !['http:', 'https:'].includes(new URL(v(k)).protocol);
-    } catch {
-      return true;
-    }
-  };
+  const s = siteSettings({ settings: { env } });
+  const read = envReader(env);
   return {
     settings: {
-      baseUrl: v('HP_BASE_URL'),
-      submitUrl: v('HP_SUBMIT_URL'),
-      scheme: known ? (scheme as HpAuthScheme) : 'printos',
-      key: v('HP_API_KEY'),
-      secret: v('HP_API_SECRET'),
-      sourceAccount: v('HP_SOURCE_ACCOUNT'),
-      destination: v('HP_DESTINATION') || 'presswork',
-      carrierAlias: v('HP_CARRIER_ALIAS') || 'standard',
-      postbackToken: v('HP_POSTBACK_TOKEN'),
+      baseUrl: s.HP_BASE_URL,
+      submitUrl: s.HP_SUBMIT_URL,
+      scheme: s.HP_AUTH_SCHEME ?? 'printos',
+      key: s.HP_API_KEY,
+      secret: s.HP_API_SECRET,
+      sourceAccount: s.HP_SOURCE_ACCOUNT,
+      destination: s.HP_DESTINATION || 'presswork',
+      carrierAlias: s.HP_CARRIER_ALIAS || 'standard',
+      postbackToken: s.HP_POSTBACK_TOKEN,
       autoSend: autoSendOf(env),
-      pollAfterMinutes: pollAfter ? Number(pollAfter) : undefined,
+      pollAfterMinutes: s.HP_POLL_AFTER_MINUTES ?? undefined,
     },
-    missing: HP_REQUIRED.filter((k) => !v(k)),
-    invalid: [
-      ...(known ? [] : [`HP_AUTH_SCHEME must be ${HP_AUTH_SCHEMES.join(' or ')} (it is "${v('HP_AUTH_SCHEME')}")`]),
-      ...(pollAfterOk ? [] : [`HP_POLL_AFTER_MINUTES must be a whole number of minutes, 5 or more (it is "${pollAfter}")`]),
-      ...['HP_BASE_URL', 'HP_SUBMIT_URL'].filter(notUrl).map((k) => `${k} must be an http(s) URL (it is "${v(k)}")`),
-    ],
+    missing: HP_REQUIRED.filter((k) => !s[k]),
+    // A value saved before the registry checked it is reported here, where it stops a send.
+    invalid: PROVIDER_KEYS.map((k) => settingProblem(k, read(k))).filter((p): p is string => p !== undefined),
   };
 }

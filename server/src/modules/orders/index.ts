@@ -9,7 +9,6 @@ export { ordersService, type OrdersService } from './service';
 export { type Cancellation, isPaid, type OrderAddress, type OrderData, type OrderLine } from './shopify';
 export { storeAdminFor } from './storeConnection';
 export { type Store, storesService } from './stores';
-export { checkStoreSettings } from './storeSettings';
 export { storeTokens } from './storeTokens';
 export { DuplicateOrderError, type OrderRecord } from './tablesRepo';
 export { type SendWhen, sendWhenOf } from './webhookSites';

@@ -9,10 +9,11 @@ import type { Deps } from '../../deps';
 import { hasShopifyAdmin } from '../../integrations/shopifyAdmin';
 import { HttpError, conflict } from '../../http/errors';
 import { isoNow } from '../../lib/clock';
-import { envValue } from '../../lib/secrets';
 import { createLeases, type Leases } from '../../lib/leases';
 import type { Inbox } from '../inbox';
 import { type Site, listSites } from '../sites';
+import { SITE_SETTINGS, siteSettings } from '../../../../common/siteSettings';
+import type { ReconcileCounts } from '../../../../common/api/orders';
 import { SHOPIFY_SOURCE, ordersRepo } from './repo';
 import { reconcileRepo, type ReconcileState } from './reconcileRepo';
 import { isOlder, versionOf } from './shopify';
@@ -49,29 +50,25 @@ export interface ReconcileSettings {
   firstHours: number;
 }
 
-export const RECONCILE_DEFAULTS: ReconcileSettings = { everyMinutes: 60, overlapMinutes: 10, firstHours: 24 };
+/** The settings registry's defaults. */
+export const RECONCILE_DEFAULTS: ReconcileSettings = {
+  everyMinutes: Number(SITE_SETTINGS.SHOPIFY_RECONCILE_MINUTES.default),
+  overlapMinutes: Number(SITE_SETTINGS.SHOPIFY_RECONCILE_OVERLAP_MINUTES.default),
+  firstHours: Number(SITE_SETTINGS.SHOPIFY_RECONCILE_FIRST_HOURS.default),
+};
 
 /** The site's settings; a missing or unusable value is the default. */
 export function reconcileSettingsOf(site: Site): ReconcileSettings {
-  const num = (key: string, fallback: number, min: number) => {
-    const v = envValue(site.settings.env, key)?.trim();
-    return v && /^\d{1,6}$/.test(v) && Number(v) >= min ? Number(v) : fallback;
-  };
+  const s = siteSettings(site);
   return {
-    everyMinutes: num(RECONCILE_KEYS.everyMinutes, RECONCILE_DEFAULTS.everyMinutes, 0),
-    overlapMinutes: num(RECONCILE_KEYS.overlapMinutes, RECONCILE_DEFAULTS.overlapMinutes, 0),
-    firstHours: num(RECONCILE_KEYS.firstHours, RECONCILE_DEFAULTS.firstHours, 1),
+    everyMinutes: s.SHOPIFY_RECONCILE_MINUTES ?? RECONCILE_DEFAULTS.everyMinutes,
+    overlapMinutes: s.SHOPIFY_RECONCILE_OVERLAP_MINUTES ?? RECONCILE_DEFAULTS.overlapMinutes,
+    firstHours: s.SHOPIFY_RECONCILE_FIRST_HOURS ?? RECONCILE_DEFAULTS.firstHours,
   };
 }
 
 
-export interface ReconcileCounts {
-  found: number;
-  /** New orders, or newer versions of known ones. */
-  stored: number;
-  /** Orders whose version was already stored (delivered by webhook, or pulled before). */
-  alreadyKnown: number;
-}
+export type { ReconcileCounts };
 
 export type ReconcileTrigger = 'schedule' | 'manual';
 

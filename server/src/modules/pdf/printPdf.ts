@@ -20,6 +20,7 @@ import { LruBytes } from './lru';
 import type { TaskObserver } from '../../lib/threadPool';
 import { createWorkerPool, TOO_LONG, type WorkerPool } from './pool';
 import type { ColourSetup, PageInput, PrintFileIdentity, RenderInput } from './tasks';
+import { lazyPool } from '../../lib/threadPool';
 
 /** A card's print size (A5 + 3 mm bleed): the generic /api/pdf files and a job without a product. */
 export const CARD_PRINT_SIZE: PrintSize = printSizeOf('Card');
@@ -43,7 +44,6 @@ export interface PdfSettings {
 }
 
 const settings: PdfSettings = { timeoutMs: 30_000, cacheMaxBytes: 128 * 1024 * 1024 };
-let pool: WorkerPool | null = null;
 let cache = new LruBytes(settings.cacheMaxBytes);
 const inFlight = new Map<string, Promise<Uint8Array>>();
 const stats = { hits: 0, misses: 0 };
@@ -62,32 +62,11 @@ export function clearPdfCache(): void {
   cache = new LruBytes(settings.cacheMaxBytes);
 }
 
-// Once the server stops, no new worker starts (an in-flight request would start a fresh pool).
-let stopped = false;
-const stoppedError = () => new HttpError(503, 'PDF generation stopped: the server is shutting down');
+const pool = lazyPool(createWorkerPool, 'PDF generation stopped: the server is shutting down');
+const workers = (): WorkerPool => pool.get();
 
-function workers(): WorkerPool {
-  if (stopped) throw stoppedError();
-  pool ??= createWorkerPool();
-  return pool;
-}
-
-/** Starts the PDF worker threads ahead of the first request. */
-export function warmPdfWorkers(): void {
-  workers().warm();
-}
-
-export async function closePdfWorkers(): Promise<void> {
-  const p = pool;
-  pool = null;
-  await p?.close();
-}
-
-/** Shutdown: the workers stop for good; a PDF asked for from now on answers 503. */
-export async function stopPdfWorkers(): Promise<void> {
-  stopped = true;
-  await closePdfWorkers();
-}
+/** warm: the workers started ahead of the first request; stop (shutdown): for good, a PDF asked for from then on answers 503. */
+export const { warm: warmPdfWorkers, close: closePdfWorkers, stop: stopPdfWorkers } = pool;
 
 const remaining = (deadline: number) => deadline - Date.now();
 
@@ -235,7 +214,7 @@ export interface BuildOptions {
 export async function buildArtworkPdf(pages: Buffer[], options: BuildOptions): Promise<Uint8Array> {
   if (!pages.length) throw badRequest(PDF_EMPTY);
   // Not even the artwork's hash (synchronous, tenths of a second for big pages) once stopped.
-  if (stopped) throw stoppedError();
+  pool.refuseIfStopped();
   const size = options.size ?? CARD_PRINT_SIZE;
   const contentKey = artworkKey(pages, size);
   const identity: PrintFileIdentity = { title: options.file.title, createdAt: options.file.createdAt, documentId: printFileId(options.file.owner, contentKey) };

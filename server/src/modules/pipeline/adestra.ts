@@ -3,11 +3,8 @@
 // consented to marketing, and taken off it when they unsubscribed in the store. Every call is
 // idempotent (upsert on e-mail, list membership), so a retry is safe.
 import { text } from '../fulfilment';
-import { printHold } from '../production';
-import { RE_ID_FIELD } from '../sync';
-import { syncSettingsOf } from '../sync';
-import type { StepRunner } from './attempt';
-import { buyerOf } from './buyer';
+import { RE_ID_FIELD, syncSettingsOf } from '../sync';
+import { buyerToAdd, type StepRunner } from './attempt';
 import { pipelineRepo, type PipelinePayload } from './repo';
 
 /** How long the email-platform step waits for a queued CRM step of the same order (its id goes with the contact). */
@@ -15,10 +12,9 @@ const WAIT_FOR_CRM_ATTEMPTS = 3;
 
 export const addToAdestra: StepRunner = async (ctx, job) => {
   const { order, site, settings } = job;
-  const hold = printHold(order.data, 'paid');
-  if (hold) return { notNeeded: `${hold.message}: the buyer was not added` };
-  const buyer = buyerOf(order.data as Record<string, unknown>);
-  if (!buyer.email) return { failed: 'The order has no buyer e-mail address: no contact can be made in Adestra' };
+  const start = buyerToAdd(order, 'The order has no buyer e-mail address: no contact can be made in Adestra');
+  if ('outcome' in start) return start.outcome;
+  const { buyer } = start;
 
   const constituentId = text(order.data.crmConstituentId) || null;
   if (!constituentId) {

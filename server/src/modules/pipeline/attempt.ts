@@ -6,14 +6,15 @@ import { IntegrationError } from '../../integrations/crmHttp';
 import { MailError } from '../../integrations/mailer';
 import { HttpError } from '../../http/errors';
 import { later, nowIso, claimOutboxRow, markOutboxFailed, markOutboxSent, outboxRowById, rescheduleOutboxRow } from '../fulfilment';
-import type { OutboxRow } from '../fulfilment';
-import type { StoreOrder } from '../fulfilment';
+import type { OutboxRow, StoreOrder } from '../fulfilment';
 import type { DataRecord } from '../general-data';
 import { orderRecordOf } from '../orders';
 import { type Site, findSite } from '../sites';
 import type { PipelineContext } from './context';
 import { pipelineRepo, type PipelinePayload } from './repo';
 import { pipelineSettingsOf, type PipelineSettings } from './settings';
+import { buyerOf, type Buyer } from './buyer';
+import { printHold } from '../production';
 
 /** What a step keeps on its row as it goes, and at the end. */
 export type StepResult = Record<string, unknown>;
@@ -38,6 +39,18 @@ export interface StepJob {
 }
 
 export type StepRunner = (ctx: PipelineContext, job: StepJob) => Promise<StepOutcome>;
+
+/**
+ * How a step that adds the buyer somewhere (the CRM, the email platform) starts: an order not paid
+ * (or cancelled) needs nothing; one without a buyer e-mail fails with `noEmail`; else the buyer.
+ */
+export function buyerToAdd(order: DataRecord<StoreOrder>, noEmail: string): { buyer: Buyer & { email: string } } | { outcome: StepOutcome } {
+  const hold = printHold(order.data, 'paid');
+  if (hold) return { outcome: { notNeeded: `${hold.message}: the buyer was not added` } };
+  const buyer = buyerOf(order.data as Record<string, unknown>);
+  if (!buyer.email) return { outcome: { failed: noEmail } };
+  return { buyer: { ...buyer, email: buyer.email } };
+}
 
 /** Whether a failure can succeed later: no answer, throttled, quota, the service's 5xx, a mail server's 4xx. */
 export function isTemporary(err: unknown): boolean {

@@ -5,13 +5,9 @@
 // against the CRM first, so a retry after a lost answer never writes twice.
 import { mostRecentConsent, type ConsentResponse } from '../../integrations/raisersEdge';
 import { writeOrder } from '../orders';
-import { lockedOrder } from '../fulfilment';
-import { text } from '../fulfilment';
+import { lockedOrder, text, nowIso } from '../fulfilment';
 import { syncSettingsOf } from '../sync';
-import type { StepRunner } from './attempt';
-import { buyerOf } from './buyer';
-import { printHold } from '../production';
-import { nowIso } from '../fulfilment';
+import { buyerToAdd, type StepRunner } from './attempt';
 
 /** Attempts that look for a constituent our lost create may have made before creating another. */
 const LOOK_BEFORE_CREATING_AGAIN = 2;
@@ -20,10 +16,9 @@ export const noteSummaryOf = (orderName: string) => `Shop order ${orderName}`.sl
 
 export const addToRaisersEdge: StepRunner = async (ctx, job) => {
   const { order, site, previous } = job;
-  const hold = printHold(order.data, 'paid');
-  if (hold) return { notNeeded: `${hold.message}: the buyer was not added` };
-  const buyer = buyerOf(order.data as Record<string, unknown>);
-  if (!buyer.email) return { failed: 'The order has no buyer e-mail address: the buyer cannot be found or added in the CRM' };
+  const start = buyerToAdd(order, 'The order has no buyer e-mail address: the buyer cannot be found or added in the CRM');
+  if ('outcome' in start) return start.outcome;
+  const { buyer } = start;
   const s = syncSettingsOf(site, ctx.config);
   const re = ctx.clients.raisersEdge(s);
   const orderName = text(order.data.name) || `#${job.payload.orderId}`;

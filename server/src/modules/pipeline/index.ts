@@ -3,5 +3,4 @@ export { pipelineContext } from './context';
 export { PIPELINE_KIND, type PipelinePayload } from './repo';
 export { pipelineRoutes } from './routes';
 export { pipelineService } from './service';
-export { checkPipelineSettings } from './settings';
 export { pipelineRunsOfOrder } from './queries';

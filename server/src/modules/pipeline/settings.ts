@@ -1,11 +1,12 @@
 // What a site's settings say of each pipeline step: whether it can run (the settings it needs are
-// set) and whether it runs automatically on a paid order (PIPELINE_* = 1). Read from settings.env.
+// set) and whether it runs automatically on a paid order (PIPELINE_* = 1). Checked on save by the
+// settings registry (common/siteSettings.ts).
 import { PIPELINE_SETTINGS, PIPELINE_STEPS, type PipelineStep } from '../../../../common/api/pipeline';
 import type { Config } from '../../config';
 import { parseMailAddress, smtpUrlProblem } from '../../integrations/mailer';
-import { fieldError } from '../../http/fieldErrors';
-import { envValue, type EnvVar } from '../../lib/secrets';
+import { envValue } from '../../lib/secrets';
 import type { Site } from '../sites';
+import { siteSettings } from '../../../../common/siteSettings';
 
 /** The settings each step needs before it can run. */
 const NEEDS: Record<PipelineStep, readonly string[]> = {
@@ -53,7 +54,7 @@ export function pipelineSettingsOf(site: Site, config: Pick<Config, 'sync'>): Pi
         if (wrong) problem = `SMTP_URL: ${wrong}`;
         else if (!parseMailAddress(v('ECARD_FROM'))) problem = `ECARD_FROM: "${v('ECARD_FROM')}" is not an e-mail address`;
       }
-      const auto = v(PIPELINE_SETTINGS[step]) === '1';
+      const auto = siteSettings(site)[PIPELINE_SETTINGS[step]];
       // The server's SMTP_URL is every site's: only the site's own settings say it has the step.
       return [step, { step, auto, problem, onSite: auto || NEEDS[step].some((k) => v(k) !== '') }];
     }),
@@ -64,27 +65,4 @@ export function pipelineSettingsOf(site: Site, config: Pick<Config, 'sync'>): Pi
 }
 
 /** Whether any step runs automatically (the webhook path reads no more of a site without). */
-export const pipelineIsOn = (site: Site | undefined) => Boolean(site && Object.values(PIPELINE_SETTINGS).some((k) => envValue(site.settings.env, k)?.trim() === '1'));
-
-/**
- * Refuse a site save whose pipeline settings are not usable, naming the setting: a mail server
- * that is not smtp(s)://host, a sender that is not an address, a switch that is not 1 or 0, a list
- * id that is not a number. Only values that changed are checked (nothing else is asked of the admin).
- */
-export function checkPipelineSettings(env: EnvVar[], previous: EnvVar[]): void {
-  const changed = (key: string) => {
-    const now = (envValue(env, key) ?? '').trim();
-    return now !== '' && now !== (envValue(previous, key) ?? '').trim() ? now : undefined;
-  };
-  const smtp = changed('SMTP_URL');
-  const smtpProblem = smtp === undefined ? undefined : smtpUrlProblem(smtp);
-  if (smtpProblem) throw fieldError('settings.env', `SMTP_URL: ${smtpProblem}`);
-  const from = changed('ECARD_FROM');
-  if (from !== undefined && !parseMailAddress(from)) throw fieldError('settings.env', `ECARD_FROM: "${from}" is not an e-mail address (cards@charity.org, or Charity Cards <cards@charity.org>).`);
-  const list = changed('ADESTRA_BUYERS_LIST_ID');
-  if (list !== undefined && !/^\d{1,12}$/.test(list)) throw fieldError('settings.env', `ADESTRA_BUYERS_LIST_ID: "${list}" is not a list id (digits).`);
-  for (const key of Object.values(PIPELINE_SETTINGS)) {
-    const v = changed(key);
-    if (v !== undefined && v !== '1' && v !== '0') throw fieldError('settings.env', `${key}: use 1 (run on each paid order) or 0 (only on Re-run), not "${v}".`);
-  }
-}
+export const pipelineIsOn = (site: Site | undefined) => Boolean(site && Object.values(PIPELINE_SETTINGS).some((k) => siteSettings(site)[k]));

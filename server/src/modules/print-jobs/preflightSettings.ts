@@ -2,15 +2,8 @@
 // which a photo is warned about, and below which the job is held. Unset: the common defaults.
 import { ppiSettingsProblem as problemOf, ppiThresholdsOf } from '../../../../common/api/preflight';
 import type { PpiThresholds } from '../../../../common/design-doc/resolution';
-import { fieldError } from '../../http/fieldErrors';
 import { envValue, type EnvVar } from '../../lib/secrets';
 
 export const ppiSettingsProblem = (env: EnvVar[]): string | undefined => problemOf((key) => envValue(env, key));
 
 export const thresholdsOf = (env: EnvVar[]): PpiThresholds => ppiThresholdsOf((key) => envValue(env, key));
-
-/** Refuses a site save whose thresholds are not whole numbers, or whose error level is above its warning level. */
-export function checkPreflightSettings(env: EnvVar[]): void {
-  const problem = ppiSettingsProblem(env);
-  if (problem) throw fieldError('settings.env', problem);
-}

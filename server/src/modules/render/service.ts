@@ -16,6 +16,7 @@ import type { DrawResult, DrawTask } from './draw';
 import { assertBundledFonts } from './fonts';
 import { createRenderPool, type RenderPool } from './pool';
 import { fieldError, fieldSentence } from '../../http/fieldErrors';
+import { lazyPool } from '../../lib/threadPool';
 
 export interface RenderSettings {
   /** Time limit of drawing one request (all its pages). */
@@ -53,7 +54,6 @@ export const DPI_RANGE = { min: 36, max: 600 } as const;
 export const PREVIEW_WIDTH = 600;
 
 const settings: RenderSettings = { ...DEFAULT_RENDER_SETTINGS };
-let pool: RenderPool | null = null;
 
 /** The app sets the time limit from config; tests and the benchmark change the limits. */
 export function configureRender(next: Partial<RenderSettings>): void {
@@ -62,30 +62,11 @@ export function configureRender(next: Partial<RenderSettings>): void {
 
 export const renderSettings = (): Readonly<RenderSettings> => ({ ...settings });
 
-// Once the server stops, no new worker starts (an in-flight request would start a fresh pool).
-let stopped = false;
+const pool = lazyPool(createRenderPool, 'Rendering stopped: the server is shutting down');
+const workers = (): RenderPool => pool.get();
 
-function workers(): RenderPool {
-  if (stopped) throw new HttpError(503, 'Rendering stopped: the server is shutting down');
-  pool ??= createRenderPool();
-  return pool;
-}
-
-export function warmRenderWorkers(): void {
-  workers().warm();
-}
-
-export async function closeRenderWorkers(): Promise<void> {
-  const p = pool;
-  pool = null;
-  await p?.close();
-}
-
-/** Shutdown: the workers stop for good; a render asked for from now on answers 503. */
-export async function stopRenderWorkers(): Promise<void> {
-  stopped = true;
-  await closeRenderWorkers();
-}
+/** warm: the workers started ahead of the first render; stop (shutdown): for good, a render asked for from then on answers 503. */
+export const { warm: warmRenderWorkers, close: closeRenderWorkers, stop: stopRenderWorkers } = pool;
 
 /** Line item properties ([{name, value}]) → values by name (the first non-blank value of a name wins). */
 export function valuesOf(properties: Array<{ name: string; value: unknown }> | undefined): Record<string, string> {

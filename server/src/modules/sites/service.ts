@@ -8,16 +8,11 @@ import { assertAdmin, isAdmin } from '../auth';
 import { sitesRepo, type Site, type SiteSortField } from './repo';
 import { DEFAULT_MAIN_COLOR, type SiteInput } from './schema';
 import { fieldError } from '../../http/fieldErrors';
+import { envReader, settingsProblems, siteSettings } from '../../../../common/siteSettings';
+import type { SiteInfo } from '../../../../common/api/sites';
 
 /** What any visitor may know of a site: enough to brand the sign-in page. */
-export interface SiteInfo {
-  id: number;
-  name: string;
-  slug: string;
-  logo: string | null;
-  theme: { mainColor: string };
-  features: { sync: boolean };
-}
+export type { SiteInfo };
 
 export const siteInfo = (s: Site): SiteInfo => ({
   id: s.id,
@@ -26,7 +21,7 @@ export const siteInfo = (s: Site): SiteInfo => ({
   logo: s.logo,
   theme: { mainColor: s.theme.mainColor || DEFAULT_MAIN_COLOR },
   // The CRM ↔ email-platform sync screens exist for a site that has both connections configured.
-  features: { sync: Boolean(envValue(s.settings.env, 'RE_BASE_URL') && envValue(s.settings.env, 'ADESTRA_BASE_URL')) },
+  features: { sync: Boolean(siteSettings(s).RE_BASE_URL && siteSettings(s).ADESTRA_BASE_URL) },
 });
 
 /** A site as the admin screens see it: secrets masked. */
@@ -83,6 +78,9 @@ export function sitesService({ db, clock, config }: Deps, hooks: SitesHooks = {}
     if (sameSlug && sameSlug.id !== existing?.id) throw fieldError('slug', 'Another site already uses this slug.', 409);
     const { env, unknownMasked } = mergeMaskedEnv(input.settings?.env ?? existing?.settings.env ?? [], existing?.settings.env ?? []);
     if (unknownMasked.length) throw fieldError('settings.env', `Enter a real value for ${unknownMasked.join(', ')}.`);
+    // Each value as the settings registry defines it, naming the key; nothing is written when one is wrong.
+    const problems = settingsProblems(envReader(env), envReader(existing?.settings.env ?? []));
+    if (problems.length) throw fieldError('settings.env', problems.length === 1 ? problems[0] : problems.map((p) => (/[.!?)]$/.test(p) ? p : `${p}.`)).join(' '));
     await hooks.checkSettings?.(existing, env, existing?.settings.env ?? []);
     // A value the admin left as it was is read again now: the check above, or a sync run meanwhile,
     // may have rotated the CRM's refresh token, and writing the old one back would revoke access.

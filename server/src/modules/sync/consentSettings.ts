@@ -8,15 +8,11 @@ import type { Site } from '../sites';
 import type { SyncContext } from './context';
 import { hasSync, syncSettingsOf, type SiteSync } from './siteSettings';
 import { fieldError } from '../../http/fieldErrors';
+import type { ConsentOptions } from '../../../../common/api/sync';
 
 export const CONSENT_KEYS = { source: 'RE_CONSENT_SOURCE', category: 'RE_CONSENT_CATEGORY' } as const;
 
-export interface ConsentOptions {
-  sources: string[];
-  categories: string[];
-  source: string;
-  category: string;
-}
+export type { ConsentOptions };
 
 /** The CRM's lists and the site's current choice. */
 export async function consentOptions(ctx: Pick<SyncContext, 'clients'>, s: SiteSync): Promise<ConsentOptions> {

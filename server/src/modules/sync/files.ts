@@ -6,8 +6,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { RECORD_TYPES } from '../records';
+import type { FileKind } from '../../../../common/api/sync';
 
-export type FileKind = 'unsubscribe' | 'export80' | 'export92';
+export type { FileKind };
 
 export const FILE_KINDS: Record<FileKind, { pattern: RegExp; recordType: string; label: string; exportNumber?: number }> = {
   unsubscribe: { pattern: /^unsubscribe_(\d{8})\.csv$/, recordType: RECORD_TYPES.unsubscribeFile, label: 'Unsubscribe' },

@@ -12,6 +12,7 @@ import type { Permission } from '../auth';
 import type { FileKind } from './files';
 import { FILE_KINDS } from './files';
 import type { SyncResult } from './constituent';
+import type { JobConfig, RunData as RunDataAnswer, RunError, RunKind, RunStatus, RunTrigger } from '../../../../common/api/sync';
 
 export const RUN_TYPE = RECORD_TYPES.syncRun;
 export const SYSTEM_PERMISSION: Permission = { create: false, read: true, update: false, delete: false };
@@ -28,44 +29,15 @@ export const JOBS: Record<JobName, { configType: string; defaultHour: number; la
   export92: { configType: 'adestra-export92-sync', defaultHour: 6, label: 'Sync Export 92' },
 };
 
-export type RunKind = 'one' | 'day' | 'webhook' | FileKind;
-export type RunTrigger = 'manual' | 'schedule' | 'catch-up' | 'webhook' | 'sync-service';
-export type RunStatus = 'running' | 'success' | 'partial' | 'failed';
+export type { RunError, RunKind, RunStatus, RunTrigger };
 
-export interface RunError {
-  constituentId?: string;
-  file?: string;
-  row?: number;
-  email?: string;
-  kind?: string;
-  message: string;
-}
-
-export interface RunData {
-  kind: RunKind;
-  trigger: RunTrigger;
-  status: RunStatus;
-  startedAt: string;
-  finishedAt: string | null;
+/** A run as the API shows it (common/api/sync.ts), its results as the sync writes them. */
+export interface RunData extends Omit<RunDataAnswer, 'results'> {
   results: SyncResult[];
-  errors: RunError[];
-  optInList: string[];
-  optOutList: string[];
-  /** pages read, constituents seen, the CRM's count, those modified that day, synced, failed. */
-  progress: { pages: number; seen: number; total: number | null; matched: number; done: number; failed: number };
-  /** File jobs: the files this run processed, with their outcome. */
-  files?: Array<{ name: string; status: string; summary?: unknown }>;
   [k: string]: unknown;
 }
 
-export interface JobConfig {
-  job: JobName;
-  type: string;
-  id: number | null;
-  hour: string;
-  targetDate: string;
-  updatedAt: string | null;
-}
+export type { JobConfig };
 
 export interface FileRecordData {
   name: string;

@@ -12,14 +12,13 @@ import type { HttpSettings } from '../../integrations/crmHttp';
 import { createRaisersEdgeClient, type RaisersEdgeClient, type ReTokenStore } from '../../integrations/raisersEdge';
 import type { Site } from '../sites';
 import { connectionRepo } from './connectionRepo';
+import { SITE_SETTINGS, SKY_AUTHORIZE_URL, SKY_TOKEN_URL, siteSettings } from '../../../../common/siteSettings';
 
-/** Blackbaud's OAuth token endpoint, used when RE_TOKEN_URL is not set. */
-export const SKY_TOKEN_URL = 'https://oauth2.sky.blackbaud.com/token';
-/** Blackbaud's authorisation page (the admin's browser is sent there), used when RE_AUTHORIZE_URL is not set. */
-export const SKY_AUTHORIZE_URL = 'https://app.blackbaud.com/oauth/authorize';
+/** Blackbaud's OAuth token endpoint and authorisation page, used when RE_TOKEN_URL / RE_AUTHORIZE_URL are not set (the settings registry's defaults). */
+export { SKY_AUTHORIZE_URL, SKY_TOKEN_URL };
 
 /** The code-table entries used when RE_EMAIL_TYPE / RE_ADDRESS_TYPE / RE_NOTE_TYPE are not set (Blackbaud's own samples use "Email" and "Home"). */
-export const RE_DEFAULT_TYPES = { email: 'Email', address: 'Home', note: 'General' } as const;
+export const RE_DEFAULT_TYPES = { email: SITE_SETTINGS.RE_EMAIL_TYPE.default, address: SITE_SETTINGS.RE_ADDRESS_TYPE.default, note: SITE_SETTINGS.RE_NOTE_TYPE.default } as const;
 
 export interface SiteSync {
   site: Site;
@@ -43,35 +42,35 @@ export interface SiteSync {
   dropDir: string;
 }
 
-export const hasSync = (site: Site) => Boolean(envValue(site.settings.env, 'RE_BASE_URL') && envValue(site.settings.env, 'ADESTRA_BASE_URL'));
+export const hasSync = (site: Site) => Boolean(siteSettings(site).RE_BASE_URL && siteSettings(site).ADESTRA_BASE_URL);
 
 /** The folder the platform's export and unsubscribe files are dropped in. */
 export function dropDirOf(site: Site, config: Config): string {
   const dataDir = config.dataDir === ':memory:' ? path.join(os.tmpdir(), `presswork-data-${process.pid}`) : config.dataDir;
-  const configured = envValue(site.settings.env, 'ADESTRA_EXPORT_DIR');
+  const configured = siteSettings(site).ADESTRA_EXPORT_DIR;
   if (configured) return path.resolve(dataDir, configured);
   return path.join(dataDir, 'adestra-drop', site.slug);
 }
 
 export function syncSettingsOf(site: Site, config: Config): SiteSync {
-  const v = (key: string) => envValue(site.settings.env, key)?.trim() ?? '';
+  const s = siteSettings(site);
   return {
     site,
     re: {
-      baseUrl: v('RE_BASE_URL'),
-      tokenUrl: v('RE_TOKEN_URL') || SKY_TOKEN_URL,
-      authorizeUrl: v('RE_AUTHORIZE_URL') || SKY_AUTHORIZE_URL,
-      clientId: v('RE_CLIENT_ID'),
-      clientSecret: v('RE_CLIENT_SECRET'),
-      subscriptionKey: v('RE_SUBSCRIPTION_KEY'),
-      webhookKey: v('RE_WEBHOOK_KEY'),
-      consentSource: v('RE_CONSENT_SOURCE'),
-      consentCategory: v('RE_CONSENT_CATEGORY'),
-      emailType: v('RE_EMAIL_TYPE') || RE_DEFAULT_TYPES.email,
-      addressType: v('RE_ADDRESS_TYPE') || RE_DEFAULT_TYPES.address,
-      noteType: v('RE_NOTE_TYPE') || RE_DEFAULT_TYPES.note,
+      baseUrl: s.RE_BASE_URL,
+      tokenUrl: s.RE_TOKEN_URL,
+      authorizeUrl: s.RE_AUTHORIZE_URL,
+      clientId: s.RE_CLIENT_ID,
+      clientSecret: s.RE_CLIENT_SECRET,
+      subscriptionKey: s.RE_SUBSCRIPTION_KEY,
+      webhookKey: s.RE_WEBHOOK_KEY,
+      consentSource: s.RE_CONSENT_SOURCE,
+      consentCategory: s.RE_CONSENT_CATEGORY,
+      emailType: s.RE_EMAIL_TYPE,
+      addressType: s.RE_ADDRESS_TYPE,
+      noteType: s.RE_NOTE_TYPE,
     },
-    adestra: { baseUrl: v('ADESTRA_BASE_URL'), token: v('ADESTRA_TOKEN'), tableId: v('ADESTRA_TABLE_ID'), optInListId: v('ADESTRA_OPTIN_LIST_ID'), unsubListId: v('ADESTRA_UNSUB_LIST_ID') },
+    adestra: { baseUrl: s.ADESTRA_BASE_URL, token: s.ADESTRA_TOKEN, tableId: s.ADESTRA_TABLE_ID, optInListId: s.ADESTRA_OPTIN_LIST_ID, unsubListId: s.ADESTRA_UNSUB_LIST_ID },
     dropDir: dropDirOf(site, config),
   };
 }
