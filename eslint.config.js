@@ -3,6 +3,17 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 
+// From a module's file, '../<other>/<file>' reaches into another module; from anywhere in server/src,
+// '…/modules/<module>/<file>' does.
+const INTO_ANOTHER_MODULE = {
+  regex: '^\\.\\./(?!\\.)[^/]+/.+',
+  message: "Import another module through its index: '../<module>' (e.g. '../sites'), never its files; export what you need from that module's index.ts.",
+};
+const INTO_A_MODULE = {
+  regex: '(^|/)modules/[^/]+/.+',
+  message: "Import a module through its index: '…/modules/<module>' (e.g. './modules/sites'), never its files; export what you need from that module's index.ts.",
+};
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'data/**', 'coverage/**', 'e2e/screenshots/**', 'bench/results/**'] },
   js.configs.recommended,
@@ -25,5 +36,16 @@ export default tseslint.config(
     files: ['server/src/**/*.ts'],
     ignores: ['server/src/config.ts'],
     rules: { 'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'Read settings from config.ts' }] },
+  },
+  {
+    // A module is used through its face (index.ts): another module's files, repos included, are its own.
+    files: ['server/src/**/*.ts'],
+    ignores: ['server/src/**/*.test.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [INTO_A_MODULE] }] },
+  },
+  {
+    files: ['server/src/modules/**/*.ts'],
+    ignores: ['server/src/**/*.test.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [INTO_ANOTHER_MODULE, INTO_A_MODULE] }] },
   },
 );

@@ -8,9 +8,40 @@
 // in byte order: PostgreSQL's indexes and queries say collate "C" (a locale's order would put other
 // strings inside the range), SQLite's default (binary) is that order already.
 import type { Knex } from 'knex';
-// The backfill writes exactly the keys the orders repo writes (a copy could drift from it).
-import { orderSearchColumns } from '../server/src/modules/orders/searchKeys';
-import { fromJson } from '../server/src/db';
+
+// Frozen copies, as they were when this migration was written: a migration must do the same thing
+// on every database, whatever the live code (orders/searchKeys.ts, db.ts) later becomes.
+function fromJson<T>(value: unknown, fallback: T): T {
+  if (value === null || value === undefined) return fallback;
+  if (typeof value === 'string') {
+    try {
+      return JSON.parse(value) as T;
+    } catch {
+      return fallback;
+    }
+  }
+  return value as T;
+}
+
+function searchKey(text: unknown, max = 255): string | null {
+  if (text === null || text === undefined) return null;
+  const key = String(text).trim().replace(/\s+/g, ' ').toLowerCase().slice(0, max);
+  return key === '' ? null : key;
+}
+
+const obj = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
+
+/** An order's search keys from its name and store data (customer, else shipping address; email). */
+function orderSearchColumns(name: string | null | undefined, data: Record<string, unknown>) {
+  const customer = obj(data.customer);
+  const person = customer.first_name || customer.last_name ? customer : obj(data.shipping_address);
+  return {
+    name_lower: searchKey(name ?? data.name),
+    customer_lower: searchKey([person.first_name, person.last_name].filter((v) => v !== null && v !== undefined && v !== '').join(' ')),
+    surname_lower: searchKey(person.last_name),
+    email_lower: searchKey(data.email ?? customer.email),
+  };
+}
 
 const isPg = (knex: Knex) => knex.client.config.client === 'pg';
 

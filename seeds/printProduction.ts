@@ -14,6 +14,8 @@ import { SHOPIFY_SOURCE } from '../server/src/modules/orders/repo';
 import type { PrintJob } from '../server/src/modules/print-jobs/repo';
 import { createPreflight } from '../server/src/modules/print-jobs/preflight';
 import { printJobsService } from '../server/src/modules/print-jobs/service';
+import { shipByViews } from '../server/src/modules/ship-by';
+import { shippedLinesIn } from '../server/src/modules/fulfilment';
 import type { Services } from '../server/src/services';
 import { formatSpec, pagePixelSize } from '../common/design-doc/render';
 import { FORMATS, type DesignDocument, type Format, type Layer } from '../common/design-doc/types';
@@ -338,7 +340,7 @@ export async function seedPrintProduction(deps: Deps, services: Services, siteId
   const daysAgo = (days: number, hour: number) => new Date(Math.floor(now / 86_400_000) * 86_400_000 - days * 86_400_000 + hour * 3_600_000);
   const clock = seedClock(daysAgo(6, 9));
   // Checked like every job, so the demo shows what preflight says of its artwork.
-  const jobs = printJobsService({ ...deps, clock }, { preflight: createPreflight(services.artwork), render: services.render });
+  const jobs = printJobsService({ ...deps, clock }, { preflight: createPreflight(services.artwork), render: services.render, shipBy: shipByViews({ ...deps, clock }), shippedLines: (range) => shippedLinesIn(deps.db, range) });
   const made: PrintJob[] = [];
   const plan: Array<{ sku: string; quantity: number; created: [number, number]; steps: Array<['download' | 'print' | 'reprint', number, number]>; note?: string; held?: boolean }> = [
     { sku: 'DEMO-CARD-BDAY', quantity: 2, created: [5, 9], steps: [['download', 4, 10], ['print', 4, 11]] },

@@ -9,7 +9,7 @@ import type { Config } from '../src/config';
 import type { Db } from '../src/db';
 import type { Clock } from '../src/lib/clock';
 import { envValue, type EnvVar } from '../src/lib/secrets';
-import { addDays } from '../src/jobs/time';
+import { addDays } from '../src/lib/time';
 import { sitesRepo } from '../src/modules/sites/repo';
 import { dropDirOf, writeEnvValue } from '../src/modules/sync/siteSettings';
 import { createAdestraSimulator } from './adestra';

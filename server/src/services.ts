@@ -2,42 +2,30 @@
 import path from 'node:path';
 import os from 'node:os';
 import type { Deps } from './deps';
-import { designsService } from './modules/designs/service';
-import { providerCancellations } from './modules/fulfilment/cancel';
-import { fulfilmentService } from './modules/fulfilment/service';
-import { requeueAfterApproval } from './modules/fulfilment/afterApproval';
-import { storeFulfilments } from './modules/fulfilment/storeFulfilment';
-import { generalDataService } from './modules/general-data/service';
-import { mailCatcherService } from './modules/mailCatcher/service';
-import { demoStoreService } from './modules/demoStore/service';
-import { createInbox } from './modules/inbox/service';
-import { ordersService } from './modules/orders/service';
-import { storesService } from './modules/orders/stores';
-import { createArtworkFetcher, type ArtworkFetcherOptions } from './modules/pdf/artwork';
-import { printJobsService } from './modules/print-jobs/service';
-import { createPreflight } from './modules/print-jobs/preflight';
-import type { PrintJob } from './modules/print-jobs/repo';
-import { productionService } from './modules/production/service';
-import { batchesService } from './modules/batches/service';
-import { bulkPrintFiles } from './modules/production/bulkPdf';
-import { bulkPrintJobActions } from './modules/print-jobs/bulk';
-import { scanService } from './modules/scan/service';
-import { renderService } from './modules/render/service';
-import { searchService } from './modules/search/service';
-import { attentionService } from './modules/attention/service';
-import { sitesService } from './modules/sites/service';
-import { syncService } from './modules/sync/service';
-import { uploadsService } from './modules/uploads/service';
-import { diskStore, type FileStore } from './modules/uploads/storage';
-import { s3Store } from './modules/uploads/s3Store';
+import { attentionService } from './modules/attention';
+import { batchesService } from './modules/batches';
+import { demoStoreService } from './modules/demoStore';
+import { designsService } from './modules/designs';
+import { fulfilmentService, providerCancellations, requeueAfterApproval, shippedLinesIn, storeFulfilments } from './modules/fulfilment';
+import { generalDataService } from './modules/general-data';
+import { healthService } from './modules/health';
+import { mailCatcherService } from './modules/mailCatcher';
+import { createInbox } from './modules/inbox';
+import { ordersService, storesService, storeTokens, storeAdminFor, orderFor } from './modules/orders';
+import { createArtworkFetcher, type ArtworkFetcherOptions } from './modules/pdf';
+import { printJobsService, createPreflight, bulkPrintJobActions, countUnprintedJobsOfDesign, findPrintJob, type PrintJob } from './modules/print-jobs';
+import { productionService, bulkPrintFiles } from './modules/production';
+import { scanService } from './modules/scan';
+import { renderService } from './modules/render';
+import { searchService } from './modules/search';
+import { sitesService } from './modules/sites';
+import { syncService } from './modules/sync';
+import { uploadsService, diskStore, s3Store, type FileStore } from './modules/uploads';
 import type { Config } from './config';
-import { usersService } from './modules/users/service';
-import { pipelineContext } from './modules/pipeline/context';
-import { pipelineService } from './modules/pipeline/service';
-import { storeTokens } from './modules/orders/storeTokens';
-import { storeAdminFor } from './modules/orders/storeConnection';
+import { usersService } from './modules/users';
+import { pipelineContext, pipelineService } from './modules/pipeline';
 import { historyService } from './modules/history';
-import { healthService } from './modules/health/service';
+import { shipByViews } from './modules/ship-by';
 import { createMetrics } from './lib/metrics';
 
 /** The folder of uploaded and generated files: DATA_DIR/files. */
@@ -71,12 +59,13 @@ export function createServices(given: Deps, givenStore: FileStore = fileStoreOf(
   // consent names besides, against the CRM's own lists, when the site is saved.
   const sites = sitesService(deps, { checkSettings: (site, env, previous) => sync.checkSiteSettings(site, env, previous) });
   const render = renderService(deps, store, artwork);
-  // Hooks run after Approve anyway; fulfilment adds the auto-send's re-queue below.
-  const approved: Array<(job: PrintJob) => Promise<void>> = [];
-  const printJobs = printJobsService(deps, { preflight: createPreflight(artwork), render, approved });
+  // Ship-by dates on what jobs, orders and records list: one set of views, given to each.
+  const shipBy = shipByViews(deps);
+  // After Approve: an auto-send order waiting for this job goes back in the provider's queue.
+  const approved: Array<(job: PrintJob) => Promise<void>> = [requeueAfterApproval(deps)];
+  const printJobs = printJobsService(deps, { preflight: createPreflight(artwork), render, approved, shipBy, shippedLines: (range) => shippedLinesIn(deps.db, range) });
   const production = productionService(deps, { store, artwork, render, printJobs });
   const fulfilment = fulfilmentService(deps, production, {}, inbox);
-  approved.push(requeueAfterApproval(deps));
   // A store cancellation reaches the provider through its own outbox step (fulfilment/cancel.ts).
   const cancellations = providerCancellations({ ...deps, production, options: fulfilment.options });
   // Each store's Admin API (integrations/shopifyAdmin.ts): a legacy static token, or an app
@@ -89,12 +78,12 @@ export function createServices(given: Deps, givenStore: FileStore = fileStoreOf(
   const pipeline = pipelineService(pipelineContext(deps, { options: fulfilment.options, production, render, clients: sync.clients }));
   // Read when /metrics is scraped: what waits in the inbox and the outbox.
   metrics.readBacklogsWith(async () => ({ inbox: await inbox.backlog(), outbox: await fulfilment.outboxBacklog() }));
-  const history = historyService(deps);
-  const orders = ordersService(deps, { sites, production, send: fulfilment, cancel: cancellations, pipeline, inbox, adminRequestOf: (site) => storeAdminOf(site)?.request ?? null });
+  const history = historyService(deps, { jobOf: (jobId) => findPrintJob(deps.db, jobId), orderOf: (actor, id, siteId) => orderFor(deps.db, actor, id, siteId) });
+  const orders = ordersService(deps, { sites, production, shipBy, send: fulfilment, cancel: cancellations, pipeline, inbox, adminRequestOf: (site) => storeAdminOf(site)?.request ?? null });
   return {
     users: usersService(deps),
     sites,
-    generalData: generalDataService(deps),
+    generalData: generalDataService(deps, { shipBy }),
     uploads,
     printJobs,
     production,
@@ -104,7 +93,7 @@ export function createServices(given: Deps, givenStore: FileStore = fileStoreOf(
     bulkPrintFiles: bulkPrintFiles(production, printJobs),
     /** The packing bench's scans: each through the print-job rules. */
     scan: scanService(deps, { printJobs, production }),
-    designs: designsService(deps, store, artwork),
+    designs: designsService(deps, store, artwork, { unprintedJobsOf: (designId) => countUnprintedJobsOfDesign(deps.db, designId) }),
     /** The header search (orders, jobs, designs; sites and users for admins). */
     search: searchService(deps),
     /** Needs attention: late, at-risk, held and stuck orders and failed sends, worst first. */

@@ -1,7 +1,7 @@
 // Provider postbacks (hp-webhook), the provider-event screens (/api/hp-data, /api/admin/hp-logs)
 // and the manual send — against the loopback simulator.
 import { beforeEach, describe, expect, it } from 'vitest';
-import { nextOrderStatus } from '../src/modules/fulfilment/status';
+import { nextOrderStatus } from '../src/modules/orders/orderState';
 import { bearer } from './harness';
 import { createHpWorld, HP, storeOrder } from './fulfilmentWorld';
 

@@ -1,5 +1,5 @@
 // The order screens' calls: check-order, rerun-order, order-to-arwork, hood-download-pdf, hood-generate-*.
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { artworkRgb, pngOf, storeFile } from './imageFixtures';
 import { bearer, createWorld } from './harness';
 import { connectStores, deliver, makeDesign, order, SECRET_B, SHOP_B, setSiteEnv } from './ordersKit';
@@ -9,8 +9,7 @@ describe('order actions', async () => {
   const w = await createWorld();
   await connectStores(w);
   const post = (path: string, token: string, body: unknown) => w.request().post(`/api/online-stores${path}`).set(bearer(token)).send(body as object);
-  const realPort = w.services.fulfilment;
-  afterEach(() => w.services.orders.setSendPort(realPort));
+  afterEach(() => vi.restoreAllMocks());
 
   const png = await pngOf(artworkRgb(60, 85, 3), 60, 85);
   const pages = await Promise.all([1, 2, 3, 4].map((i) => storeFile(w.services.store, `p${i}.png`, png)));
@@ -125,7 +124,7 @@ describe('order actions', async () => {
       const ok = order({ skus: ['ACT-CARD', 'ACT-BARE'] });
       await deliver(w, ok);
       const calls: unknown[] = [];
-      w.services.orders.setSendPort({ enqueueOrderSend: async (_trx, input, actorId) => (calls.push({ ...input, actorId }), []) });
+      vi.spyOn(w.services.fulfilment, 'enqueueOrderSend').mockImplementation(async (_trx, input, actorId) => (calls.push({ ...input, actorId }), []));
       const res = await post('/rerun-order', w.tokens.userA, { id: ok.id, flags: { sendToHP: true, sendEcard: false } });
       expect(res.status).toBe(200);
       expect(res.body.data).toEqual({ ran: ['sendToHP'], skipped: [], failed: [] });

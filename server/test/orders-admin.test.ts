@@ -129,6 +129,27 @@ describe('orders admin', async () => {
       expect(m.design?.id).toBe(design.id);
       expect((await api('delete', `/api/admin/products/${created.body.id}`, w.tokens.adminA)).status).toBe(200);
     });
+
+    it('one SKU per site holds on every route that saves a product (generic records and the admin records resource too)', async () => {
+      const design = await makeDesign(w, w.tokens.adminA, { name: 'Mug', sku: 'PRD-MUG', productType: 'Poster', hpSKU: 'HP-M' });
+      const first = await api('post', '/api/admin/products', w.tokens.userA).send({ storeSku: 'SHOP-MUG', designId: design.id });
+      expect(first.status).toBe(201);
+      const product = { field1: 'SHOP-MUG', field2: String(design.id), data: { designId: design.id } };
+      const generic = await w.request().post('/api/general-data/product').set(bearer(w.tokens.userA)).send(product);
+      expect(generic.status).toBe(409);
+      expect(generic.body.error).toBe('This site already maps this SKU.');
+      const admin = await api('post', '/api/admin/general-data', w.tokens.adminA).send({ ...product, type: 'product', siteId: w.sites.a });
+      expect(admin.status).toBe(409);
+      // The products screen names the field as it does; another site may map the same SKU.
+      expect((await api('post', '/api/admin/products', w.tokens.userA).send({ storeSku: 'SHOP-MUG', designId: design.id })).body.field).toBe('storeSku');
+      expect((await w.request().post('/api/general-data/product').set(bearer(w.tokens.userB)).send({ field1: 'SHOP-MUG' })).status).toBe(200);
+      // An update onto a SKU the site maps is refused too; saving a product under its own SKU is not.
+      const other = await w.request().post('/api/general-data/product').set(bearer(w.tokens.userA)).send({ field1: 'SHOP-CUP' });
+      expect(other.status).toBe(200);
+      expect((await w.request().post('/api/general-data/product').set(bearer(w.tokens.userA)).send({ id: other.body.data.id, field1: 'SHOP-MUG' })).status).toBe(409);
+      expect((await w.request().post('/api/general-data/product').set(bearer(w.tokens.userA)).send({ id: other.body.data.id, field1: 'SHOP-CUP', name: 'Cup' })).status).toBe(200);
+      expect(Number((await w.db('general_data').where({ type: 'product', site_id: w.sites.a, field1: 'SHOP-MUG' }).count({ n: '*' }).first())?.n)).toBe(1);
+    });
   });
 
   describe('/api/admin/resellers and /api/admin/instances', () => {

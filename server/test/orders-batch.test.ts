@@ -3,7 +3,7 @@
 // holds back no other, auto-send sites still decide per delivery. And the site cache: a secret
 // changed around the store screen is accepted at once.
 import crypto from 'node:crypto';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { fromJson } from '../src/db';
 import { inboxRepo } from '../src/modules/inbox/repo';
 import { shopifyJson, signShopifyBody } from '../simulators/shopify';
@@ -108,9 +108,8 @@ describe('shopify webhook processing in batches', async () => {
   it('an auto-send site in a batch decides per delivery; each order queued once', async () => {
     await makeDesign(w, w.tokens.adminA, { name: 'Batch auto card', sku: 'BATCH-AUTO', hpSKU: 'HP-BATCH' });
     await setSiteEnv(w, w.sites.a, { HP_AUTO_SEND: '1' });
-    const realPort = w.services.fulfilment;
     const calls: Array<{ orderId: string }> = [];
-    orders.setSendPort({ enqueueOrderSend: async (_trx, input) => (calls.push(input), []) });
+    vi.spyOn(w.services.fulfilment, 'enqueueOrderSend').mockImplementation(async (_trx, input) => (calls.push(input), []));
     try {
       const ready = order({ skus: ['BATCH-AUTO'] });
       const unmapped = order({ skus: ['NO-SUCH-SKU'] });
@@ -120,7 +119,7 @@ describe('shopify webhook processing in batches', async () => {
       expect(await orderRows(w, ready.id)).toHaveLength(1);
       expect(await orderRows(w, unmapped.id)).toHaveLength(1);
     } finally {
-      orders.setSendPort(realPort);
+      vi.restoreAllMocks();
       await setSiteEnv(w, w.sites.a, { HP_AUTO_SEND: '' });
     }
   });

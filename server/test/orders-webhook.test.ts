@@ -1,9 +1,8 @@
 // POST /api/online-stores/shopify-webhook: signature on the raw bytes, site by shop domain or slug,
 // dedupe by event id, answer first and process after, newest version wins, recovery of deliveries.
 import crypto from 'node:crypto';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fromJson } from '../src/db';
-import type { OrderSendPort } from '../src/modules/orders/service';
 import { shopifyJson, signShopifyBody } from '../simulators/shopify';
 import { bearer, createWorld } from './harness';
 import { SECRET_A, SECRET_B, SHOP_A, SHOP_B, connectStores, deliver, deliveries, makeDesign, order, orderRows, postWebhook, setSiteEnv } from './ordersKit';
@@ -12,10 +11,9 @@ import { orderTablesRepo } from '../src/modules/orders/tablesRepo';
 describe('shopify order webhook', async () => {
   const w = await createWorld();
   await connectStores(w);
-  const realPort = w.services.fulfilment;
   afterEach(async () => {
     await w.services.orders.idle();
-    w.services.orders.setSendPort(realPort);
+    vi.restoreAllMocks();
   });
 
   describe('signature and headers', () => {
@@ -275,14 +273,11 @@ describe('shopify order webhook', async () => {
       let open!: () => void;
       const gate = new Promise<void>((r) => (open = r));
       const calls: unknown[] = [];
-      const port: OrderSendPort = {
-        enqueueOrderSend: async (_trx, input) => {
-          calls.push(input);
-          await gate;
-          return [];
-        },
-      };
-      w.services.orders.setSendPort(port);
+      vi.spyOn(w.services.fulfilment, 'enqueueOrderSend').mockImplementation(async (_trx, input) => {
+        calls.push(input);
+        await gate;
+        return [];
+      });
       try {
         const o = order({ skus: ['AUTO-1'] });
         const res = await postWebhook(w, o);
@@ -303,12 +298,10 @@ describe('shopify order webhook', async () => {
       await setSiteEnv(w, w.sites.a, { HP_AUTO_SEND: '1' });
       let failures = 1;
       const calls: unknown[] = [];
-      w.services.orders.setSendPort({
-        enqueueOrderSend: async (_trx, input) => {
-          if (failures-- > 0) throw new Error('outbox unavailable');
-          calls.push(input);
-          return [];
-        },
+      vi.spyOn(w.services.fulfilment, 'enqueueOrderSend').mockImplementation(async (_trx, input) => {
+        if (failures-- > 0) throw new Error('outbox unavailable');
+        calls.push(input);
+        return [];
       });
       try {
         const o = order({ skus: ['AUTO-1'] });
@@ -331,7 +324,7 @@ describe('shopify order webhook', async () => {
     it('auto-send only for an auto-send site whose every line has a design with a provider SKU', async () => {
       await makeDesign(w, w.tokens.adminA, { name: 'No HP', sku: 'AUTO-NOHP' });
       const calls: Array<{ orderId: string }> = [];
-      w.services.orders.setSendPort({ enqueueOrderSend: async (_trx, input) => (calls.push(input), []) });
+      vi.spyOn(w.services.fulfilment, 'enqueueOrderSend').mockImplementation(async (_trx, input) => (calls.push(input), []));
       const off = order({ skus: ['AUTO-1'] });
       await deliver(w, off);
       await setSiteEnv(w, w.sites.a, { HP_AUTO_SEND: '1' });

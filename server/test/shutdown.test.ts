@@ -14,7 +14,7 @@ import { describe, expect, it } from 'vitest';
 import { createApp } from '../src/app';
 import type { Db } from '../src/db';
 import { HttpError } from '../src/http/errors';
-import { createLeases } from '../src/jobs/leases';
+import { createLeases } from '../src/lib/leases';
 import { createLogger } from '../src/lib/logger';
 import { createShutdown, REPEAT_SIGNAL_MS, shutdownTimes, type ShutdownPlan, type ShutdownState } from '../src/lib/shutdown';
 import { createThreadPool } from '../src/lib/threadPool';

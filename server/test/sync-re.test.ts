@@ -2,7 +2,7 @@
 // network errors in the run log, validation messages, tenancy, the CRM webhook, test calls.
 import { describe, expect, it } from 'vitest';
 import { fromJson } from '../src/db';
-import { dayIn } from '../src/jobs/time';
+import { dayIn } from '../src/lib/time';
 import { bearer } from './harness';
 import { REFUSED_PORT } from './infra';
 import { createSyncWorld, KEYS, listen, person } from './sync-world';
@@ -251,6 +251,22 @@ describe('sync: Raiser\'s Edge → Adestra', async () => {
       const dflt = await post('/raiser-edge-to-adestra?wait=1', {});
       const yesterday = new Date(w.clock.now().getTime() - 86_400_000).toISOString().slice(0, 10);
       expect(dflt.body.data.day).toBe(yesterday);
+    });
+
+    it('a day after today is refused by every route that syncs a day, raiser-edge-to-adestra too; no run is started', async () => {
+      const runs = async () => (await w.db('general_data').count({ n: '*' }).first())?.n;
+      const before = await runs();
+      const tomorrow = new Date(w.clock.now().getTime() + 2 * 86_400_000).toISOString().slice(0, 10);
+      const refused = { success: false, error: 'The date is in the future: no contact can have changed on that day yet' };
+      for (const res of [
+        await post('/raiser-edge-to-adestra', { targetDate: tomorrow }),
+        await post('/raiser-edge-sync-list-from-specific-day', { day: tomorrow }),
+        await get(`/raiser-edge-sync-day-preview?day=${tomorrow}`),
+      ]) {
+        expect(res.status).toBe(400);
+        expect(res.body).toEqual(refused);
+      }
+      expect(await runs()).toBe(before);
     });
 
     it('execution logs: every run, newest first, paged, filterable by kind', async () => {

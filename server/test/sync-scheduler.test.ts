@@ -2,7 +2,7 @@
 // a missed run caught up at start, a dead run recorded as failed, configs re-read on save.
 import { afterAll, describe, expect, it } from 'vitest';
 import { createScheduler } from '../src/jobs/scheduler';
-import { addDays, dayIn, lastRunSlot, nextRunAt, resolveTargetDate } from '../src/jobs/time';
+import { addDays, dayIn, lastRunSlot, nextRunAt, resolveTargetDate } from '../src/lib/time';
 import { bearer } from './harness';
 import { createSyncWorld, person } from './sync-world';
 

@@ -1,8 +1,7 @@
 // npm run backup -- <file>: DATA_DIR's database and files in one archive, while the app may run.
 import { loadConfig } from '../config';
 import { writeBackup } from '../modules/backup';
-import { argumentsOf, megabytes, runCommand } from '../modules/backup/command';
-import { ensureFreeInBucket, isBucketAddress, sendToBucket, temporaryArchive } from '../modules/backup/bucket';
+import { argumentsOf, megabytes, runCommand, ensureFreeInBucket, isBucketAddress, sendToBucket, temporaryArchive } from '../modules/backup';
 
 const USAGE = 'Usage: npm run backup -- <file>   (a new file, outside DATA_DIR, e.g. /var/backups/presswork/2026-11-26.tar.gz, or a new key in a bucket, s3://my-bucket/presswork/2026-11-26.tar.gz)';
 

@@ -1,8 +1,7 @@
 // npm run restore -- <file>: a backup into an empty DATA_DIR, every checksum verified first.
 import { loadConfig } from '../config';
 import { restoreBackup } from '../modules/backup';
-import { argumentsOf, megabytes, runCommand } from '../modules/backup/command';
-import { fetchFromBucket, isBucketAddress, temporaryArchive } from '../modules/backup/bucket';
+import { argumentsOf, megabytes, runCommand, fetchFromBucket, isBucketAddress, temporaryArchive } from '../modules/backup';
 
 const USAGE = 'Usage: DATA_DIR=<empty folder> npm run restore -- <backup file, or s3://bucket/key>';
 

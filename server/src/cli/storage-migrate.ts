@@ -1,11 +1,9 @@
 // npm run storage:migrate: copies every file of DATA_DIR/files into the bucket the S3_* settings
 // name, each read back and compared; re-run it after an interruption (what is there is skipped).
 import { loadConfig } from '../config';
-import { migrateFiles } from '../modules/uploads/migrate';
-import { s3Store } from '../modules/uploads/s3Store';
-import { storeProblem } from '../modules/uploads/storage';
+import { migrateFiles, s3Store, storeProblem } from '../modules/uploads';
 import { filesFolderOf } from '../services';
-import { argumentsOf, megabytes, runCommand } from '../modules/backup/command';
+import { argumentsOf, megabytes, runCommand } from '../modules/backup';
 
 const USAGE = 'Usage: npm run storage:migrate   (with S3_BUCKET and the other S3_* settings of docs/storage.md; STORAGE may still be local)';
 

@@ -5,7 +5,7 @@
 // only one. The security suite reads these declarations from the route table (http/routeTable.ts)
 // and fails for a route that has none, so no route can be added without saying who may call it.
 import type { RequestHandler } from 'express';
-import { assertAdmin } from '../modules/auth/permissions';
+import { assertAdmin } from '../modules/auth';
 import { actorOf, requireUser } from './auth';
 
 export type Access =

@@ -7,22 +7,22 @@ import type { Design, PrintJob, PrintReports, ProductTypeOfSku } from '../../../
 import type { DataRecord } from '../../../common/api/records';
 import type { LoginAnswer, Site, SiteInfo, User } from '../../../common/api/sites';
 import type { ConsentOptions, JobConfig, ReConnectionStatus, ReConnectUrl, ReWebhookSubscriptions, SyncResult } from '../../../common/api/sync';
-import type { DesignsService } from '../modules/designs/service';
-import type { Design as DesignRow } from '../modules/designs/repo';
-import type { FulfilmentService, SendOutcome as ServerSendOutcome } from '../modules/fulfilment/service';
-import type { PreGeneratedItem } from '../modules/fulfilment/orderBody';
-import type { DataRecord as GeneralRecord } from '../modules/general-data/repo';
-import type { GeneralDataService } from '../modules/general-data/service';
-import type { OrderData as StoredOrderData } from '../modules/orders/shopify';
-import type { OrdersService } from '../modules/orders/service';
-import type { Store as StoreRow } from '../modules/orders/stores';
-import type { PrintJob as PrintJobRow } from '../modules/print-jobs/repo';
-import type { PrintJobsService } from '../modules/print-jobs/service';
-import type { MaskedSite, SiteInfo as ServerSiteInfo, SitesService } from '../modules/sites/service';
-import type { JobConfig as ServerJobConfig } from '../modules/sync/records';
-import type { SyncResult as ServerSyncResult } from '../modules/sync/constituent';
-import type { SyncService } from '../modules/sync/service';
-import type { PublicUser, UsersService } from '../modules/users/service';
+import type { DesignsService } from '../modules/designs';
+import type { Design as DesignRow } from '../modules/designs';
+import type { FulfilmentService, SendOutcome as ServerSendOutcome } from '../modules/fulfilment';
+import type { PreGeneratedItem } from '../modules/fulfilment';
+import type { DataRecord as GeneralRecord } from '../modules/general-data';
+import type { GeneralDataService } from '../modules/general-data';
+import type { OrderData as StoredOrderData } from '../modules/orders';
+import type { OrdersService } from '../modules/orders';
+import type { Store as StoreRow } from '../modules/orders';
+import type { PrintJob as PrintJobRow } from '../modules/print-jobs';
+import type { PrintJobsService } from '../modules/print-jobs';
+import type { MaskedSite, SiteInfo as ServerSiteInfo, SitesService } from '../modules/sites';
+import type { JobConfig as ServerJobConfig } from '../modules/sync';
+import type { SyncResult as ServerSyncResult } from '../modules/sync';
+import type { SyncService } from '../modules/sync';
+import type { PublicUser, UsersService } from '../modules/users';
 
 /** The server's value is a valid `Shared` (an error names the field that differs). */
 type Conforms<Server extends Shared, Shared> = Server;

@@ -2,8 +2,8 @@
 import type { RequestHandler } from 'express';
 import { unauthorized } from './errors';
 import type { Actor } from './types';
-import { bearerToken } from '../modules/auth/tokens';
-import type { UsersService } from '../modules/users/service';
+import { bearerToken } from '../modules/auth';
+import type { UsersService } from '../modules/users';
 
 declare module 'express-serve-static-core' {
   interface Request {

@@ -8,7 +8,7 @@
 import crypto from 'node:crypto';
 import type { RequestHandler, Response } from 'express';
 import type { Deps } from '../deps';
-import { idempotencyRepo, type IdempotencyRecord, type IdempotencyRepo } from '../modules/idempotency/repo';
+import { idempotencyRepo, type IdempotencyRecord, type IdempotencyRepo } from '../modules/idempotency';
 import { HttpError } from './errors';
 import { fieldError } from './fieldErrors';
 

@@ -80,3 +80,11 @@ export function refuseDeepJson(_req: unknown, _res: unknown, buf: Buffer): void 
 export function jsonBody(limit: string | number, options: Omit<NonNullable<Parameters<typeof express.json>[0]>, 'limit' | 'verify'> = {}) {
   return express.json({ ...options, limit, verify: refuseDeepJson });
 }
+
+/** 0/1 accepted beside booleans (docs/print-production.md). */
+export const flag = z
+  .union([z.boolean(), z.literal(0), z.literal(1), z.literal('0'), z.literal('1')], { error: 'must be true or false' })
+  .transform((v) => v === true || v === 1 || v === '1');
+
+/** A calendar day, YYYY-MM-DD, that exists. */
+export const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD').refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s), 'is not a real date');

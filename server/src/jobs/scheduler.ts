@@ -9,9 +9,9 @@
 // (tests only) makes every job fire every N seconds instead of daily at its hour.
 import schedule from 'node-schedule';
 import type { Deps } from '../deps';
-import { JOB_NAMES, type JobName, type RunTrigger } from '../modules/sync/records';
-import type { SyncService } from '../modules/sync/service';
-import { jobLastSlot, jobRule } from './time';
+import { JOB_NAMES, type JobName, type RunTrigger } from '../modules/sync';
+import type { SyncService } from '../modules/sync';
+import { jobLastSlot, jobRule } from '../lib/time';
 
 export interface SchedulerOptions {
   /** How often configs are re-read (ms); 0 = only on save. */

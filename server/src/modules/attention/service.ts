@@ -17,22 +17,20 @@ import type { ShipByState } from '../../../../common/api/shipBy';
 import type { Deps } from '../../deps';
 import type { Actor } from '../../http/types';
 import { formatDateTime } from '../../lib/clock';
-import { isAdmin } from '../auth/permissions';
-import { siteScope } from '../auth/scope';
-import { HP_ORDER_KIND, outboxRepo, type OutboxRow } from '../fulfilment/outbox';
-import { HP_SOURCE } from '../fulfilment/postbacks';
-import { providerChecksRepo } from '../fulfilment/providerChecksRepo';
-import { PROGRESS, SIDE, TERMINAL } from '../fulfilment/status';
-import { STORE_FULFILMENT_KIND } from '../fulfilment/storeFulfilmentRepo';
-import { inboxRepo } from '../inbox/repo';
-import { SHOPIFY_SOURCE } from '../orders/repo';
-import { orderTablesRepo } from '../orders/tablesRepo';
-import { PIPELINE_KIND, pipelineRepo, type PipelinePayload } from '../pipeline/repo';
-import { printJobsRepo } from '../print-jobs/repo';
-import { searchRepo } from '../search/repo';
-import { checkOrderLink } from '../search/service';
-import { shipByViews } from '../ship-by/views';
-import { RE_SOURCE } from '../sync/webhook';
+import { isAdmin } from '../auth';
+import { siteScope } from '../auth';
+import { HP_ORDER_KIND, type OutboxRow, failedOutboxRows, providerPrintedBefore, providerSentBefore } from '../fulfilment';
+import { HP_SOURCE } from '../fulfilment';
+import { PROGRESS, SIDE, TERMINAL, orderNames, ordersPlacedSince } from '../orders';
+import { STORE_FULFILMENT_KIND } from '../fulfilment';
+import { failingDeliveriesBySource } from '../inbox';
+import { SHOPIFY_SOURCE } from '../orders';
+import { PIPELINE_KIND, type PipelinePayload, pipelineRunsOfOrder } from '../pipeline';
+import { heldPrintJobs, owedPrintJobs } from '../print-jobs';
+import { siteNames } from '../search';
+import { checkOrderLink } from '../search';
+import { shipByViews } from '../ship-by';
+import { RE_SOURCE } from '../sync';
 
 /**
  * Late and at risk are judged over the jobs of the last four weeks (made, or printed and not
@@ -92,8 +90,8 @@ export function attentionService(deps: Deps) {
   async function owed(siteId: number | undefined, now: Date): Promise<Record<'late' | 'atRisk' | 'notShipped', Found>> {
     const from = new Date(now.getTime() - ATTENTION_WINDOW_DAYS * DAY).toISOString();
     const [orders, jobs] = await Promise.all([
-      orderTablesRepo(db).placedSince(siteId, OPEN_STATUSES, from, OWED_SCAN_LIMIT).then((o) => views.onOrders(o)),
-      printJobsRepo(db).owedJobs(siteId, { from, printedFrom: from }, OWED_SCAN_LIMIT).then((j) => views.onJobs(j)),
+      ordersPlacedSince(db, siteId, OPEN_STATUSES, from, OWED_SCAN_LIMIT).then((o) => views.onOrders(o)),
+      owedPrintJobs(db, siteId, { from, printedFrom: from }, OWED_SCAN_LIMIT).then((j) => views.onJobs(j)),
     ]);
     const unshippedSince = now.getTime() - config.attention.unshippedDays * DAY;
     const earliest = (a: string | undefined, b: string) => (a && a < b ? a : b);
@@ -137,7 +135,7 @@ export function attentionService(deps: Deps) {
       }),
     );
     // Orders HP Site Flow printed and never shipped (their jobs are the provider's, never printed here).
-    const byHp = await providerChecksRepo(db).printedBefore(siteId, new Date(unshippedSince).toISOString(), ATTENTION_KIND_LIMIT);
+    const byHp = await providerPrintedBefore(db, siteId, new Date(unshippedSince).toISOString(), ATTENTION_KIND_LIMIT);
     const listed = new Set(notShipped.map((i) => `${i.siteId}\n${i.orderId}`));
     for (const o of byHp.rows) {
       if (listed.has(`${o.siteId}\n${o.storeOrderId}`)) continue;
@@ -155,7 +153,7 @@ export function attentionService(deps: Deps) {
   }
 
   async function held(siteId: number | undefined): Promise<Found> {
-    const { rows, total } = await printJobsRepo(db).heldJobs(siteId, ATTENTION_KIND_LIMIT);
+    const { rows, total } = await heldPrintJobs(db, siteId, ATTENTION_KIND_LIMIT);
     const items = rows.map((j) =>
       item('held', {
         title: `Job ${j.id} (${j.productName})${j.orderName ? ` of order ${j.orderName}` : ''} is held by preflight: check its print file and approve or fix it`,
@@ -171,7 +169,7 @@ export function attentionService(deps: Deps) {
 
   async function hpNoAck(siteId: number | undefined, now: Date): Promise<Found> {
     const ms = config.attention.hpAckHours * HOUR;
-    const { rows, total } = await providerChecksRepo(db).sentBefore(siteId, new Date(now.getTime() - ms).toISOString(), ATTENTION_KIND_LIMIT);
+    const { rows, total } = await providerSentBefore(db, siteId, new Date(now.getTime() - ms).toISOString(), ATTENTION_KIND_LIMIT);
     const items = rows.map((o) =>
       item('hpNoAck', {
         title: `${orderLabel(o.name, o.storeOrderId)} was sent to HP Site Flow on ${when(o.since)} and HP has not acknowledged it`,
@@ -189,7 +187,7 @@ export function attentionService(deps: Deps) {
     const bySite = new Map<number, string[]>();
     for (const r of rows) if (r.siteId !== null) bySite.set(r.siteId, [...(bySite.get(r.siteId) ?? []), r.payload.orderId]);
     const names = new Map<string, string | null>();
-    for (const [site, ids] of bySite) for (const [id, name] of await orderTablesRepo(db).orderNames(site, [...new Set(ids)])) names.set(`${site}\n${id}`, name);
+    for (const [site, ids] of bySite) for (const [id, name] of await orderNames(db, site, [...new Set(ids)])) names.set(`${site}\n${id}`, name);
     return (r) => orderLabel(names.get(`${r.siteId}\n${r.payload.orderId}`) ?? null, r.payload.orderId);
   }
 
@@ -200,27 +198,27 @@ export function attentionService(deps: Deps) {
   }
 
   async function failedSends(siteId: number | undefined): Promise<Found> {
-    const { rows, total } = await outboxRepo(db).failedOf(HP_ORDER_KIND, siteId, ATTENTION_KIND_LIMIT);
+    const { rows, total } = await failedOutboxRows(db, HP_ORDER_KIND, siteId, ATTENTION_KIND_LIMIT);
     const items = await outboxItems('sendFailed', rows, (order, r) => `${order}${r.payload.lineId ? ` (line ${r.payload.lineId})` : ''} could not be sent to HP Site Flow: ${brief(r.error)}`);
     return kept(items, total);
   }
 
   async function failedWriteBacks(siteId: number | undefined): Promise<Found> {
-    const { rows, total } = await outboxRepo(db).failedOf(STORE_FULFILMENT_KIND, siteId, ATTENTION_KIND_LIMIT);
+    const { rows, total } = await failedOutboxRows(db, STORE_FULFILMENT_KIND, siteId, ATTENTION_KIND_LIMIT);
     const items = await outboxItems('writeBackFailed', rows, (order, r) => `The store was not told that ${order.replace(/^Order/, 'order')} shipped: ${brief(r.error)}`);
     return kept(items, total);
   }
 
   /** Failed pipeline steps, less those a later run of the same step has done (or is doing). */
   async function failedSteps(siteId: number | undefined): Promise<Found> {
-    const { rows, total } = await outboxRepo(db).failedOf(PIPELINE_KIND, siteId, ATTENTION_KIND_LIMIT);
+    const { rows, total } = await failedOutboxRows(db, PIPELINE_KIND, siteId, ATTENTION_KIND_LIMIT);
     const stepOf = (r: OutboxRow) => {
       const p = r.payload as PipelinePayload;
       return `${p.step}\n${p.lineId ?? ''}`;
     };
     const still: OutboxRow[] = [];
     for (const r of rows) {
-      const runs = r.siteId === null ? [] : await pipelineRepo(db).ofOrder(r.siteId, r.payload.orderId);
+      const runs = r.siteId === null ? [] : await pipelineRunsOfOrder(db, r.siteId, r.payload.orderId);
       if (!runs.some((x) => x.id > r.id && stepOf(x) === stepOf(r) && x.status !== 'failed')) still.push(r);
     }
     const items = await outboxItems('pipelineFailed', still, (order, r) => {
@@ -231,7 +229,7 @@ export function attentionService(deps: Deps) {
   }
 
   async function failingWebhooks(siteId: number | undefined, admin: boolean): Promise<Found> {
-    const groups = await inboxRepo(db).failingBySource(siteId);
+    const groups = await failingDeliveriesBySource(db, siteId);
     const items = groups.map((g) => {
       const source = WEBHOOK_OF[g.source] ?? { what: `webhooks (${g.source})`, link: '/orders', adminLink: '/all-orders' };
       return item('webhookFailing', {
@@ -268,7 +266,7 @@ export function attentionService(deps: Deps) {
       const items = ATTENTION_KINDS.flatMap((k) => found[k].items).sort(worstFirst);
       // Admins see every site's problems: each row says whose.
       if (isAdmin(actor)) {
-        const names = await searchRepo(db).siteNames(items.flatMap((i) => (i.siteId === null ? [] : [i.siteId])));
+        const names = await siteNames(db, items.flatMap((i) => (i.siteId === null ? [] : [i.siteId])));
         for (const i of items) if (i.siteId !== null && names.has(i.siteId)) i.siteName = names.get(i.siteId);
       }
       return { items, counts };

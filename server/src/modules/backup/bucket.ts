@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Config } from '../../config';
-import { s3Store } from '../uploads/s3Store';
+import { s3Store } from '../uploads';
 import { BackupError } from './errors';
 
 export const isBucketAddress = (arg: string) => arg.startsWith('s3://');

@@ -5,7 +5,7 @@
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { Deps } from '../../deps';
-import { createLeases } from '../../jobs/leases';
+import { createLeases } from '../../lib/leases';
 import { BackupError } from './errors';
 import { writeBackup, type BackupSummary } from './write';
 

@@ -17,13 +17,13 @@
 // a job in two open batches, and a second pass finds nothing left to do.
 import type { Knex } from 'knex';
 import type { Deps } from '../../deps';
-import { lastRunSlot } from '../../jobs/time';
-import { printJobsRepo, type PrintJob, type PrintJobsRepo } from '../print-jobs/repo';
-import { defaultSort, readyQueue } from '../print-jobs/service';
-import { sitesRepo } from '../sites/repo';
+import { lastRunSlot } from '../../lib/time';
+import { type PrintJob, type PrintJobsRepo, findPrintJob, printJobIds } from '../print-jobs';
+import { defaultSort, readyQueue } from '../print-jobs';
+import { listSites } from '../sites';
 import type { CloseReason } from '../../../../common/api/batching';
 import { groupKeyOf, slotsOf, type JobKind } from './kinds';
-import { recordChange } from '../history/record';
+import { recordChange } from '../history';
 import { batchesRepo } from './repo';
 import { autoBatchingOfEnv } from './settings';
 import { chooseSheet, type ImposeSettings } from './sheets';
@@ -76,7 +76,7 @@ export async function autoBatchPass({ db, clock, config, log }: Deps, parts: Aut
   const empty = (): AutoBatchReport => ({ joined: [], left: [], opened: [], closed: [], noSheet: [] });
   const report = empty();
   const withFilling = new Set(await batchesRepo(db).sitesFilling());
-  const { rows: sites } = await sitesRepo(db).list({}, { field: 'id', order: 'asc' }, 10_000, 0);
+  const { rows: sites } = await listSites(db, {}, { field: 'id', order: 'asc' }, 10_000, 0);
   for (const site of sites) {
     const rule = autoBatchingOfEnv(site.settings.env);
     if (!rule.on && !withFilling.has(site.id)) continue;
@@ -110,7 +110,7 @@ export async function autoBatchPass({ db, clock, config, log }: Deps, parts: Aut
     await db.transaction(async (trx) => {
       const tx = batchesRepo(trx);
       await tx.lockNumbering(siteId);
-      const readyNow = new Set(await printJobsRepo(trx).idsOf(readyQueue(siteId)));
+      const readyNow = new Set(await printJobIds(trx, readyQueue(siteId)));
       const closeBatch = async (id: number, reason: CloseReason) => {
         if (await tx.close(id, at, reason)) {
           report.closed.push({ id, reason });
@@ -127,7 +127,7 @@ export async function autoBatchPass({ db, clock, config, log }: Deps, parts: Aut
         await tx.removeJobs(batch.id, leaving);
         report.left.push(...leaving);
         for (const id of leaving) {
-          const job = await printJobsRepo(trx).byId(id);
+          const job = await findPrintJob(trx, id);
           await recordMembership(trx, at, siteId, job, id, { left: batch.number, reason: whyLeft(job, otherKind(id)) });
         }
         const staying = batch.jobIds.filter((id) => !leaving.includes(id));

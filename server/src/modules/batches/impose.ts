@@ -15,7 +15,7 @@ import bwipjs from 'bwip-js/node';
 import { PDFDocument, StandardFonts, cmyk, type PDFFont, type PDFPage, type PDFRef } from 'pdf-lib';
 import { batchCode, copyCode } from '../../../../common/api/scan';
 import { formatDateTime } from '../../lib/clock';
-import { pdfPageWriter, writeFileInChunks } from '../pdf/concatPdf';
+import { pdfPageWriter, writeFileInChunks } from '../pdf';
 import { backOf, chooseSheet, cropMarks, leavesOf, sheetFiller, type DuplexTurn, type ImposeSettings, type LeafSize, type Rect, type SheetLayout, type SlotPlace, DEFAULT_IMPOSE_SETTINGS } from './sheets';
 
 const PT_PER_MM = 72 / 25.4;

@@ -1,6 +1,6 @@
 // What a print job prints as, for batching: jobs of one kind (product type, size with bleed, paper
 // stock) share a press sheet, and each takes slots on it.
-import type { PrintJob } from '../print-jobs/repo';
+import type { PrintJob } from '../print-jobs';
 import { leavesOf, type LeafSize } from './sheets';
 
 /** What a job prints as: its product type, its size with bleed, and its paper stock. Jobs of one kind share a sheet. */

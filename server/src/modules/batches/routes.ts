@@ -13,7 +13,7 @@ import { actorOf } from '../../http/auth';
 import { ok } from '../../http/envelope';
 import { idempotent } from '../../http/idempotency';
 import { idParam, parse } from '../../http/validate';
-import { baseUrlOf } from '../uploads/routes';
+import { baseUrlOf } from '../../http/baseUrl';
 import { batchPdfFileName, type BatchSheetsProgress } from '../../../../common/api/batches';
 import { progressBoard } from '../../http/progress';
 import type { ImposeProgress } from './impose';

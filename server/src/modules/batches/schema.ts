@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { progressKey } from '../../http/progress';
 import { rowId } from '../../http/validate';
 import { MAX_BATCH_JOBS } from '../../../../common/api/batches';
-import { queryFlag } from '../print-jobs/schema';
+import { queryFlag } from '../print-jobs';
 import { BATCH_STATES } from './repo';
 
 export { MAX_BATCH_JOBS };

@@ -13,16 +13,16 @@ import { HttpError, badRequest, conflict, notFound } from '../../http/errors';
 import type { Actor } from '../../http/types';
 import { isoNow } from '../../lib/clock';
 import { pageWindow } from '../../lib/paging';
-import { siteScope, visibleTo } from '../auth/scope';
-import { designsRepo, type Design } from '../designs/repo';
-import type { PrintJob } from '../print-jobs/repo';
-import { heldRefusal, nameOf, type PrintJobsService } from '../print-jobs/service';
-import type { ProductionService } from '../production/service';
-import { printSizeOfJob } from '../production/service';
-import { sitesRepo } from '../sites/repo';
-import { nextRunAt } from '../../jobs/time';
+import { siteScope, visibleTo } from '../auth';
+import { type Design, findDesign } from '../designs';
+import type { PrintJob } from '../print-jobs';
+import { heldRefusal, nameOf, type PrintJobsService } from '../print-jobs';
+import type { ProductionService } from '../production';
+import { printSizeOfJob } from '../production';
+import { findSite } from '../sites';
+import { nextRunAt } from '../../lib/time';
 import type { HistoryService } from '../history';
-import { byUser, recordChange } from '../history/record';
+import { byUser, recordChange } from '../history';
 import { autoBatchPass, type AutoBatchReport } from './autoBatch';
 import { howToPrint, imposeBatch, ImposeRefusal, type ImposeJob, type ImposeProgress, type ImposeResult } from './impose';
 import { BATCH_STATES, batchesRepo, type Batch, type BatchState } from './repo';
@@ -96,7 +96,7 @@ export function batchesService(deps: Deps, parts: BatchesParts) {
 
   /** The site's press sheets, gaps and duplex mode (its settings; the defaults where unset). Every batch of the site uses them. */
   async function impositionSettingsFor(siteId: number): Promise<ImposeSettings> {
-    return impositionOf((await sitesRepo(db).byId(siteId))?.settings.env ?? []);
+    return impositionOf((await findSite(db, siteId))?.settings.env ?? []);
   }
 
   /** The product type and size of the batch's items, from its first job still there. */
@@ -115,8 +115,8 @@ export function batchesService(deps: Deps, parts: BatchesParts) {
    * cut-off after it opened (SYNC_TIMEZONE).
    */
   async function views(batches: Batch[]): Promise<BatchView[]> {
-    const sites = new Map<number, Awaited<ReturnType<ReturnType<typeof sitesRepo>['byId']>>>();
-    for (const siteId of new Set(batches.map((b) => b.siteId))) sites.set(siteId, await sitesRepo(db).byId(siteId));
+    const sites = new Map<number, Awaited<ReturnType<typeof findSite>>>();
+    for (const siteId of new Set(batches.map((b) => b.siteId))) sites.set(siteId, await findSite(db, siteId));
     const designs = new Map<number, Design | undefined>();
     const out: BatchView[] = [];
     for (const b of batches) {
@@ -223,7 +223,7 @@ export function batchesService(deps: Deps, parts: BatchesParts) {
   async function kindOf(job: PrintJob, designs = new Map<number, Design | undefined>()): Promise<JobKind> {
     let design: Design | undefined;
     if (job.designId !== null) {
-      if (!designs.has(job.designId)) designs.set(job.designId, await designsRepo(db).byId(job.designId));
+      if (!designs.has(job.designId)) designs.set(job.designId, await findDesign(db, job.designId));
       design = designs.get(job.designId);
     }
     const size = printSizeOfJob(job, design);

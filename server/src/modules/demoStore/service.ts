@@ -4,10 +4,10 @@
 import { HttpError, notFound } from '../../http/errors';
 import type { Actor } from '../../http/types';
 import type { Db } from '../../db';
-import { siteScope } from '../auth/scope';
-import { isAdmin } from '../auth/permissions';
-import { sitesRepo } from '../sites/repo';
-import { orderFor } from '../orders/lookup';
+import { siteScope } from '../auth';
+import { isAdmin } from '../auth';
+import { findSiteBySlug } from '../sites';
+import { orderFor } from '../orders';
 
 export const NO_DEMO_STORE = 'No demo store runs on this server (it runs only outside production, started by npm start)';
 
@@ -26,7 +26,7 @@ export function demoStoreService(db: Db) {
   };
   /** The demo store's site, if the actor may see it (staff of another site may not: 404). */
   async function siteOf(actor: Actor) {
-    const site = await sitesRepo(db).bySlug(running().siteSlug);
+    const site = await findSiteBySlug(db, running().siteSlug);
     if (!site) throw notFound(NO_DEMO_STORE);
     siteScope(actor, site.id, NO_DEMO_STORE);
     return site;
@@ -37,7 +37,7 @@ export function demoStoreService(db: Db) {
     },
     /** Which site's orders the demo store can cancel for this actor; null when none (no demo store, or not the actor's site). Never a 404: screens ask it on every order. */
     async info(actor: Actor): Promise<{ siteId: number | null }> {
-      const site = store && (await sitesRepo(db).bySlug(store.siteSlug));
+      const site = store && (await findSiteBySlug(db, store.siteSlug));
       return { siteId: site && (isAdmin(actor) || site.id === actor.siteId) ? site.id : null };
     },
     async cancel(actor: Actor, orderId: string): Promise<{ sent: true }> {

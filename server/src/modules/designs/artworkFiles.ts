@@ -4,9 +4,8 @@ import sharp from 'sharp';
 import type { Db } from '../../db';
 import type { Clock } from '../../lib/clock';
 import { isoNow } from '../../lib/clock';
-import { buildKey } from '../uploads/signing';
-import type { FileStore } from '../uploads/storage';
-import { uploadsRepo } from '../uploads/repo';
+import { buildKey, insertUpload, removeUpload } from '../uploads';
+import type { FileStore } from '../uploads';
 import { fieldError } from '../../http/fieldErrors';
 
 /** A5 (148 × 210 mm) at 300 dpi. */
@@ -41,12 +40,11 @@ export async function storeGeneratedFile(
   bytes: Buffer,
 ): Promise<string> {
   const key = buildKey(serverSidePath, clock.now());
-  const files = uploadsRepo(db);
-  await files.insert({ key, contentType, size: bytes.length, userId: owner.userId, siteId: owner.siteId, createdAt: isoNow(clock) });
+  await insertUpload(db, { key, contentType, size: bytes.length, userId: owner.userId, siteId: owner.siteId, createdAt: isoNow(clock) });
   try {
     await store.put(key, Readable.from(bytes));
   } catch (err) {
-    await files.remove(key);
+    await removeUpload(db, key);
     throw err;
   }
   return `/files/${key.split('/').map(encodeURIComponent).join('/')}`;

@@ -5,7 +5,7 @@ import { idempotent } from '../../http/idempotency';
 import { actorOf } from '../../http/auth';
 import { ok } from '../../http/envelope';
 import { idParam, parse } from '../../http/validate';
-import { baseUrlOf } from '../uploads/routes';
+import { baseUrlOf } from '../../http/baseUrl';
 import { frontImageBody, importBody, listQuery, upsertBody } from './schema';
 import type { DesignsService } from './service';
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { fileUrl, flag, optionalFileUrl } from '../print-jobs/schema';
+import { fileUrl, optionalFileUrl } from '../pdf';
+import { flag } from '../../http/validate';
 import { PRODUCT_TYPES, type ProductType } from '../../../../common/design-doc/types';
 import { rowId } from '../../http/validate';
 

@@ -6,18 +6,18 @@ import { HttpError, conflict, forbidden, notFound } from '../../http/errors';
 import type { Actor } from '../../http/types';
 import { isoNow } from '../../lib/clock';
 import { pageWindow } from '../../lib/paging';
-import { isAdmin } from '../auth/permissions';
-import type { ArtworkFetcher } from '../pdf/artwork';
-import type { FileStore } from '../uploads/storage';
+import { isAdmin } from '../auth';
+import type { ArtworkFetcher } from '../pdf';
+import type { FileStore } from '../uploads';
 import { assertPngOrJpeg, blankA5Png, storeGeneratedFile } from './artworkFiles';
 import { designsRepo, type Design, type DesignData, type DesignFilter, type DesignSortField } from './repo';
 import { NEW_DESIGN_NAME, type FrontImageInput, type ImportInput, type ListQuery, type UpsertInput } from './schema';
-import { sitesRepo } from '../sites/repo';
-import { printJobsRepo } from '../print-jobs/repo';
+import { findSite, siteExists } from '../sites';
 import { fieldError } from '../../http/fieldErrors';
 import { isEcard } from '../../../../common/design-doc/types';
 import type { PpiThresholds } from '../../../../common/design-doc/resolution';
-import { thresholdsOf } from '../print-jobs/preflightSettings';
+import { ppiThresholdsOf } from '../../../../common/api/preflight';
+import { envValue } from '../../lib/secrets';
 
 export const CHANGE_DENIED = "Only an admin or the design's creator can change this design";
 export const DELETE_DENIED = "Only an admin or the design's creator can delete this design";
@@ -34,7 +34,13 @@ function editableData(data: DesignData | undefined): DesignData {
   return rest;
 }
 
-export function designsService(deps: Deps, store: FileStore, fetchArtwork: ArtworkFetcher) {
+/** What designs asks of print jobs, given at assembly (print jobs sit above designs). */
+export interface DesignsPorts {
+  /** How many jobs of a design are not printed yet: such a design may not be deleted. */
+  unprintedJobsOf(designId: number): Promise<number>;
+}
+
+export function designsService(deps: Deps, store: FileStore, fetchArtwork: ArtworkFetcher, ports: DesignsPorts) {
   const { db, clock } = deps;
   const repo = designsRepo(db);
 
@@ -47,8 +53,8 @@ export function designsService(deps: Deps, store: FileStore, fetchArtwork: Artwo
   /** GET /api/designs/:id: the design and its site's resolution rule (the editor warns live by it). */
   async function view(actor: Actor, id: number): Promise<Design & { ppiThresholds: PpiThresholds }> {
     const design = await get(actor, id);
-    const site = await sitesRepo(db).byId(design.siteId);
-    return { ...design, ppiThresholds: thresholdsOf(site?.settings.env ?? []) };
+    const site = await findSite(db, design.siteId);
+    return { ...design, ppiThresholds: ppiThresholdsOf((key) => envValue(site?.settings.env ?? [], key)) };
   }
 
   /** Admin: every design, or one creator's. Non-admin: their own designs only. */
@@ -67,7 +73,7 @@ export function designsService(deps: Deps, store: FileStore, fetchArtwork: Artwo
   async function targetSite(actor: Actor, siteId: number | undefined): Promise<number> {
     const id = siteId ?? actor.siteId;
     if (id !== actor.siteId && !isAdmin(actor)) throw forbidden('You cannot create designs for another site');
-    if (!(await sitesRepo(db).exists(id))) throw fieldError('siteId', 'does not exist');
+    if (!(await siteExists(db, id))) throw fieldError('siteId', 'does not exist');
     return id;
   }
 
@@ -113,7 +119,7 @@ export function designsService(deps: Deps, store: FileStore, fetchArtwork: Artwo
     const siteId = input.siteId ?? design.siteId;
     if (siteId !== design.siteId) {
       if (!isAdmin(actor)) throw forbidden('You cannot move a design to another site');
-      if (!(await sitesRepo(db).exists(siteId))) throw fieldError('siteId', 'does not exist');
+      if (!(await siteExists(db, siteId))) throw fieldError('siteId', 'does not exist');
     }
     const sku = input.sku === undefined ? design.sku : input.sku;
     await assertSkuFree(siteId, sku, design.id);
@@ -144,7 +150,7 @@ export function designsService(deps: Deps, store: FileStore, fetchArtwork: Artwo
   async function remove(actor: Actor, id: number): Promise<Design> {
     const design = await get(actor, id);
     if (!canChangeDesign(actor, design)) throw forbidden(DELETE_DENIED);
-    const inQueue = await printJobsRepo(db).countUnprintedForDesign(id);
+    const inQueue = await ports.unprintedJobsOf(id);
     if (inQueue) throw conflict(`This design is used by ${inQueue} print ${inQueue === 1 ? 'job that is' : 'jobs that are'} not printed yet`);
     await repo.delete(id);
     return design;

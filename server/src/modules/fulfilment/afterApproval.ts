@@ -2,9 +2,9 @@
 // through the outbox's dedupe keys, so nothing is sent twice.
 import type { Deps } from '../../deps';
 import { isoNow } from '../../lib/clock';
-import { sendsAutomatically } from '../orders/webhookSites';
-import type { PrintJob } from '../print-jobs/repo';
-import { sitesRepo } from '../sites/repo';
+import type { PrintJob } from '../print-jobs';
+import { findSite } from '../sites';
+import { sendsAutomatically } from '../production';
 import { enqueueOrderSend, hpDedupeKey, outboxRepo } from './outbox';
 import { findOrder } from './resolveOrder';
 
@@ -16,7 +16,7 @@ import { findOrder } from './resolveOrder';
 export function requeueAfterApproval({ db, clock }: Pick<Deps, 'db' | 'clock'>) {
   return async (job: PrintJob): Promise<void> => {
     if (job.madeBy !== 'provider' || !job.shopifyOrderId || !job.lineItemId) return;
-    const site = await sitesRepo(db).byId(job.clientId);
+    const site = await findSite(db, job.clientId);
     if (!sendsAutomatically(site)) return;
     const order = await findOrder(db, job.shopifyOrderId, job.clientId);
     const sent = Array.isArray(order?.data.preGeneratedHPItems) ? (order!.data.preGeneratedHPItems as Array<{ lineId?: unknown }>) : [];

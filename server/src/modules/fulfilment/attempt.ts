@@ -1,16 +1,15 @@
 // One attempt of a claimed outbox row and its outcome. Success and "Source Order ID already
 // exists" → sent (+ shopify-hp-log + the order record, one transaction); a provider 4xx → failed
 // (visible, not retried); no answer, 429, 5xx → pending with backoff, failed after maxAttempts.
-import { AUTOMATIC, recordChange } from '../history/record';
+import { AUTOMATIC, recordChange } from '../history';
 import { HpDuplicateOrder, HpError, isAcknowledgement, providerOrderIdOf } from '../../integrations/hpSiteflow';
-import { orderTablesRepo } from '../orders/tablesRepo';
 import { clientFor, later, nowIso, retryReason, SendFailure, text, type FulfilmentContext, type SendOutcome } from './context';
 import { withUnanswered } from './lineSends';
 import { outboxRepo, type OutboxRow } from './outbox';
 import { prepareSend, type PreparedSend } from './prepareSend';
 import { findOrder, lockedOrder } from './resolveOrder';
 import { writeSendLog } from './sendLog';
-import { highestProgress, nextOrderStatus } from './status';
+import { highestProgress, moveOrder, nextOrderStatus, ORDER_EVENTS } from '../orders';
 
 /** What a row that is no longer pending says to its caller. */
 export function outcomeOf(row: OutboxRow): SendOutcome {
@@ -67,11 +66,10 @@ export async function markSent(ctx: FulfilmentContext, row: OutboxRow, prepared:
       hpOrders[sourceOrderId] = { hpOrderId: knownId, lineId, sentAt: sentAt ?? at, ...(acknowledged ? { acknowledged: true } : {}) };
       data.hpOrders = hpOrders;
       const next = nextOrderStatus(locked.status ?? text(data.status), 'sent', text(data.hpProgress) || null);
-      if (next) data.status = next;
       data.hpProgress = highestProgress(text(data.hpProgress) || null, 'sent');
       // The clock of "HP has not acknowledged it" starts with the send that moved it to sent.
-      await orderTablesRepo(trx).updateOrder(locked.id, { data, status: next ?? undefined, before: locked.data, updatedAt: at, ...(next === 'sent' ? { sentToProviderAt: sentAt ?? at } : {}) });
-      if (next) await recordChange(trx, { at, siteId, kind: 'order', subjectId: orderId, by: { automatic: AUTOMATIC.providerSend }, action: 'status', from: locked.status ?? null, to: next, reason: null });
+      const patch = { data, before: locked.data, ...(next === 'sent' ? { sentToProviderAt: sentAt ?? at } : {}) };
+      await moveOrder(trx, { id: locked.id, siteId, orderId, status: locked.status ?? null }, next, { event: ORDER_EVENTS.providerSend, at, by: { automatic: AUTOMATIC.providerSend }, patch });
     }
     return { status: duplicate ? 'already-sent' : 'sent', hpOrderId: knownId, outboxId: row.id, sentAt } as SendOutcome;
   });

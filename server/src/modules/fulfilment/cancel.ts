@@ -10,15 +10,14 @@ import { badRequest } from '../../http/errors';
 import type { Actor } from '../../http/types';
 import type { Deps } from '../../deps';
 import { HpError } from '../../integrations/hpSiteflow';
-import { AUTOMATIC, byUser, recordChange, type HistoryBy } from '../history/record';
-import { orderTablesRepo } from '../orders/tablesRepo';
+import { AUTOMATIC, byUser, recordChange, type HistoryBy } from '../history';
 import { HP_CANCEL_KIND, cancelDedupeKey, cancelRepo } from './cancelRepo';
 import { clientFor, later, nowIso, retryReason, SendFailure, siteSettings, text, type FulfilmentContext } from './context';
 import { mayBeAtProvider } from './lineSends';
 import { sourceOrderIdOf } from './orderBody';
 import { hpDedupeKey, outboxRepo, type OutboxRow } from './outbox';
 import { findOrder, lockedOrder, resolveOrder } from './resolveOrder';
-import { TERMINAL, nextOrderStatus } from './status';
+import { moveOrder, nextOrderStatus, ORDER_EVENTS, TERMINAL } from '../orders';
 
 export { HP_CANCEL_KIND } from './cancelRepo';
 export type { ProviderCancellation } from '../../../../common/api/orders';
@@ -81,9 +80,8 @@ async function showOnOrder(trx: Knex.Transaction, siteId: number, orderId: strin
   const data = { ...order.data, providerCancellation: result };
   const current = order.status ?? (text(order.data.status) || null);
   const status = result.status === 'cancelled' ? nextOrderStatus(current, 'cancelled') : null;
-  if (status) data.status = status;
-  await orderTablesRepo(trx).updateOrder(order.id, { data, status: status ?? undefined, before: order.data, updatedAt: result.at });
-  if (status) await recordChange(trx, { at: result.at, siteId, kind: 'order', subjectId: orderId, by: { automatic: AUTOMATIC.providerSend }, action: 'status', from: current, to: status, reason: result.message });
+  const how = { event: ORDER_EVENTS.providerCancelled, at: result.at, by: { automatic: AUTOMATIC.providerSend }, reason: result.message, patch: { data, before: order.data } };
+  await moveOrder(trx, { id: order.id, siteId, orderId, status: current }, status, how);
 }
 
 type StepResult = { done: string[]; notThere: string[] };

@@ -1,14 +1,14 @@
 // Postbacks can be lost: orders at the provider with no news for a while are asked about directly
 // (GET /api/order/{id}), and the order object it answers goes the postback's way (the inbox, its
 // dedupe and the forward-only status rules), so a poll and a late postback never disagree.
-import type { Inbox } from '../inbox/service';
-import { sitesRepo } from '../sites/repo';
+import type { Inbox } from '../inbox';
+import { findSite } from '../sites';
 import { clientFor, later, nowIso, text, type FulfilmentContext } from './context';
 import { receivePostback } from './postbacks';
 import { providerChecksRepo, type QuietOrder } from './providerChecksRepo';
 import { postbackBody } from './schema';
 import { hpSettingsOf } from './settings';
-import { TERMINAL } from './status';
+import { TERMINAL } from '../orders';
 
 /** Order statuses that still expect news from the provider. */
 export const AWAITING_PROVIDER = ['sent', 'dataready', 'printready', 'printed', 'onhold'] as const;
@@ -34,7 +34,7 @@ export async function checkQuietOrders(ctx: FulfilmentContext, inbox: Inbox): Pr
   const repo = providerChecksRepo(ctx.db);
   const result: QuietCheck = { checked: 0, news: 0, errors: [] };
   for (const siteId of await repo.sitesWith(AWAITING_PROVIDER)) {
-    const site = await sitesRepo(ctx.db).byId(siteId);
+    const site = await findSite(ctx.db, siteId);
     if (!site) continue;
     const { settings, missing, invalid } = hpSettingsOf(site.settings.env);
     if (missing.length || invalid.length) continue;

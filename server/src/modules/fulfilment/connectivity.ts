@@ -6,9 +6,9 @@ import crypto from 'node:crypto';
 import type { Actor } from '../../http/types';
 import { notFound } from '../../http/errors';
 import { HpError } from '../../integrations/hpSiteflow';
-import { siteScope } from '../auth/scope';
-import type { Check } from '../sync/connectivity';
-import { sitesRepo } from '../sites/repo';
+import { siteScope } from '../auth';
+import type { ConnectivityCheck as Check } from '../../../../common/api/sync';
+import { findSite, findSiteBySlug } from '../sites';
 import { clientFor, type FulfilmentContext } from './context';
 import { hpSettingsOf } from './settings';
 
@@ -19,10 +19,9 @@ export interface HpConnectivity {
 }
 
 export async function testHp(ctx: FulfilmentContext, actor: Actor, siteRef?: string): Promise<HpConnectivity> {
-  const repo = sitesRepo(ctx.db);
   const scope = siteScope(actor, undefined, 'Site not found');
   const ref = siteRef ?? (actor.siteId ? String(actor.siteId) : undefined);
-  const site = ref ? ((await repo.bySlug(ref)) ?? (/^[1-9]\d{0,9}$/.test(ref) ? await repo.byId(Number(ref)) : undefined)) : undefined;
+  const site = ref ? ((await findSiteBySlug(ctx.db, ref)) ?? (/^[1-9]\d{0,9}$/.test(ref) ? await findSite(ctx.db, Number(ref)) : undefined)) : undefined;
   if (!site || (scope !== undefined && site.id !== scope)) throw notFound('Site not found');
   const { settings, missing, invalid } = hpSettingsOf(site.settings.env);
   const problems = [...missing.map((k) => `${k} is not set`), ...invalid];

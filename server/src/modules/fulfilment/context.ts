@@ -4,9 +4,9 @@
 import type { Deps } from '../../deps';
 import { formatDateTime, isoNow } from '../../lib/clock';
 import { createHpClient, type HpRetryOptions } from '../../integrations/hpSiteflow';
-import { RECORD_TYPES } from '../general-data/types';
-import type { ProductionService } from '../production/service';
-import { sitesRepo, type Site } from '../sites/repo';
+import { RECORD_TYPES } from '../records';
+import type { ProductionService } from '../production';
+import { type Site, findSite } from '../sites';
 import { hpSettingsOf, type HpSettings } from './settings';
 
 export const ORDER_TYPE = RECORD_TYPES.order;
@@ -110,7 +110,7 @@ export function clientFor(ctx: FulfilmentContext, settings: HpSettings, retry?: 
 
 /** The site and its HP Site Flow settings; a missing site or setting is a permanent failure. */
 export async function siteSettings(ctx: Pick<Deps, 'db'>, siteId: number): Promise<{ site: Site; settings: HpSettings }> {
-  const site = await sitesRepo(ctx.db).byId(siteId);
+  const site = await findSite(ctx.db, siteId);
   if (!site) throw new SendFailure('The site of this order no longer exists', true);
   const { settings, missing, invalid } = hpSettingsOf(site.settings.env);
   if (missing.length) throw new SendFailure(`HP Site Flow is not set up for site "${site.name}": set ${missing.join(', ')} in its settings`, true);

@@ -3,7 +3,7 @@
 import { badRequest } from '../../http/errors';
 import type { Actor } from '../../http/types';
 import { HpError } from '../../integrations/hpSiteflow';
-import { siteScope } from '../auth/scope';
+import { siteScope } from '../auth';
 import { clientFor, nowIso, SendFailure, siteSettings, text, type FulfilmentContext } from './context';
 import { buildManualBody, type ManualInput } from './orderBody';
 import type { HpSettings } from './settings';

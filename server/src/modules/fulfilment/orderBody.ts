@@ -1,7 +1,7 @@
 // The provider's order body (docs/orders-fulfilment.md) from a store order, and from the manual form.
 import { customerNameOf } from '../../../../common/api/orders';
-import type { HpAdditionData } from '../designs/schema';
-import type { OrderAddress } from '../orders/shopify';
+import type { HpAdditionData } from '../designs';
+import type { OrderAddress } from '../orders';
 import type { HpSettings } from './settings';
 
 /** The parts of a stored store order (`shopify-order-log` data) a send reads. */

@@ -1,6 +1,6 @@
 // The provider-send outbox: a row written in the caller's transaction (so a crash never loses a
 // send), claimed by a worker under a lease (so two instances never send one row twice).
-import { AUTOMATIC, byUserId, recordChange } from '../history/record';
+import { AUTOMATIC, byUserId, recordChange } from '../history';
 import type { Knex } from 'knex';
 import type { Db } from '../../db';
 import { countOf, fromJson, toJson } from '../../db';

@@ -5,16 +5,16 @@ import type { Knex } from 'knex';
 import type { Deps } from '../../deps';
 import { unauthorized } from '../../http/errors';
 import { DUPLICATE_MESSAGE } from '../../integrations/hpSiteflow';
-import type { Delivery, Handled, Inbox } from '../inbox/service';
-import { AUTOMATIC, recordChange } from '../history/record';
-import { orderTablesRepo } from '../orders/tablesRepo';
-import { sitesRepo, type Site } from '../sites/repo';
+import type { Delivery, Handled, Inbox } from '../inbox';
+import { AUTOMATIC } from '../history';
+import { insertProviderEvent } from '../orders';
+import { type Site, findSite, findSiteBySlug } from '../sites';
 import { nowIso, text } from './context';
 import { findOrder, lockedOrder } from './resolveOrder';
 import type { PostbackBody } from './schema';
 import { hpSettingsOf } from './settings';
 import { linesOfProviderOrder, queueStoreFulfilment } from './storeFulfilment';
-import { highestProgress, nextOrderStatus } from './status';
+import { highestProgress, moveOrder, nextOrderStatus, ORDER_EVENTS } from '../orders';
 
 /** The inbox source of HP Site Flow postbacks. */
 export const HP_SOURCE = 'hp';
@@ -23,7 +23,7 @@ export type PostbackAnswer = { duplicate: boolean; orderStatus: string | null; f
 
 /** Is this caller the provider of `slug`? (the site's HP_POSTBACK_TOKEN, compared timing-safe) */
 export async function postbackSite(db: Deps['db'], slug: string | undefined, token: string | undefined): Promise<Site> {
-  const site = slug ? await sitesRepo(db).bySlug(slug) : undefined;
+  const site = slug ? await findSiteBySlug(db, slug) : undefined;
   const expected = site ? hpSettingsOf(site.settings.env).settings.postbackToken : '';
   const a = crypto.createHash('sha256').update(`hp-postback\n${expected}`).digest();
   const b = crypto.createHash('sha256').update(`hp-postback\n${token ?? ''}`).digest();
@@ -65,7 +65,7 @@ export async function orderOfSource(trx: Knex.Transaction, siteId: number, sourc
 /** A stored postback: the event's log record and the order's update (status, progress, tracking). */
 export async function applyPostback(ctx: Pick<Deps, 'clock'>, trx: Knex.Transaction, delivery: Delivery): Promise<Handled<PostbackAnswer>> {
   const body = delivery.payload as PostbackBody;
-  const site = delivery.siteId === null ? undefined : await sitesRepo(trx).byId(delivery.siteId);
+  const site = delivery.siteId === null ? undefined : await findSite(trx, delivery.siteId);
   if (!site) throw new Error('The postback has no site (the site was deleted)');
   const at = nowIso(ctx);
   const { order, orderId, lineId } = await orderOfSource(trx, site.id, body.sourceOrderId);
@@ -73,7 +73,7 @@ export async function applyPostback(ctx: Pick<Deps, 'clock'>, trx: Knex.Transact
   const trackingNumber = text(body.shipment?.trackingNumber) || null;
   const refusal = submissionRefusal(body);
   const shippingMethod = text(carrier?.service) || text(carrier?.alias) || text(carrier?.code) || null;
-  await orderTablesRepo(trx).insertProviderEvent({
+  await insertProviderEvent(trx, {
     orderId,
     field2: text(body.orderId) || null,
     name: text(body.event).slice(0, 255),
@@ -102,7 +102,6 @@ export async function applyPostback(ctx: Pick<Deps, 'clock'>, trx: Knex.Transact
   const data = { ...locked.data };
   const current = locked.status ?? (text(data.status) || null);
   const next = nextOrderStatus(current, text(body.status), text(data.hpProgress) || null);
-  if (next) data.status = next;
   // Site Flow's refusal shows on the order until the order moves on.
   if (refusal) data.providerError = { message: refusal.message, sourceOrderId: body.sourceOrderId, at };
   else if (next && next !== 'error') delete data.providerError;
@@ -135,11 +134,10 @@ export async function applyPostback(ctx: Pick<Deps, 'clock'>, trx: Knex.Transact
   };
   data.hpOrders = hpOrders;
   // The clock of "printed by HP and has not shipped" starts when HP's word moved it to printed.
-  await orderTablesRepo(trx).updateOrder(locked.id, { data, status: next ?? undefined, before: locked.data, updatedAt: at, ...(next === 'printed' ? { printedByProviderAt: at } : {}) });
-  if (next) {
-    const reason = refusal?.message ?? (trackingNumber ? `tracking ${trackingNumber}` : lineId ? `line ${lineId}` : null);
-    await recordChange(trx, { at, siteId: site.id, kind: 'order', subjectId: orderId, by: { automatic: AUTOMATIC.hpPostback }, action: 'status', from: current, to: next, reason });
-  }
+  const reason = refusal?.message ?? (trackingNumber ? `tracking ${trackingNumber}` : lineId ? `line ${lineId}` : null);
+  const patch = { data, before: locked.data, ...(next === 'printed' ? { printedByProviderAt: at } : {}) };
+  await moveOrder(trx, { id: locked.id, siteId: site.id, orderId, status: current }, next, { event: ORDER_EVENTS.postback, at, by: { automatic: AUTOMATIC.hpPostback }, reason, patch });
+  if (next) data.status = next;
   // The shipment's tracking goes back to the store, queued with the postback that brought it.
   if (text(body.status) === 'shipped' && trackingNumber) {
     const tracking = { number: trackingNumber, url: text(body.shipment?.trackingUrl) || null, company: text(carrier?.alias) || text(carrier?.code) || null };

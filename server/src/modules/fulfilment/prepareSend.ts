@@ -1,9 +1,7 @@
 // Everything before the provider call: the site's settings, the order, each line's design, print
 // job and print file (asked of modules/production), and the provider's order body.
 import { HttpError } from '../../http/errors';
-import { providerBlocker } from '../production/designForLine';
-import { firstError } from '../print-jobs/preflight';
-import { quantityOf } from '../production/service';
+import { quantityOf, routeLine } from '../production';
 import { siteSettings, SendFailure, text, type FulfilmentContext } from './context';
 import { linesSentOnTheirOwn } from './lineSends';
 import { buildOrderBody, shipToOf, sourceOrderIdOf, type HpOrderBody, type MappedLine, type PreGeneratedItem } from './orderBody';
@@ -40,10 +38,11 @@ export async function prepareSend(ctx: FulfilmentContext, row: OutboxRow): Promi
   for (const m of mappings) {
     const { line } = m;
     const id = text(line.id);
-    const reason = providerBlocker(m);
+    // Asked before its job is found or made: a line only the floor can make (or none) is left out.
+    const route = routeLine({ mapping: m });
     const design = m.design;
-    if (reason || !design?.hpSKU) {
-      skipped.push({ lineId: id, reason: reason ?? 'no design' });
+    if (route.goes !== 'provider' || !design?.hpSKU) {
+      skipped.push({ lineId: id, reason: route.reason });
       continue;
     }
     let pdfUrl: string;
@@ -51,20 +50,19 @@ export async function prepareSend(ctx: FulfilmentContext, row: OutboxRow): Promi
     try {
       // The line's own job: personalised with the line's properties, the file the operators see.
       const { job } = await production.jobForLine({ siteId, orderId, line, design, actorId, madeBy: 'provider' });
+      const withJob = routeLine({ mapping: m, job });
       // A held job goes nowhere until someone approves it (or fixes the design and re-checks).
-      if (job.held) {
-        skipped.push({ lineId: id, reason: `held by preflight: ${firstError(job.preflight)?.message ?? 'an error was found'}` });
+      if (withJob.code === 'held') {
+        skipped.push({ lineId: id, reason: withJob.reason });
         continue;
       }
-      if (job.madeBy === 'inHouse') {
-        // Queued here after the send was asked for: an untouched job moves to the provider; one
-        // being printed here stays, and the line is left out rather than made twice.
-        if (job.isPDFDownloaded || job.isPrinted) {
-          skipped.push({ lineId: id, reason: `it is being printed in house (job #${job.id}); send it again to choose` });
-          continue;
-        }
-        await production.moveToProvider(job, actorId);
+      // Queued here after the send was asked for: an untouched job moves to the provider; one
+      // being printed here stays, and the line is left out rather than made twice.
+      if (withJob.code === 'printing-in-house') {
+        skipped.push({ lineId: id, reason: `${withJob.reason}; send it again to choose` });
+        continue;
       }
+      if (withJob.goes === 'in-house') await production.moveToProvider(job, actorId);
       pdfUrl = await production.printFileUrl(job);
       printJobId = job.id;
     } catch (err) {

@@ -4,12 +4,12 @@ import type { Page } from '../../http/envelope';
 import { notFound } from '../../http/errors';
 import type { Actor } from '../../http/types';
 import { pageWindow } from '../../lib/paging';
-import { isAdmin } from '../auth/permissions';
-import { siteScope, visibleTo } from '../auth/scope';
-import { generalDataRepo, type DataRecord, type RecordFilter, type RecordSortField } from '../general-data/repo';
-import { printJobsRepo } from '../print-jobs/repo';
+import { isAdmin } from '../auth';
+import { siteScope, visibleTo } from '../auth';
+import { type DataRecord, type RecordFilter, type RecordSortField, findRecord, listRecords } from '../general-data';
+import { printJobsOfOrder } from '../print-jobs';
 import { HP_LOG, SEND_LOG, text, type FulfilmentContext } from './context';
-import { orderTablesRepo } from '../orders/tablesRepo';
+import { orderStates } from '../orders';
 import { findOrder } from './resolveOrder';
 import { storeFulfilmentsOf } from './storeFulfilment';
 
@@ -24,13 +24,12 @@ export interface EventsQuery {
 export async function listEvents(ctx: Pick<FulfilmentContext, 'db'>, actor: Actor, q: EventsQuery): Promise<Page<DataRecord>> {
   const w = pageWindow(q.page, q.pageSize);
   const filter: RecordFilter = { type: HP_LOG, siteId: siteScope(actor, q.siteId), field1: q.orderId, status: q.status };
-  const { rows, total } = await generalDataRepo(ctx.db).list(filter, { field: 'createdAt', order: 'desc' }, w.limit, w.offset);
+  const { rows, total } = await listRecords(ctx.db, filter, { field: 'createdAt', order: 'desc' }, w.limit, w.offset);
   // Postbacks of a manual send name an order the store never had: the screen opens the send instead.
   const known = new Set<string>();
   const bySite = new Map<number, string[]>();
   for (const r of rows) if (r.field1) bySite.set(Number(r.siteId), [...(bySite.get(Number(r.siteId)) ?? []), r.field1]);
-  const orders = orderTablesRepo(ctx.db);
-  for (const [siteId, ids] of bySite) for (const id of (await orders.orderStates(siteId, ids)).keys()) known.add(`${siteId}:${id}`);
+  for (const [siteId, ids] of bySite) for (const id of (await orderStates(ctx.db, siteId, ids)).keys()) known.add(`${siteId}:${id}`);
   const list = rows.map((r) => ({ ...r, hasStoreOrder: r.field1 !== null && known.has(`${r.siteId}:${r.field1}`) }));
   return { list, hasNext: w.offset + rows.length < total, total };
 }
@@ -38,15 +37,14 @@ export async function listEvents(ctx: Pick<FulfilmentContext, 'db'>, actor: Acto
 /** One order as the provider sees it: its lines (design, job, where each is made), events and sends. */
 export async function orderDetail(ctx: Pick<FulfilmentContext, 'db' | 'production'>, actor: Actor, orderId: string, siteId?: number) {
   const { db, production } = ctx;
-  const records = generalDataRepo(db);
   const scope = siteScope(actor, siteId, 'Order not found');
   const order = await findOrder(db, orderId, scope);
   const site = order?.siteId ?? scope;
-  const all = async (type: string) => (await records.list({ type, field1: orderId, siteId: site }, { field: 'createdAt', order: 'desc' }, 500, 0)).rows;
+  const all = async (type: string) => (await listRecords(db, { type, field1: orderId, siteId: site }, { field: 'createdAt', order: 'desc' }, 500, 0)).rows;
   const [events, sent] = await Promise.all([all(HP_LOG), all(SEND_LOG)]);
   if (!order && !events.length && !sent.length) throw notFound('Order not found');
   const preGenerated = Array.isArray(order?.data.preGeneratedHPItems) ? order!.data.preGeneratedHPItems : [];
-  const jobs = order ? await printJobsRepo(db).ofOrder(order.siteId, orderId) : [];
+  const jobs = order ? await printJobsOfOrder(db, order.siteId, orderId) : [];
   const lines = await Promise.all(
     (order?.data.line_items ?? []).map(async (l) => {
       const lineId = text(l.id);
@@ -79,10 +77,10 @@ export async function orderDetail(ctx: Pick<FulfilmentContext, 'db' | 'productio
 export async function adminLogs(ctx: Pick<FulfilmentContext, 'db'>, actor: Actor, filter: RecordFilter, sort: { field: RecordSortField; order: 'asc' | 'desc' }, limit: number, offset: number) {
   const type = filter.type === SEND_LOG ? SEND_LOG : HP_LOG;
   // The admin REST filter is the screen's: a user's list is their site's whatever it names.
-  return generalDataRepo(ctx.db).list({ ...filter, type, siteId: isAdmin(actor) ? filter.siteId : actor.siteId }, sort, limit, offset);
+  return listRecords(ctx.db, { ...filter, type, siteId: isAdmin(actor) ? filter.siteId : actor.siteId }, sort, limit, offset);
 }
 
 export async function adminLog(ctx: Pick<FulfilmentContext, 'db'>, actor: Actor, id: number) {
-  const r = await generalDataRepo(ctx.db).byId(id);
+  const r = await findRecord(ctx.db, id);
   return visibleTo(actor, r && (r.type === HP_LOG || r.type === SEND_LOG) ? r : undefined, 'Record not found');
 }

@@ -7,7 +7,7 @@ import { actorOf } from '../../http/auth';
 import { ok } from '../../http/envelope';
 import { idsFilter, optionalNumber, optionalString, restAccess, simpleRestRouter, type RestResource } from '../../http/simpleRest';
 import { parse } from '../../http/validate';
-import type { DataRecord, RecordSortField } from '../general-data/repo';
+import type { DataRecord, RecordSortField } from '../general-data';
 import { detailQuery, hpDataQuery, hpTestBody, manualBody, markShippedBody, postbackBody, sendHpBody, sendLineBody } from './schema';
 import type { StoreFulfilments } from './storeFulfilment';
 import type { ProviderCancellations } from './cancel';

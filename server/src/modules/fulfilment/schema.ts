@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { flag } from '../print-jobs/schema';
+import { flag } from '../../http/validate';
 import { rowId } from '../../http/validate';
 
 /** A store id: text or a number, kept as text. */

@@ -1,6 +1,6 @@
 // The shopify-hp-log record of a send (automatic, explicit or manual): what went, what came back.
 import type { Knex } from 'knex';
-import { orderTablesRepo } from '../orders/tablesRepo';
+import { insertProviderSend } from '../orders';
 
 export interface SendLogEntry {
   siteId: number;
@@ -12,7 +12,7 @@ export interface SendLogEntry {
 }
 
 export async function writeSendLog(trx: Knex | Knex.Transaction, r: SendLogEntry, at: string): Promise<void> {
-  await orderTablesRepo(trx).insertProviderSend({
+  await insertProviderSend(trx, {
     orderId: r.orderId,
     field2: r.lineId ?? '',
     name: 'send',

@@ -7,10 +7,10 @@ import { lineSendsAtProvider, mayBeAtProvider, MAYBE_AT_PROVIDER_WHOLE } from '.
 import { enqueueOrderSend, hpDedupeKey, outboxRepo } from './outbox';
 import { sendNow } from './outboxWorker';
 import { findOrder, lockedOrder, resolveOrder } from './resolveOrder';
-import { sendWhenOf } from '../orders/webhookSites';
-import { nothingToPrint } from '../production/designForLine';
-import { assertOperatorMaySend } from '../production/orderHold';
-import { sitesRepo } from '../sites/repo';
+import { sendWhenOf } from '../orders';
+import { nothingToPrint } from '../production';
+import { assertOperatorMaySend } from '../production';
+import { findSite } from '../sites';
 
 export interface SendOrderInput {
   /** The store order id, or the order record's id. */
@@ -34,7 +34,7 @@ export async function sendOrder(ctx: FulfilmentContext, actor: Actor, input: Sen
   const onlyEcards = nothingToPrint(await production.mapLines(order.siteId, { line_items: asked }));
   if (onlyEcards) throw badRequest(onlyEcards);
   // Cancelled in the store: refused. Not paid yet (SHOPIFY_SEND_WHEN=paid): asked first.
-  assertOperatorMaySend(order.data, sendWhenOf(await sitesRepo(db).byId(order.siteId)), input.sendUnpaid === true);
+  assertOperatorMaySend(order.data, sendWhenOf(await findSite(db, order.siteId)), input.sendUnpaid === true);
   // Under the order's lock (PostgreSQL; SQLite has one writer): a line is in one provider order
   // only — the whole order's, or its own. A line send while the whole order's send is sent or
   // going answers that send; a whole-order send leaves out lines sent on their own.

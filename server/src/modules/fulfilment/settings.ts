@@ -3,6 +3,7 @@
 import type { HpAuthScheme } from '../../integrations/hpSiteflow';
 import type { EnvVar } from '../../lib/secrets';
 import { envReader, settingProblem, siteSettings } from '../../../../common/siteSettings';
+import { autoSendOf } from '../production';
 
 export interface HpSettings {
   baseUrl: string;
@@ -40,7 +41,7 @@ export function hpSettingsOf(env: EnvVar[]): { settings: HpSettings; missing: st
       destination: s.HP_DESTINATION || 'presswork',
       carrierAlias: s.HP_CARRIER_ALIAS || 'standard',
       postbackToken: s.HP_POSTBACK_TOKEN,
-      autoSend: s.HP_AUTO_SEND,
+      autoSend: autoSendOf(env),
       pollAfterMinutes: s.HP_POLL_AFTER_MINUTES ?? undefined,
     },
     missing: HP_REQUIRED.filter((k) => !s[k]),

@@ -5,23 +5,22 @@
 // exactly those lines with the tracking and notifyCustomer. Lines the store already fulfilled
 // (by hand, or by us in an attempt whose answer was lost) are never fulfilled twice: every attempt
 // reads the remaining quantities first.
-import { AUTOMATIC, byUser, recordChange } from '../history/record';
+import { AUTOMATIC, byUser, recordChange, type HistoryBy } from '../history';
 import type { Knex } from 'knex';
 import { hasShopifyAdmin, userErrorsOf, type ShopifyAdminError } from '../../integrations/shopifyAdmin';
 import type { MarkShippedInput, StoreFulfilment } from '../../../../common/api/orders';
 import { badRequest, notFound } from '../../http/errors';
 import { fieldError } from '../../http/fieldErrors';
 import type { Actor } from '../../http/types';
-import { printJobsRepo } from '../print-jobs/repo';
-import { sitesRepo, type Site } from '../sites/repo';
+import { printJobsOfOrder } from '../print-jobs';
+import { type Site, findSite, findSiteBySlug } from '../sites';
 import { later, nowIso, retryReason, text, type FulfilmentContext } from './context';
 import type { StoreOrder } from './orderBody';
 import { outboxRepo, type OutboxRow } from './outbox';
 import { lockedOrder, resolveOrder } from './resolveOrder';
-import { nextOrderStatus } from './status';
-import { unitsToMake, type LineUnits } from '../production/units';
-import type { DataRecord } from '../general-data/repo';
-import { orderTablesRepo } from '../orders/tablesRepo';
+import { moveOrder, nextOrderStatus, ORDER_EVENTS } from '../orders';
+import { unitsToMake, type LineUnits } from '../../../../common/api/units';
+import type { DataRecord } from '../general-data';
 import { STORE_FULFILMENT_KIND, storeFulfilmentRepo, type ShipmentTracking, type StoreFulfilmentPayload } from './storeFulfilmentRepo';
 
 export { STORE_FULFILMENT_KIND, storeFulfilmentDedupeKey, type ShipmentTracking, type StoreFulfilmentPayload } from './storeFulfilmentRepo';
@@ -200,7 +199,7 @@ async function attemptStoreFulfilmentOnce(ctx: FulfilmentContext, row: OutboxRow
     return viewOf((await outbox.byId(row.id))!);
   };
 
-  const site = await sitesRepo(ctx.db).byId(p.siteId);
+  const site = await findSite(ctx.db, p.siteId);
   if (!site) return fail('The site of this order no longer exists');
   // No Admin API wired into this instance (configure({adminFor})): the row waits, nothing is lost.
   if (!adminFor) return retry('This instance has no Shopify Admin API client configured: waiting');
@@ -290,14 +289,14 @@ export type { MarkShippedInput };
  * shipment; a failed one is asked for again) and tries it at once.
  */
 export async function markShipped(ctx: FulfilmentContext, adminFor: StoreAdminFor | undefined, actor: Actor, input: MarkShippedInput): Promise<StoreFulfilmentView> {
-  const named = input.siteId === undefined && input.site ? await sitesRepo(ctx.db).bySlug(input.site) : undefined;
+  const named = input.siteId === undefined && input.site ? await findSiteBySlug(ctx.db, input.site) : undefined;
   if (input.siteId === undefined && input.site && !named) throw notFound('Order not found');
   const order = await resolveOrder(ctx.db, actor, input.orderId, input.siteId ?? named?.id);
   const orderId = text(order.field1);
-  const site = (await sitesRepo(ctx.db).byId(order.siteId))!;
+  const site = (await findSite(ctx.db, order.siteId))!;
   if (!hasShopifyAdmin(site)) throw badRequest(`The store of site "${site.name}" has no Admin API connection: connect it in Setup → Stores to send tracking to the store`);
   const lineIds = (order.data.line_items ?? []).map((l) => text(l.id));
-  const jobs = (await printJobsRepo(ctx.db).ofOrder(order.siteId, orderId)).filter((j) => !j.withdrawn);
+  const jobs = (await printJobsOfOrder(ctx.db, order.siteId, orderId)).filter((j) => !j.withdrawn);
   const inHouse = new Set(jobs.filter((j) => j.madeBy === 'inHouse').map((j) => j.lineItemId));
   const asked = input.lineIds?.length ? [...new Set(input.lineIds.map(String))] : lineIds.filter((id) => inHouse.has(id));
   for (const [i, id] of asked.entries()) {
@@ -315,10 +314,12 @@ export async function markShipped(ctx: FulfilmentContext, adminFor: StoreAdminFo
     const queued = await queueStoreFulfilment(trx, site, locked.data, { orderId, lineIds: asked, tracking: { number: input.trackingNumber, url: input.trackingUrl || null, company: input.carrier }, source: 'in-house', actorId: actor.id }, at);
     // Gone: this shipment, lines fulfilled in the store, and lines of earlier shipments of this order.
     const shippedBefore = (await storeFulfilmentRepo(trx).ofOrder(order.siteId, orderId)).filter((r) => r.status !== 'failed').flatMap((r) => (r.payload as StoreFulfilmentPayload).lineIds);
-    const moved = await shippedFromTheFloor(trx, locked, new Set([...asked, ...done, ...shippedBefore, ...ecards]), input, at);
     const current = locked.status ?? (text(locked.data.status) || null);
     const lines = asked.length === lineIds.length ? 'all lines' : `line${asked.length === 1 ? '' : 's'} ${asked.join(', ')}`;
-    await recordChange(trx, { at, siteId: order.siteId, kind: 'order', subjectId: orderId, by: byUser(actor), action: 'shipped', from: current, to: moved ?? current, reason: `${lines}, tracking ${input.trackingNumber}${input.carrier ? ` (${input.carrier})` : ''}` });
+    const shipment = { orderId, by: byUser(actor), reason: `${lines}, tracking ${input.trackingNumber}${input.carrier ? ` (${input.carrier})` : ''}` };
+    const moved = await shippedFromTheFloor(trx, locked, new Set([...asked, ...done, ...shippedBefore, ...ecards]), input, shipment, at);
+    // Not the last lines: the shipment is in the history all the same, the order staying as it is.
+    if (!moved) await recordChange(trx, { at, siteId: order.siteId, kind: 'order', subjectId: orderId, by: shipment.by, action: 'shipped', from: current, to: current, reason: shipment.reason });
     if (queued?.status === 'failed' && (await storeFulfilmentRepo(trx).retryFailed(queued.id, at))) return (await outboxRepo(trx).byId(queued.id))!;
     return queued;
   });
@@ -333,16 +334,16 @@ export async function markShipped(ctx: FulfilmentContext, adminFor: StoreAdminFo
  * already), the order is shipped, with this tracking, as a provider's shipped postback makes it. An
  * order with lines still at the provider waits for the provider's postback.
  */
-async function shippedFromTheFloor(trx: Knex.Transaction, locked: DataRecord<StoreOrder>, gone: Set<string>, input: MarkShippedInput, at: string): Promise<string | null> {
+async function shippedFromTheFloor(trx: Knex.Transaction, locked: DataRecord<StoreOrder>, gone: Set<string>, input: MarkShippedInput, shipment: { orderId: string; by: HistoryBy; reason: string }, at: string): Promise<boolean> {
   const lines = locked.data.line_items ?? [];
   // `gone`: shipped now or before, fulfilled in the store, or e-mailed (e-cards).
-  if (!lines.every((l) => unitsToMake(l as LineUnits) === 0 || gone.has(text(l.id)))) return null;
+  if (!lines.every((l) => unitsToMake(l as LineUnits) === 0 || gone.has(text(l.id)))) return false;
   const current = locked.status ?? (text(locked.data.status) || null);
   const next = nextOrderStatus(current, 'shipped', text(locked.data.hpProgress) || null);
-  if (!next) return null;
-  const data = { ...locked.data, status: next, tracking: { number: input.trackingNumber, method: input.carrier, url: input.trackingUrl || null } };
-  await orderTablesRepo(trx).updateOrder(locked.id, { data, status: next, before: locked.data, updatedAt: at });
-  return next;
+  if (!next) return false;
+  const data = { ...locked.data, tracking: { number: input.trackingNumber, method: input.carrier, url: input.trackingUrl || null } };
+  const how = { event: ORDER_EVENTS.shippedInHouse, at, by: shipment.by, reason: shipment.reason, action: 'shipped', patch: { data, before: locked.data } };
+  return moveOrder(trx, { id: locked.id, siteId: locked.siteId, orderId: shipment.orderId, status: current }, next, how);
 }
 
 /** The write-backs of an order, newest last (Check order, HP Data). */

@@ -4,9 +4,9 @@
 import type { Knex } from 'knex';
 import type { Db } from '../../db';
 import { canBeRowId, likeLiteral, toJson } from '../../db';
-import { orderTablesRepo } from '../orders/tablesRepo';
+import { deleteOrderTableRecord, insertOrderTableRecord, orderTableRecordById, orderTableRecordSource, updateOrderTableRecord } from '../orders';
 import { recordFromRow, type DataRecord, type RecordRow } from './record';
-import { ORDER_TABLE_TYPES, isOrderTableType } from './types';
+import { ORDER_TABLE_TYPES, isOrderTableType } from '../records';
 
 export type { DataRecord } from './record';
 
@@ -79,13 +79,12 @@ async function boundedCount(q: Knex.QueryBuilder, cap: number): Promise<number> 
 }
 
 export function generalDataRepo(db: Db | Knex.Transaction) {
-  const orderTables = orderTablesRepo(db);
   /** general_data alone when no order type can match, else the order tables' rows (and general_data's where other types may match). */
   const source = (f: RecordFilter): Knex.QueryBuilder => {
     const types = f.type !== undefined ? [f.type] : f.types;
     if (types && !types.some(isOrderTableType)) return db<Row>('general_data');
-    if (types) return orderTables.recordSource(types.filter(isOrderTableType), types.some((t) => !isOrderTableType(t)));
-    return orderTables.recordSource(ORDER_TABLE_TYPES, true);
+    if (types) return orderTableRecordSource(db, types.filter(isOrderTableType), types.some((t) => !isOrderTableType(t)));
+    return orderTableRecordSource(db, ORDER_TABLE_TYPES, true);
   };
   const filtered = (f: RecordFilter) => {
     const q = source(f);
@@ -116,7 +115,7 @@ export function generalDataRepo(db: Db | Knex.Transaction) {
     async byId(id: number): Promise<DataRecord | undefined> {
       if (!canBeRowId(id)) return undefined;
       const r = await db<Row>('general_data').where({ id }).first();
-      return r ? fromRow(r) : orderTables.recordById(id);
+      return r ? fromRow(r) : orderTableRecordById(db, id);
     },
     async list(f: RecordFilter, sort: { field: RecordSortField; order: 'asc' | 'desc' }, limit: number, offset: number) {
       const q = filtered(f);
@@ -133,17 +132,17 @@ export function generalDataRepo(db: Db | Knex.Transaction) {
     },
     /** A record of an order type goes to the order tables (an order twice in a site throws DuplicateOrderError). */
     async insert(r: Omit<DataRecord, 'id' | 'status'> & { status?: string | null; searchText?: string | null }): Promise<number> {
-      if (isOrderTableType(r.type)) return orderTables.insertRecord(r);
+      if (isOrderTableType(r.type)) return insertOrderTableRecord(db, r);
       const [res] = await db('general_data').insert(toRow(r)).returning('id');
       return typeof res === 'object' ? res.id : res;
     },
     async update(id: number, r: Partial<DataRecord> & { searchText?: string | null }): Promise<number> {
       const n = await db('general_data').where({ id }).update(toRow(r));
-      return n || orderTables.updateRecord(id, r);
+      return n || updateOrderTableRecord(db, id, r);
     },
     async delete(id: number): Promise<number> {
       const n = await db('general_data').where({ id }).delete();
-      return n || orderTables.deleteRecord(id);
+      return n || deleteOrderTableRecord(db, id);
     },
   };
 }

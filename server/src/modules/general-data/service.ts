@@ -5,16 +5,15 @@ import { conflict, forbidden, notFound } from '../../http/errors';
 import type { Actor } from '../../http/types';
 import { isoNow } from '../../lib/clock';
 import { pageWindow } from '../../lib/paging';
-import { DEFAULT_PERMISSION, canOnRecord, isAdmin, type Permission } from '../auth/permissions';
+import { DEFAULT_PERMISSION, canOnRecord, isAdmin, type Permission } from '../auth';
 import { generalDataRepo, type DataRecord, type RecordFilter, type RecordSortField } from './repo';
 import type { ListQuery, UpsertRecord } from './schema';
-import { DuplicateOrderError } from '../orders/tablesRepo';
-import { RECORD_TYPES, SYSTEM_TYPES } from './types';
+import { DuplicateOrderError } from '../orders';
+import { RECORD_TYPES, SYSTEM_TYPES } from '../records';
 import { PRODUCTION_NOTE_MAX } from '../../../../common/api/printProduction';
-import { sitesRepo } from '../sites/repo';
+import { siteExists } from '../sites';
 import { fieldError } from '../../http/fieldErrors';
-import { shipByViews } from '../ship-by/views';
-import type { OrderRecord } from '../orders/tablesRepo';
+import type { OrderRecord } from '../orders';
 
 export { SYSTEM_TYPES };
 
@@ -30,11 +29,15 @@ const duplicateOrder = (err: unknown) =>
       )
     : err;
 
-export function generalDataService(deps: Deps) {
+/** Ship-by dates on listed orders' lines: ship-by's views, given at assembly (they read orders). */
+export interface RecordsShipBy {
+  onOrders(orders: OrderRecord[]): Promise<OrderRecord[]>;
+}
+
+export function generalDataService(deps: Deps, { shipBy }: { shipBy: RecordsShipBy }) {
   const { db, clock } = deps;
   const repo = generalDataRepo(db);
   // List Orders: each line carries its ship-by. Only in lists: a record read to be edited and saved back must not store it.
-  const shipBy = shipByViews(deps);
   const withShipBy = async (type: string, rows: DataRecord[]): Promise<DataRecord[]> => (type === RECORD_TYPES.order ? shipBy.onOrders(rows as OrderRecord[]) : rows);
 
   function check(actor: Actor, record: DataRecord | undefined, action: 'read' | 'update' | 'delete'): DataRecord {
@@ -80,10 +83,21 @@ export function generalDataService(deps: Deps) {
     return repo.list(scoped, sort, limit, offset);
   }
 
-  /** Create (no id) or update a record of `type`. */
-  async function upsert(actor: Actor, type: string, input: UpsertRecord): Promise<DataRecord> {
+  /**
+   * A site maps a store SKU (a product's field1) to one design: a second product with it is refused
+   * (409), whichever route saves it. `field` names the SKU as the caller's input does.
+   */
+  async function checkProductSku(siteId: number, sku: string | null | undefined, id: number | undefined, field: string): Promise<void> {
+    if (!sku) return;
+    const { rows } = await repo.list({ type: RECORD_TYPES.product, siteId, field1: sku }, { field: 'id', order: 'asc' }, 2, 0);
+    if (rows.some((r) => r.id !== id)) throw fieldError(field, 'This site already maps this SKU.', 409);
+  }
+
+  /** Create (no id) or update a record of `type`. `names`: what the caller's input calls field1 (its errors say so). */
+  async function upsert(actor: Actor, type: string, input: UpsertRecord, names: { field1?: string } = {}): Promise<DataRecord> {
     if (SYSTEM_TYPES.has(type) && !isAdmin(actor)) throw forbidden(`Records of type ${type} are written by Presswork itself`);
     if (type === RECORD_TYPES.productionNote) checkProductionNote(input.data);
+    const skuField = names.field1 ?? 'field1';
     const now = isoNow(clock);
     if (input.id) {
       const existing = await repo.byId(input.id);
@@ -95,8 +109,9 @@ export function generalDataService(deps: Deps) {
       if (permissionChanges && !isOwnerOrAdmin) throw forbidden('Only the creator or an admin can change who may use this record');
       if (input.siteId !== undefined && input.siteId !== record.siteId) {
         if (!isAdmin(actor)) throw forbidden('You cannot move a record to another site');
-        if (!(await sitesRepo(db).exists(input.siteId))) throw fieldError('siteId', 'does not exist');
+        if (!(await siteExists(db, input.siteId))) throw fieldError('siteId', 'does not exist');
       }
+      if (type === RECORD_TYPES.product) await checkProductSku((isAdmin(actor) ? input.siteId : undefined) ?? record.siteId, input.field1 ?? record.field1, record.id, skuField);
       await repo
         .update(record.id, {
           field1: input.field1,
@@ -114,8 +129,9 @@ export function generalDataService(deps: Deps) {
     }
     const siteId = input.siteId ?? actor.siteId;
     if (siteId !== actor.siteId && !isAdmin(actor)) throw forbidden('You cannot create records for another site');
-    if (!(await sitesRepo(db).exists(siteId))) throw fieldError('siteId', 'does not exist');
+    if (!(await siteExists(db, siteId))) throw fieldError('siteId', 'does not exist');
     if (type === RECORD_TYPES.order && !input.field1) throw fieldError('field1', 'An order needs its store order ID.');
+    if (type === RECORD_TYPES.product) await checkProductSku(siteId, input.field1, undefined, skuField);
     const id = await repo
       .insert({
       type,

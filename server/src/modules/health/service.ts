@@ -9,7 +9,7 @@ import path from 'node:path';
 import type { HealthCheck, HealthCheckName, Readiness } from '../../../../common/api/health';
 import type { Deps } from '../../deps';
 import { migrationState } from '../../db';
-import { probeStore, StoreUnavailable, type FileStore } from '../uploads/storage';
+import { probeStore, StoreUnavailable, type FileStore } from '../uploads';
 import { healthRepo } from './repo';
 
 /** Longest a check may take before it counts as failed (a database that hangs is not ready). */

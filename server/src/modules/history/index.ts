@@ -1,4 +1,4 @@
-// The history (audit trail): what the module offers to the others.
+// Owns the history (audit trail): every change recorded, and the timelines of jobs and orders.
 export { AUTOMATIC, byUser, byUserId, recordChange, type ChangeEntry, type HistoryBy } from './record';
-export { historyService, type HistoryService } from './service';
+export { historyService, type HistoryPorts, type HistoryService } from './service';
 export { historyRoutes, orderHistoryRoutes, jobHistoryRoutes } from './routes';

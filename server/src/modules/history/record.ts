@@ -4,8 +4,7 @@ import type { Knex } from 'knex';
 import type { Db } from '../../db';
 import type { Actor } from '../../http/types';
 import type { HistorySubjectKind } from '../../../../common/api/history';
-import { nameOf } from '../users/name';
-import { usersRepo } from '../users/repo';
+import { nameOf, findUser } from '../users';
 import { historyRepo } from './repo';
 
 /** Who made a change: a user (their name as it is now, kept as it was then), or a rule or webhook. */
@@ -27,7 +26,7 @@ export const byUser = (actor: Actor): HistoryBy => ({ id: actor.id, name: nameOf
 /** A change made for a user known by id only (null: by a rule, named `automatic`). */
 export async function byUserId(db: Db | Knex.Transaction, userId: number | null, automatic: string = AUTOMATIC.presswork): Promise<HistoryBy> {
   if (userId === null) return { automatic };
-  const row = await usersRepo(db).byId(userId);
+  const row = await findUser(db, userId);
   return { id: userId, name: row ? nameOf({ firstName: row.first_name, lastName: row.last_name, email: row.email }) : 'someone' };
 }
 

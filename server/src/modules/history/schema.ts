@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { HISTORY_SUBJECT_KINDS } from '../../../../common/api/history';
 import { rowId } from '../../http/validate';
-import { day } from '../print-jobs/schema';
+import { day } from '../../http/validate';
 
 const blankless = (v: unknown) => (v === '' || v === null ? undefined : v);
 

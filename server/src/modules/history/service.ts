@@ -5,10 +5,8 @@ import type { Page } from '../../http/envelope';
 import { notFound } from '../../http/errors';
 import type { Actor } from '../../http/types';
 import { pageWindow } from '../../lib/paging';
-import { assertAdmin } from '../auth/permissions';
-import { seesSite, siteScope, visibleTo } from '../auth/scope';
-import { orderFor } from '../orders/lookup';
-import { printJobsRepo } from '../print-jobs/repo';
+import { assertAdmin } from '../auth';
+import { seesSite, siteScope, visibleTo } from '../auth';
 import type { BatchMove, BatchState } from '../../../../common/api/batches';
 import type { HistoryEntry, HistoryTrailEntry, OrderHistoryEntry } from '../../../../common/api/history';
 import { historyRepo } from './repo';
@@ -19,12 +17,20 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 
 const entryOf = (e: HistoryTrailEntry): HistoryEntry => ({ at: e.at, actor: e.actor, action: e.action, from: e.from, to: e.to, reason: e.reason });
 
-export function historyService({ db }: Pick<Deps, 'db'>) {
+/** What the history reads of jobs and orders, given at assembly: print jobs and orders sit above it. */
+export interface HistoryPorts {
+  /** A job by id, undefined once deleted: its site decides who sees its timeline. */
+  jobOf(jobId: number): Promise<{ clientId: number } | undefined>;
+  /** The order as the actor may see it (404 otherwise). */
+  orderOf(actor: Actor, id: string, siteId?: number): Promise<{ siteId: number; field1: string | null }>;
+}
+
+export function historyService({ db }: Pick<Deps, 'db'>, ports: HistoryPorts) {
   const repo = historyRepo(db);
 
   /** A job's timeline, oldest first; a deleted job's stays readable by its site. */
   async function ofJob(actor: Actor, jobId: number): Promise<{ list: HistoryEntry[] }> {
-    const job = await printJobsRepo(db).byId(jobId);
+    const job = await ports.jobOf(jobId);
     if (job) visibleTo(actor, job, JOB_NOT_FOUND);
     const rows = await repo.ofSubject('job', String(jobId));
     if (!job && (!rows.length || !seesSite(actor, rows[0].siteId))) throw notFound(JOB_NOT_FOUND);
@@ -33,7 +39,7 @@ export function historyService({ db }: Pick<Deps, 'db'>) {
 
   /** A store order's timeline with its jobs' and sends' entries, oldest first. */
   async function ofOrder(actor: Actor, id: string, siteId?: number): Promise<{ list: OrderHistoryEntry[] }> {
-    const order = await orderFor(db, actor, id, siteId);
+    const order = await ports.orderOf(actor, id, siteId);
     const rows = await repo.ofOrder(order.siteId, order.field1 ?? id);
     return { list: rows.map((e) => ({ ...entryOf(e), kind: e.kind, subjectId: e.subjectId })) };
   }

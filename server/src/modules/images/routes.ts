@@ -6,8 +6,7 @@ import type { Config } from '../../config';
 import { allow } from '../../http/access';
 import { ok } from '../../http/envelope';
 import { parse } from '../../http/validate';
-import type { ArtworkFetcher } from '../pdf/artwork';
-import { baseUrlOf } from '../uploads/routes';
+import { baseUrlOf } from '../../http/baseUrl';
 import { MAX_PIXELS } from './inspect';
 import { fieldError } from '../../http/fieldErrors';
 
@@ -22,7 +21,10 @@ export function imageTypeOf(b: Buffer): 'image/png' | 'image/jpeg' | 'image/webp
   return null;
 }
 
-export function imagesRoutes(fetchArtwork: ArtworkFetcher, config: Config): Router {
+/** The artwork fetcher (pdf's), passed in: images sits below pdf. */
+type FetchArtwork = (url: string, ctx?: { ownOrigin?: string }) => Promise<Buffer>;
+
+export function imagesRoutes(fetchArtwork: FetchArtwork, config: Config): Router {
   const r = Router();
 
   r.post('/url-to-base64', allow.signedIn.describe('An allowed artwork URL fetched and answered as a data: URL', { body: body }), async (req, res) => {

@@ -6,14 +6,14 @@ import { notFound } from '../../http/errors';
 import { idsFilter, optionalNumber, optionalString, restAccess, simpleRestRouter, type RestResource } from '../../http/simpleRest';
 import type { Actor } from '../../http/types';
 import { parse } from '../../http/validate';
-import { isAdmin } from '../auth/permissions';
-import { designsRepo } from '../designs/repo';
-import type { DataRecord, RecordSortField } from '../general-data/repo';
-import { upsertBody as recordBody } from '../general-data/schema';
-import { RECORD_TYPES } from '../general-data/types';
-import type { GeneralDataService } from '../general-data/service';
-import { baseUrlOf } from '../uploads/routes';
-import { PRODUCT_TYPE, productDesignId } from '../production/designForLine';
+import { isAdmin } from '../auth';
+import { findDesign } from '../designs';
+import type { DataRecord, RecordSortField } from '../general-data';
+import { upsertBody as recordBody } from '../general-data';
+import { RECORD_TYPES } from '../records';
+import type { GeneralDataService } from '../general-data';
+import { baseUrlOf } from '../../http/baseUrl';
+import { PRODUCT_TYPE, productDesignId } from '../production';
 import { ORDER_TYPE } from './repo';
 import { productBody, storeBody } from './schema';
 import type { Store, StoreSortField, StoresService } from './stores';
@@ -67,19 +67,23 @@ function productsResource(records: GeneralDataService, db: Db): RestResource<Rec
     const input = parse(productBody, body);
     const existing = id ? await getRecord(actor, id) : undefined;
     const siteId = input.siteId ?? existing?.siteId ?? actor.siteId;
-    const design = await designsRepo(db).byId(input.designId);
+    const design = await findDesign(db, input.designId);
     // A design of another site is as unknown as a missing one.
     if (!design || design.siteId !== siteId || (!isAdmin(actor) && design.siteId !== actor.siteId)) throw fieldError('designId', "is not one of this site's designs");
-    const { rows } = await records.repo.list({ type: PRODUCT_TYPE, siteId, field1: input.storeSku }, { field: 'id', order: 'asc' }, 2, 0);
-    if (rows.some((r) => r.id !== id)) throw fieldError('storeSku', 'This site already maps this SKU.', 409);
-    const record = await records.upsert(actor, PRODUCT_TYPE, {
-      id,
-      field1: input.storeSku,
-      field2: String(design.id),
-      name: input.productName ?? design.name,
-      data: { designId: design.id, productType: input.productType === undefined ? design.productType : input.productType, storeProductId: input.storeProductId ?? null },
-      siteId,
-    });
+    // One SKU per site: the records service holds it for every route that saves a product.
+    const record = await records.upsert(
+      actor,
+      PRODUCT_TYPE,
+      {
+        id,
+        field1: input.storeSku,
+        field2: String(design.id),
+        name: input.productName ?? design.name,
+        data: { designId: design.id, productType: input.productType === undefined ? design.productType : input.productType, storeProductId: input.storeProductId ?? null },
+        siteId,
+      },
+      { field1: 'storeSku' },
+    );
     return productOf(record);
   }
   return {

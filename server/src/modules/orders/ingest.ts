@@ -2,8 +2,8 @@
 // Processing follows the answer (upsert.ts, run by the inbox).
 import { HttpError, badRequest, unauthorized } from '../../http/errors';
 import { isoNow, type Clock } from '../../lib/clock';
-import type { Inbox } from '../inbox/service';
-import type { Site } from '../sites/repo';
+import type { Inbox } from '../inbox';
+import type { Site } from '../sites';
 import { SHOPIFY_SOURCE } from './repo';
 import { PayloadError, SHOPIFY_HEADERS, isOrderTopic, parseJsonInt64Safe, storeChangeOf } from './shopify';
 import { APP_UNINSTALLED } from './storeConnection';

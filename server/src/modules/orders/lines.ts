@@ -3,13 +3,13 @@
 import type { Db } from '../../db';
 import { HttpError, badRequest, conflict, notFound } from '../../http/errors';
 import type { Actor } from '../../http/types';
-import type { PrintJob } from '../print-jobs/repo';
-import { ECARD_NOT_PRINTED, type LineMapping } from '../production/designForLine';
-import { ORDER_CANCELLED, ORDER_UNPAID, printHold } from '../production/orderHold';
-import { sitesRepo } from '../sites/repo';
+import type { PrintJob } from '../print-jobs';
+import { ECARD_NOT_PRINTED, type LineMapping } from '../production';
+import { ORDER_CANCELLED, ORDER_UNPAID, printHold } from '../production';
+import { findSite } from '../sites';
 import { sendWhenOf } from './webhookSites';
 import type { MakeInHouseRefusal, MakeInHouseResult, OrderMadeInHouse } from '../../../../common/api/orders';
-import type { ProductionService } from '../production/service';
+import type { ProductionService } from '../production';
 import { orderFor } from './lookup';
 import type { OrderRecord } from './repo';
 import type { OrderLineInput } from './schema';
@@ -51,12 +51,6 @@ export async function orderToArtwork({ db, production }: LinesContext, actor: Ac
   return { jobs, skipped };
 }
 
-/** The lines HP Site Flow was sent (the order's preGeneratedHPItems with a send time). */
-function linesSentToProvider(order: OrderRecord): Set<string> {
-  const items = Array.isArray(order.data.preGeneratedHPItems) ? (order.data.preGeneratedHPItems as Array<{ lineId?: unknown; sentAt?: unknown }>) : [];
-  return new Set(items.filter((i) => i.sentAt).map((i) => String(i.lineId)));
-}
-
 /**
  * One order of List Orders' Make in house: each line that may be printed here gets its print job
  * (made in house); the order is refused whole when it is cancelled, shipped or (on a site that
@@ -66,20 +60,19 @@ async function makeOneInHouse({ db, production }: LinesContext, actor: Actor, or
   const orderId = order.field1!;
   const out: OrderMadeInHouse = { orderId, name: order.data.name ?? null, siteId: order.siteId, outcome: 'refused', made: [], already: [], refused: [] };
   const refuse = (r: MakeInHouseRefusal) => out.refused.push(r);
-  const hold = printHold(order.data, sendWhenOf(await sitesRepo(db).byId(order.siteId)));
+  const hold = printHold(order.data, sendWhenOf(await findSite(db, order.siteId)));
   if (hold?.code === ORDER_CANCELLED) refuse({ lineId: null, code: 'cancelled', reason: hold.message });
   else if ((order.status ?? order.data.status) === 'shipped') refuse({ lineId: null, code: 'shipped', reason: 'The order has shipped: reprint its jobs from Print History' });
   else if (hold?.code === ORDER_UNPAID) refuse({ lineId: null, code: 'unpaid', reason: `${hold.message}: it is made once paid` });
   if (out.refused.length) return out;
-  const sent = linesSentToProvider(order);
-  for (const m of await production.mapLines(order.siteId, order.data)) {
+  // Where each line goes is production's to say; the order's own holds were answered above.
+  for (const { mapping: m, job: existing, route } of await production.routeLines(db, order.siteId, { ...order.data, id: orderId })) {
     const lineId = String(m.line.id);
-    const existing = await production.jobOfLine(order.siteId, orderId, lineId);
-    if (existing?.madeBy === 'provider' || (!existing && sent.has(lineId))) refuse({ lineId, code: 'at-provider', reason: `Sent to HP Site Flow${existing ? ` (job #${existing.id})` : ''}: HP makes it` });
-    else if (existing?.withdrawn) refuse({ lineId, code: 'cannot-make', reason: `Job #${existing.id} left the queue: ${existing.withdrawn.reason}` });
+    if (route.goes === 'provider' && (existing || route.code === 'at-provider')) refuse({ lineId, code: 'at-provider', reason: existing ? `Sent to HP Site Flow (job #${existing.id}): HP makes it` : route.reason });
+    else if (route.code === 'withdrawn') refuse({ lineId, code: 'cannot-make', reason: route.reason });
     else if (existing) out.already.push(existing.id);
-    else if (m.ecard) refuse({ lineId, code: 'ecard', reason: ECARD_NOT_PRINTED });
-    else if (!m.design) refuse({ lineId, code: 'cannot-make', reason: m.reason ?? 'No design' });
+    else if (route.code === 'ecard') refuse({ lineId, code: 'ecard', reason: route.reason });
+    else if (!m.design) refuse({ lineId, code: 'cannot-make', reason: route.reason });
     else {
       try {
         const { job } = await production.jobForLine({ siteId: order.siteId, orderId, line: m.line, design: m.design, actorId: actor.id, madeBy: 'inHouse', ownOrigin });

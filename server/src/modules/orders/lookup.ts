@@ -3,15 +3,16 @@
 import type { Db } from '../../db';
 import { notFound } from '../../http/errors';
 import type { Actor } from '../../http/types';
-import { siteScope } from '../auth/scope';
-import type { DataRecord } from '../general-data/repo';
-import type { ProductionService } from '../production/service';
-import type { ShipByViews } from '../ship-by/views';
+import { siteScope } from '../auth';
+import type { DataRecord } from '../general-data';
+import type { ProductionService } from '../production';
 import { ORDER_TYPE, ordersRepo, type OrderRecord } from './repo';
 import type { CheckOrderInput } from './schema';
 import { orderNameOf } from './shopify';
-import { sitesRepo } from '../sites/repo';
+import { findSite } from '../sites';
 import { storeConnectionOf } from './storeConnection';
+import { printHold } from '../production';
+import { sendWhenOf } from './webhookSites';
 
 export const ORDER_NOT_FOUND = 'Order not found';
 
@@ -34,18 +35,25 @@ export async function orderFor(db: Db, actor: Actor, id: string, siteId?: number
   return found[0];
 }
 
+/** Ship-by dates on an order's lines: ship-by's views, given at assembly (they read orders). */
+export interface OrdersShipBy {
+  onOrders(orders: OrderRecord[]): Promise<OrderRecord[]>;
+}
+
 /** check-order: the order's records (order, provider events, sends), newest first; the order's lines carry their ship-by. */
-export async function checkOrder(db: Db, production: Pick<ProductionService, 'whereMade'>, shipBy: Pick<ShipByViews, 'onOrders'>, actor: Actor, input: CheckOrderInput): Promise<DataRecord[]> {
+export async function checkOrder(db: Db, production: Pick<ProductionService, 'whereMade' | 'routeLines'>, shipBy: OrdersShipBy, actor: Actor, input: CheckOrderInput): Promise<DataRecord[]> {
   const orders = await shipBy.onOrders(await findOrders(db, actor, input));
   const repo = ordersRepo(db);
   const logs = (
     await Promise.all(
       orders.map(async (o) => {
         // The order's own record says where each of its lines is made (in house or by the provider),
-        // and whether its store is connected (else nothing of its fulfilment comes back from it).
-        const [records, made, site] = await Promise.all([repo.logsOf(o.siteId, o.field1!), production.whereMade(o.siteId, o.field1!), sitesRepo(db).byId(o.siteId)]);
+        // where each goes and whether it may go now (with the reason), and whether its store is
+        // connected (else nothing of its fulfilment comes back from it).
+        const [records, made, site] = await Promise.all([repo.logsOf(o.siteId, o.field1!), production.whereMade(o.siteId, o.field1!), findSite(db, o.siteId)]);
+        const routes = (await production.routeLines(db, o.siteId, { ...o.data, id: o.field1! }, printHold(o.data, sendWhenOf(site)))).map((r) => r.route);
         const storeConnection = site ? storeConnectionOf(site) : { connected: false };
-        return records.map((r) => (r.type === ORDER_TYPE ? { ...r, data: { ...r.data, line_items: o.data.line_items, production: made, storeConnection } } : r));
+        return records.map((r) => (r.type === ORDER_TYPE ? { ...r, data: { ...r.data, line_items: o.data.line_items, production: made, routes, storeConnection } } : r));
       }),
     )
   ).flat();

@@ -2,7 +2,7 @@
 // (the provider's progress, Mark shipped). Decided by one pure function, recorded in the caller's
 // transaction.
 import type { Knex } from 'knex';
-import { recordChange, type HistoryBy } from '../history/record';
+import { recordChange, type HistoryBy } from '../history';
 import { isPaid, type OrderData } from './shopify';
 
 export interface OrderChange {

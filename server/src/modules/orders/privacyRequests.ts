@@ -11,10 +11,11 @@
 import type { Knex } from 'knex';
 import type { Db } from '../../db';
 import { isoNow, type Clock } from '../../lib/clock';
-import { recordChange, AUTOMATIC } from '../history/record';
-import { inboxRepo } from '../inbox/repo';
-import { printJobsRepo } from '../print-jobs/repo';
+import { recordChange, AUTOMATIC } from '../history';
+import { rewriteDeliveryPayloads } from '../inbox';
+import { printJobsOfOrder, setPrintJobLabel } from '../print-jobs';
 import { SHOPIFY_SOURCE, ordersRepo } from './repo';
+import { writeOrder } from './orderState';
 import { orderSearchText, storeChangeOf, type ShopifyOrder } from './shopify';
 import { REDACTED, holdingsOf, isFinished, isPrivacyTopic, mentions, mergeSubjects, privacyRequestOf, redactJson, subjectOf, type PrivacyRequest, type PrivacySubject, type PrivacyTopic } from './privacy';
 import { privacyRepo, type PrivacyRecord } from './privacyRepo';
@@ -57,12 +58,11 @@ async function redactOrder(trx: Trx, siteId: number, orderId: string, given: Pri
   if (!state) return undefined;
   const subject = mergeSubjects(subjectOf(state.data), given);
   const data = redactJson(state.data, subject);
-  await repo.updateOrder(state.id, { searchText: orderSearchText(data as ShopifyOrder), data, before: state.data, updatedAt: at });
+  await writeOrder(trx, state.id, { searchText: orderSearchText(data as ShopifyOrder), data, before: state.data, updatedAt: at });
   await repo.rewriteLogsOfOrder(siteId, orderId, (d) => redactJson(d, subject));
-  const jobs = printJobsRepo(trx);
-  for (const job of await jobs.ofOrder(siteId, orderId)) {
+  for (const job of await printJobsOfOrder(trx, siteId, orderId)) {
     const next = redactJson({ productName: job.productName, data: job.data }, subject);
-    if (next.productName !== job.productName || JSON.stringify(next.data) !== JSON.stringify(job.data)) await jobs.setLabel(job.id, next.productName, next.data, at);
+    if (next.productName !== job.productName || JSON.stringify(next.data) !== JSON.stringify(job.data)) await setPrintJobLabel(trx, job.id, next.productName, next.data, at);
   }
   return subject;
 }
@@ -70,7 +70,7 @@ async function redactOrder(trx: Trx, siteId: number, orderId: string, given: Pri
 /** The webhook bodies kept of the redacted orders (and the privacy requests naming the customer) rewritten. */
 async function redactPayloads(trx: Trx, siteId: number, subjects: Map<string, PrivacySubject>, customer: PrivacySubject | null): Promise<void> {
   if (!subjects.size && !customer) return;
-  await inboxRepo(trx).rewritePayloads(SHOPIFY_SOURCE, siteId, (payload, topic) => {
+  await rewriteDeliveryPayloads(trx, SHOPIFY_SOURCE, siteId, (payload, topic) => {
     if (isPrivacyTopic(topic)) {
       if (!customer) return undefined;
       return mentions(payload, customer) ? redactJson(payload, customer) : undefined;
@@ -94,7 +94,6 @@ async function redactEarlierRequests(trx: Trx, siteId: number, customerId: strin
 async function dataRequest(trx: Trx, siteId: number, req: PrivacyRequest, deliveryId: number | null, at: string): Promise<number> {
   const orderIds = await ordersOfCustomer(trx, siteId, req);
   const states = await ordersRepo(trx).orderStates(siteId, orderIds);
-  const jobs = printJobsRepo(trx);
   const held: StorePrivacyHolding[] = [];
   for (const orderId of orderIds) {
     const state = states.get(orderId);
@@ -102,7 +101,7 @@ async function dataRequest(trx: Trx, siteId: number, req: PrivacyRequest, delive
     const data = state.data as unknown as Record<string, unknown>;
     const subject = mergeSubjects(subjectOf(data), givenSubject(req));
     const { kinds, values } = holdingsOf(data);
-    const printJobs = (await jobs.ofOrder(siteId, orderId)).filter((j) => mentions(j.data, subject)).length;
+    const printJobs = (await printJobsOfOrder(trx, siteId, orderId)).filter((j) => mentions(j.data, subject)).length;
     held.push({ orderId, orderName: typeof data.name === 'string' ? data.name : null, placedAt: typeof data.created_at === 'string' ? data.created_at : null, status: state.status, kinds: printJobs ? [...kinds, 'personalisation on print jobs'] : kinds, values, printJobs });
     await recordChange(trx, { at, siteId, kind: 'order', subjectId: orderId, by: by(req.topic), action: 'privacy-listed', reason: `Shopify asked what Presswork holds on the customer: ${kinds.join(', ') || 'nothing personal'}` });
   }

@@ -9,11 +9,11 @@ import type { Deps } from '../../deps';
 import { hasShopifyAdmin } from '../../integrations/shopifyAdmin';
 import { HttpError, conflict } from '../../http/errors';
 import { isoNow } from '../../lib/clock';
+import { createLeases, type Leases } from '../../lib/leases';
+import type { Inbox } from '../inbox';
+import { type Site, listSites } from '../sites';
 import { SITE_SETTINGS, siteSettings } from '../../../../common/siteSettings';
 import type { ReconcileCounts } from '../../../../common/api/orders';
-import { createLeases, type Leases } from '../../jobs/leases';
-import type { Inbox } from '../inbox/service';
-import { sitesRepo, type Site } from '../sites/repo';
 import { SHOPIFY_SOURCE, ordersRepo } from './repo';
 import { reconcileRepo, type ReconcileState } from './reconcileRepo';
 import { isOlder, versionOf } from './shopify';
@@ -197,7 +197,7 @@ export function storeReconciler(deps: Deps, opts: ReconcilerOptions) {
 
   /** The schedule's pass: every site with a token whose period has a run due; one site's failure does not stop the others. */
   async function reconcileDue(): Promise<Array<{ site: string; ran: boolean; counts?: ReconcileCounts; error?: string }>> {
-    const { rows } = await sitesRepo(db).list({}, { field: 'id', order: 'asc' }, 100_000, 0);
+    const { rows } = await listSites(db, {}, { field: 'id', order: 'asc' }, 100_000, 0);
     const results: Array<{ site: string; ran: boolean; counts?: ReconcileCounts; error?: string }> = [];
     for (const site of rows) {
       const request = requestFor(site);

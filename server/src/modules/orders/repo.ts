@@ -2,9 +2,9 @@
 // looked up by store order id or name. (Webhook deliveries are the inbox's: modules/inbox/repo.ts.)
 import type { Knex } from 'knex';
 import { isPostgres, type Db } from '../../db';
-import type { DataRecord } from '../general-data/record';
-import { ORDER_RECORD_NAME, RECORD_TYPES } from '../general-data/types';
-import { orderTablesRepo, type NewOrder, type OrderRecord, type OrderPatch } from './tablesRepo';
+import type { DataRecord } from '../general-data';
+import { ORDER_RECORD_NAME, RECORD_TYPES } from '../records';
+import { orderTablesRepo, type NewOrder, type OrderRecord } from './tablesRepo';
 import type { OrderData } from './shopify';
 
 export const ORDER_TYPE = RECORD_TYPES.order;
@@ -37,8 +37,6 @@ export function ordersRepo(db: Db | Knex.Transaction) {
     async insertOrders(rows: Array<{ siteId: number; orderId: string; name: string; status: string; searchText: string; data: OrderData; createdAt: string; updatedAt: string }>): Promise<void> {
       await orders.insertOrders(rows as NewOrder[]);
     },
-    /** A store update or a provider-side change of one order (status, data as the API shows it). */
-    updateOrder: (id: number, patch: OrderPatch) => orders.updateOrder(id, patch),
     orderOf: (siteId: number, orderId: string, forUpdate = false): Promise<OrderRecord | undefined> => orders.orderOf(siteId, orderId, forUpdate),
     /** Orders by store id or name (`#1001`), one site or all. */
     findOrders: (f: { orderId?: string; names?: string[]; siteId?: number }, limit = 20): Promise<OrderRecord[]> => orders.findOrders(f, limit),

@@ -2,19 +2,19 @@
 import type { Db } from '../../db';
 import { HttpError, badRequest } from '../../http/errors';
 import type { Actor } from '../../http/types';
-import type { StoreOrder } from '../fulfilment/orderBody';
-import type { DataRecord } from '../general-data/repo';
-import type { Site } from '../sites/repo';
-import { nothingToPrint, providerBlockers } from '../production/designForLine';
-import type { ProductionService } from '../production/service';
-import { sitesRepo } from '../sites/repo';
+import type { StoreOrder } from '../fulfilment';
+import type { DataRecord } from '../general-data';
+import type { Site } from '../sites';
+import { nothingToPrint, providerBlockers } from '../production';
+import type { ProductionService } from '../production';
+import { findSite } from '../sites';
 import { orderFor } from './lookup';
 import type { RerunOrderInput } from './schema';
 import type { RerunResult } from '../../../../common/api/orders';
 import type { OrderSendPort } from './upsert';
-import { ORDER_UNPAID, printHold } from '../production/orderHold';
+import { ORDER_UNPAID, printHold } from '../production';
 import { sendWhenOf } from './webhookSites';
-import { isAdmin } from '../auth/permissions';
+import { isAdmin } from '../auth';
 
 type PipelineRerunStep = 'addToAdestra' | 'addToRaisersEdge' | 'sendEcard';
 
@@ -37,7 +37,7 @@ export async function rerunOrder(ctx: RerunContext, actor: Actor, input: RerunOr
   const order = await orderFor(db, actor, input.id, input.siteId);
   const flags = input.flags;
   if (!flags.addToAdestra && !flags.addToRaisersEdge && !flags.sendEcard && !flags.sendToHP) throw badRequest('Choose at least one step to re-run.');
-  const site = await sitesRepo(db).byId(order.siteId);
+  const site = await findSite(db, order.siteId);
   const ran: string[] = [];
   const skipped: Array<{ step: string; reason: string }> = [];
   const failed: RerunResult['failed'] = [];

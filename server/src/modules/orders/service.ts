@@ -3,9 +3,10 @@
 // screens find orders (lookup.ts), re-run them (rerun.ts) and act on their lines (lines.ts).
 import type { Deps } from '../../deps';
 import type { Actor } from '../../http/types';
-import { createInbox, type Inbox } from '../inbox/service';
-import type { ProductionService } from '../production/service';
-import type { SitesService } from '../sites/service';
+import type { OrdersShipBy } from './lookup';
+import { createInbox, type Inbox } from '../inbox';
+import type { ProductionService } from '../production';
+import type { SitesService } from '../sites';
 import { receiveWebhook } from './ingest';
 import { lineImages, linePdf, makeOrdersInHouse, orderToArtwork } from './lines';
 import { checkOrder } from './lookup';
@@ -13,10 +14,9 @@ import { SHOPIFY_SOURCE, ordersRepo } from './repo';
 import { rerunOrder } from './rerun';
 import type { CheckOrderInput, OrderLineInput, ReconcileInput, RerunOrderInput } from './schema';
 import { storeReconciler, type AdminRequestOf } from './reconcile';
-import { assertAdmin } from '../auth/permissions';
+import { assertAdmin } from '../auth';
 import { notFound } from '../../http/errors';
-import { sitesRepo } from '../sites/repo';
-import { shipByViews } from '../ship-by/views';
+import { findSiteBySlug } from '../sites';
 import type { OrderLine } from './shopify';
 import { applyDeliveries, applyDelivery, type OrderCancelPort, type OrderPipelinePort, type OrderSendPort, type UpsertContext } from './upsert';
 import type { RerunPipelinePort } from './rerun';
@@ -31,6 +31,8 @@ export interface OrdersServiceDeps {
   sites: SitesService;
   /** Which design, print job and print file for a line (modules/production). */
   production: ProductionService;
+  /** Ship-by dates on the lines of a checked order (modules/ship-by). */
+  shipBy: OrdersShipBy;
   send?: OrderSendPort;
   /** The provider side of a store cancellation (fulfilment/cancel.ts). */
   cancel?: OrderCancelPort;
@@ -47,12 +49,10 @@ export interface OrdersServiceDeps {
 export function ordersService(deps: Deps, services: OrdersServiceDeps) {
   const { db, clock } = deps;
   const { production } = services;
-  let sendPort = services.send;
   const inbox = services.inbox ?? createInbox(deps);
   const sites = webhookSites(db, clock);
-  let cancelPort = services.cancel;
-  const shipBy = shipByViews(deps);
-  const upsert: UpsertContext = { clock, production, sendPort: () => sendPort, cancelPort: () => cancelPort, pipeline: services.pipeline };
+  const { shipBy } = services;
+  const upsert: UpsertContext = { clock, production, sendPort: () => services.send, cancelPort: () => services.cancel, pipeline: services.pipeline };
 
   inbox.register({
     source: SHOPIFY_SOURCE,
@@ -77,18 +77,16 @@ export function ordersService(deps: Deps, services: OrdersServiceDeps) {
     getOrder: (siteId: number, orderId: string) => ordersRepo(db).orderOf(siteId, orderId),
     mapLines: (siteId: number, order: { line_items: OrderLine[] }) => production.mapLines(siteId, order),
     checkOrder: (actor: Actor, input: CheckOrderInput) => checkOrder(db, production, shipBy, actor, input),
-    rerunOrder: (actor: Actor, input: RerunOrderInput) => rerunOrder({ db, production, sendPort: () => sendPort, pipeline: services.pipeline }, actor, input),
+    rerunOrder: (actor: Actor, input: RerunOrderInput) => rerunOrder({ db, production, sendPort: () => services.send, pipeline: services.pipeline }, actor, input),
     orderToArtwork: (actor: Actor, id: string, siteId?: number, ownOrigin?: string) => orderToArtwork({ db, production }, actor, id, siteId, ownOrigin),
     makeOrdersInHouse: (actor: Actor, ids: string[], siteId?: number, ownOrigin?: string) => makeOrdersInHouse({ db, production }, actor, ids, siteId, ownOrigin),
     linePdf: (actor: Actor, input: OrderLineInput & { printInHouse?: boolean }, ownOrigin: string) => linePdf({ db, production }, actor, input, ownOrigin),
     lineImages: (actor: Actor, input: OrderLineInput & { page?: number }, ownOrigin?: string) => lineImages({ db, production }, actor, input, ownOrigin),
     /** Wires the provider side after both services exist (and lets tests use a fake). */
-    setSendPort: (port: OrderSendPort | undefined) => void (sendPort = port),
-    setCancelPort: (port: OrderCancelPort | undefined) => void (cancelPort = port),
     /** Sync from store (admin): the store's orders changed since `since` (else since the last run) pulled in now. */
     async reconcile(actor: Actor, input: ReconcileInput) {
       assertAdmin(actor, 'Only an admin can sync a store');
-      const site = await sitesRepo(db).bySlug(input.site);
+      const site = await findSiteBySlug(db, input.site);
       if (!site) throw notFound('Site not found');
       return reconciler.reconcileStore(site, { since: input.since, trigger: 'manual' });
     },

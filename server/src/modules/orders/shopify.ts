@@ -2,7 +2,7 @@
 // parsing, the order as we store it, and which of two versions of an order is newer.
 import crypto from 'node:crypto';
 import { PAID_FINANCIAL_STATUSES, type OrderAddress } from '../../../../common/api/orders';
-import { unitsToMake } from '../production/units';
+import { unitsToMake } from '../../../../common/api/units';
 
 export const ORDER_TOPICS = ['orders/create', 'orders/updated', 'orders/paid', 'orders/cancelled', 'orders/edited', 'orders/fulfilled'] as const;
 export type OrderTopic = (typeof ORDER_TOPICS)[number];

@@ -16,9 +16,9 @@ import { ShopifyAdminError, isAppAuth, shopifyAdminSettingsOf, shopifyAuthOf, ty
 import { ShopifyGrantError, authorizeUrl, freshTimestamp, isShopDomain, verifyOAuthHmac, OAUTH_TIMESTAMP_TOLERANCE_S } from '../../integrations/shopifyOAuth';
 import { isoNow, type Clock } from '../../lib/clock';
 import { envValue } from '../../lib/secrets';
-import { assertAdmin } from '../auth/permissions';
-import { sitesRepo, type Site } from '../sites/repo';
-import { usersRepo } from '../users/repo';
+import { assertAdmin } from '../auth';
+import { type Site, findSite, findSiteBySlug, listSites, updateSite } from '../sites';
+import { findUser } from '../users';
 import { NEEDED_STORE_SCOPES, missingStoreScopes, type StoreConnectResult, type StoreConnection, type StoreInstallStart } from '../../../../common/api/orders';
 import { CONNECTION_CHECK_QUERY, adminCallError, notConnected, type StoreAdminFor } from './storeConnection';
 import type { StoreTokens } from './storeTokens';
@@ -44,7 +44,7 @@ const hashOf = (state: string) => crypto.createHash('sha256').update(state).dige
 
 async function adminSite(ctx: AppConnectionContext, actor: Actor, slug: string): Promise<Site> {
   assertAdmin(actor, 'Only an admin can manage stores');
-  const site = await sitesRepo(ctx.db).bySlug(slug);
+  const site = await findSiteBySlug(ctx.db, slug);
   if (!site) throw new HttpError(404, 'Store not found');
   return site;
 }
@@ -167,7 +167,7 @@ export async function finishInstall(ctx: AppConnectionContext, query: Record<str
   const state = await repo.installState(hash);
   if (!state) return { ok: false, message: 'This install link is not one of ours (unknown state): nothing was changed. Click Install on Shopify again.' };
   const fail = (message: string): InstallOutcome => ({ ok: false, message, siteId: state.siteId });
-  const site = await sitesRepo(ctx.db).byId(state.siteId);
+  const site = await findSite(ctx.db, state.siteId);
   if (!site) return { ok: false, message: 'The site this install was for no longer exists: nothing was changed.' };
   const settings = shopifyAdminSettingsOf(site);
   if (!settings || shopifyAuthOf(site) !== 'authorization_code') return fail('This store is no longer set to be connected by installing an app: nothing was changed.');
@@ -177,13 +177,13 @@ export async function finishInstall(ctx: AppConnectionContext, query: Record<str
     return fail('Shopify’s answer is not signed with this app’s client secret (the HMAC does not match): nothing was changed. Check the Client secret, then click Install on Shopify again.');
   if (!freshTimestamp(q.timestamp, now))
     return fail(`Shopify’s answer is too old (its timestamp is more than ${OAUTH_TIMESTAMP_TOLERANCE_S} seconds from now): nothing was changed. Click Install on Shopify again.`);
-  const { rows } = await sitesRepo(ctx.db).list({}, { field: 'id', order: 'asc' }, 100_000, 0);
+  const { rows } = await listSites(ctx.db, {}, { field: 'id', order: 'asc' }, 100_000, 0);
   const owner = rows.find((s) => shopDomainOf(s) === shop);
   if (owner && owner.id !== site.id) return fail(`This install link was made for ${site.name}, but Shopify came back from ${shop}, the store of ${owner.name}: nothing was changed.`);
   if (shop !== state.shopDomain) return fail(`Shopify came back from ${shop}, not from this site’s store (${state.shopDomain}): nothing was changed. Install the app on ${state.shopDomain}.`);
   if (!(await repo.takeInstallState(hash, now.toISOString())))
     return fail(state.usedAt ? 'This install link was already used: nothing was changed. Click Install on Shopify again.' : 'This install link expired (10 minutes): nothing was changed. Click Install on Shopify again.');
-  const user = await usersRepo(ctx.db).byId(state.userId);
+  const user = await findUser(ctx.db, state.userId);
   if (!user || user.role !== 'admin') return fail('The admin who clicked Install on Shopify is no longer an admin: nothing was changed.');
   try {
     await ctx.tokens.install(site.id, settings as ShopifyAdminSettings, q.code, state.userId);
@@ -195,7 +195,7 @@ export async function finishInstall(ctx: AppConnectionContext, query: Record<str
   // Installed again: the store is no longer "uninstalled".
   if (envValue(site.settings.env, STORE_KEYS.uninstalledAt)) {
     const at = isoNow(ctx.clock);
-    await sitesRepo(ctx.db).update(site.id, { ...site, settings: { ...site.settings, env: site.settings.env.filter((v) => v.key !== STORE_KEYS.uninstalledAt) }, updatedAt: at });
+    await updateSite(ctx.db, site.id, { ...site, settings: { ...site.settings, env: site.settings.env.filter((v) => v.key !== STORE_KEYS.uninstalledAt) }, updatedAt: at });
     ctx.invalidate();
   }
   let shopName = shop;

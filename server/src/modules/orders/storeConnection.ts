@@ -5,7 +5,7 @@
 import type { Knex } from 'knex';
 import { HttpError, conflict } from '../../http/errors';
 import { ShopifyAdminError, hasShopifyAdmin, isAppAuth, shopifyAdmin, shopifyAdminSettingsOf, shopifyAuthOf, userErrorsOf, type ShopifyAdmin, type ShopifyAdminDeps, type ShopifyAdminSettings } from '../../integrations/shopifyAdmin';
-import { sitesRepo, type Site } from '../sites/repo';
+import { type Site, findSite, updateSite } from '../sites';
 import type { StoreConnectionState } from '../../../../common/api/orders';
 import type { StoreTokens } from './storeTokens';
 import { storeTokensRepo } from './storeTokensRepo';
@@ -193,9 +193,8 @@ export function uninstalledEnv(env: EnvVar[], at: string): EnvVar[] {
 
 /** app/uninstalled, in the inbox's transaction: the store is disconnected and makes no more Admin calls (an app connection's tokens are dropped too). */
 export async function disconnectStore(trx: Knex.Transaction, siteId: number, at: string): Promise<void> {
-  const sites = sitesRepo(trx);
-  const site = await sites.byId(siteId);
+  const site = await findSite(trx, siteId);
   if (!site) return;
-  await sites.update(siteId, { ...site, settings: { ...site.settings, env: uninstalledEnv(site.settings.env, at) }, updatedAt: at });
+  await updateSite(trx, siteId, { ...site, settings: { ...site.settings, env: uninstalledEnv(site.settings.env, at) }, updatedAt: at });
   await storeTokensRepo(trx).forgetTokens(siteId, `the app was uninstalled in Shopify on ${at.slice(0, 16).replace('T', ' ')} UTC; install it again`, at);
 }

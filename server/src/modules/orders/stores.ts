@@ -4,12 +4,13 @@ import { notFound } from '../../http/errors';
 import type { Actor } from '../../http/types';
 import { parse } from '../../http/validate';
 import { MASK, envValue, type EnvVar } from '../../lib/secrets';
-import { assertAdmin } from '../auth/permissions';
-import type { Site } from '../sites/repo';
-import { siteBody } from '../sites/schema';
-import type { SitesService } from '../sites/service';
+import { assertAdmin } from '../auth';
+import type { Site } from '../sites';
+import { siteBody } from '../sites';
+import type { SitesService } from '../sites';
 import type { StoreInput } from './schema';
 import { PREVIOUS_CLIENT_SECRET_MS, STORE_KEYS, sendWhenOf } from './webhookSites';
+import { autoSendOf } from '../production';
 import type { Store } from '../../../../common/api/orders';
 import { fieldError } from '../../http/fieldErrors';
 import type { ReconcileState } from './reconcileRepo';
@@ -42,7 +43,7 @@ export function storeOf(site: Site, baseUrl: string, reconciled?: ReconcileState
     webhookSecret: masked(envValue(env, STORE_KEYS.secret)),
     previousSecret: masked(envValue(env, STORE_KEYS.previousSecret)),
     webhookUrl: webhookUrlOf(baseUrl, site.slug),
-    autoSendToHP: envValue(env, STORE_KEYS.autoSend) === '1',
+    autoSendToHP: autoSendOf(env),
     sendWhen: sendWhenOf(site),
     lastReconciledAt: reconciled?.lastRunAt ?? null,
     lastReconcileFound: reconciled ? reconciled.found : null,

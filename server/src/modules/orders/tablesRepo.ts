@@ -7,9 +7,9 @@
 // general_data's AUTOINCREMENT counter, so an id names one record whatever its table.
 import type { Knex } from 'knex';
 import { fromJson, isPostgres, isUniqueViolation, toJson, type Db } from '../../db';
-import type { DataRecord, RecordRow } from '../general-data/record';
-import { recordFromRow } from '../general-data/record';
-import { ORDER_RECORD_NAME, RECORD_TYPES } from '../general-data/types';
+import type { DataRecord, RecordRow } from '../general-data';
+import { recordFromRow } from '../general-data';
+import { ORDER_RECORD_NAME, RECORD_TYPES } from '../records';
 import { orderSearchColumns } from './searchKeys';
 import type { OrderData } from './shopify';
 

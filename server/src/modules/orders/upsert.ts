@@ -6,19 +6,21 @@
 // removed), and a cancelled order's provider orders cancelled (fulfilment/cancel.ts).
 import type { Knex } from 'knex';
 import { isoNow, type Clock } from '../../lib/clock';
-import type { Delivery } from '../inbox/service';
-import { printHold } from '../production/orderHold';
-import type { ProductionService } from '../production/service';
-import { unitsToMake } from '../production/units';
-import { sitesRepo, type Site } from '../sites/repo';
-import { AUTOMATIC, type HistoryBy } from '../history/record';
+import type { Delivery } from '../inbox';
+import { printHold } from '../production';
+import type { ProductionService } from '../production';
+import { unitsToMake } from '../../../../common/api/units';
+import { type Site, findSite } from '../sites';
+import { AUTOMATIC, type HistoryBy } from '../history';
 import { recordOrderChanges } from './orderHistory';
+import { checkMove, moveOrder, ORDER_EVENTS } from './orderState';
 import { ordersRepo } from './repo';
 import { APP_UNINSTALLED, disconnectStore } from './storeConnection';
 import { isPrivacyTopic } from './privacy';
 import { applyPrivacyDelivery } from './privacyRequests';
 import { RECEIVED, applyStoreChange, orderCreatedAt, orderSearchText, storeChangeOf, type OrderData, type ShopifyOrder } from './shopify';
-import { sendWhenOf, sendsAutomatically } from './webhookSites';
+import { sendWhenOf } from './webhookSites';
+import { sendsAutomatically } from '../production';
 
 /** The provider side (modules/fulfilment): queues a send in the caller's transaction, deduplicated per order/line. */
 export interface OrderSendPort {
@@ -56,7 +58,7 @@ export async function applyDeliveries(ctx: UpsertContext, trx: Knex.Transaction,
     for (const d of all) if (isPrivacyTopic(d.topic)) await applyPrivacyDelivery(trx, d, ctx.clock);
     const list = all.filter((d) => d.topic !== APP_UNINSTALLED && !isPrivacyTopic(d.topic));
     if (list.length === 0) continue;
-    const site = ctx.sendPort() || ctx.pipeline ? await sitesRepo(trx).byId(siteId) : undefined;
+    const site = ctx.sendPort() || ctx.pipeline ? await findSite(trx, siteId) : undefined;
     // An auto-send site: one delivery after the other, each deciding what to send as it goes.
     if (sendsAutomatically(site)) for (const d of list) await applyDelivery(ctx, trx, d);
     else await applyOrders(ctx, trx, siteId, list, site);
@@ -97,10 +99,12 @@ async function applyOrders(ctx: UpsertContext, trx: Knex.Transaction, siteId: nu
     if (o.id !== undefined) {
       const before = stored.get(orderId)?.data;
       const data = await followUps(ctx, trx, siteId, before, o.data, { automatic: AUTOMATIC.shopifyWebhook(o.data.lastTopic) });
-      await repo.updateOrder(o.id, { name: o.order.name, status: o.status, searchText: orderSearchText(o.order), data, before, updatedAt: now });
+      const how = { event: ORDER_EVENTS.store, at: now, by: { automatic: AUTOMATIC.shopifyWebhook(data.lastTopic) }, action: false as const, patch: { name: o.order.name, searchText: orderSearchText(o.order), data, before } };
+      await moveOrder(trx, { id: o.id, siteId, orderId, status: stored.get(orderId)?.status ?? null }, o.status, how);
       await recordOrderChanges(trx, { siteId, orderId, at: now, by: { automatic: AUTOMATIC.shopifyWebhook(data.lastTopic) } }, before, { ...data, status: o.status });
     } else fresh.push({ siteId, orderId, name: o.order.name, status: o.status, searchText: orderSearchText(o.order), data: o.data, createdAt: o.createdAt, updatedAt: now });
   }
+  for (const o of fresh) checkMove(o.orderId, null, o.status, ORDER_EVENTS.store);
   await repo.insertOrders(fresh);
   for (const o of fresh) await recordOrderChanges(trx, { siteId, orderId: o.orderId, at: now, by: { automatic: AUTOMATIC.shopifyWebhook(o.data.lastTopic) } }, undefined, { ...o.data, status: o.status });
   for (const o of next.values()) await ctx.pipeline?.queueOnPaid(trx, site, o.data);
@@ -108,8 +112,8 @@ async function applyOrders(ctx: UpsertContext, trx: Knex.Transaction, siteId: nu
 
 /** An auto-send site's order goes once it may: paid (or SHOPIFY_SEND_WHEN=created), not cancelled, every line ready. */
 async function mayAutoSend(ctx: UpsertContext, trx: Knex.Transaction, site: Site | undefined, siteId: number, data: OrderData): Promise<boolean> {
-  if (!sendsAutomatically(site) || printHold(data, sendWhenOf(site))) return false;
-  return ctx.production.autoSendable(trx, siteId, data);
+  if (!sendsAutomatically(site)) return false;
+  return ctx.production.autoSendable(trx, siteId, data, printHold(data, sendWhenOf(site)));
 }
 
 /**
@@ -139,13 +143,15 @@ export async function applyDelivery(ctx: UpsertContext, trx: Knex.Transaction, d
   const { order, status } = applied;
   if (existing) {
     const data = await followUps(ctx, trx, d.siteId, existing.data, applied.data, { automatic: AUTOMATIC.shopifyWebhook(d.topic) });
-    await repo.updateOrder(existing.id, { name: order.name, status, searchText: orderSearchText(order), data, before: existing.data, updatedAt: now });
+    const how = { event: ORDER_EVENTS.store, at: now, by: { automatic: AUTOMATIC.shopifyWebhook(d.topic) }, action: false as const, patch: { name: order.name, searchText: orderSearchText(order), data, before: existing.data } };
+    await moveOrder(trx, { id: existing.id, siteId: d.siteId, orderId: order.id, status: existing.status ?? null }, status, how);
   } else {
+    checkMove(order.id, null, status, ORDER_EVENTS.store);
     await repo.insertOrders([{ siteId: d.siteId, orderId: order.id, name: order.name, status, searchText: orderSearchText(order), data: applied.data, createdAt: orderCreatedAt(order, now), updatedAt: now }]);
   }
   const by = { automatic: AUTOMATIC.shopifyWebhook(d.topic) };
   await recordOrderChanges(trx, { siteId: d.siteId, orderId: order.id, at: now, by }, existing ? { ...existing.data, status: existing.status ?? existing.data.status } : undefined, { ...applied.data, status });
-  const site = (status === RECEIVED && sendPort) || ctx.pipeline ? await sitesRepo(trx).byId(d.siteId) : undefined;
+  const site = (status === RECEIVED && sendPort) || ctx.pipeline ? await findSite(trx, d.siteId) : undefined;
   if (status === RECEIVED && sendPort && (await mayAutoSend(ctx, trx, site, d.siteId, applied.data))) await sendPort.enqueueOrderSend(trx, { siteId: d.siteId, orderId: order.id });
   // The pipeline once paid: the delivery that pays the order queues it; later ones find it queued.
   await ctx.pipeline?.queueOnPaid(trx, site, applied.data);

@@ -8,7 +8,7 @@ import { unauthorized } from '../../http/errors';
 import { SHOPIFY_ADMIN_KEYS } from '../../integrations/shopifyAdmin';
 import { envValue, type EnvVar } from '../../lib/secrets';
 import type { Clock } from '../../lib/clock';
-import { sitesRepo, type Site } from '../sites/repo';
+import { type Site, findSite, findSiteBySlug, listSites } from '../sites';
 import { SHOPIFY_HEADERS, verifyShopifySignature } from './shopify';
 
 /** Site settings (settings.env keys) of a connected store. */
@@ -51,9 +51,6 @@ export const shopDomainOf = (site: Site) => envValue(site.settings.env, STORE_KE
 /** SHOPIFY_SEND_WHEN: `created`, else `paid` (a missing or unknown value holds unpaid orders: the safe reading). */
 export const sendWhenOf = (site: Site | undefined): SendWhen => (site && envValue(site.settings.env, STORE_KEYS.sendWhen)?.trim().toLowerCase() === 'created' ? 'created' : 'paid');
 
-/** An auto-send site sends a new order to the provider as soon as it may. */
-export const sendsAutomatically = (site: Site | undefined) => Boolean(site && envValue(site.settings.env, STORE_KEYS.autoSend) === '1');
-
 /** How long Shopify may still sign with a client secret after Rotate secret (shopify.dev "About client credentials"). */
 export const PREVIOUS_CLIENT_SECRET_MS = 60 * 60_000;
 
@@ -75,7 +72,6 @@ export function clientSecretsOf(env: EnvVar[], now: Date): string[] {
 }
 
 export function webhookSites(db: Db, clock: Clock) {
-  const sites = sitesRepo(db);
   let domains: Map<string, number> | undefined;
   let reloading: Promise<Map<string, number>> | undefined;
   const cached = new Map<string, { site: Site; until: number }>();
@@ -93,13 +89,13 @@ export function webhookSites(db: Db, clock: Clock) {
     else cached.delete(key);
     return site;
   }
-  const siteById = (id: number, fresh: boolean) => cachedSite(`id:${id}`, fresh, () => sites.byId(id));
-  const siteBySlug = (slug: string, fresh: boolean) => cachedSite(`slug:${slug}`, fresh, () => sites.bySlug(slug));
+  const siteById = (id: number, fresh: boolean) => cachedSite(`id:${id}`, fresh, () => findSite(db, id));
+  const siteBySlug = (slug: string, fresh: boolean) => cachedSite(`slug:${slug}`, fresh, () => findSiteBySlug(db, slug));
 
   const reloadDomains = () =>
     (reloading ??= (async () => {
       try {
-        const { rows } = await sites.list({}, { field: 'id', order: 'asc' }, 100_000, 0);
+        const { rows } = await listSites(db, {}, { field: 'id', order: 'asc' }, 100_000, 0);
         const map = new Map<string, number>();
         for (const s of rows) {
           remember(s);

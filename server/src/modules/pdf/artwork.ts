@@ -15,9 +15,9 @@ import https from 'node:https';
 import net from 'node:net';
 import type { Deps } from '../../deps';
 import { HttpError, badRequest } from '../../http/errors';
-import { ImageError, inspectJpeg, isJpeg, isPng, sniffImage } from '../images/inspect';
-import { looksLikeMarkup, pdfProblem } from '../uploads/sniff';
-import type { FileStore } from '../uploads/storage';
+import { ImageError, inspectJpeg, isJpeg, isPng, sniffImage } from '../images';
+import { looksLikeMarkup, pdfProblem } from '../uploads';
+import type { FileStore } from '../uploads';
 
 export type ArtworkFetcher = (url: string, ctx?: ArtworkFetchContext) => Promise<Buffer>;
 

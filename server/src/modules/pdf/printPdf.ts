@@ -14,7 +14,7 @@ import zlib from 'node:zlib';
 import sharp, { type Metadata } from 'sharp';
 import { printSizeOf, type PrintSize } from '../../../../common/design-doc/printSize';
 import { HttpError, badRequest } from '../../http/errors';
-import { ImageError, MAX_PIXELS, sniffImage, type ImageHeader } from '../images/inspect';
+import { ImageError, MAX_PIXELS, sniffImage, type ImageHeader } from '../images';
 import { loadCmykProfile, loadSrgbProfile } from './cmykProfile';
 import { LruBytes } from './lru';
 import type { TaskObserver } from '../../lib/threadPool';

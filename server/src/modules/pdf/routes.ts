@@ -10,7 +10,7 @@ import type { Metrics } from '../../lib/metrics';
 import { allow } from '../../http/access';
 import { HttpError, badRequest } from '../../http/errors';
 import { parse } from '../../http/validate';
-import { baseUrlOf } from '../uploads/routes';
+import { baseUrlOf } from '../../http/baseUrl';
 import type { ArtworkFetcher } from './artwork';
 import { PDF_EMPTY, PRINT_FILE_NAME, buildArtworkPdf, configurePdf, renderFrontPagePng } from './printPdf';
 import { fieldError } from '../../http/fieldErrors';

@@ -28,7 +28,7 @@ import {
   type PDFRef,
 } from 'pdf-lib';
 import { artworkFit, type PrintSize } from '../../../../common/design-doc/printSize';
-import { ImageError, inspectJpeg, inspectPng, pngPassesThrough, verifyPngData, type PngStructure } from '../images/inspect';
+import { ImageError, inspectJpeg, inspectPng, pngPassesThrough, verifyPngData, type PngStructure } from '../images';
 import { readIccHeader } from './cmykProfile';
 
 /** The ICC profile an image file carries, if any (sharp's metadata().icc); used when it fits the image. */

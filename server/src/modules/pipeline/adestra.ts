@@ -2,9 +2,8 @@
 // CRM constituent id when the CRM step found or made one), put on the buyers' list only when they
 // consented to marketing, and taken off it when they unsubscribed in the store. Every call is
 // idempotent (upsert on e-mail, list membership), so a retry is safe.
-import { text } from '../fulfilment/context';
-import { RE_ID_FIELD } from '../sync/constituent';
-import { syncSettingsOf } from '../sync/siteSettings';
+import { text } from '../fulfilment';
+import { RE_ID_FIELD, syncSettingsOf } from '../sync';
 import { buyerToAdd, type StepRunner } from './attempt';
 import { pipelineRepo, type PipelinePayload } from './repo';
 

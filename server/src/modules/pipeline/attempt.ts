@@ -5,17 +5,16 @@
 import { IntegrationError } from '../../integrations/crmHttp';
 import { MailError } from '../../integrations/mailer';
 import { HttpError } from '../../http/errors';
-import { later, nowIso } from '../fulfilment/context';
-import { outboxRepo, type OutboxRow } from '../fulfilment/outbox';
-import type { StoreOrder } from '../fulfilment/orderBody';
-import type { DataRecord } from '../general-data/repo';
-import { orderTablesRepo } from '../orders/tablesRepo';
-import { sitesRepo, type Site } from '../sites/repo';
+import { later, nowIso, claimOutboxRow, markOutboxFailed, markOutboxSent, outboxRowById, rescheduleOutboxRow } from '../fulfilment';
+import type { OutboxRow, StoreOrder } from '../fulfilment';
+import type { DataRecord } from '../general-data';
+import { orderRecordOf } from '../orders';
+import { type Site, findSite } from '../sites';
 import type { PipelineContext } from './context';
 import { pipelineRepo, type PipelinePayload } from './repo';
 import { pipelineSettingsOf, type PipelineSettings } from './settings';
 import { buyerOf, type Buyer } from './buyer';
-import { printHold } from '../production/orderHold';
+import { printHold } from '../production';
 
 /** What a step keeps on its row as it goes, and at the end. */
 export type StepResult = Record<string, unknown>;
@@ -71,25 +70,24 @@ const messageOf = (err: unknown): string => (err as Error | null)?.message || 'T
 
 export async function attemptStep(ctx: PipelineContext, row: OutboxRow, runners: Record<PipelinePayload['step'], StepRunner>): Promise<OutboxRow> {
   const p = row.payload as PipelinePayload;
-  const outbox = outboxRepo(ctx.db);
   const repo = pipelineRepo(ctx.db);
   const previous = { ...((row.result ?? {}) as StepResult) };
-  const reread = async () => (await outbox.byId(row.id))!;
+  const reread = async () => (await outboxRowById(ctx.db, row.id))!;
   const write = async (outcome: StepOutcome): Promise<OutboxRow> => {
-    if ('done' in outcome) await outbox.markSent(row.id, { ...previous, ...outcome.done, doneAt: nowIso(ctx) }, nowIso(ctx));
-    else if ('notNeeded' in outcome) await outbox.markSent(row.id, { ...previous, notNeeded: outcome.notNeeded, doneAt: nowIso(ctx) }, nowIso(ctx));
-    else if ('failed' in outcome) await outbox.markFailed(row.id, outcome.failed, { ...previous, ...outcome.details, failedAt: nowIso(ctx) }, nowIso(ctx));
-    else if (row.attempts >= ctx.options.maxAttempts) await outbox.markFailed(row.id, `${outcome.retry} (gave up after ${row.attempts} attempts)`, { ...previous, failedAt: nowIso(ctx) }, nowIso(ctx));
+    if ('done' in outcome) await markOutboxSent(ctx.db, row.id, { ...previous, ...outcome.done, doneAt: nowIso(ctx) }, nowIso(ctx));
+    else if ('notNeeded' in outcome) await markOutboxSent(ctx.db, row.id, { ...previous, notNeeded: outcome.notNeeded, doneAt: nowIso(ctx) }, nowIso(ctx));
+    else if ('failed' in outcome) await markOutboxFailed(ctx.db, row.id, outcome.failed, { ...previous, ...outcome.details, failedAt: nowIso(ctx) }, nowIso(ctx));
+    else if (row.attempts >= ctx.options.maxAttempts) await markOutboxFailed(ctx.db, row.id, `${outcome.retry} (gave up after ${row.attempts} attempts)`, { ...previous, failedAt: nowIso(ctx) }, nowIso(ctx));
     else {
       const cap = Math.min(ctx.options.backoff.maxMs, ctx.options.backoff.baseMs * 2 ** Math.max(0, row.attempts - 1));
-      await outbox.reschedule(row.id, outcome.retry, previous, later(ctx, Math.floor(cap / 2 + (Math.random() * cap) / 2)), nowIso(ctx));
+      await rescheduleOutboxRow(ctx.db, row.id, outcome.retry, previous, later(ctx, Math.floor(cap / 2 + (Math.random() * cap) / 2)), nowIso(ctx));
     }
     return reread();
   };
 
-  const site = await sitesRepo(ctx.db).byId(p.siteId);
+  const site = await findSite(ctx.db, p.siteId);
   if (!site) return write({ failed: 'The site of this order no longer exists' });
-  const order = (await orderTablesRepo(ctx.db).orderOf(p.siteId, p.orderId)) as DataRecord<StoreOrder> | undefined;
+  const order = (await orderRecordOf(ctx.db, p.siteId, p.orderId)) as DataRecord<StoreOrder> | undefined;
   if (!order) return write({ failed: `The order ${p.orderId} is no longer in Presswork` });
   const settings = pipelineSettingsOf(site, ctx.config);
   const problem = settings.steps[p.step].problem;
@@ -120,6 +118,6 @@ export async function attemptStep(ctx: PipelineContext, row: OutboxRow, runners:
 
 /** A claimed row's attempt now, or the row as it is when another holds it. */
 export async function claimAndAttempt(ctx: PipelineContext, id: number, force: boolean, runners: Record<PipelinePayload['step'], StepRunner>): Promise<OutboxRow | undefined> {
-  const row = await outboxRepo(ctx.db).claim(id, nowIso(ctx), later(ctx, ctx.options.leaseMs), force);
+  const row = await claimOutboxRow(ctx.db, id, nowIso(ctx), later(ctx, ctx.options.leaseMs), force);
   return row ? attemptStep(ctx, row, runners) : undefined;
 }

@@ -2,10 +2,10 @@
 // CRM and email-platform clients of the sync, the renderer (e-cards) and the mail transport.
 import type { Deps } from '../../deps';
 import { createMailer, type Mailer } from '../../integrations/mailer';
-import type { FulfilmentOptions } from '../fulfilment/context';
-import type { ProductionService } from '../production/service';
-import type { RenderService } from '../render/service';
-import type { SyncService } from '../sync/service';
+import type { FulfilmentOptions } from '../fulfilment';
+import type { ProductionService } from '../production';
+import type { RenderService } from '../render';
+import type { SyncService } from '../sync';
 
 export interface PipelineContext extends Deps {
   options: FulfilmentOptions;

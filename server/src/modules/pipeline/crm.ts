@@ -4,12 +4,10 @@
 // when the buyer said nothing), and a note naming the order and its items. Every write is checked
 // against the CRM first, so a retry after a lost answer never writes twice.
 import { mostRecentConsent, type ConsentResponse } from '../../integrations/raisersEdge';
-import { orderTablesRepo } from '../orders/tablesRepo';
-import { lockedOrder } from '../fulfilment/resolveOrder';
-import { text } from '../fulfilment/context';
-import { syncSettingsOf } from '../sync/siteSettings';
+import { writeOrder } from '../orders';
+import { lockedOrder, text, nowIso } from '../fulfilment';
+import { syncSettingsOf } from '../sync';
 import { buyerToAdd, type StepRunner } from './attempt';
-import { nowIso } from '../fulfilment/context';
 
 /** Attempts that look for a constituent our lost create may have made before creating another. */
 const LOOK_BEFORE_CREATING_AGAIN = 2;
@@ -99,6 +97,6 @@ async function keepOnOrder(ctx: Parameters<StepRunner>[0], id: number, constitue
   await ctx.db.transaction(async (trx) => {
     const locked = await lockedOrder(trx, id);
     if (!locked || locked.data.crmConstituentId === constituentId) return;
-    await orderTablesRepo(trx).updateOrder(id, { data: { ...locked.data, crmConstituentId: constituentId }, before: locked.data, updatedAt: nowIso(ctx) });
+    await writeOrder(trx, id, { data: { ...locked.data, crmConstituentId: constituentId }, before: locked.data, updatedAt: nowIso(ctx) });
   });
 }

@@ -4,9 +4,9 @@ import { z } from 'zod';
 import { ECARD_PROPERTIES } from '../../../../common/api/pipeline';
 import { FORMATS, type DesignDocument } from '../../../../common/design-doc/types';
 import { HttpError, badRequest } from '../../http/errors';
-import { isDay } from '../../jobs/time';
-import type { Design } from '../designs/repo';
-import { DPI_RANGE, DocumentProblem, documentOf, valuesOf, type RenderService } from '../render/service';
+import { isDay } from '../../lib/time';
+import type { Design } from '../designs';
+import { DPI_RANGE, DocumentProblem, documentOf, valuesOf, type RenderService } from '../render';
 
 export interface EcardDetails {
   recipientName: string;

@@ -2,10 +2,10 @@
 // product type E-card), with units left.
 import type { Knex } from 'knex';
 import type { Db } from '../../db';
-import type { Design } from '../designs/repo';
-import type { StoreLineItem } from '../fulfilment/orderBody';
-import { mapLines } from '../production/designForLine';
-import { text } from '../fulfilment/context';
+import type { Design } from '../designs';
+import type { StoreLineItem } from '../fulfilment';
+import { mapLines } from '../production';
+import { text } from '../fulfilment';
 
 /** The e-card lines of an order with units left (a removed or refunded line sends nothing). */
 export async function ecardLinesOf(db: Db | Knex.Transaction, siteId: number, order: { line_items?: StoreLineItem[] }): Promise<Array<{ lineId: string; line: StoreLineItem; design: Design }>> {

@@ -5,16 +5,16 @@ import type { Knex } from 'knex';
 import { PIPELINE_STEPS, type PipelineStep } from '../../../../common/api/pipeline';
 import type { RerunResult } from '../../../../common/api/orders';
 import type { Config } from '../../config';
-import { dayIn, nextRunAt } from '../../jobs/time';
-import { nowIso } from '../fulfilment/context';
-import { outboxRepo, type OutboxRow } from '../fulfilment/outbox';
-import type { DataRecord } from '../general-data/repo';
-import { printHold, type HeldOrder } from '../production/orderHold';
-import type { StoreLineItem, StoreOrder } from '../fulfilment/orderBody';
+import { dayIn, nextRunAt } from '../../lib/time';
+import { nowIso, outboxRowById } from '../fulfilment';
+import type { OutboxRow } from '../fulfilment';
+import type { DataRecord } from '../general-data';
+import { printHold, type HeldOrder } from '../production';
+import type { StoreLineItem, StoreOrder } from '../fulfilment';
 
 /** What queuing reads of a stored order: its payment, cancellation and lines. */
 export type PaidOrder = HeldOrder & { id: string | number; line_items?: StoreLineItem[] };
-import type { Site } from '../sites/repo';
+import type { Site } from '../sites';
 import { claimAndAttempt, type StepRunner } from './attempt';
 import type { PipelineContext } from './context';
 import { ecardOf } from './ecard';
@@ -104,9 +104,9 @@ export async function rerunPipeline(
       const latest = rows.filter((r) => (r.payload as PipelinePayload).step === step && ((r.payload as PipelinePayload).lineId ?? null) === lineId).at(-1);
       let row: OutboxRow;
       if (latest?.status === 'pending') row = latest;
-      else if (latest?.status === 'failed' && (await repo.retryFailed(latest.id, nowIso(ctx)))) row = (await outboxRepo(ctx.db).byId(latest.id))!;
+      else if (latest?.status === 'failed' && (await repo.retryFailed(latest.id, nowIso(ctx)))) row = (await outboxRowById(ctx.db, latest.id))!;
       else row = await repo.enqueueAgain({ siteId: site.id, orderId, step, lineId, actorId, rerun: true }, nowIso(ctx));
-      results.push((await claimAndAttempt(ctx, row.id, true, runners)) ?? (await outboxRepo(ctx.db).byId(row.id))!);
+      results.push((await claimAndAttempt(ctx, row.id, true, runners)) ?? (await outboxRowById(ctx.db, row.id))!);
     }
     const failed = results.filter((r) => r.status === 'failed');
     const waiting = results.filter((r) => r.status === 'pending');

@@ -5,7 +5,7 @@ import type { Knex } from 'knex';
 import type { PipelineStep } from '../../../../common/api/pipeline';
 import type { Db } from '../../db';
 import { toJson } from '../../db';
-import { insertOnce, outboxFromRow, outboxRepo, type HpOrderPayload, type OutboxRow } from '../fulfilment/outbox';
+import { insertOnce, outboxFromRow, type HpOrderPayload, type OutboxRow, outboxRowsWithKeyPrefix, retryFailedOutboxRow } from '../fulfilment';
 
 export const PIPELINE_KIND = 'order-pipeline';
 
@@ -36,12 +36,12 @@ export function pipelineRepo(db: Db | Knex.Transaction) {
       return byKey(dedupeKey);
     },
     /** Every pipeline row of an order, oldest first (keys pipeline:<site>:<order>:…, a key range). */
-    ofOrder: (siteId: number, orderId: string): Promise<OutboxRow[]> => outboxRepo(db).withKeyPrefix(PIPELINE_KIND, siteId, prefixOf(siteId, orderId)),
+    ofOrder: (siteId: number, orderId: string): Promise<OutboxRow[]> => outboxRowsWithKeyPrefix(db, PIPELINE_KIND, siteId, prefixOf(siteId, orderId)),
     /** What an attempt has done so far, kept on the row it holds (a retry after a crash reads it). */
     async noteProgress(id: number, result: unknown, at: string): Promise<void> {
       await db('outbox').where({ id, status: 'pending' }).update({ result: toJson(result), updated_at: at });
     },
     /** A failed row asked for again: pending, attempts reset, due now. */
-    retryFailed: (id: number, at: string): Promise<boolean> => outboxRepo(db).retryFailedOf(PIPELINE_KIND, id, at),
+    retryFailed: (id: number, at: string): Promise<boolean> => retryFailedOutboxRow(db, PIPELINE_KIND, id, at),
   };
 }

@@ -5,7 +5,7 @@ import { actorOf } from '../../http/auth';
 import { ok } from '../../http/envelope';
 import { fieldError } from '../../http/fieldErrors';
 import { parse } from '../../http/validate';
-import { detailQuery } from '../fulfilment/schema';
+import { detailQuery } from '../fulfilment';
 import type { PipelineService } from './service';
 
 export function pipelineRoutes(pipeline: PipelineService): Router {

@@ -4,14 +4,14 @@
 // 250 and our record of it, the resend carries the same Message-ID, which receiving systems use
 // to drop the duplicate.
 import { MailError, mailErrorOf } from '../../integrations/mailer';
-import { text } from '../fulfilment/context';
-import type { StoreLineItem } from '../fulfilment/orderBody';
-import { printHold } from '../production/orderHold';
-import { unitsToMake } from '../production/units';
+import { text } from '../fulfilment';
+import type { StoreLineItem } from '../fulfilment';
+import { printHold } from '../production';
+import { unitsToMake } from '../../../../common/api/units';
 import type { StepRunner } from './attempt';
 import { buyerOf } from './buyer';
 import { ecardOf, renderEcardFront } from './ecard';
-import { nowIso } from '../fulfilment/context';
+import { nowIso } from '../fulfilment';
 
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);

@@ -4,13 +4,12 @@
 import type { Knex } from 'knex';
 import type { PipelineStep } from '../../../../common/api/pipeline';
 import type { Actor } from '../../http/types';
-import { isAdmin } from '../auth/permissions';
-import { later, nowIso } from '../fulfilment/context';
-import type { StoreOrder } from '../fulfilment/orderBody';
-import { outboxRepo } from '../fulfilment/outbox';
-import { resolveOrder } from '../fulfilment/resolveOrder';
-import type { DataRecord } from '../general-data/repo';
-import { sitesRepo, type Site } from '../sites/repo';
+import { isAdmin } from '../auth';
+import { later, nowIso, claimOutboxRow, dueOutboxIds } from '../fulfilment';
+import type { StoreOrder } from '../fulfilment';
+import { resolveOrder } from '../fulfilment';
+import type { DataRecord } from '../general-data';
+import { type Site, findSite } from '../sites';
 import { addToAdestra } from './adestra';
 import { attemptStep, type StepRunner } from './attempt';
 import type { PipelineContext } from './context';
@@ -25,11 +24,10 @@ export const STEP_RUNNERS: Record<PipelineStep, StepRunner> = { addToRaisersEdge
 export function pipelineService(ctx: PipelineContext) {
   /** The worker's pass: every due, unleased pipeline row, claimed one by one. */
   async function processDue() {
-    const repo = outboxRepo(ctx.db);
-    const due = await repo.dueIds(nowIso(ctx), ctx.options.batchSize, PIPELINE_KIND);
+    const due = await dueOutboxIds(ctx.db, nowIso(ctx), ctx.options.batchSize, PIPELINE_KIND);
     let claimed = 0;
     for (const id of due) {
-      const row = await repo.claim(id, nowIso(ctx), later(ctx, ctx.options.leaseMs), false);
+      const row = await claimOutboxRow(ctx.db, id, nowIso(ctx), later(ctx, ctx.options.leaseMs), false);
       if (!row || row.kind !== PIPELINE_KIND) continue;
       claimed++;
       await attemptStep(ctx, row, STEP_RUNNERS);
@@ -44,7 +42,7 @@ export function pipelineService(ctx: PipelineContext) {
     rerun: (order: DataRecord<StoreOrder>, site: Site, steps: RerunStep[], actorId: number, admin = false) => rerunPipeline(ctx, STEP_RUNNERS, order, site, steps, actorId, admin),
     ofOrder: async (actor: Actor, orderId: string, siteId?: number) => {
       const order = await resolveOrder(ctx.db, actor, orderId, siteId);
-      const site = (await sitesRepo(ctx.db).byId(order.siteId))!;
+      const site = (await findSite(ctx.db, order.siteId))!;
       return orderPipelineOf(ctx.db, ctx.config, site, order, isAdmin(actor));
     },
     /** Tests: the mail transport and the crash hooks. */

@@ -5,8 +5,8 @@ import { PIPELINE_SETTINGS, PIPELINE_STEPS, type PipelineStep } from '../../../.
 import type { Config } from '../../config';
 import { parseMailAddress, smtpUrlProblem } from '../../integrations/mailer';
 import { envValue } from '../../lib/secrets';
+import type { Site } from '../sites';
 import { siteSettings } from '../../../../common/siteSettings';
-import type { Site } from '../sites/repo';
 
 /** The settings each step needs before it can run. */
 const NEEDS: Record<PipelineStep, readonly string[]> = {

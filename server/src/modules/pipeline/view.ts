@@ -2,11 +2,11 @@
 // the site's settings and the order when no row was written.
 import { PIPELINE_STEPS, type OrderPipeline, type PipelineStep, type PipelineStepView } from '../../../../common/api/pipeline';
 import type { Db } from '../../db';
-import type { StoreOrder } from '../fulfilment/orderBody';
-import type { OutboxRow } from '../fulfilment/outbox';
-import type { DataRecord } from '../general-data/repo';
-import { ORDER_UNPAID, printHold } from '../production/orderHold';
-import type { Site } from '../sites/repo';
+import type { StoreOrder } from '../fulfilment';
+import type { OutboxRow } from '../fulfilment';
+import type { DataRecord } from '../general-data';
+import { ORDER_UNPAID, printHold } from '../production';
+import type { Site } from '../sites';
 import type { Config } from '../../config';
 import { ecardOf } from './ecard';
 import { ecardLinesOf } from './ecardLines';

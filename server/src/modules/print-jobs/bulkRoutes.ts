@@ -1,6 +1,7 @@
 // POST /api/print-jobs/bulk {ids, action, reprintReason?, reprintResponsible?, reprintNote?} → {done, refused}; POST /api/print-jobs/bulk-pdf {ids, from?} → print-files.pdf.
 import { pipeline } from 'node:stream/promises';
 import { Router } from 'express';
+import type { Actor } from '../../http/types';
 import type { Config } from '../../config';
 import { allow } from '../../http/access';
 import { actorOf } from '../../http/auth';
@@ -8,10 +9,16 @@ import { ok } from '../../http/envelope';
 import { idempotent } from '../../http/idempotency';
 import { parse } from '../../http/validate';
 import { BULK_PDF_FILE_NAME } from '../../../../common/api/bulk';
-import type { BulkPrintFiles } from '../production/bulkPdf';
-import { baseUrlOf } from '../uploads/routes';
+import type { Readable } from 'node:stream';
+import type { PrintPdfFrom } from '../../../../common/api/printProduction';
+import { baseUrlOf } from '../../http/baseUrl';
 import type { BulkPrintJobActions } from './bulk';
 import { bulkBody, bulkPdfBody } from './schema';
+
+/** Production's merged print file of several jobs, given by the app (production sits above print jobs). */
+interface BulkPrintFiles {
+  download(actor: Actor, ids: number[], opts: { from?: PrintPdfFrom; ownOrigin: string }): Promise<{ stream: Readable; size: number }>;
+}
 
 export function bulkPrintJobRoutes(actions: BulkPrintJobActions, files: BulkPrintFiles, config: Config): Router {
   const r = Router();

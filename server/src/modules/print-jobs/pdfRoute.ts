@@ -1,16 +1,22 @@
 // POST /api/pdf/from-print-job {id, images?, printInHouse?, from?} → the job's print file (print-file.pdf),
 // made by the production module: the same bytes the provider fetches for the job.
 import { Router } from 'express';
+import type { Actor } from '../../http/types';
 import type { Config } from '../../config';
 import { allow } from '../../http/access';
 import { actorOf } from '../../http/auth';
 import { parse } from '../../http/validate';
-import { PRINT_FILE_NAME } from '../pdf/printPdf';
-import type { ProductionService } from '../production/service';
-import { baseUrlOf } from '../uploads/routes';
+import { PRINT_FILE_NAME } from '../pdf';
+import type { PrintPdfFrom } from '../../../../common/api/printProduction';
+import { baseUrlOf } from '../../http/baseUrl';
 import { pdfBody } from './schema';
 
-export function printJobPdfRoutes(production: ProductionService, config: Config): Router {
+/** Production's job file, given by the app (production sits above print jobs). */
+interface JobFiles {
+  downloadJobFile(actor: Actor, jobId: number, opts: { ownOrigin: string; images?: string[]; printInHouse?: boolean; from?: PrintPdfFrom }): Promise<Buffer>;
+}
+
+export function printJobPdfRoutes(production: JobFiles, config: Config): Router {
   const r = Router();
   // The job named in the body is its own site's (another site's: 404).
   r.post('/from-print-job', allow.site.describe('A job\'s print file (print-file.pdf, PDF/X-4); from Jobs it counts as downloaded', { body: pdfBody }), async (req, res) => {

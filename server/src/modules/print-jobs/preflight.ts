@@ -9,8 +9,8 @@ import { artworkFit, pageImagePpi, printSizeOf, type PrintSize } from '../../../
 import { layoutText, MIN_READABLE_PT, ptToPx, resolveField, type RenderContext } from '../../../../common/design-doc/render';
 import { effectivePpi, resolutionFinding, type PpiThresholds } from '../../../../common/design-doc/resolution';
 import type { DesignDocument, Layer } from '../../../../common/design-doc/types';
-import type { ArtworkFetcher } from '../pdf/artwork';
-import { registerBundledFonts } from '../render/fonts';
+import type { ArtworkFetcher } from '../pdf';
+import { registerBundledFonts } from '../render';
 
 const MM_PER_PT = 25.4 / 72;
 /** A pregenerated PDF's page may differ from the trim by this much (rounding of points). */

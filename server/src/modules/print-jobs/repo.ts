@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { Db } from '../../db';
 import { countOf, fromJson, isPostgres, toJson } from '../../db';
 import type { PrintJobEventKind, PrintJobState } from './state';
-import { RECORD_TYPES } from '../general-data/types';
+import { RECORD_TYPES } from '../records';
 
 // The job's data and where it is made: the same types the admin reads (common/api).
 import type { MadeBy, PrintJobData, PrintJobSort } from '../../../../common/api/printProduction';

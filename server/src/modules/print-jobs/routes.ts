@@ -7,7 +7,7 @@ import { idParam, parse } from '../../http/validate';
 import { changeBody, createBody, listQuery, orderIdParam, reportsQuery } from './schema';
 import type { PrintJobsService } from './service';
 import type { Config } from '../../config';
-import { baseUrlOf } from '../uploads/routes';
+import { baseUrlOf } from '../../http/baseUrl';
 
 export function printJobsRoutes(jobs: PrintJobsService, config: Config): Router {
   const r = Router();

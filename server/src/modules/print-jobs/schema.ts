@@ -1,36 +1,14 @@
 import { z } from 'zod';
 import { PRINT_JOB_SORTS, PRODUCT_TYPES } from '../../../../common/api/printProduction';
-import { storedUrlProblem } from '../pdf/artwork';
-import { rowId } from '../../http/validate';
+import { fileUrl, isFileUrl, optionalFileUrl } from '../pdf';
+import { day, flag, rowId } from '../../http/validate';
 import { BULK_ACTIONS, BULK_LIMIT } from '../../../../common/api/bulk';
 import { REPRINT_NOTE_MAX, REPRINT_REASONS, REPRINT_RESPONSIBLES } from '../../../../common/api/reprints';
 
-/** 0/1 accepted beside booleans (docs/print-production.md). */
-export const flag = z
-  .union([z.boolean(), z.literal(0), z.literal(1), z.literal('0'), z.literal('1')], { error: 'must be true or false' })
-  .transform((v) => v === true || v === 1 || v === '1');
 
 /** Query-string boolean. */
 export const queryFlag = z.enum(['0', '1', 'true', 'false'], { error: 'must be 0 or 1' }).transform((v) => v === '1' || v === 'true');
 
-/** Loopback, private, link-local and metadata addresses are refused before anything is stored. */
-function refuseInsideAddresses(v: string, ctx: z.RefinementCtx): void {
-  const problem = storedUrlProblem(v);
-  if (problem) ctx.addIssue({ code: 'custom', message: problem });
-}
-
-const isFileUrl = (v: string) => /^https?:\/\/[^\s]+$/i.test(v) || /^\/files\/[^\s]+$/.test(v);
-
-/** An artwork, preview or PDF address: our own /files/… storage or an http(s) URL. */
-export const fileUrl = z
-  .string({ error: 'must be a URL' })
-  .trim()
-  .max(2048, 'is too long (2048 characters at most)')
-  .refine(isFileUrl, 'must be an http(s) URL or an uploaded /files/… address')
-  .superRefine(refuseInsideAddresses);
-
-/** The same, where '' and null mean "none". */
-export const optionalFileUrl = z.preprocess((v) => (v === '' ? null : v), fileUrl.nullable()).optional();
 
 /** A store's id: given as text or a number, kept as text. */
 export const externalId = z
@@ -116,7 +94,6 @@ export const listQuery = z.object({
   productType: z.enum(PRODUCT_TYPES, { error: `must be one of ${PRODUCT_TYPES.join(', ')}` }).optional(),
 });
 
-export const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD').refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s), 'is not a real date');
 
 export const reportsQuery = z
   .object({ from: day.optional(), to: day.optional(), clientId: positiveId.optional() })

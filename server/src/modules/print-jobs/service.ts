@@ -7,30 +7,29 @@ import { HttpError, conflict, forbidden, notFound } from '../../http/errors';
 import type { Actor } from '../../http/types';
 import { isoNow } from '../../lib/clock';
 import { pageWindow } from '../../lib/paging';
-import { isAdmin } from '../auth/permissions';
-import { siteScope as scope, visibleTo } from '../auth/scope';
-import { designsRepo } from '../designs/repo';
-import { isEcardDesign } from '../production/designForLine';
-import { sitesRepo } from '../sites/repo';
+import { isAdmin, siteScope as scope, visibleTo } from '../auth';
+import { findDesign } from '../designs';
+import { isEcard } from '../../../../common/design-doc/types';
+import { findSite, siteExists } from '../sites';
+import { drawLine } from '../production';
 import { printJobsRepo, type MadeBy, type PrintJob, type PrintJobFilter, type PrintJobSortField } from './repo';
 import { bucketOf, printedPerPeriod } from './reportPeriods';
 import { reprintWhy, type ChangeInput, type CreateInput, type ListQuery, type ReportsQuery, type ReprintWhyInput } from './schema';
 import { parse } from '../../http/validate';
-import { storeFulfilmentRepo } from '../fulfilment/storeFulfilmentRepo';
 import { averageOrderToShipHours, onTimeRate, type ReportLine } from './shippingFigures';
 import { REPRINT_REASONS, REPRINT_RESPONSIBLES, reprintLine } from '../../../../common/api/reprints';
 import { alreadyPackedRefusal, alreadyPrintedRefusal, applyPrintJobChange, changeKind, atProviderRefusal, copyAlreadyPackedRefusal, noSuchCopyRefusal, NOT_PRINTED_YET, printsInHouse, providerPacksRefusal, stateName, withdrawnRefusal, type PrintJobChange, type PrintJobEventKind } from './state';
 import { fieldError } from '../../http/fieldErrors';
 import { HELD_BY_PREFLIGHT_CODE, type PreflightFinding } from '../../../../common/api/preflight';
 import type { DesignDocument } from '../../../../common/design-doc/types';
-import type { Design } from '../designs/repo';
-import type { RenderService } from '../render/service';
-import { documentOf, valuesOf } from '../render/service';
+import type { Design } from '../designs';
+import type { RenderService } from '../render';
+import { documentOf, valuesOf } from '../render';
 import { firstError, isHeld, type Preflight, type PreflightSources } from './preflight';
 import { thresholdsOf } from './preflightSettings';
-import { shipByViews } from '../ship-by/views';
-import { nameOf } from '../users/name';
-import { AUTOMATIC, byUser, byUserId, recordChange, type HistoryBy } from '../history/record';
+import type { ShipByState } from '../../../../common/api/shipBy';
+import { nameOf } from '../users';
+import { AUTOMATIC, byUser, byUserId, recordChange, type HistoryBy } from '../history';
 
 export const ORDER_LINE_TAKEN = 'This order line already has a print job';
 
@@ -107,14 +106,36 @@ export interface PrintJobParts {
   render: Pick<RenderService, 'isRenderable' | 'renderLine'>;
   /** Called after Approve anyway (e.g. an auto-send site queues the order's send again). */
   approved?: Array<(job: PrintJob) => Promise<void>>;
+  /** Ship-by dates on what the lists show: ship-by's views, given at assembly (they read jobs). */
+  shipBy: JobsShipBy;
+  /** The store lines shipped in a time range (the reports), fulfilment's record, given at assembly. */
+  shippedLines(range: { fromAt: string; toAt: string; siteId?: number }): Promise<ShippedLine[]>;
+}
+
+/** A store line shipped: when, and when its order was placed (null when the order is gone). */
+export interface ShippedLine {
+  siteId: number;
+  orderId: string;
+  lineId: string;
+  shippedAt: string;
+  orderCreatedAt: string | null;
+}
+
+/** What ship-by reads of a job. */
+type JobShipByFacts = Pick<PrintJob, 'clientId' | 'createdAt' | 'orderCreatedAt' | 'orderStatus' | 'productType' | 'isPrinted' | 'withdrawn'>;
+
+export interface JobsShipBy {
+  onJobs<J extends JobShipByFacts>(jobs: J[]): Promise<Array<J & ShipByState>>;
+  onJob<J extends JobShipByFacts>(job: J): Promise<J & ShipByState>;
+  /** The ship-by of shipped lines (the reports' on-time rate), in the same order; null without an order time. */
+  ofShippedLines(lines: ReadonlyArray<{ siteId: number; orderId: string; lineId: string; orderCreatedAt: string | null }>): Promise<Array<string | null>>;
 }
 
 /** Every job is checked when it is made (the demo seed too): there is no unchecked way in. */
 export function printJobsService({ db, clock, config }: Deps, parts: PrintJobParts) {
   const repo = printJobsRepo(db);
-  const designs = designsRepo(db);
   // What the lists and the job's page show carries its ship-by and how close it is.
-  const shipBy = shipByViews({ db, clock, config });
+  const { shipBy } = parts;
 
   /** A design document counts when the job's pages were drawn from it (a personalised line, or a design's own pages). */
   const documentFor = (design: Design | undefined, drawnFromDesign: boolean): DesignDocument | null => {
@@ -138,7 +159,7 @@ export function printJobsService({ db, clock, config }: Deps, parts: PrintJobPar
 
   /** Findings of a job's sources with its site's thresholds. */
   async function check(siteId: number, sources: PreflightSources, ownOrigin?: string): Promise<{ preflight: PreflightFinding[]; checkedAt: string | null }> {
-    const site = await sitesRepo(db).byId(siteId);
+    const site = await findSite(db, siteId);
     const preflight = await parts.preflight(sources, thresholdsOf(site?.settings.env ?? []), { ownOrigin });
     return { preflight, checkedAt: isoNow(clock) };
   }
@@ -190,14 +211,14 @@ export function printJobsService({ db, clock, config }: Deps, parts: PrintJobPar
   async function create(actor: Actor, input: CreateInput, opts: { madeBy?: MadeBy; byUserId?: number | null; ownOrigin?: string } = {}): Promise<PrintJob> {
     const clientId = input.clientId ?? actor.siteId;
     if (clientId !== actor.siteId && !isAdmin(actor)) throw forbidden('You cannot create print jobs for another site');
-    if (!(await sitesRepo(db).exists(clientId))) throw fieldError('clientId', 'does not exist');
+    if (!(await siteExists(db, clientId))) throw fieldError('clientId', 'does not exist');
     if ((input.shopifyOrderId === undefined) !== (input.lineItemId === undefined)) {
       throw input.shopifyOrderId === undefined ? fieldError('shopifyOrderId', 'is required with a line item ID') : fieldError('lineItemId', 'is required with a store order ID');
     }
     // A job made from a design takes its artwork, picture, name and product when not given.
-    const design = input.designId ? await designs.byId(input.designId) : undefined;
+    const design = input.designId ? await findDesign(db, input.designId) : undefined;
     if (input.designId && (!design || (!isAdmin(actor) && design.siteId !== actor.siteId))) throw fieldError('designId', "is not one of this site's designs");
-    if (isEcardDesign(design)) throw fieldError('designId', 'is an e-card: it is e-mailed to its recipient, never printed');
+    if (isEcard(design?.productType)) throw fieldError('designId', 'is an e-card: it is e-mailed to its recipient, never printed');
     const artworkUrls = input.artworkUrls ?? design?.data.artworkUrls ?? [];
     const productName = input.productName ?? design?.name;
     if (!productName) throw fieldError('productName', 'is required');
@@ -435,14 +456,14 @@ export function printJobsService({ db, clock, config }: Deps, parts: PrintJobPar
   async function recheck(actor: Actor, id: number, opts: { ownOrigin?: string } = {}): Promise<PrintJob> {
     const job = await find(actor, id);
     if (job.isPrinted) throw conflict('This job is already printed; use Reprint to put it back in the queue first');
-    const design = job.designId !== null ? await designs.byId(job.designId) : undefined;
+    const design = job.designId !== null ? await findDesign(db, job.designId) : undefined;
     let redrawn: { artworkUrls: string[]; previewUrl: string | null; data: PrintJob['data'] } | null = null;
-    if (design && job.data.personalised === true && parts.render.isRenderable(design)) {
-      const properties = Array.isArray(job.data.properties) ? (job.data.properties as Array<{ name: string; value: unknown }>) : [];
-      const out = await parts.render.renderLine({ userId: actor.id, siteId: job.clientId }, design, properties, { ownOrigin: opts.ownOrigin });
+    const properties = Array.isArray(job.data.properties) ? (job.data.properties as Array<{ name: string; value: unknown }>) : [];
+    // Drawn as production drew it when the job was made.
+    const drawn = design && job.data.personalised === true ? await drawLine(parts.render, { userId: actor.id, siteId: job.clientId }, design, properties, { ownOrigin: opts.ownOrigin }) : undefined;
+    if (drawn) {
       const { needsReview: _n, missingFields: _m, ...rest } = job.data;
-      const review = out.missing.length ? { needsReview: true, missingFields: out.missing } : {};
-      redrawn = { artworkUrls: out.images, previewUrl: out.preview ?? design.image ?? null, data: { ...rest, personalised: true, ...review } };
+      redrawn = { artworkUrls: drawn.artworkUrls, previewUrl: drawn.previewUrl, data: { ...rest, ...drawn.data } };
     } else if (design && !job.data.pregeneratedPDF && documentOf(design) !== undefined && Array.isArray(design.data.artworkUrls) && design.data.artworkUrls.length) {
       // A design's own pages, saved again with the design.
       redrawn = { artworkUrls: design.data.artworkUrls.filter((u): u is string => typeof u === 'string' && u !== ''), previewUrl: design.image ?? job.previewUrl, data: job.data };
@@ -478,7 +499,7 @@ export function printJobsService({ db, clock, config }: Deps, parts: PrintJobPar
     const [figures, oldest, shipped] = await Promise.all([
       repo.reports({ fromAt: from, toAt: nextDay(to), clientId }),
       repo.list(readyQueue(clientId), defaultSort(false), 10, 0),
-      storeFulfilmentRepo(db).shippedLinesIn({ fromAt: from, toAt: nextDay(to), siteId: clientId }),
+      parts.shippedLines({ fromAt: from, toAt: nextDay(to), siteId: clientId }),
     ]);
     // Each shipped line against its ship-by (the site's rule, from its order's time): the on-time rate.
     const shipBys = await shipBy.ofShippedLines(shipped);

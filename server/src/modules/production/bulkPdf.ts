@@ -10,10 +10,10 @@ import { HttpError } from '../../http/errors';
 import type { Actor } from '../../http/types';
 import type { PrintPdfFrom } from '../../../../common/api/printProduction';
 import { BULK_PDF_FILE_NAME, type BulkRefusal } from '../../../../common/api/bulk';
-import { concatPdfs, writeFileInChunks } from '../pdf/concatPdf';
-import { uniqueIds } from '../print-jobs/bulk';
-import type { PrintJob } from '../print-jobs/repo';
-import { JOB_NOT_FOUND, type PrintJobsService } from '../print-jobs/service';
+import { concatPdfs, writeFileInChunks } from '../pdf';
+import { uniqueIds } from '../print-jobs';
+import type { PrintJob } from '../print-jobs';
+import { JOB_NOT_FOUND, type PrintJobsService } from '../print-jobs';
 import type { ProductionService } from './service';
 
 /** The sentence of a refused merge: every job that stops it, so the operator fixes them in one go. */

@@ -6,10 +6,10 @@
 import type { Knex } from 'knex';
 import { isEcard } from '../../../../common/design-doc/types';
 import type { Db } from '../../db';
-import { designsRepo, type Design } from '../designs/repo';
-import { generalDataRepo } from '../general-data/repo';
-import { RECORD_TYPES } from '../general-data/types';
-import { NOTHING_LEFT, unitsToMake, type LineUnits } from './units';
+import { type Design, findDesign, findDesignBySku } from '../designs';
+import { listRecords } from '../general-data';
+import { RECORD_TYPES } from '../records';
+import { NOTHING_LEFT, unitsToMake, type LineUnits } from '../../../../common/api/units';
 
 /** What finding a line's design reads of a line: a stored store line or a normalised one. */
 export interface LineRef extends LineUnits {
@@ -50,14 +50,13 @@ export function productDesignId(record: { field2: string | null; data: Record<st
 
 /** The design of one SKU in a site, and how it was found. `db` may be a transaction (SQLite has one connection: reads inside one must use it). */
 export async function designForSku(db: Db | Knex.Transaction, siteId: number, sku: string): Promise<Omit<LineMapping, 'line'>> {
-  const designs = designsRepo(db as Db);
-  const design = await designs.bySku(siteId, sku);
+  const design = await findDesignBySku(db, siteId, sku);
   if (design) return { design, via: 'design' };
-  const { rows } = await generalDataRepo(db).list({ type: PRODUCT_TYPE, siteId, field1: sku }, { field: 'id', order: 'desc' }, 1, 0);
+  const { rows } = await listRecords(db, { type: PRODUCT_TYPE, siteId, field1: sku }, { field: 'id', order: 'desc' }, 1, 0);
   const product = rows[0];
   if (!product) return { design: null, via: null, reason: `No design or product has the SKU ${sku}` };
   const designId = productDesignId(product);
-  const mapped = designId ? await designs.byId(designId) : undefined;
+  const mapped = designId ? await findDesign(db, designId) : undefined;
   if (!mapped || mapped.siteId !== siteId) return { design: null, via: null, reason: `The product ${sku} names a design that does not exist` };
   return { design: mapped, via: 'product' };
 }

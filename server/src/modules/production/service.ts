@@ -10,23 +10,23 @@ import type { Deps } from '../../deps';
 import { HttpError, badRequest } from '../../http/errors';
 import type { Actor } from '../../http/types';
 import { isoNow } from '../../lib/clock';
-import type { Design } from '../designs/repo';
-import type { ArtworkFetcher } from '../pdf/artwork';
-import { PRINT_FILE_NAME, assertFourPages, buildPrintPdf } from '../pdf/printPdf';
+import type { Design } from '../designs';
+import type { ArtworkFetcher } from '../pdf';
+import { PRINT_FILE_NAME, assertFourPages, buildPrintPdf } from '../pdf';
 import { printSizeOf, type PrintSize } from '../../../../common/design-doc/printSize';
 import type { DesignDocument } from '../../../../common/design-doc/types';
-import { printJobsRepo, type MadeBy, type PrintJob } from '../print-jobs/repo';
+import { type MadeBy, type PrintJob, printJobsOfOrder, OrderLineTaken, heldRefusal, type PrintJobsService, atProviderRefusal, withdrawnRefusal } from '../print-jobs';
 import type { PrintPdfFrom } from '../../../../common/api/printProduction';
-import { OrderLineTaken, heldRefusal, type PrintJobsService } from '../print-jobs/service';
 import type { PreflightFinding } from '../../../../common/api/preflight';
-import { atProviderRefusal, withdrawnRefusal } from '../print-jobs/state';
-import type { RenderService } from '../render/service';
-import { uploadsRepo } from '../uploads/repo';
-import type { FileStore } from '../uploads/storage';
-import { designsRepo } from '../designs/repo';
-import { ECARD_NOT_PRINTED, designForLine, isEcardDesign, mapLines, readyForProvider, type LineRef } from './designForLine';
-import { NOTHING_LEFT, unitsToMake } from './units';
-import { cancelledJobReason, type HeldOrder } from './orderHold';
+import type { RenderService } from '../render';
+import { registerUpload, uploadExists } from '../uploads';
+import type { FileStore } from '../uploads';
+import { findDesign } from '../designs';
+import { ECARD_NOT_PRINTED, designForLine, isEcardDesign, mapLines, type LineRef } from './designForLine';
+import { drawLine } from './drawLine';
+import { NOTHING_LEFT, unitsToMake } from '../../../../common/api/units';
+import { cancelledJobReason, type HeldOrder, type PrintHold } from './orderHold';
+import { goesToProviderByItself, linesSentToProvider, routeLine } from './route';
 import { fieldError } from '../../http/fieldErrors';
 
 /** The parts of a store order line production reads (a stored line, or a normalised one). */
@@ -88,17 +88,13 @@ export function productionService(deps: Deps, parts: ProductionParts) {
 
   /** The line's job, if it has one. */
   async function jobOfLine(siteId: number, orderId: string, lineId: string, trx: Db | Knex.Transaction = db): Promise<PrintJob | undefined> {
-    return (await printJobsRepo(trx).ofOrder(siteId, orderId)).find((j) => j.lineItemId === lineId);
+    return (await printJobsOfOrder(trx, siteId, orderId)).find((j) => j.lineItemId === lineId);
   }
 
   /** What a new job of this line is made from: the design's pages drawn with the line's properties, its artwork, or its product PDF. */
   async function artworkForLine(req: LineJobRequest, design: Design) {
-    if (render.isRenderable(design)) {
-      const out = await render.renderLine({ userId: req.actorId, siteId: req.siteId }, design, req.line.properties ?? [], { ownOrigin: req.ownOrigin });
-      // A missing property drew the field's sample: the job waits for a person to check it.
-      const review = out.missing.length ? { needsReview: true, missingFields: out.missing } : {};
-      return { artworkUrls: out.images, previewUrl: out.preview ?? design.image ?? undefined, data: { personalised: true, ...review } };
-    }
+    const drawn = await drawLine(render, { userId: req.actorId, siteId: req.siteId }, design, req.line.properties ?? [], { ownOrigin: req.ownOrigin });
+    if (drawn) return { artworkUrls: drawn.artworkUrls, previewUrl: drawn.previewUrl ?? undefined, data: drawn.data };
     const artworkUrls = artworkOf(design);
     if (!artworkUrls.length && !design.productPdf) throw badRequest(`The design "${design.name}" has no artwork yet`);
     return { artworkUrls, previewUrl: design.image ?? undefined, data: artworkUrls.length ? {} : { pregeneratedPDF: design.productPdf } };
@@ -173,7 +169,7 @@ export function productionService(deps: Deps, parts: ProductionParts) {
     siteId: number,
     orderId: string,
   ): Promise<Array<{ lineId: string; printJobId: number; madeBy: MadeBy; isPrinted: boolean; withdrawn: string | null; held: boolean; preflight: PreflightFinding[] }>> {
-    return (await printJobsRepo(db).ofOrder(siteId, orderId))
+    return (await printJobsOfOrder(db, siteId, orderId))
       .filter((j) => j.lineItemId !== null)
       .map((j) => ({ lineId: j.lineItemId!, printJobId: j.id, madeBy: j.madeBy, isPrinted: j.isPrinted, withdrawn: j.withdrawn?.reason ?? null, held: j.held, preflight: j.preflight }));
   }
@@ -184,7 +180,7 @@ export function productionService(deps: Deps, parts: ProductionParts) {
    * A line already printed in house is named as such.
    */
   async function takeLinesFromQueue(trx: Knex.Transaction, siteId: number, orderId: string, lineIds: string[] | undefined, actorId: number, confirmed: boolean): Promise<void> {
-    const jobs = (await printJobsRepo(trx).ofOrder(siteId, orderId)).filter((j) => j.madeBy === 'inHouse' && j.lineItemId !== null && (!lineIds || lineIds.includes(j.lineItemId)));
+    const jobs = (await printJobsOfOrder(trx, siteId, orderId)).filter((j) => j.madeBy === 'inHouse' && j.lineItemId !== null && (!lineIds || lineIds.includes(j.lineItemId)));
     if (!jobs.length) return;
     if (!confirmed) {
       const lines = jobs.map((j) => ({ lineId: j.lineItemId, printJobId: j.id, productName: j.productName, isPrinted: j.isPrinted, isPDFDownloaded: j.isPDFDownloaded, printedAt: j.printedAt }));
@@ -201,15 +197,24 @@ export function productionService(deps: Deps, parts: ProductionParts) {
     for (const job of jobs) await printJobs.moveJob(trx, job, 'provider', actorId);
   }
 
+  /** Where each line of an order goes and whether it may go now (routeLine), with its job. */
+  async function routeLines(trx: Db | Knex.Transaction, siteId: number, order: { id: string; line_items: ProductionLine[]; preGeneratedHPItems?: unknown }, hold?: PrintHold) {
+    const jobs = await printJobsOfOrder(trx, siteId, String(order.id));
+    const sent = linesSentToProvider(order);
+    return (await mapLines(trx, siteId, order)).map((mapping) => {
+      const job = jobs.find((j) => j.lineItemId === String(mapping.line.id));
+      return { mapping, job, route: routeLine({ hold, mapping, job, sentToProvider: sent.has(String(mapping.line.id)) }) };
+    });
+  }
+
   /**
-   * Auto-send rule (a new paid order of an auto-send site): every line maps to a design with a
-   * provider SKU, and no line is already queued in house (that needs a person's decision).
+   * Auto-send rule (a new order of an auto-send site, not held): every line to print goes to the
+   * provider; a line already queued in house needs a person's decision.
    */
-  async function autoSendable(trx: Knex.Transaction, siteId: number, order: { id: string; line_items: ProductionLine[] }): Promise<boolean> {
-    if (!readyForProvider(await mapLines(trx, siteId, order))) return false;
-    const queued = (await printJobsRepo(trx).ofOrder(siteId, order.id)).some((j) => j.madeBy === 'inHouse');
-    if (queued) log.info({ siteId, orderId: order.id }, 'not sent automatically: a line is in the Jobs queue');
-    return !queued;
+  async function autoSendable(trx: Knex.Transaction, siteId: number, order: { id: string; line_items: ProductionLine[] }, hold?: PrintHold): Promise<boolean> {
+    const routes = await routeLines(trx, siteId, order, hold);
+    if (routes.some((r) => r.route.goes === 'in-house' && r.job)) log.info({ siteId, orderId: order.id }, 'not sent automatically: a line is in the Jobs queue');
+    return goesToProviderByItself(routes);
   }
 
   /**
@@ -219,7 +224,7 @@ export function productionService(deps: Deps, parts: ProductionParts) {
    */
   async function followOrder(trx: Db | Knex.Transaction, siteId: number, order: HeldOrder & { id: string; line_items: ProductionLine[] }): Promise<void> {
     const cancelled = cancelledJobReason(order);
-    for (const job of await printJobsRepo(trx).ofOrder(siteId, String(order.id))) {
+    for (const job of await printJobsOfOrder(trx, siteId, String(order.id))) {
       if (job.lineItemId === null || job.isPrinted) continue;
       const line = order.line_items.find((l) => String(l.id) === job.lineItemId);
       const units = line ? unitsToMake(line) : 0;
@@ -267,7 +272,7 @@ export function productionService(deps: Deps, parts: ProductionParts) {
    * (the job and its sources), so every later download and the provider get the same bytes.
    */
   async function printFile(job: PrintJob, opts: { ownOrigin?: string; images?: string[] } = {}): Promise<{ pdf: Buffer; key: string }> {
-    const design = job.designId !== null ? await designsRepo(db).byId(job.designId) : undefined;
+    const design = job.designId !== null ? await findDesign(db, job.designId) : undefined;
     // A job made before its design became an e-card: no print file either.
     if (job.designId !== null && isEcardDesign(design)) throw badRequest(ECARD_NOT_PRINTED);
     const source = sourceOf(job, opts.images);
@@ -280,10 +285,10 @@ export function productionService(deps: Deps, parts: ProductionParts) {
     if (!pending) {
       pending = (async () => {
         const kept = await store.read(key);
-        if (kept && (await uploadsRepo(db).exists(key))) return kept;
+        if (kept && (await uploadExists(db, key))) return kept;
         const pdf = await build(job, source, size, opts.ownOrigin ?? publicBase());
         await store.put(key, Readable.from(pdf));
-        await uploadsRepo(db).register({ key, contentType: 'application/pdf', size: pdf.length, userId: null, siteId: job.clientId, createdAt: isoNow(clock) });
+        await registerUpload(db, { key, contentType: 'application/pdf', size: pdf.length, userId: null, siteId: job.clientId, createdAt: isoNow(clock) });
         return pdf;
       })().finally(() => inFlight.delete(key));
       inFlight.set(key, pending);
@@ -337,6 +342,7 @@ export function productionService(deps: Deps, parts: ProductionParts) {
     /** A job the provider makes from now on (the send's own decision, no operator asked: null). */
     moveToProvider: (job: PrintJob, byUserId: number | null) => printJobs.moveJob(db, job, 'provider', byUserId),
     autoSendable,
+    routeLines,
     followOrder,
     printFile,
     printFileUrl,

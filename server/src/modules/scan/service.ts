@@ -23,15 +23,14 @@ import {
   type ScannedJob,
   type SlugCode,
 } from '../../../../common/api/scan';
-import { copyLabel, itemLabel } from '../batches/impose';
-import { batchesRepo } from '../batches/repo';
-import { orderTablesRepo } from '../orders/tablesRepo';
-import type { OrderLine } from '../orders/shopify';
-import type { PrintJob } from '../print-jobs/repo';
-import { JOB_NOT_FOUND, type PrintJobsService } from '../print-jobs/service';
-import { noSuchCopyRefusal } from '../print-jobs/state';
-import type { ProductionService } from '../production/service';
-import { unitsToMake } from '../production/units';
+import { copyLabel, itemLabel, batchItemNumbers, newestBatchNumberOf } from '../batches';
+import { newestOrder } from '../orders';
+import type { OrderLine } from '../orders';
+import type { PrintJob } from '../print-jobs';
+import { JOB_NOT_FOUND, type PrintJobsService } from '../print-jobs';
+import { noSuchCopyRefusal } from '../print-jobs';
+import type { ProductionService } from '../production';
+import { unitsToMake } from '../../../../common/api/units';
 
 /**
  * The code as the scanner typed it (parseSlugCode: `PJ-<id>-<copy>` or `PJ-<id>`, any case,
@@ -76,8 +75,6 @@ export interface ScanParts {
 }
 
 export function scanService({ db, clock, config }: Deps, parts: ScanParts) {
-  const batches = batchesRepo(db);
-  const orders = orderTablesRepo(db);
   const jobsRepo = parts.printJobs.repo;
 
   /** Copies of each job packed so far: all of a packed job's (its batch may have packed it whole). */
@@ -88,7 +85,7 @@ export function scanService({ db, clock, config }: Deps, parts: ScanParts) {
 
   /** The job with its place ("2 of 3", its batch, the copy scanned) and its order's every line, and where each is. */
   async function whereItIs(job: PrintJob, copy: number | null = null): Promise<{ job: ScannedJob; order: ScanOrder | null; orderComplete: boolean }> {
-    const batchNumber = await batches.newestNumberOf(job.id);
+    const batchNumber = await newestBatchNumberOf(db, job.id);
     const orderId = job.shopifyOrderId;
     const view = (place: { number: number; count: number } | undefined, packed: Map<number, number>): ScannedJob => ({
       ...job,
@@ -101,7 +98,7 @@ export function scanService({ db, clock, config }: Deps, parts: ScanParts) {
       packedCopies: packed.get(job.id) ?? 0,
     });
     if (!orderId) return { job: view(undefined, await packedCopiesOf([job])), order: null, orderComplete: false };
-    const [record, jobs, numbers] = await Promise.all([orders.newestOrder(orderId, job.clientId), jobsRepo.ofOrder(job.clientId, orderId), batches.itemNumbers(job.clientId, [orderId])]);
+    const [record, jobs, numbers] = await Promise.all([newestOrder(db, orderId, job.clientId), jobsRepo.ofOrder(job.clientId, orderId), batchItemNumbers(db, job.clientId, [orderId])]);
     const packed = await packedCopiesOf(jobs.some((j) => j.id === job.id) ? jobs : [...jobs, job]);
     const lines = ((record?.data.line_items ?? []) as OrderLine[]).filter((l) => l && l.id !== undefined && l.id !== null);
     const ecards = new Set(lines.length ? (await parts.production.mapLines(job.clientId, { line_items: lines })).filter((m) => m.ecard).map((m) => String(m.line.id)) : []);

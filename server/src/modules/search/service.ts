@@ -4,9 +4,9 @@
 import type { Deps } from '../../deps';
 import { MAX_ROW_ID } from '../../db';
 import type { Actor } from '../../http/types';
-import { isAdmin } from '../auth/permissions';
-import { siteScope } from '../auth/scope';
-import { searchKey } from '../orders/searchKeys';
+import { isAdmin } from '../auth';
+import { siteScope } from '../auth';
+import { searchKey } from '../orders';
 import { parseSlugCode } from '../../../../common/api/scan';
 import { jobInQueueLink } from '../../../../common/api/attention';
 import { SEARCH_GROUP_SIZE, isSearchable, type BatchHit, type DesignHit, type JobHit, type OrderHit, type SearchResults, type SiteHit, type UserHit } from '../../../../common/api/search';

@@ -3,13 +3,13 @@
 // server's clock. Settings are read once per site of a list, never per row.
 import { dueOf, shipByOf, type ShipBySettings, type ShipByState } from '../../../../common/api/shipBy';
 import type { Deps } from '../../deps';
-import { designsRepo } from '../designs/repo';
-import { progressRank } from '../fulfilment/status';
-import type { OrderRecord } from '../orders/tablesRepo';
-import type { OrderLine } from '../orders/shopify';
-import { printJobsRepo, type PrintJob } from '../print-jobs/repo';
-import { unitsToMake } from '../production/units';
-import { sitesRepo } from '../sites/repo';
+import { productTypesOfSkus } from '../designs';
+import { progressRank } from '../orders';
+import type { OrderRecord } from '../orders';
+import type { OrderLine } from '../orders';
+import { type PrintJob, printJobLinesOfOrders } from '../print-jobs';
+import { unitsToMake } from '../../../../common/api/units';
+import { findSite } from '../sites';
 import { shipBySettingsOfEnv } from './settings';
 
 type JobFacts = Pick<PrintJob, 'clientId' | 'createdAt' | 'orderCreatedAt' | 'orderStatus' | 'productType' | 'isPrinted' | 'withdrawn'>;
@@ -19,7 +19,7 @@ export function shipByViews({ db, clock, config }: Pick<Deps, 'db' | 'clock' | '
 
   async function settingsOfSites(siteIds: Iterable<number>): Promise<Map<number, ShipBySettings>> {
     const ids = [...new Set(siteIds)];
-    const sites = await Promise.all(ids.map((id) => sitesRepo(db).byId(id)));
+    const sites = await Promise.all(ids.map((id) => findSite(db, id)));
     return new Map(ids.map((id, i) => [id, shipBySettingsOfEnv(sites[i]?.settings.env ?? [])]));
   }
 
@@ -62,8 +62,8 @@ export function shipByViews({ db, clock, config }: Pick<Deps, 'db' | 'clock' | '
         const lines = (o: OrderRecord) => (o.data.line_items ?? []) as OrderLine[];
         const skus = [...new Set(siteOrders.flatMap((o) => lines(o).map((l) => (typeof l?.sku === 'string' ? l.sku.trim() : '')).filter(Boolean)))];
         const [jobs, types] = await Promise.all([
-          printJobsRepo(db).linesOfOrders(siteId, siteOrders.map((o) => o.field1 ?? '').filter(Boolean)),
-          designsRepo(db).productTypesOfSkus(siteId, skus),
+          printJobLinesOfOrders(db, siteId, siteOrders.map((o) => o.field1 ?? '').filter(Boolean)),
+          productTypesOfSkus(db, siteId, skus),
         ]);
         const jobOf = new Map(jobs.map((j) => [`${j.shopifyOrderId}\n${j.lineItemId}`, j]));
         for (const o of siteOrders) {
@@ -98,7 +98,7 @@ export function shipByViews({ db, clock, config }: Pick<Deps, 'db' | 'clock' | '
     const typeOf = new Map<string, string | null>();
     for (const siteId of new Set(lines.map((l) => l.siteId))) {
       const orderIds = [...new Set(lines.filter((l) => l.siteId === siteId).map((l) => l.orderId))];
-      for (const j of await printJobsRepo(db).linesOfOrders(siteId, orderIds)) typeOf.set(`${siteId}\n${j.shopifyOrderId}\n${j.lineItemId}`, j.productType);
+      for (const j of await printJobLinesOfOrders(db, siteId, orderIds)) typeOf.set(`${siteId}\n${j.shopifyOrderId}\n${j.lineItemId}`, j.productType);
     }
     return lines.map((l) => (l.orderCreatedAt ? shipByOf(l.orderCreatedAt, typeOf.get(`${l.siteId}\n${l.orderId}\n${l.lineId}`) ?? null, settings.get(l.siteId)!, timeZone) : null));
   }

@@ -4,7 +4,7 @@ import { conflict, notFound } from '../../http/errors';
 import type { Actor } from '../../http/types';
 import { isoNow } from '../../lib/clock';
 import { envValue, maskEnv, mergeMaskedEnv, type EnvVar } from '../../lib/secrets';
-import { assertAdmin, isAdmin } from '../auth/permissions';
+import { assertAdmin, isAdmin } from '../auth';
 import { sitesRepo, type Site, type SiteSortField } from './repo';
 import { DEFAULT_MAIN_COLOR, type SiteInput } from './schema';
 import { fieldError } from '../../http/fieldErrors';

@@ -6,7 +6,7 @@ import type { Deps } from '../../deps';
 import { IntegrationError } from '../../integrations/crmHttp';
 import { createMailer, mailErrorOf, parseMailAddress, smtpUrlForDisplay, smtpUrlProblem } from '../../integrations/mailer';
 import { envValue } from '../../lib/secrets';
-import type { Site } from '../sites/repo';
+import type { Site } from '../sites';
 import type { RaisersEdgeClient } from '../../integrations/raisersEdge';
 import type { SyncContext } from './context';
 import { listDropFiles } from './files';

@@ -4,7 +4,7 @@
 // refuses the save with the CRM's own answer rather than failing every sync later.
 import { IntegrationError } from '../../integrations/crmHttp';
 import { envValue, type EnvVar } from '../../lib/secrets';
-import type { Site } from '../sites/repo';
+import type { Site } from '../sites';
 import type { SyncContext } from './context';
 import { hasSync, syncSettingsOf, type SiteSync } from './siteSettings';
 import { fieldError } from '../../http/fieldErrors';

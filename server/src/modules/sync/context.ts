@@ -3,9 +3,10 @@
 import { EventEmitter } from 'node:events';
 import type { Deps } from '../../deps';
 import type { HttpSettings } from '../../integrations/crmHttp';
-import { createLeases } from '../../jobs/leases';
-import { createInbox, type Inbox } from '../inbox/service';
-import { sitesRepo } from '../sites/repo';
+import { createLeases } from '../../lib/leases';
+import { createInbox, type Inbox } from '../inbox';
+import { findSite, findSiteBySlug, listSites } from '../sites';
+import type { SiteReader } from './sites';
 import type { FileKind } from './files';
 import { syncRecords } from './records';
 import { markDead } from './runs';
@@ -49,7 +50,7 @@ export function createSyncContext(deps: Deps, opts: SyncServiceOptions = {}) {
     opts,
     tz: config.sync.timezone,
     records,
-    sites: sitesRepo(db),
+    sites: { byId: (id: number) => findSite(db, id), bySlug: (slug: string) => findSiteBySlug(db, slug), list: (...args: Parameters<SiteReader['list']>) => listSites(db, ...args) } satisfies SiteReader,
     clients: clientFactory({ db, clock, config, http: opts.http ?? {} }),
     events: new EventEmitter(),
     leases: createLeases({ db, clock, holder: opts.holder, ttlSeconds: config.sync.leaseSeconds, onReaped: (row, error) => markDead({ records, clock, log, metrics }, row, error) }),

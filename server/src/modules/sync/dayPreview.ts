@@ -2,8 +2,8 @@
 // the constituents whose change the CRM's webhooks reported that day, or, without webhooks, how
 // many the last sync of that day matched. Answered before the operator says yes to the sync.
 import type { DayPreview } from '../../../../common/api/sync';
-import { dayIn, dayWindow } from '../../jobs/time';
-import { inboxRepo } from '../inbox/repo';
+import { dayIn, dayWindow } from '../../lib/time';
+import { anyDeliveryOf, deliveriesReceivedBetween } from '../inbox';
 import type { SyncContext } from './context';
 import type { RunData } from './records';
 import type { SiteSync } from './siteSettings';
@@ -13,11 +13,10 @@ import { CLOUD_EVENT_TYPE, constituentOf, RE_SOURCE } from './webhook';
 const CHANGE_TOPICS = [CLOUD_EVENT_TYPE, 'com.blackbaud.constituent.emailaddress.change.v1'] as const;
 
 export async function dayPreview(ctx: Pick<SyncContext, 'db' | 'tz' | 'records'>, s: SiteSync, day: string): Promise<DayPreview> {
-  const inbox = inboxRepo(ctx.db);
-  if (await inbox.anyOf(RE_SOURCE, s.site.id)) {
+  if (await anyDeliveryOf(ctx.db, RE_SOURCE, s.site.id)) {
     const { from, to } = dayWindow(day);
     const constituents = new Set<string>();
-    for (const { payload, receivedAt } of await inbox.receivedBetween(RE_SOURCE, s.site.id, CHANGE_TOPICS, from, to)) {
+    for (const { payload, receivedAt } of await deliveriesReceivedBetween(ctx.db, RE_SOURCE, s.site.id, CHANGE_TOPICS, from, to)) {
       const id = constituentOf((payload as { data?: unknown } | null)?.data);
       if (id !== undefined && dayIn(new Date(receivedAt), ctx.tz) === day) constituents.add(id);
     }

@@ -5,7 +5,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
-import { RECORD_TYPES } from '../general-data/types';
+import { RECORD_TYPES } from '../records';
 import type { FileKind } from '../../../../common/api/sync';
 
 export type { FileKind };

@@ -1,4 +1,4 @@
-// The sync's reads of job_leases beyond what jobs/leases offers: the scheduled runs left behind.
+// The sync's reads of job_leases beyond what lib/leases offers: the scheduled runs left behind.
 import type { Db } from '../../db';
 
 /** Names of the sync job leases still marked running whose lease ran out before `now` (all, or only `names`). */

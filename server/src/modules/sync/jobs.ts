@@ -1,7 +1,7 @@
 // The four scheduled jobs of a site (RE → Adestra, unsubscribe, Export 80, Export 92): their
 // configs, one run of a job under its lease, the take-over of a run whose instance died, status.
 import type { Actor } from '../../http/types';
-import { jobLastSlot, jobNextRun, resolveTargetDate } from '../../jobs/time';
+import { jobLastSlot, jobNextRun, resolveTargetDate } from '../../lib/time';
 import type { SyncContext } from './context';
 import { processPendingFiles } from './fileJobs';
 import { expiredRunningJobLeases } from './jobLeases';

@@ -8,8 +8,8 @@ import crypto from 'node:crypto';
 import { badRequest } from '../../http/errors';
 import type { Actor } from '../../http/types';
 import { envValue } from '../../lib/secrets';
-import { assertAdmin } from '../auth/permissions';
-import { usersRepo } from '../users/repo';
+import { assertAdmin } from '../auth';
+import { findUser } from '../users';
 import { connectionRepo } from './connectionRepo';
 import type { SyncContext } from './context';
 import { errorMessage } from './runs';
@@ -71,7 +71,7 @@ export async function finishConnect(ctx: SyncContext, siteParam: string, query: 
   if (!found) return fail('This connection link is not one of ours: click Connect again');
   if (!taken) return fail(found.usedAt ? 'This connection link was already used: click Connect again' : 'This connection link expired (10 minutes): click Connect again');
   if (taken.siteId !== s.site.id) return fail('This connection link was made for another site: click Connect again');
-  const user = await usersRepo(ctx.db).byId(taken.userId);
+  const user = await findUser(ctx.db, taken.userId);
   if (!user || user.role !== 'admin') return fail('The admin who clicked Connect is no longer an admin');
   const error = text('error');
   if (error) {

@@ -4,11 +4,11 @@
 //    the four jobs' configs {hour, targetDate}, public permission read + update only;
 //  - `adestra-<kind>-sync-file`: one processed-file record per drop file, with its row checkpoint.
 import type { Db } from '../../db';
-import { AUTOMATIC, byUserId, recordChange } from '../history/record';
+import { AUTOMATIC, byUserId, recordChange } from '../history';
 import type { Clock } from '../../lib/clock';
-import { generalDataRepo, type DataRecord } from '../general-data/repo';
-import { RECORD_TYPES } from '../general-data/types';
-import type { Permission } from '../auth/permissions';
+import { type DataRecord, insertRecord, findRecord, listRecords, updateRecord } from '../general-data';
+import { RECORD_TYPES } from '../records';
+import type { Permission } from '../auth';
 import type { FileKind } from './files';
 import { FILE_KINDS } from './files';
 import type { SyncResult } from './constituent';
@@ -72,11 +72,9 @@ const RUN_STARTED_BY: Record<RunTrigger, string> = {
 };
 
 export function syncRecords(db: Db, clock: Clock) {
-  const repo = generalDataRepo(db);
   const now = () => clock.now().toISOString();
 
   return {
-    repo,
 
     async createRun(siteId: number, kind: RunKind, field1: string, trigger: RunTrigger, userId: number | null): Promise<{ id: number; data: RunData }> {
       const at = now();
@@ -95,7 +93,7 @@ export function syncRecords(db: Db, clock: Clock) {
       if (userId) data.userId = userId;
       const id = await db.transaction(async (trx) => {
         // Written by Presswork: no creator, so only admins may change it by hand.
-        const runId = await generalDataRepo(trx).insert({ type: RUN_TYPE, field1, field2: kind, name: trigger, status: 'running', data, siteId, userId: null, publicPermission: SYSTEM_PERMISSION, createdAt: at, updatedAt: at });
+        const runId = await insertRecord(trx, { type: RUN_TYPE, field1, field2: kind, name: trigger, status: 'running', data, siteId, userId: null, publicPermission: SYSTEM_PERMISSION, createdAt: at, updatedAt: at });
         const by = trigger === 'manual' ? await byUserId(trx, userId, RUN_STARTED_BY.manual) : { automatic: RUN_STARTED_BY[trigger] };
         await recordChange(trx, { at, siteId, kind: 'sync', subjectId: runId, by, action: 'started', to: 'running', reason: `${kind} ${field1}`.trim() });
         return runId;
@@ -105,12 +103,11 @@ export function syncRecords(db: Db, clock: Clock) {
 
     /** Saves a run's progress; its end (running → success, partial or failed) enters the history with it. */
     async saveRun(id: number, data: RunData): Promise<void> {
-      if (data.status === 'running') return void (await repo.update(id, { data, status: data.status, updatedAt: now() }));
+      if (data.status === 'running') return void (await updateRecord(db, id, { data, status: data.status, updatedAt: now() }));
       await db.transaction(async (trx) => {
-        const tx = generalDataRepo(trx);
-        const before = await tx.byId(id);
+        const before = await findRecord(trx, id);
         const at = now();
-        await tx.update(id, { data, status: data.status, updatedAt: at });
+        await updateRecord(trx, id, { data, status: data.status, updatedAt: at });
         if (before?.status !== 'running' || before.siteId === null) return;
         const reason = data.errors.length ? data.errors.map((e) => e.message).slice(0, 3).join('; ') : null;
         await recordChange(trx, { at, siteId: before.siteId, kind: 'sync', subjectId: id, by: await byUserId(trx, data.trigger === 'manual' ? Number(data.userId ?? 0) || null : null, RUN_STARTED_BY[data.trigger] ?? AUTOMATIC.scheduledSync), action: data.status === 'failed' ? 'failed' : 'finished', from: 'running', to: data.status, reason });
@@ -118,16 +115,16 @@ export function syncRecords(db: Db, clock: Clock) {
     },
 
     async getRun(id: number): Promise<DataRecord<RunData> | undefined> {
-      const r = await repo.byId(id);
+      const r = await findRecord(db, id);
       return r && r.type === RUN_TYPE ? (r as unknown as DataRecord<RunData>) : undefined;
     },
 
     async listRuns(siteId: number, f: { kind?: string; field1?: string; status?: string }, limit: number, offset: number) {
-      return repo.list({ type: RUN_TYPE, siteId, field2: f.kind, field1: f.field1, status: f.status }, { field: 'createdAt', order: 'desc' }, limit, offset);
+      return listRecords(db, { type: RUN_TYPE, siteId, field2: f.kind, field1: f.field1, status: f.status }, { field: 'createdAt', order: 'desc' }, limit, offset);
     },
 
     async getConfig(siteId: number, job: JobName): Promise<JobConfig> {
-      const { rows } = await repo.list({ type: JOBS[job].configType, siteId }, { field: 'id', order: 'asc' }, 1, 0);
+      const { rows } = await listRecords(db, { type: JOBS[job].configType, siteId }, { field: 'id', order: 'asc' }, 1, 0);
       const r = rows[0];
       const data = (r?.data ?? {}) as { hour?: unknown; targetDate?: unknown };
       return {
@@ -144,25 +141,25 @@ export function syncRecords(db: Db, clock: Clock) {
       const current = await this.getConfig(siteId, job);
       const data = { hour: input.hour, targetDate: input.targetDate ?? current.targetDate };
       const at = now();
-      if (current.id) await repo.update(current.id, { data, publicPermission: CONFIG_PERMISSION, updatedAt: at });
-      else await repo.insert({ type: JOBS[job].configType, field1: job, field2: null, name: JOBS[job].label, data, siteId, userId, publicPermission: CONFIG_PERMISSION, createdAt: at, updatedAt: at });
+      if (current.id) await updateRecord(db, current.id, { data, publicPermission: CONFIG_PERMISSION, updatedAt: at });
+      else await insertRecord(db, { type: JOBS[job].configType, field1: job, field2: null, name: JOBS[job].label, data, siteId, userId, publicPermission: CONFIG_PERMISSION, createdAt: at, updatedAt: at });
       return this.getConfig(siteId, job);
     },
 
     async fileRecord(siteId: number, kind: FileKind, name: string): Promise<DataRecord<FileRecordData> | undefined> {
-      const { rows } = await repo.list({ type: FILE_KINDS[kind].recordType, siteId, field1: name }, { field: 'id', order: 'asc' }, 1, 0);
+      const { rows } = await listRecords(db, { type: FILE_KINDS[kind].recordType, siteId, field1: name }, { field: 'id', order: 'asc' }, 1, 0);
       return rows[0] as unknown as DataRecord<FileRecordData> | undefined;
     },
 
     async createFileRecord(siteId: number, kind: FileKind, data: FileRecordData): Promise<number> {
       const at = now();
-      return repo.insert({ type: FILE_KINDS[kind].recordType, field1: data.name, field2: data.day, name: data.name, status: data.status, data, siteId, userId: null, publicPermission: SYSTEM_PERMISSION, createdAt: at, updatedAt: at });
+      return insertRecord(db, { type: FILE_KINDS[kind].recordType, field1: data.name, field2: data.day, name: data.name, status: data.status, data, siteId, userId: null, publicPermission: SYSTEM_PERMISSION, createdAt: at, updatedAt: at });
     },
 
-    saveFileRecord: (id: number, data: FileRecordData) => repo.update(id, { data, status: data.status, updatedAt: now() }),
+    saveFileRecord: (id: number, data: FileRecordData) => updateRecord(db, id, { data, status: data.status, updatedAt: now() }),
 
     async listFileRecords(siteId: number, kind: FileKind, limit = 500) {
-      const { rows } = await repo.list({ type: FILE_KINDS[kind].recordType, siteId }, { field: 'field1', order: 'desc' }, limit, 0);
+      const { rows } = await listRecords(db, { type: FILE_KINDS[kind].recordType, siteId }, { field: 'field1', order: 'desc' }, limit, 0);
       return rows as unknown as Array<DataRecord<FileRecordData>>;
     },
   };

@@ -1,7 +1,7 @@
 // A run's log (the `re-sync` record): its errors, how it ends, and what a dead instance left behind.
 import type { Deps } from '../../deps';
 import { IntegrationError } from '../../integrations/crmHttp';
-import type { LeaseRow, RunOutcome } from '../../jobs/leases';
+import type { LeaseRow, RunOutcome } from '../../lib/leases';
 import type { FileKind } from './files';
 import type { RunData, SyncRecords } from './records';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { badRequest } from '../../http/errors';
-import { isDay } from '../../jobs/time';
+import { isDay } from '../../lib/time';
 
 // The spec's exact texts (§5), typo included.
 export const MSG_CONSTITUENT_REQUIRED = 'Please enter RE constitunent id';

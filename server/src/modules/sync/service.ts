@@ -6,10 +6,10 @@
 import type { Deps } from '../../deps';
 import { badRequest } from '../../http/errors';
 import type { Actor } from '../../http/types';
-import { dayIn } from '../../jobs/time';
+import { dayIn } from '../../lib/time';
 import type { EnvVar } from '../../lib/secrets';
-import { assertAdmin } from '../auth/permissions';
-import type { Site } from '../sites/repo';
+import { assertAdmin } from '../auth';
+import type { Site } from '../sites';
 import { checkConsentSettings, checkTypeSettings, consentOptions, CONSENT_KEYS } from './consentSettings';
 import * as connectivity from './connectivity';
 import { createSyncContext, type SyncServiceOptions } from './context';
@@ -33,6 +33,10 @@ export { CLOUD_EVENT_TYPE, RE_SOURCE } from './webhook';
 export function syncService(deps: Deps, opts: SyncServiceOptions = {}) {
   const ctx = createSyncContext(deps, opts);
   registerWebhookHandler(ctx);
+  /** A day after today (the sync's time zone) has no changes to sync: refused, whichever route asks. */
+  const refuseFutureDay = (day: string) => {
+    if (day > dayIn(ctx.clock.now(), ctx.tz)) throw badRequest(MSG_DAY_FUTURE);
+  };
   return {
     records: ctx.records,
     leases: ctx.leases,
@@ -43,14 +47,18 @@ export function syncService(deps: Deps, opts: SyncServiceOptions = {}) {
     syncSites: () => sites.syncSites(ctx),
     verifyWebhookKey,
     configuredDay: (s: SiteSync, job: JobName) => jobs.configuredDay(ctx, s, job),
-    /** A day after today (the sync's time zone) has no changes to sync: refused, nothing started. */
-    refuseFutureDay: (day: string) => {
-      if (day > dayIn(ctx.clock.now(), ctx.tz)) throw badRequest(MSG_DAY_FUTURE);
-    },
     timezone: ctx.tz,
     syncOne: (s: SiteSync, constituentId: string, trigger: RunTrigger, userId: number | null) => syncOne(ctx, s, constituentId, trigger, userId),
-    startDay: (s: SiteSync, day: string, trigger: RunTrigger, userId: number | null, extra?: Record<string, unknown>) => startDay(ctx, s, day, trigger, userId, extra),
-    dayPreview: (s: SiteSync, day: string) => dayPreview(ctx, s, day),
+    /** A day's sync; a day after today is refused (400), nothing started. */
+    startDay: (s: SiteSync, day: string, trigger: RunTrigger, userId: number | null, extra?: Record<string, unknown>) => {
+      refuseFutureDay(day);
+      return startDay(ctx, s, day, trigger, userId, extra);
+    },
+    /** How many contacts a day's sync changes; a day after today is refused (400). */
+    dayPreview: (s: SiteSync, day: string) => {
+      refuseFutureDay(day);
+      return dayPreview(ctx, s, day);
+    },
     ingestWebhook: (s: SiteSync, webhookKey: unknown, body: unknown) => ingestWebhook(ctx, s, webhookKey, body),
     processDeliveryLater: (deliveryId: number, siteId: number) => processDeliveryLater(ctx, deliveryId, siteId),
     listFiles: (s: SiteSync, kind: FileKind) => listFiles(ctx, s, kind),

@@ -10,7 +10,7 @@ import { envValue, type EnvVar } from '../../lib/secrets';
 import { createAdestraClient, type AdestraClient } from '../../integrations/adestra';
 import type { HttpSettings } from '../../integrations/crmHttp';
 import { createRaisersEdgeClient, type RaisersEdgeClient, type ReTokenStore } from '../../integrations/raisersEdge';
-import type { Site } from '../sites/repo';
+import type { Site } from '../sites';
 import { connectionRepo } from './connectionRepo';
 import { SITE_SETTINGS, SKY_AUTHORIZE_URL, SKY_TOKEN_URL, siteSettings } from '../../../../common/siteSettings';
 

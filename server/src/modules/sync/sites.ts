@@ -2,13 +2,15 @@
 import type { Deps } from '../../deps';
 import { notFound } from '../../http/errors';
 import type { Actor } from '../../http/types';
-import { isAdmin } from '../auth/permissions';
-import { seesSite } from '../auth/scope';
+import { isAdmin } from '../auth';
+import { seesSite } from '../auth';
 import { envValue } from '../../lib/secrets';
-import type { Site, SitesRepo } from '../sites/repo';
+import type { Site, SitesRepo } from '../sites';
 import { hasSync, syncSettingsOf, type SiteSync } from './siteSettings';
 
-type SiteDeps = Pick<Deps, 'config'> & { sites: SitesRepo };
+/** The reads of sites a sync needs. */
+export type SiteReader = Pick<SitesRepo, 'byId' | 'bySlug' | 'list'>;
+type SiteDeps = Pick<Deps, 'config'> & { sites: SiteReader };
 
 async function findSite({ sites }: SiteDeps, param: string): Promise<Site | undefined> {
   const bySlug = await sites.bySlug(param);

@@ -1,7 +1,7 @@
 // RE → Adestra for every constituent modified on a day, in the background under a lease per day.
 import { conflict } from '../../http/errors';
 import { IntegrationError } from '../../integrations/crmHttp';
-import { dayIn, dayWindow } from '../../jobs/time';
+import { dayIn, dayWindow } from '../../lib/time';
 import { syncConstituent } from './constituent';
 import type { SyncContext } from './context';
 import type { RunData, RunTrigger } from './records';

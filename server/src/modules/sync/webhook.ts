@@ -3,7 +3,7 @@
 import crypto from 'node:crypto';
 import { unauthorized } from '../../http/errors';
 import { fieldError } from '../../http/fieldErrors';
-import type { Delivery, Handled } from '../inbox/service';
+import type { Delivery, Handled } from '../inbox';
 import type { SyncContext } from './context';
 import { hasSync, syncSettingsOf, type SiteSync } from './siteSettings';
 import { syncDeleted, syncOne } from './syncOne';

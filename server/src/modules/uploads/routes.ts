@@ -6,6 +6,7 @@ import { actorOf } from '../../http/auth';
 import { ok } from '../../http/envelope';
 import { notFound } from '../../http/errors';
 import { parse } from '../../http/validate';
+import { baseUrlOf } from '../../http/baseUrl';
 import type { Config } from '../../config';
 import { ALLOWED_TYPES } from './sniff';
 import type { UploadsService } from './service';
@@ -15,10 +16,6 @@ const grantBody = z.object({
   contentType: z.enum(ALLOWED_TYPES),
   contentLength: z.number().int().positive().optional(),
 });
-
-export function baseUrlOf(req: Request, config: Config): string {
-  return config.publicUrl ?? `${req.protocol}://${req.get('host')}`;
-}
 
 const keyOf = (req: Request) => {
   const parts = (req.params as { key?: string[] }).key ?? [];

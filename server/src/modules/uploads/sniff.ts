@@ -5,7 +5,7 @@
 //    actions, embedded files), JSON that parses, CSV that is text and not markup.
 import { PDFArray, PDFDict, PDFDocument, PDFName, PDFRef, PDFStream, type PDFObject } from 'pdf-lib';
 import sharp from 'sharp';
-import { ImageError, MAX_PIXELS, inspectJpeg, inspectPng } from '../images/inspect';
+import { ImageError, MAX_PIXELS, inspectJpeg, inspectPng } from '../images';
 
 export const ALLOWED_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/gif', 'application/pdf', 'text/csv', 'application/json'] as const;
 export type AllowedType = (typeof ALLOWED_TYPES)[number];

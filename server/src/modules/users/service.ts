@@ -5,12 +5,12 @@ import { HttpError, conflict, forbidden, notFound, unauthorized } from '../../ht
 import type { Actor, Role } from '../../http/types';
 import { isoNow } from '../../lib/clock';
 import { pageWindow } from '../../lib/paging';
-import { assertAdmin, isAdmin } from '../auth/permissions';
-import { signInThrottle } from '../auth/throttle';
-import { signToken, verifyToken } from '../auth/tokens';
+import { assertAdmin, isAdmin } from '../auth';
+import { signInThrottle } from '../auth';
+import { signToken, verifyToken } from '../auth';
 import { usersRepo, type SortField, type UserFilter, type UserRow } from './repo';
 import type { RegisterInput, UpsertInput } from './schema';
-import { sitesRepo } from '../sites/repo';
+import { siteExists as siteExistsIn } from '../sites';
 import { fieldError } from '../../http/fieldErrors';
 
 export const BCRYPT_COST = 10;
@@ -46,7 +46,7 @@ export function usersService({ db, clock, config, log }: Deps) {
   const throttle = signInThrottle(db, config.login, log);
 
   async function siteExists(siteId: number) {
-    return sitesRepo(db).exists(siteId);
+    return siteExistsIn(db, siteId);
   }
 
   async function assertEmailFree(email: string, exceptId?: number) {

@@ -7,7 +7,7 @@
 import crypto from 'node:crypto';
 import os from 'node:os';
 import type { Db } from '../db';
-import type { Clock } from '../lib/clock';
+import type { Clock } from './clock';
 
 export interface LeaseRow {
   name: string;

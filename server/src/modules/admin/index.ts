@@ -1,0 +1,2 @@
+// Owns the react-admin REST surface (/api/admin/<resource>) over the other modules' services.
+export { adminRoutes } from './routes';

@@ -1,0 +1,7 @@
+// Owns the spec's generic records API: general_data rows, and the order tables' records through it.
+export { type DataRecord, recordFromRow, type RecordRow } from './record';
+export { type RecordFilter, type RecordSortField } from './repo';
+export { generalDataRoutes } from './routes';
+export { recordType, upsertBody } from './schema';
+export { generalDataService, type GeneralDataService } from './service';
+export { listRecords, findRecord, insertRecord, updateRecord } from './queries';

@@ -1,0 +1,3 @@
+// Owns the demo mail catcher: e-mails caught instead of sent outside production.
+export { mailCatcherRoutes } from './routes';
+export { mailCatcherService } from './service';

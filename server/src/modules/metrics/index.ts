@@ -1,0 +1,2 @@
+// Owns GET /metrics, the Prometheus text of this instance.
+export { metricsRoutes } from './routes';

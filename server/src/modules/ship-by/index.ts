@@ -1,0 +1,2 @@
+// Owns ship-by dates and the views that rank orders by them.
+export { shipByViews, type ShipByViews } from './views';

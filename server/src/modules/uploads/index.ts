@@ -1,0 +1,9 @@
+// Owns uploaded files: storage, signed URLs and content sniffing.
+export { fileRoutes, uploadGrantRoutes } from './routes';
+export { uploadsService } from './service';
+export { buildKey } from './signing';
+export { looksLikeMarkup, pdfProblem } from './sniff';
+export { diskStore, probeStore, storeProblem, StoreUnavailable, type FileStore } from './storage';
+export { s3Store } from './s3Store';
+export { migrateFiles, type MigrationSummary } from './migrate';
+export { uploadExists, registerUpload, insertUpload, removeUpload } from './queries';

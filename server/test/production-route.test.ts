@@ -1,0 +1,89 @@
+// Where an order line goes and whether it may go now: production's one decision, each reason of it.
+import { describe, expect, it } from 'vitest';
+import type { Design } from '../src/modules/designs/repo';
+import { ECARD_NOT_PRINTED, type LineMapping } from '../src/modules/production/designForLine';
+import { ORDER_CANCELLED, ORDER_UNPAID, type PrintHold } from '../src/modules/production/orderHold';
+import { autoSendOf, goesToProviderByItself, linesSentToProvider, ROUTE_CODES, routeLine, sendsAutomatically, type LineRoute, type RouteCode, type RouteInput } from '../src/modules/production/route';
+import { NOTHING_LEFT } from '../../common/api/units';
+import type { Site } from '../src/modules/sites/repo';
+
+const design = (o: Partial<Design> = {}) => ({ id: 5, name: 'Poster', hpSKU: 'HP-POSTER', productType: 'Poster', ...o }) as Design;
+const line = { id: '11', sku: 'P', quantity: 1 };
+const mapped = (o: Partial<LineMapping> = {}): LineMapping => ({ line, design: design(), via: 'design', ...o });
+type Job = NonNullable<RouteInput['job']>;
+const job = (o: Partial<Job> = {}): Job => ({ id: 40, madeBy: 'inHouse', held: false, withdrawn: null, isPrinted: false, isPDFDownloaded: false, preflight: [], ...o });
+const cancelled: PrintHold = { code: ORDER_CANCELLED, message: 'The order was cancelled in the store: it is not printed or sent' };
+const unpaid: PrintHold = { code: ORDER_UNPAID, message: 'The order is not paid yet (payment status: pending)' };
+
+/** One row per reason: what the line is, and where it goes. */
+const TABLE: Array<{ code: RouteCode; input: RouteInput; goes: LineRoute['goes']; now: boolean; reason: string }> = [
+  { code: 'cancelled', input: { hold: cancelled, mapping: mapped(), job: job() }, goes: 'nowhere', now: false, reason: cancelled.message },
+  { code: 'unpaid', input: { hold: unpaid, mapping: mapped() }, goes: 'provider', now: false, reason: unpaid.message },
+  { code: 'removed', input: { mapping: mapped({ design: null, via: null, removed: true, reason: NOTHING_LEFT }) }, goes: 'nowhere', now: false, reason: NOTHING_LEFT },
+  { code: 'ecard', input: { mapping: mapped({ ecard: true, design: design({ productType: 'E-card' }) }) }, goes: 'email', now: true, reason: ECARD_NOT_PRINTED },
+  { code: 'withdrawn', input: { mapping: mapped(), job: job({ withdrawn: { at: '2026-01-01T00:00:00Z', reason: NOTHING_LEFT } }) }, goes: 'in-house', now: false, reason: `Job #40 left the queue: ${NOTHING_LEFT}` },
+  {
+    code: 'held',
+    input: { mapping: mapped(), job: job({ madeBy: 'provider', held: true, preflight: [{ severity: 'error', code: 'low-resolution', message: 'Page 1 is 90 ppi' }] as Job['preflight'] }) },
+    goes: 'provider',
+    now: false,
+    reason: 'held by preflight: Page 1 is 90 ppi',
+  },
+  { code: 'at-provider', input: { mapping: mapped(), job: job({ madeBy: 'provider' }) }, goes: 'provider', now: false, reason: 'Sent to HP Site Flow (job #40): HP makes it' },
+  { code: 'printing-in-house', input: { mapping: mapped(), job: job({ isPDFDownloaded: true }) }, goes: 'in-house', now: false, reason: 'it is being printed in house (job #40)' },
+  { code: 'queued-in-house', input: { mapping: mapped(), job: job() }, goes: 'in-house', now: false, reason: 'In the Jobs queue (job #40)' },
+  { code: 'no-design', input: { mapping: mapped({ design: null, via: null, reason: 'No design or product has the SKU P' }) }, goes: 'nowhere', now: false, reason: 'No design or product has the SKU P' },
+  { code: 'no-provider-sku', input: { mapping: mapped({ design: design({ hpSKU: null }) }) }, goes: 'in-house', now: true, reason: 'The design "Poster" has no provider SKU (hpSKU)' },
+  { code: 'ready', input: { mapping: mapped() }, goes: 'provider', now: true, reason: 'The provider makes it' },
+];
+
+describe('routeLine', () => {
+  it('the table covers every reason', () => {
+    expect(TABLE.map((r) => r.code).sort()).toEqual([...ROUTE_CODES].sort());
+  });
+
+  for (const row of TABLE) {
+    it(`${row.code}: goes ${row.goes}, ${row.now ? 'now' : 'not now'}`, () => {
+      expect(routeLine(row.input)).toEqual({ lineId: '11', goes: row.goes, now: row.now, code: row.code, reason: row.reason });
+    });
+  }
+
+  it('a line sent without a job is the provider’s; an unpaid e-card waits; an unpaid order’s floor-only line waits for the floor', () => {
+    expect(routeLine({ mapping: mapped(), sentToProvider: true })).toMatchObject({ goes: 'provider', now: false, code: 'at-provider', reason: 'Sent to HP Site Flow: HP makes it' });
+    expect(routeLine({ hold: unpaid, mapping: mapped({ ecard: true }) })).toMatchObject({ goes: 'email', now: false, code: 'ecard' });
+    expect(routeLine({ hold: unpaid, mapping: mapped({ design: design({ hpSKU: null }) }) })).toMatchObject({ goes: 'in-house', now: false, code: 'unpaid' });
+  });
+
+  it('a cancelled order stops every line, a job or none; a withdrawn job trumps its hold', () => {
+    for (const input of [{ mapping: mapped() }, { mapping: mapped(), job: job({ madeBy: 'provider' }) }, { mapping: mapped({ ecard: true }) }]) expect(routeLine({ ...input, hold: cancelled }).code).toBe('cancelled');
+    expect(routeLine({ mapping: mapped(), job: job({ held: true, withdrawn: { at: 'x', reason: 'gone' } }) }).code).toBe('withdrawn');
+  });
+});
+
+describe('auto-send', () => {
+  const routed = (...inputs: RouteInput[]) => inputs.map((input) => ({ mapping: input.mapping, route: routeLine(input) }));
+
+  it('goes by itself only when every line to print goes to the provider', () => {
+    expect(goesToProviderByItself(routed({ mapping: mapped() }, { mapping: mapped({ removed: true, design: null }) }, { mapping: mapped({ ecard: true }) }))).toBe(true);
+    expect(goesToProviderByItself(routed({ mapping: mapped() }, { mapping: mapped(), job: job() }))).toBe(false);
+    expect(goesToProviderByItself(routed({ mapping: mapped() }, { mapping: mapped({ design: design({ hpSKU: null }) }) }))).toBe(false);
+    expect(goesToProviderByItself(routed({ mapping: mapped(), hold: unpaid }))).toBe(false);
+    expect(goesToProviderByItself(routed({ mapping: mapped(), hold: cancelled }))).toBe(false);
+    expect(goesToProviderByItself(routed({ mapping: mapped({ ecard: true }) }))).toBe(false);
+    expect(goesToProviderByItself([])).toBe(false);
+  });
+
+  it('HP_AUTO_SEND is on for 1, true, yes, on in any case, and off otherwise', () => {
+    const env = (value: string) => [{ key: 'HP_AUTO_SEND', value }];
+    for (const on of ['1', 'true', 'TRUE', 'Yes', 'on', ' on ']) expect(autoSendOf(env(on)), on).toBe(true);
+    for (const off of ['0', 'false', 'no', 'off', '', 'maybe']) expect(autoSendOf(env(off)), off).toBe(false);
+    expect(autoSendOf([])).toBe(false);
+    expect(sendsAutomatically({ settings: { env: env('true') } } as unknown as Site)).toBe(true);
+    expect(sendsAutomatically(undefined)).toBe(false);
+  });
+
+  it('the lines the provider was sent are those with a send time', () => {
+    expect([...linesSentToProvider({ preGeneratedHPItems: [{ lineId: 1, sentAt: 'x' }, { lineId: 2, sentAt: '' }] })]).toEqual(['1']);
+    expect(linesSentToProvider({}).size).toBe(0);
+  });
+});
