@@ -119,8 +119,13 @@ describe('E-card lines are never printed', async () => {
     expect(made.body.data.jobs.map((j: { lineItemId: string }) => j.lineItemId)).toEqual([lineIds[0]]);
     expect(made.body.data.skipped).toEqual([{ lineId: lineIds[1], reason: ECARD_NOT_PRINTED }]);
     const checked = await post('/api/online-stores/check-order', { id: orderId });
-    const record = (checked.body.data as Array<{ type: string; data: { production?: Array<{ lineId: string }> } }>).find((r) => r.type === 'shopify-order-log')!;
+    const record = (checked.body.data as Array<{ type: string; data: { production?: Array<{ lineId: string }>; routes?: unknown[] } }>).find((r) => r.type === 'shopify-order-log')!;
     expect(record.data.production!.map((p) => p.lineId)).toEqual([lineIds[0]]);
+    // Where each line goes, as production decides it: the card is in the Jobs queue, the e-card is e-mailed.
+    expect(record.data.routes).toEqual([
+      expect.objectContaining({ lineId: lineIds[0], goes: 'in-house', now: false, code: 'queued-in-house' }),
+      expect.objectContaining({ lineId: lineIds[1], goes: 'email', code: 'ecard', reason: ECARD_NOT_PRINTED }),
+    ]);
   });
 
   it("the e-card line's print PDF is refused with a clear 400, and no job is made", async () => {

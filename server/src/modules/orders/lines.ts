@@ -5,7 +5,7 @@ import { HttpError, badRequest, conflict, notFound } from '../../http/errors';
 import type { Actor } from '../../http/types';
 import type { PrintJob } from '../print-jobs';
 import { ECARD_NOT_PRINTED, type LineMapping } from '../production';
-import { ORDER_CANCELLED, ORDER_UNPAID, printHold } from '../production';
+import { ORDER_CANCELLED, ORDER_UNPAID, printHold, routeLine } from '../production';
 import { findSite } from '../sites';
 import { sendWhenOf } from './webhookSites';
 import type { MakeInHouseRefusal, MakeInHouseResult, OrderMadeInHouse } from '../../../../common/api/orders';
@@ -35,8 +35,10 @@ export async function orderToArtwork({ db, production }: LinesContext, actor: Ac
   const jobs: PrintJob[] = [];
   const skipped: Array<{ lineId: string; reason: string }> = [];
   for (const m of mappings) {
-    if (!m.design || m.ecard) {
-      skipped.push({ lineId: m.line.id, reason: m.reason ?? 'No design' });
+    // Lines production says are never printed (units gone, e-cards, no design) are left out.
+    const route = routeLine({ mapping: m });
+    if (!m.design || route.goes === 'nowhere' || route.goes === 'email') {
+      skipped.push({ lineId: m.line.id, reason: route.reason });
       continue;
     }
     try {
