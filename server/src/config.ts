@@ -186,7 +186,9 @@ export type StorageConfig =
       region: string | undefined;
       endpoint: string | undefined;
       forcePathStyle: boolean;
+      /** undefined: the SDK's own chain (AWS_ACCESS_KEY_ID…, profiles, instance roles). */
       credentials: { accessKeyId: string; secretAccessKey: string } | undefined;
+      /** Put before every key ('' or ending in '/'): one bucket can hold several installs. */
       prefix: string;
     };
 

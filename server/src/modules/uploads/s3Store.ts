@@ -5,20 +5,14 @@ import { Transform, type Readable } from 'node:stream';
 import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import type { StorageConfig } from '../../config';
 import { StoreUnavailable, type FileStore, type StoredFile } from './storage';
 
-export interface S3StoreOptions {
-  bucket: string;
-  region: string | undefined;
-  endpoint: string | undefined;
-  forcePathStyle: boolean;
-  /** undefined: the SDK's own chain (AWS_ACCESS_KEY_ID…, profiles, instance roles). */
-  credentials: { accessKeyId: string; secretAccessKey: string } | undefined;
-  /** Put before every key ('' or ending in '/'): one bucket can hold several installs. */
-  prefix: string;
+/** The bucket the settings name (config.ts), and how hard to try one request. */
+export type S3StoreOptions = Omit<Extract<StorageConfig, { kind: 's3' }>, 'kind'> & {
   /** Attempts of one request (the SDK's standard strategy: exponential backoff with jitter on 5xx, throttling and dropped connections). */
   maxAttempts?: number;
-}
+};
 
 /** Parts of a multipart upload; a file smaller than one part is a single PUT. */
 const PART_SIZE = 8 * 1024 * 1024;
