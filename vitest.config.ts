@@ -36,6 +36,9 @@ export default defineConfig({
           environment: 'jsdom',
           include: ['admin/src/**/*.test.{ts,tsx}'],
           setupFiles: ['admin/src/test/setup.ts'],
+          // As the server suite: react-admin, MUI and the screens are imported once a worker, not
+          // once a file. jsdom is shared by the worker's files too; setup.ts clears what a test leaves.
+          isolate: false,
           // Through Vite, so raMuiCompat's rewrites apply to react-admin here as in the build.
           server: { deps: { inline: ['react-admin', 'ra-ui-materialui'] } },
           // jsdom renders of whole screens take seconds when the server suite shares the 2 cores.
