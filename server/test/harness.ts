@@ -1,5 +1,6 @@
-// A fresh Presswork for one test file: its own database (in-memory SQLite, or a new PostgreSQL
-// database when TEST_DATABASE_URL is set), migrated, with two sites and a user of each role.
+// A fresh Presswork for one test file: its own migrated database (in-memory SQLite, or when
+// TEST_DATABASE_URL is set a PostgreSQL copy of the run's migrated template, pgTemplate.ts), with
+// two sites and a user of each role.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
