@@ -31,6 +31,7 @@ export const UI_PAGE_ROOTS: readonly string[] = [
   're-n-adestra-sync',
   'caught-emails',
   'history',
+  'api-reference',
   // pages shown inside frames
   'editor',
   'sample-editor-embed',

@@ -36,6 +36,18 @@ describe('foundation in the browser', () => {
     await shot(page, 'foundation-01-login');
   });
 
+  it('sends a signed-out visitor of any screen of the menu to /login, never showing the screen', async () => {
+    // Screens with no resource list of their own (the scan station, Needs attention, the manual) too.
+    for (const path of ['/scan', '/attention', '/manual', '/print-jobs', '/batches', '/check-order']) {
+      await page.goto(`${base}${path}`);
+      await page.waitForURL(/\/login/);
+      expect(new URL(page.url()).searchParams.get('redirect')).toBe(path);
+    }
+    // The next test signs in from where the first one left the visitor.
+    await page.goto(`${base}/sites?page=1`);
+    await page.waitForURL(/\/login/);
+  });
+
   it('asks for both fields, shows the server error as-is, then signs in and returns to the page', async () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect(page.getByText('Please input your email and password').waitFor()).resolves.toBeUndefined();

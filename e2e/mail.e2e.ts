@@ -67,7 +67,7 @@ describe('Caught e-mails (demo mail catcher)', () => {
     const token = await adminToken();
     const check = await fetch(`${base}/api/test/send-email`, { method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ site: SITE }) });
     const port = new URL(((await check.json()) as { data: { checks: Array<{ url: string }> } }).data.checks[0].url).port;
-    // The demo catcher's login (README): an e-card-like message straight to it.
+    // The demo catcher's login (docs/admin-guide.md): an e-card-like message straight to it.
     const mailer = createMailer(`smtp://demo-catcher:demo@127.0.0.1:${port}`);
     const png = await sharp({ create: { width: 240, height: 160, channels: 3, background: '#2e7d32' } }).png().toBuffer();
     await mailer.send({

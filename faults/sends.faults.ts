@@ -7,7 +7,7 @@
 // worker's catch-up, every order is at the provider exactly once and the app knows it.
 //
 // How the app avoids the double: HP Site Flow has no idempotency key, but it refuses a repeated
-// sourceOrderId ("Source Order ID already exists", INTEGRATIONS.md §2). The outbox row (one per
+// sourceOrderId ("Source Order ID already exists", docs/connect-hp-siteflow.md). The outbox row (one per
 // dedupe key, written before the call) is sent again after its lease runs out; the provider's
 // "already exists" answer counts as sent. A line goes in one provider order only: a single-line
 // send while the whole order's send is going answers that send, and a whole-order send leaves out

@@ -1,7 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
 // npm run test:faults: real app processes killed and restarted, two instances on one PostgreSQL
-// database, providers that fail. Sizes are bounded by FAULTS_N (see the README).
+// database, providers that fail. Sizes are bounded by FAULTS_N (see docs/developer-guide.md).
 export default defineConfig({
   test: {
     include: ['faults/**/*.faults.ts'],

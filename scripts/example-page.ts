@@ -1,4 +1,4 @@
-// The README's example print page: seeds the demo in a throwaway data directory, downloads the
+// The example print page of docs/floor-in-detail.md: seeds the demo in a throwaway data directory, downloads the
 // Birthday Balloons job's print file as an operator would (POST /api/pdf/from-print-job), renders
 // its first page with pdftoppm and marks the boxes the file declares (pdfinfo -box) on it.
 //

@@ -117,6 +117,7 @@ const EXAMPLES: Examples = {
   'GET /api/health': {},
   'GET /api/health/ready': {},
   'GET /api/app-config': {},
+  'GET /api/openapi.json': {},
   'POST /api/users/me/get-upload-url': { body: { serverSidePath: 'logos/x.png', contentType: 'image/png' } },
   'POST /api/users/login': { body: { email: 'user-a@example.com', password: 'correct horse battery' } },
   'POST /api/users/logout': {},

@@ -1,6 +1,7 @@
 import { Suspense, useMemo, useState } from 'react';
 import { createBrowserRouter, Route, RouterProvider } from 'react-router-dom';
 import { Admin, CustomRoutes, Resource } from 'react-admin';
+import { RequireAccess } from './components/RequireAccess';
 import { AccessDeniedMessage } from './components/AccessDeniedMessage';
 import { Layout } from './layout/Layout';
 import { LoadingScreen } from './layout/LoadingScreen';
@@ -45,6 +46,8 @@ const SyncPage = lazyPage(() => import('./pages/re-n-adestra-sync/SyncPage'));
 const CaughtEmailsPage = lazyPage(() => import('./pages/caught-emails/CaughtEmailsPage'));
 // The history (audit trail), admins.
 const HistoryPage = lazyPage(() => import('./pages/history/HistoryPage'));
+// The API reference (the server's OpenAPI document), admins.
+const ApiReferencePage = lazyPage(() => import('./pages/api-reference/ApiReferencePage'));
 
 /** Each screen's path, so a cold load of a deep link fetches that screen's code at once (main.tsx). */
 const PAGE_ROUTES = [
@@ -69,6 +72,7 @@ const PAGE_ROUTES = [
   [/^\/re-n-adestra-sync\/?$/, SyncPage],
   [/^\/caught-emails\/?$/, CaughtEmailsPage],
   [/^\/history\/?$/, HistoryPage],
+  [/^\/api-reference\/?$/, ApiReferencePage],
   [/^\/editor\/?$/, EditorPage],
   [/^\/sample-editor-embed\/?$/, SampleEditorEmbedPage],
 ] as const;
@@ -102,14 +106,14 @@ function PressworkAdmin() {
       <Resource name="resellers" {...resellers} />
       <Resource name="instances" {...instances} />
       <CustomRoutes>
-        <Route path="/attention" element={<AttentionPage />} />
-        <Route path="/manual" element={<ManualPage />} />
+        <Route path="/attention" element={<RequireAccess resource="attention" action="list"><AttentionPage /></RequireAccess>} />
+        <Route path="/manual" element={<RequireAccess resource="manual" action="list"><ManualPage /></RequireAccess>} />
         <Route path="/print-jobs" element={<PrintJobsPage />} />
         <Route path="/batches" element={<BatchesPage />} />
         <Route path="/batches/:id" element={<BatchPage />} />
         <Route path="/print-history" element={<PrintHistoryPage />} />
         <Route path="/reports" element={<PrintReportsPage />} />
-        <Route path="/scan" element={<ScanStationPage />} />
+        <Route path="/scan" element={<RequireAccess resource="scan" action="list"><ScanStationPage /></RequireAccess>} />
         <Route path="/designs" element={<DesignsPage />} />
         <Route path="/design/:id" element={<DesignPage />} />
         <Route path="/sample-uploading" element={<SampleUploadPage />} />
@@ -122,6 +126,7 @@ function PressworkAdmin() {
         <Route path="/re-n-adestra-sync" element={<SyncPage />} />
         <Route path="/caught-emails" element={<CaughtEmailsPage />} />
         <Route path="/history" element={<HistoryPage />} />
+        <Route path="/api-reference" element={<ApiReferencePage />} />
       </CustomRoutes>
       {/* Pages shown inside frames: no header or menu. */}
       <CustomRoutes noLayout>

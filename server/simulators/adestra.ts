@@ -1,4 +1,4 @@
-// A loopback Adestra for the demo and the tests, faithful to ../shared/INTEGRATIONS.md §4: REST
+// A loopback Adestra for the demo and the tests, faithful to docs/connect-raisers-edge-adestra.md (Adestra): REST
 // under /api/rest/1 with `Authorization: TOKEN …` (401, or {"error":"ip"} for a refused address),
 // a core table of contacts upserted with dedupe on email (400 for a rejected address), lists with
 // add/remove, search (answered as {contacts}, a bare array or {data}: readers differ), an unsubscribe list, and the saved exports 80 and 92 whose CSV files — and

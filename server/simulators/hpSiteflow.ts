@@ -1,4 +1,4 @@
-// A loopback HP Site Flow (INTEGRATIONS.md §2), faithful to the wire format: HMAC-SHA256 request
+// A loopback HP Site Flow (docs/connect-hp-siteflow.md), faithful to the wire format: HMAC-SHA256 request
 // signatures checked exactly in either scheme (PrintOS gateway: x-hp-hmac-*, signing the API path
 // without the gateway's own prefix; Site Flow: x-oneflow-*, signing the full pathname), SHA1
 // refused, order bodies validated, orders kept in memory, repeated sourceOrderIds refused, the

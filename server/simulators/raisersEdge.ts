@@ -1,5 +1,5 @@
 // A loopback Blackbaud Raiser's Edge NXT (SKY API) for the demo and the tests, written from
-// ../shared/INTEGRATIONS.md §3 and Blackbaud's sky-api-docs: the authorisation page
+// docs/connect-raisers-edge-adestra.md (Raiser's Edge NXT) and Blackbaud's sky-api-docs: the authorisation page
 // (/oauth/authorize, which sends the browser back with code + state, or error=access_denied) and
 // the token endpoint (authorization_code grant: a code works once, for 5 minutes, with the same
 // redirect_uri; refresh_token grant with rotation; a revoked token answers 400 invalid_grant), the

@@ -1,5 +1,5 @@
-// The Shopify simulator: a sender of signed order webhooks, faithful to INTEGRATIONS.md §1 and the
-// published example Order (../shared/fixtures/shopify-order-1001.json) — base64 HMAC-SHA256 over
+// The Shopify simulator: a sender of signed order webhooks, faithful to docs/connect-shopify.md and the
+// published example Order (server/test/fixtures/vendor/shopify-order-1001.json) — base64 HMAC-SHA256 over
 // the raw body, X-Shopify-* headers (X-Shopify-Event-Id may be absent), int64 ids as bare JSON
 // numbers, retries on non-2xx and timeouts keeping the same webhook and event ids, and faults on
 // demand (duplicates, bad signatures, a wrong shop domain). `fakeOrder` makes realistic orders

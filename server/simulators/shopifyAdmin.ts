@@ -1,4 +1,4 @@
-// A loopback Shopify Admin GraphQL API (INTEGRATIONS.md §1 "Outbound Admin API"), written from
+// A loopback Shopify Admin GraphQL API (docs/connect-shopify.md), written from
 // shopify.dev (GraphQL Admin reference, "API rate limits", "Response codes") and executed by
 // graphql-js against a subset of the published 2026-07 schema (./shopifyAdminSchema.graphql.ts).
 // - POST /admin/api/{version}/graphql.json, X-Shopify-Access-Token checked (401 otherwise).

@@ -11,6 +11,7 @@ import { ok } from './http/envelope';
 import { errorHandler, notFoundHandler, refuseNulInUrl } from './http/errorHandler';
 import { provideIdempotencyKeys } from './http/idempotency';
 import { jsonBody } from './http/validate';
+import { openApiDocument } from './http/openapi';
 import { adminRoutes } from './modules/admin/routes';
 import { designsRoutes } from './modules/designs/routes';
 import { pipelineRoutes } from './modules/pipeline/routes';
@@ -90,9 +91,15 @@ export function createApp(deps: Deps, services: Services = createServices(deps),
   api.use(attachActor(services.users));
   // Idempotency-Key on the routes that create (declared `idempotent` beside each route).
   api.use(provideIdempotencyKeys(deps));
-  api.get('/', allow.public, (_req, res) => ok(res, { name: 'Presswork', status: 'ok' }));
+  api.get('/', allow.public.describe('The API answers (name and status)'), (_req, res) => ok(res, { name: 'Presswork', status: 'ok' }));
   // What the admin UI needs to know before sign-in: where the editors it frames live.
-  api.get('/app-config', allow.public, (_req, res) => ok(res, { editorUrl: config.editor.url, sampleEditorUrl: config.editor.sampleUrl, editorAllowedParentOrigins: config.editor.allowedParentOrigins }));
+  api.get('/app-config', allow.public.describe('The admin\'s editor addresses and allowed parent origins'), (_req, res) => ok(res, { editorUrl: config.editor.url, sampleEditorUrl: config.editor.sampleUrl, editorAllowedParentOrigins: config.editor.allowedParentOrigins }));
+  // The API reference, generated from this app's route table: built on the first ask, then kept.
+  let reference: ReturnType<typeof openApiDocument> | undefined;
+  api.get('/openapi.json', allow.signedIn.describe('This API reference: the OpenAPI 3.1 document of every route'), (req, res) => {
+    reference ??= openApiDocument(req.app as never);
+    res.json(reference);
+  });
   api.use('/users', uploadGrantRoutes(services.uploads, config));
   api.use('/users', usersRoutes(services.users));
   api.use('/sites', sitesRoutes(services.sites));
@@ -135,7 +142,7 @@ export function createApp(deps: Deps, services: Services = createServices(deps),
   app.use(config.sync.servicePath, jsonBody(config.bodyLimit), attachActor(services.users), syncRoutes(services.sync, 'sync-service'), notFoundHandler());
 
   // The spec's sign-out path outside /api.
-  app.post('/users/logout', allow.public, jsonBody(config.bodyLimit), attachActor(services.users), async (req, res) => {
+  app.post('/users/logout', allow.public.describe('Sign out (the older path): the token is revoked'), jsonBody(config.bodyLimit), attachActor(services.users), async (req, res) => {
     if (req.actor && req.token) await services.users.logout(req.token.jti, req.token.expiresAt);
     ok(res, null);
   });
@@ -164,8 +171,8 @@ export function createApp(deps: Deps, services: Services = createServices(deps),
     }
     res.status(known ? 200 : 404).set('Cache-Control', 'no-cache').sendFile(index);
   };
-  app.get('/', allow.public, assets, page);
-  app.get('/*path', allow.public, assets, page);
+  app.get('/', allow.public.describe('The admin UI\'s page'), assets, page);
+  app.get('/*path', allow.public.describe('The admin UI\'s pages (deep links); 404 for any other path'), assets, page);
   app.use(notFoundHandler());
   app.use(errorHandler(log));
   return { app, services };

@@ -1,4 +1,4 @@
-// Contract: Shopify's own published example Order ("#1001", Bob Norman — ../shared/fixtures/
+// Contract: Shopify's own published example Order ("#1001", Bob Norman — server/test/fixtures/vendor/
 // shopify-order-1001.json), fed byte for byte through the signed webhook endpoint, as an
 // orders/paid delivery of an auto-send site. What we store, and what goes to the provider.
 import crypto from 'node:crypto';
@@ -10,7 +10,7 @@ import { createHpWorld } from './fulfilmentWorld';
 import { SECRET_A, SHOP_A, connectStores, makeDesign, orderRows, setSiteEnv } from './ordersKit';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
-const fixtures = path.resolve(repoRoot, '../shared/fixtures');
+const fixtures = path.resolve(repoRoot, 'server/test/fixtures/vendor');
 
 describe('contract: Shopify order webhook (vendor sample, byte for byte)', async () => {
   const raw = fs.readFileSync(path.join(fixtures, 'shopify-order-1001.json'));

@@ -1,4 +1,4 @@
-// Contract: Blackbaud's own published samples (../shared/fixtures/sky-*.json), byte for byte, fed
+// Contract: Blackbaud's own published samples (fixtures/vendor/sky-*.json), byte for byte, fed
 // to our SKY API client (token exchange and refresh, rate limit, daily quota, paging) and to our
 // CRM webhook receiver (CloudEvents bodies and the OPTIONS handshake).
 import fs from 'node:fs';
@@ -9,7 +9,7 @@ import { createRaisersEdgeClient, type ReTokenStore } from '../src/integrations/
 import { createSyncWorld, KEYS, listen, person } from './sync-world';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
-const fixture = (name: string) => fs.readFileSync(path.join(path.resolve(repoRoot, '../shared/fixtures'), name));
+const fixture = (name: string) => fs.readFileSync(path.join(path.resolve(repoRoot, 'server/test/fixtures/vendor'), name));
 
 interface Seen {
   url: string;

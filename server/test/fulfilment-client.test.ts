@@ -13,7 +13,7 @@ import { createHpSimulator, validateOrderBody } from '../simulators/hpSiteflow';
 
 // HP's published samples, byte for byte.
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
-const FIXTURES = path.resolve(repoRoot, '../shared/fixtures');
+const FIXTURES = path.resolve(repoRoot, 'server/test/fixtures/vendor');
 const sample = (name: string) => fs.readFileSync(path.join(FIXTURES, name), 'utf8');
 
 const FIXED = new Date('2026-11-21T10:00:00.123Z');

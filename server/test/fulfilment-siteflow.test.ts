@@ -11,7 +11,7 @@ import { bearer } from './harness';
 import { createHpWorld, HP, listen, storeOrder } from './fulfilmentWorld';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
-const FIXTURES = path.resolve(repoRoot, '../shared/fixtures');
+const FIXTURES = path.resolve(repoRoot, 'server/test/fixtures/vendor');
 
 const w = await createHpWorld({ scheme: 'oneflow', postbackTemplate: 'raw' });
 // The submit host: the same simulator, reached under another path, as orders.oneflow.io is another host.

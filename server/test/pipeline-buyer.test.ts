@@ -1,11 +1,11 @@
 // The buyer of a store order (who, where, marketing consent), read from Shopify's own example
-// order (../shared/fixtures/shopify-order-1001.json) byte for byte, and from variants of it.
+// order (fixtures/vendor/shopify-order-1001.json) byte for byte, and from variants of it.
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buyerOf } from '../src/modules/pipeline/buyer';
 
-const raw = fs.readFileSync(path.resolve(import.meta.dirname, '../../../shared/fixtures/shopify-order-1001.json'), 'utf8');
+const raw = fs.readFileSync(path.resolve(import.meta.dirname, 'fixtures/vendor/shopify-order-1001.json'), 'utf8');
 /** A fresh copy of the example order each time, so no variant leaks into another. */
 const order = () => JSON.parse(raw) as Record<string, unknown> & { customer: Record<string, unknown> & { email_marketing_consent: Record<string, unknown> }; billing_address: Record<string, unknown>; shipping_address: Record<string, unknown> };
 

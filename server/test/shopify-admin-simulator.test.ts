@@ -14,7 +14,7 @@ import { adminSchema, adminSchemaProblems } from './shopifyAdminSchema';
 const TOKEN = 'shpat_0123456789abcdef0123456789abcdef';
 const VERSION = '2026-07';
 
-// The operations INTEGRATIONS.md §1 and shopify.dev document for this integration.
+// The operations docs/connect-shopify.md and shopify.dev document for this integration.
 const DOCS = {
   shop: `query { shop { name myshopifyDomain } }`,
   fulfillmentOrders: `query FulfillmentOrders($id: ID!) {

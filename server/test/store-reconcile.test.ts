@@ -15,7 +15,7 @@ import { bearer } from './harness';
 import { connectStores, deliver, makeDesign, orderRows, setSiteEnv } from './ordersKit';
 import { adminSchemaProblems } from './shopifyAdminSchema';
 
-const fixture = JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, '../../../shared/fixtures/shopify-order-1001.json'), 'utf8'));
+const fixture = JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, 'fixtures/vendor/shopify-order-1001.json'), 'utf8'));
 
 /** Bob Norman's address in Shopify's sample order (its shipping and billing address alike). */
 const BOB_ADDRESS = {

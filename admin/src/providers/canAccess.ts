@@ -31,6 +31,8 @@ export const ADMIN_ONLY_RESOURCES: ReadonlySet<string> = new Set([
   'raisers-edge-connection',
   // The demo's caught e-mails (anyone's messages).
   'caught-emails',
+  // The API reference (every route, the admin ones too).
+  'api-reference',
 ]);
 
 /** `userId` is the signed-in user's id, compared with the record's creator. */

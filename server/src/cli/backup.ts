@@ -13,7 +13,7 @@ runCommand('backup', async () => {
   }
   const config = loadConfig(undefined, { leaveDataDir: true });
   if (config.database.client === 'pg') {
-    console.log('DATABASE_URL is PostgreSQL: this backup holds DATA_DIR\'s files only. Back up the database with pg_dump first (README: Backups and restore).');
+    console.log('DATABASE_URL is PostgreSQL: this backup holds DATA_DIR\'s files only. Back up the database with pg_dump first (docs/server-reference.md, Backups and restore).');
   }
   const s = await writeBackup(config, args[0]);
   console.log(`Backup written: ${s.file} (${megabytes(s.bytes)}) in ${(s.ms / 1000).toFixed(1)} s`);

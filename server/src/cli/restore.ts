@@ -18,7 +18,7 @@ runCommand('restore', async () => {
   console.log(`Restored ${args[0]} into ${s.dataDir} in ${(s.ms / 1000).toFixed(1)} s: every checksum matched.`);
   console.log(`  taken ${label.createdAt} by Presswork ${label.app.version}, schema ${label.schema.latest ?? '(no migrations)'}`);
   if (s.database) console.log(`  database: ${s.database}`);
-  else console.log('  database: PostgreSQL, not in this archive: restore it with pg_restore (README: Backups and restore)');
+  else console.log('  database: PostgreSQL, not in this archive: restore it with pg_restore (docs/server-reference.md, Backups and restore)');
   console.log(`  files: ${s.files.count} (${megabytes(s.files.bytes)})`);
   console.log('Start Presswork with this DATA_DIR; migrations newer than the backup run at start.');
 });

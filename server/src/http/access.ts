@@ -22,12 +22,34 @@ export type Access =
   /** Admins only. */
   | 'admin';
 
-export type AccessHandler = RequestHandler & { access: Access; why?: string };
+/**
+ * What a route does, for the API reference (GET /api/openapi.json): one line, and the zod schemas
+ * it validates its body and query with — the same objects its handler parses with, so the
+ * reference cannot drift from what the route accepts (server/test/openapi.test.ts checks both).
+ */
+export interface RouteDoc {
+  summary: string;
+  /** Several when the route accepts one of several bodies. */
+  body?: import('zod').ZodType | import('zod').ZodType[];
+  query?: import('zod').ZodType;
+  /** A body that is not JSON: its media type (a file upload, a PDF). */
+  bodyType?: string;
+}
 
-function declare(access: Access, gate: RequestHandler, why?: string): AccessHandler {
+export type AccessHandler = RequestHandler & {
+  access: Access;
+  why?: string;
+  doc?: RouteDoc;
+  /** The same declaration, with what the route does: `allow.site.describe('One batch with its jobs')`. */
+  describe(summary: string, io?: Omit<RouteDoc, 'summary'>): AccessHandler;
+};
+
+function declare(access: Access, gate: RequestHandler, why?: string, doc?: RouteDoc): AccessHandler {
   const h = ((req, res, next) => gate(req, res, next)) as AccessHandler;
   h.access = access;
   if (why) h.why = why;
+  if (doc) h.doc = doc;
+  h.describe = (summary, io) => declare(access, gate, why, { summary, ...io });
   return h;
 }
 

@@ -26,6 +26,8 @@ export interface RestResource<F extends string, R extends { id: number }> {
   create?(actor: Actor, body: unknown, req: Request): Promise<R>;
   update?(actor: Actor, id: number, body: unknown, req: Request): Promise<R>;
   remove?(actor: Actor, id: number, req: Request): Promise<R>;
+  /** The schemas create and update validate the body with (the API reference shows them). */
+  bodies?: { create?: z.ZodType; update?: z.ZodType };
 }
 
 /** Who may call each of a resource's calls (one `allow.*` per route). */
@@ -57,6 +59,13 @@ function jsonQuery(req: Request, name: string): unknown {
 const sortSchema = z.tuple([z.string(), z.string().transform((s) => s.toLowerCase()).pipe(z.enum(['asc', 'desc']))]);
 const rangeSchema = z.tuple([z.number().int().min(0), z.number().int().min(0)]).refine(([a, b]) => b >= a, 'end before start');
 
+/** The list's query as the reference shows it: three JSON strings (parseListQuery reads them). */
+const listQuery = z.object({
+  sort: z.string().optional().meta({ description: 'JSON ["field","ASC"|"DESC"]' }),
+  range: z.string().optional().meta({ description: 'JSON [start, end], at most 500 records' }),
+  filter: z.string().optional().meta({ description: 'JSON object of filters' }),
+});
+
 export function parseListQuery<F extends string>(req: Request, resource: Pick<RestResource<F, never>, 'sortFields' | 'defaultSort'>): ListParams<F> {
   const sortRaw = jsonQuery(req, 'sort');
   const rangeRaw = jsonQuery(req, 'range');
@@ -82,30 +91,30 @@ export function parseListQuery<F extends string>(req: Request, resource: Pick<Re
 
 export function simpleRestRouter<F extends string, R extends { id: number }>(name: string, resource: RestResource<F, R>, access: RestAccess): Router {
   const router = Router();
-  router.get('/', access.list, async (req, res) => {
+  router.get('/', access.list.describe(`List ${name} (react-admin simple-rest: ?sort, ?range, ?filter; Content-Range)`, { query: listQuery }), async (req, res) => {
     const params = parseListQuery(req, resource);
     const { rows, total } = await resource.list(actorOf(req), params, req);
     const end = rows.length ? params.offset + rows.length - 1 : params.offset;
     res.set('Content-Range', `${name} ${params.offset}-${end}/${total}`).json(rows);
   });
-  router.get('/:id', access.getOne, async (req, res) => {
+  router.get('/:id', access.getOne.describe(`One of ${name} by id`), async (req, res) => {
     res.json(await resource.getOne(actorOf(req), idParam(req.params.id), req));
   });
   if (resource.create) {
     const create = resource.create;
-    router.post('/', access.create, idempotent, async (req, res) => {
+    router.post('/', access.create.describe(`Create one of ${name}; answers the record`, { body: resource.bodies?.create }), idempotent, async (req, res) => {
       res.status(201).json(await create(actorOf(req), req.body, req));
     });
   }
   if (resource.update) {
     const update = resource.update;
-    router.put('/:id', access.update, async (req, res) => {
+    router.put('/:id', access.update.describe(`Replace one of ${name} by id; answers the record`, { body: resource.bodies?.update }), async (req, res) => {
       res.json(await update(actorOf(req), idParam(req.params.id), req.body, req));
     });
   }
   if (resource.remove) {
     const remove = resource.remove;
-    router.delete('/:id', access.remove, async (req, res) => {
+    router.delete('/:id', access.remove.describe(`Delete one of ${name} by id; answers the deleted record`), async (req, res) => {
       res.json(await remove(actorOf(req), idParam(req.params.id), req));
     });
   }

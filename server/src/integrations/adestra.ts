@@ -1,7 +1,7 @@
 // Adestra REST client (…/api/rest/1, `Authorization: TOKEN <token>`): contacts upserted into a
 // core table with dedupe on email, list membership added and removed, contacts searched, lists
 // read. Errors are typed (401 bad token or {"error":"ip"}, 400 rejected email, 404, 5xx).
-// Wire format: ../shared/INTEGRATIONS.md §4.
+// Wire format: docs/connect-raisers-edge-adestra.md (Adestra).
 import { answerError, createHttp, IntegrationError, type HttpAnswer, type HttpSettings } from './crmHttp';
 
 export interface AdestraSettings {

@@ -1,4 +1,4 @@
-// HP Site Flow client (INTEGRATIONS.md §2): HMAC-SHA256 request signing in either of HP's two
+// HP Site Flow client (docs/connect-hp-siteflow.md): HMAC-SHA256 request signing in either of HP's two
 // schemes (the PrintOS gateway's and current Site Flow's), order submission to a separate host
 // when one is set, a time limit per call, retries with exponential backoff and full jitter on
 // network errors, timeouts, 429 (Retry-After honoured) and 5xx — never on another 4xx — and

@@ -1,7 +1,7 @@
 // Blackbaud Raiser's Edge NXT (SKY API) client: subscription key + bearer token on every call,
 // the OAuth refresh with a rotating refresh token (persisted through the token store the moment
 // it arrives), Retry-After honoured on 429 and on 403 "quota spent", 5xx retried with backoff.
-// Wire format: ../shared/INTEGRATIONS.md §3.
+// Wire format: docs/connect-raisers-edge-adestra.md (Raiser's Edge NXT).
 import { answerError, createHttp, IntegrationError, realSleep, type HttpAnswer, type HttpSettings } from './crmHttp';
 
 export interface RaisersEdgeSettings {

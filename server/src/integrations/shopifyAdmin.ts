@@ -1,4 +1,4 @@
-// Shopify Admin GraphQL client (INTEGRATIONS.md §1 "Outbound Admin API"): the transport every
+// Shopify Admin GraphQL client (docs/connect-shopify.md): the transport every
 // outbound store call goes through. The request itself is made by Shopify's own
 // @shopify/admin-api-client (URL per API version, X-Shopify-Access-Token, JSON body); this module
 // adds what it leaves to its callers: where to send (SHOPIFY_ADMIN_URL), cost-based waiting on

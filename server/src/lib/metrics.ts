@@ -1,6 +1,6 @@
 // Prometheus metrics of one app: a registry of its own (tests build several apps in one process),
 // the recorders the modules call through their deps (`deps.metrics`), and the queue backlogs read
-// from the database when /metrics is scraped. Names and labels are listed in the README.
+// from the database when /metrics is scraped. Names and labels are listed in docs/server-reference.md.
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Logger } from 'pino';
 import type { TaskObserver } from './threadPool';

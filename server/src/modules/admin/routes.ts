@@ -28,6 +28,7 @@ export interface AdminServices {
 
 function sitesResource(sites: SitesService): RestResource<SiteSortField, MaskedSite> {
   return {
+    bodies: { create: siteBody, update: siteBody },
     sortFields: ['id', 'name', 'slug', 'createdAt'],
     defaultSort: { field: 'id', order: 'asc' },
     list: (actor, p) => sites.list(actor, { ids: idsFilter(p.filter.id), q: optionalString(p.filter.q, 'q') }, p.sort, p.limit, p.offset),
@@ -40,6 +41,7 @@ function sitesResource(sites: SitesService): RestResource<SiteSortField, MaskedS
 
 function usersResource(users: UsersService): RestResource<UserSortField, PublicUser> {
   return {
+    bodies: { create: registerBody, update: userUpsertBody },
     sortFields: ['id', 'firstName', 'lastName', 'email', 'role', 'siteId', 'createdAt'],
     defaultSort: { field: 'id', order: 'asc' },
     list: (actor, p) => {
@@ -63,6 +65,7 @@ function usersResource(users: UsersService): RestResource<UserSortField, PublicU
 function generalDataResource(records: GeneralDataService): RestResource<RecordSortField, DataRecord> {
   const typeOf = (body: unknown) => parse(recordType, (body as { type?: unknown } | null)?.type);
   return {
+    bodies: { create: recordBody, update: recordBody },
     sortFields: ['id', 'createdAt', 'updatedAt', 'type', 'name', 'field1', 'field2', 'siteId'],
     defaultSort: { field: 'id', order: 'desc' },
     list: (actor, p) =>
@@ -98,7 +101,7 @@ export function adminRoutes(s: AdminServices): Router {
   const r = Router();
   // Tenants and their users: admins only (a user changes their own account through /api/users/upsert);
   // a user may read their own site (without its settings).
-  r.use('/sites', simpleRestRouter('sites', sitesResource(s.sites), { ...restAccess.admin, getOne: allow.site }));
+  r.use('/sites', simpleRestRouter('sites', sitesResource(s.sites), { ...restAccess.admin, getOne: allow.site.describe('One site by id (react-admin)') }));
   r.use('/users', simpleRestRouter('users', usersResource(s.users), restAccess.admin));
   // Site data: any signed-in user, scoped to their site by the services.
   r.use('/general-data', simpleRestRouter('general-data', generalDataResource(s.generalData), restAccess.siteScoped));

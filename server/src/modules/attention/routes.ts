@@ -9,7 +9,7 @@ import type { AttentionService } from './service';
 
 export function attentionRoutes(attention: AttentionService): Router {
   const r = Router();
-  r.get('/', allow.ownSite, async (req, res) => {
+  r.get('/', allow.ownSite.describe('Needs attention: what is wrong on the floor, worst first, with counts', { query: attentionQuery }), async (req, res) => {
     ok(res, await attention.list(actorOf(req), parse(attentionQuery, req.query).clientId));
   });
   return r;

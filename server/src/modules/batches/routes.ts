@@ -23,30 +23,30 @@ import type { BatchesService } from './service';
 export function batchesRoutes(batches: BatchesService, config: Config): Router {
   const r = Router();
   const progress = progressBoard<ImposeProgress>();
-  r.get('/', allow.ownSite, async (req, res) => {
+  r.get('/', allow.ownSite.describe('Batches of one state, newest first', { query: listQuery }), async (req, res) => {
     ok(res, await batches.list(actorOf(req), parse(listQuery, req.query)));
   });
 
-  r.post('/', allow.ownSite, idempotent, async (req, res) => {
+  r.post('/', allow.ownSite.describe('Create a batch of print jobs on a press sheet', { body: createBody }), idempotent, async (req, res) => {
     ok(res, await batches.create(actorOf(req), parse(createBody, req.body)));
   });
 
   // The press sheets the caller's site imposes on (Create batch offers them); before /:id.
-  r.get('/sheets', allow.ownSite, async (req, res) => {
+  r.get('/sheets', allow.ownSite.describe('The site\'s press sheets with their sizes', { query: sheetsQuery }), async (req, res) => {
     ok(res, await batches.sheets(actorOf(req), parse(sheetsQuery, req.query).clientId));
   });
 
-  r.get('/:id', allow.site, async (req, res) => {
+  r.get('/:id', allow.site.describe('One batch: code, barcode, moves, sheets, how to print it, jobs left out'), async (req, res) => {
     ok(res, await batches.get(actorOf(req), idParam(req.params.id)));
   });
 
-  r.get('/:id/jobs', allow.site, async (req, res) => {
+  r.get('/:id/jobs', allow.site.describe('A batch\'s jobs as its page lists them'), async (req, res) => {
     ok(res, await batches.jobsOf(actorOf(req), idParam(req.params.id)));
   });
 
   // Written to a temporary file and streamed: a batch's sheets can be hundreds of megabytes. With
   // ?progress=<key>, how far it is can be read meanwhile at /:id/pdf/progress?key=<key>.
-  r.get('/:id/pdf', allow.site, async (req, res) => {
+  r.get('/:id/pdf', allow.site.describe('The batch\'s imposed sheets (batch-<number>.pdf) with its cover', { query: sheetsPdfQuery }), async (req, res) => {
     const actor = actorOf(req);
     const { progress: key } = parse(sheetsPdfQuery, req.query);
     const onProgress = key ? (p: ImposeProgress) => progress.report(actor.id, key, p) : undefined;
@@ -68,7 +68,7 @@ export function batchesRoutes(batches: BatchesService, config: Config): Router {
   });
 
   // How far the caller's sheets of this batch are; null when not known here (not begun, or another instance's).
-  r.get('/:id/pdf/progress', allow.site, async (req, res) => {
+  r.get('/:id/pdf/progress', allow.site.describe('How far a batch\'s sheets download has come', { query: sheetsProgressQuery }), async (req, res) => {
     const actor = actorOf(req);
     await batches.find(actor, idParam(req.params.id));
     const seen = progress.read(actor.id, parse(sheetsProgressQuery, req.query).key);
@@ -76,7 +76,7 @@ export function batchesRoutes(batches: BatchesService, config: Config): Router {
     ok(res, answer);
   });
 
-  r.post('/:id/state', allow.site, idempotent, async (req, res) => {
+  r.post('/:id/state', allow.site.describe('Move a batch on one step: open → printed → cut → packed', { body: stateBody }), idempotent, async (req, res) => {
     ok(res, await batches.changeState(actorOf(req), idParam(req.params.id), parse(stateBody, req.body).state));
   });
 

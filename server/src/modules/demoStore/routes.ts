@@ -12,11 +12,11 @@ const cancelBody = z.object({ id: z.union([z.string(), z.number()], { error: 'mu
 export function demoStoreRoutes(demoStore: DemoStoreService): Router {
   const r = Router();
   // → {siteId}: the site whose orders Check order may cancel in the demo store (null: none for this user).
-  r.get('/demo-store', allow.ownSite, async (req, res) => {
+  r.get('/demo-store', allow.ownSite.describe('The demo store\'s site (outside production)'), async (req, res) => {
     ok(res, await demoStore.info(actorOf(req)));
   });
   // {id} → {sent: true}: the demo store cancelled the order and told the app (orders/cancelled).
-  r.post('/demo-store/cancel', allow.site, async (req, res) => {
+  r.post('/demo-store/cancel', allow.site.describe('The demo store cancels its order and sends a signed orders/cancelled', { body: cancelBody }), async (req, res) => {
     ok(res, await demoStore.cancel(actorOf(req), parse(cancelBody, req.body).id));
   });
   return r;

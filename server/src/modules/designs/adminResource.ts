@@ -14,6 +14,7 @@ function optionalProductType(value: unknown): ProductType | undefined {
 
 export function designsResource(designs: DesignsService): RestResource<DesignSortField, Design> {
   return {
+    bodies: { create: upsertBody, update: upsertBody },
     sortFields: ['id', 'name', 'sku', 'productType', 'createdAt', 'updatedAt', 'siteId'],
     defaultSort: { field: 'createdAt', order: 'desc' },
     list: (actor, p) =>

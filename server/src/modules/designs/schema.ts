@@ -85,7 +85,9 @@ export const importBody = z.object({
         return Symbol.for('invalid-json');
       }
     },
-    z.custom<Record<string, unknown>>((v) => typeof v === 'object' && v !== null && !Array.isArray(v), 'must be a JSON object'),
+    z
+      .custom<Record<string, unknown>>((v) => typeof v === 'object' && v !== null && !Array.isArray(v), 'must be a JSON object')
+      .meta({ override: { type: ['object', 'string'], description: 'A design export: a JSON object, or its text' } }),
   ),
   siteId: z.preprocess((v) => (v === '' || v === null ? undefined : v), positiveId.optional()),
 });

@@ -1,4 +1,4 @@
-// The provider's order body (INTEGRATIONS.md §2) from a store order, and from the manual form.
+// The provider's order body (docs/orders-fulfilment.md) from a store order, and from the manual form.
 import { customerNameOf } from '../../../../common/api/orders';
 import type { HpAdditionData } from '../designs/schema';
 import type { OrderAddress } from '../orders/shopify';

@@ -30,17 +30,17 @@ function answerSend(res: Response, outcome: SendOutcome) {
 export function onlineStoresFulfilmentRoutes(fulfilment: FulfilmentService, cancellations: ProviderCancellations): Router {
   const r = Router();
 
-  r.post('/shopify-webhook/send-hp', allow.site, idempotent, async (req, res) => {
+  r.post('/shopify-webhook/send-hp', allow.site.describe('Send a store order to HP Site Flow (through the outbox, never twice)', { body: sendHpBody }), idempotent, async (req, res) => {
     const body = parse(sendHpBody, req.body);
     answerSend(res, await fulfilment.sendOrder(actorOf(req), { orderRef: (body.orderId ?? body.id)!, siteId: body.siteId, sendFromJobs: body.sendFromJobs, sendUnpaid: body.sendUnpaid }));
   });
 
-  r.post('/shopify-webhook/send-hp-single-line', allow.site, idempotent, async (req, res) => {
+  r.post('/shopify-webhook/send-hp-single-line', allow.site.describe('Send one line of a store order to HP Site Flow', { body: sendLineBody }), idempotent, async (req, res) => {
     const body = parse(sendLineBody, req.body);
     answerSend(res, await fulfilment.sendOrder(actorOf(req), { orderRef: body.orderId, lineId: body.lineId, siteId: body.siteId, sendFromJobs: body.sendFromJobs, sendUnpaid: body.sendUnpaid }));
   });
 
-  r.post('/shopify-webhook/cancel-hp', allow.site, idempotent, async (req, res) => {
+  r.post('/shopify-webhook/cancel-hp', allow.site.describe('Cancel an order at HP Site Flow that HP has not shipped', { body: sendHpBody }), idempotent, async (req, res) => {
     const body = parse(sendHpBody, req.body);
     const result = await cancellations.cancelNow(actorOf(req), { orderRef: (body.orderId ?? body.id)!, siteId: body.siteId });
     // HP refused (or a setting is missing): 422 with the reason; still trying (no answer yet): 202.
@@ -49,7 +49,7 @@ export function onlineStoresFulfilmentRoutes(fulfilment: FulfilmentService, canc
     ok(res, result);
   });
 
-  r.post('/manually-send-hp', allow.ownSite, idempotent, async (req, res) => {
+  r.post('/manually-send-hp', allow.ownSite.describe('Send a hand-made order to HP Site Flow and answer HP\'s reply', { body: manualBody }), idempotent, async (req, res) => {
     const body = parse(manualBody, req.body);
     const result = await fulfilment.manualSend(actorOf(req), body);
     if (result.ok) return ok(res, result.answer);
@@ -57,7 +57,7 @@ export function onlineStoresFulfilmentRoutes(fulfilment: FulfilmentService, canc
   });
 
   // Postbacks: no session; the site's static token in x-postback-token.
-  r.post('/hp-webhook', allow.credential('the site\'s postback token in x-postback-token'), async (req, res) => {
+  r.post('/hp-webhook', allow.credential('the site\'s postback token in x-postback-token').describe('HP Site Flow postback receiver: status, tracking; stored once, applied, answered', { body: postbackBody }), async (req, res) => {
     const slug = typeof req.query.site === 'string' ? req.query.site : undefined;
     const site = await fulfilment.postbackSite(slug, req.get('x-postback-token'));
     const body = parse(postbackBody, req.body);
@@ -69,10 +69,10 @@ export function onlineStoresFulfilmentRoutes(fulfilment: FulfilmentService, canc
 
 export function hpDataRoutes(fulfilment: FulfilmentService): Router {
   const r = Router();
-  r.get('/', allow.ownSite, async (req, res) => {
+  r.get('/', allow.ownSite.describe('Data from HP: the provider\'s postbacks, newest first', { query: hpDataQuery }), async (req, res) => {
     ok(res, await fulfilment.listEvents(actorOf(req), parse(hpDataQuery, req.query)));
   });
-  r.get('/order/:orderId', allow.site, async (req, res) => {
+  r.get('/order/:orderId', allow.site.describe('Everything HP knows of an order: sends, events, lines', { query: detailQuery }), async (req, res) => {
     const orderId = String(req.params.orderId ?? '').trim();
     if (!orderId || orderId.length > 64) throw fieldError('orderId', 'is required (64 characters at most)');
     ok(res, await fulfilment.orderDetail(actorOf(req), orderId, parse(detailQuery, req.query).siteId));
@@ -108,7 +108,7 @@ export const hpLogsAdminRoutes = (fulfilment: FulfilmentService) => simpleRestRo
 /** The HP Site Flow connectivity test, beside the spec's /api/test calls: admin only. */
 export function hpTestRoutes(fulfilment: FulfilmentService): Router {
   const r = Router();
-  r.post('/send-hp', allow.admin, idempotent, async (req, res) => {
+  r.post('/send-hp', allow.admin.describe('HP Site Flow connectivity test: a signed call with the site\'s keys', { body: hpTestBody }), idempotent, async (req, res) => {
     const { site } = parse(hpTestBody, req.body ?? {});
     ok(res, await fulfilment.testHp(actorOf(req), site));
   });
@@ -118,11 +118,11 @@ export function hpTestRoutes(fulfilment: FulfilmentService): Router {
 /** /api/orders: Mark shipped (lines printed in house) and the store write-backs of an order. */
 export function storeFulfilmentRoutes(storeFulfilments: StoreFulfilments): Router {
   const r = Router();
-  r.post('/mark-shipped', allow.site, idempotent, async (req, res) => {
+  r.post('/mark-shipped', allow.site.describe('Mark lines printed in house shipped: the tracking goes back to the store', { body: markShippedBody }), idempotent, async (req, res) => {
     const body = parse(markShippedBody, req.body);
     ok(res, await storeFulfilments.markShipped(actorOf(req), body));
   });
-  r.get('/:orderId/store-fulfilments', allow.site, async (req, res) => {
+  r.get('/:orderId/store-fulfilments', allow.site.describe('An order\'s tracking write-backs to the store', { query: detailQuery }), async (req, res) => {
     const orderId = String(req.params.orderId ?? '').trim();
     if (!orderId || orderId.length > 64) throw fieldError('orderId', 'is required (64 characters at most)');
     ok(res, await storeFulfilments.ofOrder(actorOf(req), orderId, parse(detailQuery, req.query).siteId));

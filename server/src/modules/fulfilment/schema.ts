@@ -77,7 +77,7 @@ export function postbackFromOrderObject(v: unknown): unknown {
   };
 }
 
-/** The (ours) default postback body of INTEGRATIONS.md §2, or Site Flow's raw order object. */
+/** The (ours) default postback body of docs/orders-fulfilment.md, or Site Flow's raw order object. */
 export const postbackBody = z.preprocess(
   postbackFromOrderObject,
   z

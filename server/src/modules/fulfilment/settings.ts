@@ -1,4 +1,4 @@
-// The provider settings of a site (its settings.env; names per INTEGRATIONS.md).
+// The provider settings of a site (its settings.env; docs/settings.md lists the names).
 import { HP_AUTH_SCHEMES, type HpAuthScheme } from '../../integrations/hpSiteflow';
 import { envValue, type EnvVar } from '../../lib/secrets';
 

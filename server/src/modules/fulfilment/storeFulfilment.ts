@@ -32,7 +32,7 @@ export type StoreRequest = <T>(document: string, variables?: Record<string, unkn
 export type StoreAdminFor = (site: Site) => { request: StoreRequest } | null;
 
 /**
- * An order's fulfillment orders and their lines with what is left to fulfil (INTEGRATIONS.md §1).
+ * An order's fulfillment orders and their lines with what is left to fulfil (docs/connect-shopify.md).
  * Sized to Shopify's 1000-point limit on one query's requested cost: 5 × (1 + 2 + 50 × 2) + 3 = 518
  * (first: 50 × 250 was ~25,000 and refused as MAX_COST_EXCEEDED). A line beyond them is reported
  * missing, never taken as fulfilled.

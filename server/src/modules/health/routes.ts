@@ -9,11 +9,11 @@ import type { HealthService } from './service';
 
 export function healthRoutes(health: HealthService): Router {
   const r = Router();
-  r.get('/', allow.public, (_req, res) => {
+  r.get('/', allow.public.describe('Liveness: 200 while the process answers'), (_req, res) => {
     res.set('Cache-Control', 'no-store');
     ok<Liveness>(res, { status: 'ok' });
   });
-  r.get('/ready', allow.public, async (_req, res) => {
+  r.get('/ready', allow.public.describe('Readiness: database, migrations, files and disk checks; 503 when one fails'), async (_req, res) => {
     const readiness = await health.readiness();
     res.set('Cache-Control', 'no-store');
     if (readiness.status === 'ready') return ok(res, readiness);

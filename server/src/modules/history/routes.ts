@@ -11,7 +11,7 @@ import type { HistoryService } from './service';
 /** Mounted at /api/print-jobs. */
 export function jobHistoryRoutes(history: HistoryService): Router {
   const r = Router();
-  r.get('/:id/history', allow.site, async (req, res) => {
+  r.get('/:id/history', allow.site.describe('A print job\'s history: who did what, when, from and to'), async (req, res) => {
     ok(res, await history.ofJob(actorOf(req), idParam(req.params.id)));
   });
   return r;
@@ -20,7 +20,7 @@ export function jobHistoryRoutes(history: HistoryService): Router {
 /** Mounted at /api/online-stores: another site's order is not found. */
 export function orderHistoryRoutes(history: HistoryService): Router {
   const r = Router();
-  r.get('/order-history', allow.ownSite, async (req, res) => {
+  r.get('/order-history', allow.ownSite.describe('A store order\'s history, its jobs\' and sends\' entries too', { query: orderHistoryQuery }), async (req, res) => {
     const q = parse(orderHistoryQuery, req.query);
     ok(res, await history.ofOrder(actorOf(req), q.id, q.siteId));
   });
@@ -30,7 +30,7 @@ export function orderHistoryRoutes(history: HistoryService): Router {
 /** Mounted at /api/history: the whole trail, admins only. */
 export function historyRoutes(history: HistoryService): Router {
   const r = Router();
-  r.get('/', allow.admin, async (req, res) => {
+  r.get('/', allow.admin.describe('The whole trail, newest first, by kind, site, who and day', { query: trailQuery }), async (req, res) => {
     ok(res, await history.trail(actorOf(req), parse(trailQuery, req.query)));
   });
   return r;

@@ -25,7 +25,7 @@ export function imageTypeOf(b: Buffer): 'image/png' | 'image/jpeg' | 'image/webp
 export function imagesRoutes(fetchArtwork: ArtworkFetcher, config: Config): Router {
   const r = Router();
 
-  r.post('/url-to-base64', allow.signedIn, async (req, res) => {
+  r.post('/url-to-base64', allow.signedIn.describe('An allowed artwork URL fetched and answered as a data: URL', { body: body }), async (req, res) => {
     const { url } = parse(body, req.body);
     const bytes = await fetchArtwork(url, { ownOrigin: baseUrlOf(req, config) });
     const type = imageTypeOf(bytes);

@@ -12,15 +12,15 @@ const attachmentParams = idParams.extend({ index: z.coerce.number().int().min(0,
 export function mailCatcherRoutes(catcher: MailCatcherService): Router {
   const r = Router();
 
-  r.get('/caught-emails', allow.admin, (_req, res) => {
+  r.get('/caught-emails', allow.admin.describe('The demo mail catcher\'s messages, newest first (404 without the catcher)'), (_req, res) => {
     ok(res, catcher.list());
   });
 
-  r.get('/caught-emails/:id', allow.admin, (req, res) => {
+  r.get('/caught-emails/:id', allow.admin.describe('One caught message: headers, HTML and text parts, attachments'), (req, res) => {
     ok(res, catcher.one(parse(idParams, req.params).id));
   });
 
-  r.get('/caught-emails/:id/attachments/:index', allow.admin, (req, res) => {
+  r.get('/caught-emails/:id/attachments/:index', allow.admin.describe('A caught message\'s attachment, as its bytes'), (req, res) => {
     const { id, index } = parse(attachmentParams, req.params);
     const file = catcher.attachment(id, index);
     // Whatever a message carried is shown as bytes, never run as a page of ours.

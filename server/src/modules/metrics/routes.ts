@@ -42,7 +42,7 @@ function metricsGate(config: Config): RequestHandler {
 
 export function metricsRoutes(metrics: Metrics, config: Config): Router {
   const r = Router();
-  r.get('/metrics', allow.credential('METRICS_TOKEN as a bearer token; without one set, a client on this machine (loopback, not forwarded)'), metricsGate(config), async (_req, res) => {
+  r.get('/metrics', allow.credential('METRICS_TOKEN as a bearer token; without one set, a client on this machine (loopback, not forwarded)').describe('Prometheus metrics of this instance (text exposition format)'), metricsGate(config), async (_req, res) => {
     const text = await metrics.scrape();
     res.set({ 'Content-Type': metrics.contentType, 'Cache-Control': 'no-store' }).send(text);
   });

@@ -26,6 +26,7 @@ const RECORD_SORT: RecordSortField[] = ['id', 'createdAt', 'updatedAt', 'type', 
 function storesResource(stores: StoresService, config: Config): RestResource<StoreSortField, Store> {
   const base = (req: Request) => baseUrlOf(req, config);
   return {
+    bodies: { update: storeBody },
     sortFields: ['id', 'siteName'],
     defaultSort: { field: 'id', order: 'asc' },
     list: (actor, p, req) => stores.list(actor, { ids: idsFilter(p.filter.id), q: optionalString(p.filter.q, 'q') }, p.sort, p.limit, p.offset, base(req)),
@@ -82,6 +83,7 @@ function productsResource(records: GeneralDataService, db: Db): RestResource<Rec
     return productOf(record);
   }
   return {
+    bodies: { create: productBody, update: productBody },
     sortFields: RECORD_SORT,
     defaultSort: { field: 'id', order: 'desc' },
     list: async (actor, p) => {
@@ -113,6 +115,7 @@ function productsResource(records: GeneralDataService, db: Db): RestResource<Rec
 /** Resellers and instances: plain general-data records of one type (field1 code, name, free-form data). */
 function plainRecordsResource(records: GeneralDataService, type: string): RestResource<RecordSortField, DataRecord> {
   return {
+    bodies: { create: recordBody, update: recordBody },
     sortFields: RECORD_SORT,
     defaultSort: { field: 'id', order: 'desc' },
     list: (actor, p) =>

@@ -30,7 +30,7 @@ const webhookQuery = z.object({ site: z.string().max(64).optional() });
  */
 export function shopifyWebhookRoutes(orders: OrdersService, config: Config): Router {
   const r = Router();
-  r.post(SHOPIFY_WEBHOOK_PATH, allow.credential('Shopify HMAC of the raw body (the site\'s webhook secret)'), express.raw({ type: () => true, limit: config.bodyLimit }), async (req, res) => {
+  r.post(SHOPIFY_WEBHOOK_PATH, allow.credential('Shopify HMAC of the raw body (the site\'s webhook secret)').describe('Shopify webhook receiver (orders/*, app/uninstalled, privacy topics): stored once, answered 200', { query: webhookQuery, bodyType: 'application/json' }), express.raw({ type: () => true, limit: config.bodyLimit }), async (req, res) => {
     const { site } = parse(webhookQuery, req.query);
     const answer = await orders.receiveWebhook({
       rawBody: Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0),
@@ -48,11 +48,11 @@ export function onlineStoresRoutes(orders: OrdersService, config: Config): Route
   const r = Router();
 
   // A search: another site's orders are simply not found.
-  r.post('/check-order', allow.ownSite, async (req, res) => {
+  r.post('/check-order', allow.ownSite.describe('Check order: one store order with its lines, provider data, store state and history', { body: checkOrderBody }), async (req, res) => {
     ok(res, await orders.checkOrder(actorOf(req), parse(checkOrderBody, req.body)));
   });
 
-  r.post('/rerun-order', allow.site, idempotent, async (req, res) => {
+  r.post('/rerun-order', allow.site.describe('Re-run an order\'s steps now: CRM, Adestra, e-card, send to HP', { body: rerunOrderBody }), idempotent, async (req, res) => {
     const actor = actorOf(req);
     const input = parse(rerunOrderBody, req.body);
     try {
@@ -65,12 +65,12 @@ export function onlineStoresRoutes(orders: OrdersService, config: Config): Route
   });
 
   // Sync from store: missed orders pulled now through the webhook ingest path (reconcile.ts).
-  r.post('/reconcile', allow.admin, idempotent, async (req, res) => {
+  r.post('/reconcile', allow.admin.describe('Pull missed orders from the store now (found, stored, already known)', { body: reconcileBody }), idempotent, async (req, res) => {
     ok(res, await orders.reconcile(actorOf(req), parse(reconcileBody, req.body)));
   });
 
   // `{id}`: one order's jobs (the spec's call); `{ids: [...]}`: List Orders' Make in house, each order's outcome.
-  r.post('/shopify-webhook/order-to-arwork', allow.site, async (req, res) => {
+  r.post('/shopify-webhook/order-to-arwork', allow.site.describe('Make in house: orders\' print jobs into the Jobs queue (ids: up to 25; or one id)', { body: [orderIdsBody, orderRefBody] }), async (req, res) => {
     if (req.body && typeof req.body === 'object' && 'ids' in req.body) {
       const { ids, siteId } = parse(orderIdsBody, req.body);
       ok(res, await orders.makeOrdersInHouse(actorOf(req), ids, siteId, baseUrlOf(req, config)));
@@ -80,7 +80,7 @@ export function onlineStoresRoutes(orders: OrdersService, config: Config): Route
     ok(res, await orders.orderToArtwork(actorOf(req), id, siteId, baseUrlOf(req, config)));
   });
 
-  r.post('/shopify-webhook/hood-download-pdf', allow.site, async (req, res) => {
+  r.post('/shopify-webhook/hood-download-pdf', allow.site.describe('A line\'s print file; the line goes into Jobs, made in house and downloaded', { body: lineFileBody }), async (req, res) => {
     try {
       const pdf = await orders.linePdf(actorOf(req), parse(lineFileBody, req.body), baseUrlOf(req, config));
       res
@@ -95,10 +95,10 @@ export function onlineStoresRoutes(orders: OrdersService, config: Config): Route
   });
 
   // Personalised pages: every page, or one (`page`, 1-based, default 1) → {images, preview, missing}.
-  r.post('/shopify-webhook/hood-generate-image', allow.site, async (req, res) => {
+  r.post('/shopify-webhook/hood-generate-image', allow.site.describe('A line\'s pages drawn with its personalisation, as images', { body: lineImagesBody }), async (req, res) => {
     ok(res, await orders.lineImages(actorOf(req), parse(lineImagesBody, req.body), baseUrlOf(req, config)));
   });
-  r.post('/shopify-webhook/hood-generate-page-content-image', allow.site, async (req, res) => {
+  r.post('/shopify-webhook/hood-generate-page-content-image', allow.site.describe('One page of a line drawn with its personalisation, as an image', { body: lineImagesBody }), async (req, res) => {
     const input = parse(lineImagesBody, req.body);
     ok(res, await orders.lineImages(actorOf(req), { ...input, page: input.page ?? 1 }, baseUrlOf(req, config)));
   });
@@ -110,39 +110,39 @@ export function onlineStoresRoutes(orders: OrdersService, config: Config): Route
 export function storeConnectionRoutes(stores: StoresService, config: Config): Router {
   const r = Router();
   // → {shopName}: the domain, token and API version work together.
-  r.post('/check-connection', allow.admin, async (req, res) => {
+  r.post('/check-connection', allow.admin.describe('Check a store\'s Admin API connection: shop, scopes, what a missing scope stops', { body: storeSiteBody }), async (req, res) => {
     ok(res, await stores.checkConnection(actorOf(req), parse(storeSiteBody, req.body).site));
   });
   // → {subscriptions: [{id, topic, callbackUrl, ours, action}]}: what the store holds once ours are in place.
-  r.post('/register-webhooks', allow.admin, async (req, res) => {
+  r.post('/register-webhooks', allow.admin.describe('Subscribe the site\'s webhook URL to the order topics; repair ours, list all', { body: storeSiteBody }), async (req, res) => {
     ok(res, await stores.registerWebhooks(actorOf(req), parse(storeSiteBody, req.body).site, baseUrlOf(req, config)));
   });
   // → {shopName, scopes, missingScopes, expiresAt}: a token now by the store's grant (or Shopify's refusal, 422).
-  r.post('/connect', allow.admin, async (req, res) => {
+  r.post('/connect', allow.admin.describe('Connect a store with its app\'s client credentials (client credentials grant)', { body: storeSiteBody }), async (req, res) => {
     ok(res, await stores.connect(actorOf(req), parse(storeSiteBody, req.body).site));
   });
   // → {auth, connected, shopName, scopes, missingScopes, expiresAt, needsReconnect, reason, connectedAt}.
-  r.get('/connection', allow.admin, async (req, res) => {
+  r.get('/connection', allow.admin.describe('A store\'s connection: how it connects, token state, last reconciliation', { query: storeSiteBody }), async (req, res) => {
     ok(res, await stores.connection(actorOf(req), parse(storeSiteBody, req.query).site));
   });
   // Install on Shopify with the admin's bearer token (an API client, a test): straight to the consent screen.
-  r.get('/shopify/install', allow.admin, async (req, res) => {
+  r.get('/shopify/install', allow.admin.describe('Start installing the app on the store (OAuth): redirects to Shopify\'s consent screen', { query: storeSiteBody }), async (req, res) => {
     const { url } = await stores.startInstall(actorOf(req), parse(storeSiteBody, req.query).site, baseUrlOf(req, config));
     res.set('Cache-Control', 'no-store').redirect(302, url);
   });
   // The Stores screen fetches the same address with its token, then sends the browser there (a
   // browser navigation carries no Authorization header).
-  r.post('/shopify/install-url', allow.admin, async (req, res) => {
+  r.post('/shopify/install-url', allow.admin.describe('The address of Shopify\'s consent screen for installing the app (OAuth)', { body: storeSiteBody }), async (req, res) => {
     ok(res, await stores.startInstall(actorOf(req), parse(storeSiteBody, req.body).site, baseUrlOf(req, config)));
   });
   // → [{id, topic, receivedAt, status, customerId, customerEmail, orders, waitingOrders, held, doneAt}], newest first.
-  r.get('/privacy-requests', allow.admin, async (req, res) => {
+  r.get('/privacy-requests', allow.admin.describe('Shopify privacy requests of a store and what was done for each', { query: storeSiteBody }), async (req, res) => {
     ok(res, await stores.privacyRequests(actorOf(req), parse(storeSiteBody, req.query).site));
   });
   // Shopify sends the admin's browser back here: no session (a browser navigation), so the page is
   // public; Shopify's HMAC (the app's client secret) and the single-use state are checked before
   // anything changes. Whatever happened, the browser lands on the store's screen with the sentence.
-  r.get('/shopify/callback', allow.public, async (req, res) => {
+  r.get('/shopify/callback', allow.public.describe('Shopify sends the browser back here after consent (HMAC and single-use state checked)'), async (req, res) => {
     const outcome = await stores.finishInstall(req.query as Record<string, unknown>);
     const q = new URLSearchParams({ shopify: outcome.ok ? 'connected' : 'refused', message: outcome.message });
     res.set('Cache-Control', 'no-store').redirect(302, `/stores${outcome.siteId ? `/${outcome.siteId}` : ''}?${q}`);

@@ -50,7 +50,7 @@ export function pdfRoutes(fetchArtwork: ArtworkFetcher, config: Config, clock: C
   configurePdf({ timeoutMs: config.artwork.pdfTimeoutMs });
   const r = Router();
 
-  r.post('/from-image', allow.signedIn, async (req, res) => {
+  r.post('/from-image', allow.signedIn.describe('A PDF/X-4 with one card-size page per image', { body: fromImageBody }), async (req, res) => {
     const body = parse(fromImageBody, req.body);
     const urls = [...(body.url !== undefined ? [body.url] : []), ...(body.urls ?? [])];
     if (urls.length > MAX_IMAGES) throw fieldError('urls', `can have at most ${MAX_IMAGES} images`);
@@ -63,7 +63,7 @@ export function pdfRoutes(fetchArtwork: ArtworkFetcher, config: Config, clock: C
       .send(Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength));
   });
 
-  r.post('/crop-bleed-pdf-to-front-page-image', allow.signedIn, async (req, res) => {
+  r.post('/crop-bleed-pdf-to-front-page-image', allow.signedIn.describe('A PDF\'s front page as an image, its bleed cropped', { body: cropBody }), async (req, res) => {
     const { url: pdfUrl, bleedMm } = parse(cropBody, req.body);
     const pdf = await fetchArtwork(pdfUrl, { ownOrigin: baseUrlOf(req, config) });
     if (pdf.subarray(0, 5).toString('latin1') !== '%PDF-') throw fieldError('url', 'leads to a file that is not a PDF');

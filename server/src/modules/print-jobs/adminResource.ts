@@ -15,6 +15,7 @@ function optionalFlag(value: unknown, field: string): boolean | undefined {
 
 export function printJobsResource(jobs: PrintJobsService): RestResource<PrintJobSortField, PrintJob> {
   return {
+    bodies: { create: createBody, update: changeBody },
     sortFields: ['id', 'createdAt', 'updatedAt', 'printedAt', 'productName', 'quantity', 'clientId', 'reprintCount'],
     defaultSort: { field: 'createdAt', order: 'desc' },
     list: (actor, p) =>

@@ -16,12 +16,12 @@ import { bulkBody, bulkPdfBody } from './schema';
 export function bulkPrintJobRoutes(actions: BulkPrintJobActions, files: BulkPrintFiles, config: Config): Router {
   const r = Router();
   // Each id as its own button would treat it (another site's: refused as not found).
-  r.post('/bulk', allow.ownSite, idempotent, async (req, res) => {
+  r.post('/bulk', allow.ownSite.describe('Mark printed, reprint or delete many jobs; each refusal named (500 ids at most)', { body: bulkBody }), idempotent, async (req, res) => {
     const { ids, action, ...why } = parse(bulkBody, req.body);
     ok(res, await actions.run(actorOf(req), ids, action, why));
   });
 
-  r.post('/bulk-pdf', allow.ownSite, async (req, res) => {
+  r.post('/bulk-pdf', allow.ownSite.describe('One PDF of many jobs\' print files, in the list\'s order', { body: bulkPdfBody }), async (req, res) => {
     const { ids, from } = parse(bulkPdfBody, req.body);
     const { stream, size } = await files.download(actorOf(req), ids, { from, ownOrigin: baseUrlOf(req, config) });
     res.status(200).set({

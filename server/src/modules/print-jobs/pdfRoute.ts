@@ -13,7 +13,7 @@ import { pdfBody } from './schema';
 export function printJobPdfRoutes(production: ProductionService, config: Config): Router {
   const r = Router();
   // The job named in the body is its own site's (another site's: 404).
-  r.post('/from-print-job', allow.site, async (req, res) => {
+  r.post('/from-print-job', allow.site.describe('A job\'s print file (print-file.pdf, PDF/X-4); from Jobs it counts as downloaded', { body: pdfBody }), async (req, res) => {
     const { id, images, printInHouse, from } = parse(pdfBody, req.body);
     const pdf = await production.downloadJobFile(actorOf(req), id, { ownOrigin: baseUrlOf(req, config), images, printInHouse, from });
     res

@@ -11,21 +11,21 @@ import { baseUrlOf } from '../uploads/routes';
 
 export function printJobsRoutes(jobs: PrintJobsService, config: Config): Router {
   const r = Router();
-  r.get('/', allow.ownSite, async (req, res) => {
+  r.get('/', allow.ownSite.describe('The Jobs queue (or Print History, or the held jobs): sorted, filtered, paged', { query: listQuery }), async (req, res) => {
     ok(res, await jobs.list(actorOf(req), parse(listQuery, req.query)));
   });
 
-  r.get('/reports', allow.ownSite, async (req, res) => {
+  r.get('/reports', allow.ownSite.describe('Print Reports\' figures over a period: prints, reprints, order-to-ship, on-time', { query: reportsQuery }), async (req, res) => {
     ok(res, await jobs.reports(actorOf(req), parse(reportsQuery, req.query)));
   });
 
   // The caller's site's jobs of that store order (another site's order: an empty list).
-  r.get('/from-shopify-order/:orderId', allow.ownSite, async (req, res) => {
+  r.get('/from-shopify-order/:orderId', allow.ownSite.describe('A store order\'s print jobs'), async (req, res) => {
     ok(res, await jobs.fromShopifyOrder(actorOf(req), parse(orderIdParam, req.params.orderId)));
   });
 
   // With id: a state change (downloaded, printed, not printed, reprint). Without: a new job.
-  r.post('/', allow.ownSite, idempotent, async (req, res) => {
+  r.post('/', allow.ownSite.describe('Create a print job, or change one (with id): downloaded, printed, reprinted, notes', { body: [createBody, changeBody] }), idempotent, async (req, res) => {
     const body = (req.body ?? {}) as { id?: unknown };
     const hasId = body.id !== undefined && body.id !== null && body.id !== '';
     if (hasId) ok(res, await jobs.change(actorOf(req), parse(changeBody, body)));
@@ -33,20 +33,20 @@ export function printJobsRoutes(jobs: PrintJobsService, config: Config): Router 
   });
 
   // Approve anyway: a held job joins the ready list (409 when it is not held).
-  r.post('/:id/approve', allow.site, idempotent, async (req, res) => {
+  r.post('/:id/approve', allow.site.describe('Approve a job held by preflight: it prints as it is'), idempotent, async (req, res) => {
     ok(res, await jobs.approve(actorOf(req), idParam(req.params.id)));
   });
 
   // Re-check: drawn again from its design as it is now, then checked; the approval is cleared.
-  r.post('/:id/recheck', allow.site, idempotent, async (req, res) => {
+  r.post('/:id/recheck', allow.site.describe('Run preflight again on what the job prints now'), idempotent, async (req, res) => {
     ok(res, await jobs.recheck(actorOf(req), idParam(req.params.id), { ownOrigin: baseUrlOf(req, config) }));
   });
 
-  r.get('/:id', allow.site, async (req, res) => {
+  r.get('/:id', allow.site.describe('One print job with its preflight findings and ship-by'), async (req, res) => {
     ok(res, await jobs.get(actorOf(req), idParam(req.params.id)));
   });
 
-  r.delete('/:id', allow.site, async (req, res) => {
+  r.delete('/:id', allow.site.describe('Delete a print job (its history is kept)'), async (req, res) => {
     ok(res, await jobs.remove(actorOf(req), idParam(req.params.id)));
   });
 

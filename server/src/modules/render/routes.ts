@@ -33,7 +33,7 @@ export const fromPolotnoBody = z
 export function renderRoutes(render: RenderService, designs: DesignsService, config: Config): Router {
   const r = Router();
   // A designId names a design of the caller's site (another site's: 404).
-  r.post('/from-polotno', allow.ownSite, async (req, res) => {
+  r.post('/from-polotno', allow.ownSite.describe('One page of a design document rendered as PNG (with a line\'s values)', { body: fromPolotnoBody }), async (req, res) => {
     const body = parse(fromPolotnoBody, req.body);
     let doc = body.document;
     if (doc === undefined) {

@@ -11,7 +11,7 @@ import type { ScanService } from './service';
 export function scanRoutes(scan: ScanService): Router {
   const r = Router();
   // The code names the job: another site's job is not found (the print-jobs service's tenancy).
-  r.post('/', allow.ownSite, idempotent, async (req, res) => {
+  r.post('/', allow.ownSite.describe('Scan a slug code at the packing bench: the job printed, or a copy packed', { body: scanBody }), idempotent, async (req, res) => {
     ok(res, await scan.scan(actorOf(req), parse(scanBody, req.body).code));
   });
   return r;

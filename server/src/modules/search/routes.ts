@@ -9,7 +9,7 @@ import type { SearchService } from './service';
 
 export function searchRoutes(search: SearchService): Router {
   const r = Router();
-  r.get('/', allow.ownSite, async (req, res) => {
+  r.get('/', allow.ownSite.describe('Header search: orders, jobs, batches, designs, sites and users by prefix', { query: searchQuery }), async (req, res) => {
     ok(res, await search.search(actorOf(req), parse(searchQuery, req.query).q ?? ''));
   });
   return r;

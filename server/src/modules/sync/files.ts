@@ -1,4 +1,4 @@
-// The platform's files in a site's drop folder: names (INTEGRATIONS.md §4, ours), safe paths
+// The platform's files in a site's drop folder: names (ours; docs/sync.md), safe paths
 // (only those names, only in that folder — no traversal, no symlink escape) and CSV reading with
 // a header row and the delimiter detected (comma, semicolon, tab or pipe) — csv-parse does the parsing.
 import crypto from 'node:crypto';

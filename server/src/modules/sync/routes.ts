@@ -34,10 +34,13 @@ const FILE_ROUTES: Array<{ kind: FileKind; list: string; handled: string; proces
   { kind: 'export92', list: 'list-file-export92', handled: 'list-handle-export92', process: 'sync-single-export92' },
 ];
 
+/** What a route does and validates with (its line in the API reference). */
+type DocIo = Parameters<typeof allow.site.describe>[1];
+
 /** A signed-in admin, or a user of that site; the sync site resolved onto the request. */
-function siteGate(sync: SyncService): RequestHandler[] {
+function siteGate(sync: SyncService, summary: string, io?: DocIo): RequestHandler[] {
   return [
-    allow.site,
+    allow.site.describe(summary, io),
     async (req, _res, next) => {
       req.syncSite = await sync.siteFor(actorOf(req), String(req.params.site));
       next();
@@ -57,11 +60,11 @@ export function syncRoutes(sync: SyncService, surface: 'api' | 'sync-service' = 
     const origin = req.get('WebHook-Request-Origin');
     res.set({ 'WebHook-Allowed-Origin': origin || '*', 'WebHook-Allowed-Rate': '*', Allow: 'POST, OPTIONS' }).status(200).end();
   };
-  r.options('/raiser-edge-webhook', allow.credential('the site\'s webhookKey in the query'), allowOrigin);
+  r.options('/raiser-edge-webhook', allow.credential('the site\'s webhookKey in the query').describe('Raiser\'s Edge webhook handshake (CloudEvents validation): allows the sender\'s origin'), allowOrigin);
 
   r.post(
     '/raiser-edge-webhook',
-    allow.credential('the site\'s webhookKey in the query'),
+    allow.credential('the site\'s webhookKey in the query').describe('Raiser\'s Edge NXT webhook receiver (CloudEvents: constituent and e-mail changes), checked by the site\'s webhookKey', { bodyType: 'application/cloudevents+json' }),
     // CloudEvents arrive as application/cloudevents+json.
     jsonBody('256kb', { type: ['application/json', 'application/cloudevents+json', 'application/*+json'] }),
     async (req: Request, res: Response) => {
@@ -75,11 +78,11 @@ export function syncRoutes(sync: SyncService, surface: 'api' | 'sync-service' = 
 
   // ---- everything else: a signed-in admin, or a user of that site -------------------------------
   // (per route, not r.use: this router shares /api/sites with the sites calls)
-  const site = siteGate(sync);
+  const site = (summary: string, io?: DocIo) => siteGate(sync, summary, io);
 
   r.post(
     '/raiser-edge-sync-one',
-    site,
+    site('Sync one constituent from Raiser\'s Edge to Adestra now'),
     idempotent,
     async (req: Request, res: Response) => {
       const id = constituentIdOf(req.body);
@@ -93,7 +96,7 @@ export function syncRoutes(sync: SyncService, surface: 'api' | 'sync-service' = 
 
   r.post(
     '/raiser-edge-sync-list-from-specific-day',
-    site,
+    site('Sync every constituent modified on a day (?wait=1 waits for the run)'),
     idempotent,
     async (req: Request, res: Response) => {
       const day = dayOf(req.body)!;
@@ -107,7 +110,7 @@ export function syncRoutes(sync: SyncService, surface: 'api' | 'sync-service' = 
   // Asked before the operator's yes to a day sync: the count of contacts it changes, when known.
   r.get(
     '/raiser-edge-sync-day-preview',
-    site,
+    site('How many contacts a day\'s sync changes, when known'),
     async (req: Request, res: Response) => {
       const day = dayOf(req.query)!;
       sync.refuseFutureDay(day);
@@ -117,7 +120,7 @@ export function syncRoutes(sync: SyncService, surface: 'api' | 'sync-service' = 
 
   r.post(
     '/raiser-edge-to-adestra',
-    site,
+    site('Run the CRM to Adestra job for a day (the configured day by default)'),
     async (req: Request, res: Response) => {
       const s = siteOf(req);
       const given = dayOf(req.body, 'targetDate', false);
@@ -131,7 +134,7 @@ export function syncRoutes(sync: SyncService, surface: 'api' | 'sync-service' = 
 
   r.get(
     '/raiser-edge-sync/list',
-    site,
+    site('The sync\'s execution logs, newest first', { query: runListQuery }),
     async (req: Request, res: Response) => {
       const q = parse(runListQuery, req.query);
       const w = pageWindow(q.page, q.pageSize);
@@ -142,7 +145,7 @@ export function syncRoutes(sync: SyncService, surface: 'api' | 'sync-service' = 
 
   r.get(
     '/raiser-edge-sync/:id',
-    site,
+    site('One sync run with its log'),
     async (req: Request, res: Response) => {
       const run = await sync.records.getRun(idParam(req.params.id));
       if (!run || run.siteId !== siteOf(req).site.id) throw new HttpError(404, 'Run not found');
@@ -152,7 +155,7 @@ export function syncRoutes(sync: SyncService, surface: 'api' | 'sync-service' = 
 
   r.get(
     '/download-export/:name',
-    site,
+    site('Download an unsubscribe or Export 80/92 file'),
     async (req: Request, res: Response) => {
       const file = sync.downloadPath(siteOf(req), String(req.params.name));
       res.set({ 'Content-Type': 'text/csv; charset=utf-8', 'Content-Disposition': `attachment; filename="${String(req.params.name)}"`, 'X-Content-Type-Options': 'nosniff' });
@@ -175,13 +178,13 @@ export function syncRoutes(sync: SyncService, surface: 'api' | 'sync-service' = 
       const items = await sync.listHandled(siteOf(req), f.kind);
       ok(res, { list: items, hasNext: false, total: items.length });
     };
-    r.get(`/${f.list}`, site, list);
-    r.post(`/${f.list}`, site, list);
-    r.get(`/${f.handled}`, site, handled);
-    r.post(`/${f.handled}`, site, handled);
+    r.get(`/${f.list}`, site(`The ${f.kind} files in the drop folder`), list);
+    r.post(`/${f.list}`, site(`The ${f.kind} files in the drop folder`), list);
+    r.get(`/${f.handled}`, site(`The ${f.kind} files already applied`), handled);
+    r.post(`/${f.handled}`, site(`The ${f.kind} files already applied`), handled);
     r.post(
       `/${f.process}`,
-      site,
+      site(`Apply one ${f.kind} file to the CRM (force: again)`, { body: fileBody }),
       async (req: Request, res: Response) => {
         const body = parse(fileBody, req.body);
         ok(res, await sync.processFile(siteOf(req), f.kind, body.name, { force: body.force, trigger: manual, userId: actorOf(req).id }));
@@ -192,7 +195,7 @@ export function syncRoutes(sync: SyncService, surface: 'api' | 'sync-service' = 
   // ---- the four jobs' configs and status ----------------------------------------------------------
   r.get(
     '/sync-config',
-    site,
+    site('The four scheduled jobs\' hours'),
     async (req: Request, res: Response) => {
       const s = siteOf(req);
       ok(res, { list: await sync.getConfigs(s), links: { export80: sync.exportUrl(s, 80), export92: sync.exportUrl(s, 92) } });
@@ -201,7 +204,7 @@ export function syncRoutes(sync: SyncService, surface: 'api' | 'sync-service' = 
 
   r.get(
     '/sync-config/:job',
-    site,
+    site('One scheduled job\'s hour'),
     async (req: Request, res: Response) => {
       const job = String(req.params.job);
       if (!isJobName(job)) throw new HttpError(404, 'No such sync job (re-sync, unsubscribe, export80, export92)');
@@ -211,7 +214,7 @@ export function syncRoutes(sync: SyncService, surface: 'api' | 'sync-service' = 
 
   r.post(
     '/sync-config/:job',
-    site,
+    site('Set one scheduled job\'s hour', { body: configBody }),
     async (req: Request, res: Response) => {
       const job = String(req.params.job);
       if (!isJobName(job)) throw new HttpError(404, 'No such sync job (re-sync, unsubscribe, export80, export92)');
@@ -222,7 +225,7 @@ export function syncRoutes(sync: SyncService, surface: 'api' | 'sync-service' = 
 
   r.get(
     '/sync-status',
-    site,
+    site('Each scheduled job\'s next run and last outcome'),
     async (req: Request, res: Response) => {
       ok(res, await sync.status(siteOf(req)));
     },
@@ -241,8 +244,8 @@ const publicBase = (req: Request, sync: SyncService) => baseUrlOf(req, sync.conf
  * webhook subscriptions. Only under /api/sites/:site — Blackbaud knows one callback address.
  */
 function raisersEdgeConnectionRoutes(r: Router, sync: SyncService): void {
-  const adminSite: RequestHandler[] = [
-    allow.admin,
+  const adminSite = (summary: string, io?: DocIo): RequestHandler[] => [
+    allow.admin.describe(summary, io),
     async (req, _res, next) => {
       req.syncSite = await sync.siteFor(actorOf(req), String(req.params.site));
       next();
@@ -250,20 +253,20 @@ function raisersEdgeConnectionRoutes(r: Router, sync: SyncService): void {
   ];
 
   // With the admin's bearer token (an API client, or a test): straight to Blackbaud.
-  r.get('/raiser-edge/connect', adminSite, async (req: Request, res: Response) => {
+  r.get('/raiser-edge/connect', adminSite('Start connecting the site to Raiser\'s Edge: redirects to Blackbaud\'s consent page'), async (req: Request, res: Response) => {
     const { url } = await sync.startConnect(siteOf(req), actorOf(req), publicBase(req, sync));
     res.redirect(302, url);
   });
 
   // The admin screen fetches the same address with its token, then sends the browser there (a
   // browser navigation carries no Authorization header).
-  r.post('/raiser-edge/connect-url', adminSite, async (req: Request, res: Response) => {
+  r.post('/raiser-edge/connect-url', adminSite('The address of Blackbaud\'s consent page for connecting the site'), async (req: Request, res: Response) => {
     ok(res, await sync.startConnect(siteOf(req), actorOf(req), publicBase(req, sync)));
   });
 
   // Blackbaud sends the admin's browser back here: no session; the single-use state is the proof.
   // Whatever happened, the browser lands on the sync screen with a message, never on an error page.
-  r.get('/raiser-edge/callback', allow.public, async (req: Request, res: Response) => {
+  r.get('/raiser-edge/callback', allow.public.describe('Blackbaud sends the browser back here after consent (single-use state)'), async (req: Request, res: Response) => {
     const outcome = await sync.finishConnect(String(req.params.site), req.query as Record<string, unknown>);
     const q = new URLSearchParams();
     if (outcome.site) q.set('site', outcome.site);
@@ -272,24 +275,24 @@ function raisersEdgeConnectionRoutes(r: Router, sync: SyncService): void {
     res.set('Cache-Control', 'no-store').redirect(302, `/re-n-adestra-sync?${q}`);
   });
 
-  r.get('/raiser-edge/status', siteGate(sync), async (req: Request, res: Response) => {
+  r.get('/raiser-edge/status', siteGate(sync, "The site's Raiser's Edge connection: connected, by whom, when"), async (req: Request, res: Response) => {
     ok(res, await sync.connectionStatus(siteOf(req)));
   });
 
-  r.get('/raiser-edge/consent-options', adminSite, async (req: Request, res: Response) => {
+  r.get('/raiser-edge/consent-options', adminSite('The CRM\'s own consent sources and categories'), async (req: Request, res: Response) => {
     ok(res, await sync.consentOptions(siteOf(req)));
   });
 
-  r.post('/raiser-edge/consent-settings', adminSite, async (req: Request, res: Response) => {
+  r.post('/raiser-edge/consent-settings', adminSite('Set the consent source and category the pipeline writes', { body: consentSettingsBody }), async (req: Request, res: Response) => {
     const input = parse(consentSettingsBody, req.body);
     ok(res, { ...(await sync.saveConsentSettings(siteOf(req), input, actorOf(req))), message: 'Consent settings saved' });
   });
 
-  r.get('/raiser-edge/webhook-subscriptions', adminSite, async (req: Request, res: Response) => {
+  r.get('/raiser-edge/webhook-subscriptions', adminSite('The CRM\'s webhook subscriptions for this site'), async (req: Request, res: Response) => {
     ok(res, await sync.listWebhookSubscriptions(siteOf(req), publicBase(req, sync)));
   });
 
-  r.post('/raiser-edge/webhook-subscriptions', adminSite, idempotent, async (req: Request, res: Response) => {
+  r.post('/raiser-edge/webhook-subscriptions', adminSite('Create the CRM\'s webhook subscriptions for this site'), idempotent, async (req: Request, res: Response) => {
     ok(res, await sync.createWebhookSubscriptions(siteOf(req), publicBase(req, sync)));
   });
 }

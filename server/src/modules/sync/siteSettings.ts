@@ -1,5 +1,5 @@
-// A site's CRM ↔ email-platform connection, read from its settings.env (INTEGRATIONS.md settings
-// table), and the clients built from it. The rotating CRM refresh token is written back into
+// A site's CRM ↔ email-platform connection, read from its settings.env (docs/settings.md
+// lists them), and the clients built from it. The rotating CRM refresh token is written back into
 // settings.env in a transaction the moment it arrives.
 import os from 'node:os';
 import path from 'node:path';

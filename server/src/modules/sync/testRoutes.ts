@@ -23,22 +23,22 @@ export function syncTestRoutes(sync: SyncService): Router {
     return chosen;
   }
 
-  r.post('/send-email', allow.admin, async (req, res) => {
+  r.post('/send-email', allow.admin.describe('Check a site\'s mail server (and send a test message with `to`)', { body: emailTestBody }), async (req, res) => {
     const { site, to } = parse(emailTestBody, req.body);
     ok(res, await sync.testEmail(await sync.mailSiteFor(actorOf(req), site), to));
   });
 
-  r.post('/send-raiser-edge', allow.admin, async (req, res) => {
+  r.post('/send-raiser-edge', allow.admin.describe('Raiser\'s Edge NXT connectivity test', { body: testBody }), async (req, res) => {
     const { site } = parse(testBody, req.body);
     ok(res, await sync.testRaisersEdge(await siteOf(req, site)));
   });
 
-  r.post('/raiser-edge/call', allow.admin, async (req, res) => {
+  r.post('/raiser-edge/call', allow.admin.describe('One GET to the site\'s Raiser\'s Edge NXT, answered as it came', { body: reCallBody }), async (req, res) => {
     const { site, path } = parse(reCallBody, req.body);
     ok(res, await sync.testRaisersEdgeCall(await siteOf(req, site), path));
   });
 
-  r.post('/send-adestra', allow.admin, async (req, res) => {
+  r.post('/send-adestra', allow.admin.describe('Adestra connectivity test', { body: testBody }), async (req, res) => {
     const { site } = parse(testBody, req.body);
     ok(res, await sync.testAdestra(await siteOf(req, site)));
   });

@@ -29,7 +29,7 @@ const keyOf = (req: Request) => {
 /** POST /api/users/me/get-upload-url → data is the signed URL (spec §7). */
 export function uploadGrantRoutes(uploads: UploadsService, config: Config): Router {
   const r = Router();
-  r.post('/me/get-upload-url', allow.signedIn, idempotent, async (req, res) => {
+  r.post('/me/get-upload-url', allow.signedIn.describe('A signed upload URL (15 minutes) to PUT one file to', { body: grantBody }), idempotent, async (req, res) => {
     const grant = uploads.grantUpload(actorOf(req), parse(grantBody, req.body), baseUrlOf(req, config));
     res.set('X-File-Url', grant.fileUrl);
     ok(res, grant.url);
@@ -40,7 +40,7 @@ export function uploadGrantRoutes(uploads: UploadsService, config: Config): Rout
 /** PUT /uploads/<key>?… (the signed URL), and GET /files/<key> and /uploads/<key> (the stored file). */
 export function fileRoutes(uploads: UploadsService, config: Config): Router {
   const r = Router();
-  r.put('/uploads/*key', allow.credential('the signed upload URL (signature, expiry, content type)'), express.raw({ type: () => true, limit: config.uploads.maxBytes }), async (req, res) => {
+  r.put('/uploads/*key', allow.credential('the signed upload URL (signature, expiry, content type)').describe('Upload a file to a signed upload URL, once, with its Content-Type', { bodyType: 'application/octet-stream' }), express.raw({ type: () => true, limit: config.uploads.maxBytes }), async (req, res) => {
     const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
     ok(res, await uploads.receive(keyOf(req), req.query as Record<string, unknown>, req.get('content-type'), body));
   });
@@ -56,9 +56,9 @@ export function fileRoutes(uploads: UploadsService, config: Config): Router {
     });
     file.stream.pipe(res);
   };
-  r.get('/files/*key', allow.public, serveFile);
+  r.get('/files/*key', allow.public.describe('A stored file by its unguessable address'), serveFile);
   // The signed upload URL without its query serves the object too, as a presigned S3 PUT URL does
   // (same key, same rules as /files/; the signature only ever grants the PUT).
-  r.get('/uploads/*key', allow.public, serveFile);
+  r.get('/uploads/*key', allow.public.describe('A stored file at its upload address'), serveFile);
   return r;
 }

@@ -1,0 +1,133 @@
+// npm run docs:screenshots — the screenshots the README and the guides show, made from the demo so
+// they stay current: the built app started as the browser tests start it (a fresh data folder, the
+// demo seeded, `node dist/server/main.js` on a free loopback port), driven in Debian's Chromium
+// with playwright-core at a 1280 × 800 laptop's size, each screen saved to docs/images/<name>.png.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium, type Page } from 'playwright-core';
+import { ensureBuilt, serverEntryFile } from './lib/builds.mjs';
+import { freePort } from '../server/test/infra';
+
+const root = path.resolve(import.meta.dirname, '..');
+const images = path.join(root, 'docs/images');
+const DEMO_PASSWORD = 'presswork';
+
+interface Shot {
+  name: string;
+  /** What the image shows (its alt text in the docs). */
+  what: string;
+  as: 'staff@presswork.local' | 'admin@presswork.local';
+  path: string;
+  /** The page is ready to be photographed once this shows. */
+  ready: (page: Page) => Promise<unknown>;
+}
+
+const SHOTS: Shot[] = [
+  {
+    name: 'jobs',
+    what: "The demo's Jobs screen: the print queue with each job's ship-by, a reprint's reason and the Held tab",
+    as: 'staff@presswork.local',
+    path: '/print-jobs',
+    ready: (page) => page.locator('table tbody tr').first().waitFor(),
+  },
+  {
+    name: 'needs-attention',
+    what: 'Needs attention: what is wrong on the floor, worst first',
+    as: 'staff@presswork.local',
+    path: '/attention',
+    ready: (page) => page.getByRole('heading', { name: /Needs attention/ }).first().waitFor(),
+  },
+  {
+    name: 'held-jobs',
+    what: 'Jobs → Held: a job preflight stopped, with its finding and the page marked',
+    as: 'staff@presswork.local',
+    path: '/print-jobs?tab=held',
+    ready: (page) => page.locator('[data-testid^="held-job-"]').first().waitFor(),
+  },
+  {
+    name: 'api-reference',
+    what: "Setup → API reference: every route from the server's OpenAPI document",
+    as: 'admin@presswork.local',
+    path: '/api-reference',
+    ready: (page) => page.getByRole('table', { name: 'Routes' }).waitFor(),
+  },
+];
+
+async function startDemo(): Promise<{ baseUrl: string; stop: () => Promise<void> }> {
+  await ensureBuilt(['admin', 'server'], { log: (line) => console.log(line) });
+  const port = await freePort();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'presswork-docs-'));
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const logFile = path.join(dataDir, 'server.log');
+  const log = fs.createWriteStream(logFile);
+  // As the browser tests run it: the demo seeded, its simulators on, no scheduled syncs.
+  const child = spawn(process.execPath, [serverEntryFile('main')], {
+    cwd: root,
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, PUBLIC_URL: baseUrl, NODE_ENV: 'test', SEED_DEMO: '1', LOG_LEVEL: 'warn', SMTP_CATCHER_PORT: '0', SYNC_SCHEDULER: '0' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout?.pipe(log);
+  child.stderr?.pipe(log);
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    try {
+      if ((await fetch(`${baseUrl}/api`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`The demo did not start:\n${fs.readFileSync(logFile, 'utf8')}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return {
+    baseUrl,
+    stop: async () => {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function signIn(page: Page, baseUrl: string, email: string): Promise<void> {
+  await page.goto(`${baseUrl}/login`);
+  await page.getByLabel(/email/i).fill(email);
+  await page.getByLabel(/password/i).fill(DEMO_PASSWORD);
+  await page.getByRole('button', { name: /sign in|log ?in/i }).click();
+  await page.waitForURL((u) => !u.pathname.startsWith('/login'), { timeout: 20_000 });
+}
+
+async function main(): Promise<void> {
+  const demo = await startDemo();
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
+  });
+  try {
+    fs.mkdirSync(images, { recursive: true });
+    for (const who of new Set(SHOTS.map((s) => s.as))) {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1 });
+      const page = await context.newPage();
+      await signIn(page, demo.baseUrl, who);
+      for (const shot of SHOTS.filter((s) => s.as === who)) {
+        await page.goto(`${demo.baseUrl}${shot.path}`);
+        await shot.ready(page);
+        // Fonts, images and the menu's counts settle before the picture is taken.
+        await page.waitForLoadState('networkidle');
+        const file = path.join(images, `${shot.name}.png`);
+        await page.screenshot({ path: file });
+        console.log(`docs/images/${shot.name}.png — ${shot.what}`);
+      }
+      await context.close();
+    }
+  } finally {
+    await browser.close();
+    await demo.stop();
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err instanceof Error ? err.message : err);
+  process.exit(1);
+});
