@@ -77,7 +77,10 @@ async function load(s: Started, base: string, dataDir: string): Promise<{ rss: n
   const settings = JSON.parse((db.prepare("select settings from sites where slug = 'demo'").get() as { settings: string }).settings) as { env: Array<{ key: string; value: string }> };
   const env = Object.fromEntries(settings.env.map((e) => [e.key, e.value]));
   const shop = env.SHOPIFY_SHOP_DOMAIN;
-  const secret = env.SHOPIFY_WEBHOOK_SECRET;
+  // The demo store is a Dev Dashboard app: it signs webhooks with its client secret (a store
+  // connected with a custom app's token has a webhook secret of its own instead).
+  const secret = env.SHOPIFY_WEBHOOK_SECRET ?? env.SHOPIFY_CLIENT_SECRET;
+  if (!shop || !secret) throw new Error("the demo site has no Shopify store connected (SHOPIFY_SHOP_DOMAIN and a webhook or client secret)");
   const processed = () => Number((db.prepare("select count(*) as n from webhook_deliveries where status = 'processed'").get() as { n: number }).n);
   const before = processed();
 

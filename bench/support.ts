@@ -81,6 +81,27 @@ export function rssOf(pid: number): number {
   }
 }
 
+/** Whether a process is still running (a zombie waiting for its parent to collect it is not). */
+function isRunning(pid: number): boolean {
+  try {
+    // /proc/<pid>/stat: "pid (comm) state …"; comm may hold spaces or parentheses.
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return !/^[ZX]/.test(stat.slice(stat.lastIndexOf(')') + 2));
+  } catch {
+    return false;
+  }
+}
+
+function signal(pid: number, sig: NodeJS.Signals): void {
+  try {
+    process.kill(pid, sig);
+  } catch {
+    /* already gone */
+  }
+}
+
+const signalGroup = (leader: number, sig: NodeJS.Signals) => signal(-leader, sig);
+
 /** Spawns `command args` and polls `readyUrl` every 20 ms until it answers 200 (or fails after `timeoutMs`). */
 export async function startAndTime(command: string, args: string[], env: Record<string, string>, readyUrl: string, timeoutMs = 120_000): Promise<Started> {
   let out = '';
@@ -88,24 +109,27 @@ export async function startAndTime(command: string, args: string[], env: Record<
   const child = spawn(command, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   child.stdout?.on('data', (d) => (out = (out + d).slice(-20_000)));
   child.stderr?.on('data', (d) => (out = (out + d).slice(-20_000)));
-  const exited = new Promise<void>((r) => child.once('exit', () => r()));
+  // The process that serves, found once it answers: through npm it is a grandchild, and npm exits
+  // on SIGTERM before the server under it has finished shutting down (and released its database).
+  let serverPid: number | undefined;
+  const exited = () => child.exitCode !== null || child.signalCode !== null;
+  const gone = async (ms: number) => {
+    const until = Date.now() + ms;
+    while (!exited() || isRunning(serverPid!)) {
+      if (Date.now() > until) return false;
+      await sleep(20);
+    }
+    return true;
+  };
   const stop = async () => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    // The whole process group: npm and its node children.
-    try {
-      process.kill(-child.pid!, 'SIGTERM');
-    } catch {
-      /* already gone */
-    }
-    await Promise.race([exited, sleep(10_000)]);
-    if (child.exitCode === null && child.signalCode === null) {
-      try {
-        process.kill(-child.pid!, 'SIGKILL');
-      } catch {
-        /* already gone */
-      }
-      await exited;
-    }
+    serverPid ??= leafPid(child.pid!);
+    // The whole process group: npm, scripts/start.mjs and the server all get SIGTERM; done when the
+    // server itself has exited, not only the process spawned here.
+    signalGroup(child.pid!, 'SIGTERM');
+    if (await gone(10_000)) return;
+    signalGroup(child.pid!, 'SIGKILL');
+    signal(serverPid, 'SIGKILL');
+    if (!(await gone(10_000))) throw new Error(`${command} ${args.join(' ')}: the server (pid ${serverPid}) did not exit after SIGKILL`);
   };
   for (;;) {
     try {
@@ -122,7 +146,8 @@ export async function startAndTime(command: string, args: string[], env: Record<
     await sleep(20);
   }
   const readyMs = performance.now() - t0;
-  return { child, readyMs, serverPid: leafPid(child.pid!), output: () => out, stop };
+  serverPid = leafPid(child.pid!);
+  return { child, readyMs, serverPid, output: () => out, stop };
 }
 
 export function tmpDir(prefix: string): string {

@@ -1,4 +1,5 @@
-// npm run test:pg — the server suite on PostgreSQL (each test file creates and drops its own database).
+// npm run test:pg — the server suite on PostgreSQL (pgTemplate.ts migrates one template database a run;
+// each test world is a copy of it, dropped after its file).
 import { spawnSync } from 'node:child_process';
 
 const url = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';

@@ -1,17 +1,20 @@
-// A fresh Presswork for one test file: its own database (in-memory SQLite, or a new PostgreSQL
-// database when TEST_DATABASE_URL is set), migrated, with two sites and a user of each role.
+// A fresh Presswork for one test file: its own migrated database (in-memory SQLite, or when
+// TEST_DATABASE_URL is set a PostgreSQL copy of the run's migrated template, pgTemplate.ts), with
+// two sites and a user of each role.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Response } from 'superagent';
+import bcrypt from 'bcryptjs';
 import supertest from 'supertest';
-import { afterAll } from 'vitest';
+import { afterAll, inject } from 'vitest';
 import { createApp } from '../src/app';
 import { loadConfig, type Config } from '../src/config';
 import { createDb, migrate, type Db } from '../src/db';
 import type { Clock } from '../src/lib/clock';
 import { createLogger } from '../src/lib/logger';
 import { signToken } from '../src/modules/auth/tokens';
+import { BCRYPT_COST } from '../src/modules/users/service';
 import { createServices, fileStoreOf } from '../src/services';
 import { createPgDatabase } from './infra';
 
@@ -23,12 +26,20 @@ export function testClock(start = new Date()): Clock & { advance(ms: number): vo
   return { now: () => new Date(now), advance: (ms) => void (now += ms), set: (d) => void (now = d.getTime()) };
 }
 
-async function freshDatabase(): Promise<{ database: Config['database']; drop: () => Promise<void> }> {
+/** A database for one world; `migrated` when it is a copy of the suite's migrated template (PostgreSQL). */
+async function freshDatabase(): Promise<{ database: Config['database']; migrated: boolean; drop: () => Promise<void> }> {
   const url = process.env.TEST_DATABASE_URL;
-  if (!url) return { database: { client: 'sqlite', filename: ':memory:' }, drop: async () => {} };
-  const pg = await createPgDatabase(url, 'pw_test');
-  return { database: { client: 'pg', url: pg.url }, drop: pg.drop };
+  if (!url) return { database: { client: 'sqlite', filename: ':memory:' }, migrated: false, drop: async () => {} };
+  // pgTemplate.ts (the suite's globalSetup) migrated one database for the whole run.
+  const template = inject('pgTemplate') ?? undefined;
+  const pg = await createPgDatabase(url, 'pw_test', template);
+  return { database: { client: 'pg', url: pg.url }, migrated: Boolean(template), drop: pg.drop };
 }
+
+// bcrypt is slow on purpose (about 0.1 s a hash): PASSWORD is hashed once per test worker, as the
+// users service hashes it, and every world's users share that hash.
+let passwordHash: Promise<string> | undefined;
+const testPasswordHash = () => (passwordHash ??= bcrypt.hash(PASSWORD, BCRYPT_COST));
 
 export interface TestWorld {
   db: Db;
@@ -46,14 +57,14 @@ export interface TestWorld {
 
 /** Build a world; torn down after the file's tests. `env` overrides settings. */
 export async function createWorld(env: Record<string, string> = {}): Promise<TestWorld> {
-  const { database, drop } = await freshDatabase();
+  const { database, migrated, drop } = await freshDatabase();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'presswork-test-'));
   const config: Config = {
     ...loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, JWT_SECRET: 'test-secret-that-is-long-enough-0123456789', LOG_LEVEL: 'silent', SEED_DEMO: '0', ...env }),
     database,
   };
   const db = createDb(database);
-  await migrate(db);
+  if (!migrated) await migrate(db);
   const clock = testClock();
   const deps = { db, clock, config, log: createLogger('silent') };
   const services = createServices(deps, fileStoreOf(config));
@@ -68,8 +79,13 @@ export async function createWorld(env: Record<string, string> = {}): Promise<Tes
   };
   const a = await site('Site A', 'site-a');
   const b = await site('Site B', 'site-b');
-  const user = async (email: string, role: 'admin' | 'user', siteId: number) =>
-    (await services.users.createUser({ firstName: email.split('@')[0], lastName: 'Tester', email, password: PASSWORD, role, siteId })).id;
+  const passwordHash = await testPasswordHash();
+  const user = async (email: string, role: 'admin' | 'user', siteId: number) => {
+    const [r] = await db('users')
+      .insert({ first_name: email.split('@')[0], last_name: 'Tester', email, password_hash: passwordHash, role, site_id: siteId, created_at: now, updated_at: now })
+      .returning('id');
+    return typeof r === 'object' ? (r.id as number) : (r as number);
+  };
   const users = {
     adminA: await user('admin-a@example.com', 'admin', a),
     userA: await user('user-a@example.com', 'user', a),

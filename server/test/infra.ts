@@ -22,18 +22,22 @@ export async function freePort(): Promise<number> {
  */
 export const REFUSED_PORT = 1;
 
-/** A new, empty PostgreSQL database on the server of `baseUrl` (named `<prefix>_<random>`), and how to drop it. */
-export async function createPgDatabase(baseUrl: string, prefix: string): Promise<{ url: string; drop: () => Promise<void> }> {
+/**
+ * A new PostgreSQL database on the server of `baseUrl` (named `<prefix>_<random>`), and how to drop
+ * it: empty, or a copy of the database `template` (which nothing may be connected to).
+ */
+export async function createPgDatabase(baseUrl: string, prefix: string, template?: string): Promise<{ name: string; url: string; drop: () => Promise<void> }> {
   const name = `${prefix}_${crypto.randomBytes(5).toString('hex')}`;
   const admin = knexFactory({ client: 'pg', connection: baseUrl, pool: { min: 0, max: 1 } });
   try {
-    await admin.raw(`create database ${name}`);
+    await admin.raw(template ? `create database ${name} template ${template}` : `create database ${name}`);
   } finally {
     await admin.destroy();
   }
   const u = new URL(baseUrl);
   u.pathname = `/${name}`;
   return {
+    name,
     url: u.toString(),
     drop: async () => {
       const a = knexFactory({ client: 'pg', connection: baseUrl, pool: { min: 0, max: 1 } });

@@ -6,26 +6,30 @@ import os from 'node:os';
 import path from 'node:path';
 import { BarcodeFormat, BinaryBitmap, DecodeHintType, HybridBinarizer, MultiFormatReader, RGBLuminanceSource } from '@zxing/library';
 import sharp from 'sharp';
-import { afterAll } from 'vitest';
 import type { Rect } from '../src/modules/batches/sheets';
 
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'sheet-reader-'));
-afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+/** pdftoppm's PNG of one page with `options`, written to a folder of its own and read back. */
+function pdftoppm(file: string, page: number, dpi: number, options: string[]): Buffer {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sheet-reader-'));
+  try {
+    const out = path.join(dir, 'page');
+    execFileSync('pdftoppm', ['-r', String(dpi), '-png', '-f', String(page), '-l', String(page), ...options, '-singlefile', file, out]);
+    return fs.readFileSync(`${out}.png`);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
 
 /** One page (from 1) of a PDF file as a PNG at `dpi`. */
 export function render(file: string, page: number, dpi: number): Buffer {
-  const out = path.join(tmp, `r-${page}-${dpi}-${Math.random().toString(36).slice(2)}`);
-  execFileSync('pdftoppm', ['-r', String(dpi), '-png', '-f', String(page), '-l', String(page), '-singlefile', file, out]);
-  return fs.readFileSync(`${out}.png`);
+  return pdftoppm(file, page, dpi, []);
 }
 
 /** A part of one page (mm from its bottom-left) as a PNG at `dpi`: only that part is drawn. */
 export function renderArea(file: string, page: number, dpi: number, pageHeightMm: number, area: Rect): Buffer {
   const px = (mm: number) => Math.round((mm * dpi) / 25.4);
-  const out = path.join(tmp, `a-${page}-${dpi}-${Math.random().toString(36).slice(2)}`);
   const crop = ['-x', px(area.x), '-y', px(pageHeightMm - area.y - area.height), '-W', px(area.width), '-H', px(area.height)].map(String);
-  execFileSync('pdftoppm', ['-r', String(dpi), '-png', '-f', String(page), '-l', String(page), ...crop, '-singlefile', file, out]);
-  return fs.readFileSync(`${out}.png`);
+  return pdftoppm(file, page, dpi, crop);
 }
 
 /** The barcode in a part of a page, drawn alone at 300 dpi; null when none can be read (an empty slot). */

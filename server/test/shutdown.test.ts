@@ -10,7 +10,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import supertest from 'supertest';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { createApp } from '../src/app';
 import type { Db } from '../src/db';
 import { HttpError } from '../src/http/errors';
@@ -339,6 +339,9 @@ describe('readiness during the drain', async () => {
 });
 
 describe('thread pools at shutdown', () => {
+  // Stopped is for good in this module instance: the files the same test worker runs next load a fresh one.
+  afterAll(() => vi.resetModules());
+
   it('stopped PDF workers start no new pool: a print file or page render asked for afterwards answers 503 at once', async () => {
     await stopPdfWorkers();
     const file = { owner: 'job 1', title: 'print-file.pdf', createdAt: new Date(0).toISOString() };

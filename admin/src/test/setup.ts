@@ -1,6 +1,6 @@
 import '@testing-library/jest-dom/vitest';
 import { format } from 'node:util';
-import { configure } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
 
 // findBy… and waitFor give up after 1 s by default; a whole screen rendered in jsdom takes longer
@@ -17,6 +17,9 @@ console.error = (...args: unknown[]) => {
 };
 
 afterEach(() => {
+  // Testing Library unmounts after each test by itself only in the first file a test worker runs
+  // (its module, and the afterEach it registers, load once a worker): unmount here for every file.
+  cleanup();
   localStorage.clear();
   vi.unstubAllGlobals();
   vi.restoreAllMocks();

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { Design } from '../../../../common/api/printProduction';
@@ -6,6 +6,15 @@ import { jsonResponse, stubFetch, type RecordedCall } from '../../test/helpers';
 import { design } from '../../test/printProduction';
 import { addLayer, createImageLayer, newDocument } from '../../../../common/design-doc/model';
 import { EditorPage } from './EditorPage';
+
+// A test worker runs several files with one module cache: the editor an earlier file loaded uses
+// the real renderPages. Load the modules afresh for this file, so the mock below applies, and
+// afresh again after it, so no later file gets the mock.
+vi.hoisted(() => vi.resetModules());
+afterAll(() => {
+  vi.doUnmock('./renderPages');
+  vi.resetModules();
+});
 
 // Print-resolution rendering needs a real canvas (the browser, or the server's): here it is stubbed,
 // the save flow around it is what is tested. The render itself is tested with the shared renderer.

@@ -1,9 +1,18 @@
 import { createRef } from 'react';
-import { describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { render, screen } from '@testing-library/react';
 import { addLayer, createImageLayer, newDocument } from '../../../../common/design-doc/model';
 import type { DesignDocument, ImageLayer } from '../../../../common/design-doc/types';
 import { PropertiesPanel } from './PropertiesPanel';
+
+// A test worker runs several files with one module cache: the editor an earlier file loaded uses
+// the real renderPages. Load the modules afresh for this file, so the mock below applies, and
+// afresh again after it, so no later file gets the mock.
+vi.hoisted(() => vi.resetModules());
+afterAll(() => {
+  vi.doUnmock('./renderPages');
+  vi.resetModules();
+});
 
 // jsdom loads no pictures: the editor's image loader answers with the pixel sizes a browser would.
 const PIXELS: Record<string, [number, number]> = {
