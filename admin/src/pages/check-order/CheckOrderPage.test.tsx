@@ -206,7 +206,7 @@ describe('Check order (/check-order)', () => {
     await userEvent.type(screen.getByLabelText('Order id or name'), '#1001');
     await userEvent.click(screen.getByRole('button', { name: 'Search' }));
     expect(await screen.findByRole('heading', { name: 'Order #1001' })).toBeInTheDocument();
-    // Asked by name (an earlier test's late retry may also land in this stub on a loaded machine).
+    // Asked by name (an earlier test's late retry may also land in this fake on a loaded machine).
     expect(checkCalls(calls).map((c) => c.body)).toContainEqual({ name: '#1001' });
   });
 
