@@ -5,6 +5,7 @@ import { Alert, Box, Button, Card, Chip, List, ListItemButton, ListItemText, Sta
 import CheckCircleOutlineIcon from '@mui/icons-material/CheckCircleOutlineOutlined';
 import RefreshIcon from '@mui/icons-material/Refresh';
 import { ATTENTION_KINDS, KIND_LABEL, attentionSummary, type AttentionAnswer, type AttentionItem, type Severity } from '../../../../common/api/attention';
+import { RequireAccess } from '../../components/RequireAccess';
 import { usePageTitle } from '../../layout/usePageTitle';
 import { formatDateTime, formatTimeSince } from '../../lib/format';
 import { useAttention } from './useAttention';
@@ -87,4 +88,11 @@ export function AttentionPage() {
   );
 }
 
-export default AttentionPage;
+/** /attention: signed-in users only (Home shows the same list to staff without this wrapper). */
+export default function AttentionScreen() {
+  return (
+    <RequireAccess resource="attention" action="list">
+      <AttentionPage />
+    </RequireAccess>
+  );
+}

@@ -5,6 +5,7 @@ import { Title } from 'react-admin';
 import { Box, Card, CardContent } from '@mui/material';
 import MarkdownIt from 'markdown-it';
 import guide from '../../../../docs/operators-guide.md?raw';
+import { RequireAccess } from '../../components/RequireAccess';
 import { usePageTitle } from '../../layout/usePageTitle';
 
 // Our own file: no raw HTML is let through all the same, and bare addresses become links.
@@ -32,4 +33,11 @@ export function ManualPage() {
   );
 }
 
-export default ManualPage;
+/** /manual: signed-in users only, like every screen of the menu. */
+export default function ManualScreen() {
+  return (
+    <RequireAccess resource="manual" action="list">
+      <ManualPage />
+    </RequireAccess>
+  );
+}

@@ -6,7 +6,7 @@
 // where they are; once every copy of every item of the order made here is packed: "Order complete —
 // ship" and Mark shipped with the tracking, in sight without scrolling.
 import { useCallback, useEffect, useRef, useState, type FormEvent, type MouseEvent } from 'react';
-import { useDataProvider } from 'react-admin';
+import { useAuthenticated, useDataProvider } from 'react-admin';
 import { Box, Button, Chip, CircularProgress, Paper, Stack, TextField, Typography } from '@mui/material';
 import LocalShippingIcon from '@mui/icons-material/LocalShipping';
 import type { ScanItem, ScanItemState, ScanOrder, ScanRefusalDetails, ScanResult, ScannedJob } from '../../../../common/api/scan';
@@ -238,6 +238,9 @@ const INTERACTIVE = 'input, textarea, select, button, a, label, [role="button"],
 const KEEP = 8;
 
 export default function ScanStationPage() {
+  // Signed out, the visitor goes to the login page. The station itself is drawn at once, not after
+  // the check: a wrapper that mounts it later would lose, or replay, what the scanner typed first.
+  useAuthenticated();
   usePageTitle('Scan station');
   const dataProvider = useDataProvider<AppDataProvider>();
   const input = useRef<HTMLInputElement>(null);
