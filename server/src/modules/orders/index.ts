@@ -1,7 +1,7 @@
 // Owns store orders: webhooks in, order tables, status moves, store connections and privacy requests.
 export { orderFor } from './lookup';
 export { assertOperatorMaySend, cancelledJobReason, type HeldOrder, ORDER_CANCELLED, ORDER_UNPAID, printHold, type PrintHold } from './orderHold';
-export { highestProgress, moveOrder, nextOrderStatus, ORDER_EVENTS, PROGRESS, progressRank, SIDE, TERMINAL, writeOrder } from './orderState';
+export { highestProgress, moveOrder, refuseHandMove, nextOrderStatus, ORDER_EVENTS, PROGRESS, progressRank, SIDE, TERMINAL, writeOrder } from './orderState';
 export { SHOPIFY_SOURCE } from './repo';
 export { onlineStoresRoutes, shopifyWebhookRoutes, storeConnectionRoutes } from './routes';
 export { searchKey } from './searchKeys';
