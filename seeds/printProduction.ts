@@ -406,7 +406,7 @@ async function seedLowResolutionPhotoOrder(deps: Deps, services: Services, desig
     status: 'received',
     receivedAt: isoNow(deps.clock),
   });
-  const { jobs } = await services.orders.orderToArtwork(staff, order.id, siteId);
+  const { jobs } = await services.orderActions.orderToArtwork(staff, order.id, siteId);
   if (!jobs[0]) throw new Error('The demo photo order made no print job');
   return { orderId: order.id, photoUrl, job: jobs[0] };
 }

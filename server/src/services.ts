@@ -27,6 +27,7 @@ import { pipelineContext, pipelineService } from './modules/pipeline';
 import { historyService } from './modules/history';
 import { shipByViews } from './modules/ship-by';
 import { createMetrics } from './lib/metrics';
+import { orderActions } from './workflows/orderActions';
 
 /** The folder of uploaded and generated files: DATA_DIR/files. */
 export function filesFolderOf(dataDir: string): string {
@@ -105,6 +106,8 @@ export function createServices(given: Deps, givenStore: FileStore = fileStoreOf(
     storeFulfilments: storeFulfilment,
     pipeline,
     orders,
+    /** The order screens' re-run and line actions (orders, production, fulfilment and the pipeline together). */
+    orderActions: orderActions({ db: deps.db, production, send: fulfilment, pipeline }),
     stores: storesService({
       sites,
       onChange: orders.invalidateSites,

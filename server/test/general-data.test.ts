@@ -132,11 +132,19 @@ describe('general data', async () => {
       expect(await w.db('store_orders').where({ store_order_id: '777001' })).toHaveLength(1);
       // The same store order id in another site is another order.
       expect((await post('shopify-order-log', w.tokens.adminA, { field1: '777001', siteId: w.sites.b, data: {} })).status).toBe(200);
+      // A hand edit does not move an order's status (only orders' table of moves does): refused, naming the field, nothing written.
+      const moved = await post('shopify-order-log', w.tokens.adminA, { id: first.id, data: { status: 'printed', note: 'by hand' } });
+      expect(moved.status).toBe(400);
+      expect(moved.body.field).toBe('data.status');
+      expect(moved.body.error).toMatch(/not by hand: it stays received/);
+      const kept = await w.db('store_orders').where({ id: first.id }).first();
+      expect(kept.status).toBe('received');
+      expect(JSON.stringify(kept.our_data ?? null)).not.toContain('by hand');
       // Updating the one order works, and its status has one home: the column, shown as data.status.
-      const updated = await post('shopify-order-log', w.tokens.adminA, { id: first.id, data: { status: 'printed', note: 'by hand' } });
+      const updated = await post('shopify-order-log', w.tokens.adminA, { id: first.id, data: { status: 'received', note: 'by hand' } });
       expect(updated.status).toBe(200);
-      expect(updated.body.data).toMatchObject({ id: first.id, status: 'printed', field1: '777001', data: { status: 'printed', note: 'by hand' } });
-      expect((await w.db('store_orders').where({ id: first.id }).first()).status).toBe('printed');
+      expect(updated.body.data).toMatchObject({ id: first.id, status: 'received', field1: '777001', data: { status: 'received', note: 'by hand' } });
+      expect((await w.db('store_orders').where({ id: first.id }).first()).status).toBe('received');
       // Other types keep allowing copies.
       await create('note', w.tokens.adminA, { field1: 'same' });
       await create('note', w.tokens.adminA, { field1: 'same' });

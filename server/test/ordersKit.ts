@@ -2,7 +2,7 @@
 import crypto from 'node:crypto';
 import { expect } from 'vitest';
 import { fromJson } from '../src/db';
-import { recordFromRow, type RecordRow } from '../src/modules/general-data/record';
+import { recordFromRow, type RecordRow } from '../src/modules/records';
 import { orderTablesRepo } from '../src/modules/orders/tablesRepo';
 import type { EnvVar } from '../src/lib/secrets';
 import { shopifyJson, signShopifyBody } from '../simulators/shopify';

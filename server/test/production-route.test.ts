@@ -2,8 +2,9 @@
 import { describe, expect, it } from 'vitest';
 import type { Design } from '../src/modules/designs/repo';
 import { ECARD_NOT_PRINTED, type LineMapping } from '../src/modules/production/designForLine';
-import { ORDER_CANCELLED, ORDER_UNPAID, type PrintHold } from '../src/modules/production/orderHold';
-import { autoSendOf, goesToProviderByItself, linesSentToProvider, ROUTE_CODES, routeLine, sendsAutomatically, type LineRoute, type RouteCode, type RouteInput } from '../src/modules/production/route';
+import { ORDER_CANCELLED, ORDER_UNPAID, type PrintHold } from '../src/modules/orders/orderHold';
+import { autoSendOf, sendsAutomatically } from '../src/modules/orders/webhookSites';
+import { goesToProviderByItself, linesSentToProvider, ROUTE_CODES, routeLine, type LineRoute, type RouteCode, type RouteInput } from '../src/modules/production/route';
 import { NOTHING_LEFT } from '../../common/api/units';
 import type { Site } from '../src/modules/sites/repo';
 

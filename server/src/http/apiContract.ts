@@ -15,6 +15,7 @@ import type { DataRecord as GeneralRecord } from '../modules/general-data';
 import type { GeneralDataService } from '../modules/general-data';
 import type { OrderData as StoredOrderData } from '../modules/orders';
 import type { OrdersService } from '../modules/orders';
+import type { OrderActions } from '../workflows/orderActions';
 import type { Store as StoreRow } from '../modules/orders';
 import type { PrintJob as PrintJobRow } from '../modules/print-jobs';
 import type { PrintJobsService } from '../modules/print-jobs';
@@ -57,7 +58,7 @@ export type DesignListContract = Conforms<Answer<DesignsService['list']>, ListPa
 export type ProductTypesContract = Conforms<Answer<DesignsService['allWithProductType']>, { data: ProductTypeOfSku[] }>;
 export type GeneralDataListContract = Conforms<Answer<GeneralDataService['list']>, DataPage<DataRecord>>;
 export type CheckOrderContract = Conforms<Answer<OrdersService['checkOrder']>, DataRecord[]>;
-export type RerunContract = Same<Answer<OrdersService['rerunOrder']>, RerunResult>;
+export type RerunContract = Same<Answer<OrderActions['rerunOrder']>, RerunResult>;
 export type ProviderEventsContract = Conforms<Answer<FulfilmentService['listEvents']>, ListPage<DataRecord>>;
 export type ProviderLinesContract = Conforms<Answer<FulfilmentService['orderDetail']>['lines'][number], ProviderOrderLine>;
 export type LoginContract = Conforms<Extract<Answer<UsersService['login']>, { token: string }>, LoginAnswer>;

@@ -4,7 +4,7 @@ import type { Deps } from '../../deps';
 import { isoNow } from '../../lib/clock';
 import type { PrintJob } from '../print-jobs';
 import { findSite } from '../sites';
-import { sendsAutomatically } from '../production';
+import { sendsAutomatically } from '../orders';
 import { enqueueOrderSend, hpDedupeKey, outboxRepo } from './outbox';
 import { findOrder } from './resolveOrder';
 

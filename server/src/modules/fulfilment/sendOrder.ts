@@ -9,7 +9,7 @@ import { sendNow } from './outboxWorker';
 import { findOrder, lockedOrder, resolveOrder } from './resolveOrder';
 import { sendWhenOf } from '../orders';
 import { nothingToPrint } from '../production';
-import { assertOperatorMaySend } from '../production';
+import { assertOperatorMaySend } from '../orders';
 import { findSite } from '../sites';
 
 export interface SendOrderInput {

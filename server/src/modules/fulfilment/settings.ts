@@ -3,7 +3,7 @@
 import type { HpAuthScheme } from '../../integrations/hpSiteflow';
 import type { EnvVar } from '../../lib/secrets';
 import { envReader, settingProblem, siteSettings } from '../../../../common/siteSettings';
-import { autoSendOf } from '../production';
+import { autoSendOf } from '../orders';
 
 export interface HpSettings {
   baseUrl: string;

@@ -1,5 +1,5 @@
 // Owns the spec's generic records API: general_data rows, and the order tables' records through it.
-export { type DataRecord, recordFromRow, type RecordRow } from './record';
+export { type DataRecord, recordFromRow, type RecordRow } from '../records';
 export { type RecordFilter, type RecordSortField } from './repo';
 export { generalDataRoutes } from './routes';
 export { recordType, upsertBody } from './schema';

@@ -5,10 +5,10 @@ import type { Knex } from 'knex';
 import type { Db } from '../../db';
 import { canBeRowId, likeLiteral, toJson } from '../../db';
 import { deleteOrderTableRecord, insertOrderTableRecord, orderTableRecordById, orderTableRecordSource, updateOrderTableRecord } from '../orders';
-import { recordFromRow, type DataRecord, type RecordRow } from './record';
+import { recordFromRow, type DataRecord, type RecordRow } from '../records';
 import { ORDER_TABLE_TYPES, isOrderTableType } from '../records';
 
-export type { DataRecord } from './record';
+export type { DataRecord } from '../records';
 
 type Row = RecordRow & { search_text: string | null };
 

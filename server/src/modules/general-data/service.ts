@@ -8,7 +8,7 @@ import { pageWindow } from '../../lib/paging';
 import { DEFAULT_PERMISSION, canOnRecord, isAdmin, type Permission } from '../auth';
 import { generalDataRepo, type DataRecord, type RecordFilter, type RecordSortField } from './repo';
 import type { ListQuery, UpsertRecord } from './schema';
-import { DuplicateOrderError } from '../orders';
+import { DuplicateOrderError, refuseHandMove } from '../orders';
 import { RECORD_TYPES, SYSTEM_TYPES } from '../records';
 import { PRODUCTION_NOTE_MAX } from '../../../../common/api/printProduction';
 import { siteExists } from '../sites';
@@ -112,6 +112,8 @@ export function generalDataService(deps: Deps, { shipBy }: { shipBy: RecordsShip
         if (!(await siteExists(db, input.siteId))) throw fieldError('siteId', 'does not exist');
       }
       if (type === RECORD_TYPES.product) await checkProductSku((isAdmin(actor) ? input.siteId : undefined) ?? record.siteId, input.field1 ?? record.field1, record.id, skuField);
+      // An order's status moves only through orders' table of moves (orders/orderState.ts).
+      if (type === RECORD_TYPES.order) refuseHandMove(record.status, input.data);
       await repo
         .update(record.id, {
           field1: input.field1,

@@ -4,14 +4,14 @@ import type { Db } from '../../db';
 import { notFound } from '../../http/errors';
 import type { Actor } from '../../http/types';
 import { siteScope } from '../auth';
-import type { DataRecord } from '../general-data';
-import type { ProductionService } from '../production';
+import type { DataRecord } from '../records';
+import type { OrderProductionPort } from './productionPort';
 import { ORDER_TYPE, ordersRepo, type OrderRecord } from './repo';
 import type { CheckOrderInput } from './schema';
 import { orderNameOf } from './shopify';
 import { findSite } from '../sites';
 import { storeConnectionOf } from './storeConnection';
-import { printHold } from '../production';
+import { printHold } from './orderHold';
 import { sendWhenOf } from './webhookSites';
 
 export const ORDER_NOT_FOUND = 'Order not found';
@@ -41,7 +41,7 @@ export interface OrdersShipBy {
 }
 
 /** check-order: the order's records (order, provider events, sends), newest first; the order's lines carry their ship-by. */
-export async function checkOrder(db: Db, production: Pick<ProductionService, 'whereMade' | 'routeLines'>, shipBy: OrdersShipBy, actor: Actor, input: CheckOrderInput): Promise<DataRecord[]> {
+export async function checkOrder(db: Db, production: Pick<OrderProductionPort, 'whereMade' | 'routeLines'>, shipBy: OrdersShipBy, actor: Actor, input: CheckOrderInput): Promise<DataRecord[]> {
   const orders = await shipBy.onOrders(await findOrders(db, actor, input));
   const repo = ordersRepo(db);
   const logs = (

@@ -4,6 +4,7 @@
 import type { Knex } from 'knex';
 import type { Db } from '../../db';
 import { HttpError } from '../../http/errors';
+import { fieldError } from '../../http/fieldErrors';
 import { recordChange, type HistoryBy } from '../history';
 import { NO_LINES, RECEIVED } from './shopify';
 import { orderTablesRepo, type OrderPatch } from './tablesRepo';
@@ -82,6 +83,17 @@ export class OrderMoveRefused extends HttpError {
     super(409, `Order ${orderId} cannot move from ${from ?? 'nothing'} to ${to} on ${event}`, { from, to, event });
     this.name = 'OrderMoveRefused';
   }
+}
+
+/**
+ * A hand edit of an order's record (the generic records API) is no move the table knows: a changed
+ * data.status is refused, naming the field; the status sent back unchanged (an edit form saving the
+ * whole record) is no change.
+ */
+export function refuseHandMove(current: string | null, data: Record<string, unknown> | undefined): void {
+  const wanted = data?.status;
+  if (typeof wanted !== 'string' || wanted === '' || wanted.slice(0, 32) === current) return;
+  throw fieldError('data.status', `An order's status moves only with what happens to it (the store, HP Site Flow, Mark shipped), not by hand: it stays ${current ?? 'unset'}`);
 }
 
 /** Throws OrderMoveRefused unless the table allows the move. */

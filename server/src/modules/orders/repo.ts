@@ -2,7 +2,7 @@
 // looked up by store order id or name. (Webhook deliveries are the inbox's: modules/inbox/repo.ts.)
 import type { Knex } from 'knex';
 import { isPostgres, type Db } from '../../db';
-import type { DataRecord } from '../general-data';
+import type { DataRecord } from '../records';
 import { ORDER_RECORD_NAME, RECORD_TYPES } from '../records';
 import { orderTablesRepo, type NewOrder, type OrderRecord } from './tablesRepo';
 import type { OrderData } from './shopify';

@@ -1,43 +1,42 @@
 // Orders from the online store, assembled from their use cases: a webhook is verified and stored
 // once (ingest.ts, webhookSites.ts), the inbox applies it to its order (upsert.ts), and the order
-// screens find orders (lookup.ts), re-run them (rerun.ts) and act on their lines (lines.ts).
+// screens find orders (lookup.ts). Re-running an order and acting on its lines compose orders with
+// production and fulfilment: they live above the modules (workflows/).
 import type { Deps } from '../../deps';
 import type { Actor } from '../../http/types';
 import type { OrdersShipBy } from './lookup';
 import { createInbox, type Inbox } from '../inbox';
-import type { ProductionService } from '../production';
+import type { OrderProductionPort } from './productionPort';
 import type { SitesService } from '../sites';
 import { receiveWebhook } from './ingest';
-import { lineImages, linePdf, makeOrdersInHouse, orderToArtwork } from './lines';
 import { checkOrder } from './lookup';
 import { SHOPIFY_SOURCE, ordersRepo } from './repo';
-import { rerunOrder } from './rerun';
-import type { CheckOrderInput, OrderLineInput, ReconcileInput, RerunOrderInput } from './schema';
+import type { CheckOrderInput, ReconcileInput } from './schema';
 import { storeReconciler, type AdminRequestOf } from './reconcile';
 import { assertAdmin } from '../auth';
 import { notFound } from '../../http/errors';
 import { findSiteBySlug } from '../sites';
 import type { OrderLine } from './shopify';
 import { applyDeliveries, applyDelivery, type OrderCancelPort, type OrderPipelinePort, type OrderSendPort, type UpsertContext } from './upsert';
-import type { RerunPipelinePort } from './rerun';
 import { webhookSites, type WebhookInput } from './webhookSites';
 import { redactWaiting } from './privacyRequests';
 
-export type { OrderCancelPort, OrderSendPort } from './upsert';
+export type { OrderCancelPort, OrderPipelinePort, OrderSendPort } from './upsert';
+export type { OrderProductionPort } from './productionPort';
 export type { WebhookAnswer } from './ingest';
 export { STORE_KEYS, SITE_CACHE_MS, type WebhookInput } from './webhookSites';
 
 export interface OrdersServiceDeps {
   sites: SitesService;
-  /** Which design, print job and print file for a line (modules/production). */
-  production: ProductionService;
+  /** What production says of an order's lines (modules/production, above orders). */
+  production: OrderProductionPort;
   /** Ship-by dates on the lines of a checked order (modules/ship-by). */
   shipBy: OrdersShipBy;
   send?: OrderSendPort;
   /** The provider side of a store cancellation (fulfilment/cancel.ts). */
   cancel?: OrderCancelPort;
-  /** The charity's order pipeline (modules/pipeline): queued on a paid order, re-run on purpose. */
-  pipeline?: OrderPipelinePort & RerunPipelinePort;
+  /** The charity's order pipeline (modules/pipeline): queued on a paid order. */
+  pipeline?: OrderPipelinePort;
   /** Where webhook deliveries are stored and processed (default: an inbox of its own). */
   inbox?: Inbox;
   /** The Admin API transport of a site's store (missed orders are pulled with it). */
@@ -77,12 +76,6 @@ export function ordersService(deps: Deps, services: OrdersServiceDeps) {
     getOrder: (siteId: number, orderId: string) => ordersRepo(db).orderOf(siteId, orderId),
     mapLines: (siteId: number, order: { line_items: OrderLine[] }) => production.mapLines(siteId, order),
     checkOrder: (actor: Actor, input: CheckOrderInput) => checkOrder(db, production, shipBy, actor, input),
-    rerunOrder: (actor: Actor, input: RerunOrderInput) => rerunOrder({ db, production, sendPort: () => services.send, pipeline: services.pipeline }, actor, input),
-    orderToArtwork: (actor: Actor, id: string, siteId?: number, ownOrigin?: string) => orderToArtwork({ db, production }, actor, id, siteId, ownOrigin),
-    makeOrdersInHouse: (actor: Actor, ids: string[], siteId?: number, ownOrigin?: string) => makeOrdersInHouse({ db, production }, actor, ids, siteId, ownOrigin),
-    linePdf: (actor: Actor, input: OrderLineInput & { printInHouse?: boolean }, ownOrigin: string) => linePdf({ db, production }, actor, input, ownOrigin),
-    lineImages: (actor: Actor, input: OrderLineInput & { page?: number }, ownOrigin?: string) => lineImages({ db, production }, actor, input, ownOrigin),
-    /** Wires the provider side after both services exist (and lets tests use a fake). */
     /** Sync from store (admin): the store's orders changed since `since` (else since the last run) pulled in now. */
     async reconcile(actor: Actor, input: ReconcileInput) {
       assertAdmin(actor, 'Only an admin can sync a store');

@@ -10,7 +10,7 @@ import { siteBody } from '../sites';
 import type { SitesService } from '../sites';
 import type { StoreInput } from './schema';
 import { PREVIOUS_CLIENT_SECRET_MS, STORE_KEYS, sendWhenOf } from './webhookSites';
-import { autoSendOf } from '../production';
+import { autoSendOf } from './webhookSites';
 import type { Store } from '../../../../common/api/orders';
 import { fieldError } from '../../http/fieldErrors';
 import type { ReconcileState } from './reconcileRepo';

@@ -7,8 +7,7 @@
 // general_data's AUTOINCREMENT counter, so an id names one record whatever its table.
 import type { Knex } from 'knex';
 import { fromJson, isPostgres, isUniqueViolation, toJson, type Db } from '../../db';
-import type { DataRecord, RecordRow } from '../general-data';
-import { recordFromRow } from '../general-data';
+import { recordFromRow, type DataRecord, type RecordRow } from '../records';
 import { ORDER_RECORD_NAME, RECORD_TYPES } from '../records';
 import { orderSearchColumns } from './searchKeys';
 import type { OrderData } from './shopify';

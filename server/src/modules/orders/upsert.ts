@@ -7,8 +7,8 @@
 import type { Knex } from 'knex';
 import { isoNow, type Clock } from '../../lib/clock';
 import type { Delivery } from '../inbox';
-import { printHold } from '../production';
-import type { ProductionService } from '../production';
+import { printHold } from './orderHold';
+import type { OrderProductionPort } from './productionPort';
 import { unitsToMake } from '../../../../common/api/units';
 import { type Site, findSite } from '../sites';
 import { AUTOMATIC, type HistoryBy } from '../history';
@@ -20,7 +20,7 @@ import { isPrivacyTopic } from './privacy';
 import { applyPrivacyDelivery } from './privacyRequests';
 import { RECEIVED, applyStoreChange, orderCreatedAt, orderSearchText, storeChangeOf, type OrderData, type ShopifyOrder } from './shopify';
 import { sendWhenOf } from './webhookSites';
-import { sendsAutomatically } from '../production';
+import { sendsAutomatically } from './webhookSites';
 
 /** The provider side (modules/fulfilment): queues a send in the caller's transaction, deduplicated per order/line. */
 export interface OrderSendPort {
@@ -39,7 +39,7 @@ export interface OrderPipelinePort {
 
 export interface UpsertContext {
   clock: Clock;
-  production: Pick<ProductionService, 'autoSendable' | 'followOrder'>;
+  production: Pick<OrderProductionPort, 'autoSendable' | 'followOrder'>;
   /** The provider side, once wired (none: nothing is sent automatically). */
   sendPort(): OrderSendPort | undefined;
   cancelPort?(): OrderCancelPort | undefined;

@@ -14,7 +14,7 @@ import type { PipelineContext } from './context';
 import { pipelineRepo, type PipelinePayload } from './repo';
 import { pipelineSettingsOf, type PipelineSettings } from './settings';
 import { buyerOf, type Buyer } from './buyer';
-import { printHold } from '../production';
+import { printHold } from '../orders';
 
 /** What a step keeps on its row as it goes, and at the end. */
 export type StepResult = Record<string, unknown>;

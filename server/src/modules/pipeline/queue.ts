@@ -9,7 +9,7 @@ import { dayIn, nextRunAt } from '../../lib/time';
 import { nowIso, outboxRowById } from '../fulfilment';
 import type { OutboxRow } from '../fulfilment';
 import type { DataRecord } from '../general-data';
-import { printHold, type HeldOrder } from '../production';
+import { printHold, type HeldOrder } from '../orders';
 import type { StoreLineItem, StoreOrder } from '../fulfilment';
 
 /** What queuing reads of a stored order: its payment, cancellation and lines. */

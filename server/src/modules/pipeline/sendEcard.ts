@@ -6,7 +6,7 @@
 import { MailError, mailErrorOf } from '../../integrations/mailer';
 import { text } from '../fulfilment';
 import type { StoreLineItem } from '../fulfilment';
-import { printHold } from '../production';
+import { printHold } from '../orders';
 import { unitsToMake } from '../../../../common/api/units';
 import type { StepRunner } from './attempt';
 import { buyerOf } from './buyer';

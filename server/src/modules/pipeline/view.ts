@@ -5,7 +5,7 @@ import type { Db } from '../../db';
 import type { StoreOrder } from '../fulfilment';
 import type { OutboxRow } from '../fulfilment';
 import type { DataRecord } from '../general-data';
-import { ORDER_UNPAID, printHold } from '../production';
+import { ORDER_UNPAID, printHold } from '../orders';
 import type { Site } from '../sites';
 import type { Config } from '../../config';
 import { ecardOf } from './ecard';

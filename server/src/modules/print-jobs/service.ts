@@ -11,7 +11,7 @@ import { isAdmin, siteScope as scope, visibleTo } from '../auth';
 import { findDesign } from '../designs';
 import { isEcard } from '../../../../common/design-doc/types';
 import { findSite, siteExists } from '../sites';
-import { drawLine } from '../production';
+import { drawLine } from '../render';
 import { printJobsRepo, type MadeBy, type PrintJob, type PrintJobFilter, type PrintJobSortField } from './repo';
 import { bucketOf, printedPerPeriod } from './reportPeriods';
 import { reprintWhy, type ChangeInput, type CreateInput, type ListQuery, type ReportsQuery, type ReprintWhyInput } from './schema';

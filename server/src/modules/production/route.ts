@@ -1,20 +1,11 @@
 // Where an order line goes, and whether it may go now: printed in house, made by the provider (HP
 // Site Flow), e-mailed (an e-card), or nowhere — with the reason. One decision, asked by auto-send,
 // the provider sends (Send HP, one line), Make in house (the Jobs queue) and Check order.
-import { envValue, type EnvVar } from '../../lib/secrets';
 import type { PrintJob } from '../print-jobs';
 import { firstError } from '../print-jobs';
-import { STORE_KEYS } from '../orders';
-import type { Site } from '../sites';
 import { ECARD_NOT_PRINTED, providerBlocker, type LineMapping } from './designForLine';
-import { ORDER_CANCELLED, ORDER_UNPAID, type PrintHold } from './orderHold';
+import { ORDER_CANCELLED, ORDER_UNPAID, type PrintHold } from '../orders';
 import { NOTHING_LEFT } from '../../../../common/api/units';
-
-/** HP_AUTO_SEND, read here only: on for 1, true, yes or on (any case); anything else is off. */
-export const autoSendOf = (env: EnvVar[]): boolean => ['1', 'true', 'yes', 'on'].includes((envValue(env, STORE_KEYS.autoSend) ?? '').trim().toLowerCase());
-
-/** An auto-send site sends a new order to the provider as soon as it may. */
-export const sendsAutomatically = (site: Site | undefined): boolean => Boolean(site && autoSendOf(site.settings.env));
 
 export type LineGoes = 'in-house' | 'provider' | 'email' | 'nowhere';
 

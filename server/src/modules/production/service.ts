@@ -23,9 +23,9 @@ import { registerUpload, uploadExists } from '../uploads';
 import type { FileStore } from '../uploads';
 import { findDesign } from '../designs';
 import { ECARD_NOT_PRINTED, designForLine, isEcardDesign, mapLines, type LineRef } from './designForLine';
-import { drawLine } from './drawLine';
+import { drawLine } from '../render';
 import { NOTHING_LEFT, unitsToMake } from '../../../../common/api/units';
-import { cancelledJobReason, type HeldOrder, type PrintHold } from './orderHold';
+import { cancelledJobReason, type HeldOrder, type PrintHold } from '../orders';
 import { goesToProviderByItself, linesSentToProvider, routeLine } from './route';
 import { fieldError } from '../../http/fieldErrors';
 

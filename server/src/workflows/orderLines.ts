@@ -1,20 +1,15 @@
-// The order screens' line actions: order-to-arwork, a line's print file and its pages. What prints
-// a line is production's to say (modules/production); this file finds the order and the line.
-import type { Db } from '../../db';
-import { HttpError, badRequest, conflict, notFound } from '../../http/errors';
-import type { Actor } from '../../http/types';
-import type { PrintJob } from '../print-jobs';
-import { ECARD_NOT_PRINTED, type LineMapping } from '../production';
-import { ORDER_CANCELLED, ORDER_UNPAID, printHold, routeLine } from '../production';
-import { findSite } from '../sites';
-import { sendWhenOf } from './webhookSites';
-import type { MakeInHouseRefusal, MakeInHouseResult, OrderMadeInHouse } from '../../../../common/api/orders';
-import type { ProductionService } from '../production';
-import { orderFor } from './lookup';
-import type { OrderRecord } from './repo';
-import type { OrderLineInput } from './schema';
-import type { OrderLine } from './shopify';
-import { fieldError } from '../../http/fieldErrors';
+// The order screens' line actions: order-to-arwork, a line's print file and its pages. A use case
+// of orders and production together: orders find the order and the line (and its holds), production
+// says what prints it.
+import type { Db } from '../db';
+import { HttpError, badRequest, conflict, notFound } from '../http/errors';
+import type { Actor } from '../http/types';
+import type { PrintJob } from '../modules/print-jobs';
+import { ECARD_NOT_PRINTED, routeLine, type LineMapping, type ProductionService } from '../modules/production';
+import { ORDER_CANCELLED, ORDER_UNPAID, orderFor, printHold, sendWhenOf, type OrderLine, type OrderLineInput, type OrderRecord } from '../modules/orders';
+import { findSite } from '../modules/sites';
+import type { MakeInHouseRefusal, MakeInHouseResult, OrderMadeInHouse } from '../../../common/api/orders';
+import { fieldError } from '../http/fieldErrors';
 
 export interface LinesContext {
   db: Db;

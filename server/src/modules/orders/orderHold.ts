@@ -2,8 +2,8 @@
 // order never is; an unpaid one waits for its payment when the site says SHOPIFY_SEND_WHEN=paid
 // (the default) — automatic sending holds it, and an operator's send asks first.
 import { HttpError } from '../../http/errors';
-import { isPaid, type Cancellation } from '../orders';
-import type { SendWhen } from '../orders';
+import { isPaid, type Cancellation } from './shopify';
+import type { SendWhen } from './webhookSites';
 
 /** 409 details codes: the order was cancelled in the store (refused) / is not paid yet (asked). */
 export const ORDER_CANCELLED = 'ORDER_CANCELLED';

@@ -1,20 +1,15 @@
-// Re-run: the steps every order of the charity site goes through, run again on purpose.
-import type { Db } from '../../db';
-import { HttpError, badRequest } from '../../http/errors';
-import type { Actor } from '../../http/types';
-import type { StoreOrder } from '../fulfilment';
-import type { DataRecord } from '../general-data';
-import type { Site } from '../sites';
-import { nothingToPrint, providerBlockers } from '../production';
-import type { ProductionService } from '../production';
-import { findSite } from '../sites';
-import { orderFor } from './lookup';
-import type { RerunOrderInput } from './schema';
-import type { RerunResult } from '../../../../common/api/orders';
-import type { OrderSendPort } from './upsert';
-import { ORDER_UNPAID, printHold } from '../production';
-import { sendWhenOf } from './webhookSites';
-import { isAdmin } from '../auth';
+// Re-run: the steps every order of the charity site goes through, run again on purpose. A use case
+// of orders, production (what may be sent), fulfilment (the send) and the pipeline together.
+import type { Db } from '../db';
+import { HttpError, badRequest } from '../http/errors';
+import type { Actor } from '../http/types';
+import type { StoreOrder } from '../modules/fulfilment';
+import type { DataRecord } from '../modules/records';
+import { findSite, type Site } from '../modules/sites';
+import { nothingToPrint, providerBlockers, type ProductionService } from '../modules/production';
+import { ORDER_UNPAID, orderFor, printHold, sendWhenOf, type OrderSendPort, type RerunOrderInput } from '../modules/orders';
+import type { RerunResult } from '../../../common/api/orders';
+import { isAdmin } from '../modules/auth';
 
 type PipelineRerunStep = 'addToAdestra' | 'addToRaisersEdge' | 'sendEcard';
 

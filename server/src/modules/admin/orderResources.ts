@@ -1,5 +1,5 @@
 // /api/admin/{stores,products,resellers,instances,orders}: the react-admin surface of the orders
-// module. Stores are admin only; the others are general-data records, site-scoped for non-admins.
+// module's stores and records. Stores are admin only; the others are general-data records, site-scoped for non-admins.
 import { Router, type Request } from 'express';
 import type { Config } from '../../config';
 import { notFound } from '../../http/errors';
@@ -14,9 +14,7 @@ import { RECORD_TYPES } from '../records';
 import type { GeneralDataService } from '../general-data';
 import { baseUrlOf } from '../../http/baseUrl';
 import { PRODUCT_TYPE, productDesignId } from '../production';
-import { ORDER_TYPE } from './repo';
-import { productBody, storeBody } from './schema';
-import type { Store, StoreSortField, StoresService } from './stores';
+import { productBody, storeBody, type Store, type StoreSortField, type StoresService } from '../orders';
 import type { Db } from '../../db';
 import { fieldError } from '../../http/fieldErrors';
 
@@ -155,7 +153,7 @@ function ordersResource(records: GeneralDataService): RestResource<RecordSortFie
       records.adminList(
         actor,
         {
-          type: ORDER_TYPE,
+          type: RECORD_TYPES.order,
           ids: idsFilter(p.filter.id),
           field1: optionalString(p.filter.orderId, 'orderId'),
           status: optionalString(p.filter.status, 'status'),
@@ -167,7 +165,7 @@ function ordersResource(records: GeneralDataService): RestResource<RecordSortFie
         p.offset,
       ),
     getOne: async (actor, id) => {
-      const record = await records.get(actor, ORDER_TYPE, id).catch(() => undefined);
+      const record = await records.get(actor, RECORD_TYPES.order, id).catch(() => undefined);
       if (!record) throw notFound('Order not found');
       return record;
     },

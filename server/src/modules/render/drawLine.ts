@@ -1,7 +1,7 @@
 // A personalised line drawn in one place: the design's pages with the line's properties, as a new
 // job is made (production) and as a job is drawn again on Re-check (print-jobs).
 import type { Design } from '../designs';
-import type { RenderService } from '../render';
+import type { RenderService } from './service';
 
 export interface DrawnLine {
   artworkUrls: string[];
