@@ -1,4 +1,5 @@
 // createApp(deps) → the Express app (no listen): the product API, the admin REST API, files, and the built admin UI.
+import { routingRoutes } from './modules/routing';
 import fs from 'node:fs';
 import path from 'node:path';
 import express, { Router, type RequestHandler } from 'express';
@@ -102,6 +103,7 @@ export function createApp(deps: Deps, services: Services = createServices(deps),
   api.use('/sites', sitesRoutes(services.sites));
   // The CRM ↔ email-platform sync calls of a site, and the connectivity tests.
   api.use('/sites/:site', syncRoutes(services.sync));
+  api.use('/sites/:site', routingRoutes(services.routing));
   api.use('/test', syncTestRoutes(services.sync));
   api.use('/test', hpTestRoutes(services.fulfilment));
   api.use('/test', mailCatcherRoutes(services.mailCatcher));

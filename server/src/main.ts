@@ -97,6 +97,8 @@ async function main() {
   const storeFulfilmentWorker = startOutboxWorker(services.storeFulfilments, { log });
   // The charity's order pipeline: CRM, email platform and e-card steps (modules/pipeline), e-cards at their send date.
   const pipelineWorker = startOutboxWorker(services.pipeline, { log });
+  // Lines the routing rules sent in house: their print jobs made (rows of kind routed-in-house).
+  const routedJobsWorker = startOutboxWorker(services.routedJobs, { log });
   // Missed webhooks: every 5 minutes, each store with an Admin API token whose SHOPIFY_RECONCILE_MINUTES
   // (default hourly) period has not run yet is asked for its changed orders, once across instances.
   const reconciliations = startRepeating(() => services.orders.reconcileDue(), { intervalMs: 5 * 60_000, log, what: 'pulling missed orders from the stores' });
@@ -149,6 +151,7 @@ async function main() {
         'provider cancellations': () => cancelWorker.stop(),
         'store fulfilments': () => storeFulfilmentWorker.stop(),
         'order pipeline': () => pipelineWorker.stop(),
+        'routed in-house jobs': () => routedJobsWorker.stop(),
         'quiet order checks': () => quietOrderChecks.stop(),
         'store reconciliation': () => reconciliations.stop(),
         'privacy redactions': () => privacyRedactions.stop(),

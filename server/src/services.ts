@@ -28,6 +28,8 @@ import { historyService } from './modules/history';
 import { shipByViews } from './modules/ship-by';
 import { createMetrics } from './lib/metrics';
 import { orderActions } from './workflows/orderActions';
+import { orderRouting } from './workflows/routeOrder';
+import { routingService } from './modules/routing';
 
 /** The folder of uploaded and generated files: DATA_DIR/files. */
 export function filesFolderOf(dataDir: string): string {
@@ -80,7 +82,10 @@ export function createServices(given: Deps, givenStore: FileStore = fileStoreOf(
   // Read when /metrics is scraped: what waits in the inbox and the outbox.
   metrics.readBacklogsWith(async () => ({ inbox: await inbox.backlog(), outbox: await fulfilment.outboxBacklog() }));
   const history = historyService(deps, { jobOf: (jobId) => findPrintJob(deps.db, jobId), orderOf: (actor, id, siteId) => orderFor(deps.db, actor, id, siteId) });
-  const orders = ordersService(deps, { sites, production, shipBy, send: fulfilment, cancel: cancellations, pipeline, inbox, adminRequestOf: (site) => storeAdminOf(site)?.request ?? null });
+  // Routing by each site's rules: a printable order's lines routed as it is stored (workflows/routeOrder.ts).
+  const routingFlow = orderRouting({ ...deps, production, send: fulfilment });
+  const routing = routingService(deps, { testRun: routingFlow.testRun, routeNow: routingFlow.routeNow });
+  const orders = ordersService(deps, { sites, production, shipBy, route: routingFlow.port, cancel: cancellations, pipeline, inbox, adminRequestOf: (site) => storeAdminOf(site)?.request ?? null });
   return {
     users: usersService(deps),
     sites,
@@ -106,6 +111,9 @@ export function createServices(given: Deps, givenStore: FileStore = fileStoreOf(
     storeFulfilments: storeFulfilment,
     pipeline,
     orders,
+    /** Routing rules of each site (Setup → Routing), and the worker making in-house lines' print jobs. */
+    routing,
+    routedJobs: { processDue: routingFlow.processDue },
     /** The order screens' re-run and line actions (orders, production, fulfilment and the pipeline together). */
     orderActions: orderActions({ db: deps.db, production, send: fulfilment, pipeline }),
     stores: storesService({

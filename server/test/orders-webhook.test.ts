@@ -321,9 +321,9 @@ describe('shopify order webhook', async () => {
       }
     });
 
-    it('auto-send only for an auto-send site whose every line has a design with a provider SKU', async () => {
+    it('auto-send (HP_AUTO_SEND: every line to the provider): the whole order when every line can go, else each line that can, the others held', async () => {
       await makeDesign(w, w.tokens.adminA, { name: 'No HP', sku: 'AUTO-NOHP' });
-      const calls: Array<{ orderId: string }> = [];
+      const calls: Array<{ orderId: string; lineIds?: string[] }> = [];
       vi.spyOn(w.services.fulfilment, 'enqueueOrderSend').mockImplementation(async (_trx, input) => (calls.push(input), []));
       const off = order({ skus: ['AUTO-1'] });
       await deliver(w, off);
@@ -333,7 +333,14 @@ describe('shopify order webhook', async () => {
         const unknown = order({ skus: ['AUTO-1', 'NOT-A-SKU'] });
         const good = order({ skus: ['AUTO-1', 'AUTO-1'] });
         for (const o of [partial, unknown, good]) await deliver(w, o);
-        expect(calls.map((c) => c.orderId)).toEqual([good.id]);
+        expect(calls.map((c) => [c.orderId, c.lineIds?.length ?? 'whole'])).toEqual([
+          [partial.id, 1],
+          [unknown.id, 1],
+          [good.id, 'whole'],
+        ]);
+        const held = await w.db('order_line_routes').whereIn('order_id', [partial.id, unknown.id]).where({ action: 'hold' });
+        expect(held.map((r) => r.reason)).toEqual([expect.stringMatching(/has no provider SKU/), expect.stringMatching(/./)]);
+        expect(await w.db('order_line_routes').where({ order_id: off.id })).toEqual([]);
       } finally {
         await setSiteEnv(w, w.sites.a, { HP_AUTO_SEND: '' });
       }

@@ -3,10 +3,9 @@ import { describe, expect, it } from 'vitest';
 import type { Design } from '../src/modules/designs/repo';
 import { ECARD_NOT_PRINTED, type LineMapping } from '../src/modules/production/designForLine';
 import { ORDER_CANCELLED, ORDER_UNPAID, type PrintHold } from '../src/modules/orders/orderHold';
-import { autoSendOf, sendsAutomatically } from '../src/modules/orders/webhookSites';
-import { goesToProviderByItself, linesSentToProvider, ROUTE_CODES, routeLine, type LineRoute, type RouteCode, type RouteInput } from '../src/modules/production/route';
+import { autoSendOf } from '../src/modules/orders/webhookSites';
+import { linesSentToProvider, ROUTE_CODES, routeLine, type LineRoute, type RouteCode, type RouteInput } from '../src/modules/production/route';
 import { NOTHING_LEFT } from '../../common/api/units';
-import type { Site } from '../src/modules/sites/repo';
 
 const design = (o: Partial<Design> = {}) => ({ id: 5, name: 'Poster', hpSKU: 'HP-POSTER', productType: 'Poster', ...o }) as Design;
 const line = { id: '11', sku: 'P', quantity: 1 };
@@ -62,25 +61,12 @@ describe('routeLine', () => {
 });
 
 describe('auto-send', () => {
-  const routed = (...inputs: RouteInput[]) => inputs.map((input) => ({ mapping: input.mapping, route: routeLine(input) }));
-
-  it('goes by itself only when every line to print goes to the provider', () => {
-    expect(goesToProviderByItself(routed({ mapping: mapped() }, { mapping: mapped({ removed: true, design: null }) }, { mapping: mapped({ ecard: true }) }))).toBe(true);
-    expect(goesToProviderByItself(routed({ mapping: mapped() }, { mapping: mapped(), job: job() }))).toBe(false);
-    expect(goesToProviderByItself(routed({ mapping: mapped() }, { mapping: mapped({ design: design({ hpSKU: null }) }) }))).toBe(false);
-    expect(goesToProviderByItself(routed({ mapping: mapped(), hold: unpaid }))).toBe(false);
-    expect(goesToProviderByItself(routed({ mapping: mapped(), hold: cancelled }))).toBe(false);
-    expect(goesToProviderByItself(routed({ mapping: mapped({ ecard: true }) }))).toBe(false);
-    expect(goesToProviderByItself([])).toBe(false);
-  });
 
   it('HP_AUTO_SEND is on for 1, true, yes, on in any case, and off otherwise', () => {
     const env = (value: string) => [{ key: 'HP_AUTO_SEND', value }];
     for (const on of ['1', 'true', 'TRUE', 'Yes', 'on', ' on ']) expect(autoSendOf(env(on)), on).toBe(true);
     for (const off of ['0', 'false', 'no', 'off', '', 'maybe']) expect(autoSendOf(env(off)), off).toBe(false);
     expect(autoSendOf([])).toBe(false);
-    expect(sendsAutomatically({ settings: { env: env('true') } } as unknown as Site)).toBe(true);
-    expect(sendsAutomatically(undefined)).toBe(false);
   });
 
   it('the lines the provider was sent are those with a send time', () => {

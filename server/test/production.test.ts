@@ -160,17 +160,6 @@ describe('production: one owner of what gets printed', async () => {
     expect(asked.body.details.lines[0]).toMatchObject({ isPrinted: true });
   });
 
-  it('automatic sending leaves an order alone while one of its lines is in the Jobs queue', async () => {
-    const { orderId } = await orderFor('Hana');
-    await post('/api/online-stores/shopify-webhook/order-to-arwork', { id: orderId });
-    const stored = await w.services.orders.getOrder(w.sites.a, orderId);
-    const decision = await w.db.transaction((trx) => w.services.production.autoSendable(trx, w.sites.a, { id: orderId, line_items: stored!.data.line_items }));
-    expect(decision).toBe(false);
-    const { orderId: fresh } = await orderFor('Luca');
-    const freshOrder = await w.services.orders.getOrder(w.sites.a, fresh);
-    expect(await w.db.transaction((trx) => w.services.production.autoSendable(trx, w.sites.a, { id: fresh, line_items: freshOrder!.data.line_items }))).toBe(true);
-  });
-
   it("another site's user cannot reach the line's file or job (404)", async () => {
     const { orderId, lineIds } = await orderFor('Sol');
     const res = await post('/api/online-stores/shopify-webhook/hood-download-pdf', { id: orderId, lineId: lineIds[0] }, w.tokens.userB);

@@ -215,7 +215,7 @@ describe('Shopify\'s privacy webhooks', async () => {
     const o = order({ name: '#3004', first: 'Mary', last: 'Somerville', email: 'mary@example.com' });
     const base = { source: 'shopify', deliveryId: null, siteId: w.sites.a, status: 'received', error: null, attempts: 0, receivedAt: w.clock.now().toISOString(), processedAt: null };
     await w.db.transaction((trx) =>
-      applyDeliveries({ clock: w.clock, production: w.services.production, sendPort: () => undefined }, trx, [
+      applyDeliveries({ clock: w.clock, production: w.services.production, routePort: () => undefined }, trx, [
         { ...base, id: 910001, eventId: 'e-910001', topic: 'orders/create', payload: JSON.parse(JSON.stringify(o)) },
         { ...base, id: 910002, eventId: 'e-910002', topic: 'customers/data_request', payload: { shop_id: 1, shop_domain: SHOP_A, customer: { id: '77', email: 'grace@example.com' }, orders_requested: [], data_request: { id: 7 } } },
       ]),

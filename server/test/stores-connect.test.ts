@@ -257,7 +257,7 @@ describe('stores: the Admin API connection', async () => {
     const o = order();
     const base = { source: 'shopify', deliveryId: null, siteId: w.sites.a, status: 'received', error: null, attempts: 0, receivedAt: new Date().toISOString(), processedAt: null };
     await w.db.transaction((trx) =>
-      applyDeliveries({ clock: w.clock, production: w.services.production, sendPort: () => undefined }, trx, [
+      applyDeliveries({ clock: w.clock, production: w.services.production, routePort: () => undefined }, trx, [
         { ...base, id: 900001, eventId: 'e-900001', topic: 'orders/create', payload: JSON.parse(JSON.stringify(o)) },
         { ...base, id: 900002, eventId: 'e-900002', topic: 'app/uninstalled', payload: { id: 548380009, domain: SHOP_A } },
       ]),

@@ -1,10 +1,10 @@
-// Approve anyway on an auto-send site: the order's send, which left the held line out, goes again —
+// Approve anyway on a routing site: the order's send, which left the held line out, goes again —
 // through the outbox's dedupe keys, so nothing is sent twice.
 import type { Deps } from '../../deps';
 import { isoNow } from '../../lib/clock';
 import type { PrintJob } from '../print-jobs';
 import { findSite } from '../sites';
-import { sendsAutomatically } from '../orders';
+import { routesByItself } from '../routing';
 import { enqueueOrderSend, hpDedupeKey, outboxRepo } from './outbox';
 import { findOrder } from './resolveOrder';
 
@@ -17,7 +17,7 @@ export function requeueAfterApproval({ db, clock }: Pick<Deps, 'db' | 'clock'>) 
   return async (job: PrintJob): Promise<void> => {
     if (job.madeBy !== 'provider' || !job.shopifyOrderId || !job.lineItemId) return;
     const site = await findSite(db, job.clientId);
-    if (!sendsAutomatically(site)) return;
+    if (!(await routesByItself(db, site))) return;
     const order = await findOrder(db, job.shopifyOrderId, job.clientId);
     const sent = Array.isArray(order?.data.preGeneratedHPItems) ? (order!.data.preGeneratedHPItems as Array<{ lineId?: unknown }>) : [];
     if (!order || sent.some((i) => String(i.lineId) === job.lineItemId)) return;

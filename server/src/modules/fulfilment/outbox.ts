@@ -13,6 +13,8 @@ export interface EnqueueOrderSend {
   orderId: string;
   /** Only these line items, each its own provider order (`<order>-<line>`); absent: the whole order. */
   lineIds?: string[];
+  /** The provider's destination account a routing rule named (default: the site's HP_DESTINATION). */
+  destination?: string;
 }
 
 export interface HpOrderPayload {
@@ -20,6 +22,7 @@ export interface HpOrderPayload {
   orderId: string;
   lineId: string | null;
   actorId: number | null;
+  destination?: string;
 }
 
 export interface OutboxRow {
@@ -103,7 +106,7 @@ export async function enqueueOrderSend(trx: Knex | Knex.Transaction, input: Enqu
   const lines: Array<string | null> = input.lineIds?.length ? [...new Set(input.lineIds.map(String))] : [null];
   const out: OutboxRow[] = [];
   for (const lineId of lines) {
-    const payload: HpOrderPayload = { siteId: input.siteId, orderId: String(input.orderId), lineId, actorId: actorId ?? null };
+    const payload: HpOrderPayload = { siteId: input.siteId, orderId: String(input.orderId), lineId, actorId: actorId ?? null, ...(input.destination ? { destination: input.destination } : {}) };
     const dedupeKey = hpDedupeKey(input.siteId, payload.orderId, lineId);
     const queuedBefore = Boolean(await trx<Row>('outbox').where({ dedupe_key: dedupeKey }).first('id'));
     await insertOnce(trx, { kind: HP_ORDER_KIND, dedupeKey, siteId: input.siteId, payload, at });

@@ -19,8 +19,10 @@ export interface PreparedSend {
 /** The provider body of an outbox row's send; a line that cannot go is skipped with the reason. */
 export async function prepareSend(ctx: FulfilmentContext, row: OutboxRow): Promise<PreparedSend> {
   const { db, production } = ctx;
-  const { siteId, orderId, lineId, actorId } = row.payload;
-  const { settings } = await siteSettings(ctx, siteId);
+  const { siteId, orderId, lineId, actorId, destination } = row.payload;
+  const site = await siteSettings(ctx, siteId);
+  // A routing rule may name another destination account of the provider.
+  const settings = destination ? { ...site.settings, destination } : site.settings;
   const order = await findOrder(db, orderId, siteId);
   if (!order) throw new SendFailure(`Order ${orderId} not found`, true);
   const data = order.data;

@@ -16,6 +16,7 @@ export const AUTOMATIC = {
   hpPostback: 'HP Site Flow postback',
   providerSend: 'HP Site Flow send',
   autoSend: 'Auto-send rule (HP Site Flow)',
+  routingRules: 'Routing rules',
   storeWriteBack: 'Store write-back (Shopify)',
   scheduledSync: 'Scheduled sync',
   shopifyWebhook: (topic: string | null | undefined) => `Shopify webhook ${topic || 'order'}`.trim(),

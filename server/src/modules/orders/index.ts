@@ -5,13 +5,13 @@ export { highestProgress, moveOrder, refuseHandMove, nextOrderStatus, ORDER_EVEN
 export { SHOPIFY_SOURCE } from './repo';
 export { onlineStoresRoutes, shopifyWebhookRoutes, storeConnectionRoutes } from './routes';
 export { searchKey } from './searchKeys';
-export { type OrderCancelPort, type OrderPipelinePort, type OrderProductionPort, type OrderSendPort, ordersService, type OrdersService } from './service';
+export { type OrderCancelPort, type OrderPipelinePort, type OrderProductionPort, type OrderRoutePort, type OrderSendPort, ordersService, type OrdersService } from './service';
 export { type Cancellation, isPaid, type OrderAddress, type OrderData, type OrderLine } from './shopify';
 export { storeAdminFor } from './storeConnection';
 export { type Store, type StoreSortField, storesService, type StoresService } from './stores';
 export { lineFileBody, orderIdsBody, orderLineBody, type OrderLineInput, orderRefBody, productBody, rerunOrderBody, type RerunOrderInput, storeBody } from './schema';
 export { storeTokens } from './storeTokens';
 export { DuplicateOrderError, type OrderRecord } from './tablesRepo';
-export { autoSendOf, type SendWhen, sendsAutomatically, sendWhenOf } from './webhookSites';
-export { ordersPlacedSince, orderNames, orderRecordOf, newestOrder, orderById, insertProviderEvent, insertProviderSend, orderStates, deleteOrderTableRecord, insertOrderTableRecord, orderTableRecordById, orderTableRecordSource, updateOrderTableRecord } from './queries';
+export { autoSendOf, type SendWhen, sendWhenOf } from './webhookSites';
+export { latestOrdersOfSite, ordersPlacedSince, orderNames, orderRecordOf, newestOrder, orderById, insertProviderEvent, insertProviderSend, orderStates, deleteOrderTableRecord, insertOrderTableRecord, orderTableRecordById, orderTableRecordSource, updateOrderTableRecord } from './queries';
 export { STORE_KEYS } from './webhookSites';

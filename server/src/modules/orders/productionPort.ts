@@ -21,8 +21,6 @@ export interface LineDesign {
 export interface OrderProductionPort {
   /** Each line's design (or why it has none), as production maps it. */
   mapLines(siteId: number, order: { line_items: OrderLine[] }): Promise<LineDesign[]>;
-  /** Auto-send: whether every line to print may go to the provider by itself, in the caller's transaction. */
-  autoSendable(trx: Knex.Transaction, siteId: number, order: OrderData, hold?: PrintHold): Promise<boolean>;
   /** After a store change: the order's unprinted jobs follow their lines, in the caller's transaction. */
   followOrder(trx: Trx, siteId: number, order: OrderData): Promise<void>;
   /** Check order: where each line with a job is made. */

@@ -15,3 +15,4 @@ export const insertOrderTableRecord = (db: Parameters<typeof orderTablesRepo>[0]
 export const orderTableRecordById = (db: Parameters<typeof orderTablesRepo>[0], ...args: Parameters<OrderTablesRepo['recordById']>): ReturnType<OrderTablesRepo['recordById']> => orderTablesRepo(db).recordById(...args);
 export const orderTableRecordSource = (db: Parameters<typeof orderTablesRepo>[0], ...args: Parameters<OrderTablesRepo['recordSource']>): ReturnType<OrderTablesRepo['recordSource']> => orderTablesRepo(db).recordSource(...args);
 export const updateOrderTableRecord = (db: Parameters<typeof orderTablesRepo>[0], ...args: Parameters<OrderTablesRepo['updateRecord']>): ReturnType<OrderTablesRepo['updateRecord']> => orderTablesRepo(db).updateRecord(...args);
+export const latestOrdersOfSite = (db: Parameters<typeof orderTablesRepo>[0], ...args: Parameters<OrderTablesRepo['latestOfSite']>): ReturnType<OrderTablesRepo['latestOfSite']> => orderTablesRepo(db).latestOfSite(...args);

@@ -17,11 +17,11 @@ import { assertAdmin } from '../auth';
 import { notFound } from '../../http/errors';
 import { findSiteBySlug } from '../sites';
 import type { OrderLine } from './shopify';
-import { applyDeliveries, applyDelivery, type OrderCancelPort, type OrderPipelinePort, type OrderSendPort, type UpsertContext } from './upsert';
+import { applyDeliveries, applyDelivery, type OrderCancelPort, type OrderPipelinePort, type OrderRoutePort, type UpsertContext } from './upsert';
 import { webhookSites, type WebhookInput } from './webhookSites';
 import { redactWaiting } from './privacyRequests';
 
-export type { OrderCancelPort, OrderPipelinePort, OrderSendPort } from './upsert';
+export type { OrderCancelPort, OrderPipelinePort, OrderRoutePort, OrderSendPort } from './upsert';
 export type { OrderProductionPort } from './productionPort';
 export type { WebhookAnswer } from './ingest';
 export { STORE_KEYS, SITE_CACHE_MS, type WebhookInput } from './webhookSites';
@@ -32,7 +32,8 @@ export interface OrdersServiceDeps {
   production: OrderProductionPort;
   /** Ship-by dates on the lines of a checked order (modules/ship-by). */
   shipBy: OrdersShipBy;
-  send?: OrderSendPort;
+  /** Routing by the site's rules (workflows/routeOrder.ts): a printable order's lines routed as it is stored. */
+  route?: OrderRoutePort;
   /** The provider side of a store cancellation (fulfilment/cancel.ts). */
   cancel?: OrderCancelPort;
   /** The charity's order pipeline (modules/pipeline): queued on a paid order. */
@@ -51,7 +52,7 @@ export function ordersService(deps: Deps, services: OrdersServiceDeps) {
   const inbox = services.inbox ?? createInbox(deps);
   const sites = webhookSites(db, clock);
   const { shipBy } = services;
-  const upsert: UpsertContext = { clock, production, sendPort: () => services.send, cancelPort: () => services.cancel, pipeline: services.pipeline };
+  const upsert: UpsertContext = { clock, production, routePort: () => services.route, cancelPort: () => services.cancel, pipeline: services.pipeline };
 
   inbox.register({
     source: SHOPIFY_SOURCE,

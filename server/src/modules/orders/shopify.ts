@@ -122,6 +122,12 @@ export interface ShopifyOrder {
   /** The older consent flag, read when the customer's email_marketing_consent is absent. */
   buyer_accepts_marketing?: boolean | null;
   processed_at?: string | null;
+  /** The store's tags, comma-separated (routing rules read them); kept only when the store says. */
+  tags?: string | null;
+  /** The order's total as the store wrote it (routing rules read it). */
+  total_price?: string | null;
+  /** The sales channel it came through (web, pos, …: a routing rule's store). */
+  source_name?: string | null;
 }
 
 /** The fields the provider side keeps (status, what was sent, tracking): a store webhook never touches them. */
@@ -212,6 +218,10 @@ export function normaliseOrder(payload: unknown): ShopifyOrder {
     billing_address: address(p.billing_address),
     buyer_accepts_marketing: typeof p.buyer_accepts_marketing === 'boolean' ? p.buyer_accepts_marketing : null,
     processed_at: str(p.processed_at),
+    // Kept only when the store says, so an order stored before is read back the same.
+    ...(p.tags === undefined ? {} : { tags: str(p.tags) }),
+    ...(p.total_price === undefined ? {} : { total_price: str(p.total_price) }),
+    ...(p.source_name === undefined ? {} : { source_name: str(p.source_name) }),
   };
 }
 

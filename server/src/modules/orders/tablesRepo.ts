@@ -26,7 +26,7 @@ export class DuplicateOrderError extends Error {
 }
 
 /** Keys of an order's data that come from the store; the rest (but status, a column) is ours. */
-const STORE_KEYS = new Set(['id', 'name', 'order_number', 'created_at', 'updated_at', 'email', 'financial_status', 'fulfillment_status', 'customer', 'line_items', 'shipping_address', 'shipping_lines', 'billing_address', 'buyer_accepts_marketing', 'processed_at']);
+const STORE_KEYS = new Set(['id', 'name', 'order_number', 'created_at', 'updated_at', 'email', 'financial_status', 'fulfillment_status', 'customer', 'line_items', 'shipping_address', 'shipping_lines', 'billing_address', 'buyer_accepts_marketing', 'processed_at', 'tags', 'total_price', 'source_name']);
 
 /** An order's data as the API shows it → the store's JSON and ours; data.status is left out (the status column is its home). */
 export function splitOrderData(data: Record<string, unknown>): { store: Record<string, unknown>; ours: Record<string, unknown> } {
@@ -429,6 +429,11 @@ export function orderTablesRepo(db: Db | Knex.Transaction) {
       if (pg && forUpdate) q.forUpdate();
       const r = (await q) as OrderRow | undefined;
       return r ? orderFromRow(r) : undefined;
+    },
+
+    /** A site's latest orders, newest first. */
+    async latestOfSite(siteId: number, limit: number): Promise<OrderRecord[]> {
+      return ((await db('store_orders').where({ site_id: siteId }).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit)) as OrderRow[]).map(orderFromRow);
     },
 
     /** The newest order of a store order id, in one site or any. */

@@ -1,13 +1,12 @@
 // What a store order delivery does to its order, run by the inbox after the webhook was answered:
 // the order stored once per (site, store order id), the newest version wins (an orders/edited body
-// is applied to the stored lines), and in the same transaction what follows from it — an auto-send
-// site's order queued for the provider once it may go (paid, per SHOPIFY_SEND_WHEN; never when
-// cancelled), the order's print jobs following it (out of the queue when cancelled or its units
-// removed), and a cancelled order's provider orders cancelled (fulfilment/cancel.ts).
+// is applied to the stored lines), and in the same transaction what follows from it — a routing
+// site's order routed line by line once it may go (paid, per SHOPIFY_SEND_WHEN; never when
+// cancelled; workflows/routeOrder.ts), the order's print jobs following it (out of the queue when
+// cancelled or its units removed), and a cancelled order's provider orders cancelled (fulfilment/cancel.ts).
 import type { Knex } from 'knex';
 import { isoNow, type Clock } from '../../lib/clock';
 import type { Delivery } from '../inbox';
-import { printHold } from './orderHold';
 import type { OrderProductionPort } from './productionPort';
 import { unitsToMake } from '../../../../common/api/units';
 import { type Site, findSite } from '../sites';
@@ -19,8 +18,6 @@ import { APP_UNINSTALLED, disconnectStore } from './storeConnection';
 import { isPrivacyTopic } from './privacy';
 import { applyPrivacyDelivery } from './privacyRequests';
 import { RECEIVED, applyStoreChange, orderCreatedAt, orderSearchText, storeChangeOf, type OrderData, type ShopifyOrder } from './shopify';
-import { sendWhenOf } from './webhookSites';
-import { sendsAutomatically } from './webhookSites';
 
 /** The provider side (modules/fulfilment): queues a send in the caller's transaction, deduplicated per order/line. */
 export interface OrderSendPort {
@@ -32,6 +29,14 @@ export interface OrderCancelPort {
   cancelAtProvider(trx: Knex.Transaction, input: { siteId: number; orderId: string; by: HistoryBy }): Promise<object | undefined>;
 }
 
+/** Routing by the site's rules (workflows/routeOrder.ts, above orders): in the caller's transaction. */
+export interface OrderRoutePort {
+  /** Does the site route its orders by itself (a rule set, or HP_AUTO_SEND on)? */
+  routesByItself(trx: Knex.Transaction, site: Site | undefined): Promise<boolean>;
+  /** The order's lines not routed yet, routed now if the order may go (the port checks). */
+  routeOrder(trx: Knex.Transaction, siteId: number, order: OrderData): Promise<unknown>;
+}
+
 /** The charity's order pipeline (modules/pipeline): its steps queued once an order is paid, in the caller's transaction. */
 export interface OrderPipelinePort {
   queueOnPaid(trx: Knex.Transaction, site: Site | undefined, order: OrderData): Promise<number>;
@@ -39,9 +44,9 @@ export interface OrderPipelinePort {
 
 export interface UpsertContext {
   clock: Clock;
-  production: Pick<OrderProductionPort, 'autoSendable' | 'followOrder'>;
-  /** The provider side, once wired (none: nothing is sent automatically). */
-  sendPort(): OrderSendPort | undefined;
+  production: Pick<OrderProductionPort, 'followOrder'>;
+  /** Routing, once wired (none: nothing is routed by itself). */
+  routePort(): OrderRoutePort | undefined;
   cancelPort?(): OrderCancelPort | undefined;
   pipeline?: OrderPipelinePort;
 }
@@ -58,9 +63,10 @@ export async function applyDeliveries(ctx: UpsertContext, trx: Knex.Transaction,
     for (const d of all) if (isPrivacyTopic(d.topic)) await applyPrivacyDelivery(trx, d, ctx.clock);
     const list = all.filter((d) => d.topic !== APP_UNINSTALLED && !isPrivacyTopic(d.topic));
     if (list.length === 0) continue;
-    const site = ctx.sendPort() || ctx.pipeline ? await findSite(trx, siteId) : undefined;
-    // An auto-send site: one delivery after the other, each deciding what to send as it goes.
-    if (sendsAutomatically(site)) for (const d of list) await applyDelivery(ctx, trx, d);
+    const route = ctx.routePort();
+    const site = route || ctx.pipeline ? await findSite(trx, siteId) : undefined;
+    // A routing site: one delivery after the other, each routing what it may as it goes.
+    if (route && (await route.routesByItself(trx, site))) for (const d of list) await applyDelivery(ctx, trx, d);
     else await applyOrders(ctx, trx, siteId, list, site);
   }
 }
@@ -78,7 +84,7 @@ async function followUps(ctx: UpsertContext, trx: Knex.Transaction, siteId: numb
   return providerCancellation ? { ...data, providerCancellation } : data;
 }
 
-/** applyDelivery's rules for a site's deliveries in id order (no auto-send), each order read once and written once. */
+/** applyDelivery's rules for a site's deliveries in id order (no routing), each order read once and written once. */
 async function applyOrders(ctx: UpsertContext, trx: Knex.Transaction, siteId: number, list: Delivery[], site: Site | undefined): Promise<void> {
   const repo = ordersRepo(trx);
   const incoming = list.map((d) => ({ topic: d.topic ?? '', change: storeChangeOf(d.topic ?? '', d.payload) }));
@@ -110,20 +116,14 @@ async function applyOrders(ctx: UpsertContext, trx: Knex.Transaction, siteId: nu
   for (const o of next.values()) await ctx.pipeline?.queueOnPaid(trx, site, o.data);
 }
 
-/** An auto-send site's order goes once it may: paid (or SHOPIFY_SEND_WHEN=created), not cancelled, every line ready. */
-async function mayAutoSend(ctx: UpsertContext, trx: Knex.Transaction, site: Site | undefined, siteId: number, data: OrderData): Promise<boolean> {
-  if (!sendsAutomatically(site)) return false;
-  return ctx.production.autoSendable(trx, siteId, data, printHold(data, sendWhenOf(site)));
-}
-
 /**
- * One delivery: upsert the order record (newest version wins) and, for an auto-send site, queue
- * the provider send in the same transaction. An unpaid order is queued by the delivery that makes
- * it paid (orders/paid, or any topic whose financial_status says so); the outbox's dedupe key
- * keeps it to one send whatever arrives after.
+ * One delivery: upsert the order record (newest version wins) and, for a routing site, route its
+ * lines in the same transaction. An unpaid order is routed by the delivery that makes it paid
+ * (orders/paid, or any topic whose financial_status says so); a line is routed once, and the
+ * outbox's dedupe keys keep each send to one whatever arrives after.
  */
 export async function applyDelivery(ctx: UpsertContext, trx: Knex.Transaction, d: { id: number; siteId: number | null; topic: string | null; payload: unknown }): Promise<'stored' | 'stale'> {
-  const sendPort = ctx.sendPort();
+  const route = ctx.routePort();
   if (d.siteId === null) throw new Error('The delivery has no site (the site was deleted)');
   if (d.topic === APP_UNINSTALLED) {
     await disconnectStore(trx, d.siteId, isoNow(ctx.clock));
@@ -151,8 +151,8 @@ export async function applyDelivery(ctx: UpsertContext, trx: Knex.Transaction, d
   }
   const by = { automatic: AUTOMATIC.shopifyWebhook(d.topic) };
   await recordOrderChanges(trx, { siteId: d.siteId, orderId: order.id, at: now, by }, existing ? { ...existing.data, status: existing.status ?? existing.data.status } : undefined, { ...applied.data, status });
-  const site = (status === RECEIVED && sendPort) || ctx.pipeline ? await findSite(trx, d.siteId) : undefined;
-  if (status === RECEIVED && sendPort && (await mayAutoSend(ctx, trx, site, d.siteId, applied.data))) await sendPort.enqueueOrderSend(trx, { siteId: d.siteId, orderId: order.id });
+  const site = ctx.pipeline ? await findSite(trx, d.siteId) : undefined;
+  if (status === RECEIVED && route) await route.routeOrder(trx, d.siteId, applied.data);
   // The pipeline once paid: the delivery that pays the order queues it; later ones find it queued.
   await ctx.pipeline?.queueOnPaid(trx, site, applied.data);
   return 'stored';

@@ -51,11 +51,8 @@ export const shopDomainOf = (site: Site) => envValue(site.settings.env, STORE_KE
 /** SHOPIFY_SEND_WHEN: `created`, else `paid` (a missing or unknown value holds unpaid orders: the safe reading). */
 export const sendWhenOf = (site: Site | undefined): SendWhen => (site && envValue(site.settings.env, STORE_KEYS.sendWhen)?.trim().toLowerCase() === 'created' ? 'created' : 'paid');
 
-/** HP_AUTO_SEND, read here only: on for 1, true, yes or on (any case); anything else is off. */
+/** HP_AUTO_SEND, read here only: on for 1, true, yes or on (any case); anything else is off. Routing reads it for a site with no rule set (routing/service.ts). */
 export const autoSendOf = (env: EnvVar[]): boolean => ['1', 'true', 'yes', 'on'].includes((envValue(env, STORE_KEYS.autoSend) ?? '').trim().toLowerCase());
-
-/** An auto-send site sends a new order to the provider as soon as it may. */
-export const sendsAutomatically = (site: Site | undefined): boolean => Boolean(site && autoSendOf(site.settings.env));
 
 /** How long Shopify may still sign with a client secret after Rotate secret (shopify.dev "About client credentials"). */
 export const PREVIOUS_CLIENT_SECRET_MS = 60 * 60_000;

@@ -89,12 +89,3 @@ export function linesSentToProvider(order: { preGeneratedHPItems?: unknown }): S
   const items = Array.isArray(order.preGeneratedHPItems) ? (order.preGeneratedHPItems as Array<{ lineId?: unknown; sentAt?: unknown }>) : [];
   return new Set(items.filter((i) => i.sentAt).map((i) => String(i.lineId)));
 }
-
-/**
- * Auto-send: the order goes to the provider by itself when it has lines to print and every one goes
- * to the provider (a line in the Jobs queue needs a person's decision; a waiting order waits).
- */
-export function goesToProviderByItself(routes: Array<{ route: LineRoute; mapping: LineMapping }>): boolean {
-  const printed = routes.filter((r) => !r.mapping.removed && !r.mapping.ecard);
-  return printed.length > 0 && printed.every((r) => r.route.goes === 'provider' && r.route.code !== 'unpaid');
-}

@@ -26,7 +26,7 @@ import { ECARD_NOT_PRINTED, designForLine, isEcardDesign, mapLines, type LineRef
 import { drawLine } from '../render';
 import { NOTHING_LEFT, unitsToMake } from '../../../../common/api/units';
 import { cancelledJobReason, type HeldOrder, type PrintHold } from '../orders';
-import { goesToProviderByItself, linesSentToProvider, routeLine } from './route';
+import { linesSentToProvider, routeLine } from './route';
 import { fieldError } from '../../http/fieldErrors';
 
 /** The parts of a store order line production reads (a stored line, or a normalised one). */
@@ -78,7 +78,7 @@ export interface ProductionParts {
 }
 
 export function productionService(deps: Deps, parts: ProductionParts) {
-  const { db, clock, config, log } = deps;
+  const { db, clock, config } = deps;
   const { store, artwork, render, printJobs } = parts;
   const fileKeySecret = crypto.createHmac('sha256', config.jwt.secret).update('presswork-print-files').digest();
   const publicBase = () => config.publicUrl ?? `http://localhost:${config.port}`;
@@ -208,16 +208,6 @@ export function productionService(deps: Deps, parts: ProductionParts) {
   }
 
   /**
-   * Auto-send rule (a new order of an auto-send site, not held): every line to print goes to the
-   * provider; a line already queued in house needs a person's decision.
-   */
-  async function autoSendable(trx: Knex.Transaction, siteId: number, order: { id: string; line_items: ProductionLine[] }, hold?: PrintHold): Promise<boolean> {
-    const routes = await routeLines(trx, siteId, order, hold);
-    if (routes.some((r) => r.route.goes === 'in-house' && r.job)) log.info({ siteId, orderId: order.id }, 'not sent automatically: a line is in the Jobs queue');
-    return goesToProviderByItself(routes);
-  }
-
-  /**
    * After a store change of an order: each unprinted job follows its line — out of the queue with
    * the reason when the order was cancelled or the line's units are all gone, back in play and
    * with the line's units otherwise. In the caller's transaction.
@@ -341,7 +331,6 @@ export function productionService(deps: Deps, parts: ProductionParts) {
     takeLinesFromQueue,
     /** A job the provider makes from now on (the send's own decision, no operator asked: null). */
     moveToProvider: (job: PrintJob, byUserId: number | null) => printJobs.moveJob(db, job, 'provider', byUserId),
-    autoSendable,
     routeLines,
     followOrder,
     printFile,

@@ -1,0 +1,107 @@
+// What a rule set may say: every object strict (an unknown key is refused, not ignored), countries
+// ISO 3166-1 alpha-2, SKU patterns of letters, digits, - _ . / and * wildcards, a default always.
+import countries from 'i18n-iso-countries';
+import { z } from 'zod';
+import { ROUTING_ACTIONS } from '../../../../common/api/routing';
+import { rowId } from '../../http/validate';
+
+const text = (max: number) => z.string().trim().min(1).max(max);
+const oneOrList = <T extends z.ZodType>(item: T) => z.union([item, z.array(item).min(1).max(200)]);
+
+const range = z
+  .strictObject({ min: z.number().min(0).optional(), max: z.number().min(0).optional() })
+  .refine((r) => r.min === undefined || r.max === undefined || r.min <= r.max, 'must have min at most max');
+
+const SKU_PATTERN = /^[A-Za-z0-9_\-./ *]+$/;
+const skuPattern = z.string().trim().min(1).max(120).regex(SKU_PATTERN, 'must be a SKU with * for any characters (letters, digits, - _ . / and *)');
+
+const country = z
+  .string()
+  .trim()
+  .transform((c) => c.toUpperCase())
+  .refine((c) => /^[A-Z]{2}$/.test(c) && countries.isValid(c), 'must be an ISO 3166-1 alpha-2 country code (e.g. GB, US)');
+
+export const routingWhen = z.strictObject({
+  sku: oneOrList(skuPattern).optional(),
+  productType: oneOrList(text(60)).optional(),
+  designId: rowId.optional(),
+  quantity: range.optional(),
+  orderQuantity: range.optional(),
+  country: oneOrList(country).optional(),
+  province: oneOrList(text(60)).optional(),
+  tags: z.array(text(120)).min(1).max(100).optional(),
+  property: z.strictObject({ name: text(120), value: z.string().max(500).optional() }).optional(),
+  orderTotal: range.optional(),
+  shippingMethod: oneOrList(text(120)).optional(),
+  store: oneOrList(text(120)).optional(),
+});
+
+const fallback = z.strictObject({
+  action: z.enum(['provider', 'hold', 'email']),
+  destination: text(120).optional(),
+  reason: text(300).optional(),
+});
+
+export const routingThen = z
+  .strictObject({
+    action: z.enum(ROUTING_ACTIONS),
+    destination: text(120).optional(),
+    reason: text(300).optional(),
+    ifFull: fallback.optional(),
+  })
+  .superRefine((t, ctx) => {
+    if (t.destination !== undefined && t.action !== 'provider') ctx.addIssue({ code: 'custom', path: ['destination'], message: 'is only for Send to HP Site Flow' });
+    if (t.ifFull !== undefined && t.action !== 'inHouse') ctx.addIssue({ code: 'custom', path: ['ifFull'], message: 'is only for Make in house' });
+    if (t.action === 'hold' && !t.reason) ctx.addIssue({ code: 'custom', path: ['reason'], message: 'is required to hold a line (staff read it)' });
+  });
+
+export const routingRule = z.strictObject({
+  id: z.string().trim().min(1).max(60).regex(/^[A-Za-z0-9_-]+$/, 'must be letters, digits, - or _').refine((id) => id !== 'default', 'cannot be "default" (the default has it)'),
+  name: text(120),
+  when: routingWhen,
+  then: routingThen,
+});
+
+const capacity = z.strictObject({
+  productType: text(60),
+  unitsPerDay: z.number().int().min(0).max(1_000_000),
+  cutoff: z
+    .string()
+    .regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be a time of day, HH:MM')
+    .default('23:59'),
+});
+
+export const ruleSetBody = z
+  .strictObject({
+    rules: z.array(routingRule).max(500).default([]),
+    default: routingThen.optional(),
+    capacity: z.array(capacity).max(100).default([]),
+  })
+  .superRefine((set, ctx) => {
+    if (!set.default) ctx.addIssue({ code: 'custom', path: ['default'], message: 'is required: a rule set ends with a default action' });
+    const ids = new Set<string>();
+    set.rules.forEach((r, i) => {
+      if (ids.has(r.id)) ctx.addIssue({ code: 'custom', path: ['rules', i, 'id'], message: `repeats "${r.id}": each rule has its own id` });
+      ids.add(r.id);
+    });
+    const types = new Set<string>();
+    set.capacity.forEach((c, i) => {
+      const key = c.productType.toLowerCase();
+      if (types.has(key)) ctx.addIssue({ code: 'custom', path: ['capacity', i, 'productType'], message: `repeats "${c.productType}": one capacity per product type` });
+      types.add(key);
+    });
+  });
+
+export const testBody = z
+  .strictObject({
+    /** A whole draft set, or draft rules with the saved default and capacity. */
+    rules: z.union([z.array(routingRule).max(500), ruleSetBody]).optional(),
+    orderIds: z.array(text(40)).min(1).max(500).optional(),
+    last: z.number().int().min(1).max(1000).optional(),
+  })
+  .refine((b) => !(b.orderIds && b.last), { message: 'give either orderIds or last, not both', path: ['orderIds'] });
+
+export const routeNowBody = z.strictObject({
+  orderId: text(40),
+  lineId: text(40).optional(),
+});
