@@ -4,7 +4,7 @@
 import type { RecordId } from './envelope';
 
 /** The kinds of problem, in the order the page groups them when their severity and age tie. */
-export const ATTENTION_KINDS = ['late', 'sendFailed', 'webhookFailing', 'atRisk', 'held', 'hpNoAck', 'notShipped', 'writeBackFailed', 'pipelineFailed'] as const;
+export const ATTENTION_KINDS = ['late', 'sendFailed', 'webhookFailing', 'atRisk', 'held', 'routingHeld', 'hpNoAck', 'notShipped', 'writeBackFailed', 'pipelineFailed'] as const;
 export type AttentionKind = (typeof ATTENTION_KINDS)[number];
 
 export const SEVERITIES = ['critical', 'warning', 'info'] as const;
@@ -17,6 +17,7 @@ export const SEVERITY_OF: Record<AttentionKind, Severity> = {
   webhookFailing: 'critical',
   atRisk: 'warning',
   held: 'warning',
+  routingHeld: 'warning',
   hpNoAck: 'warning',
   notShipped: 'warning',
   writeBackFailed: 'warning',
@@ -44,6 +45,8 @@ export interface AttentionItem {
   /** The store order's id, when the problem is an order's. */
   orderId?: string;
   jobId?: RecordId;
+  /** A line held by a routing rule: Route now routes it again by today's rules. */
+  lineId?: string;
 }
 
 export type AttentionCounts = Record<AttentionKind, number> & { total: number; critical: number };
@@ -58,6 +61,7 @@ export const KIND_LABEL: Record<AttentionKind, string> = {
   late: 'Late',
   atRisk: 'At risk',
   held: 'Held by preflight',
+  routingHeld: 'Held by a routing rule',
   hpNoAck: 'No answer from HP',
   notShipped: 'Printed, not shipped',
   sendFailed: 'Send to HP failed',

@@ -8,6 +8,7 @@ import type { PrintJob } from '../modules/print-jobs';
 import { ECARD_NOT_PRINTED, routeLine, type LineMapping, type ProductionService } from '../modules/production';
 import { ORDER_CANCELLED, ORDER_UNPAID, orderFor, printHold, sendWhenOf, type OrderLine, type OrderLineInput, type OrderRecord } from '../modules/orders';
 import { findSite } from '../modules/sites';
+import { recordManualRoute } from '../modules/routing';
 import type { MakeInHouseRefusal, MakeInHouseResult, OrderMadeInHouse } from '../../../common/api/orders';
 import { fieldError } from '../http/fieldErrors';
 
@@ -74,6 +75,8 @@ async function makeOneInHouse({ db, production }: LinesContext, actor: Actor, or
       try {
         const { job } = await production.jobForLine({ siteId: order.siteId, orderId, line: m.line, design: m.design, actorId: actor.id, madeBy: 'inHouse', ownOrigin });
         out.made.push(job.id);
+        // Add to print jobs overrides the routing rules: the line's route says who chose.
+        await recordManualRoute(db, { siteId: order.siteId, orderId, lineIds: [lineId], action: 'inHouse', actorId: actor.id, at: new Date().toISOString() });
       } catch (err) {
         // A design that cannot print yet (no artwork, a broken document) is this line's problem only.
         if (!(err instanceof HttpError) || err.status >= 500) throw err;

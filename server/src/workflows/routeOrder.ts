@@ -30,7 +30,7 @@ import {
 } from '../modules/routing';
 import { findSite, type Site } from '../modules/sites';
 import { unitsToMake } from '../../../common/api/units';
-import { ROUTING_ACTION_NAMES, type RoutingAction, type RoutingRuleSet, type RoutingTestDay, type RoutingTestLine, type RoutingTestResult, type RoutingThen } from '../../../common/api/routing';
+import { ROUTING_ACTION_NAMES, type LineRouting, type RoutingAction, type RoutingRuleSet, type RoutingTestDay, type RoutingTestLine, type RoutingTestResult, type RoutingThen } from '../../../common/api/routing';
 
 type Trx = Db | Knex.Transaction;
 
@@ -222,38 +222,6 @@ export async function routeNow(ctx: RoutingFlowDeps, actor: Actor, site: Site, i
 }
 
 /**
- * Manual overrides (Send HP, Add to print jobs): the line's route says a person chose, by name; a
- * line that had taken the floor's capacity gives it back when it leaves the floor.
- */
-export async function recordManualRoute(trx: Trx, input: { siteId: number; orderId: string; lineIds: string[]; action: RoutingAction; actorId: number | null; at: string }): Promise<void> {
-  const by = await byUserId(trx, input.actorId);
-  const name = 'automatic' in by ? by.automatic : by.name;
-  const before = await lineRoutesOf(trx, input.siteId, input.orderId);
-  for (const lineId of input.lineIds) {
-    const prev = before.get(lineId);
-    if (prev?.action === input.action && prev.by === 'manual') continue;
-    if (prev?.day && prev.productType && input.action !== 'inHouse') await releaseFloorCapacity(trx, input.siteId, prev.productType, prev.day, prev.units);
-    await saveLineRoute(trx, {
-      siteId: input.siteId,
-      orderId: input.orderId,
-      lineId,
-      action: input.action,
-      ruleId: null,
-      by: 'manual',
-      byUserId: input.actorId,
-      byName: name,
-      at: input.at,
-      reason: null,
-      destination: null,
-      productType: prev?.productType ?? null,
-      units: prev?.units ?? 0,
-      day: input.action === 'inHouse' ? (prev?.day ?? null) : null,
-    });
-    await recordChange(trx, { at: input.at, siteId: input.siteId, kind: 'order', subjectId: input.orderId, by, action: 'routed', from: prev?.action ?? null, to: input.action, reason: `line ${lineId}: ${ROUTING_ACTION_NAMES[input.action]}, manual, by ${name}` });
-  }
-}
-
-/**
  * Test rules: a rule set over chosen orders (or the site's last N), oldest first, each line routed
  * as it would have been when its order came in, capacity counted from zero for the run — and
  * nothing written.
@@ -309,6 +277,14 @@ export async function testRouting(ctx: RoutingFlowDeps, site: Site, set: Routing
   return { lines, perDay };
 }
 
+/** Each routed line's decision as an order line carries it: `{action, ruleId, by, at}` (with the person's name, the reason, the destination). */
+export async function routesShownOf(db: Db, siteId: number, orderId: string): Promise<Map<string, LineRouting>> {
+  const rows = await lineRoutesOf(db, siteId, orderId);
+  return new Map(
+    [...rows].map(([lineId, r]) => [lineId, { action: r.action, ruleId: r.ruleId, by: r.by, at: r.at, ...(r.byName ? { byName: r.byName } : {}), ...(r.reason ? { reason: r.reason } : {}), ...(r.destination ? { destination: r.destination } : {}) }]),
+  );
+}
+
 /** Routing's use cases built once (services.ts): the orders' port, the screen's ports and the in-house worker's pass. */
 export function orderRouting(ctx: RoutingFlowDeps) {
   return {
@@ -316,6 +292,7 @@ export function orderRouting(ctx: RoutingFlowDeps) {
     port: {
       routesByItself: (trx: Knex.Transaction, site: Site | undefined) => routesByItself(trx, site),
       routeOrder: (trx: Knex.Transaction, siteId: number, order: OrderData) => routeOrder(ctx, trx, siteId, order),
+      routesOf: (siteId: number, orderId: string) => routesShownOf(ctx.db, siteId, orderId),
     },
     testRun: (site: Site, set: RoutingRuleSet, input: { orderIds?: string[]; last?: number }) => testRouting(ctx, site, set, input),
     routeNow: (actor: Actor, site: Site, input: { orderId: string; lineId?: string }) => routeNow(ctx, actor, site, input),

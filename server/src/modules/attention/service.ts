@@ -31,6 +31,7 @@ import { siteNames } from '../search';
 import { checkOrderLink } from '../search';
 import { shipByViews } from '../ship-by';
 import { RE_SOURCE } from '../sync';
+import { heldLineRoutes } from '../routing';
 
 /**
  * Late and at risk are judged over the jobs of the last four weeks (made, or printed and not
@@ -167,6 +168,27 @@ export function attentionService(deps: Deps) {
     return kept(items, total);
   }
 
+  /** Lines a routing rule held (a reason for staff), until someone routes them. */
+  async function routingHeld(siteId: number | undefined): Promise<Found> {
+    const rows = await heldLineRoutes(db, siteId === undefined ? 'all' : [siteId], ATTENTION_KIND_LIMIT + 1);
+    const names = new Map<string, string | null>();
+    for (const sid of new Set(rows.map((r) => r.siteId))) {
+      const ids = rows.filter((r) => r.siteId === sid).map((r) => r.orderId);
+      for (const [id, name] of await orderNames(db, sid, ids)) names.set(`${sid}\n${id}`, name);
+    }
+    const items = rows.slice(0, ATTENTION_KIND_LIMIT).map((r) =>
+      item('routingHeld', {
+        title: `Line ${r.lineId} of ${orderLabel(names.get(`${r.siteId}\n${r.orderId}`) ?? null, r.orderId)} is held: ${brief(r.reason ?? null)}. Route it now, or send or make it by hand`,
+        link: checkOrderLink(r.orderId),
+        since: r.at,
+        siteId: r.siteId,
+        orderId: r.orderId,
+        lineId: r.lineId,
+      }),
+    );
+    return kept(items, rows.length);
+  }
+
   async function hpNoAck(siteId: number | undefined, now: Date): Promise<Found> {
     const ms = config.attention.hpAckHours * HOUR;
     const { rows, total } = await providerSentBefore(db, siteId, new Date(now.getTime() - ms).toISOString(), ATTENTION_KIND_LIMIT);
@@ -247,16 +269,17 @@ export function attentionService(deps: Deps) {
     async list(actor: Actor, clientId?: number): Promise<AttentionAnswer> {
       const siteId = siteScope(actor, clientId);
       const now = clock.now();
-      const [owedJobs, heldJobs, noAck, sends, writeBacks, steps, webhooks] = await Promise.all([
+      const [owedJobs, heldJobs, heldLines, noAck, sends, writeBacks, steps, webhooks] = await Promise.all([
         owed(siteId, now),
         held(siteId),
+        routingHeld(siteId),
         hpNoAck(siteId, now),
         failedSends(siteId),
         failedWriteBacks(siteId),
         failedSteps(siteId),
         failingWebhooks(siteId, isAdmin(actor)),
       ]);
-      const found: Record<AttentionKind, Found> = { ...owedJobs, held: heldJobs, hpNoAck: noAck, sendFailed: sends, writeBackFailed: writeBacks, pipelineFailed: steps, webhookFailing: webhooks };
+      const found: Record<AttentionKind, Found> = { ...owedJobs, held: heldJobs, routingHeld: heldLines, hpNoAck: noAck, sendFailed: sends, writeBackFailed: writeBacks, pipelineFailed: steps, webhookFailing: webhooks };
       const counts = { total: 0, critical: 0 } as AttentionCounts;
       for (const kind of ATTENTION_KINDS) {
         counts[kind] = found[kind].total;

@@ -5,6 +5,7 @@ import { outcomeOf } from './attempt';
 import { nowIso, text, type FulfilmentContext, type SendOutcome } from './context';
 import { lineSendsAtProvider, mayBeAtProvider, MAYBE_AT_PROVIDER_WHOLE } from './lineSends';
 import { enqueueOrderSend, hpDedupeKey, outboxRepo } from './outbox';
+import { recordManualRoute } from '../routing';
 import { sendNow } from './outboxWorker';
 import { findOrder, lockedOrder, resolveOrder } from './resolveOrder';
 import { sendWhenOf } from '../orders';
@@ -31,8 +32,10 @@ export async function sendOrder(ctx: FulfilmentContext, actor: Actor, input: Sen
   if (input.lineId && !(order.data.line_items ?? []).some((l) => text(l.id) === input.lineId)) throw notFound('Line item not found in this order');
   // Only e-cards: refused before a send is queued, so no failed send is left on the order.
   const asked = (order.data.line_items ?? []).filter((l) => !input.lineId || text(l.id) === input.lineId);
-  const onlyEcards = nothingToPrint(await production.mapLines(order.siteId, { line_items: asked }));
+  const askedMappings = await production.mapLines(order.siteId, { line_items: asked });
+  const onlyEcards = nothingToPrint(askedMappings);
   if (onlyEcards) throw badRequest(onlyEcards);
+  const toSend = askedMappings.filter((m) => !m.removed && !m.ecard).map((m) => text(m.line.id));
   // Cancelled in the store: refused. Not paid yet (SHOPIFY_SEND_WHEN=paid): asked first.
   assertOperatorMaySend(order.data, sendWhenOf(await findSite(db, order.siteId)), input.sendUnpaid === true);
   // Under the order's lock (PostgreSQL; SQLite has one writer): a line is in one provider order
@@ -54,6 +57,8 @@ export async function sendOrder(ctx: FulfilmentContext, actor: Actor, input: Sen
     // A line is made in one place: lines in the Jobs queue go only on the operator's yes.
     if (!whole || whole.status === 'failed') await production.takeLinesFromQueue(trx, order.siteId, orderId, input.lineId ? [input.lineId] : undefined, actor.id, input.sendFromJobs === true);
     const [queued] = await enqueueOrderSend(trx, { siteId: order.siteId, orderId, lineIds: input.lineId ? [input.lineId] : undefined }, actor.id, clock.now());
+    // Send HP overrides the routing rules: the lines' route says who chose.
+    await recordManualRoute(trx, { siteId: order.siteId, orderId, lineIds: toSend, action: 'provider', actorId: actor.id, at: nowIso(ctx) });
     if (queued.status === 'failed') {
       // A failed send is tried again when asked explicitly (after the design or settings were fixed).
       await outbox.retryFailed(queued.id, nowIso(ctx));

@@ -41,7 +41,14 @@ export interface OrdersShipBy {
 }
 
 /** check-order: the order's records (order, provider events, sends), newest first; the order's lines carry their ship-by. */
-export async function checkOrder(db: Db, production: Pick<OrderProductionPort, 'whereMade' | 'routeLines'>, shipBy: OrdersShipBy, actor: Actor, input: CheckOrderInput): Promise<DataRecord[]> {
+export async function checkOrder(
+  db: Db,
+  production: Pick<OrderProductionPort, 'whereMade' | 'routeLines'>,
+  shipBy: OrdersShipBy,
+  actor: Actor,
+  input: CheckOrderInput,
+  routesOf?: (siteId: number, orderId: string) => Promise<Map<string, unknown>>,
+): Promise<DataRecord[]> {
   const orders = await shipBy.onOrders(await findOrders(db, actor, input));
   const repo = ordersRepo(db);
   const logs = (
@@ -53,7 +60,10 @@ export async function checkOrder(db: Db, production: Pick<OrderProductionPort, '
         const [records, made, site] = await Promise.all([repo.logsOf(o.siteId, o.field1!), production.whereMade(o.siteId, o.field1!), findSite(db, o.siteId)]);
         const routes = (await production.routeLines(db, o.siteId, { ...o.data, id: o.field1! }, printHold(o.data, sendWhenOf(site)))).map((r) => r.route);
         const storeConnection = site ? storeConnectionOf(site) : { connected: false };
-        return records.map((r) => (r.type === ORDER_TYPE ? { ...r, data: { ...r.data, line_items: o.data.line_items, production: made, routes, storeConnection } } : r));
+        // Each line's routing decision (the rule, or the person), when it has one.
+        const routing = routesOf ? await routesOf(o.siteId, o.field1!) : new Map<string, unknown>();
+        const lineItems = (o.data.line_items ?? []).map((l) => (routing.has(String(l.id)) ? { ...l, route: routing.get(String(l.id)) } : l));
+        return records.map((r) => (r.type === ORDER_TYPE ? { ...r, data: { ...r.data, line_items: lineItems, production: made, routes, storeConnection } } : r));
       }),
     )
   ).flat();

@@ -76,7 +76,7 @@ export function ordersService(deps: Deps, services: OrdersServiceDeps) {
     /** The contract's `getOrder(siteId, orderId)`: the order record, or undefined. */
     getOrder: (siteId: number, orderId: string) => ordersRepo(db).orderOf(siteId, orderId),
     mapLines: (siteId: number, order: { line_items: OrderLine[] }) => production.mapLines(siteId, order),
-    checkOrder: (actor: Actor, input: CheckOrderInput) => checkOrder(db, production, shipBy, actor, input),
+    checkOrder: (actor: Actor, input: CheckOrderInput) => checkOrder(db, production, shipBy, actor, input, services.route?.routesOf),
     /** Sync from store (admin): the store's orders changed since `since` (else since the last run) pulled in now. */
     async reconcile(actor: Actor, input: ReconcileInput) {
       assertAdmin(actor, 'Only an admin can sync a store');

@@ -35,6 +35,8 @@ export interface OrderRoutePort {
   routesByItself(trx: Knex.Transaction, site: Site | undefined): Promise<boolean>;
   /** The order's lines not routed yet, routed now if the order may go (the port checks). */
   routeOrder(trx: Knex.Transaction, siteId: number, order: OrderData): Promise<unknown>;
+  /** Check order: each routed line's decision (action, rule or person, when), by line id. */
+  routesOf(siteId: number, orderId: string): Promise<Map<string, unknown>>;
 }
 
 /** The charity's order pipeline (modules/pipeline): its steps queued once an order is paid, in the caller's transaction. */
