@@ -45,6 +45,7 @@ const SyncPage = lazyPage(() => import('./pages/re-n-adestra-sync/SyncPage'));
 const CaughtEmailsPage = lazyPage(() => import('./pages/caught-emails/CaughtEmailsPage'));
 // The history (audit trail), admins.
 const HistoryPage = lazyPage(() => import('./pages/history/HistoryPage'));
+const RoutingPage = lazyPage(() => import('./pages/routing/RoutingPage'));
 // The API reference (the server's OpenAPI document), admins.
 const ApiReferencePage = lazyPage(() => import('./pages/api-reference/ApiReferencePage'));
 
@@ -71,6 +72,7 @@ const PAGE_ROUTES = [
   [/^\/re-n-adestra-sync\/?$/, SyncPage],
   [/^\/caught-emails\/?$/, CaughtEmailsPage],
   [/^\/history\/?$/, HistoryPage],
+  [/^\/routing\/?$/, RoutingPage],
   [/^\/api-reference\/?$/, ApiReferencePage],
   [/^\/editor\/?$/, EditorPage],
   [/^\/sample-editor-embed\/?$/, SampleEditorEmbedPage],
@@ -125,6 +127,7 @@ function PressworkAdmin() {
         <Route path="/re-n-adestra-sync" element={<SyncPage />} />
         <Route path="/caught-emails" element={<CaughtEmailsPage />} />
         <Route path="/history" element={<HistoryPage />} />
+        <Route path="/routing" element={<RoutingPage />} />
         <Route path="/api-reference" element={<ApiReferencePage />} />
       </CustomRoutes>
       {/* Pages shown inside frames: no header or menu. */}

@@ -1,4 +1,5 @@
 import type { ComponentType } from 'react';
+import AltRouteIcon from '@mui/icons-material/AltRoute';
 import AssessmentIcon from '@mui/icons-material/Assessment';
 import BrushIcon from '@mui/icons-material/Brush';
 import CategoryIcon from '@mui/icons-material/Category';
@@ -72,6 +73,7 @@ export const MENU: readonly MenuEntry[] = [
   { label: 'Sample Editor', to: '/sample-editor', resource: 'sample-editor', menus: ['admin', 'user'], icon: DesignServicesIcon, ready: true },
   // Set-up of the orders flow: admin only, in a lower "Setup" group.
   { label: 'Stores', to: '/stores', resource: 'stores', menus: ['admin'], icon: StorefrontOutlinedIcon, ready: true, group: 'setup' },
+  { label: 'Routing', to: '/routing', resource: 'routing', menus: ['admin'], icon: AltRouteIcon, ready: true, group: 'setup' },
   { label: 'Products', to: '/products', resource: 'products', menus: ['admin'], icon: CategoryIcon, ready: true, group: 'setup' },
   { label: 'Resellers', to: '/resellers', resource: 'resellers', menus: ['admin'], icon: HandshakeIcon, ready: true, group: 'setup' },
   { label: 'Instances', to: '/instances', resource: 'instances', menus: ['admin'], icon: LanIcon, ready: true, group: 'setup' },

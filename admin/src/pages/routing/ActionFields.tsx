@@ -1,0 +1,42 @@
+// A rule's action (or the default's): where the line goes, with what that action takes — the
+// provider's destination, the reason staff read on a held line, and for Make in house what a full
+// floor does instead.
+import { MenuItem, Stack, TextField } from '@mui/material';
+import { ROUTING_ACTIONS, ROUTING_ACTION_NAMES, type RoutingAction, type RoutingFallback, type RoutingThen } from '../../../../common/api/routing';
+
+interface Props {
+  then: RoutingThen;
+  onChange(then: RoutingThen): void;
+  errors: Record<string, string>;
+  at: string;
+}
+
+export function ActionFields({ then, onChange, errors, at }: Props) {
+  const err = (f: string) => errors[`${at}.${f}`];
+  return (
+    <Stack direction="row" spacing={1} sx={{ mt: 1, flexWrap: 'wrap' }} useFlexGap>
+      <TextField select size="small" label="Then" value={then.action} onChange={(e) => onChange({ action: e.target.value as RoutingAction })} sx={{ minWidth: 220 }}>
+        {ROUTING_ACTIONS.map((a) => (
+          <MenuItem key={a} value={a}>
+            {ROUTING_ACTION_NAMES[a]}
+          </MenuItem>
+        ))}
+      </TextField>
+      {then.action === 'provider' && <TextField size="small" label="Destination account (optional)" value={then.destination ?? ''} onChange={(e) => onChange({ ...then, destination: e.target.value || undefined })} error={Boolean(err('destination'))} helperText={err('destination')} />}
+      {then.action === 'hold' && <TextField size="small" label="Reason shown to staff" value={then.reason ?? ''} onChange={(e) => onChange({ ...then, reason: e.target.value || undefined })} error={Boolean(err('reason'))} helperText={err('reason')} sx={{ minWidth: 280 }} />}
+      {then.action === 'inHouse' && (
+        <TextField
+          select
+          size="small"
+          label="If the floor is full"
+          value={then.ifFull?.action ?? ''}
+          onChange={(e) => onChange({ ...then, ifFull: e.target.value ? ({ action: e.target.value } as RoutingFallback) : undefined })}
+          sx={{ minWidth: 220 }}
+        >
+          <MenuItem value="">Hold for review</MenuItem>
+          <MenuItem value="provider">{ROUTING_ACTION_NAMES.provider}</MenuItem>
+        </TextField>
+      )}
+    </Stack>
+  );
+}
