@@ -4,7 +4,7 @@
 //   npm run bench -- admin                one scenario (or several: -- bundle jobs startup)
 //   npm run bench -- 4000                 time budget of each PDF / render scenario in ms (default 8000)
 //   BENCH_ORDERS=100000 npm run bench -- orders     the order list at one size (default 100k and 1M)
-// Scenarios: pdf, impose, webhooks, orders, render, bundle, jobs, startup, backup, storage; `admin` = bundle + jobs;
+// Scenarios: pdf, impose, webhooks, orders, render, bundle, jobs, startup, backup, storage, routing; `admin` = bundle + jobs;
 // `attention` = orders (Needs attention is measured on the order list's database).
 // Each scenario runs in its own process(es). A scenario adds rows to the summary by printing
 // `BENCH_SUMMARY {"figure","value","baseline","ratio","aim","met"}` lines (bench/support.ts); for the
@@ -21,7 +21,7 @@ import { SUMMARY_PREFIX, type SummaryRow } from './support';
 const root = path.resolve(import.meta.dirname, '..');
 const args = process.argv.slice(2);
 const budgetMs = Number(args.find((a) => /^\d+$/.test(a)) ?? 8000);
-const ALL = ['pdf', 'impose', 'webhooks', 'orders', 'render', 'bundle', 'jobs', 'startup', 'backup', 'storage'] as const;
+const ALL = ['pdf', 'impose', 'webhooks', 'orders', 'render', 'bundle', 'jobs', 'startup', 'backup', 'storage', 'routing'] as const;
 type Scenario = (typeof ALL)[number];
 const ALIASES: Record<string, Scenario[]> = { admin: ['bundle', 'jobs'], orderlist: ['orders'], 'order-list': ['orders'], attention: ['orders'], memory: ['startup'] };
 
@@ -325,6 +325,7 @@ const RUNNERS: Record<Scenario, () => Promise<unknown>> = {
   startup: () => runTs('bench/startup.bench.ts', [process.env.BENCH_STARTS ?? '3']),
   backup: () => runTs('bench/backup.bench.ts'),
   storage: () => runTs('bench/storage.bench.ts'),
+  routing: () => runTs('bench/routing.bench.ts'),
 };
 
 async function main() {
