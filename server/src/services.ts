@@ -83,7 +83,7 @@ export function createServices(given: Deps, givenStore: FileStore = fileStoreOf(
   // Shipments' tracking back to the store (fulfilment/storeFulfilment.ts).
   const storeFulfilment = storeFulfilments({ ...deps, production, options: fulfilment.options }, { adminFor: storeAdminOf });
   // The charity's order pipeline: buyers into the CRM and the email platform, e-cards e-mailed (modules/pipeline).
-  const pipeline = pipelineService(pipelineContext(deps, { options: fulfilment.options, production, render, clients: sync.clients }));
+  const pipeline = pipelineService(pipelineContext(deps, { options: fulfilment.options, production, render, fetchPicture: (url) => artwork(url), clients: sync.clients }));
   // Read when /metrics is scraped: what waits in the inbox and the outbox.
   metrics.readBacklogsWith(async () => ({ inbox: await inbox.backlog(), outbox: await fulfilment.outboxBacklog() }));
   const history = historyService(deps, { jobOf: (jobId) => findPrintJob(deps.db, jobId), orderOf: (actor, id, siteId) => orderFor(deps.db, actor, id, siteId) });
