@@ -94,7 +94,8 @@ describe('print profiles', async () => {
     expect((all.body.data as Array<{ name: string }>).map((p) => p.name)).toContain('For B');
   });
 
-  it('the site\'s PRINT_OUTPUT_PROFILE is the OutputIntent of its print files (read back), PDF/X checker clean; another profile redraws the cached file', async () => {
+  // Four print files are drawn: allow a loaded machine time (a limit, not a measure).
+  it('the site\'s PRINT_OUTPUT_PROFILE is the OutputIntent of its print files (read back), PDF/X checker clean; another profile redraws the cached file', { timeout: 90_000 }, async () => {
     const profiles = (await w.request().get('/api/print-profiles').set(bearer(w.tokens.adminA))).body.data as Array<{ id: number; name: string }>;
     const fogra = profiles.find((p) => p.name === FOGRA)!;
     const v4 = profiles.find((p) => p.name === 'Press 7 uncoated (v4)')!;
