@@ -48,6 +48,8 @@ const HistoryPage = lazyPage(() => import('./pages/history/HistoryPage'));
 const RoutingPage = lazyPage(() => import('./pages/routing/RoutingPage'));
 // The API reference (the server's OpenAPI document), admins.
 const ApiReferencePage = lazyPage(() => import('./pages/api-reference/ApiReferencePage'));
+// The printers' colour profiles, admins.
+const PrintProfilesPage = lazyPage(() => import('./pages/print-profiles/PrintProfilesPage'));
 
 /** Each screen's path, so a cold load of a deep link fetches that screen's code at once (main.tsx). */
 const PAGE_ROUTES = [
@@ -74,6 +76,7 @@ const PAGE_ROUTES = [
   [/^\/history\/?$/, HistoryPage],
   [/^\/routing\/?$/, RoutingPage],
   [/^\/api-reference\/?$/, ApiReferencePage],
+  [/^\/print-profiles\/?$/, PrintProfilesPage],
   [/^\/editor\/?$/, EditorPage],
   [/^\/sample-editor-embed\/?$/, SampleEditorEmbedPage],
 ] as const;
@@ -129,6 +132,7 @@ function PressworkAdmin() {
         <Route path="/history" element={<HistoryPage />} />
         <Route path="/routing" element={<RoutingPage />} />
         <Route path="/api-reference" element={<ApiReferencePage />} />
+        <Route path="/print-profiles" element={<PrintProfilesPage />} />
       </CustomRoutes>
       {/* Pages shown inside frames: no header or menu. */}
       <CustomRoutes noLayout>

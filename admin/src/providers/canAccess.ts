@@ -33,6 +33,8 @@ export const ADMIN_ONLY_RESOURCES: ReadonlySet<string> = new Set([
   'caught-emails',
   // The API reference (every route, the admin ones too).
   'api-reference',
+  // Uploading the printers' colour profiles (the server allows only admins).
+  'print-profiles',
   // Each site's routing rules and floor capacity.
   'routing',
 ]);
