@@ -19,7 +19,7 @@ import { scanService } from './modules/scan';
 import { renderService } from './modules/render';
 import { searchService } from './modules/search';
 import { sitesService } from './modules/sites';
-import { syncService } from './modules/sync';
+import { storeDropFiles, syncService } from './modules/sync';
 import { uploadsService, diskStore, s3Store, type FileStore } from './modules/uploads';
 import type { Config } from './config';
 import { usersService } from './modules/users';
@@ -55,7 +55,8 @@ export function createServices(given: Deps, givenStore: FileStore = fileStoreOf(
   // Every inbound webhook (store orders, provider postbacks, CRM changes) goes through this inbox;
   // each module registers the handler of its source.
   const inbox = createInbox(deps);
-  const sync = syncService(deps, { inbox });
+  // With files in a bucket, the email platform's drop files are there too (every instance sees them).
+  const sync = syncService(deps, { inbox, ...(givenStore.kind === 's3' ? { dropFiles: storeDropFiles(givenStore) } : {}) });
   // Settings are checked by the sites module against the registry (common/siteSettings.ts); the CRM
   // consent names besides, against the CRM's own lists, when the site is saved.
   const sites = sitesService(deps, { checkSettings: (site, env, previous) => sync.checkSiteSettings(site, env, previous) });

@@ -19,7 +19,7 @@ import { type MadeBy, type PrintJob, printJobsOfOrder, OrderLineTaken, heldRefus
 import type { PrintPdfFrom } from '../../../../common/api/printProduction';
 import type { PreflightFinding } from '../../../../common/api/preflight';
 import type { RenderService } from '../render';
-import { registerUpload, uploadExists } from '../uploads';
+import { printFileKey, registerUpload, uploadExists } from '../uploads';
 import type { FileStore } from '../uploads';
 import { findDesign } from '../designs';
 import { ECARD_NOT_PRINTED, designForLine, isEcardDesign, mapLines, type LineRef } from './designForLine';
@@ -280,7 +280,7 @@ export function productionService(deps: Deps, parts: ProductionParts) {
     // Pages are built into a file of the job's size (a design's new bleed is a new file); a pregenerated PDF is kept as it is.
     const made = 'pdf' in source ? [job.id, source] : [job.id, source, PRINT_FILE_FORMAT, size.trimWidthMm, size.trimHeightMm, size.bleedMm];
     const token = crypto.createHmac('sha256', fileKeySecret).update(JSON.stringify(made)).digest('hex').slice(0, 40);
-    const key = `print-files/${job.clientId}/${token}/${PRINT_FILE_NAME}`;
+    const key = printFileKey(job.clientId, token, PRINT_FILE_NAME);
     let pending = inFlight.get(key);
     if (!pending) {
       pending = (async () => {
