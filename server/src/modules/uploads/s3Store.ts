@@ -129,8 +129,9 @@ export function s3Store(o: S3StoreOptions): FileStore & { client: S3Client; obje
       }
     },
     async list(folder) {
-      if (!folder.endsWith('/')) throw new Error('a listed folder ends with /');
-      const Prefix = objectKey(folder.slice(0, -1)) + '/';
+      if (folder && !folder.endsWith('/')) throw new Error('a listed folder ends with /');
+      // '': every file of the store.
+      const Prefix = folder ? objectKey(folder.slice(0, -1)) + '/' : (o.prefix ?? '');
       const prefixLength = o.prefix.length;
       const out: ListedFile[] = [];
       let ContinuationToken: string | undefined;
