@@ -12,7 +12,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { s3Store } from '../server/src/modules/uploads';
 import { startTestS3, S3_TEST_KEY, type TestS3 } from '../server/test/s3Server';
-import { freshPostgres, twoInstances, type AppProcess } from './lib/appProcess';
+import { appProcess, freshPostgres, type AppProcess } from './lib/appProcess';
 import { api, waitFor } from './lib/hp';
 import { createStoreSite, signIn } from './lib/store';
 
@@ -56,7 +56,14 @@ describe('two instances, one bucket, no shared disk', () => {
     const pg = await freshPostgres();
     cleanups.push(pg.drop);
     const prefix = `faults-${crypto.randomBytes(3).toString('hex')}/`;
-    const { apps, fail } = await twoInstances({ DATABASE_URL: pg.url, ...s3.env(prefix) }, cleanups);
+    // One after the other: the first migrates the fresh database, the second finds it ready.
+    const env = { DATABASE_URL: pg.url, ...s3.env(prefix) };
+    const apps = [appProcess(env), appProcess(env)];
+    for (const a of apps) cleanups.push(() => a.stop());
+    const fail = (err: unknown): never => {
+      throw new Error(`${err instanceof Error ? err.message : String(err)}\n--- app logs ---\n${apps.map((a, i) => `[instance ${i}]\n${a.log().slice(-3000)}`).join('\n')}`);
+    };
+    for (const a of apps) await a.start().catch(fail);
     const [one, two] = apps;
     expect(one.dataDir).not.toBe(two.dataDir);
     try {

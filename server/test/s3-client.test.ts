@@ -7,7 +7,7 @@ import { Readable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { s3Client, s3Store } from '../src/modules/uploads/s3Store';
 
-const options = { bucket: 'retries', region: 'us-east-1', forcePathStyle: true, prefix: '', credentials: { accessKeyId: 'k', secretAccessKey: 's' } };
+const options = { bucket: 'retries', region: 'us-east-1', endpoint: undefined as string | undefined, forcePathStyle: true, prefix: '', credentials: { accessKeyId: 'k', secretAccessKey: 's' } };
 
 describe('the S3 client', () => {
   it('checksums "when required" (request and response), standard retries, 4 attempts', async () => {
