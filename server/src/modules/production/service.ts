@@ -155,11 +155,11 @@ export function productionService(deps: Deps, parts: ProductionParts) {
     }
   }
 
-  /** A line's pages without making a job: a personalised design drawn with the line's properties, else the design's artwork. */
-  async function linePages(actor: Actor, siteId: number, design: Design, line: ProductionLine, opts: { page?: number; ownOrigin?: string } = {}) {
+  /** A line's pages without making a job: a personalised design drawn with the line's properties, else the design's artwork (actor null: Presswork itself). */
+  async function linePages(actor: Pick<Actor, 'id'> | null, siteId: number, design: Design, line: ProductionLine, opts: { page?: number; ownOrigin?: string } = {}) {
     if (render.isRenderable(design)) {
       const pages = opts.page === undefined ? undefined : [opts.page - 1];
-      return render.renderLine({ userId: actor.id, siteId }, design, line.properties ?? [], { pages, ownOrigin: opts.ownOrigin });
+      return render.renderLine({ userId: actor?.id ?? null, siteId }, design, line.properties ?? [], { pages, ownOrigin: opts.ownOrigin });
     }
     const images = artworkOf(design);
     if (opts.page !== undefined && opts.page > images.length) throw fieldError('page', `must be at most ${images.length} (the design has ${images.length} page${images.length === 1 ? '' : 's'})`);
