@@ -177,6 +177,10 @@ describe('the change window and buyer proofs', async () => {
       const asked = await w.request().post(`/api/proofs/${first}/request-change`).send({ message: 'The name is Ada, not Ana' });
       expect(asked.status, JSON.stringify(asked.body)).toBe(200);
       expect((await waitsOf(o.id))[0]).toMatchObject({ state: 'change', message: 'The name is Ada, not Ana' });
+      const attention = await w.request().get('/api/attention').set(bearer(w.tokens.userA));
+      expect(attention.body.data.items.filter((i: { kind: string; orderId: string }) => i.kind === 'proofChange' && i.orderId === o.id).map((i: { title: string }) => i.title)).toEqual([
+        expect.stringContaining('the buyer asked for a change to the proof: “The name is Ada, not Ana”. Edit the line'),
+      ]);
       const edit = await post(`/api/orders/${o.id}/lines/${o.line_items[0].id}/personalisation`, { properties: [{ name: 'Message', value: 'Happy birthday Ada' }] });
       expect(edit.status, JSON.stringify(edit.body)).toBe(200);
       expect(edit.body.data.proof).toBe('sent');
@@ -185,6 +189,7 @@ describe('the change window and buyer proofs', async () => {
       expect((await w.request().get(`/proof/${first}`)).text).toContain('A newer proof was sent');
       expect((await w.request().get(`/proof/${second}`)).text).toContain('Happy birthday Ada');
       expect((await w.request().post(`/api/proofs/${second}/approve`).send({})).status).toBe(200);
+      expect((await w.request().get('/api/attention').set(bearer(w.tokens.userA))).body.data.items.some((i: { kind: string; orderId?: string }) => i.kind === 'proofChange' && i.orderId === o.id)).toBe(false);
       expect(await outboxOf(o.id)).toHaveLength(1);
       expect(await actions(o.id)).toEqual(expect.arrayContaining(['proof sent', 'proof change asked', 'personalisation edited', 'proof approved']));
     });

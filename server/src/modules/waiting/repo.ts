@@ -85,6 +85,17 @@ export function waitsRepo(db: Db | Knex.Transaction) {
     async holdsEnded(now: string, limit = 200): Promise<LineWait[]> {
       return ((await db<Row>('line_waits').where({ state: 'hold' }).where('hold_until', '<=', now).orderBy('id').limit(limit)) as Row[]).map(fromRow);
     },
+    /** Lines whose buyer asked for a change (or whose proof could not be sent), oldest first, one site or all. */
+    async changesAsked(siteId: number | undefined, limit: number): Promise<{ rows: Array<LineWait & { since: string }>; total: number }> {
+      const q = () => {
+        const b = db<Row>('line_waits').where({ state: 'change' });
+        if (siteId !== undefined) b.where({ site_id: siteId });
+        return b;
+      };
+      const rows = (await q().orderBy('updated_at').limit(limit)) as Array<Row & { updated_at: string }>;
+      const [{ n }] = (await q().count({ n: '*' })) as Array<{ n: number | string }>;
+      return { rows: rows.map((r) => ({ ...fromRow(r), since: r.updated_at })), total: Number(n) };
+    },
     /** Rows in a state (proofs to send, proofs awaiting an answer). */
     async inState(state: WaitState, limit = 200): Promise<LineWait[]> {
       return ((await db<Row>('line_waits').where({ state }).orderBy('id').limit(limit)) as Row[]).map(fromRow);

@@ -61,3 +61,4 @@ export const moveWait = (trx: Trx, ...args: Parameters<ReturnType<typeof waitsRe
 export const markWaitOnce = (trx: Trx, ...args: Parameters<ReturnType<typeof waitsRepo>['setOnce']>) => waitsRepo(trx).setOnce(...args);
 export const holdsEnded = (trx: Trx, now: string) => waitsRepo(trx).holdsEnded(now);
 export const waitsInState = (trx: Trx, state: LineWait['state']) => waitsRepo(trx).inState(state);
+export const changesAsked = (trx: Trx, siteId: number | undefined, limit: number) => waitsRepo(trx).changesAsked(siteId, limit);
