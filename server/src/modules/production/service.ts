@@ -11,7 +11,7 @@ import { HttpError, badRequest } from '../../http/errors';
 import type { Actor } from '../../http/types';
 import { isoNow } from '../../lib/clock';
 import type { Design } from '../designs';
-import type { ArtworkFetcher } from '../pdf';
+import type { ArtworkFetcher, OutputIntent } from '../pdf';
 import { PRINT_FILE_NAME, assertFourPages, buildPrintPdf } from '../pdf';
 import { printSizeOf, type PrintSize } from '../../../../common/design-doc/printSize';
 import type { DesignDocument } from '../../../../common/design-doc/types';
@@ -28,6 +28,8 @@ import { NOTHING_LEFT, unitsToMake } from '../../../../common/api/units';
 import { cancelledJobReason, type HeldOrder, type PrintHold } from '../orders';
 import { goesToProviderByItself, linesSentToProvider, routeLine } from './route';
 import { fieldError } from '../../http/fieldErrors';
+import { findSite } from '../sites';
+import { waitingLines, waitingReason, waitSettingsOf } from '../waiting';
 
 /** The parts of a store order line production reads (a stored line, or a normalised one). */
 export interface ProductionLine extends LineRef {
@@ -50,6 +52,9 @@ export interface LineJobRequest {
   ownOrigin?: string;
 }
 
+
+/** 409 details code of "the line is in its change window or waiting for its proof: release it first". */
+export const LINE_WAITING = 'LINE_WAITING';
 
 /** 409 details code of "the line is in the Jobs queue: send it to the provider anyway?" */
 export const IN_JOBS_QUEUE = 'IN_JOBS_QUEUE';
@@ -75,6 +80,8 @@ export interface ProductionParts {
   artwork: ArtworkFetcher;
   render: Pick<RenderService, 'isRenderable' | 'renderLine'>;
   printJobs: PrintJobsService;
+  /** The output intent of a site's print files (the pdf module's print profiles); the bundled profile when not given. */
+  outputIntentOf?: (siteId: number) => Promise<OutputIntent>;
 }
 
 export function productionService(deps: Deps, parts: ProductionParts) {
@@ -150,11 +157,11 @@ export function productionService(deps: Deps, parts: ProductionParts) {
     }
   }
 
-  /** A line's pages without making a job: a personalised design drawn with the line's properties, else the design's artwork. */
-  async function linePages(actor: Actor, siteId: number, design: Design, line: ProductionLine, opts: { page?: number; ownOrigin?: string } = {}) {
+  /** A line's pages without making a job: a personalised design drawn with the line's properties, else the design's artwork (actor null: Presswork itself). */
+  async function linePages(actor: Pick<Actor, 'id'> | null, siteId: number, design: Design, line: ProductionLine, opts: { page?: number; ownOrigin?: string } = {}) {
     if (render.isRenderable(design)) {
       const pages = opts.page === undefined ? undefined : [opts.page - 1];
-      return render.renderLine({ userId: actor.id, siteId }, design, line.properties ?? [], { pages, ownOrigin: opts.ownOrigin });
+      return render.renderLine({ userId: actor?.id ?? null, siteId }, design, line.properties ?? [], { pages, ownOrigin: opts.ownOrigin });
     }
     const images = artworkOf(design);
     if (opts.page !== undefined && opts.page > images.length) throw fieldError('page', `must be at most ${images.length} (the design has ${images.length} page${images.length === 1 ? '' : 's'})`);
@@ -197,13 +204,37 @@ export function productionService(deps: Deps, parts: ProductionParts) {
     for (const job of jobs) await printJobs.moveJob(trx, job, 'provider', actorId);
   }
 
+  /** What each line of an order waits for (the change window, the proof), with its sentence. */
+  async function waitsOf(trx: Db | Knex.Transaction, siteId: number, orderId: string) {
+    const waits = await waitingLines(trx, siteId, orderId, waitSettingsOf(await findSite(trx, siteId)));
+    const of = (lineId: string) => {
+      const state = waits.get(lineId);
+      return state ? { state, sentence: waitingReason(state, config.sync.timezone) } : null;
+    };
+    return Object.assign(of, { lineIds: [...waits.keys()] });
+  }
+
   /** Where each line of an order goes and whether it may go now (routeLine), with its job. */
   async function routeLines(trx: Db | Knex.Transaction, siteId: number, order: { id: string; line_items: ProductionLine[]; preGeneratedHPItems?: unknown }, hold?: PrintHold) {
     const jobs = await printJobsOfOrder(trx, siteId, String(order.id));
     const sent = linesSentToProvider(order);
+    const waiting = await waitsOf(trx, siteId, String(order.id));
     return (await mapLines(trx, siteId, order)).map((mapping) => {
       const job = jobs.find((j) => j.lineItemId === String(mapping.line.id));
-      return { mapping, job, route: routeLine({ hold, mapping, job, sentToProvider: sent.has(String(mapping.line.id)) }) };
+      return { mapping, job, route: routeLine({ hold, mapping, job, sentToProvider: sent.has(String(mapping.line.id)), waiting: waiting(String(mapping.line.id)) }) };
+    });
+  }
+
+  /** 409 when the line waits (its change window, its proof): nothing is made of it until it is released. */
+  async function refuseWaiting(trx: Db | Knex.Transaction, siteId: number, orderId: string, lineIds?: string[]): Promise<void> {
+    const waiting = await waitsOf(trx, siteId, orderId);
+    const lines = waiting.lineIds.filter((id) => !lineIds || lineIds.includes(id));
+    if (!lines.length) return;
+    const first = waiting(lines[0])!;
+    const what = lines.length === 1 ? 'The line is' : `${lines.length} lines are`;
+    throw new HttpError(409, `${what} ${first.sentence}: nothing is made of ${lines.length === 1 ? 'it' : 'them'} until then. Release the order now to make ${lines.length === 1 ? 'it' : 'them'} at once.`, {
+      code: LINE_WAITING,
+      lines: lines.map((lineId) => ({ lineId, waiting: waiting(lineId)!.state })),
     });
   }
 
@@ -254,7 +285,7 @@ export function productionService(deps: Deps, parts: ProductionParts) {
     return { pages: job.artworkUrls };
   }
 
-  async function build(job: PrintJob, source: { pdf: string } | { pages: string[] }, size: PrintSize, ownOrigin: string): Promise<Buffer> {
+  async function build(job: PrintJob, source: { pdf: string } | { pages: string[] }, size: PrintSize, ownOrigin: string, outputIntent: OutputIntent | undefined): Promise<Buffer> {
     // Checked by preflight, never rewritten: the provider's or designer's file is printed as it is.
     if ('pdf' in source) {
       const pdf = await fetchPart(source.pdf, 'data.pregeneratedPDF', ownOrigin);
@@ -264,7 +295,7 @@ export function productionService(deps: Deps, parts: ProductionParts) {
     assertFourPages(source.pages.length);
     const pages = await Promise.all(source.pages.map((url, i) => fetchPart(url, `Page ${i + 1}`, ownOrigin)));
     // Dated and named by the job, so a rebuild (another instance, a cleared store) gives the same bytes.
-    return Buffer.from(await buildPrintPdf(pages, { size, file: { owner: `job ${job.id}`, title: job.productName, createdAt: job.createdAt }, observe: deps.metrics?.pdfTask.printFile }));
+    return Buffer.from(await buildPrintPdf(pages, { size, outputIntent, file: { owner: `job ${job.id}`, title: job.productName, createdAt: job.createdAt }, observe: deps.metrics?.pdfTask.printFile }));
   }
 
   /**
@@ -278,7 +309,11 @@ export function productionService(deps: Deps, parts: ProductionParts) {
     const source = sourceOf(job, opts.images);
     const size = printSizeOfJob(job, design);
     // Pages are built into a file of the job's size (a design's new bleed is a new file); a pregenerated PDF is kept as it is.
-    const made = 'pdf' in source ? [job.id, source] : [job.id, source, PRINT_FILE_FORMAT, size.trimWidthMm, size.trimHeightMm, size.bleedMm];
+    // The site's colour profile is part of what pages are built into: another profile, another file.
+    // The bundled profile adds nothing, so files kept from before profiles existed keep their keys.
+    const outputIntent = 'pdf' in source ? undefined : await parts.outputIntentOf?.(job.clientId);
+    const intentPart = outputIntent && outputIntent.identity !== 'bundled' ? [outputIntent.identity] : [];
+    const made = 'pdf' in source ? [job.id, source] : [job.id, source, PRINT_FILE_FORMAT, size.trimWidthMm, size.trimHeightMm, size.bleedMm, ...intentPart];
     const token = crypto.createHmac('sha256', fileKeySecret).update(JSON.stringify(made)).digest('hex').slice(0, 40);
     const key = printFileKey(job.clientId, token, PRINT_FILE_NAME);
     let pending = inFlight.get(key);
@@ -286,7 +321,7 @@ export function productionService(deps: Deps, parts: ProductionParts) {
       pending = (async () => {
         const kept = await store.read(key);
         if (kept && (await uploadExists(db, key))) return kept;
-        const pdf = await build(job, source, size, opts.ownOrigin ?? publicBase());
+        const pdf = await build(job, source, size, opts.ownOrigin ?? publicBase(), outputIntent);
         await store.put(key, Readable.from(pdf));
         await registerUpload(db, { key, contentType: 'application/pdf', size: pdf.length, userId: null, siteId: job.clientId, createdAt: isoNow(clock) });
         return pdf;
@@ -343,6 +378,7 @@ export function productionService(deps: Deps, parts: ProductionParts) {
     moveToProvider: (job: PrintJob, byUserId: number | null) => printJobs.moveJob(db, job, 'provider', byUserId),
     autoSendable,
     routeLines,
+    refuseWaiting,
     followOrder,
     printFile,
     printFileUrl,
