@@ -144,7 +144,7 @@ describe('batches', async () => {
 
     const poster = await makeDesign(w, w.tokens.adminA, { name: 'City poster', sku: 'POSTER-1', productType: 'Poster', productPdf: '/files/test/poster.pdf' });
     const card = await job();
-    const posterJob = await job({ designId: poster.id, productName: 'City poster' });
+    const posterJob = await job({ designId: poster.id, productName: 'City poster', artworkUrls: pages.slice(0, 1) });
     res = await createBatch({ jobIds: [card.id, posterJob.id] });
     expect(res.status).toBe(400);
     expect(res.body.error).toBe(`Job #${posterJob.id} is not the same product and size as job #${card.id} (Card 148 × 210 mm): one sheet takes one kind (Card 148 × 210 mm, Poster 297 × 420 mm)`);
@@ -178,7 +178,7 @@ describe('batches', async () => {
 
   it('names the odd ones out: the one poster among many cards, the one matt card among silk ones', async () => {
     const poster = await makeDesign(w, w.tokens.adminA, { name: 'Odd poster', sku: 'POSTER-ODD', productType: 'Poster', productPdf: '/files/test/poster.pdf' });
-    const odd = await job({ designId: poster.id, productName: 'Odd poster' });
+    const odd = await job({ designId: poster.id, productName: 'Odd poster', artworkUrls: pages.slice(0, 1) });
     const cards = [await job(), await job(), await job(), await job(), await job()];
     // The poster comes first: the batch is still the cards'.
     let res = await createBatch({ jobIds: [odd.id, ...cards.map((c) => c.id)] });
