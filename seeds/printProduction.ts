@@ -378,7 +378,7 @@ export async function seedPrintProduction(deps: Deps, services: Services, siteId
   const photoCard = designs['DEMO-CARD-PHOTO'];
   const photoOrder = photoCard ? await seedLowResolutionPhotoOrder(deps, services, photoCard, actors.demo.staff) : undefined;
   if (photoOrder) made.push(photoOrder.job);
-  const inHouse = actors.demo ? await seedInHouseBatches(deps, services, [designs['DEMO-MUG-01'], designs['DEMO-POSTER-01']], actors.demo.staff) : [];
+  const inHouse = actors.demo ? await seedInHouseBatches(services, [designs['DEMO-MUG-01'], designs['DEMO-POSTER-01']], actors.demo) : [];
   made.push(...inHouse.flatMap((b) => b.jobs));
   return { designs: Object.values(designs), jobs: made, photoOrder, inHouse };
 }
@@ -388,7 +388,9 @@ export async function seedPrintProduction(deps: Deps, services: Services, siteId
  * (checked by preflight), a batch of each on its own sheet (the mugs n-up on a sublimation sheet,
  * the poster one up), its sheet PDF made, the batch marked printed, and every copy scanned packed.
  */
-async function seedInHouseBatches(deps: Deps, services: Services, mugAndPoster: Array<Design | undefined>, staff: Actor) {
+async function seedInHouseBatches(services: Services, mugAndPoster: Array<Design | undefined>, people: { admin: Actor; staff: Actor }) {
+  // The printer marks the batch printed; the packer scans (one person's second scan would be a double read).
+  const { admin: printer, staff } = people;
   const done: Array<{ batchId: number; sheet: string; sheets: number; jobs: PrintJob[] }> = [];
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'presswork-demo-sheet-'));
   try {
@@ -398,7 +400,7 @@ async function seedInHouseBatches(deps: Deps, services: Services, mugAndPoster: 
       const job = await services.printJobs.create(staff, { designId: design.id, quantity });
       const batch = await services.batches.create(staff, { jobIds: [job.id] });
       const { result } = await services.batches.sheetPdf(staff, batch.id, path.join(dir, `batch-${batch.number}.pdf`));
-      await services.batches.changeState(staff, batch.id, 'printed');
+      await services.batches.changeState(printer, batch.id, 'printed');
       for (let copy = 1; copy <= quantity; copy++) await services.scan.scan(staff, copyCode(job.id, copy));
       done.push({ batchId: batch.id, sheet: batch.sheet, sheets: result.sheets, jobs: [(await services.printJobs.find(staff, job.id))] });
     }

@@ -149,9 +149,10 @@ describe('batches', async () => {
     expect(res.status).toBe(400);
     expect(res.body.error).toBe(`Job #${posterJob.id} is not the same product and size as job #${card.id} (Card 148 × 210 mm): one sheet takes one kind (Card 148 × 210 mm, Poster 297 × 420 mm)`);
 
+    // A poster goes on the poster sheets only (one up): A4 is a card's press sheet.
     res = await createBatch({ jobIds: [posterJob.id], sheet: 'A4' });
     expect(res.status).toBe(400);
-    expect(res.body.error).toBe('A Poster 297 × 420 mm item with its bleed and crop marks does not fit an A4 sheet');
+    expect(res.body.error).toBe('There is no "A4" sheet: use one of SRA3, SRA2');
     res = await createBatch({ jobIds: [card.id], sheet: 'B1' });
     expect(res.body.error).toBe('There is no "B1" sheet: use one of SRA3, SRA4, A4, A3');
     expect((await createBatch({ jobIds: [] })).status).toBe(400);
