@@ -23,6 +23,9 @@ import { closeRenderWorkers } from '../src/modules/render/service';
 import { bearer, binary, createWorld } from './harness';
 import { makeDesign, setSiteEnv } from './ordersKit';
 
+/** A print file and an imposed sheet are made and read back several times over: more than the default 20 s on a busy machine. */
+const SHEET_TIMEOUT_MS = 120_000;
+
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'print-formats-'));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
@@ -156,7 +159,7 @@ describe('mugs and posters, from design to sheet', async () => {
     near(sheetBoxes.TrimBox, sheetBoxes.MediaBox);
     near(sheetBoxes.BleedBox, sheetBoxes.MediaBox);
     expect(execFileSync('pdftotext', ['-f', '2', '-l', '2', sheet.file, '-'], { encoding: 'utf8' })).toContain(`PJ-${job.id}-2`);
-  });
+  }, SHEET_TIMEOUT_MS);
 
   it('an A3 poster: design → job (poster-a3) → print file of one 303 × 426 mm page → one up on its own SRA3 sheet, PDF/X-4', async () => {
     const job = await jobOf({ designId: posterDesign.id });
@@ -188,7 +191,7 @@ describe('mugs and posters, from design to sheet', async () => {
     const mixed = await post('/api/batches', { jobIds: [second.id, mug.id] });
     expect(mixed.status).toBe(400);
     expect(mixed.body.error).toMatch(/not the same product and size/);
-  });
+  }, SHEET_TIMEOUT_MS);
 
   it('an A2 poster is one up on SRA2, or on the roll the site names when no poster sheet holds it', () => {
     const a2 = { trimWidthMm: 420, trimHeightMm: 594, bleedMm: 3 };
@@ -276,5 +279,5 @@ describe('mugs and posters, from design to sheet', async () => {
     expect(execFileSync('pdftotext', ['-f', '2', '-l', '2', mirrored.file, '-'], { encoding: 'utf8' })).toContain(`PJ-${mirroredJob.id}-1`);
     expect(execFileSync('pdftotext', ['-f', '1', '-l', '1', mirrored.file, '-'], { encoding: 'utf8' })).toContain('Mirrored for the mug press');
     await setSiteEnv(w, w.sites.a, { MUG_SHEET_MIRROR: '' });
-  });
+  }, SHEET_TIMEOUT_MS);
 });
