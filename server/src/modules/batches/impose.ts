@@ -12,8 +12,8 @@
 // back where its leaves have none) and the cover is padded to an even number of pages, so sheet n's
 // back always lands behind sheet n's front.
 //
-// The file is PDF/X-4 like the print files it carries: the same output intent (outputIntentFor, by
-// the batch's site), its XMP version, an ID, its font embedded (subset: only the glyphs drawn),
+// The file is PDF/X-4 like the print files it carries: the same output intent (the site's profile,
+// made into the file's intent by colourSetupOf as the pages' is), its XMP version, an ID, its font embedded (subset: only the glyphs drawn),
 // and each page's own boxes (a sheet is its own finished size: TrimBox = BleedBox = MediaBox).
 // A mug printer that wants mirrored transfers gets each wrap drawn back to front in its slot; the
 // slug and crop marks stay as they are, so the sheet is still read and scanned on the floor.
@@ -24,7 +24,7 @@ import { PDFDocument, PDFName, cmyk, type PDFFont, type PDFPage, type PDFRef } f
 import { batchCode, copyCode } from '../../../../common/api/scan';
 import type { PrintFormat } from '../../../../common/design-doc/printSize';
 import { formatDateTime } from '../../lib/clock';
-import { outputIntentFor, pdfPageWriter, printFileId, sheetFontBytes, writeFileInChunks } from '../pdf';
+import { colourSetupOf, pdfPageWriter, printFileId, sheetFontBytes, writeFileInChunks, type OutputIntent } from '../pdf';
 import { backOf, chooseSheet, cropMarks, leavesOf, sheetFiller, sheetRule, type DuplexTurn, type ImposeSettings, type LeafSize, type Rect, type SheetLayout, type SlotPlace, DEFAULT_IMPOSE_SETTINGS } from './sheets';
 
 const PT_PER_MM = 72 / 25.4;
@@ -222,8 +222,10 @@ export interface ImposeOptions {
   sheet?: string;
   /** What the batch's items are: the sheets they go on and how (sheetRule); a card's when not given. */
   format?: PrintFormat;
-  /** The batch's site: its output intent (the same as its print files'). */
+  /** The batch's site (names the file's ID). */
   siteId?: number;
+  /** The site's printer profile, as its print files carry it; the bundled one when not given. */
+  outputIntent?: OutputIntent;
   /** The zone the cover's dates are written in (DD/MM/YYYY HH:MM). */
   timeZone?: string;
   /** Called as each job is placed and once the file is written. */
@@ -248,7 +250,7 @@ export async function imposeBatch(batch: ImposeBatch, leaf: LeafSize, loadFile: 
   const filler = sheetFiller(layout.slots.length);
   const progress = (jobsDone: number) => opts.onProgress?.({ jobsDone, jobs: batch.jobs.length, sheets: filler.sheets });
 
-  const colour = await outputIntentFor(opts.siteId ?? null);
+  const colour = await colourSetupOf(opts.outputIntent);
   const sources = crypto.createHash('sha256').update(JSON.stringify([opts.siteId ?? null, batch.number, batch.jobs.map((j) => [j.jobId, j.quantity]), leaf, layout.sheet]));
   const identity = { title: `Batch ${batch.number}`, createdAt: batch.createdAt, documentId: printFileId(`batch ${opts.siteId ?? ''}/${batch.number}`, sources.digest('hex')) };
   return writeFileInChunks(outPath, async (write) => {

@@ -20,6 +20,7 @@ import { formatOfJob, heldRefusal, nameOf, type PrintJobsService } from '../prin
 import { productTypeOfFormat } from '../../../../common/design-doc/printSize';
 import type { ProductionService } from '../production';
 import { printSizeOfJob } from '../production';
+import type { OutputIntent } from '../pdf';
 import { findSite } from '../sites';
 import { nextRunAt } from '../../lib/time';
 import type { HistoryService } from '../history';
@@ -67,6 +68,8 @@ export interface BatchesParts {
   production: Pick<ProductionService, 'printFile' | 'downloadRefusal'>;
   /** Each move's who and when (the batch row keeps only the last). */
   history: Pick<HistoryService, 'movesOfBatch'>;
+  /** The site's printer profile (the pdf module's choice), the sheet's output intent as its pages'. */
+  outputIntentOf?: (siteId: number) => Promise<OutputIntent>;
 }
 
 /**
@@ -346,7 +349,7 @@ export function batchesService(deps: Deps, parts: BatchesParts) {
         leaf,
         async (item) => (await parts.production.printFile(byId.get(item.jobId)!, { ownOrigin: opts.ownOrigin })).pdf,
         outPath,
-        { settings, sheet: batch.sheet, format, siteId: batch.siteId, timeZone: config.sync.timezone, onProgress: opts.onProgress },
+        { settings, sheet: batch.sheet, format, siteId: batch.siteId, outputIntent: await parts.outputIntentOf?.(batch.siteId), timeZone: config.sync.timezone, onProgress: opts.onProgress },
       );
       return { batch, result };
     } catch (err) {

@@ -25,7 +25,7 @@ export interface PdfPageWriter {
   finish(pages: PDFRef[], opts: { title: string }): Promise<void>;
 }
 
-/** What makes the written file PDF/X-4: its output intent (outputIntentFor) and its identity (dates, ID). */
+/** What makes the written file PDF/X-4: its output intent (colourSetupOf, as the print files') and its identity (dates, ID). */
 export interface PdfxOutput {
   colour: ColourSetup;
   identity: PrintFileIdentity;
