@@ -98,7 +98,7 @@ export function createServices(given: Deps, givenStore: FileStore = fileStoreOf(
     uploads,
     printJobs,
     production,
-    batches: batchesService(deps, { printJobs, production, history }),
+    batches: batchesService(deps, { printJobs, production, history, outputIntentOf: printProfiles.outputIntentOf }),
     /** Bulk actions of Jobs and Print History: each job through its own button's rules. */
     bulkPrintJobs: bulkPrintJobActions(printJobs),
     bulkPrintFiles: bulkPrintFiles(production, printJobs),

@@ -146,7 +146,7 @@ export async function autoBatchPass({ db, clock, config, log }: Deps, parts: Aut
       for (const jobId of waiting) {
         if (taken.has(jobId)) continue;
         const { job, kind, key, slots } = kinds.get(jobId)!;
-        if (!sheetOf.has(key)) sheetOf.set(key, chooseSheet(kind.leaf, settings));
+        if (!sheetOf.has(key)) sheetOf.set(key, chooseSheet(kind.leaf, settings, undefined, kind.format));
         const layout = sheetOf.get(key)!;
         if (!layout) {
           report.noSheet.push(jobId);

@@ -26,6 +26,7 @@ import type { Design } from '../designs';
 import type { RenderService } from '../render';
 import { documentOf, valuesOf } from '../render';
 import { firstError, isHeld, type Preflight, type PreflightSources } from './preflight';
+import { formatForNewJob, formatOfJob } from './format';
 import { thresholdsOf } from './preflightSettings';
 import type { ShipByState } from '../../../../common/api/shipBy';
 import { nameOf } from '../users';
@@ -149,6 +150,7 @@ export function printJobsService({ db, clock, config }: Deps, parts: PrintJobPar
     const personalised = job.data.personalised === true;
     return {
       productType: design?.productType ?? null,
+      format: formatOfJob({ data: job.data, productType: design?.productType ?? null }, design),
       document: documentFor(design, drawnFromDesign),
       values: personalised ? valuesOf(properties) : undefined,
       artworkUrls: job.artworkUrls,
@@ -222,7 +224,7 @@ export function printJobsService({ db, clock, config }: Deps, parts: PrintJobPar
     const artworkUrls = input.artworkUrls ?? design?.data.artworkUrls ?? [];
     const productName = input.productName ?? design?.name;
     if (!productName) throw fieldError('productName', 'is required');
-    const data = input.data ?? {};
+    const data: PrintJob['data'] = { ...(input.data ?? {}), format: formatForNewJob(design, input.data?.format) };
     if (input.shopifyOrderId && input.lineItemId && (await repo.orderLineTaken(input.shopifyOrderId, input.lineItemId))) throw new OrderLineTaken();
     // Checked before it is stored: no moment exists in which an unchecked job is ready or sent.
     const drawnFromDesign = data.personalised === true || (design !== undefined && JSON.stringify(artworkUrls) === JSON.stringify(design.data.artworkUrls ?? []));
