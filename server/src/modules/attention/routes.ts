@@ -4,7 +4,7 @@
 import { Router } from 'express';
 import { allow } from '../../http/access';
 import { actorOf } from '../../http/auth';
-import { ok } from '../../http/envelope';
+import { okSerialised } from '../../http/envelope';
 import { parse } from '../../http/validate';
 import { attentionQuery } from './schema';
 import type { AttentionService } from './service';
@@ -21,14 +21,14 @@ function matches(header: string | undefined, etag: string): boolean {
 export function attentionRoutes(attention: AttentionService): Router {
   const r = Router();
   r.get('/', allow.ownSite.describe('Needs attention: what is wrong on the floor, worst first, with counts (ETag; If-None-Match answers 304 when nothing changed)', { query: attentionQuery }), async (req, res) => {
-    const { answer, etag } = await attention.reply(actorOf(req), parse(attentionQuery, req.query).clientId);
+    const { json, etag } = await attention.reply(actorOf(req), parse(attentionQuery, req.query).clientId);
     // Each tab asks again itself, with the ETag; a shared cache must not keep one user's answer.
     res.set({ ETag: etag, 'Cache-Control': 'private, no-cache' });
     if (matches(req.get('If-None-Match'), etag)) {
       res.status(304).end();
       return;
     }
-    ok(res, answer);
+    okSerialised(res, json);
   });
   return r;
 }

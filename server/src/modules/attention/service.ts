@@ -79,6 +79,8 @@ interface Found {
 /** An answer as a tab is sent it: its body's digest is its ETag, so equal answers share one. */
 export interface AttentionReply {
   answer: AttentionAnswer;
+  /** The answer as JSON, serialised once for every ask it serves. */
+  json: string;
   etag: string;
 }
 
@@ -334,8 +336,9 @@ export function attentionService(deps: Deps) {
     if (!pending) {
       pending = compute(siteId, admin)
         .then(({ answer, computedAt, validUntil }): Kept => {
-          const etag = `"${createHash('sha256').update(JSON.stringify(answer)).digest('base64url').slice(0, 27)}"`;
-          const kept = { answer, etag, mark, computedAt, validUntil };
+          const json = JSON.stringify(answer);
+          const etag = `"${createHash('sha256').update(json).digest('base64url').slice(0, 27)}"`;
+          const kept = { answer, json, etag, mark, computedAt, validUntil };
           keptAnswers.set(key, kept);
           return kept;
         })
@@ -349,8 +352,8 @@ export function attentionService(deps: Deps) {
   async function reply(actor: Actor, clientId?: number): Promise<AttentionReply> {
     const siteId = siteScope(actor, clientId);
     const admin = isAdmin(actor);
-    const { answer, etag } = await fresh(`${admin ? 'admin' : 'staff'}:${siteId ?? 'all'}`, siteId, admin);
-    return { answer, etag };
+    const { answer, json, etag } = await fresh(`${admin ? 'admin' : 'staff'}:${siteId ?? 'all'}`, siteId, admin);
+    return { answer, json, etag };
   }
 
   return {
