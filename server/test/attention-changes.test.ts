@@ -68,11 +68,11 @@ describe('Needs attention, kept and told of changes', async () => {
 
   it('a kept answer costs no query of the floor until something changes', async () => {
     at(TUE_0800);
+    const mark = await changeMark(w.db);
     await answer();
     const read: string[] = [];
     const onQuery = (q: { sql: string }) => read.push(q.sql);
     w.db.on('query', onQuery);
-    const mark = await changeMark(w.db);
     try {
       await answer();
     } finally {
