@@ -84,6 +84,9 @@ export interface AttentionReply {
   etag: string;
 }
 
+/** Most scopes whose answer is kept (the least recently computed is let go first). */
+const KEPT_SCOPES_MAX = 500;
+
 /** The earliest of some future times (ms), or Infinity. */
 const soonest = (now: number, times: Iterable<number>) => {
   let next = Infinity;
@@ -339,7 +342,10 @@ export function attentionService(deps: Deps) {
           const json = JSON.stringify(answer);
           const etag = `"${createHash('sha256').update(json).digest('base64url').slice(0, 27)}"`;
           const kept = { answer, json, etag, mark, computedAt, validUntil };
+          keptAnswers.delete(key);
           keptAnswers.set(key, kept);
+          // One entry a scope asked lately: an admin naming site after site cannot grow it for ever.
+          if (keptAnswers.size > KEPT_SCOPES_MAX) keptAnswers.delete(keptAnswers.keys().next().value!);
           return kept;
         })
         .finally(() => computing.delete(flight));
