@@ -32,6 +32,7 @@ export const UI_PAGE_ROOTS: readonly string[] = [
   'caught-emails',
   'history',
   'api-reference',
+  'print-profiles',
   // pages shown inside frames
   'editor',
   'sample-editor-embed',
