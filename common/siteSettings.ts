@@ -25,6 +25,7 @@ export const SETTING_GROUPS = {
   printFiles: 'Print files',
   batching: 'Press sheets and batching',
   shipBy: 'Ship-by dates',
+  proofs: 'Change window and buyer proofs',
 } as const;
 export type SettingGroup = keyof typeof SETTING_GROUPS;
 
@@ -169,6 +170,13 @@ const preflight = { group: 'preflight' } as const;
 const batching = { group: 'batching' } as const;
 const printFiles = { group: 'printFiles' } as const;
 const shipBy = { group: 'shipBy' } as const;
+const proofs = { group: 'proofs' } as const;
+
+/** Which lines the buyer approves a proof of before they are made (PROOF_REQUIRED). */
+export const PROOF_REQUIRED_CHOICES = ['off', 'personalised', 'all'] as const;
+export type ProofRequired = (typeof PROOF_REQUIRED_CHOICES)[number];
+/** A time of day, HH:MM (24-hour). */
+export const TIME_OF_DAY = /^([01]\d|2[0-3]):[0-5]\d$/;
 
 const shipByDays = Object.fromEntries(
   SHIPPED_PRODUCT_TYPES.map((t) => [
@@ -284,6 +292,26 @@ export const SITE_SETTINGS = {
   [SHIP_BY_SETTING_KEYS.nonWorkingDays]: ruled('list', { ...shipBy, default: DEFAULT_SHIP_BY_SETTINGS.nonWorkingDays.join(', '), help: 'Weekdays nobody produces or ships (Mon … Sun).' }),
   [SHIP_BY_SETTING_KEYS.holidays]: ruled('list', { ...shipBy, help: 'Days off besides the weekly ones, YYYY-MM-DD, comma-separated.' }),
   [SHIP_BY_SETTING_KEYS.atRiskHours]: ruled('integer', { ...shipBy, default: String(DEFAULT_SHIP_BY_SETTINGS.atRiskHours), help: 'Within this many hours of its ship-by, a line not yet printed is at risk.' }),
+
+  HOLD_MINUTES: whole({ ...proofs, min: 0, max: 10080, unit: 'minutes', help: 'A paid order waits this long before anything is made, so the buyer can still change or cancel it (empty or 0: no window).' }),
+  HOLD_UNTIL: def(
+    'time',
+    { ...proofs, help: 'Instead of HOLD_MINUTES: paid orders wait until this time of day, HH:MM (24-hour) in the shop\'s time zone.' },
+    checked((v) => (TIME_OF_DAY.test(v) ? fine(v) : problem(`must be a time of day HH:MM (24-hour, e.g. 16:00) (it is ${quoted(v)})`))),
+    '',
+    '',
+  ),
+  HOLD_ONLY_PERSONALISED: flag({ ...proofs, help: 'Only personalised lines wait in the change window; the others are made at once (1/true/yes/on).' }),
+  PROOF_REQUIRED: choice({ ...proofs, choices: PROOF_REQUIRED_CHOICES, default: 'off', lowerCase: true, help: 'Which lines the buyer approves a proof of before they are made: off, personalised or all.' }),
+  PROOF_FROM: def(
+    'email',
+    { ...proofs, help: 'The proofs\' sender: proofs@shop.com or Shop Proofs <proofs@shop.com> (empty: ECARD_FROM).' },
+    checked((v) => (parseMailAddress(v) ? fine(v) : problem(`${quoted(v)} is not an e-mail address (proofs@shop.com, or Shop Proofs <proofs@shop.com>).`))),
+    '',
+    '',
+  ),
+  PROOF_AUTO_APPROVE_HOURS: whole({ ...proofs, min: 1, max: 720, unit: 'hours', help: 'A proof the buyer has not answered is approved by itself after this many hours (empty: the line keeps waiting).' }),
+  PROOF_REMINDER_HOURS: whole({ ...proofs, min: 1, max: 720, default: 24, unit: 'hours', help: 'A proof not answered after this many hours is sent again as a reminder, once.' }),
 } as const;
 
 export type SiteSettingKey = keyof typeof SITE_SETTINGS;

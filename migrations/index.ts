@@ -27,6 +27,7 @@ import * as printJobOrderIndex from './20261207_027_print_job_order_index';
 import * as storeAppConnection from './20261208_028_store_app_connection';
 import * as printJobCopies from './20261209_029_print_job_copies';
 import * as printProfiles from './20261210_030_print_profiles';
+import * as lineWaits from './20261210_035_line_waits';
 
 type Migration = { up(knex: Knex): Promise<void>; down(knex: Knex): Promise<void> };
 
@@ -58,6 +59,7 @@ const migrations: Record<string, Migration> = {
   '20261208_028_store_app_connection': storeAppConnection,
   '20261209_029_print_job_copies': printJobCopies,
   '20261210_030_print_profiles': printProfiles,
+  '20261210_035_line_waits': lineWaits,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -36,6 +36,7 @@ const INTENDED = [
   '20261208_028_store_app_connection',
   '20261209_029_print_job_copies',
   '20261210_030_print_profiles',
+  '20261210_035_line_waits',
 ];
 
 describe('migrations', () => {

@@ -21,6 +21,7 @@ import { mailCatcherRoutes } from './modules/mailCatcher';
 import { demoStoreRoutes } from './modules/demoStore';
 import { onlineStoresRoutes, shopifyWebhookRoutes, storeConnectionRoutes } from './modules/orders';
 import { orderActionRoutes } from './workflows/orderActionRoutes';
+import { proofRoutes, waitRoutes } from './workflows/waitRoutes';
 import { pdfRoutes, printProfileRoutes } from './modules/pdf';
 import { printJobPdfRoutes, printJobsRoutes, bulkPrintJobRoutes } from './modules/print-jobs';
 import { batchesRoutes } from './modules/batches';
@@ -80,6 +81,8 @@ export function createApp(deps: Deps, services: Services = createServices(deps),
   app.use(fileRoutes(services.uploads, config));
   // The store's order webhook: before /api's JSON parser, the signature is over the raw bytes.
   app.use(shopifyWebhookRoutes(services.orders, config));
+  // The buyer's proof page and answers: the signed link is the credential (no session, forms posted).
+  app.use(proofRoutes(services.waits));
 
   const api = Router();
   // Before the session: a probe never costs a token check (liveness makes no database call).
@@ -127,6 +130,7 @@ export function createApp(deps: Deps, services: Services = createServices(deps),
   api.use('/hp-data', hpDataRoutes(services.fulfilment));
   api.use('/orders', storeFulfilmentRoutes(services.storeFulfilments));
   api.use('/orders', pipelineRoutes(services.pipeline));
+  api.use('/orders', waitRoutes(services.waits));
   api.use('/admin/hp-logs', hpLogsAdminRoutes(services.fulfilment));
   api.use('/online-stores', onlineStoresRoutes(services.orders));
   api.use('/online-stores', orderActionRoutes(services.orderActions, config));

@@ -28,6 +28,7 @@ import { historyService } from './modules/history';
 import { shipByViews } from './modules/ship-by';
 import { createMetrics } from './lib/metrics';
 import { orderActions } from './workflows/orderActions';
+import { waitsWorkflow } from './workflows/waits';
 
 /** The folder of uploaded and generated files: DATA_DIR/files. */
 export function filesFolderOf(dataDir: string): string {
@@ -117,6 +118,8 @@ export function createServices(given: Deps, givenStore: FileStore = fileStoreOf(
     orders,
     /** The order screens' re-run and line actions (orders, production, fulfilment and the pipeline together). */
     orderActions: orderActions({ db: deps.db, production, send: fulfilment, pipeline }),
+    /** Lines waiting before they are made: the change window, the buyer's proof, their release. */
+    waits: waitsWorkflow({ ...deps, production, artwork, send: fulfilment }),
     stores: storesService({
       sites,
       onChange: orders.invalidateSites,

@@ -33,6 +33,7 @@ import { siteNames } from '../search';
 import { checkOrderLink } from '../search';
 import { shipByViews } from '../ship-by';
 import { RE_SOURCE } from '../sync';
+import { changesAsked } from '../waiting';
 
 /**
  * Late and at risk are judged over the jobs of the last four weeks (made, or printed and not
@@ -209,6 +210,25 @@ export function attentionService(deps: Deps) {
     return kept(items, total);
   }
 
+  /** A buyer asked for a change to a proof (or the proof could not be e-mailed): staff edit the line or cancel it. */
+  async function proofChanges(siteId: number | undefined): Promise<Found> {
+    const { rows, total } = await changesAsked(db, siteId, ATTENTION_KIND_LIMIT);
+    const items = [];
+    for (const w of rows) {
+      const name = (await orderNames(db, w.siteId, [w.orderId])).get(w.orderId) ?? w.orderId;
+      items.push(
+        item('proofChange', {
+          title: `Order ${name}: ${w.message?.startsWith('The proof could not be e-mailed') ? w.message : `the buyer asked for a change to the proof: “${brief(w.message)}”`}. Edit the line's personalisation (a new proof goes) or cancel it`,
+          link: checkOrderLink(w.orderId),
+          since: w.since,
+          siteId: w.siteId,
+          orderId: w.orderId,
+        }),
+      );
+    }
+    return kept(items, total);
+  }
+
   async function hpNoAck(siteId: number | undefined, now: Date, changes: number[]): Promise<Found> {
     const ms = config.attention.hpAckHours * HOUR;
     const before = new Date(now.getTime() - ms).toISOString();
@@ -290,7 +310,7 @@ export function attentionService(deps: Deps) {
   async function compute(siteId: number | undefined, admin: boolean): Promise<{ answer: AttentionAnswer; computedAt: number; validUntil: number }> {
     const now = clock.now();
     const changes: number[] = [];
-    const [owedJobs, heldJobs, noAck, sends, writeBacks, steps, webhooks] = await Promise.all([
+    const [owedJobs, heldJobs, noAck, sends, writeBacks, steps, webhooks, proofs] = await Promise.all([
       owed(siteId, now, changes),
       held(siteId),
       hpNoAck(siteId, now, changes),
@@ -298,8 +318,9 @@ export function attentionService(deps: Deps) {
       failedWriteBacks(siteId),
       failedSteps(siteId),
       failingWebhooks(siteId, admin),
+      proofChanges(siteId),
     ]);
-    const found: Record<AttentionKind, Found> = { ...owedJobs, held: heldJobs, hpNoAck: noAck, sendFailed: sends, writeBackFailed: writeBacks, pipelineFailed: steps, webhookFailing: webhooks };
+    const found: Record<AttentionKind, Found> = { ...owedJobs, held: heldJobs, hpNoAck: noAck, sendFailed: sends, writeBackFailed: writeBacks, pipelineFailed: steps, webhookFailing: webhooks, proofChange: proofs };
     const counts = { total: 0, critical: 0 } as AttentionCounts;
     for (const kind of ATTENTION_KINDS) {
       counts[kind] = found[kind].total;

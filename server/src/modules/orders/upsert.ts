@@ -21,6 +21,7 @@ import { applyPrivacyDelivery } from './privacyRequests';
 import { RECEIVED, applyStoreChange, orderCreatedAt, orderSearchText, storeChangeOf, type OrderData, type ShopifyOrder } from './shopify';
 import { sendWhenOf } from './webhookSites';
 import { sendsAutomatically } from './webhookSites';
+import { startWaits, waitSettingsOf } from '../waiting';
 
 /** The provider side (modules/fulfilment): queues a send in the caller's transaction, deduplicated per order/line. */
 export interface OrderSendPort {
@@ -39,6 +40,8 @@ export interface OrderPipelinePort {
 
 export interface UpsertContext {
   clock: Clock;
+  /** The shop's time zone (a change window until a time of day); UTC when not given. */
+  timeZone?: string;
   production: Pick<OrderProductionPort, 'autoSendable' | 'followOrder'>;
   /** The provider side, once wired (none: nothing is sent automatically). */
   sendPort(): OrderSendPort | undefined;
@@ -58,7 +61,7 @@ export async function applyDeliveries(ctx: UpsertContext, trx: Knex.Transaction,
     for (const d of all) if (isPrivacyTopic(d.topic)) await applyPrivacyDelivery(trx, d, ctx.clock);
     const list = all.filter((d) => d.topic !== APP_UNINSTALLED && !isPrivacyTopic(d.topic));
     if (list.length === 0) continue;
-    const site = ctx.sendPort() || ctx.pipeline ? await findSite(trx, siteId) : undefined;
+    const site = await findSite(trx, siteId);
     // An auto-send site: one delivery after the other, each deciding what to send as it goes.
     if (sendsAutomatically(site)) for (const d of list) await applyDelivery(ctx, trx, d);
     else await applyOrders(ctx, trx, siteId, list, site);
@@ -110,7 +113,14 @@ async function applyOrders(ctx: UpsertContext, trx: Knex.Transaction, siteId: nu
     trx,
     fresh.map((o) => ({ order: { siteId, orderId: o.orderId, at: now, by: { automatic: AUTOMATIC.shopifyWebhook(o.data.lastTopic) } }, before: undefined, after: { ...o.data, status: o.status } })),
   );
+  for (const o of next.values()) await waitWhenPaid(ctx, trx, siteId, site, o.data);
   for (const o of next.values()) await ctx.pipeline?.queueOnPaid(trx, site, o.data);
+}
+
+/** Once the order may be made (paid, never cancelled), its lines wait as the site says: the change window, a proof. */
+async function waitWhenPaid(ctx: UpsertContext, trx: Knex.Transaction, siteId: number, site: Site | undefined, data: OrderData): Promise<void> {
+  if (!site || printHold(data, sendWhenOf(site))) return;
+  await startWaits(trx, { siteId, order: data, settings: waitSettingsOf(site), now: ctx.clock.now(), timeZone: ctx.timeZone ?? 'UTC' });
 }
 
 /** An auto-send site's order goes once it may: paid (or SHOPIFY_SEND_WHEN=created), not cancelled, every line ready. */
@@ -154,7 +164,9 @@ export async function applyDelivery(ctx: UpsertContext, trx: Knex.Transaction, d
   }
   const by = { automatic: AUTOMATIC.shopifyWebhook(d.topic) };
   await recordOrderChanges(trx, { siteId: d.siteId, orderId: order.id, at: now, by }, existing ? { ...existing.data, status: existing.status ?? existing.data.status } : undefined, { ...applied.data, status });
-  const site = (status === RECEIVED && sendPort) || ctx.pipeline ? await findSite(trx, d.siteId) : undefined;
+  const site = await findSite(trx, d.siteId);
+  // Before auto-send asks production: a line in its change window or waiting for its proof is not sent.
+  await waitWhenPaid(ctx, trx, d.siteId, site, applied.data);
   if (status === RECEIVED && sendPort && (await mayAutoSend(ctx, trx, site, d.siteId, applied.data))) await sendPort.enqueueOrderSend(trx, { siteId: d.siteId, orderId: order.id });
   // The pipeline once paid: the delivery that pays the order queues it; later ones find it queued.
   await ctx.pipeline?.queueOnPaid(trx, site, applied.data);

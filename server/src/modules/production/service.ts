@@ -28,6 +28,8 @@ import { NOTHING_LEFT, unitsToMake } from '../../../../common/api/units';
 import { cancelledJobReason, type HeldOrder, type PrintHold } from '../orders';
 import { goesToProviderByItself, linesSentToProvider, routeLine } from './route';
 import { fieldError } from '../../http/fieldErrors';
+import { findSite } from '../sites';
+import { waitingLines, waitingReason, waitSettingsOf } from '../waiting';
 
 /** The parts of a store order line production reads (a stored line, or a normalised one). */
 export interface ProductionLine extends LineRef {
@@ -50,6 +52,9 @@ export interface LineJobRequest {
   ownOrigin?: string;
 }
 
+
+/** 409 details code of "the line is in its change window or waiting for its proof: release it first". */
+export const LINE_WAITING = 'LINE_WAITING';
 
 /** 409 details code of "the line is in the Jobs queue: send it to the provider anyway?" */
 export const IN_JOBS_QUEUE = 'IN_JOBS_QUEUE';
@@ -152,11 +157,11 @@ export function productionService(deps: Deps, parts: ProductionParts) {
     }
   }
 
-  /** A line's pages without making a job: a personalised design drawn with the line's properties, else the design's artwork. */
-  async function linePages(actor: Actor, siteId: number, design: Design, line: ProductionLine, opts: { page?: number; ownOrigin?: string } = {}) {
+  /** A line's pages without making a job: a personalised design drawn with the line's properties, else the design's artwork (actor null: Presswork itself). */
+  async function linePages(actor: Pick<Actor, 'id'> | null, siteId: number, design: Design, line: ProductionLine, opts: { page?: number; ownOrigin?: string } = {}) {
     if (render.isRenderable(design)) {
       const pages = opts.page === undefined ? undefined : [opts.page - 1];
-      return render.renderLine({ userId: actor.id, siteId }, design, line.properties ?? [], { pages, ownOrigin: opts.ownOrigin });
+      return render.renderLine({ userId: actor?.id ?? null, siteId }, design, line.properties ?? [], { pages, ownOrigin: opts.ownOrigin });
     }
     const images = artworkOf(design);
     if (opts.page !== undefined && opts.page > images.length) throw fieldError('page', `must be at most ${images.length} (the design has ${images.length} page${images.length === 1 ? '' : 's'})`);
@@ -199,13 +204,37 @@ export function productionService(deps: Deps, parts: ProductionParts) {
     for (const job of jobs) await printJobs.moveJob(trx, job, 'provider', actorId);
   }
 
+  /** What each line of an order waits for (the change window, the proof), with its sentence. */
+  async function waitsOf(trx: Db | Knex.Transaction, siteId: number, orderId: string) {
+    const waits = await waitingLines(trx, siteId, orderId, waitSettingsOf(await findSite(trx, siteId)));
+    const of = (lineId: string) => {
+      const state = waits.get(lineId);
+      return state ? { state, sentence: waitingReason(state, config.sync.timezone) } : null;
+    };
+    return Object.assign(of, { lineIds: [...waits.keys()] });
+  }
+
   /** Where each line of an order goes and whether it may go now (routeLine), with its job. */
   async function routeLines(trx: Db | Knex.Transaction, siteId: number, order: { id: string; line_items: ProductionLine[]; preGeneratedHPItems?: unknown }, hold?: PrintHold) {
     const jobs = await printJobsOfOrder(trx, siteId, String(order.id));
     const sent = linesSentToProvider(order);
+    const waiting = await waitsOf(trx, siteId, String(order.id));
     return (await mapLines(trx, siteId, order)).map((mapping) => {
       const job = jobs.find((j) => j.lineItemId === String(mapping.line.id));
-      return { mapping, job, route: routeLine({ hold, mapping, job, sentToProvider: sent.has(String(mapping.line.id)) }) };
+      return { mapping, job, route: routeLine({ hold, mapping, job, sentToProvider: sent.has(String(mapping.line.id)), waiting: waiting(String(mapping.line.id)) }) };
+    });
+  }
+
+  /** 409 when the line waits (its change window, its proof): nothing is made of it until it is released. */
+  async function refuseWaiting(trx: Db | Knex.Transaction, siteId: number, orderId: string, lineIds?: string[]): Promise<void> {
+    const waiting = await waitsOf(trx, siteId, orderId);
+    const lines = waiting.lineIds.filter((id) => !lineIds || lineIds.includes(id));
+    if (!lines.length) return;
+    const first = waiting(lines[0])!;
+    const what = lines.length === 1 ? 'The line is' : `${lines.length} lines are`;
+    throw new HttpError(409, `${what} ${first.sentence}: nothing is made of ${lines.length === 1 ? 'it' : 'them'} until then. Release the order now to make ${lines.length === 1 ? 'it' : 'them'} at once.`, {
+      code: LINE_WAITING,
+      lines: lines.map((lineId) => ({ lineId, waiting: waiting(lineId)!.state })),
     });
   }
 
@@ -349,6 +378,7 @@ export function productionService(deps: Deps, parts: ProductionParts) {
     moveToProvider: (job: PrintJob, byUserId: number | null) => printJobs.moveJob(db, job, 'provider', byUserId),
     autoSendable,
     routeLines,
+    refuseWaiting,
     followOrder,
     printFile,
     printFileUrl,
