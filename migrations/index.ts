@@ -26,6 +26,7 @@ import * as orderPrintedByProviderAt from './20261206_026_order_printed_by_provi
 import * as printJobOrderIndex from './20261207_027_print_job_order_index';
 import * as storeAppConnection from './20261208_028_store_app_connection';
 import * as printJobCopies from './20261209_029_print_job_copies';
+import * as stock from './20261210_030_stock';
 
 type Migration = { up(knex: Knex): Promise<void>; down(knex: Knex): Promise<void> };
 
@@ -56,6 +57,7 @@ const migrations: Record<string, Migration> = {
   '20261207_027_print_job_order_index': printJobOrderIndex,
   '20261208_028_store_app_connection': storeAppConnection,
   '20261209_029_print_job_copies': printJobCopies,
+  '20261210_030_stock': stock,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

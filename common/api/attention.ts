@@ -4,7 +4,7 @@
 import type { RecordId } from './envelope';
 
 /** The kinds of problem, in the order the page groups them when their severity and age tie. */
-export const ATTENTION_KINDS = ['late', 'sendFailed', 'webhookFailing', 'atRisk', 'held', 'hpNoAck', 'notShipped', 'writeBackFailed', 'pipelineFailed'] as const;
+export const ATTENTION_KINDS = ['late', 'sendFailed', 'webhookFailing', 'atRisk', 'held', 'hpNoAck', 'notShipped', 'writeBackFailed', 'pipelineFailed', 'lowStock'] as const;
 export type AttentionKind = (typeof ATTENTION_KINDS)[number];
 
 export const SEVERITIES = ['critical', 'warning', 'info'] as const;
@@ -21,6 +21,7 @@ export const SEVERITY_OF: Record<AttentionKind, Severity> = {
   notShipped: 'warning',
   writeBackFailed: 'warning',
   pipelineFailed: 'warning',
+  lowStock: 'warning',
 };
 
 /** The most items of one kind in an answer; `counts` still counts them all ("and N more"). */
@@ -44,6 +45,8 @@ export interface AttentionItem {
   /** The store order's id, when the problem is an order's. */
   orderId?: string;
   jobId?: RecordId;
+  /** The stock item running low (lowStock). */
+  stockItemId?: RecordId;
 }
 
 export type AttentionCounts = Record<AttentionKind, number> & { total: number; critical: number };
@@ -64,6 +67,7 @@ export const KIND_LABEL: Record<AttentionKind, string> = {
   writeBackFailed: 'Store update failed',
   pipelineFailed: 'Order step failed',
   webhookFailing: 'Webhooks failing',
+  lowStock: 'Stock running low',
 };
 
 /** Jobs opened on one job, highlighted (its Held tab when preflight holds it). */
