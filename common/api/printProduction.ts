@@ -204,6 +204,8 @@ export interface DesignInput {
   stock?: string;
   hpSKU: string;
   hpAdditionData: HpAdditionData;
+  /** Merged into the design's data: `consumes`, the stock one unit takes. */
+  data?: { consumes?: StockUse[] };
 }
 
 /** SKU → product type of the known designs (spec §3, product type record). */
