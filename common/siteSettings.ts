@@ -22,6 +22,7 @@ export const SETTING_GROUPS = {
   emailPlatform: 'Email platform (Adestra)',
   pipeline: 'Charity pipeline',
   preflight: 'Print checks',
+  printFiles: 'Print files',
   batching: 'Press sheets and batching',
   shipBy: 'Ship-by dates',
 } as const;
@@ -45,6 +46,9 @@ export const isShopifyApiVersion = (v: string) => /^(\d{4}-(0[1-9]|1[0-2])|unsta
 /** Blackbaud's OAuth token endpoint and authorisation page, used when RE_TOKEN_URL / RE_AUTHORIZE_URL are not set. */
 export const SKY_TOKEN_URL = 'https://oauth2.sky.blackbaud.com/token';
 export const SKY_AUTHORIZE_URL = 'https://app.blackbaud.com/oauth/authorize';
+
+/** The site setting naming the print profile (by its number) a site's print files carry. */
+export const PRINT_OUTPUT_PROFILE = 'PRINT_OUTPUT_PROFILE' as const;
 
 /** The words a yes/no setting (HP_AUTO_SEND) accepts, either case. */
 export const YES_WORDS = ['1', 'true', 'yes', 'on'] as const;
@@ -163,6 +167,7 @@ const adestra = { group: 'emailPlatform' } as const;
 const pipeline = { group: 'pipeline' } as const;
 const preflight = { group: 'preflight' } as const;
 const batching = { group: 'batching' } as const;
+const printFiles = { group: 'printFiles' } as const;
 const shipBy = { group: 'shipBy' } as const;
 
 const shipByDays = Object.fromEntries(
@@ -256,6 +261,14 @@ export const SITE_SETTINGS = {
 
   [PREFLIGHT_SETTING_KEYS.warning]: ruled('integer', { ...preflight, default: String(DEFAULT_PPI_THRESHOLDS.warning), help: 'A photo printed at fewer pixels per inch is flagged.' }),
   [PREFLIGHT_SETTING_KEYS.error]: ruled('integer', { ...preflight, default: String(DEFAULT_PPI_THRESHOLDS.error), help: 'Below this the job is held for a person (at most the warning level).' }),
+
+  PRINT_OUTPUT_PROFILE: def(
+    'integer',
+    { ...printFiles, help: 'The colour profile this site\'s print files carry as their output intent: a profile\'s number on Print profiles, the site\'s own or one for every site (empty: the instance\'s).' },
+    checked((v) => (/^\d{1,12}$/.test(v) && Number(v) > 0 ? fine<number | null>(Number(v)) : problem(`must be a print profile's number (it is ${quoted(v)})`))),
+    null,
+    '',
+  ),
 
   [BATCH_SETTING_KEYS.sheets]: ruled('list', { ...batching, help: 'The press sheets batches are imposed on: "SRA3 320x450 margin 0; A4 210x297 margin 5" (empty: SRA3, SRA4, A4, A3).' }),
   [BATCH_SETTING_KEYS.gap]: ruled('integer', { ...batching, default: '6', help: 'Millimetres between neighbouring items (crop marks are drawn in it).' }),

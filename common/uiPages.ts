@@ -11,6 +11,7 @@ export const UI_PAGE_ROOTS: readonly string[] = [
   'products',
   'resellers',
   'instances',
+  'stock-items',
   // custom pages
   'attention',
   'manual',
@@ -32,6 +33,7 @@ export const UI_PAGE_ROOTS: readonly string[] = [
   'caught-emails',
   'history',
   'api-reference',
+  'print-profiles',
   // pages shown inside frames
   'editor',
   'sample-editor-embed',

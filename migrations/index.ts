@@ -26,7 +26,8 @@ import * as orderPrintedByProviderAt from './20261206_026_order_printed_by_provi
 import * as printJobOrderIndex from './20261207_027_print_job_order_index';
 import * as storeAppConnection from './20261208_028_store_app_connection';
 import * as printJobCopies from './20261209_029_print_job_copies';
-import * as stock from './20261210_030_stock';
+import * as printProfiles from './20261210_030_print_profiles';
+import * as stock from './20261211_031_stock';
 
 type Migration = { up(knex: Knex): Promise<void>; down(knex: Knex): Promise<void> };
 
@@ -57,7 +58,8 @@ const migrations: Record<string, Migration> = {
   '20261207_027_print_job_order_index': printJobOrderIndex,
   '20261208_028_store_app_connection': storeAppConnection,
   '20261209_029_print_job_copies': printJobCopies,
-  '20261210_030_stock': stock,
+  '20261210_030_print_profiles': printProfiles,
+  '20261211_031_stock': stock,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -35,7 +35,8 @@ const INTENDED = [
   '20261207_027_print_job_order_index',
   '20261208_028_store_app_connection',
   '20261209_029_print_job_copies',
-  '20261210_030_stock',
+  '20261210_030_print_profiles',
+  '20261211_031_stock',
 ];
 
 describe('migrations', () => {

@@ -158,6 +158,9 @@ const EXAMPLES: Examples = {
   'POST /api/general-data/:type': { body: { name: 'new note' } },
   'POST /api/pdf/from-image': (c) => ({ body: { url: `/files/${c.world.fx.fileKey}` } }),
   'POST /api/pdf/crop-bleed-pdf-to-front-page-image': (c) => ({ body: { url: `/files/${c.world.fx.fileKey}` } }),
+  // Not multipart: the admin is let in and told the file is missing (print-profiles.test.ts uploads real ones).
+  'POST /api/print-profiles': { body: {} },
+  'GET /api/print-profiles': {},
   'POST /api/images/url-to-base64': (c) => ({ body: { url: `/files/${c.world.fx.fileKey}` } }),
   'POST /api/images/from-polotno': (c) => ({ body: { designId: c.world.fx.designId, dpi: 36 } }),
   'GET /api/print-jobs': {},

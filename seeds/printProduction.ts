@@ -203,6 +203,22 @@ export function familyPhotoCardDocument(sampleUrl: string): DesignDocument {
 /** The charity's e-card (the site whose CRM is the simulator): e-mailed, never printed. */
 export const DEMO_ECARD = { site: 'hope-harbour', name: "Season's greetings e-card", sku: 'ECARD-SEASONS' } as const;
 
+/** The charity's picture e-card: a picture made elsewhere and uploaded, no editor document; e-mailed as it is. */
+export const DEMO_PICTURE_ECARD = { site: 'hope-harbour', name: 'Robin in the snow picture e-card', sku: 'ECARD-ROBIN' } as const;
+
+/** The picture e-card's picture (a JPEG 1800 × 1260, as a designer's export would be): a robin on a snowy branch. */
+function robinPicture(): Promise<Buffer> {
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1800" height="1260" viewBox="0 0 300 210">
+<defs><linearGradient id="sky" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="#b3cde0"/><stop offset="1" stop-color="#f4f8fb"/></linearGradient></defs>
+<rect width="300" height="210" fill="url(#sky)"/><path d="M0 170 Q 90 140 180 168 T 300 160 V 210 H 0 Z" fill="#ffffff"/>
+<path d="M20 128 L 280 112" stroke="#5d4037" stroke-width="7" stroke-linecap="round"/><path d="M20 124 L 280 108" stroke="#ffffff" stroke-width="3" stroke-linecap="round"/>
+<ellipse cx="150" cy="92" rx="34" ry="27" fill="#6d4c41"/><ellipse cx="142" cy="98" rx="22" ry="18" fill="#e65100"/><circle cx="170" cy="70" r="16" fill="#6d4c41"/>
+<circle cx="160" cy="76" r="9" fill="#e65100"/><circle cx="175" cy="66" r="2.5" fill="#212121"/><path d="M185 70 L 194 72 L 185 75 Z" fill="#ffb300"/>
+<path d="M118 92 L 96 84 L 100 100 Z" fill="#4e342e"/><path d="M146 117 L 143 128 M 156 117 L 158 127" stroke="#3e2723" stroke-width="2"/>
+<circle cx="40" cy="30" r="2" fill="#fff"/><circle cx="90" cy="18" r="1.5" fill="#fff"/><circle cx="240" cy="40" r="2.2" fill="#fff"/><circle cx="270" cy="20" r="1.4" fill="#fff"/><circle cx="210" cy="12" r="1.8" fill="#fff"/></svg>`;
+  return sharp(Buffer.from(svg)).flatten({ background: '#ffffff' }).jpeg({ quality: 86 }).toBuffer();
+}
+
 /**
  * The Season's greetings e-card: a winter night with a tree on the snow; the recipient's name
  * ("Recipient name") and the buyer's "Message" are drawn from the order line's properties.
@@ -349,6 +365,16 @@ export async function seedPrintProduction(deps: Deps, services: Services, siteId
       image: ecard.preview ?? ecard.images[0],
       isCustomizable: true,
       data: { artworkUrls: ecard.images, document: ecardDocument },
+    });
+    // The picture e-card: only its picture, e-mailed as it is with the buyer's message in the text.
+    const picture = await storeGeneratedFile(deps, services.store, { userId: ecardAdmin.id, siteId: charity! }, `designs/${DEMO_PICTURE_ECARD.sku.toLowerCase()}.jpg`, 'image/jpeg', await robinPicture());
+    designs[DEMO_PICTURE_ECARD.sku] = await services.designs.upsert(ecardAdmin, {
+      name: DEMO_PICTURE_ECARD.name,
+      sku: DEMO_PICTURE_ECARD.sku,
+      productType: 'E-card',
+      image: picture,
+      isCustomizable: false,
+      data: {},
     });
   }
 

@@ -48,6 +48,8 @@ const CaughtEmailsPage = lazyPage(() => import('./pages/caught-emails/CaughtEmai
 const HistoryPage = lazyPage(() => import('./pages/history/HistoryPage'));
 // The API reference (the server's OpenAPI document), admins.
 const ApiReferencePage = lazyPage(() => import('./pages/api-reference/ApiReferencePage'));
+// The printers' colour profiles, admins.
+const PrintProfilesPage = lazyPage(() => import('./pages/print-profiles/PrintProfilesPage'));
 
 /** Each screen's path, so a cold load of a deep link fetches that screen's code at once (main.tsx). */
 const PAGE_ROUTES = [
@@ -73,6 +75,7 @@ const PAGE_ROUTES = [
   [/^\/caught-emails\/?$/, CaughtEmailsPage],
   [/^\/history\/?$/, HistoryPage],
   [/^\/api-reference\/?$/, ApiReferencePage],
+  [/^\/print-profiles\/?$/, PrintProfilesPage],
   [/^\/editor\/?$/, EditorPage],
   [/^\/sample-editor-embed\/?$/, SampleEditorEmbedPage],
 ] as const;
@@ -128,6 +131,7 @@ function PressworkAdmin() {
         <Route path="/caught-emails" element={<CaughtEmailsPage />} />
         <Route path="/history" element={<HistoryPage />} />
         <Route path="/api-reference" element={<ApiReferencePage />} />
+        <Route path="/print-profiles" element={<PrintProfilesPage />} />
       </CustomRoutes>
       {/* Pages shown inside frames: no header or menu. */}
       <CustomRoutes noLayout>

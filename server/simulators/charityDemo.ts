@@ -1,6 +1,7 @@
 // Outside production, on a freshly seeded demo: the charity's shop (hope-harbour) sends a few paid
 // orders through the real webhook — a card with an e-card to a friend from a buyer who consented to
-// e-mail marketing, an e-card for a date a few days ahead, a card from a buyer who did not consent —
+// e-mail marketing, an e-card for a date a few days ahead, a card and a picture e-card from a buyer
+// who did not consent —
 // so every step of the order pipeline runs against the CRM and Adestra simulators and the mail catcher.
 import type { Db } from '../src/db';
 import type { Deps } from '../src/deps';
@@ -12,6 +13,7 @@ export const CHARITY_SITE = 'hope-harbour';
 export const CHARITY_SHOP_DOMAIN = 'hope-harbour-shop.myshopify.com';
 const CARD_SKU = 'HH-XMAS-01';
 const ECARD_SKU = 'ECARD-SEASONS';
+const PICTURE_ECARD_SKU = 'ECARD-ROBIN';
 
 interface Buyer {
   first: string;
@@ -68,7 +70,10 @@ export async function sendCharityDemoOrders(o: { db: Db; baseUrl: string; log: D
     charityOrder(2, { first: 'Oliver', last: 'Grant', email: 'oliver.grant@example.com', consent: 'not_subscribed' }, [
       { sku: ECARD_SKU, title: "Season's greetings e-card", properties: { 'Recipient name': 'Aunt Jo', 'Recipient email': 'jo.grant@example.net', Message: 'Happy holidays from all of us!', 'Send date': inFiveDays } },
     ], now),
-    charityOrder(3, { first: 'Priya', last: 'Shah', email: 'priya.shah@example.com', consent: 'not_subscribed' }, [{ sku: CARD_SKU, title: 'Harbour Lights Christmas Card' }], now),
+    charityOrder(3, { first: 'Priya', last: 'Shah', email: 'priya.shah@example.com', consent: 'not_subscribed' }, [
+      { sku: CARD_SKU, title: 'Harbour Lights Christmas Card' },
+      { sku: PICTURE_ECARD_SKU, title: 'Robin in the snow picture e-card', properties: { 'Recipient name': 'Sam', 'Recipient email': 'sam.shah@example.net', Message: 'A little robin to say we miss you. Love, Priya' } },
+    ], now),
   ];
   const sender = createShopifySender({ webhookUrl: `${o.baseUrl}/api/online-stores/shopify-webhook`, shopDomain: envValue(site.settings.env, 'SHOPIFY_SHOP_DOMAIN') ?? CHARITY_SHOP_DOMAIN, secret, retryDelaysMs: [2_000, 10_000] });
   let sent = 0;

@@ -21,7 +21,7 @@ import { mailCatcherRoutes } from './modules/mailCatcher';
 import { demoStoreRoutes } from './modules/demoStore';
 import { onlineStoresRoutes, shopifyWebhookRoutes, storeConnectionRoutes } from './modules/orders';
 import { orderActionRoutes } from './workflows/orderActionRoutes';
-import { pdfRoutes } from './modules/pdf';
+import { pdfRoutes, printProfileRoutes } from './modules/pdf';
 import { printJobPdfRoutes, printJobsRoutes, bulkPrintJobRoutes } from './modules/print-jobs';
 import { batchesRoutes } from './modules/batches';
 import { renderRoutes } from './modules/render';
@@ -108,6 +108,7 @@ export function createApp(deps: Deps, services: Services = createServices(deps),
   api.use('/test', mailCatcherRoutes(services.mailCatcher));
   api.use('/test', demoStoreRoutes(services.demoStore));
   api.use('/general-data', generalDataRoutes(services.generalData));
+  api.use('/print-profiles', printProfileRoutes(services.printProfiles));
   api.use('/pdf', pdfRoutes(services.artwork, config, deps.clock, services.metrics));
   api.use('/images', imagesRoutes(services.artwork, config));
   // Design documents rendered on the server: /images/from-polotno.

@@ -40,6 +40,7 @@ const envSchema = z.object({
   SAMPLE_EDITOR_URL: z.string().default('/sample-editor-embed'),
   ARTWORK_ALLOWED_HOSTS: z.string().default(''),
   PDF_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
+  PRINT_OUTPUT_PROFILE: z.coerce.number().int().positive().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   // SIGTERM/SIGINT: the process has exited within this many milliseconds, whatever was under way.
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(10_000),
@@ -148,7 +149,8 @@ export interface Config {
   /** SIGTERM/SIGINT: the bound on a graceful shutdown (lib/shutdown.ts). */
   shutdownTimeoutMs: number;
   editor: { url: string; allowedParentOrigins: string[]; sampleUrl: string };
-  artwork: { allowedHosts: string[]; pdfTimeoutMs: number };
+  /** outputProfile: the id of an instance-wide print profile every site without its own prints with (unset: the bundled profile). */
+  artwork: { allowedHosts: string[]; pdfTimeoutMs: number; outputProfile?: number };
   sync: {
     servicePath: string;
     scheduler: boolean;
@@ -305,7 +307,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     logLevel: env.LOG_LEVEL,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
     editor: { url: env.EDITOR_URL, allowedParentOrigins: list(env.EDITOR_ALLOWED_PARENT_ORIGINS), sampleUrl: env.SAMPLE_EDITOR_URL },
-    artwork: { allowedHosts: list(env.ARTWORK_ALLOWED_HOSTS).map((h) => h.toLowerCase()), pdfTimeoutMs: env.PDF_TIMEOUT_MS },
+    artwork: { allowedHosts: list(env.ARTWORK_ALLOWED_HOSTS).map((h) => h.toLowerCase()), pdfTimeoutMs: env.PDF_TIMEOUT_MS, outputProfile: env.PRINT_OUTPUT_PROFILE },
     sync: {
       servicePath: env.SYNC_SERVICE_PATH.replace(/\/$/, ''),
       scheduler: env.SYNC_SCHEDULER ?? true,

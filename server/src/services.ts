@@ -12,7 +12,7 @@ import { healthService } from './modules/health';
 import { mailCatcherService } from './modules/mailCatcher';
 import { createInbox } from './modules/inbox';
 import { ordersService, storesService, storeTokens, storeAdminFor, orderFor } from './modules/orders';
-import { createArtworkFetcher, type ArtworkFetcherOptions } from './modules/pdf';
+import { createArtworkFetcher, printProfilesService, type ArtworkFetcherOptions } from './modules/pdf';
 import { printJobsService, createPreflight, bulkPrintJobActions, countUnprintedJobsOfDesign, findPrintJob, type PrintJob } from './modules/print-jobs';
 import { productionService, bulkPrintFiles } from './modules/production';
 import { scanService } from './modules/scan';
@@ -59,14 +59,21 @@ export function createServices(given: Deps, givenStore: FileStore = fileStoreOf(
   const sync = syncService(deps, { inbox });
   // Settings are checked by the sites module against the registry (common/siteSettings.ts); the CRM
   // consent names besides, against the CRM's own lists, when the site is saved.
-  const sites = sitesService(deps, { checkSettings: (site, env, previous) => sync.checkSiteSettings(site, env, previous) });
+  // The printers' colour profiles: a site's PRINT_OUTPUT_PROFILE must name one it may use.
+  const printProfiles = printProfilesService(deps, store);
+  const sites = sitesService(deps, {
+    checkSettings: async (site, env, previous) => {
+      await sync.checkSiteSettings(site, env, previous);
+      await printProfiles.checkSiteSetting(site, env, previous);
+    },
+  });
   const render = renderService(deps, store, artwork);
   // Ship-by dates on what jobs, orders and records list: one set of views, given to each.
   const shipBy = shipByViews(deps);
   // After Approve: an auto-send order waiting for this job goes back in the provider's queue.
   const approved: Array<(job: PrintJob) => Promise<void>> = [requeueAfterApproval(deps)];
   const printJobs = printJobsService(deps, { preflight: createPreflight(artwork), render, approved, shipBy, shippedLines: (range) => shippedLinesIn(deps.db, range) });
-  const production = productionService(deps, { store, artwork, render, printJobs });
+  const production = productionService(deps, { store, artwork, render, printJobs, outputIntentOf: printProfiles.outputIntentOf });
   const fulfilment = fulfilmentService(deps, production, {}, inbox);
   // A store cancellation reaches the provider through its own outbox step (fulfilment/cancel.ts).
   const cancellations = providerCancellations({ ...deps, production, options: fulfilment.options });
@@ -77,7 +84,7 @@ export function createServices(given: Deps, givenStore: FileStore = fileStoreOf(
   // Shipments' tracking back to the store (fulfilment/storeFulfilment.ts).
   const storeFulfilment = storeFulfilments({ ...deps, production, options: fulfilment.options }, { adminFor: storeAdminOf });
   // The charity's order pipeline: buyers into the CRM and the email platform, e-cards e-mailed (modules/pipeline).
-  const pipeline = pipelineService(pipelineContext(deps, { options: fulfilment.options, production, render, clients: sync.clients }));
+  const pipeline = pipelineService(pipelineContext(deps, { options: fulfilment.options, production, render, fetchPicture: (url) => artwork(url), clients: sync.clients }));
   // Read when /metrics is scraped: what waits in the inbox and the outbox.
   metrics.readBacklogsWith(async () => ({ inbox: await inbox.backlog(), outbox: await fulfilment.outboxBacklog() }));
   const history = historyService(deps, { jobOf: (jobId) => findPrintJob(deps.db, jobId), orderOf: (actor, id, siteId) => orderFor(deps.db, actor, id, siteId) });
@@ -85,6 +92,8 @@ export function createServices(given: Deps, givenStore: FileStore = fileStoreOf(
   return {
     users: usersService(deps),
     sites,
+    /** The printers' colour profiles, and which one a site's print files and press sheets carry. */
+    printProfiles,
     generalData: generalDataService(deps, { shipBy }),
     uploads,
     printJobs,

@@ -39,8 +39,9 @@ describe('seedPrintProduction', async () => {
     expect(res.status, url).toBe(200);
     return res.body as Buffer;
   };
-  const ecard = seeded.designs.find((d) => d.productType === 'E-card')!;
-  const designs = seeded.designs.filter((d) => d !== ecard);
+  const ecard = seeded.designs.find((d) => d.sku === 'ECARD-SEASONS')!;
+  const pictureEcard = seeded.designs.find((d) => d.sku === 'ECARD-ROBIN')!;
+  const designs = seeded.designs.filter((d) => d.productType !== 'E-card');
 
   it('makes 7 printed designs with 4 stored pages each, the charity e-card, and 9 jobs: queue, history, reprint, notes, reports', async () => {
     const { jobs } = seeded;
@@ -49,6 +50,10 @@ describe('seedPrintProduction', async () => {
     // The charity's e-card: one front page drawn from its document, personalised, never printed (no provider SKU).
     expect(ecard).toMatchObject({ sku: 'ECARD-SEASONS', siteId: w.sites.b, isCustomizable: true, hpSKU: null });
     expect(ecard.data.artworkUrls).toHaveLength(1);
+    // The picture e-card: its picture only (no document), e-mailed as it is.
+    expect(pictureEcard).toMatchObject({ productType: 'E-card', siteId: w.sites.b, hpSKU: null });
+    expect(pictureEcard.data.document).toBeUndefined();
+    expect(await sharp(await file(pictureEcard.image!)).metadata()).toMatchObject({ format: 'jpeg', width: 1800, height: 1260 });
     expect(ecard.image).toMatch(/^\/files\/renders\/.+-preview\.png$/);
     const preview = await sharp(await file(ecard.image!)).metadata();
     expect(preview.width! / preview.height!).toBeCloseTo(148 / 105, 2);

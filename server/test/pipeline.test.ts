@@ -5,7 +5,9 @@ import { startSmtpCatcher, type SmtpCatcher } from '../simulators/smtp';
 import { pipelineContext } from '../src/modules/pipeline/context';
 import { pipelineService } from '../src/modules/pipeline/service';
 import { PIPELINE_KIND } from '../src/modules/pipeline/repo';
+import sharp from 'sharp';
 import { bearer } from './harness';
+import { artworkRgb, jpegOf, storeFile } from './imageFixtures';
 import { connectStores, deliver, makeDesign, order, setSiteEnv } from './ordersKit';
 import { cardDoc, nameLayer } from './renderKit';
 import { createSyncWorld, person, type SyncWorld } from './sync-world';
@@ -37,13 +39,13 @@ const rerun = async (orderId: string, flags: Partial<Record<'addToAdestra' | 'ad
 };
 
 /** A paid order of site A whose buyer did (or did not) consent to e-mail marketing. */
-function buyerOrder(o: { email: string; consent: 'subscribed' | 'not_subscribed' | 'unsubscribed'; skus?: string[]; financial?: string; ecard?: Record<string, string> }) {
+function buyerOrder(o: { email: string; consent: 'subscribed' | 'not_subscribed' | 'unsubscribed'; skus?: string[]; financial?: string; ecard?: Record<string, string>; ecardSku?: string }) {
   const body = order({ email: o.email, first: 'Grace', last: 'Hopper', skus: o.skus ?? ['PIPE-CARD'] }) as ReturnType<typeof order> & Record<string, unknown>;
   body.financial_status = o.financial ?? 'paid';
   (body as Record<string, unknown>).customer = { ...body.customer, email_marketing_consent: { state: o.consent, opt_in_level: "single_opt_in", consent_updated_at: "2026-11-20T09:59:00Z" } };
   body.billing_address = { first_name: 'Grace', last_name: 'Hopper', address1: '1 Navy Way', address2: 'Flat 2', city: 'Arlington', zip: '22202', province: 'Virginia', country: 'United States', country_code: 'US' };
   if (o.ecard) {
-    const line = body.line_items.find((l) => l.sku === 'PIPE-ECARD')!;
+    const line = body.line_items.find((l) => l.sku === (o.ecardSku ?? 'PIPE-ECARD'))!;
     line.properties = Object.entries(o.ecard).map(([name, value]) => ({ name, value }));
   }
   return body;
@@ -233,6 +235,46 @@ describe('e-cards', () => {
     expect(stepOf(await view(body.id), 'sendEcard')).toMatchObject({ state: 'done', lineId: ecardLine.id, recipient: 'alan@example.net', ref: mail.messageId });
   });
 
+  it('a picture e-card (an image, no editor document) is e-mailed as that picture, scaled to the e-mail, with the message in the text', async () => {
+    const photo = await jpegOf(artworkRgb(2400, 1600, 7), 2400, 1600);
+    const image = await storeFile(w().services.store, 'robin.jpg', photo);
+    await makeDesign(w(), w().tokens.adminA, { name: 'Robin picture e-card', sku: 'PIPE-PICTURE', productType: 'E-card', image });
+    const body = buyerOrder({ email: 'sender9@example.org', consent: 'not_subscribed', skus: ['PIPE-PICTURE'], ecardSku: 'PIPE-PICTURE', ecard: { 'Recipient name': 'Ada', 'Recipient email': 'ada@example.net', Message: 'A robin for your window' } });
+    await deliver(w(), body, { topic: 'orders/paid' });
+    await drain();
+    const mails = smtp.messages().filter((m) => m.envelope.to.includes('ada@example.net'));
+    expect(mails).toHaveLength(1);
+    const mail = mails[0];
+    expect(mail.text).toContain('A robin for your window');
+    expect(mail.text).toContain('Dear Ada,');
+    expect(mail.html).toContain('cid:ecard-front@presswork');
+    const index = mail.attachments.findIndex((a) => a.cid === 'ecard-front@presswork');
+    expect(mail.attachments[index]).toMatchObject({ contentType: 'image/jpeg', filename: 'e-card.jpg' });
+    const sent = await sharp(smtp.attachment(mail.id, index)!.content).metadata();
+    // The uploaded 2400 × 1600 photo, scaled to the e-mail's 1200 px.
+    expect(sent).toMatchObject({ format: 'jpeg', width: 1200, height: 800 });
+    expect(stepOf(await view(body.id), 'sendEcard')).toMatchObject({ state: 'done', recipient: 'ada@example.net' });
+  });
+
+  it('an e-card design with neither a document nor a picture: Check order says so before anything is sent; a re-run fails with the sentence', async () => {
+    const design = await makeDesign(w(), w().tokens.adminA, { name: 'Blank e-card', sku: 'PIPE-BLANK', productType: 'E-card' });
+    // Made before the sentence existed, or its picture removed since: nothing to draw and nothing to attach.
+    await w().db('designs').where({ id: design.id }).update({ image: null, data: JSON.stringify({}) });
+    await setSiteEnv(w(), w().sites.a, { PIPELINE_SEND_ECARD: '0' });
+    try {
+      const body = buyerOrder({ email: 'sender10@example.org', consent: 'not_subscribed', skus: ['PIPE-BLANK'], ecardSku: 'PIPE-BLANK', ecard: { 'Recipient email': 'nobody@example.net' } });
+      await deliver(w(), body, { topic: 'orders/paid' });
+      await drain();
+      const sentence = `The e-card design "Blank e-card" (id ${design.id}) has neither an editor document nor a picture: open the design and make it in the editor or upload its picture`;
+      expect(stepOf(await view(body.id), 'sendEcard')).toMatchObject({ state: 'not-configured', message: sentence });
+      const out = await rerun(body.id, { sendEcard: true });
+      expect(out.failed).toEqual([{ step: 'sendEcard', error: `The e-card cannot be sent: ${sentence}` }]);
+      expect(smtp.messages().filter((m) => m.envelope.to.includes('nobody@example.net'))).toEqual([]);
+    } finally {
+      await setSiteEnv(w(), w().sites.a, { PIPELINE_SEND_ECARD: '1' });
+    }
+  });
+
   it('an e-card with a send date goes on that date, not before', async () => {
     const now = w().clock.now();
     const day = new Date(now.getTime() + 3 * 86_400_000).toISOString().slice(0, 10);
@@ -303,7 +345,7 @@ describe('e-cards', () => {
   });
 
   it('two instances working the same rows send each e-card once', async () => {
-    const second = pipelineService(pipelineContext(world.deps, { options: w().services.fulfilment.options, production: w().services.production, render: w().services.render, clients: w().services.sync.clients }));
+    const second = pipelineService(pipelineContext(world.deps, { options: w().services.fulfilment.options, production: w().services.production, render: w().services.render, fetchPicture: (url) => w().services.artwork(url), clients: w().services.sync.clients }));
     const bodies = [0, 1, 2].map((i) => buyerOrder({ email: `twin${i}@example.org`, consent: 'not_subscribed', skus: ['PIPE-ECARD'], ecard: { 'Recipient name': `Twin ${i}`, 'Recipient email': `twin.recipient${i}@example.net`, Message: 'Hello twin' } }));
     for (const b of bodies) await deliver(w(), b, { topic: 'orders/paid' });
     await Promise.all([drain(), (async () => {

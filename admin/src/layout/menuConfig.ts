@@ -12,6 +12,7 @@ import MarkEmailReadIcon from '@mui/icons-material/MarkEmailRead';
 import NotificationImportantIcon from '@mui/icons-material/NotificationImportant';
 import ListAltIcon from '@mui/icons-material/ListAlt';
 import ApiIcon from '@mui/icons-material/Api';
+import PaletteIcon from '@mui/icons-material/Palette';
 import PrintIcon from '@mui/icons-material/Print';
 import QrCodeScannerIcon from '@mui/icons-material/QrCodeScanner';
 import ReceiptLongIcon from '@mui/icons-material/ReceiptLong';
@@ -77,6 +78,7 @@ export const MENU: readonly MenuEntry[] = [
   { label: 'Products', to: '/products', resource: 'products', menus: ['admin'], icon: CategoryIcon, ready: true, group: 'setup' },
   { label: 'Resellers', to: '/resellers', resource: 'resellers', menus: ['admin'], icon: HandshakeIcon, ready: true, group: 'setup' },
   { label: 'Instances', to: '/instances', resource: 'instances', menus: ['admin'], icon: LanIcon, ready: true, group: 'setup' },
+  { label: 'Print profiles', to: '/print-profiles', resource: 'print-profiles', menus: ['admin'], icon: PaletteIcon, ready: true, group: 'setup' },
   { label: 'History', to: '/history', resource: 'history', menus: ['admin'], icon: TimelineIcon, ready: true, group: 'setup' },
   { label: 'API reference', to: '/api-reference', resource: 'api-reference', menus: ['admin'], icon: ApiIcon, ready: true, group: 'setup' },
   { label: 'Caught e-mails', to: '/caught-emails', resource: 'caught-emails', menus: ['admin'], icon: MarkEmailReadIcon, ready: true, group: 'setup', needs: 'mailCatcher' },

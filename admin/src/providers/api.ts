@@ -65,12 +65,14 @@ export async function api<T>(path: string, options: ApiOptions = {}): Promise<T>
     Accept: 'application/json',
     ...(token ? { Authorization: `Bearer ${token}` } : authHeaders()),
   };
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  // A FormData body (a file upload) sets its own multipart Content-Type with the boundary.
+  const multipart = typeof FormData !== 'undefined' && body instanceof FormData;
+  if (body !== undefined && !multipart) headers['Content-Type'] = 'application/json';
   if (idempotencyKey) headers['Idempotency-Key'] = idempotencyKey;
   const res = await fetch(path, {
     method,
     headers,
-    body: body === undefined ? undefined : JSON.stringify(body),
+    body: body === undefined ? undefined : multipart ? (body as FormData) : JSON.stringify(body),
     signal,
   });
   const parsed = await parseBody(res);

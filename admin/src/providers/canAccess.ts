@@ -33,6 +33,8 @@ export const ADMIN_ONLY_RESOURCES: ReadonlySet<string> = new Set([
   'caught-emails',
   // The API reference (every route, the admin ones too).
   'api-reference',
+  // Uploading the printers' colour profiles (the server allows only admins).
+  'print-profiles',
 ]);
 
 /** `userId` is the signed-in user's id, compared with the record's creator. */

@@ -4,6 +4,7 @@
 import type { DataPage, ListPage } from '../../../common/api/envelope';
 import type { OrderData, PreGeneratedHPItem, ProviderOrderLine, RerunResult, SendOutcome, Store } from '../../../common/api/orders';
 import type { Design, PrintJob, PrintReports, ProductTypeOfSku } from '../../../common/api/printProduction';
+import type { PrintProfile } from '../../../common/api/printProfiles';
 import type { DataRecord } from '../../../common/api/records';
 import type { LoginAnswer, Site, SiteInfo, User } from '../../../common/api/sites';
 import type { ConsentOptions, JobConfig, ReConnectionStatus, ReConnectUrl, ReWebhookSubscriptions, SyncResult } from '../../../common/api/sync';
@@ -17,6 +18,7 @@ import type { OrderData as StoredOrderData } from '../modules/orders';
 import type { OrdersService } from '../modules/orders';
 import type { OrderActions } from '../workflows/orderActions';
 import type { Store as StoreRow } from '../modules/orders';
+import type { PrintProfilesService } from '../modules/pdf';
 import type { PrintJob as PrintJobRow } from '../modules/print-jobs';
 import type { PrintJobsService } from '../modules/print-jobs';
 import type { MaskedSite, SiteInfo as ServerSiteInfo, SitesService } from '../modules/sites';
@@ -41,6 +43,9 @@ export type UserContract = Same<PublicUser, User>;
 export type StoreContract = Same<StoreRow, Store>;
 export type JobConfigContract = Same<ServerJobConfig, JobConfig>;
 export type SyncResultContract = Same<ServerSyncResult, SyncResult>;
+// The printers' colour profiles (Print profiles, the site form's Print files).
+export type PrintProfileContract = Same<Answer<PrintProfilesService['upload']>, PrintProfile>;
+export type PrintProfileListContract = Same<Answer<PrintProfilesService['list']>[number], PrintProfile>;
 // The Raiser's Edge connection's answers (sync screen, site edit screen).
 export type ReConnectionContract = Same<Answer<SyncService['connectionStatus']>, ReConnectionStatus>;
 export type ReConnectUrlContract = Same<Answer<SyncService['startConnect']>, ReConnectUrl>;

@@ -4,6 +4,7 @@ import { toColourInputValue } from '../../lib/format';
 import { LogoInput } from './LogoInput';
 import { PipelineSettings, validateEnvValue } from './PipelineSettings';
 import { PreflightSettings } from './PreflightSettings';
+import { PrintProfileSettings } from './PrintProfileSettings';
 import { BatchSettings } from './BatchSettings';
 import { ShipBySettings } from './ShipBySettings';
 import { RegistrySettings } from './RegistrySettings';
@@ -47,6 +48,7 @@ export function SiteForm() {
       <LogoInput />
       <RegistrySettings />
       <PreflightSettings />
+      <PrintProfileSettings />
       <BatchSettings />
       <ShipBySettings />
       <PipelineSettings />

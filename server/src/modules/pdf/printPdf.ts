@@ -15,7 +15,8 @@ import sharp, { type Metadata } from 'sharp';
 import { printSizeOf, type PrintSize } from '../../../../common/design-doc/printSize';
 import { HttpError, badRequest } from '../../http/errors';
 import { ImageError, MAX_PIXELS, sniffImage, type ImageHeader } from '../images';
-import { loadCmykProfile, loadSrgbProfile } from './cmykProfile';
+import { loadSrgbProfile } from './cmykProfile';
+import { bundledOutputIntent, type OutputIntent } from './outputProfile';
 import { LruBytes } from './lru';
 import type { TaskObserver } from '../../lib/threadPool';
 import { createWorkerPool, TOO_LONG, type WorkerPool } from './pool';
@@ -178,24 +179,30 @@ export function printFileId(owner: string, contentKey: string): string {
 }
 
 const deflate = promisify(zlib.deflate);
-let colourSetup: Promise<ColourSetup> | null = null;
+// One colour setup per output intent (profiles are few): the profile compressed once, not per file.
+const colourSetups = new Map<string, Promise<ColourSetup>>();
 
-/** The output intent's profile (compressed once per process) and sRGB, for every file. */
-function loadColourSetup(): Promise<ColourSetup> {
-  colourSetup ??= (async () => {
-    const [cmyk, srgb] = await Promise.all([loadCmykProfile(), loadSrgbProfile()]);
-    return {
-      outputProfileDeflated: new Uint8Array(await deflate(cmyk.bytes, { level: 9 })),
-      outputConditionIdentifier: cmyk.outputConditionIdentifier,
-      outputCondition: cmyk.outputCondition,
-      outputInfo: cmyk.description,
-      srgbProfile: srgb,
-    };
-  })().catch((err: unknown) => {
-    colourSetup = null;
-    throw err;
-  });
-  return colourSetup;
+/** The output intent's profile (compressed once per process) and sRGB, for every file of that intent. */
+function colourSetupOf(given: OutputIntent | undefined): Promise<ColourSetup> {
+  const identity = given?.identity ?? 'bundled';
+  let setup = colourSetups.get(identity);
+  if (!setup) {
+    setup = (async () => {
+      const [intent, srgb] = await Promise.all([given ?? bundledOutputIntent(), loadSrgbProfile()]);
+      return {
+        outputProfileDeflated: new Uint8Array(await deflate(intent.profile, { level: 9 })),
+        outputConditionIdentifier: intent.outputConditionIdentifier,
+        outputCondition: intent.outputCondition,
+        outputInfo: intent.info,
+        srgbProfile: srgb,
+      };
+    })().catch((err: unknown) => {
+      colourSetups.delete(identity);
+      throw err;
+    });
+    colourSetups.set(identity, setup);
+  }
+  return setup;
 }
 
 export interface BuildOptions {
@@ -203,6 +210,8 @@ export interface BuildOptions {
   file: PrintFileOwner;
   /** The page size; a card's when not given. */
   size?: PrintSize;
+  /** The printer's profile the file carries (outputIntentOf); the bundled one when not given. */
+  outputIntent?: OutputIntent;
   /** Use the LRU of finished PDFs (default true). */
   cache?: boolean;
   timeoutMs?: number;
@@ -219,7 +228,8 @@ export async function buildArtworkPdf(pages: Buffer[], options: BuildOptions): P
   const contentKey = artworkKey(pages, size);
   const identity: PrintFileIdentity = { title: options.file.title, createdAt: options.file.createdAt, documentId: printFileId(options.file.owner, contentKey) };
   const useCache = options.cache !== false && settings.cacheMaxBytes > 0;
-  const key = useCache ? crypto.createHash('sha256').update(contentKey).update(JSON.stringify(identity)).digest('hex') : '';
+  const intentIdentity = options.outputIntent?.identity ?? 'bundled';
+  const key = useCache ? crypto.createHash('sha256').update(contentKey).update(JSON.stringify(identity)).update(intentIdentity).digest('hex') : '';
   if (useCache) {
     const hit = cache.get(key);
     if (hit) {
@@ -232,7 +242,7 @@ export async function buildArtworkPdf(pages: Buffer[], options: BuildOptions): P
   stats.misses++;
   const work = (async () => {
     const deadline = Date.now() + (options.timeoutMs ?? settings.timeoutMs);
-    const [prepared, colour] = await withDeadline(Promise.all([Promise.all(pages.map((p, i) => preparePage(p, i, deadline))), loadColourSetup()]), deadline);
+    const [prepared, colour] = await withDeadline(Promise.all([Promise.all(pages.map((p, i) => preparePage(p, i, deadline))), colourSetupOf(options.outputIntent)]), deadline);
     if (remaining(deadline) <= 0) throw tooLong();
     const pdf = (await workers().run({ type: 'build', input: { pages: prepared, size, identity, colour } }, remaining(deadline), options.observe)) as Uint8Array;
     if (useCache) cache.set(key, pdf);

@@ -1,5 +1,6 @@
 // What the pipeline's steps share: the outbox plumbing of the provider sends (leases, backoff), the
-// CRM and email-platform clients of the sync, the renderer (e-cards) and the mail transport.
+// CRM and email-platform clients of the sync, the renderer and the picture fetcher (e-cards) and the
+// mail transport.
 import type { Deps } from '../../deps';
 import { createMailer, type Mailer } from '../../integrations/mailer';
 import type { FulfilmentOptions } from '../fulfilment';
@@ -11,6 +12,8 @@ export interface PipelineContext extends Deps {
   options: FulfilmentOptions;
   production: Pick<ProductionService, 'mapLines'>;
   render: Pick<RenderService, 'renderDocument'>;
+  /** A stored or allowed file's bytes (the artwork fetcher): a picture e-card's image. */
+  fetchPicture: (url: string) => Promise<Buffer>;
   clients: SyncService['clients'];
   /** The mail transport of an SMTP URL (tests: shorter timeouts). */
   mailerFor(smtpUrl: string): Mailer;

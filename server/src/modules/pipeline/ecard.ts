@@ -1,5 +1,7 @@
-// The e-card of an order line: who it goes to, what it says, when (its line properties), and its
-// front drawn with the line's personalisation, as the picture the e-mail carries.
+// The e-card of an order line: who it goes to, what it says, when (its line properties), and the
+// picture the e-mail carries: the design's front drawn with the line's personalisation, or, for a
+// picture e-card (a design with an image and no editor document), that image scaled to the e-mail.
+import sharp from 'sharp';
 import { z } from 'zod';
 import { ECARD_PROPERTIES } from '../../../../common/api/pipeline';
 import { FORMATS, type DesignDocument } from '../../../../common/design-doc/types';
@@ -72,5 +74,34 @@ export async function renderEcardFront(
   } catch (err) {
     if (err instanceof DocumentProblem) throw new HttpError(400, `The design "${design.name}" (id ${design.id}): ${err.message}`, err.details, undefined, err.field);
     throw err;
+  }
+}
+
+/** The picture of a picture e-card: the design's image (made elsewhere and uploaded), when it has no editor document. */
+export function ecardPictureOf(design: Pick<Design, 'image' | 'data'>): string | undefined {
+  if (documentOf(design) !== undefined) return undefined;
+  const artwork = Array.isArray(design.data.artworkUrls) ? design.data.artworkUrls.find((u): u is string => typeof u === 'string' && u !== '') : undefined;
+  return design.image || artwork || undefined;
+}
+
+/** Why an e-card design cannot be e-mailed (neither a document to draw nor a picture), or undefined. */
+export function ecardDesignProblem(design: Pick<Design, 'id' | 'name' | 'image' | 'data'>): string | undefined {
+  if (documentOf(design) !== undefined || ecardPictureOf(design)) return undefined;
+  return `The e-card design "${design.name}" (id ${design.id}) has neither an editor document nor a picture: open the design and make it in the editor or upload its picture`;
+}
+
+/**
+ * A picture e-card's image, about ECARD_IMAGE_WIDTH px wide (a smaller picture is not enlarged):
+ * JPEG when it came as JPEG (a photo stays small), PNG otherwise. 400 naming the design when the
+ * file is not a picture.
+ */
+export async function ecardPicture(design: Pick<Design, 'id' | 'name'>, bytes: Buffer): Promise<{ image: Buffer; width: number; height: number; contentType: 'image/jpeg' | 'image/png' }> {
+  try {
+    const img = sharp(bytes, { failOn: 'error', limitInputPixels: 100_000_000 }).rotate().resize({ width: ECARD_IMAGE_WIDTH, withoutEnlargement: true }).flatten({ background: '#ffffff' });
+    const jpeg = (await sharp(bytes).metadata()).format === 'jpeg';
+    const out = await (jpeg ? img.jpeg({ quality: 88 }) : img.png()).toBuffer({ resolveWithObject: true });
+    return { image: out.data, width: out.info.width, height: out.info.height, contentType: jpeg ? 'image/jpeg' : 'image/png' };
+  } catch (err) {
+    throw badRequest(`The picture of the e-card design "${design.name}" (id ${design.id}) cannot be read: ${(err as Error).message.split('\n')[0]}`);
   }
 }

@@ -1,5 +1,5 @@
-// Send the e-card: the e-card line's design drawn with the line's personalisation, e-mailed to the
-// recipient (HTML with the card inline and a plain-text part, the site's name as the sender, the
+// Send the e-card: the e-card line's design drawn with the line's personalisation (or a picture
+// e-card's image, scaled to the e-mail), e-mailed to the recipient (HTML with the card inline and a plain-text part, the site's name as the sender, the
 // buyer's message). The Message-ID is fixed per row: should the app stop between the mail server's
 // 250 and our record of it, the resend carries the same Message-ID, which receiving systems use
 // to drop the duplicate.
@@ -10,7 +10,7 @@ import { printHold } from '../orders';
 import { unitsToMake } from '../../../../common/api/units';
 import type { StepRunner } from './attempt';
 import { buyerOf } from './buyer';
-import { ecardOf, renderEcardFront } from './ecard';
+import { ecardDesignProblem, ecardOf, ecardPicture, ecardPictureOf, renderEcardFront } from './ecard';
 import { nowIso } from '../fulfilment';
 
 
@@ -27,7 +27,12 @@ export const sendEcard: StepRunner = async (ctx, job) => {
   const details = ecardOf(line);
   if (!details.ok) return { failed: `The e-card cannot be sent: ${details.problems.join('; ')}` };
   const card = details.ecard;
-  const front = await renderEcardFront(ctx.render, mapping.design, line);
+  const designProblem = ecardDesignProblem(mapping.design);
+  if (designProblem) return { failed: `The e-card cannot be sent: ${designProblem}` };
+  const picture = ecardPictureOf(mapping.design);
+  const front = picture
+    ? await ecardPicture(mapping.design, await ctx.fetchPicture(picture)).then((p) => ({ png: p.image, width: p.width, height: p.height, missing: [] as string[], contentType: p.contentType }))
+    : { ...(await renderEcardFront(ctx.render, mapping.design, line)), contentType: 'image/png' as const };
   const buyer = buyerOf(order.data as Record<string, unknown>);
   const fromPerson = [buyer.first, buyer.last].filter(Boolean).join(' ');
   const subject = fromPerson ? `${fromPerson} sent you an e-card` : `An e-card from ${site.name}`;
@@ -57,7 +62,7 @@ export const sendEcard: StepRunner = async (ctx, job) => {
       text: textPart,
       html,
       messageId,
-      attachments: [{ filename: 'e-card.png', content: front.png, contentType: 'image/png', cid: 'ecard-front@presswork' }],
+      attachments: [{ filename: front.contentType === 'image/jpeg' ? 'e-card.jpg' : 'e-card.png', content: front.png, contentType: front.contentType, cid: 'ecard-front@presswork' }],
     });
     return { done: { messageId: sent.messageId || messageId, ref: sent.messageId || messageId, recipient: card.recipientEmail, response: sent.response, accepted: sent.accepted, missing: front.missing } };
   } catch (err) {

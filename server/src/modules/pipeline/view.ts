@@ -8,7 +8,7 @@ import type { DataRecord } from '../general-data';
 import { ORDER_UNPAID, printHold } from '../orders';
 import type { Site } from '../sites';
 import type { Config } from '../../config';
-import { ecardOf } from './ecard';
+import { ecardDesignProblem, ecardOf } from './ecard';
 import { ecardLinesOf } from './ecardLines';
 import { pipelineRepo, type PipelinePayload } from './repo';
 import { pipelineSettingsOf, problemFor } from './settings';
@@ -83,7 +83,10 @@ export async function orderPipelineOf(db: Db, config: Pick<Config, 'sync'>, site
       const line = lines.find((l) => l.lineId === lineId);
       const details = line ? ecardOf(line.line) : undefined;
       const recipient = details?.ok ? details.ecard.recipientEmail : null;
-      steps.push(row ? { ...stepViewOf(row), recipient: stepViewOf(row).recipient ?? recipient } : idle(step, lineId, recipient));
+      // A design with nothing to send (no document, no picture) is said before anything is queued.
+      const designProblem = line && !row ? ecardDesignProblem(line.design) : undefined;
+      if (designProblem) steps.push(empty(step, lineId, 'not-configured', designProblem, recipient));
+      else steps.push(row ? { ...stepViewOf(row), recipient: stepViewOf(row).recipient ?? recipient } : idle(step, lineId, recipient));
     }
   }
   return { orderId, siteId: site.id, steps };

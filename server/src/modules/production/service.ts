@@ -11,7 +11,7 @@ import { HttpError, badRequest } from '../../http/errors';
 import type { Actor } from '../../http/types';
 import { isoNow } from '../../lib/clock';
 import type { Design } from '../designs';
-import type { ArtworkFetcher } from '../pdf';
+import type { ArtworkFetcher, OutputIntent } from '../pdf';
 import { PRINT_FILE_NAME, assertFourPages, buildPrintPdf } from '../pdf';
 import { printSizeOf, type PrintSize } from '../../../../common/design-doc/printSize';
 import type { DesignDocument } from '../../../../common/design-doc/types';
@@ -75,6 +75,8 @@ export interface ProductionParts {
   artwork: ArtworkFetcher;
   render: Pick<RenderService, 'isRenderable' | 'renderLine'>;
   printJobs: PrintJobsService;
+  /** The output intent of a site's print files (the pdf module's print profiles); the bundled profile when not given. */
+  outputIntentOf?: (siteId: number) => Promise<OutputIntent>;
 }
 
 export function productionService(deps: Deps, parts: ProductionParts) {
@@ -254,7 +256,7 @@ export function productionService(deps: Deps, parts: ProductionParts) {
     return { pages: job.artworkUrls };
   }
 
-  async function build(job: PrintJob, source: { pdf: string } | { pages: string[] }, size: PrintSize, ownOrigin: string): Promise<Buffer> {
+  async function build(job: PrintJob, source: { pdf: string } | { pages: string[] }, size: PrintSize, ownOrigin: string, outputIntent: OutputIntent | undefined): Promise<Buffer> {
     // Checked by preflight, never rewritten: the provider's or designer's file is printed as it is.
     if ('pdf' in source) {
       const pdf = await fetchPart(source.pdf, 'data.pregeneratedPDF', ownOrigin);
@@ -264,7 +266,7 @@ export function productionService(deps: Deps, parts: ProductionParts) {
     assertFourPages(source.pages.length);
     const pages = await Promise.all(source.pages.map((url, i) => fetchPart(url, `Page ${i + 1}`, ownOrigin)));
     // Dated and named by the job, so a rebuild (another instance, a cleared store) gives the same bytes.
-    return Buffer.from(await buildPrintPdf(pages, { size, file: { owner: `job ${job.id}`, title: job.productName, createdAt: job.createdAt }, observe: deps.metrics?.pdfTask.printFile }));
+    return Buffer.from(await buildPrintPdf(pages, { size, outputIntent, file: { owner: `job ${job.id}`, title: job.productName, createdAt: job.createdAt }, observe: deps.metrics?.pdfTask.printFile }));
   }
 
   /**
@@ -278,7 +280,11 @@ export function productionService(deps: Deps, parts: ProductionParts) {
     const source = sourceOf(job, opts.images);
     const size = printSizeOfJob(job, design);
     // Pages are built into a file of the job's size (a design's new bleed is a new file); a pregenerated PDF is kept as it is.
-    const made = 'pdf' in source ? [job.id, source] : [job.id, source, PRINT_FILE_FORMAT, size.trimWidthMm, size.trimHeightMm, size.bleedMm];
+    // The site's colour profile is part of what pages are built into: another profile, another file.
+    // The bundled profile adds nothing, so files kept from before profiles existed keep their keys.
+    const outputIntent = 'pdf' in source ? undefined : await parts.outputIntentOf?.(job.clientId);
+    const intentPart = outputIntent && outputIntent.identity !== 'bundled' ? [outputIntent.identity] : [];
+    const made = 'pdf' in source ? [job.id, source] : [job.id, source, PRINT_FILE_FORMAT, size.trimWidthMm, size.trimHeightMm, size.bleedMm, ...intentPart];
     const token = crypto.createHmac('sha256', fileKeySecret).update(JSON.stringify(made)).digest('hex').slice(0, 40);
     const key = `print-files/${job.clientId}/${token}/${PRINT_FILE_NAME}`;
     let pending = inFlight.get(key);
@@ -286,7 +292,7 @@ export function productionService(deps: Deps, parts: ProductionParts) {
       pending = (async () => {
         const kept = await store.read(key);
         if (kept && (await uploadExists(db, key))) return kept;
-        const pdf = await build(job, source, size, opts.ownOrigin ?? publicBase());
+        const pdf = await build(job, source, size, opts.ownOrigin ?? publicBase(), outputIntent);
         await store.put(key, Readable.from(pdf));
         await registerUpload(db, { key, contentType: 'application/pdf', size: pdf.length, userId: null, siteId: job.clientId, createdAt: isoNow(clock) });
         return pdf;
