@@ -328,9 +328,26 @@ export async function seedPrintProduction(deps: Deps, services: Services, siteId
     Promise.all(present.map(artworkOf)),
     ecardAdmin ? services.render.renderAndStore({ userId: ecardAdmin.id, siteId: charity }, ecardDocument, { dpi: SCREEN_PPI, name: DEMO_ECARD.sku.toLowerCase() }) : undefined,
   ]);
+  // Stock of blanks of the demo site, and what each of its designs takes; the mugs near their reorder point.
+  const stockOf: Record<string, Array<{ stockItemId: number; perUnit: number }>> = {};
+  const demoActors = actors.demo;
+  if (demoActors) {
+    const item = async (name: string, unit: string, onHand: number, reorderPoint: number, reorderQuantity: number, supplierNote: string) =>
+      (await services.stock.save(demoActors.staff, { name, unit, onHand, reorderPoint, reorderQuantity, supplierNote, siteId: siteIds.demo })).id;
+    const cards = await item('Card blanks A5', 'cards', 400, 100, 500, 'Paperco, 3 working days');
+    const envelopes = await item('C5 envelopes', 'envelopes', 380, 100, 500, 'Paperco, 3 working days');
+    const mugs = await item('White mugs 11 oz', 'mugs', 13, 12, 36, 'Mugs Direct, 36 a box, 5 days');
+    const sheets = await item('Sublimation sheets A4', 'sheets', 120, 40, 200, 'Mugs Direct');
+    const posters = await item('Poster paper A3', 'sheets', 60, 20, 100, 'Paperco');
+    stockOf['card-a5'] = [{ stockItemId: cards, perUnit: 1 }, { stockItemId: envelopes, perUnit: 1 }];
+    // A mug wrap prints two-up: half a sheet a mug.
+    stockOf['mug-wrap'] = [{ stockItemId: mugs, perUnit: 1 }, { stockItemId: sheets, perUnit: 0.5 }];
+    stockOf['poster-a3'] = [{ stockItemId: posters, perUnit: 1 }];
+  }
   for (const [i, d] of present.entries()) {
     const { document, urls, image } = artworks[i];
     const productType = FORMATS[d.format].productType;
+    const consumes = d.site === 'demo' ? stockOf[d.format] : undefined;
     designs[d.sku] = await services.designs.upsert(creatorOf(d), {
       name: d.name,
       sku: d.sku,
@@ -342,7 +359,7 @@ export async function seedPrintProduction(deps: Deps, services: Services, siteId
         attributes: [{ name: 'Paper', value: productType === 'Card' ? 'Matte 350gsm' : 'Standard' }],
         stockItems: productType === 'Card' ? [{ code: 'ENV-C5', name: 'C5 envelope', quantity: 1 }] : [],
       },
-      data: { artworkUrls: urls, ...(document ? { document } : {}) },
+      data: { artworkUrls: urls, ...(document ? { document } : {}), ...(consumes ? { consumes } : {}) },
     });
   }
 

@@ -19,6 +19,7 @@ import { scanService } from './modules/scan';
 import { renderService } from './modules/render';
 import { searchService } from './modules/search';
 import { sitesService } from './modules/sites';
+import { stockService } from './modules/stock';
 import { syncService } from './modules/sync';
 import { uploadsService, diskStore, s3Store, type FileStore } from './modules/uploads';
 import type { Config } from './config';
@@ -107,6 +108,10 @@ export function createServices(given: Deps, givenStore: FileStore = fileStoreOf(
     designs: designsService(deps, store, artwork, { unprintedJobsOf: (designId) => countUnprintedJobsOfDesign(deps.db, designId) }),
     /** The header search (orders, jobs, designs; sites and users for admins). */
     search: searchService(deps),
+    /** Stock of blanks (Setup → Stock): items, deliveries, counts and movements. */
+    stock: stockService(deps),
+    /** After a delivery or a count: the jobs waiting for stock are tried again (print jobs own their holds). */
+    stockIn: { afterStockIn: async () => void (await printJobs.retryStockHolds()) },
     /** Needs attention: late, at-risk, held and stuck orders and failed sends, worst first. */
     attention: attentionService(deps),
     artwork,

@@ -125,6 +125,7 @@ describe('print jobs', async () => {
         orderName: null,
         orderCreatedAt: null,
         orderStatus: null,
+        stockHold: null,
         clientName: 'Site A',
         productType: null,
         // Counted from when it was made (no order): the cut-off (14:00 in the server's UTC) of a working day; ship-by.test.ts has the rule.

@@ -34,6 +34,8 @@ import { checkOrderLink } from '../search';
 import { shipByViews } from '../ship-by';
 import { RE_SOURCE } from '../sync';
 import { changesAsked } from '../waiting';
+import { lowStockItems } from '../stock';
+import { STOCK_RATE_DAYS } from '../../../../common/api/stock';
 
 /**
  * Late and at risk are judged over the jobs of the last four weeks (made, or printed and not
@@ -199,7 +201,9 @@ export function attentionService(deps: Deps) {
     const { rows, total } = await heldPrintJobs(db, siteId, ATTENTION_KIND_LIMIT);
     const items = rows.map((j) =>
       item('held', {
-        title: `Job ${j.id} (${j.productName})${j.orderName ? ` of order ${j.orderName}` : ''} is held by preflight: check its print file and approve or fix it`,
+        title: j.stockHold
+          ? `Job ${j.id} (${j.productName})${j.orderName ? ` of order ${j.orderName}` : ''} is waiting for stock, ${j.stockHold}: receive it in Setup → Stock`
+          : `Job ${j.id} (${j.productName})${j.orderName ? ` of order ${j.orderName}` : ''} is held by preflight: check its print file and approve or fix it`,
         link: jobInQueueLink(j.id, true),
         since: j.heldSince,
         siteId: j.clientId,
@@ -227,6 +231,23 @@ export function attentionService(deps: Deps) {
       );
     }
     return kept(items, total);
+  }
+
+  /** Stock at or under its reorder point, with the days it lasts at the last 14 days' use. */
+  async function lowStock(siteId: number | undefined, now: Date): Promise<Found> {
+    const low = await lowStockItems(deps, siteId, ATTENTION_KIND_LIMIT);
+    const items = low.map(({ item: s, daysLeft }) => {
+      const lasts = daysLeft === null ? `none used in the last ${STOCK_RATE_DAYS} days` : `lasts about ${daysLeft} day${daysLeft === 1 ? '' : 's'} at the last ${STOCK_RATE_DAYS} days' use`;
+      const reorder = s.reorderQuantity > 0 ? `; reorder ${s.reorderQuantity} ${s.unit}` : '';
+      return item('lowStock', {
+        title: `${s.name}: ${s.available} ${s.unit} available, at or under the reorder point of ${s.reorderPoint}; ${lasts}${reorder}`,
+        link: `/stock-items/${s.id}/show`,
+        since: now.toISOString(),
+        siteId: s.siteId,
+        stockItemId: s.id,
+      });
+    });
+    return kept(items, items.length);
   }
 
   async function hpNoAck(siteId: number | undefined, now: Date, changes: number[]): Promise<Found> {
@@ -310,7 +331,7 @@ export function attentionService(deps: Deps) {
   async function compute(siteId: number | undefined, admin: boolean): Promise<{ answer: AttentionAnswer; computedAt: number; validUntil: number }> {
     const now = clock.now();
     const changes: number[] = [];
-    const [owedJobs, heldJobs, noAck, sends, writeBacks, steps, webhooks, proofs] = await Promise.all([
+    const [owedJobs, heldJobs, noAck, sends, writeBacks, steps, webhooks, proofs, low] = await Promise.all([
       owed(siteId, now, changes),
       held(siteId),
       hpNoAck(siteId, now, changes),
@@ -319,8 +340,9 @@ export function attentionService(deps: Deps) {
       failedSteps(siteId),
       failingWebhooks(siteId, admin),
       proofChanges(siteId),
+      lowStock(siteId, now),
     ]);
-    const found: Record<AttentionKind, Found> = { ...owedJobs, held: heldJobs, hpNoAck: noAck, sendFailed: sends, writeBackFailed: writeBacks, pipelineFailed: steps, webhookFailing: webhooks, proofChange: proofs };
+    const found: Record<AttentionKind, Found> = { ...owedJobs, held: heldJobs, hpNoAck: noAck, sendFailed: sends, writeBackFailed: writeBacks, pipelineFailed: steps, webhookFailing: webhooks, proofChange: proofs, lowStock: low };
     const counts = { total: 0, critical: 0 } as AttentionCounts;
     for (const kind of ATTENTION_KINDS) {
       counts[kind] = found[kind].total;

@@ -39,6 +39,7 @@ function whyLeft(job: PrintJob | undefined, otherKind: boolean): string {
   if (!job) return 'deleted';
   if (job.isPrinted) return 'printed';
   if (job.withdrawn) return 'left the queue';
+  if (job.stockHold) return `waiting for stock (${job.stockHold})`;
   if (job.held) return 'held by preflight';
   if (job.madeBy === 'provider') return 'moved to HP Site Flow';
   if (otherKind) return 'now another product, size or paper stock';

@@ -260,6 +260,8 @@ export function batchesService(deps: Deps, parts: BatchesParts) {
     };
     refuse(found.filter((j) => j.isPrinted).map((j) => j.id), 'already printed: use Reprint to put them back in the queue first');
     refuse(found.filter((j) => j.withdrawn).map((j) => j.id), 'out of the queue (their order no longer wants them)');
+    // Never a job whose stock is not reserved: it waits for a delivery.
+    refuse(found.filter((j) => j.stockHold).map((j) => j.id), `waiting for stock (${found.find((j) => j.stockHold)?.stockHold}): receive the stock first`);
     refuse(found.filter((j) => j.held).map((j) => j.id), 'held by preflight: approve or fix them first');
     refuse(found.filter((j) => j.madeBy === 'provider').map((j) => j.id), 'made by HP Site Flow, not printed here');
 
