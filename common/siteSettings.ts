@@ -285,6 +285,10 @@ export const SITE_SETTINGS = {
   [BATCH_SETTING_KEYS.auto]: ruled('switch', { ...batching, default: '0', help: 'Batch approved jobs by themselves: 1 (on) or 0 (off).' }),
   [BATCH_SETTING_KEYS.cutOff]: ruled('time', { ...batching, help: 'HH:MM: filling batches close at this time each day (empty: only when full or printed).' }),
   [BATCH_SETTING_KEYS.sheetsPerBatch]: ruled('integer', { ...batching, default: '50', help: 'A batch made by the rule closes when it holds this many sheets.' }),
+  [BATCH_SETTING_KEYS.mugSheets]: ruled('list', { ...batching, help: 'The sublimation sheets mug wraps are imposed on, n-up, as PRESS_SHEETS is written (empty: Sublimation A3+ 329x483, Sublimation A4 210x297).' }),
+  [BATCH_SETTING_KEYS.mugMirror]: ruled('switch', { ...batching, default: '0', help: 'The mug printer wants mirrored transfers: 1 draws each wrap back to front on the sheet (its slug stays readable), 0 does not.' }),
+  [BATCH_SETTING_KEYS.posterSheets]: ruled('list', { ...batching, help: 'The sheets posters print on, one up on the smallest that holds it (empty: SRA3 320x450, SRA2 450x640).' }),
+  [BATCH_SETTING_KEYS.posterRoll]: ruled('integer', { ...batching, default: '0', help: 'The poster printer\'s roll width in mm: a poster no poster sheet holds prints on the roll, cut to its length (0: no roll).' }),
 
   ...shipByDays,
   [SHIP_BY_SETTING_KEYS.otherDays]: ruled('integer', { ...shipBy, default: String(DEFAULT_SHIP_BY_SETTINGS.otherDays), help: 'Working days for a product whose type is not known.' }),

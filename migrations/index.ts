@@ -28,6 +28,7 @@ import * as storeAppConnection from './20261208_028_store_app_connection';
 import * as printJobCopies from './20261209_029_print_job_copies';
 import * as printProfiles from './20261210_030_print_profiles';
 import * as lineWaits from './20261210_035_line_waits';
+import * as stock from './20261211_031_stock';
 
 type Migration = { up(knex: Knex): Promise<void>; down(knex: Knex): Promise<void> };
 
@@ -60,6 +61,7 @@ const migrations: Record<string, Migration> = {
   '20261209_029_print_job_copies': printJobCopies,
   '20261210_030_print_profiles': printProfiles,
   '20261210_035_line_waits': lineWaits,
+  '20261211_031_stock': stock,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -37,6 +37,7 @@ const INTENDED = [
   '20261209_029_print_job_copies',
   '20261210_030_print_profiles',
   '20261210_035_line_waits',
+  '20261211_031_stock',
 ];
 
 describe('migrations', () => {

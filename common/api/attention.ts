@@ -4,7 +4,7 @@
 import type { RecordId } from './envelope';
 
 /** The kinds of problem, in the order the page groups them when their severity and age tie. */
-export const ATTENTION_KINDS = ['late', 'sendFailed', 'webhookFailing', 'atRisk', 'held', 'hpNoAck', 'notShipped', 'writeBackFailed', 'pipelineFailed', 'proofChange'] as const;
+export const ATTENTION_KINDS = ['late', 'sendFailed', 'webhookFailing', 'atRisk', 'held', 'hpNoAck', 'notShipped', 'writeBackFailed', 'pipelineFailed', 'proofChange', 'lowStock'] as const;
 export type AttentionKind = (typeof ATTENTION_KINDS)[number];
 
 export const SEVERITIES = ['critical', 'warning', 'info'] as const;
@@ -22,6 +22,7 @@ export const SEVERITY_OF: Record<AttentionKind, Severity> = {
   writeBackFailed: 'warning',
   pipelineFailed: 'warning',
   proofChange: 'warning',
+  lowStock: 'warning',
 };
 
 /** The most items of one kind in an answer; `counts` still counts them all ("and N more"). */
@@ -45,6 +46,8 @@ export interface AttentionItem {
   /** The store order's id, when the problem is an order's. */
   orderId?: string;
   jobId?: RecordId;
+  /** The stock item running low (lowStock). */
+  stockItemId?: RecordId;
 }
 
 export type AttentionCounts = Record<AttentionKind, number> & { total: number; critical: number };
@@ -66,6 +69,7 @@ export const KIND_LABEL: Record<AttentionKind, string> = {
   pipelineFailed: 'Order step failed',
   webhookFailing: 'Webhooks failing',
   proofChange: 'Buyer asked for a change',
+  lowStock: 'Stock running low',
 };
 
 /** Jobs opened on one job, highlighted (its Held tab when preflight holds it). */

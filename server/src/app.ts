@@ -29,6 +29,7 @@ import { renderRoutes } from './modules/render';
 import { scanRoutes } from './modules/scan';
 import { searchRoutes } from './modules/search';
 import { attentionRoutes } from './modules/attention';
+import { stockRoutes } from './modules/stock';
 import { sitesRoutes } from './modules/sites';
 import { syncRoutes, syncTestRoutes } from './modules/sync';
 import { fileRoutes, uploadGrantRoutes } from './modules/uploads';
@@ -123,6 +124,7 @@ export function createApp(deps: Deps, services: Services = createServices(deps),
   api.use('/scan', scanRoutes(services.scan));
   api.use('/search', searchRoutes(services.search));
   api.use('/attention', attentionRoutes(services.attention));
+  api.use('/stock-items', stockRoutes(services.stock, services.stockIn));
   api.use('/designs', designsRoutes(services.designs, config));
   api.use('/pdf', printJobPdfRoutes(services.production, config));
   // Provider calls first: their postback route takes no session, whatever else /online-stores requires.

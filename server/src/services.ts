@@ -19,6 +19,7 @@ import { scanService } from './modules/scan';
 import { renderService } from './modules/render';
 import { searchService } from './modules/search';
 import { sitesService } from './modules/sites';
+import { stockService } from './modules/stock';
 import { storeDropFiles, syncService } from './modules/sync';
 import { uploadsService, diskStore, s3Store, type FileStore } from './modules/uploads';
 import type { Config } from './config';
@@ -99,7 +100,7 @@ export function createServices(given: Deps, givenStore: FileStore = fileStoreOf(
     uploads,
     printJobs,
     production,
-    batches: batchesService(deps, { printJobs, production, history }),
+    batches: batchesService(deps, { printJobs, production, history, outputIntentOf: printProfiles.outputIntentOf }),
     /** Bulk actions of Jobs and Print History: each job through its own button's rules. */
     bulkPrintJobs: bulkPrintJobActions(printJobs),
     bulkPrintFiles: bulkPrintFiles(production, printJobs),
@@ -108,6 +109,10 @@ export function createServices(given: Deps, givenStore: FileStore = fileStoreOf(
     designs: designsService(deps, store, artwork, { unprintedJobsOf: (designId) => countUnprintedJobsOfDesign(deps.db, designId) }),
     /** The header search (orders, jobs, designs; sites and users for admins). */
     search: searchService(deps),
+    /** Stock of blanks (Setup → Stock): items, deliveries, counts and movements. */
+    stock: stockService(deps),
+    /** After a delivery or a count: the jobs waiting for stock are tried again (print jobs own their holds). */
+    stockIn: { afterStockIn: async () => void (await printJobs.retryStockHolds()) },
     /** Needs attention: late, at-risk, held and stuck orders and failed sends, worst first. */
     attention: attentionService(deps),
     artwork,

@@ -12,7 +12,7 @@ import type { OrderProductionPort } from './productionPort';
 import { unitsToMake } from '../../../../common/api/units';
 import { type Site, findSite } from '../sites';
 import { AUTOMATIC, type HistoryBy } from '../history';
-import { recordOrderChanges } from './orderHistory';
+import { recordManyOrderChanges, recordOrderChanges } from './orderHistory';
 import { checkMove, moveOrder, ORDER_EVENTS } from './orderState';
 import { ordersRepo } from './repo';
 import { APP_UNINSTALLED, disconnectStore } from './storeConnection';
@@ -109,7 +109,10 @@ async function applyOrders(ctx: UpsertContext, trx: Knex.Transaction, siteId: nu
   }
   for (const o of fresh) checkMove(o.orderId, null, o.status, ORDER_EVENTS.store);
   await repo.insertOrders(fresh);
-  for (const o of fresh) await recordOrderChanges(trx, { siteId, orderId: o.orderId, at: now, by: { automatic: AUTOMATIC.shopifyWebhook(o.data.lastTopic) } }, undefined, { ...o.data, status: o.status });
+  await recordManyOrderChanges(
+    trx,
+    fresh.map((o) => ({ order: { siteId, orderId: o.orderId, at: now, by: { automatic: AUTOMATIC.shopifyWebhook(o.data.lastTopic) } }, before: undefined, after: { ...o.data, status: o.status } })),
+  );
   for (const o of next.values()) await waitWhenPaid(ctx, trx, siteId, site, o.data);
   for (const o of next.values()) await ctx.pipeline?.queueOnPaid(trx, site, o.data);
 }
