@@ -1,6 +1,8 @@
 // Shopify order webhooks per second and latency (p50/p99) at concurrency 32 on one instance:
 // Presswork's real path against a bare Express 5 JSON POST handler, measured in the same run, on
-// SQLite and on PostgreSQL. Aim: at least 60 % of the bare handler's rate, p99 < 25 ms.
+// SQLite and on PostgreSQL. Aims: acceptance at least 60 % of what Express itself does with no
+// database (the limit for this route), p99 at most 1.5× its p99; processing keeps up with
+// acceptance (orders stored/s ≥ 0.95 × accepted/s, backlog when the load stops ≤ 1 s of traffic).
 //
 //   tsx bench/webhooks.bench.ts [requests=3000] [concurrency=32] [--rounds=3] [--db=sqlite,pg] [--sqlite-sync=NORMAL]
 //
@@ -55,7 +57,9 @@ const SHOP = 'bench-shop.myshopify.com';
 const SECRET = 'bench-secret';
 const PREVIOUS_SECRET = 'bench-secret-previous';
 const AIM_RATIO = 0.6;
-const AIM_P99_MS = 25;
+const AIM_P99_X = 1.5;
+const AIM_KEEP_UP = 0.95;
+const AIM_BACKLOG_S = 1;
 const WARMUP = 400;
 const DEFAULT_PG = 'postgres://postgres@127.0.0.1:5432/postgres';
 
@@ -306,7 +310,20 @@ interface Run {
   max: number;
   failures: number;
   storedPerSecond?: number;
+  /** Deliveries still to process when the load stopped, in seconds of the accepted rate. */
+  backlogSeconds?: number;
   problems: string[];
+}
+
+/** Deliveries stored and not processed yet, read from a connection of the bench's own. */
+async function unprocessed(database: Database): Promise<number> {
+  const db = createDb(database);
+  try {
+    const [r] = (await db('webhook_deliveries').whereNot('status', 'processed').count({ n: '*' })) as Array<{ n: number | string }>;
+    return Number(r.n);
+  } finally {
+    await db.destroy();
+  }
 }
 
 function startServer(spec: ServeSpec): Promise<{ child: ChildProcess; port: number; ask: (cmd: string) => Promise<unknown> }> {
@@ -343,7 +360,9 @@ async function runOnce(target: Target, kind: Kind, warm: Shot[], list: Shot[], c
     const t0 = performance.now();
     const r = await load(url, list, concurrency);
     let storedPerSecond: number | undefined;
+    let backlogSeconds: number | undefined;
     if (kind === 'ours') {
+      backlogSeconds = (await unprocessed(fresh!.database)) / (list.length / r.seconds);
       await ask('idle');
       storedPerSecond = list.length / ((performance.now() - t0) / 1000);
       // The store delivers again what it thinks failed: same webhook and event ids.
@@ -356,7 +375,7 @@ async function runOnce(target: Target, kind: Kind, warm: Shot[], list: Shot[], c
     if (r.failures) problems.push(`${r.failures} of ${list.length} requests were not answered 200`);
     if (kind === 'ours') problems.push(...(await exactlyOnce(fresh!.database, [...warm, ...list])));
     const sorted = [...r.latencies].sort((a, b) => a - b);
-    return { kind, perSecond: list.length / r.seconds, p50: pct(sorted, 50), p90: pct(sorted, 90), p99: pct(sorted, 99), max: sorted[sorted.length - 1], failures: r.failures, storedPerSecond, problems };
+    return { kind, perSecond: list.length / r.seconds, p50: pct(sorted, 50), p90: pct(sorted, 90), p99: pct(sorted, 99), max: sorted[sorted.length - 1], failures: r.failures, storedPerSecond, backlogSeconds, problems };
   } finally {
     if (child.exitCode === null) child.kill('SIGKILL');
     await fresh?.drop();
@@ -414,17 +433,38 @@ async function main() {
       }
     }
     all[target.label] = { load: { start: started, end: load1() }, runs };
-    const m = (kind: Kind, key: 'perSecond' | 'p50' | 'p99' | 'storedPerSecond') => median(runs.filter((r) => r.kind === kind).map((r) => r[key] ?? 0));
+    const m = (kind: Kind, key: 'perSecond' | 'p50' | 'p99' | 'storedPerSecond' | 'backlogSeconds') => median(runs.filter((r) => r.kind === kind).map((r) => r[key] ?? 0));
     const ratio = m('ours', 'perSecond') / m('bare', 'perSecond');
     const p99 = m('ours', 'p99');
-    const met = ratio >= AIM_RATIO && p99 < AIM_P99_MS;
+    const ofNoDb = m('ours', 'perSecond') / m('nodb', 'perSecond');
+    const p99OfNoDb = p99 / m('nodb', 'p99');
+    const met = ofNoDb >= AIM_RATIO && p99OfNoDb <= AIM_P99_X;
+    const keepUp = m('ours', 'storedPerSecond') / m('ours', 'perSecond');
+    const backlog = m('ours', 'backlogSeconds');
+    const keptUp = keepUp >= AIM_KEEP_UP && backlog <= AIM_BACKLOG_S;
     emitSummary({
-      figure: `Shopify webhooks/s at concurrency ${concurrency}, ${target.label} (ours p50 / p99)`,
+      figure: `Shopify webhooks accepted/s at concurrency ${concurrency}, ${target.label} (p50 / p99)`,
       value: `${m('ours', 'perSecond').toFixed(0)}/s (${m('ours', 'p50').toFixed(1)} / ${p99.toFixed(1)} ms)`,
-      baseline: `${m('bare', 'perSecond').toFixed(0)}/s bare Express 5 + 2 INSERTs (${m('bare', 'p50').toFixed(1)} / ${m('bare', 'p99').toFixed(1)} ms)`,
-      ratio: `${ratio.toFixed(2)}×`,
-      aim: `≥ ${AIM_RATIO}×, p99 < ${AIM_P99_MS} ms`,
+      baseline: `${m('nodb', 'perSecond').toFixed(0)}/s Express 5 with no database (${m('nodb', 'p50').toFixed(1)} / ${m('nodb', 'p99').toFixed(1)} ms)`,
+      ratio: `${ofNoDb.toFixed(2)}×; p99 ${p99OfNoDb.toFixed(2)}×`,
+      aim: `≥ ${AIM_RATIO}×, p99 ≤ ${AIM_P99_X}×`,
       met,
+    });
+    emitSummary({
+      figure: `Shopify webhooks processed, ${target.label}: orders stored/s; backlog when the load stopped`,
+      value: `${m('ours', 'storedPerSecond').toFixed(0)}/s; ${backlog.toFixed(2)} s`,
+      baseline: `${m('ours', 'perSecond').toFixed(0)}/s accepted`,
+      ratio: `${keepUp.toFixed(2)}×`,
+      aim: `≥ ${AIM_KEEP_UP}×, backlog ≤ ${AIM_BACKLOG_S} s`,
+      met: keptUp,
+    });
+    emitSummary({
+      figure: `Shopify webhooks accepted/s vs bare Express 5 + 2 INSERTs, ${target.label}`,
+      value: `${m('ours', 'perSecond').toFixed(0)}/s`,
+      baseline: `${m('bare', 'perSecond').toFixed(0)}/s (${m('bare', 'p50').toFixed(1)} / ${m('bare', 'p99').toFixed(1)} ms)`,
+      ratio: `${ratio.toFixed(2)}×`,
+      aim: '—',
+      met: null,
     });
     summary.push({
       database: target.label,
@@ -433,8 +473,13 @@ async function main() {
       'ours req/s': m('ours', 'perSecond').toFixed(0),
       'ours p50/p99 ms': `${m('ours', 'p50').toFixed(1)} / ${p99.toFixed(1)}`,
       ratio: `${ratio.toFixed(2)}×`,
-      [`aim ≥ ${AIM_RATIO}×, p99 < ${AIM_P99_MS} ms`]: met ? 'met' : 'NOT met',
+      'ours / no-db rate': `${ofNoDb.toFixed(2)}×`,
+      'ours / no-db p99': `${p99OfNoDb.toFixed(2)}×`,
+      [`aim ≥ ${AIM_RATIO}×, p99 ≤ ${AIM_P99_X}×`]: met ? 'met' : 'NOT met',
       'orders stored/s': m('ours', 'storedPerSecond').toFixed(0),
+      'stored / accepted': `${keepUp.toFixed(2)}×`,
+      'backlog s': backlog.toFixed(2),
+      [`aim ≥ ${AIM_KEEP_UP}×, ≤ ${AIM_BACKLOG_S} s`]: keptUp ? 'met' : 'NOT met',
       'no-db Express req/s': m('nodb', 'perSecond').toFixed(0),
       'no-db p50/p99 ms': `${m('nodb', 'p50').toFixed(1)} / ${m('nodb', 'p99').toFixed(1)}`,
       'load avg': `${started} → ${load1()}`,

@@ -25,6 +25,7 @@ export const SETTING_GROUPS = {
   printFiles: 'Print files',
   batching: 'Press sheets and batching',
   shipBy: 'Ship-by dates',
+  proofs: 'Change window and buyer proofs',
 } as const;
 export type SettingGroup = keyof typeof SETTING_GROUPS;
 
@@ -169,6 +170,13 @@ const preflight = { group: 'preflight' } as const;
 const batching = { group: 'batching' } as const;
 const printFiles = { group: 'printFiles' } as const;
 const shipBy = { group: 'shipBy' } as const;
+const proofs = { group: 'proofs' } as const;
+
+/** Which lines the buyer approves a proof of before they are made (PROOF_REQUIRED). */
+export const PROOF_REQUIRED_CHOICES = ['off', 'personalised', 'all'] as const;
+export type ProofRequired = (typeof PROOF_REQUIRED_CHOICES)[number];
+/** A time of day, HH:MM (24-hour). */
+export const TIME_OF_DAY = /^([01]\d|2[0-3]):[0-5]\d$/;
 
 const shipByDays = Object.fromEntries(
   SHIPPED_PRODUCT_TYPES.map((t) => [
@@ -277,6 +285,10 @@ export const SITE_SETTINGS = {
   [BATCH_SETTING_KEYS.auto]: ruled('switch', { ...batching, default: '0', help: 'Batch approved jobs by themselves: 1 (on) or 0 (off).' }),
   [BATCH_SETTING_KEYS.cutOff]: ruled('time', { ...batching, help: 'HH:MM: filling batches close at this time each day (empty: only when full or printed).' }),
   [BATCH_SETTING_KEYS.sheetsPerBatch]: ruled('integer', { ...batching, default: '50', help: 'A batch made by the rule closes when it holds this many sheets.' }),
+  [BATCH_SETTING_KEYS.mugSheets]: ruled('list', { ...batching, help: 'The sublimation sheets mug wraps are imposed on, n-up, as PRESS_SHEETS is written (empty: Sublimation A3+ 329x483, Sublimation A4 210x297).' }),
+  [BATCH_SETTING_KEYS.mugMirror]: ruled('switch', { ...batching, default: '0', help: 'The mug printer wants mirrored transfers: 1 draws each wrap back to front on the sheet (its slug stays readable), 0 does not.' }),
+  [BATCH_SETTING_KEYS.posterSheets]: ruled('list', { ...batching, help: 'The sheets posters print on, one up on the smallest that holds it (empty: SRA3 320x450, SRA2 450x640).' }),
+  [BATCH_SETTING_KEYS.posterRoll]: ruled('integer', { ...batching, default: '0', help: 'The poster printer\'s roll width in mm: a poster no poster sheet holds prints on the roll, cut to its length (0: no roll).' }),
 
   ...shipByDays,
   [SHIP_BY_SETTING_KEYS.otherDays]: ruled('integer', { ...shipBy, default: String(DEFAULT_SHIP_BY_SETTINGS.otherDays), help: 'Working days for a product whose type is not known.' }),
@@ -284,6 +296,26 @@ export const SITE_SETTINGS = {
   [SHIP_BY_SETTING_KEYS.nonWorkingDays]: ruled('list', { ...shipBy, default: DEFAULT_SHIP_BY_SETTINGS.nonWorkingDays.join(', '), help: 'Weekdays nobody produces or ships (Mon … Sun).' }),
   [SHIP_BY_SETTING_KEYS.holidays]: ruled('list', { ...shipBy, help: 'Days off besides the weekly ones, YYYY-MM-DD, comma-separated.' }),
   [SHIP_BY_SETTING_KEYS.atRiskHours]: ruled('integer', { ...shipBy, default: String(DEFAULT_SHIP_BY_SETTINGS.atRiskHours), help: 'Within this many hours of its ship-by, a line not yet printed is at risk.' }),
+
+  HOLD_MINUTES: whole({ ...proofs, min: 0, max: 10080, unit: 'minutes', help: 'A paid order waits this long before anything is made, so the buyer can still change or cancel it (empty or 0: no window).' }),
+  HOLD_UNTIL: def(
+    'time',
+    { ...proofs, help: 'Instead of HOLD_MINUTES: paid orders wait until this time of day, HH:MM (24-hour) in the shop\'s time zone.' },
+    checked((v) => (TIME_OF_DAY.test(v) ? fine(v) : problem(`must be a time of day HH:MM (24-hour, e.g. 16:00) (it is ${quoted(v)})`))),
+    '',
+    '',
+  ),
+  HOLD_ONLY_PERSONALISED: flag({ ...proofs, help: 'Only personalised lines wait in the change window; the others are made at once (1/true/yes/on).' }),
+  PROOF_REQUIRED: choice({ ...proofs, choices: PROOF_REQUIRED_CHOICES, default: 'off', lowerCase: true, help: 'Which lines the buyer approves a proof of before they are made: off, personalised or all.' }),
+  PROOF_FROM: def(
+    'email',
+    { ...proofs, help: 'The proofs\' sender: proofs@shop.com or Shop Proofs <proofs@shop.com> (empty: ECARD_FROM).' },
+    checked((v) => (parseMailAddress(v) ? fine(v) : problem(`${quoted(v)} is not an e-mail address (proofs@shop.com, or Shop Proofs <proofs@shop.com>).`))),
+    '',
+    '',
+  ),
+  PROOF_AUTO_APPROVE_HOURS: whole({ ...proofs, min: 1, max: 720, unit: 'hours', help: 'A proof the buyer has not answered is approved by itself after this many hours (empty: the line keeps waiting).' }),
+  PROOF_REMINDER_HOURS: whole({ ...proofs, min: 1, max: 720, default: 24, unit: 'hours', help: 'A proof not answered after this many hours is sent again as a reminder, once.' }),
 } as const;
 
 export type SiteSettingKey = keyof typeof SITE_SETTINGS;

@@ -11,6 +11,7 @@ export const UI_PAGE_ROOTS: readonly string[] = [
   'products',
   'resellers',
   'instances',
+  'stock-items',
   // custom pages
   'attention',
   'manual',

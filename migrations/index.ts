@@ -27,7 +27,9 @@ import * as printJobOrderIndex from './20261207_027_print_job_order_index';
 import * as storeAppConnection from './20261208_028_store_app_connection';
 import * as printJobCopies from './20261209_029_print_job_copies';
 import * as printProfiles from './20261210_030_print_profiles';
-import * as routingRules from './20261211_031_routing_rules';
+import * as lineWaits from './20261210_035_line_waits';
+import * as stock from './20261211_031_stock';
+import * as routingRules from './20261212_034_routing_rules';
 
 type Migration = { up(knex: Knex): Promise<void>; down(knex: Knex): Promise<void> };
 
@@ -59,7 +61,9 @@ const migrations: Record<string, Migration> = {
   '20261208_028_store_app_connection': storeAppConnection,
   '20261209_029_print_job_copies': printJobCopies,
   '20261210_030_print_profiles': printProfiles,
-  '20261211_031_routing_rules': routingRules,
+  '20261210_035_line_waits': lineWaits,
+  '20261211_031_stock': stock,
+  '20261212_034_routing_rules': routingRules,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -36,7 +36,9 @@ const INTENDED = [
   '20261208_028_store_app_connection',
   '20261209_029_print_job_copies',
   '20261210_030_print_profiles',
-  '20261211_031_routing_rules',
+  '20261210_035_line_waits',
+  '20261211_031_stock',
+  '20261212_034_routing_rules',
 ];
 
 describe('migrations', () => {

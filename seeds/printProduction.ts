@@ -1,10 +1,15 @@
-// Demo print production: a few designs with generated artwork (4 pages each, stored as files) and
-// print jobs in every state, so the Jobs, Print History, Reports and Designs screens are not empty on
+// Demo print production: a few designs with generated artwork (a card 4 pages, a mug or poster one,
+// stored as files), print jobs in every state, and a mug and a poster made in house end to end (batch,
+// sheet, scan), so the Jobs, Print History, Reports, Batches and Designs screens are not empty on
 // first start. The artwork is print-ready — 300 ppi, each product's own size with its bleed — so the
 // demo jobs pass preflight; one demo store order carries a customer's photo too small for its box, so
 // its job is held. Jobs are made through the services (with a clock set in the past few days), so
 // their history rows feed the reports exactly as real use would.
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import sharp from 'sharp';
+import { copyCode } from '../common/api/scan';
 import type { Deps } from '../server/src/deps';
 import type { Actor } from '../server/src/http/types';
 import { isoNow, type Clock } from '../server/src/lib/clock';
@@ -309,7 +314,9 @@ export async function seedPrintProduction(deps: Deps, services: Services, siteId
       return { document, urls: rendered.images, image: rendered.preview ?? rendered.images[0] };
     }
     const made = await designPages(d);
-    const urls = await Promise.all(['front', 'inside-left', 'inside-right', 'back'].map((name, i) => store(`${name}.png`, 'image/png', made.pages[i])));
+    // A card prints its 4 pages; a mug its one wrap, a poster its one page (the format's count).
+    const names = FORMATS[d.format].pageNames.length === 4 ? ['front', 'inside-left', 'inside-right', 'back'] : [FORMATS[d.format].pageNames[0].toLowerCase()];
+    const urls = await Promise.all(names.map((name, i) => store(`${name}.png`, 'image/png', made.pages[i])));
     return { document, urls, image: await store('preview.png', 'image/png', made.preview) };
   }
 
@@ -321,9 +328,26 @@ export async function seedPrintProduction(deps: Deps, services: Services, siteId
     Promise.all(present.map(artworkOf)),
     ecardAdmin ? services.render.renderAndStore({ userId: ecardAdmin.id, siteId: charity }, ecardDocument, { dpi: SCREEN_PPI, name: DEMO_ECARD.sku.toLowerCase() }) : undefined,
   ]);
+  // Stock of blanks of the demo site, and what each of its designs takes; the mugs near their reorder point.
+  const stockOf: Record<string, Array<{ stockItemId: number; perUnit: number }>> = {};
+  const demoActors = actors.demo;
+  if (demoActors) {
+    const item = async (name: string, unit: string, onHand: number, reorderPoint: number, reorderQuantity: number, supplierNote: string) =>
+      (await services.stock.save(demoActors.staff, { name, unit, onHand, reorderPoint, reorderQuantity, supplierNote, siteId: siteIds.demo })).id;
+    const cards = await item('Card blanks A5', 'cards', 400, 100, 500, 'Paperco, 3 working days');
+    const envelopes = await item('C5 envelopes', 'envelopes', 380, 100, 500, 'Paperco, 3 working days');
+    const mugs = await item('White mugs 11 oz', 'mugs', 13, 12, 36, 'Mugs Direct, 36 a box, 5 days');
+    const sheets = await item('Sublimation sheets A4', 'sheets', 120, 40, 200, 'Mugs Direct');
+    const posters = await item('Poster paper A3', 'sheets', 60, 20, 100, 'Paperco');
+    stockOf['card-a5'] = [{ stockItemId: cards, perUnit: 1 }, { stockItemId: envelopes, perUnit: 1 }];
+    // A mug wrap prints two-up: half a sheet a mug.
+    stockOf['mug-wrap'] = [{ stockItemId: mugs, perUnit: 1 }, { stockItemId: sheets, perUnit: 0.5 }];
+    stockOf['poster-a3'] = [{ stockItemId: posters, perUnit: 1 }];
+  }
   for (const [i, d] of present.entries()) {
     const { document, urls, image } = artworks[i];
     const productType = FORMATS[d.format].productType;
+    const consumes = d.site === 'demo' ? stockOf[d.format] : undefined;
     designs[d.sku] = await services.designs.upsert(creatorOf(d), {
       name: d.name,
       sku: d.sku,
@@ -335,7 +359,7 @@ export async function seedPrintProduction(deps: Deps, services: Services, siteId
         attributes: [{ name: 'Paper', value: productType === 'Card' ? 'Matte 350gsm' : 'Standard' }],
         stockItems: productType === 'Card' ? [{ code: 'ENV-C5', name: 'C5 envelope', quantity: 1 }] : [],
       },
-      data: { artworkUrls: urls, ...(document ? { document } : {}) },
+      data: { artworkUrls: urls, ...(document ? { document } : {}), ...(consumes ? { consumes } : {}) },
     });
   }
 
@@ -397,7 +421,36 @@ export async function seedPrintProduction(deps: Deps, services: Services, siteId
   const photoCard = designs['DEMO-CARD-PHOTO'];
   const photoOrder = photoCard ? await seedLowResolutionPhotoOrder(deps, services, photoCard, actors.demo.staff) : undefined;
   if (photoOrder) made.push(photoOrder.job);
-  return { designs: Object.values(designs), jobs: made, photoOrder };
+  const inHouse = actors.demo ? await seedInHouseBatches(services, [designs['DEMO-MUG-01'], designs['DEMO-POSTER-01']], actors.demo) : [];
+  made.push(...inHouse.flatMap((b) => b.jobs));
+  return { designs: Object.values(designs), jobs: made, photoOrder, inHouse };
+}
+
+/**
+ * A mug and a poster made in house from start to end, as the floor does it: a job of each design
+ * (checked by preflight), a batch of each on its own sheet (the mugs n-up on a sublimation sheet,
+ * the poster one up), its sheet PDF made, the batch marked printed, and every copy scanned packed.
+ */
+async function seedInHouseBatches(services: Services, mugAndPoster: Array<Design | undefined>, people: { admin: Actor; staff: Actor }) {
+  // The printer marks the batch printed; the packer scans (one person's second scan would be a double read).
+  const { admin: printer, staff } = people;
+  const done: Array<{ batchId: number; sheet: string; sheets: number; jobs: PrintJob[] }> = [];
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'presswork-demo-sheet-'));
+  try {
+    for (const design of mugAndPoster) {
+      if (!design) continue;
+      const quantity = design.productType === 'Mug' ? 3 : 1;
+      const job = await services.printJobs.create(staff, { designId: design.id, quantity });
+      const batch = await services.batches.create(staff, { jobIds: [job.id] });
+      const { result } = await services.batches.sheetPdf(staff, batch.id, path.join(dir, `batch-${batch.number}.pdf`));
+      await services.batches.changeState(printer, batch.id, 'printed');
+      for (let copy = 1; copy <= quantity; copy++) await services.scan.scan(staff, copyCode(job.id, copy));
+      done.push({ batchId: batch.id, sheet: batch.sheet, sheets: result.sheets, jobs: [(await services.printJobs.find(staff, job.id))] });
+    }
+  } finally {
+    await fs.rm(dir, { recursive: true, force: true });
+  }
+  return done;
 }
 
 /** The demo store's order whose customer sent a small photo for the Family Photo Card. */

@@ -15,6 +15,7 @@ import products from './resources/products';
 import resellers from './resources/resellers';
 import sites from './resources/sites';
 import stores from './resources/stores';
+import stockItems from './resources/stock-items';
 
 const HomePage = lazyPage(() => import('./pages/home/HomePage'));
 const AttentionPage = lazyPage(() => import('./pages/attention/AttentionPage'));
@@ -106,6 +107,7 @@ function PressworkAdmin() {
       <Resource name="sites" {...sites} />
       <Resource name="users" recordRepresentation={(u: { email?: string }) => u.email ?? ''} />
       <Resource name="stores" {...stores} />
+      <Resource name="stock-items" {...stockItems} />
       <Resource name="products" {...products} />
       <Resource name="resellers" {...resellers} />
       <Resource name="instances" {...instances} />

@@ -4,7 +4,7 @@
 import type { RecordId } from './envelope';
 
 /** The kinds of problem, in the order the page groups them when their severity and age tie. */
-export const ATTENTION_KINDS = ['late', 'sendFailed', 'webhookFailing', 'atRisk', 'held', 'routingHeld', 'hpNoAck', 'notShipped', 'writeBackFailed', 'pipelineFailed'] as const;
+export const ATTENTION_KINDS = ['late', 'sendFailed', 'webhookFailing', 'atRisk', 'held', 'routingHeld', 'hpNoAck', 'notShipped', 'writeBackFailed', 'pipelineFailed', 'proofChange', 'lowStock'] as const;
 export type AttentionKind = (typeof ATTENTION_KINDS)[number];
 
 export const SEVERITIES = ['critical', 'warning', 'info'] as const;
@@ -22,6 +22,8 @@ export const SEVERITY_OF: Record<AttentionKind, Severity> = {
   notShipped: 'warning',
   writeBackFailed: 'warning',
   pipelineFailed: 'warning',
+  proofChange: 'warning',
+  lowStock: 'warning',
 };
 
 /** The most items of one kind in an answer; `counts` still counts them all ("and N more"). */
@@ -47,6 +49,8 @@ export interface AttentionItem {
   jobId?: RecordId;
   /** A line held by a routing rule: Route now routes it again by today's rules. */
   lineId?: string;
+  /** The stock item running low (lowStock). */
+  stockItemId?: RecordId;
 }
 
 export type AttentionCounts = Record<AttentionKind, number> & { total: number; critical: number };
@@ -68,6 +72,8 @@ export const KIND_LABEL: Record<AttentionKind, string> = {
   writeBackFailed: 'Store update failed',
   pipelineFailed: 'Order step failed',
   webhookFailing: 'Webhooks failing',
+  proofChange: 'Buyer asked for a change',
+  lowStock: 'Stock running low',
 };
 
 /** Jobs opened on one job, highlighted (its Held tab when preflight holds it). */

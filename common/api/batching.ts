@@ -29,6 +29,14 @@ export interface ImposeSettings {
    * foot (work-and-tumble) — mirrored top to bottom.
    */
   duplex: DuplexTurn;
+  /** Mug wraps are imposed n-up on these sublimation (transfer) sheets. */
+  mugSheets: SheetSize[];
+  /** The mug printer wants its transfers mirrored: each wrap is drawn back to front (the transfer is pressed face down on the mug). */
+  mugMirror: boolean;
+  /** Posters print one up, on the smallest of these that holds one. */
+  posterSheets: SheetSize[];
+  /** The poster printer's roll width, mm: a poster no poster sheet holds is printed on the roll, cut to its length (0: no roll). */
+  posterRollMm: number;
 }
 
 /**
@@ -46,6 +54,18 @@ export const DEFAULT_IMPOSE_SETTINGS: ImposeSettings = {
   gapMm: 6,
   slugMm: 3,
   duplex: 'turn',
+  // Six 200 × 90 mm wraps (2 mm bleed) on an A3+ transfer sheet laid on its side.
+  mugSheets: [
+    { name: 'Sublimation A3+', widthMm: 329, heightMm: 483, marginMm: 5 },
+    { name: 'Sublimation A4', widthMm: 210, heightMm: 297, marginMm: 5 },
+  ],
+  mugMirror: false,
+  // An A3 poster on SRA3, an A2 on SRA2; anything larger on the roll when the site names one.
+  posterSheets: [
+    { name: 'SRA3', widthMm: 320, heightMm: 450, marginMm: 0 },
+    { name: 'SRA2', widthMm: 450, heightMm: 640, marginMm: 0 },
+  ],
+  posterRollMm: 0,
 };
 
 /** The site settings (settings.env keys) of press sheets and automatic batching. */
@@ -57,6 +77,10 @@ export const BATCH_SETTING_KEYS = {
   auto: 'BATCH_AUTOMATICALLY',
   cutOff: 'BATCH_CUT_OFF',
   sheetsPerBatch: 'BATCH_SHEETS_PER_BATCH',
+  mugSheets: 'MUG_SHEETS',
+  mugMirror: 'MUG_SHEET_MIRROR',
+  posterSheets: 'POSTER_SHEETS',
+  posterRoll: 'POSTER_ROLL_WIDTH_MM',
 } as const;
 
 export const DEFAULT_SHEETS_PER_BATCH = 50;
@@ -76,6 +100,7 @@ export interface AutoBatching {
 // Limits that keep a sheet printable: room for the crop marks and a readable barcode in the slug.
 const SHEET_MM = { min: 50, max: 2000 };
 const GAP_MM = { min: 2, max: 30 };
+const ROLL_MM = { min: 100, max: 2000 };
 const SLUG_MM = { min: 2, max: 20 };
 const MAX_SHEETS = 12;
 const MAX_SHEETS_PER_BATCH = 1000;
@@ -125,10 +150,11 @@ function millimetres(read: SettingReader, key: string, range: { min: number; max
 
 /** What is wrong with the site's press sheet and batching settings, as one sentence (undefined: they are usable). */
 export function batchSettingsProblem(read: SettingReader): string | undefined {
-  const sheets = valueOf(read, BATCH_SETTING_KEYS.sheets);
-  if (sheets) {
+  for (const key of [BATCH_SETTING_KEYS.sheets, BATCH_SETTING_KEYS.mugSheets, BATCH_SETTING_KEYS.posterSheets]) {
+    const sheets = valueOf(read, key);
+    if (!sheets) continue;
     const parsed = parsePressSheets(sheets);
-    if ('problem' in parsed) return `${BATCH_SETTING_KEYS.sheets}: ${parsed.problem}`;
+    if ('problem' in parsed) return `${key}: ${parsed.problem}`;
   }
   for (const [key, range] of [
     [BATCH_SETTING_KEYS.gap, GAP_MM],
@@ -137,6 +163,13 @@ export function batchSettingsProblem(read: SettingReader): string | undefined {
     const mm = millimetres(read, key, range);
     if (typeof mm === 'string') return mm;
   }
+  const roll = valueOf(read, BATCH_SETTING_KEYS.posterRoll);
+  if (roll && roll !== '0') {
+    const mm = millimetres(read, BATCH_SETTING_KEYS.posterRoll, ROLL_MM);
+    if (typeof mm === 'string') return `${BATCH_SETTING_KEYS.posterRoll}: "${roll}" must be a roll width in millimetres from ${ROLL_MM.min} to ${ROLL_MM.max}, or 0 for no roll.`;
+  }
+  const mirror = valueOf(read, BATCH_SETTING_KEYS.mugMirror);
+  if (mirror && mirror !== '1' && mirror !== '0') return `${BATCH_SETTING_KEYS.mugMirror}: "${mirror}" must be 1 (the mug printer wants mirrored transfers) or 0 (it does not).`;
   const duplex = valueOf(read, BATCH_SETTING_KEYS.duplex);
   if (duplex && !DUPLEX_TURNS.includes(duplex as DuplexTurn)) {
     return `${BATCH_SETTING_KEYS.duplex}: "${duplex}" must be turn (turned side to side) or tumble (turned head to foot).`;
@@ -154,6 +187,11 @@ export function batchSettingsProblem(read: SettingReader): string | undefined {
 
 /** The site's imposition; a value that is not usable (never saved so) counts as unset. */
 export function impositionSettingsOf(read: SettingReader): ImposeSettings {
+  const sheetsOf = (key: string, fallback: SheetSize[]) => {
+    const p = parsePressSheets(valueOf(read, key));
+    return 'sheets' in p ? p.sheets : fallback;
+  };
+  const roll = millimetres(read, BATCH_SETTING_KEYS.posterRoll, ROLL_MM);
   const parsed = parsePressSheets(valueOf(read, BATCH_SETTING_KEYS.sheets));
   const mm = (key: string, range: { min: number; max: number }, fallback: number) => {
     const v = millimetres(read, key, range);
@@ -165,6 +203,10 @@ export function impositionSettingsOf(read: SettingReader): ImposeSettings {
     gapMm: mm(BATCH_SETTING_KEYS.gap, GAP_MM, DEFAULT_IMPOSE_SETTINGS.gapMm),
     slugMm: mm(BATCH_SETTING_KEYS.slug, SLUG_MM, DEFAULT_IMPOSE_SETTINGS.slugMm),
     duplex: DUPLEX_TURNS.includes(duplex as DuplexTurn) ? (duplex as DuplexTurn) : DEFAULT_IMPOSE_SETTINGS.duplex,
+    mugSheets: sheetsOf(BATCH_SETTING_KEYS.mugSheets, DEFAULT_IMPOSE_SETTINGS.mugSheets),
+    mugMirror: valueOf(read, BATCH_SETTING_KEYS.mugMirror) === '1',
+    posterSheets: sheetsOf(BATCH_SETTING_KEYS.posterSheets, DEFAULT_IMPOSE_SETTINGS.posterSheets),
+    posterRollMm: typeof roll === 'number' ? roll : DEFAULT_IMPOSE_SETTINGS.posterRollMm,
   };
 }
 

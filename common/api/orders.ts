@@ -432,7 +432,7 @@ export const MAKE_IN_HOUSE_LIMIT = 25;
  * (the site sends once paid), shipped, sent to HP Site Flow, an e-card (e-mailed), not found, or
  * the line cannot be made (no design, no artwork, no units left: the reason says).
  */
-export type MakeInHouseRefusalCode = 'cancelled' | 'unpaid' | 'shipped' | 'at-provider' | 'ecard' | 'not-found' | 'cannot-make';
+export type MakeInHouseRefusalCode = 'cancelled' | 'unpaid' | 'shipped' | 'at-provider' | 'ecard' | 'not-found' | 'cannot-make' | 'waiting';
 
 export interface MakeInHouseRefusal {
   /** The line refused; null: the whole order. */

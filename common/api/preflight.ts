@@ -9,7 +9,7 @@ export type PreflightSeverity = (typeof PREFLIGHT_SEVERITIES)[number];
 
 /** Every finding's code: tools and tests match on these, people read the message. */
 export const PREFLIGHT_CODES = [
-  /** A card is not exactly 4 pages (spec: 4 artwork pages). */
+  /** Not the format's page count: a card's 4 pages (spec: 4 artwork pages), a mug's or a poster's one. */
   'page-count',
   /** The artwork has the trim's proportions but no bleed: placed at trim size, the bleed is white. */
   'no-bleed',
@@ -29,6 +29,10 @@ export const PREFLIGHT_CODES = [
   'pdf-boxes',
   /** A file the job prints from could not be read at all. */
   'unreadable',
+  /** Text reaches outside the format's safe area (a slightly off cut may take it). */
+  'outside-safe-area',
+  /** Text in a mug wrap's seam area, where the wrap's two ends meet. */
+  'seam-text',
 ] as const;
 export type PreflightCode = (typeof PREFLIGHT_CODES)[number];
 

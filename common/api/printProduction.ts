@@ -2,6 +2,7 @@
 import { PRODUCT_TYPES, type ProductType } from '../design-doc/types';
 import type { Id, RecordId } from './envelope';
 import type { PreflightState } from './preflight';
+import type { StockUse } from './stock';
 import type { Reprint, ReprintReason, ReprintResponsible, ReprintWhy } from './reprints';
 import type { ShipByState } from './shipBy';
 
@@ -69,6 +70,8 @@ export interface PrintJob extends PreflightState, Partial<ShipByState> {
   packedByName: string | null;
   /** Why it was last sent back to the queue, and the print it replaced (null: never reprinted with a reason). */
   lastReprint: Reprint | null;
+  /** Waiting for stock ("out of stock: Mugs (short by 3)"), then `held` too; tried again when stock is received. */
+  stockHold: string | null;
 }
 
 /** The longest production note, in characters: the admin counts down to it, the server refuses beyond. */
@@ -164,6 +167,8 @@ export interface DesignData {
   importOriginalData?: unknown;
   /** The editor's design document. */
   document?: unknown;
+  /** The stock one unit made takes (Setup → Stock): reserved when a job goes in house. */
+  consumes?: StockUse[];
   [k: string]: unknown;
 }
 
@@ -199,6 +204,8 @@ export interface DesignInput {
   stock?: string;
   hpSKU: string;
   hpAdditionData: HpAdditionData;
+  /** Merged into the design's data: `consumes`, the stock one unit takes. */
+  data?: { consumes?: StockUse[] };
 }
 
 /** SKU → product type of the known designs (spec §3, product type record). */

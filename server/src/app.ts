@@ -22,6 +22,7 @@ import { mailCatcherRoutes } from './modules/mailCatcher';
 import { demoStoreRoutes } from './modules/demoStore';
 import { onlineStoresRoutes, shopifyWebhookRoutes, storeConnectionRoutes } from './modules/orders';
 import { orderActionRoutes } from './workflows/orderActionRoutes';
+import { proofRoutes, waitRoutes } from './workflows/waitRoutes';
 import { pdfRoutes, printProfileRoutes } from './modules/pdf';
 import { printJobPdfRoutes, printJobsRoutes, bulkPrintJobRoutes } from './modules/print-jobs';
 import { batchesRoutes } from './modules/batches';
@@ -29,6 +30,7 @@ import { renderRoutes } from './modules/render';
 import { scanRoutes } from './modules/scan';
 import { searchRoutes } from './modules/search';
 import { attentionRoutes } from './modules/attention';
+import { stockRoutes } from './modules/stock';
 import { sitesRoutes } from './modules/sites';
 import { syncRoutes, syncTestRoutes } from './modules/sync';
 import { fileRoutes, uploadGrantRoutes } from './modules/uploads';
@@ -81,6 +83,8 @@ export function createApp(deps: Deps, services: Services = createServices(deps),
   app.use(fileRoutes(services.uploads, config));
   // The store's order webhook: before /api's JSON parser, the signature is over the raw bytes.
   app.use(shopifyWebhookRoutes(services.orders, config));
+  // The buyer's proof page and answers: the signed link is the credential (no session, forms posted).
+  app.use(proofRoutes(services.waits));
 
   const api = Router();
   // Before the session: a probe never costs a token check (liveness makes no database call).
@@ -122,6 +126,7 @@ export function createApp(deps: Deps, services: Services = createServices(deps),
   api.use('/scan', scanRoutes(services.scan));
   api.use('/search', searchRoutes(services.search));
   api.use('/attention', attentionRoutes(services.attention));
+  api.use('/stock-items', stockRoutes(services.stock, services.stockIn));
   api.use('/designs', designsRoutes(services.designs, config));
   api.use('/pdf', printJobPdfRoutes(services.production, config));
   // Provider calls first: their postback route takes no session, whatever else /online-stores requires.
@@ -129,6 +134,7 @@ export function createApp(deps: Deps, services: Services = createServices(deps),
   api.use('/hp-data', hpDataRoutes(services.fulfilment));
   api.use('/orders', storeFulfilmentRoutes(services.storeFulfilments));
   api.use('/orders', pipelineRoutes(services.pipeline));
+  api.use('/orders', waitRoutes(services.waits));
   api.use('/admin/hp-logs', hpLogsAdminRoutes(services.fulfilment));
   api.use('/online-stores', onlineStoresRoutes(services.orders));
   api.use('/online-stores', orderActionRoutes(services.orderActions, config));

@@ -174,8 +174,11 @@ export interface Config {
   metrics: { token: string | undefined };
   /** minFreeMb: the free disk space below which GET /api/health/ready answers 503. */
   ready: { minFreeMb: number };
-  /** Scheduled backups into `dir` (none when undefined) every `everyHours`, the newest `keep` kept. */
-  backups: { dir: string | undefined; everyHours: number; keep: number };
+  /**
+   * Scheduled backups into `dir` (none when undefined: a folder, or an s3://bucket/prefix/ address
+   * reached with `bucket`, the S3_* settings) every `everyHours`, the newest `keep` kept.
+   */
+  backups: { dir: string | undefined; everyHours: number; keep: number; bucket?: Omit<Extract<StorageConfig, { kind: 's3' }>, 'kind'> };
   /** Where files live: the folder DATA_DIR/files, or a bucket (credentials undefined: the SDK's standard chain). */
   storage: StorageConfig;
 }
@@ -237,12 +240,30 @@ function jwtSecretFrom(env: Env, dataDir: string, isProduction: boolean, leaveDa
   return { secret, secretIsGenerated: true };
 }
 
+/** s3://bucket or s3://bucket/some/prefix/ (a folder of a bucket). */
+export const BACKUP_BUCKET_ADDRESS = /^s3:\/\/([a-z0-9][a-z0-9.-]{1,61}[a-z0-9])(\/(?:[^/]+\/)*)?$/;
+
 function backupDirFrom(env: Env, dataDir: string): string | undefined {
   if (!env.BACKUP_DIR) return undefined;
+  if (env.BACKUP_DIR.startsWith('s3://')) {
+    const m = BACKUP_BUCKET_ADDRESS.exec(env.BACKUP_DIR);
+    if (!m || (m[2] ?? '').split('/').some((p) => p === '.' || p === '..')) throw new ConfigError('BACKUP_DIR: a bucket is written s3://my-bucket/presswork-backups/ (ending in /)');
+    return env.BACKUP_DIR;
+  }
   const dir = path.resolve(env.BACKUP_DIR);
   // A restore needs an empty DATA_DIR: backups kept inside it would be in the way (and in each other).
   if (dataDir !== ':memory:' && (dir === dataDir || dir.startsWith(dataDir + path.sep))) throw new ConfigError('BACKUP_DIR must be outside DATA_DIR');
   return dir;
+}
+
+/** The S3_* settings reaching a BACKUP_DIR bucket (its own name; S3_BUCKET and STORAGE need not be set). */
+function backupBucketFrom(env: Env, source: Record<string, string | undefined>, dir: string | undefined): { bucket?: Omit<Extract<StorageConfig, { kind: 's3' }>, 'kind'> } {
+  const m = dir ? BACKUP_BUCKET_ADDRESS.exec(dir) : null;
+  if (!m) return {};
+  const s = storageFrom({ ...env, STORAGE: 's3', S3_BUCKET: m[1], S3_PREFIX: '' }, source);
+  if (s.kind !== 's3') return {};
+  const { kind: _kind, ...bucket } = s;
+  return { bucket };
 }
 
 function storageFrom(env: Env, source: Record<string, string | undefined>): StorageConfig {
@@ -325,7 +346,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     attention: { hpAckHours: env.ATTENTION_HP_ACK_HOURS, unshippedDays: env.ATTENTION_UNSHIPPED_DAYS },
     metrics: { token: env.METRICS_TOKEN || undefined },
     ready: { minFreeMb: env.READY_MIN_FREE_MB },
-    backups: { dir: backupDir, everyHours: env.BACKUP_EVERY_HOURS, keep: env.BACKUP_KEEP },
+    backups: { dir: backupDir, everyHours: env.BACKUP_EVERY_HOURS, keep: env.BACKUP_KEEP, ...backupBucketFrom(env, source, backupDir) },
     // bucketWhateverStorage: the bucket as STORAGE=s3 would read it (storage:migrate copies files before the switch).
     // With a bucket name: that bucket (a backup's s3:// address), S3_BUCKET not needed.
     storage: storageFrom(

@@ -107,6 +107,8 @@ async function main() {
   // Automatic batching: each site with the rule on gets its Ready jobs batched, and its filling
   // batches closed when full or at its daily cut-off (once across instances: the site's lock).
   const autoBatching = startRepeating(() => services.batches.autoBatch(), { intervalMs: config.batches.everySeconds * 1000, log, what: 'batching jobs automatically' });
+  // Lines waiting before they are made: windows that ended, proofs to send, reminders, proofs approved by themselves (each move made by one instance).
+  const waitReleases = startRepeating(() => services.waits.releaseDue(), { intervalMs: 60_000, log, what: 'releasing waiting lines and sending proofs' });
   // Webhooks of every source answered but not processed (a crash, a failure) are processed again now and every minute.
   const stopWebhookRecovery = services.inbox.startRecovery();
   // With BACKUP_DIR set: a backup every BACKUP_EVERY_HOURS, once across instances (a lease).
@@ -156,6 +158,7 @@ async function main() {
         'store reconciliation': () => reconciliations.stop(),
         'privacy redactions': () => privacyRedactions.stop(),
         'automatic batching': () => autoBatching.stop(),
+        'waiting lines': () => waitReleases.stop(),
         'new outbox claims': () => stopClaiming(db),
         'webhook processing': () => {
           stopWebhookRecovery();

@@ -19,7 +19,8 @@ import { scanService } from './modules/scan';
 import { renderService } from './modules/render';
 import { searchService } from './modules/search';
 import { sitesService } from './modules/sites';
-import { syncService } from './modules/sync';
+import { stockService } from './modules/stock';
+import { storeDropFiles, syncService } from './modules/sync';
 import { uploadsService, diskStore, s3Store, type FileStore } from './modules/uploads';
 import type { Config } from './config';
 import { usersService } from './modules/users';
@@ -30,6 +31,7 @@ import { createMetrics } from './lib/metrics';
 import { orderActions } from './workflows/orderActions';
 import { orderRouting } from './workflows/routeOrder';
 import { routingService } from './modules/routing';
+import { waitsWorkflow } from './workflows/waits';
 
 /** The folder of uploaded and generated files: DATA_DIR/files. */
 export function filesFolderOf(dataDir: string): string {
@@ -57,7 +59,8 @@ export function createServices(given: Deps, givenStore: FileStore = fileStoreOf(
   // Every inbound webhook (store orders, provider postbacks, CRM changes) goes through this inbox;
   // each module registers the handler of its source.
   const inbox = createInbox(deps);
-  const sync = syncService(deps, { inbox });
+  // With files in a bucket, the email platform's drop files are there too (every instance sees them).
+  const sync = syncService(deps, { inbox, ...(givenStore.kind === 's3' ? { dropFiles: storeDropFiles(givenStore) } : {}) });
   // Settings are checked by the sites module against the registry (common/siteSettings.ts); the CRM
   // consent names besides, against the CRM's own lists, when the site is saved.
   // The printers' colour profiles: a site's PRINT_OUTPUT_PROFILE must name one it may use.
@@ -102,7 +105,7 @@ export function createServices(given: Deps, givenStore: FileStore = fileStoreOf(
     uploads,
     printJobs,
     production,
-    batches: batchesService(deps, { printJobs, production, history }),
+    batches: batchesService(deps, { printJobs, production, history, outputIntentOf: printProfiles.outputIntentOf }),
     /** Bulk actions of Jobs and Print History: each job through its own button's rules. */
     bulkPrintJobs: bulkPrintJobActions(printJobs),
     bulkPrintFiles: bulkPrintFiles(production, printJobs),
@@ -111,6 +114,10 @@ export function createServices(given: Deps, givenStore: FileStore = fileStoreOf(
     designs: designsService(deps, store, artwork, { unprintedJobsOf: (designId) => countUnprintedJobsOfDesign(deps.db, designId) }),
     /** The header search (orders, jobs, designs; sites and users for admins). */
     search: searchService(deps),
+    /** Stock of blanks (Setup → Stock): items, deliveries, counts and movements. */
+    stock: stockService(deps),
+    /** After a delivery or a count: the jobs waiting for stock are tried again (print jobs own their holds). */
+    stockIn: { afterStockIn: async () => void (await printJobs.retryStockHolds()) },
     /** Needs attention: late, at-risk, held and stuck orders and failed sends, worst first. */
     attention: attentionService(deps),
     artwork,
@@ -125,6 +132,8 @@ export function createServices(given: Deps, givenStore: FileStore = fileStoreOf(
     routedJobs: { processDue: routingFlow.processDue },
     /** The order screens' re-run and line actions (orders, production, fulfilment and the pipeline together). */
     orderActions: orderActions({ db: deps.db, production, send: fulfilment, pipeline }),
+    /** Lines waiting before they are made: the change window, the buyer's proof, their release. */
+    waits: waitsWorkflow({ ...deps, production, artwork, send: fulfilment }),
     stores: storesService({
       sites,
       onChange: orders.invalidateSites,

@@ -22,6 +22,7 @@ describe('press sheet and batching settings (rule)', () => {
     const mine = { PRESS_SHEETS: 'A4 210x297 margin 5; Long card stock 330 × 660', PRESS_SHEET_GAP_MM: '4', PRESS_SHEET_SLUG_MM: '3.5', PRESS_SHEET_DUPLEX: 'tumble' };
     expect(batchSettingsProblem(reader(mine))).toBeUndefined();
     expect(impositionSettingsOf(reader(mine))).toEqual({
+      ...DEFAULT_IMPOSE_SETTINGS,
       sheets: [
         { name: 'A4', widthMm: 210, heightMm: 297, marginMm: 5 },
         { name: 'Long card stock', widthMm: 330, heightMm: 660, marginMm: 0 },

@@ -144,14 +144,15 @@ describe('batches', async () => {
 
     const poster = await makeDesign(w, w.tokens.adminA, { name: 'City poster', sku: 'POSTER-1', productType: 'Poster', productPdf: '/files/test/poster.pdf' });
     const card = await job();
-    const posterJob = await job({ designId: poster.id, productName: 'City poster' });
+    const posterJob = await job({ designId: poster.id, productName: 'City poster', artworkUrls: pages.slice(0, 1) });
     res = await createBatch({ jobIds: [card.id, posterJob.id] });
     expect(res.status).toBe(400);
     expect(res.body.error).toBe(`Job #${posterJob.id} is not the same product and size as job #${card.id} (Card 148 × 210 mm): one sheet takes one kind (Card 148 × 210 mm, Poster 297 × 420 mm)`);
 
+    // A poster goes on the poster sheets only (one up): A4 is a card's press sheet.
     res = await createBatch({ jobIds: [posterJob.id], sheet: 'A4' });
     expect(res.status).toBe(400);
-    expect(res.body.error).toBe('A Poster 297 × 420 mm item with its bleed and crop marks does not fit an A4 sheet');
+    expect(res.body.error).toBe('There is no "A4" sheet: use one of SRA3, SRA2');
     res = await createBatch({ jobIds: [card.id], sheet: 'B1' });
     expect(res.body.error).toBe('There is no "B1" sheet: use one of SRA3, SRA4, A4, A3');
     expect((await createBatch({ jobIds: [] })).status).toBe(400);
@@ -178,7 +179,7 @@ describe('batches', async () => {
 
   it('names the odd ones out: the one poster among many cards, the one matt card among silk ones', async () => {
     const poster = await makeDesign(w, w.tokens.adminA, { name: 'Odd poster', sku: 'POSTER-ODD', productType: 'Poster', productPdf: '/files/test/poster.pdf' });
-    const odd = await job({ designId: poster.id, productName: 'Odd poster' });
+    const odd = await job({ designId: poster.id, productName: 'Odd poster', artworkUrls: pages.slice(0, 1) });
     const cards = [await job(), await job(), await job(), await job(), await job()];
     // The poster comes first: the batch is still the cards'.
     let res = await createBatch({ jobIds: [odd.id, ...cards.map((c) => c.id)] });

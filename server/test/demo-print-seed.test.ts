@@ -43,10 +43,10 @@ describe('seedPrintProduction', async () => {
   const pictureEcard = seeded.designs.find((d) => d.sku === 'ECARD-ROBIN')!;
   const designs = seeded.designs.filter((d) => d.productType !== 'E-card');
 
-  it('makes 7 printed designs with 4 stored pages each, the charity e-card, and 9 jobs: queue, history, reprint, notes, reports', async () => {
+  it('makes 7 printed designs (a card 4 stored pages, a mug or poster one), the charity e-card, and 11 jobs: queue, history, reprint, notes, reports', async () => {
     const { jobs } = seeded;
     expect(designs.map((d) => d.sku)).toEqual(DEMO_DESIGNS.map((d) => d.sku));
-    expect(jobs).toHaveLength(9);
+    expect(jobs).toHaveLength(11);
     // The charity's e-card: one front page drawn from its document, personalised, never printed (no provider SKU).
     expect(ecard).toMatchObject({ sku: 'ECARD-SEASONS', siteId: w.sites.b, isCustomizable: true, hpSKU: null });
     expect(ecard.data.artworkUrls).toHaveLength(1);
@@ -57,7 +57,7 @@ describe('seedPrintProduction', async () => {
     expect(ecard.image).toMatch(/^\/files\/renders\/.+-preview\.png$/);
     const preview = await sharp(await file(ecard.image!)).metadata();
     expect(preview.width! / preview.height!).toBeCloseTo(148 / 105, 2);
-    for (const d of designs) expect(d.data.artworkUrls, d.sku!).toHaveLength(4);
+    for (const d of designs) expect(d.data.artworkUrls, d.sku!).toHaveLength(d.productType === 'Card' ? 4 : 1);
 
     const queue = (await w.request().get('/api/print-jobs?readyForPrint=1&isPrinted=0').set(bearer(w.tokens.adminA))).body.data;
     const history = (await w.request().get('/api/print-jobs?readyForPrint=1&isPrinted=1').set(bearer(w.tokens.adminA))).body.data;
@@ -71,9 +71,27 @@ describe('seedPrintProduction', async () => {
     expect(reports.printedPerDay.length).toBeGreaterThan(0);
     expect(reports.reprints.reprinted).toBe(1);
 
-    const pdf = await w.request().post('/api/pdf/from-print-job').set(bearer(w.tokens.adminA)).send({ id: queue.list[0].id }).buffer(true).parse(binary);
-    expect(pdf.status).toBe(200);
-    expect((await PDFDocument.load(pdf.body as Buffer)).getPageCount()).toBe(4);
+    for (const job of queue.list.slice(0, 3) as Array<{ id: number; data: { format: string } }>) {
+      const pdf = await w.request().post('/api/pdf/from-print-job').set(bearer(w.tokens.adminA)).send({ id: job.id }).buffer(true).parse(binary);
+      expect(pdf.status).toBe(200);
+      expect((await PDFDocument.load(pdf.body as Buffer)).getPageCount(), job.data.format).toBe(job.data.format === 'card-a5' ? 4 : 1);
+    }
+  });
+
+  it('makes a mug and a poster in house end to end: job → preflight → batch → sheet → printed → every copy scanned packed', async () => {
+    const { inHouse } = seeded;
+    expect(inHouse.map((b) => [b.sheet, b.sheets])).toEqual([
+      ['Sublimation A3+', 1],
+      ['SRA3', 1],
+    ]);
+    for (const b of inHouse) {
+      const batch = (await w.request().get(`/api/batches/${b.batchId}`).set(bearer(w.tokens.adminA))).body.data;
+      expect(batch.state).toBe('printed');
+      const [job] = b.jobs;
+      expect(job).toMatchObject({ held: false, isPrinted: true });
+      expect(job.packedAt, `job ${job.id}`).toBeTruthy();
+      expect(job.data.format).toBe(batch.item.productType === 'Mug' ? 'mug-wrap' : 'poster-a3');
+    }
   });
 
   it('draws every printed page at 300 ppi in its own product’s size with its bleed, as preflight measures it', async () => {

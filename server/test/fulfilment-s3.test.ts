@@ -1,5 +1,5 @@
 // The print-file cache with files in the bucket: the print file of an order sent to HP is drawn
-// once, kept as an object under print-files/<site>/…, and fetched by the provider from /files/….
+// once, kept as an object under <site>/print-files/…, and fetched by the provider from /files/….
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fileStoreOf } from '../src/services';
 import { bearer } from './harness';
@@ -26,7 +26,7 @@ describe('print files in the bucket', () => {
     const body = w.sim.orderBySource(orderId)!.body as unknown as { orderData: { items: Array<{ components: Array<{ path: string }> }> } };
     const url = body.orderData.items[0].components[0].path;
     const key = new URL(url).pathname.slice('/files/'.length);
-    expect(key).toMatch(new RegExp(`^print-files/${w.sites.a}/[0-9a-f]{40}/print-file\\.pdf$`));
+    expect(key).toMatch(new RegExp(`^${w.sites.a}/print-files/[0-9a-f]{40}/print-file\\.pdf$`));
     const stored = await fileStoreOf(w.config).read(key);
     expect(stored?.subarray(0, 5).toString()).toBe('%PDF-');
     const fetched = await fetch(url);

@@ -65,15 +65,15 @@ describe('preflight rules', () => {
   });
 
   it('a pregenerated PDF: wrong page size → error; trim without room for bleed → warning; 3 pages of a card → error; trim + bleed → nothing', async () => {
-    const a4 = await pdfFindings(await pdfOfPages(4, { w: 210, h: 297 }), CARD, 'Card');
+    const a4 = await pdfFindings(await pdfOfPages(4, { w: 210, h: 297 }), CARD, 'card-a5');
     expect(a4.map((f) => [f.severity, f.code, f.page])).toEqual([1, 2, 3, 4].map((p) => ['error', 'pdf-page-size', p]));
     expect(a4[0].message).toBe('Page 1 of the PDF is 210 × 297 mm; the product is 148 × 210 mm');
-    const bare = await pdfFindings(await pdfOfPages(4, { w: 148, h: 210 }), CARD, 'Card');
+    const bare = await pdfFindings(await pdfOfPages(4, { w: 148, h: 210 }), CARD, 'card-a5');
     expect(bare.map((f) => [f.severity, f.code])).toEqual([1, 2, 3, 4].map(() => ['warning', 'pdf-boxes']));
-    const three = await pdfFindings(await pdfOfPages(3, { w: 154, h: 216 }, { trim: { w: 148, h: 210 } }), CARD, 'Card');
+    const three = await pdfFindings(await pdfOfPages(3, { w: 154, h: 216 }, { trim: { w: 148, h: 210 } }), CARD, 'card-a5');
     expect(three.map((f) => f.code)).toEqual(['pdf-page-count']);
-    expect(await pdfFindings(await pdfOfPages(4, { w: 154, h: 216 }, { trim: { w: 148, h: 210 } }), CARD, 'Card')).toEqual([]);
-    expect((await pdfFindings(Buffer.from('%PDF-1.7 not really'), CARD, 'Card')).map((f) => [f.severity, f.code])).toEqual([['error', 'unreadable']]);
+    expect(await pdfFindings(await pdfOfPages(4, { w: 154, h: 216 }, { trim: { w: 148, h: 210 } }), CARD, 'card-a5')).toEqual([]);
+    expect((await pdfFindings(Buffer.from('%PDF-1.7 not really'), CARD, 'card-a5')).map((f) => [f.severity, f.code])).toEqual([['error', 'unreadable']]);
   });
 
   it("a personalised name that does not fit its box (clip) → warning naming the page and layer, with the box's area", async () => {

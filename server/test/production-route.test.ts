@@ -15,8 +15,11 @@ const job = (o: Partial<Job> = {}): Job => ({ id: 40, madeBy: 'inHouse', held: f
 const cancelled: PrintHold = { code: ORDER_CANCELLED, message: 'The order was cancelled in the store: it is not printed or sent' };
 const unpaid: PrintHold = { code: ORDER_UNPAID, message: 'The order is not paid yet (payment status: pending)' };
 
+const inWindow = { state: { until: '2026-11-20T10:30:00.000Z', reason: 'hold' as const }, sentence: 'in the change window until 10:30' };
+
 /** One row per reason: what the line is, and where it goes. */
-const TABLE: Array<{ code: RouteCode; input: RouteInput; goes: LineRoute['goes']; now: boolean; reason: string }> = [
+const TABLE: Array<{ code: RouteCode; input: RouteInput; goes: LineRoute['goes']; now: boolean; reason: string; waiting?: LineRoute['waiting'] }> = [
+  { code: 'waiting', input: { mapping: mapped(), waiting: inWindow }, goes: 'provider', now: false, reason: 'In the change window until 10:30', waiting: inWindow.state },
   { code: 'cancelled', input: { hold: cancelled, mapping: mapped(), job: job() }, goes: 'nowhere', now: false, reason: cancelled.message },
   { code: 'unpaid', input: { hold: unpaid, mapping: mapped() }, goes: 'provider', now: false, reason: unpaid.message },
   { code: 'removed', input: { mapping: mapped({ design: null, via: null, removed: true, reason: NOTHING_LEFT }) }, goes: 'nowhere', now: false, reason: NOTHING_LEFT },
@@ -44,7 +47,7 @@ describe('routeLine', () => {
 
   for (const row of TABLE) {
     it(`${row.code}: goes ${row.goes}, ${row.now ? 'now' : 'not now'}`, () => {
-      expect(routeLine(row.input)).toEqual({ lineId: '11', goes: row.goes, now: row.now, code: row.code, reason: row.reason });
+      expect(routeLine(row.input)).toEqual({ lineId: '11', goes: row.goes, now: row.now, code: row.code, reason: row.reason, waiting: row.waiting ?? null });
     });
   }
 
@@ -61,6 +64,11 @@ describe('routeLine', () => {
 });
 
 describe('auto-send', () => {
+  it('a waiting line is not made now (routing leaves it until its wait ends); a line made already waits for nothing', () => {
+    expect(routeLine({ mapping: mapped(), waiting: inWindow })).toMatchObject({ code: 'waiting', now: false });
+    // A line made already waits for nothing: its job says where it is.
+    expect(routeLine({ mapping: mapped(), job: job(), waiting: inWindow })).toMatchObject({ code: 'queued-in-house', waiting: null });
+  });
 
   it('HP_AUTO_SEND is on for 1, true, yes, on in any case, and off otherwise', () => {
     const env = (value: string) => [{ key: 'HP_AUTO_SEND', value }];

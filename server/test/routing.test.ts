@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createDb, isPostgres } from '../src/db';
 import { createLogger } from '../src/lib/logger';
 import { orderRouting } from '../src/workflows/routeOrder';
-import * as routingMigration from '../../migrations/20261211_031_routing_rules';
+import * as routingMigration from '../../migrations/20261212_034_routing_rules';
 import { bearer, createWorld, type TestWorld } from './harness';
 import { connectStores, deliver, makeDesign, order, setSiteEnv } from './ordersKit';
 import type { RoutingRuleSet } from '../../common/api/routing';

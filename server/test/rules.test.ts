@@ -8,6 +8,7 @@ import { secondsToWait } from '../src/modules/auth/throttle';
 import { bearerToken, signToken, verifyToken } from '../src/modules/auth/tokens';
 import { buildKey, signGrant, verifyGrant, type UploadGrant } from '../src/modules/uploads/signing';
 import { matchesType } from '../src/modules/uploads/sniff';
+import { perSiteKeyOf, printFileKey } from '../src/modules/uploads/keys';
 
 const actor = (id: number, role: 'admin' | 'user', siteId: number): Actor => ({ id, role, siteId, firstName: 'F', lastName: 'L', email: `${id}@example.com` });
 
@@ -134,15 +135,25 @@ describe('upload signing', () => {
   const secret = 'upload-secret';
   const grant: UploadGrant = { key: 'logos/1-abc-My-Logo.png', contentType: 'image/png', expires: 1_900_000_000, userId: 3, siteId: 1 };
 
-  it('buildKey: folder + timestamp + random + safe name', () => {
-    const key = buildKey('Logos/Brand Kit/My Logo (final).png', now);
-    expect(key).toMatch(new RegExp(`^logos/brand-kit/${now.getTime()}-[0-9a-f]{24}-My-Logo-final-\\.png$`));
-    expect(buildKey('My Logo.png', now)).toMatch(/^uploads\/\d+-[0-9a-f]{24}-My-Logo\.png$/);
-    expect(buildKey('a.png', now)).not.toBe(buildKey('a.png', now));
+  it('buildKey: site + folder + timestamp + random + safe name', () => {
+    const key = buildKey('Logos/Brand Kit/My Logo (final).png', now, 7);
+    expect(key).toMatch(new RegExp(`^7/logos/brand-kit/${now.getTime()}-[0-9a-f]{24}-My-Logo-final-\\.png$`));
+    expect(buildKey('My Logo.png', now, 7)).toMatch(/^7\/uploads\/\d+-[0-9a-f]{24}-My-Logo\.png$/);
+    expect(buildKey('My Logo.png', now, null)).toMatch(/^shared\/uploads\//);
+    expect(buildKey('a.png', now, 7)).not.toBe(buildKey('a.png', now, 7));
+  });
+
+  it('perSiteKeyOf: where a file of the former layout (no site first) lives once migrated', () => {
+    expect(perSiteKeyOf('logos/1-aa-logo.png', 3)).toBe('3/logos/1-aa-logo.png');
+    expect(perSiteKeyOf('renders/1-aa-card-page-1.png', null)).toBe('shared/renders/1-aa-card-page-1.png');
+    expect(perSiteKeyOf('print-files/3/abc/print-file.pdf', 3)).toBe('3/print-files/abc/print-file.pdf');
+    expect(perSiteKeyOf('3/logos/1-aa-logo.png', 3)).toBeNull();
+    expect(perSiteKeyOf('shared/renders/1-aa-x.png', null)).toBeNull();
+    expect(printFileKey(3, 'abc', 'print-file.pdf')).toBe('3/print-files/abc/print-file.pdf');
   });
 
   it.each(['../../etc/passwd', '..', '../', 'a/./../b/../../c.png', '.hidden', '...', 'x/..\\..\\y', '   ', '//'])('buildKey(%j) stays inside the store', (p) => {
-    const key = buildKey(p, now);
+    const key = buildKey(p, now, 1);
     expect(key.split('/')).not.toContain('..');
     expect(key.split('/')).not.toContain('.');
     expect(key).not.toMatch(/^\/|\\|\/\/|\.\./);
@@ -150,8 +161,8 @@ describe('upload signing', () => {
   });
 
   it('buildKey keeps at most four folders and 100 characters of the name', () => {
-    const key = buildKey(`a/b/c/d/e/f/${'n'.repeat(300)}.png`, now);
-    expect(key.split('/').slice(0, -1)).toEqual(['a', 'b', 'c', 'd']);
+    const key = buildKey(`a/b/c/d/e/f/${'n'.repeat(300)}.png`, now, 1);
+    expect(key.split('/').slice(0, -1)).toEqual(['1', 'a', 'b', 'c', 'd']);
     expect(key.split('/').pop()!.length).toBeLessThanOrEqual(100 + 40);
     expect(key.endsWith('.png')).toBe(true);
   });

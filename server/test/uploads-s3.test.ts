@@ -53,10 +53,10 @@ describe('uploads into the bucket (STORAGE=s3)', () => {
     const { url, fileUrl } = await link();
     const u = new URL(url);
     expect(u.origin).toBe(s3.endpoint);
-    expect(u.pathname).toMatch(new RegExp(`^/${s3.bucket}/t-[0-9a-f]{8}/incoming/logos/\\d+-[0-9a-f]{24}-My-Logo\\.png$`));
+    expect(u.pathname).toMatch(new RegExp(`^/${s3.bucket}/t-[0-9a-f]{8}/incoming/${w.sites.a}/logos/\\d+-[0-9a-f]{24}-My-Logo\\.png$`));
     expect(u.searchParams.get('X-Amz-SignedHeaders')).toBe('content-length;content-type;host');
     expect(u.searchParams.get('X-Amz-Expires')).toBe(String(w.config.uploads.urlTtlSeconds));
-    expect(fileUrl).toMatch(/^\/files\/logos\/\d+-[0-9a-f]{24}-My-Logo\.png$/);
+    expect(fileUrl).toMatch(new RegExp(`^/files/${w.sites.a}/logos/\\d+-[0-9a-f]{24}-My-Logo\\.png$`));
   });
 
   it('without the size, or larger than UPLOAD_MAX_BYTES → 400', async () => {

@@ -26,14 +26,14 @@ describe('uploads', async () => {
   };
   const put = (target: string, body: Buffer | string, contentType = 'image/png') => w.request().put(target).set('Content-Type', contentType).send(body);
 
-  it('a link is an absolute URL to /uploads/<folder>/<timestamp>-<random>-<safe name>', async () => {
+  it('a link is an absolute URL to /uploads/<site>/<folder>/<timestamp>-<random>-<safe name>', async () => {
     const res = await grant({ serverSidePath: 'logos/My Logo.png', contentType: 'image/png' });
     expect(res.status).toBe(200);
     expect(res.body.success).toBe(true);
     expect(typeof res.body.data).toBe('string');
     const url = new URL(res.body.data);
     expect(url.protocol).toMatch(/^https?:$/);
-    expect(url.pathname).toMatch(/^\/uploads\/logos\/(\d+)-[0-9a-f]{24}-My-Logo\.png$/);
+    expect(url.pathname).toMatch(new RegExp(`^/uploads/${w.sites.a}/logos/(\\d+)-[0-9a-f]{24}-My-Logo\\.png$`));
     const stamp = Number(/\/(\d+)-/.exec(url.pathname)![1]);
     expect(Math.abs(stamp - w.clock.now().getTime())).toBeLessThan(5000);
     expect(url.searchParams.get('sig')).toMatch(/^[0-9a-f]{64}$/);

@@ -6,7 +6,7 @@ import { MENU, menuEntriesFor } from './menuConfig';
 
 // Print production screens are our addition to the spec's menus (spec §2 lists the others).
 // So are the set-up screens of the orders flow (the spec names them without placing them in a menu).
-const ADDED = new Set(['Needs attention', 'Jobs', 'Batches', 'Print History', 'Scan station', 'Print Reports', 'Sample Upload', 'Sample Editor', 'Stores', 'Routing', 'Products', 'Resellers', 'Instances', 'Print profiles', 'History', 'API reference']);
+const ADDED = new Set(['Needs attention', 'Jobs', 'Batches', 'Print History', 'Scan station', 'Print Reports', 'Sample Upload', 'Sample Editor', 'Stock', 'Stores', 'Routing', 'Products', 'Resellers', 'Instances', 'Print profiles', 'History', 'API reference']);
 const specOnly = (labels: string[]) => labels.filter((label) => !ADDED.has(label));
 
 describe('menuEntriesFor', () => {
@@ -52,6 +52,7 @@ describe('menuEntriesFor', () => {
       'Hood Send HP Manually',
       'Sample Upload',
       'Sample Editor',
+      'Stock',
       'Stores',
       'Routing',
       'Products',
@@ -91,6 +92,7 @@ describe('menuEntriesFor', () => {
       'Hood Send HP Manually',
       'Sample Upload',
       'Sample Editor',
+      'Stock',
       'Stores',
       'Routing',
       'Products',
@@ -122,7 +124,7 @@ describe('menuEntriesFor', () => {
   });
 
   it('groups the set-up screens apart, for admins only', () => {
-    expect(menuEntriesFor('admin').filter((e) => e.group === 'setup').map((e) => e.to)).toEqual(['/stores', '/routing', '/products', '/resellers', '/instances', '/print-profiles', '/history', '/api-reference']);
+    expect(menuEntriesFor('admin').filter((e) => e.group === 'setup').map((e) => e.to)).toEqual(['/stock-items', '/stores', '/routing', '/products', '/resellers', '/instances', '/print-profiles', '/history', '/api-reference']);
     expect(menuEntriesFor('user').some((e) => e.group === 'setup')).toBe(false);
   });
 });

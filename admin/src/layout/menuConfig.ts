@@ -20,6 +20,7 @@ import ReceiptLongIcon from '@mui/icons-material/ReceiptLong';
 import SendIcon from '@mui/icons-material/Send';
 import StorefrontIcon from '@mui/icons-material/Storefront';
 import StorefrontOutlinedIcon from '@mui/icons-material/StorefrontOutlined';
+import Inventory2OutlinedIcon from '@mui/icons-material/Inventory2Outlined';
 import SyncIcon from '@mui/icons-material/Sync';
 import TimelineIcon from '@mui/icons-material/Timeline';
 import ViewModuleIcon from '@mui/icons-material/ViewModule';
@@ -73,6 +74,7 @@ export const MENU: readonly MenuEntry[] = [
   { label: 'Sample Upload', to: '/sample-uploading', resource: 'sample-uploading', menus: ['admin', 'user'], icon: CloudUploadIcon, ready: true },
   { label: 'Sample Editor', to: '/sample-editor', resource: 'sample-editor', menus: ['admin', 'user'], icon: DesignServicesIcon, ready: true },
   // Set-up of the orders flow: admin only, in a lower "Setup" group.
+  { label: 'Stock', to: '/stock-items', resource: 'stock-items', menus: ['admin'], icon: Inventory2OutlinedIcon, ready: true, group: 'setup' },
   { label: 'Stores', to: '/stores', resource: 'stores', menus: ['admin'], icon: StorefrontOutlinedIcon, ready: true, group: 'setup' },
   { label: 'Routing', to: '/routing', resource: 'routing', menus: ['admin'], icon: AltRouteIcon, ready: true, group: 'setup' },
   { label: 'Products', to: '/products', resource: 'products', menus: ['admin'], icon: CategoryIcon, ready: true, group: 'setup' },

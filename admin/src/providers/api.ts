@@ -46,6 +46,8 @@ export interface ApiOptions {
   idempotencyKey?: string;
   /** Called with the answer's headers (a successful one). */
   onHeaders?: (headers: Headers) => void;
+  /** The ETag of the answer the caller holds: the server answers 304 (no data) if it has not changed. */
+  ifNoneMatch?: string;
 }
 
 async function parseBody(res: Response): Promise<unknown> {
@@ -60,7 +62,7 @@ async function parseBody(res: Response): Promise<unknown> {
 
 /** Returns `data` of a successful envelope; throws ApiError carrying the server's `error` text as-is. */
 export async function api<T>(path: string, options: ApiOptions = {}): Promise<T> {
-  const { method = 'GET', body, signal, token, idempotencyKey, onHeaders } = options;
+  const { method = 'GET', body, signal, token, idempotencyKey, onHeaders, ifNoneMatch } = options;
   const headers: Record<string, string> = {
     Accept: 'application/json',
     ...(token ? { Authorization: `Bearer ${token}` } : authHeaders()),
@@ -69,12 +71,17 @@ export async function api<T>(path: string, options: ApiOptions = {}): Promise<T>
   const multipart = typeof FormData !== 'undefined' && body instanceof FormData;
   if (body !== undefined && !multipart) headers['Content-Type'] = 'application/json';
   if (idempotencyKey) headers['Idempotency-Key'] = idempotencyKey;
+  if (ifNoneMatch) headers['If-None-Match'] = ifNoneMatch;
   const res = await fetch(path, {
     method,
     headers,
     body: body === undefined ? undefined : multipart ? (body as FormData) : JSON.stringify(body),
     signal,
   });
+  if (res.status === 304 && ifNoneMatch) {
+    onHeaders?.(res.headers);
+    return undefined as T;
+  }
   const parsed = await parseBody(res);
   const envelope = (parsed && typeof parsed === 'object' ? parsed : {}) as Envelope<T>;
   const serverError = envelope.error ?? envelope.errorMes;
@@ -87,6 +94,24 @@ export async function api<T>(path: string, options: ApiOptions = {}): Promise<T>
   }
   onHeaders?.(res.headers);
   return envelope.data as T;
+}
+
+/**
+ * A GET that sends the ETag of the answer the caller holds: null when the server says nothing
+ * changed (304, no body sent), else the new answer and its ETag.
+ */
+export async function apiIfChanged<T>(path: string, etag: string | null, signal?: AbortSignal): Promise<{ data: T; etag: string | null } | null> {
+  let received: string | null = null;
+  let unchanged = false;
+  const data = await api<T>(path, {
+    signal,
+    ifNoneMatch: etag ?? undefined,
+    onHeaders: (h) => {
+      received = h.get('ETag');
+      unchanged = etag !== null && received === etag;
+    },
+  });
+  return unchanged || data === undefined ? null : { data, etag: received };
 }
 
 /**

@@ -43,6 +43,7 @@ import type { HistoryEntry, HistorySubjectKind, HistoryTrailEntry, OrderHistoryE
 import { authHeaders } from './session';
 import { syncCalls } from './sync';
 import { storeCalls } from './stores';
+import { STOCK_RESOURCE, stockCalls, stockResource } from './stock';
 
 /**
  * Admin REST (ra-data-simple-rest protocol) with the token, and the server's `error` text as the
@@ -80,6 +81,16 @@ const restProvider: DataProvider = {
     }).then(({ json }) => ({ data: json })),
 };
 
+// Stock items live in the product API (/api/stock-items), not the admin REST surface.
+const withStock: DataProvider = {
+  ...restProvider,
+  getList: (resource, params) => (resource === STOCK_RESOURCE ? stockResource.getList(resource, params) : restProvider.getList(resource, params)),
+  getOne: (resource, params) => (resource === STOCK_RESOURCE ? stockResource.getOne(resource, params) : restProvider.getOne(resource, params)),
+  getMany: (resource, params) => (resource === STOCK_RESOURCE ? stockResource.getMany(resource, params) : restProvider.getMany(resource, params)),
+  create: (resource, params) => (resource === STOCK_RESOURCE ? stockResource.create(resource, params) : restProvider.create(resource, params)),
+  update: (resource, params) => (resource === STOCK_RESOURCE ? stockResource.update(resource, params) : restProvider.update(resource, params)),
+};
+
 const enc = encodeURIComponent;
 
 function query(params: Record<string, string | number | undefined>): string {
@@ -115,7 +126,8 @@ export interface OrderListQuery {
 }
 
 export const dataProvider = {
-  ...restProvider,
+  ...withStock,
+  ...stockCalls,
 
   // --- CRM ↔ email-platform sync (docs/sync.md): named calls of /re-n-adestra-sync ---
   ...syncCalls,

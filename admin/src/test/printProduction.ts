@@ -28,6 +28,7 @@ export function printJob(overrides: Partial<PrintJob> = {}): PrintJob {
     orderName: null,
     orderCreatedAt: null,
     orderStatus: null,
+    stockHold: null,
     shipBy: null,
     due: 'ok',
     clientName: 'Site A',

@@ -10,6 +10,11 @@ export function ok<T>(res: Response, data: T, status = 200): void {
   res.status(status).json({ success: true, data } satisfies Envelope<T>);
 }
 
+/** `ok` for data already serialised (an answer kept between asks is serialised once). */
+export function okSerialised(res: Response, dataJson: string, status = 200): void {
+  res.status(status).type('application/json').send(`{"success":true,"data":${dataJson}}`);
+}
+
 export function fail(res: Response, status: number, error: string, details?: unknown, field?: string): void {
   const body: Envelope<never> = { success: false, error };
   if (field !== undefined) body.field = field;

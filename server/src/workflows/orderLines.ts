@@ -27,14 +27,19 @@ function refuseCancelled(order: OrderRecord): void {
 export async function orderToArtwork({ db, production }: LinesContext, actor: Actor, id: string, siteId?: number, ownOrigin?: string): Promise<{ jobs: PrintJob[]; skipped: Array<{ lineId: string; reason: string }> }> {
   const order = await orderFor(db, actor, id, siteId);
   refuseCancelled(order);
-  const mappings = await production.mapLines(order.siteId, order.data);
+  const routes = await production.routeLines(db, order.siteId, { ...order.data, id: order.field1! });
   const jobs: PrintJob[] = [];
   const skipped: Array<{ lineId: string; reason: string }> = [];
-  for (const m of mappings) {
+  for (const { mapping: m, route: placed } of routes) {
+    // A line in its change window or waiting for its proof is left out, saying until when.
+    if (placed.code === 'waiting') {
+      skipped.push({ lineId: String(m.line.id), reason: placed.reason });
+      continue;
+    }
     // Lines production says are never printed (units gone, e-cards, no design) are left out.
     const route = routeLine({ mapping: m });
     if (!m.design || route.goes === 'nowhere' || route.goes === 'email') {
-      skipped.push({ lineId: m.line.id, reason: route.reason });
+      skipped.push({ lineId: String(m.line.id), reason: route.reason });
       continue;
     }
     try {
@@ -43,7 +48,7 @@ export async function orderToArtwork({ db, production }: LinesContext, actor: Ac
     } catch (err) {
       // A design that cannot print yet (no artwork, a broken document) is this line's problem only.
       if (!(err instanceof HttpError) || err.status >= 500 || err.status === 409) throw err;
-      skipped.push({ lineId: m.line.id, reason: err.message });
+      skipped.push({ lineId: String(m.line.id), reason: err.message });
     }
   }
   return { jobs, skipped };
@@ -68,6 +73,7 @@ async function makeOneInHouse({ db, production }: LinesContext, actor: Actor, or
     const lineId = String(m.line.id);
     if (route.goes === 'provider' && (existing || route.code === 'at-provider')) refuse({ lineId, code: 'at-provider', reason: existing ? `Sent to HP Site Flow (job #${existing.id}): HP makes it` : route.reason });
     else if (route.code === 'withdrawn') refuse({ lineId, code: 'cannot-make', reason: route.reason });
+    else if (route.code === 'waiting') refuse({ lineId, code: 'waiting', reason: `${route.reason}: it is made once released` });
     else if (existing) out.already.push(existing.id);
     else if (route.code === 'ecard') refuse({ lineId, code: 'ecard', reason: route.reason });
     else if (!m.design) refuse({ lineId, code: 'cannot-make', reason: route.reason });
@@ -121,6 +127,7 @@ export async function linePdf(ctx: LinesContext, actor: Actor, input: OrderLineI
   if (mapping.ecard) throw badRequest(ECARD_NOT_PRINTED);
   const existing = await production.jobOfLine(order.siteId, order.field1!, line.id);
   if (!existing && !mapping.design) throw badRequest(mapping.reason ?? 'No design');
+  if (!existing) await production.refuseWaiting(ctx.db, order.siteId, order.field1!, [line.id]);
   return production.downloadLineFile(actor, { siteId: order.siteId, orderId: order.field1!, line, design: mapping.design ?? undefined, ownOrigin, printInHouse: input.printInHouse });
 }
 

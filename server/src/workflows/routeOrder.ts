@@ -133,8 +133,9 @@ export async function routeOrder(ctx: RoutingFlowDeps, trx: Knex.Transaction, si
     if (opts.lineIds && !opts.lineIds.includes(lineId)) continue;
     const before = done.get(lineId);
     if (before && !(opts.rerouteHeld && before.action === 'hold')) continue;
-    // Units gone, or placed by a person before any rule ran: nothing to route.
-    if (m.removed || job || route.code === 'at-provider') continue;
+    // Units gone, or placed by a person before any rule ran: nothing to route. A line in its change
+    // window or waiting for its proof is routed when its wait ends (workflows/waits.ts).
+    if (m.removed || job || route.code === 'at-provider' || route.code === 'waiting') continue;
     const { ruleId, then, day } = await choose(trx, siteId, set, m, facts, now, ctx.config.sync.timezone, take);
     const row: LineRouteRow = {
       siteId,

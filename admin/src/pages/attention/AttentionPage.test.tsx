@@ -6,7 +6,7 @@ import { jsonResponse, LocationDisplay, renderInAdmin, signIn, stubFetch, USER }
 import { AttentionPage } from './AttentionPage';
 import { AttentionProvider } from './useAttention';
 
-const ZERO: AttentionCounts = { late: 0, atRisk: 0, held: 0, routingHeld: 0, hpNoAck: 0, notShipped: 0, sendFailed: 0, writeBackFailed: 0, pipelineFailed: 0, webhookFailing: 0, total: 0, critical: 0 };
+const ZERO: AttentionCounts = { late: 0, atRisk: 0, held: 0, routingHeld: 0, hpNoAck: 0, notShipped: 0, sendFailed: 0, writeBackFailed: 0, pipelineFailed: 0, webhookFailing: 0, proofChange: 0, lowStock: 0, total: 0, critical: 0 };
 
 const LATE_AND_HELD: AttentionAnswer = {
   items: [
@@ -97,5 +97,36 @@ describe('Needs attention', () => {
     await waitFor(() => expect(page.attentionCalls()).toBe(3));
     expect(await screen.findByText('Nothing needs attention')).toBeInTheDocument();
     expect(screen.getByRole('menuitem', { name: 'Needs attention' })).toBeInTheDocument();
+  });
+
+  it('sends back the ETag it holds; a 304 keeps the list shown, a new answer replaces it', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    signIn(USER);
+    const replies: Array<() => Response> = [
+      () => jsonResponse({ success: true, data: LATE_AND_HELD }, 200, { ETag: '"first"' }),
+      () => new Response(null, { status: 304, headers: { ETag: '"first"' } }),
+      () => jsonResponse({ success: true, data: { items: [], counts: ZERO } }, 200, { ETag: '"second"' }),
+    ];
+    const stub = stubFetch((call) => (call.url.startsWith('/api/attention') ? replies.shift()!() : jsonResponse({ success: true, data: USER })));
+    renderInAdmin(
+      <AttentionProvider>
+        <Menu />
+        <AttentionPage />
+      </AttentionProvider>,
+      { path: '/attention' },
+    );
+    const sent = () => stub.calls.filter((c) => c.url.startsWith('/api/attention')).map((c) => c.headers.get('If-None-Match'));
+    expect(await screen.findByText('103 problems, 1 critical')).toBeInTheDocument();
+    expect(sent()).toEqual([null]);
+    await act(async () => {
+      vi.advanceTimersByTime(30_000);
+    });
+    await waitFor(() => expect(sent()).toEqual([null, '"first"']));
+    expect(screen.getByText('103 problems, 1 critical')).toBeInTheDocument();
+    await act(async () => {
+      vi.advanceTimersByTime(30_000);
+    });
+    expect(await screen.findByText('Nothing needs attention')).toBeInTheDocument();
+    expect(sent()).toEqual([null, '"first"', '"first"']);
   });
 });

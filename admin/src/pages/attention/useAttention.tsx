@@ -1,11 +1,12 @@
 // One poll of GET /api/attention for the whole app: the Needs attention page and the menu's badge
 // read the same answer, asked every 30 s while the tab is visible (and at once when it comes back),
-// so a count changes without a reload and two parts of the screen never disagree.
+// so a count changes without a reload and two parts of the screen never disagree. Each ask sends
+// the ETag of the answer held: while nothing changed the server answers 304, with no list to send.
 import { createContext, useCallback, useContext, useEffect, useRef, useState, type ReactNode } from 'react';
 import { usePermissions } from 'react-admin';
 import { ATTENTION_POLL_MS, type AttentionAnswer } from '../../../../common/api/attention';
 import { errorMessage } from '../../lib/format';
-import { api } from '../../providers/api';
+import { apiIfChanged } from '../../providers/api';
 
 export interface AttentionState {
   answer: AttentionAnswer | null;
@@ -23,15 +24,19 @@ export function AttentionProvider({ children }: { children: ReactNode }) {
   const [answer, setAnswer] = useState<AttentionAnswer | null>(null);
   const [error, setError] = useState<string | null>(null);
   const inFlight = useRef<AbortController | null>(null);
+  const etag = useRef<string | null>(null);
 
   const refresh = useCallback(() => {
     inFlight.current?.abort();
     const controller = new AbortController();
     inFlight.current = controller;
-    api<AttentionAnswer>('/api/attention', { signal: controller.signal }).then(
-      (data) => {
+    apiIfChanged<AttentionAnswer>('/api/attention', etag.current, controller.signal).then(
+      (changed) => {
         if (controller.signal.aborted) return;
-        setAnswer(data);
+        if (changed) {
+          etag.current = changed.etag;
+          setAnswer(changed.data);
+        }
         setError(null);
       },
       (err: unknown) => {

@@ -5,6 +5,7 @@ import {
   Confirm,
   Form,
   NumberInput,
+  ReferenceInput,
   required,
   SelectInput,
   SimpleFormIterator,
@@ -154,6 +155,20 @@ export function DesignInfoForm({ design, canSave, canDelete, onSaved, onDeleted 
             <TextInput source="code" label="Stock code" helperText={false} />
             <TextInput source="name" label="Stock item name" helperText={false} />
             <NumberInput source="quantity" label="Quantity" helperText={false} min={0} step={1} />
+          </SimpleFormIterator>
+        </ArrayInput>
+
+        <Divider sx={{ my: 2 }} />
+        <Typography variant="subtitle2">Consumes</Typography>
+        <Typography variant="body2" color="text.secondary">
+          The stock one unit made takes (Setup → Stock). A fraction is fine: ½ a sheet for a mug printed two-up; a job rounds up to whole units.
+        </Typography>
+        <ArrayInput source="consumes" label={false}>
+          <SimpleFormIterator inline disableReordering>
+            <ReferenceInput source="stockItemId" reference="stock-items" perPage={200} sort={{ field: 'name', order: 'ASC' }}>
+              <SelectInput label="Stock item" optionText="name" helperText={false} />
+            </ReferenceInput>
+            <NumberInput source="perUnit" label="Per unit" helperText={false} min={0} step={0.5} />
           </SimpleFormIterator>
         </ArrayInput>
 

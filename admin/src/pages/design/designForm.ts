@@ -1,6 +1,7 @@
 import type { Id } from '../../../../common/api/envelope';
 import { type Design, type DesignAttribute, type DesignInput, type DesignStockItem, PRODUCT_TYPES, type ProductType } from '../../../../common/api/printProduction';
 import { NEW_DESIGN_NAME } from '../../providers/printProduction';
+import { stockUsesOf, type StockUse } from '../../../../common/api/stock';
 
 /** What the Design Info form edits. */
 export interface DesignFormValues {
@@ -16,6 +17,10 @@ export interface DesignFormValues {
     stockItems: { code?: string; name?: string; quantity?: number | string | null }[];
     componentCode?: string | null;
   };
+  /** The stock one unit takes (Setup → Stock items). */
+  consumes: { stockItemId?: Id | null; perUnit?: number | string | null }[];
+  /** The design had a Consumes list when opened (so emptying it is sent). */
+  hadConsumes?: boolean;
 }
 
 /** A new design is "Untitled design" and customizable (spec §9). */
@@ -33,6 +38,8 @@ export function designFormValues(design: Design | null | undefined): DesignFormV
       stockItems: design?.hpAdditionData?.stockItems?.map((s) => ({ ...s })) ?? [],
       componentCode: design?.hpAdditionData?.componentCode ?? '',
     },
+    consumes: stockUsesOf(design?.data).map((u) => ({ ...u })),
+    hadConsumes: stockUsesOf(design?.data).length > 0,
   };
 }
 
@@ -47,8 +54,13 @@ export function toDesignInput(values: DesignFormValues, id?: Id): DesignInput {
   const stockItems: DesignStockItem[] = (values.hpAdditionData?.stockItems ?? [])
     .map((s) => ({ code: trimmed(s?.code), name: trimmed(s?.name), quantity: Number(s?.quantity ?? 0) || 0 }))
     .filter((s) => s.code || s.name);
+  const consumes: StockUse[] = (values.consumes ?? [])
+    .map((c) => ({ stockItemId: Number(c?.stockItemId), perUnit: Number(c?.perUnit) }))
+    .filter((c) => c.stockItemId > 0 && c.perUnit > 0);
   return {
     ...(id !== undefined ? { id } : {}),
+    // Sent when there is something to say (a list, or one cleared): other data keys are kept by the server.
+    ...(consumes.length || (values.consumes ?? []).length || values.hadConsumes ? { data: { consumes } } : {}),
     name: trimmed(values.name) || NEW_DESIGN_NAME,
     isCustomizable: Boolean(values.isCustomizable),
     sku: trimmed(values.sku),

@@ -23,6 +23,7 @@ const CODE_WORDS: Record<MakeInHouseRefusalCode, string> = {
   ecard: 'e-card',
   'not-found': 'not found',
   'cannot-make': 'cannot be made',
+  waiting: 'in the change window or awaiting a proof',
 };
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;

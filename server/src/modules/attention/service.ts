@@ -16,10 +16,12 @@ import type { PipelineStep } from '../../../../common/api/pipeline';
 import type { ShipByState } from '../../../../common/api/shipBy';
 import type { Deps } from '../../deps';
 import type { Actor } from '../../http/types';
+import { createHash } from 'node:crypto';
 import { formatDateTime } from '../../lib/clock';
+import { changeMark, watchChanges } from '../../lib/dbChanges';
 import { isAdmin } from '../auth';
 import { siteScope } from '../auth';
-import { HP_ORDER_KIND, type OutboxRow, failedOutboxRows, providerPrintedBefore, providerSentBefore } from '../fulfilment';
+import { HP_ORDER_KIND, type OutboxRow, failedOutboxRows, providerFirstPrintedFrom, providerFirstSentFrom, providerPrintedBefore, providerSentBefore } from '../fulfilment';
 import { HP_SOURCE } from '../fulfilment';
 import { PROGRESS, SIDE, TERMINAL, orderNames, ordersPlacedSince } from '../orders';
 import { STORE_FULFILMENT_KIND } from '../fulfilment';
@@ -32,6 +34,9 @@ import { checkOrderLink } from '../search';
 import { shipByViews } from '../ship-by';
 import { RE_SOURCE } from '../sync';
 import { heldLineRoutes } from '../routing';
+import { changesAsked } from '../waiting';
+import { lowStockItems } from '../stock';
+import { STOCK_RATE_DAYS } from '../../../../common/api/stock';
 
 /**
  * Late and at risk are judged over the jobs of the last four weeks (made, or printed and not
@@ -75,6 +80,24 @@ interface Found {
   total: number;
 }
 
+/** An answer as a tab is sent it: its body's digest is its ETag, so equal answers share one. */
+export interface AttentionReply {
+  answer: AttentionAnswer;
+  /** The answer as JSON, serialised once for every ask it serves. */
+  json: string;
+  etag: string;
+}
+
+/** Most scopes whose answer is kept (the least recently computed is let go first). */
+const KEPT_SCOPES_MAX = 500;
+
+/** The earliest of some future times (ms), or Infinity. */
+const soonest = (now: number, times: Iterable<number>) => {
+  let next = Infinity;
+  for (const t of times) if (t > now && t < next) next = t;
+  return next;
+};
+
 export function attentionService(deps: Deps) {
   const { db, clock, config } = deps;
   const timeZone = config.sync.timezone;
@@ -88,7 +111,7 @@ export function attentionService(deps: Deps) {
    * row an order, at its earliest ship-by), and jobs made by hand; printed and not shipped: jobs
    * printed here, by order.
    */
-  async function owed(siteId: number | undefined, now: Date): Promise<Record<'late' | 'atRisk' | 'notShipped', Found>> {
+  async function owed(siteId: number | undefined, now: Date, changes: number[]): Promise<Record<'late' | 'atRisk' | 'notShipped', Found>> {
     const from = new Date(now.getTime() - ATTENTION_WINDOW_DAYS * DAY).toISOString();
     const [orders, jobs] = await Promise.all([
       ordersPlacedSince(db, siteId, OPEN_STATUSES, from, OWED_SCAN_LIMIT).then((o) => views.onOrders(o)),
@@ -118,7 +141,25 @@ export function attentionService(deps: Deps) {
         printedByOrder.set(key, { job: j, printedAt: earliest(printedByOrder.get(key)?.printedAt, j.printedAt) });
       }
     }
-    const settings = await views.settingsOfSites(owing.filter((g) => !g.late && g.atRisk).map((g) => g.siteId));
+    const settings = await views.settingsOfSites([...orders.map((o) => o.siteId), ...jobs.map((j) => j.clientId)]);
+    // When the clock alone changes this answer: a ship-by reached or coming within the at-risk hours,
+    // a job passing the unshipped days, a row leaving the window.
+    const riskMs = (site: number) => (settings.get(site)?.atRiskHours ?? 0) * HOUR;
+    const windowMs = ATTENTION_WINDOW_DAYS * DAY;
+    const unshippedMs = config.attention.unshippedDays * DAY;
+    for (const o of orders) {
+      changes.push(Date.parse(o.createdAt) + windowMs);
+      for (const line of (o.data.line_items ?? []) as Array<Partial<ShipByState>>) {
+        const at = line?.shipBy ? Date.parse(line.shipBy) : NaN;
+        if (!Number.isNaN(at)) changes.push(at + 1, at - riskMs(o.siteId));
+      }
+    }
+    for (const j of jobs) {
+      changes.push(Date.parse(j.createdAt) + windowMs);
+      if (j.printedAt) changes.push(Date.parse(j.printedAt) + windowMs, Date.parse(j.printedAt) + unshippedMs);
+      const at = j.shipBy ? Date.parse(j.shipBy) : NaN;
+      if (!Number.isNaN(at)) changes.push(at + 1, at - riskMs(j.clientId));
+    }
     const late: AttentionItem[] = [];
     const atRisk: AttentionItem[] = [];
     for (const g of owing) {
@@ -136,7 +177,11 @@ export function attentionService(deps: Deps) {
       }),
     );
     // Orders HP Site Flow printed and never shipped (their jobs are the provider's, never printed here).
-    const byHp = await providerPrintedBefore(db, siteId, new Date(unshippedSince).toISOString(), ATTENTION_KIND_LIMIT);
+    const [byHp, nextByHp] = await Promise.all([
+      providerPrintedBefore(db, siteId, new Date(unshippedSince).toISOString(), ATTENTION_KIND_LIMIT),
+      providerFirstPrintedFrom(db, siteId, new Date(unshippedSince).toISOString()),
+    ]);
+    if (nextByHp) changes.push(Date.parse(nextByHp) + unshippedMs + 1);
     const listed = new Set(notShipped.map((i) => `${i.siteId}\n${i.orderId}`));
     for (const o of byHp.rows) {
       if (listed.has(`${o.siteId}\n${o.storeOrderId}`)) continue;
@@ -157,7 +202,9 @@ export function attentionService(deps: Deps) {
     const { rows, total } = await heldPrintJobs(db, siteId, ATTENTION_KIND_LIMIT);
     const items = rows.map((j) =>
       item('held', {
-        title: `Job ${j.id} (${j.productName})${j.orderName ? ` of order ${j.orderName}` : ''} is held by preflight: check its print file and approve or fix it`,
+        title: j.stockHold
+          ? `Job ${j.id} (${j.productName})${j.orderName ? ` of order ${j.orderName}` : ''} is waiting for stock, ${j.stockHold}: receive it in Setup → Stock`
+          : `Job ${j.id} (${j.productName})${j.orderName ? ` of order ${j.orderName}` : ''} is held by preflight: check its print file and approve or fix it`,
         link: jobInQueueLink(j.id, true),
         since: j.heldSince,
         siteId: j.clientId,
@@ -189,9 +236,47 @@ export function attentionService(deps: Deps) {
     return kept(items, rows.length);
   }
 
-  async function hpNoAck(siteId: number | undefined, now: Date): Promise<Found> {
+  /** A buyer asked for a change to a proof (or the proof could not be e-mailed): staff edit the line or cancel it. */
+  async function proofChanges(siteId: number | undefined): Promise<Found> {
+    const { rows, total } = await changesAsked(db, siteId, ATTENTION_KIND_LIMIT);
+    const items = [];
+    for (const w of rows) {
+      const name = (await orderNames(db, w.siteId, [w.orderId])).get(w.orderId) ?? w.orderId;
+      items.push(
+        item('proofChange', {
+          title: `Order ${name}: ${w.message?.startsWith('The proof could not be e-mailed') ? w.message : `the buyer asked for a change to the proof: “${brief(w.message)}”`}. Edit the line's personalisation (a new proof goes) or cancel it`,
+          link: checkOrderLink(w.orderId),
+          since: w.since,
+          siteId: w.siteId,
+          orderId: w.orderId,
+        }),
+      );
+    }
+    return kept(items, total);
+  }
+
+  /** Stock at or under its reorder point, with the days it lasts at the last 14 days' use. */
+  async function lowStock(siteId: number | undefined, now: Date): Promise<Found> {
+    const low = await lowStockItems(deps, siteId, ATTENTION_KIND_LIMIT);
+    const items = low.map(({ item: s, daysLeft }) => {
+      const lasts = daysLeft === null ? `none used in the last ${STOCK_RATE_DAYS} days` : `lasts about ${daysLeft} day${daysLeft === 1 ? '' : 's'} at the last ${STOCK_RATE_DAYS} days' use`;
+      const reorder = s.reorderQuantity > 0 ? `; reorder ${s.reorderQuantity} ${s.unit}` : '';
+      return item('lowStock', {
+        title: `${s.name}: ${s.available} ${s.unit} available, at or under the reorder point of ${s.reorderPoint}; ${lasts}${reorder}`,
+        link: `/stock-items/${s.id}/show`,
+        since: now.toISOString(),
+        siteId: s.siteId,
+        stockItemId: s.id,
+      });
+    });
+    return kept(items, items.length);
+  }
+
+  async function hpNoAck(siteId: number | undefined, now: Date, changes: number[]): Promise<Found> {
     const ms = config.attention.hpAckHours * HOUR;
-    const { rows, total } = await providerSentBefore(db, siteId, new Date(now.getTime() - ms).toISOString(), ATTENTION_KIND_LIMIT);
+    const before = new Date(now.getTime() - ms).toISOString();
+    const [{ rows, total }, next] = await Promise.all([providerSentBefore(db, siteId, before, ATTENTION_KIND_LIMIT), providerFirstSentFrom(db, siteId, before)]);
+    if (next) changes.push(Date.parse(next) + ms + 1);
     const items = rows.map((o) =>
       item('hpNoAck', {
         title: `${orderLabel(o.name, o.storeOrderId)} was sent to HP Site Flow on ${when(o.since)} and HP has not acknowledged it`,
@@ -264,36 +349,89 @@ export function attentionService(deps: Deps) {
     return kept(items, groups.reduce((n, g) => n + g.count, 0));
   }
 
+  /** The answer now, and the first moment the clock alone would change it (ms, or Infinity). */
+  async function compute(siteId: number | undefined, admin: boolean): Promise<{ answer: AttentionAnswer; computedAt: number; validUntil: number }> {
+    const now = clock.now();
+    const changes: number[] = [];
+    const [owedJobs, heldJobs, heldLines, noAck, sends, writeBacks, steps, webhooks, proofs, low] = await Promise.all([
+      owed(siteId, now, changes),
+      held(siteId),
+      routingHeld(siteId),
+      hpNoAck(siteId, now, changes),
+      failedSends(siteId),
+      failedWriteBacks(siteId),
+      failedSteps(siteId),
+      failingWebhooks(siteId, admin),
+      proofChanges(siteId),
+      lowStock(siteId, now),
+    ]);
+    const found: Record<AttentionKind, Found> = { ...owedJobs, held: heldJobs, routingHeld: heldLines, hpNoAck: noAck, sendFailed: sends, writeBackFailed: writeBacks, pipelineFailed: steps, webhookFailing: webhooks, proofChange: proofs, lowStock: low };
+    const counts = { total: 0, critical: 0 } as AttentionCounts;
+    for (const kind of ATTENTION_KINDS) {
+      counts[kind] = found[kind].total;
+      counts.total += found[kind].total;
+      if (SEVERITY_OF[kind] === 'critical') counts.critical += found[kind].total;
+    }
+    const items = ATTENTION_KINDS.flatMap((k) => found[k].items).sort(worstFirst);
+    // Admins see every site's problems: each row says whose.
+    if (admin) {
+      const names = await siteNames(db, items.flatMap((i) => (i.siteId === null ? [] : [i.siteId])));
+      for (const i of items) if (i.siteId !== null && names.has(i.siteId)) i.siteName = names.get(i.siteId);
+    }
+    return { answer: { items, counts }, computedAt: now.getTime(), validUntil: soonest(now.getTime(), changes) };
+  }
+
+  // Every open tab asks every 30 s for a list that rarely changes: the answer of each scope (a site
+  // as its staff see it, every site or one as an admin sees it) is kept until a write to the
+  // database or the clock could change it, so most asks cost a token check and one change mark.
+  watchChanges(db);
+  interface Kept extends AttentionReply {
+    mark: string;
+    /** The clock's span over which the answer holds: a clock set back (a test's, an NTP step) asks again too. */
+    computedAt: number;
+    validUntil: number;
+  }
+  const keptAnswers = new Map<string, Kept>();
+  const computing = new Map<string, Promise<Kept>>();
+
+  async function fresh(key: string, siteId: number | undefined, admin: boolean): Promise<Kept> {
+    const mark = await changeMark(db);
+    const had = keptAnswers.get(key);
+    const now = clock.now().getTime();
+    if (had && had.mark === mark && now >= had.computedAt && now < had.validUntil) return had;
+    // Tabs asking together share one computation of the same state.
+    const flight = `${key}\n${mark}`;
+    let pending = computing.get(flight);
+    if (!pending) {
+      pending = compute(siteId, admin)
+        .then(({ answer, computedAt, validUntil }): Kept => {
+          const json = JSON.stringify(answer);
+          const etag = `"${createHash('sha256').update(json).digest('base64url').slice(0, 27)}"`;
+          const kept = { answer, json, etag, mark, computedAt, validUntil };
+          keptAnswers.delete(key);
+          keptAnswers.set(key, kept);
+          // One entry a scope asked lately: an admin naming site after site cannot grow it for ever.
+          if (keptAnswers.size > KEPT_SCOPES_MAX) keptAnswers.delete(keptAnswers.keys().next().value!);
+          return kept;
+        })
+        .finally(() => computing.delete(flight));
+      computing.set(flight, pending);
+    }
+    return pending;
+  }
+
+  /** The answer with its ETag (a digest of nothing but this answer, so it tells one site nothing of another). */
+  async function reply(actor: Actor, clientId?: number): Promise<AttentionReply> {
+    const siteId = siteScope(actor, clientId);
+    const admin = isAdmin(actor);
+    const { answer, json, etag } = await fresh(`${admin ? 'admin' : 'staff'}:${siteId ?? 'all'}`, siteId, admin);
+    return { answer, json, etag };
+  }
+
   return {
     /** Staff: their own site's problems; admins: every site's, or one site's (`clientId`). */
-    async list(actor: Actor, clientId?: number): Promise<AttentionAnswer> {
-      const siteId = siteScope(actor, clientId);
-      const now = clock.now();
-      const [owedJobs, heldJobs, heldLines, noAck, sends, writeBacks, steps, webhooks] = await Promise.all([
-        owed(siteId, now),
-        held(siteId),
-        routingHeld(siteId),
-        hpNoAck(siteId, now),
-        failedSends(siteId),
-        failedWriteBacks(siteId),
-        failedSteps(siteId),
-        failingWebhooks(siteId, isAdmin(actor)),
-      ]);
-      const found: Record<AttentionKind, Found> = { ...owedJobs, held: heldJobs, routingHeld: heldLines, hpNoAck: noAck, sendFailed: sends, writeBackFailed: writeBacks, pipelineFailed: steps, webhookFailing: webhooks };
-      const counts = { total: 0, critical: 0 } as AttentionCounts;
-      for (const kind of ATTENTION_KINDS) {
-        counts[kind] = found[kind].total;
-        counts.total += found[kind].total;
-        if (SEVERITY_OF[kind] === 'critical') counts.critical += found[kind].total;
-      }
-      const items = ATTENTION_KINDS.flatMap((k) => found[k].items).sort(worstFirst);
-      // Admins see every site's problems: each row says whose.
-      if (isAdmin(actor)) {
-        const names = await siteNames(db, items.flatMap((i) => (i.siteId === null ? [] : [i.siteId])));
-        for (const i of items) if (i.siteId !== null && names.has(i.siteId)) i.siteName = names.get(i.siteId);
-      }
-      return { items, counts };
-    },
+    list: async (actor: Actor, clientId?: number): Promise<AttentionAnswer> => (await reply(actor, clientId)).answer,
+    reply,
   };
 }
 

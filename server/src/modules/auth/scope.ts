@@ -24,3 +24,9 @@ export function visibleTo<T extends { siteId?: number | null } | { clientId?: nu
   if (!seesSite(actor, siteId)) throw notFound(what);
   return record;
 }
+
+/** A record of a site or shared by the whole instance (siteId null): shared ones everyone sees. */
+export const seesSiteOrShared = (actor: Actor, siteId: number | null): boolean => siteId === null || seesSite(actor, siteId);
+
+/** Who may change a site's or a shared record: the site's own staff and admins; a shared one, admins only. */
+export const managesSiteOrShared = (actor: Actor, siteId: number | null): boolean => (siteId === null ? isAdmin(actor) : seesSite(actor, siteId));

@@ -1,11 +1,14 @@
-// Scheduled backups: with BACKUP_DIR set, the server writes a backup there once per period of
+// Scheduled backups: with BACKUP_DIR set (a folder, or a bucket's s3://bucket/prefix/), the server writes a backup there once per period of
 // BACKUP_EVERY_HOURS (periods counted from 00:00 UTC) and keeps the newest BACKUP_KEEP. A database
 // lease with the period as its slot makes each period's backup happen once, whichever instance
 // takes it, and never two at a time.
+import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { Deps } from '../../deps';
 import { createLeases } from '../../lib/leases';
+import { s3Store } from '../uploads';
+import { temporaryArchive } from './bucket';
 import { BackupError } from './errors';
 import { writeBackup, type BackupSummary } from './write';
 
@@ -37,9 +40,10 @@ export interface ScheduledBackups {
 
 /** `checkEveryMs`: how often the timer looks for a period without its backup (default a minute). */
 export function startScheduledBackups({ db, clock, config, log }: Deps, options: { checkEveryMs?: number } = {}): ScheduledBackups {
-  const { dir: configured, everyHours, keep } = config.backups;
+  const { dir: configured, everyHours, keep, bucket } = config.backups;
   if (!configured) return { runDue: async () => ({ ran: false }), stop: async () => {} };
   const dir = configured;
+  const place = bucket ? bucketPlace(bucket, dir) : folderPlace(dir);
   const periodMs = everyHours * 3_600_000;
   const leases = createLeases({ db, clock, ttlSeconds: LEASE_SECONDS });
   let stopped = false;
@@ -50,11 +54,8 @@ export function startScheduledBackups({ db, clock, config, log }: Deps, options:
     const slot = new Date(Math.floor(clock.now().getTime() / periodMs) * periodMs).toISOString();
     const abort = new AbortController();
     const attempt = leases.run(BACKUP_LEASE, { slot }, async () => {
-      await fsp.mkdir(dir, { recursive: true });
-      // Holding the lease, no other backup is being written here: a partial file is a dead run's.
-      for (const name of await fsp.readdir(dir)) if (PARTIAL_NAME.test(name)) await fsp.rm(path.join(dir, name), { force: true });
-      const summary = await writeBackup(config, path.join(dir, backupFileName(clock.now())), { db, clock, signal: abort.signal });
-      const removed = await removeOldBackups(dir, keep);
+      const summary = await place.write(backupFileName(clock.now()), (file) => writeBackup(config, file, { db, clock, signal: abort.signal }));
+      const removed = await place.removeOld(keep);
       return { status: 'success' as const, summary, removed };
     });
     const run = { abort, done: attempt.catch(() => {}) };
@@ -99,6 +100,51 @@ export function startScheduledBackups({ db, clock, config, log }: Deps, options:
       clearTimeout(timer);
       for (const run of running) run.abort.abort();
       await Promise.all([...running].map((run) => run.done));
+    },
+  };
+}
+
+/** Where scheduled backups go: how one is written there whole, and how the oldest are removed. */
+interface BackupPlace {
+  write(name: string, make: (file: string) => Promise<BackupSummary>): Promise<BackupSummary>;
+  removeOld(keep: number): Promise<string[]>;
+}
+
+function folderPlace(dir: string): BackupPlace {
+  return {
+    async write(name, make) {
+      await fsp.mkdir(dir, { recursive: true });
+      // Holding the lease, no other backup is being written here: a partial file is a dead run's.
+      for (const n of await fsp.readdir(dir)) if (PARTIAL_NAME.test(n)) await fsp.rm(path.join(dir, n), { force: true });
+      return make(path.join(dir, name));
+    },
+    removeOld: (keep) => removeOldBackups(dir, keep),
+  };
+}
+
+/**
+ * A bucket's folder: the archive is made in a temporary file, then sent (one PUT, or a multipart
+ * upload visible only once whole), so the bucket never holds part of one.
+ */
+function bucketPlace(bucket: NonNullable<Deps['config']['backups']['bucket']>, address: string): BackupPlace {
+  const store = s3Store({ ...bucket, prefix: '' });
+  const folder = address.replace(/^s3:\/\/[^/]+\/?/, '');
+  return {
+    async write(name, make) {
+      const temporary = temporaryArchive();
+      try {
+        const summary = await make(temporary.file);
+        await store.put(folder + name, fs.createReadStream(temporary.file), { contentType: 'application/gzip' });
+        return { ...summary, file: `${address}${address.endsWith('/') ? '' : '/'}${name}` };
+      } finally {
+        await temporary.done();
+      }
+    },
+    async removeOld(keep) {
+      const ours = (await store.list(folder)).map((f) => f.key).filter((k) => BACKUP_NAME.test(k.slice(folder.length)));
+      const old = ours.sort().reverse().slice(keep);
+      for (const key of old) await store.remove(key);
+      return old.map((k) => k.slice(folder.length));
     },
   };
 }

@@ -39,6 +39,7 @@ function whyLeft(job: PrintJob | undefined, otherKind: boolean): string {
   if (!job) return 'deleted';
   if (job.isPrinted) return 'printed';
   if (job.withdrawn) return 'left the queue';
+  if (job.stockHold) return `waiting for stock (${job.stockHold})`;
   if (job.held) return 'held by preflight';
   if (job.madeBy === 'provider') return 'moved to HP Site Flow';
   if (otherKind) return 'now another product, size or paper stock';
@@ -146,7 +147,7 @@ export async function autoBatchPass({ db, clock, config, log }: Deps, parts: Aut
       for (const jobId of waiting) {
         if (taken.has(jobId)) continue;
         const { job, kind, key, slots } = kinds.get(jobId)!;
-        if (!sheetOf.has(key)) sheetOf.set(key, chooseSheet(kind.leaf, settings));
+        if (!sheetOf.has(key)) sheetOf.set(key, chooseSheet(kind.leaf, settings, undefined, kind.format));
         const layout = sheetOf.get(key)!;
         if (!layout) {
           report.noSheet.push(jobId);

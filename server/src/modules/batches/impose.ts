@@ -11,12 +11,21 @@
 // Printed two-sided as it is: when any leaf has a back, every sheet is a front and a back (a blank
 // back where its leaves have none) and the cover is padded to an even number of pages, so sheet n's
 // back always lands behind sheet n's front.
+//
+// The file is PDF/X-4 like the print files it carries: the same output intent (the site's profile,
+// made into the file's intent by colourSetupOf as the pages' is), its XMP version, an ID, its font embedded (subset: only the glyphs drawn),
+// and each page's own boxes (a sheet is its own finished size: TrimBox = BleedBox = MediaBox).
+// A mug printer that wants mirrored transfers gets each wrap drawn back to front in its slot; the
+// slug and crop marks stay as they are, so the sheet is still read and scanned on the floor.
+import crypto from 'node:crypto';
+import fontkit from '@pdf-lib/fontkit';
 import bwipjs from 'bwip-js/node';
-import { PDFDocument, StandardFonts, cmyk, type PDFFont, type PDFPage, type PDFRef } from 'pdf-lib';
+import { PDFDocument, PDFName, cmyk, type PDFFont, type PDFPage, type PDFRef } from 'pdf-lib';
 import { batchCode, copyCode } from '../../../../common/api/scan';
+import type { PrintFormat } from '../../../../common/design-doc/printSize';
 import { formatDateTime } from '../../lib/clock';
-import { pdfPageWriter, writeFileInChunks } from '../pdf';
-import { backOf, chooseSheet, cropMarks, leavesOf, sheetFiller, type DuplexTurn, type ImposeSettings, type LeafSize, type Rect, type SheetLayout, type SlotPlace, DEFAULT_IMPOSE_SETTINGS } from './sheets';
+import { colourSetupOf, pdfPageWriter, printFileId, sheetFontBytes, writeFileInChunks, type OutputIntent } from '../pdf';
+import { backOf, chooseSheet, cropMarks, leavesOf, sheetFiller, sheetRule, type DuplexTurn, type ImposeSettings, type LeafSize, type Rect, type SheetLayout, type SlotPlace, DEFAULT_IMPOSE_SETTINGS } from './sheets';
 
 const PT_PER_MM = 72 / 25.4;
 const pt = (mm: number) => mm * PT_PER_MM;
@@ -99,10 +108,27 @@ function drawable(font: PDFFont, text: string): string {
   return [...text].map((ch) => (known.has(ch.codePointAt(0)!) ? ch : '?')).join('');
 }
 
+// Each character's advance at size 1, per font: an embedded font lays out a whole string per
+// measure, and a slug or cover line is measured once per character it is cut by.
+const advances = new WeakMap<PDFFont, Map<string, number>>();
+
+/** The width of `text` at `size`, from its characters' advances (kerning left out: a hair of room to spare). */
+function widthOf(font: PDFFont, text: string, size: number): number {
+  let known = advances.get(font);
+  if (!known) advances.set(font, (known = new Map()));
+  let width = 0;
+  for (const ch of text) {
+    let w = known.get(ch);
+    if (w === undefined) known.set(ch, (w = font.widthOfTextAtSize(ch, 1)));
+    width += w;
+  }
+  return width * size;
+}
+
 /** `text` cut to fit `room` points at `size` (nothing runs into its neighbour). */
 function fitted(font: PDFFont, text: string, size: number, room: number): string {
   let shown = drawable(font, text);
-  while (shown.length > 1 && font.widthOfTextAtSize(shown, size) > room) shown = shown.slice(0, -1);
+  while (shown.length > 1 && widthOf(font, shown, size) > room) shown = shown.slice(0, -1);
   return shown;
 }
 
@@ -144,14 +170,30 @@ function boxesOf(page: PDFPage): { trim: Rect; bleedMm: number } {
   return { trim, bleedMm: Math.max(0, Math.min(mmOf(t.x - b.x), mmOf(t.y - b.y), mmOf(b.x + b.width - t.x - t.width), mmOf(b.y + b.height - t.y - t.height))) };
 }
 
-/** One side of a leaf: the file's page with its TrimBox on `trim`, clipped to `bleedMm` around it. */
-async function placePage(sheetDoc: PDFDocument, target: PDFPage, source: PDFPage, trim: Rect, bleedMm: number): Promise<void> {
+/** One side of a leaf: the file's page with its TrimBox on `trim`, clipped to `bleedMm` around it (`mirror`: back to front, in the same place). */
+async function placePage(sheetDoc: PDFDocument, target: PDFPage, source: PDFPage, trim: Rect, bleedMm: number, mirror = false): Promise<void> {
   const own = boxesOf(source);
   const keep = Math.min(bleedMm, own.bleedMm);
   // The embedded form's box is the trim plus the bleed it keeps: nothing beyond it is drawn.
   const box = { left: pt(own.trim.x - keep), bottom: pt(own.trim.y - keep), right: pt(own.trim.x + own.trim.width + keep), top: pt(own.trim.y + own.trim.height + keep) };
   const [form] = await sheetDoc.embedPages([source], [box]);
-  target.drawPage(form, { x: pt(trim.x - keep), y: pt(trim.y - keep) });
+  if (mirror) target.drawPage(form, { x: pt(trim.x + trim.width + keep), y: pt(trim.y - keep), xScale: -1, yScale: 1 });
+  else target.drawPage(form, { x: pt(trim.x - keep), y: pt(trim.y - keep) });
+}
+
+/** The sheet's own boxes: it is its finished size (the cutter works to the crop marks on it). */
+function sheetBoxes(page: PDFPage): void {
+  const { width, height } = page.getSize();
+  const box = page.doc.context.obj([0, 0, width, height]);
+  page.node.set(PDFName.of('TrimBox'), box);
+  page.node.set(PDFName.of('BleedBox'), box);
+}
+
+async function embedSheetFonts(doc: PDFDocument): Promise<{ regular: PDFFont; bold: PDFFont }> {
+  const bytes = await sheetFontBytes();
+  doc.registerFontkit(fontkit);
+  const [regular, bold] = await Promise.all([doc.embedFont(bytes.regular, { subset: true }), doc.embedFont(bytes.bold, { subset: true })]);
+  return { regular, bold };
 }
 
 interface SheetInProgress {
@@ -178,6 +220,12 @@ export interface ImposeResult {
 export interface ImposeOptions {
   settings?: ImposeSettings;
   sheet?: string;
+  /** What the batch's items are: the sheets they go on and how (sheetRule); a card's when not given. */
+  format?: PrintFormat;
+  /** The batch's site (names the file's ID). */
+  siteId?: number;
+  /** The site's printer profile, as its print files carry it; the bundled one when not given. */
+  outputIntent?: OutputIntent;
   /** The zone the cover's dates are written in (DD/MM/YYYY HH:MM). */
   timeZone?: string;
   /** Called as each job is placed and once the file is written. */
@@ -190,7 +238,8 @@ export interface ImposeOptions {
  */
 export async function imposeBatch(batch: ImposeBatch, leaf: LeafSize, loadFile: (job: ImposeJob) => Promise<Uint8Array>, outPath: string, opts: ImposeOptions = {}): Promise<ImposeResult> {
   const settings = opts.settings ?? DEFAULT_IMPOSE_SETTINGS;
-  const layout = chooseSheet(leaf, settings, opts.sheet);
+  const layout = chooseSheet(leaf, settings, opts.sheet, opts.format);
+  const { mirror: mirrored } = sheetRule(opts.format, leaf, settings);
   if (!layout) throw new ImposeRefusal(`A ${leaf.trimWidthMm} × ${leaf.trimHeightMm} mm item with its bleed and marks fits ${opts.sheet ? `no ${opts.sheet} sheet` : 'none of the press sheets'}`);
   const W = layout.widthMm;
   const H = layout.heightMm;
@@ -201,14 +250,19 @@ export async function imposeBatch(batch: ImposeBatch, leaf: LeafSize, loadFile: 
   const filler = sheetFiller(layout.slots.length);
   const progress = (jobsDone: number) => opts.onProgress?.({ jobsDone, jobs: batch.jobs.length, sheets: filler.sheets });
 
+  const colour = await colourSetupOf(opts.outputIntent);
+  const sources = crypto.createHash('sha256').update(JSON.stringify([opts.siteId ?? null, batch.number, batch.jobs.map((j) => [j.jobId, j.quantity]), leaf, layout.sheet]));
+  const identity = { title: `Batch ${batch.number}`, createdAt: batch.createdAt, documentId: printFileId(`batch ${opts.siteId ?? ''}/${batch.number}`, sources.digest('hex')) };
   return writeFileInChunks(outPath, async (write) => {
-    const out = pdfPageWriter(write);
+    const out = pdfPageWriter(write, { colour, identity });
     const sheets: Array<{ front: PDFRef; back: PDFRef | null }> = [];
     let current: SheetInProgress | null = null;
     const newSheet = async (index: number): Promise<SheetInProgress> => {
       const doc = await PDFDocument.create({ updateMetadata: false });
-      const font = await doc.embedFont(StandardFonts.Helvetica);
-      return { index, doc, front: doc.addPage([pt(W), pt(H)]), back: null, font };
+      const { regular: font } = await embedSheetFonts(doc);
+      const front = doc.addPage([pt(W), pt(H)]);
+      sheetBoxes(front);
+      return { index, doc, front, back: null, font };
     };
     // A full sheet goes to the file at once: only the sheet being filled is held.
     const finishSheet = async () => {
@@ -239,12 +293,15 @@ export async function imposeBatch(batch: ImposeBatch, leaf: LeafSize, loadFile: 
           current ??= await newSheet(places[i].sheet);
           const sheet: SheetInProgress = current;
           const place = layout.slots[places[i].slot];
-          await placePage(sheet.doc, sheet.front, filePages[frontPage], place.trim, leaf.bleedMm);
+          await placePage(sheet.doc, sheet.front, filePages[frontPage], place.trim, leaf.bleedMm, mirrored);
           drawCropMarks(sheet.front, place, (p) => p);
           drawSlug(sheet.front, sheet.font, place.slug, job, copy);
           if (backPage !== null) {
-            sheet.back ??= sheet.doc.addPage([pt(W), pt(H)]);
-            await placePage(sheet.doc, sheet.back, filePages[backPage], backOf(place.trim, layout, settings.duplex), leaf.bleedMm);
+            if (!sheet.back) {
+              sheet.back = sheet.doc.addPage([pt(W), pt(H)]);
+              sheetBoxes(sheet.back);
+            }
+            await placePage(sheet.doc, sheet.back, filePages[backPage], backOf(place.trim, layout, settings.duplex), leaf.bleedMm, mirrored);
             drawCropMarks(sheet.back, place, mirror);
           }
         }
@@ -256,7 +313,7 @@ export async function imposeBatch(batch: ImposeBatch, leaf: LeafSize, loadFile: 
     const twoSided = sheets.some((s) => s.back !== null);
     const order: PDFRef[] = [];
     for (const s of sheets) order.push(s.front, ...(twoSided ? [s.back ?? (await out.blankPage(pt(W), pt(H)))] : []));
-    const cover = await coverDocument(batch, layout, { sheets: sheets.length, items, twoSided, duplex: settings.duplex, timeZone: opts.timeZone ?? 'UTC' });
+    const cover = await coverDocument(batch, layout, { sheets: sheets.length, items, twoSided, duplex: settings.duplex, mirrored, timeZone: opts.timeZone ?? 'UTC' });
     const coverPages = await out.copyPages(cover);
     await out.finish([...coverPages, ...order], { title: `Batch ${batch.number}` });
     progress(batch.jobs.length);
@@ -286,11 +343,10 @@ export function howToPrint(twoSided: boolean, layout: Pick<SheetLayout, 'widthMm
 async function coverDocument(
   batch: ImposeBatch,
   layout: SheetLayout,
-  made: { sheets: number; items: number; twoSided: boolean; duplex: DuplexTurn; timeZone: string },
+  made: { sheets: number; items: number; twoSided: boolean; duplex: DuplexTurn; mirrored: boolean; timeZone: string },
 ): Promise<PDFDocument> {
   const doc = await PDFDocument.create({ updateMetadata: false });
-  const font = await doc.embedFont(StandardFonts.Helvetica);
-  const bold = await doc.embedFont(StandardFonts.HelveticaBold);
+  const { regular: font, bold } = await embedSheetFonts(doc);
   const W = layout.widthMm;
   const H = layout.heightMm;
   const left = 15;
@@ -302,6 +358,7 @@ async function coverDocument(
   // Pages after the first start under their header (drawn once the pages are counted).
   const nextPage = () => {
     page = doc.addPage([pt(W), pt(H)]);
+    sheetBoxes(page);
     pages.push(page);
     y = H - 40;
   };
@@ -319,6 +376,10 @@ async function coverDocument(
   y -= 6;
   text(howToPrint(made.twoSided, layout, made.duplex), left, 11, bold);
   y -= 6;
+  if (made.mirrored) {
+    text('Mirrored for the mug press: each wrap is printed back to front, to be pressed face down.', left, 11, bold);
+    y -= 6;
+  }
   const created = formatDateTime(batch.createdAt, made.timeZone);
   text(`${s(batch.jobs.length, 'job')} · ${s(made.items, 'item')} · created ${created}${batch.createdByName ? ` by ${batch.createdByName}` : ''}`, left, 11);
   y -= 10;
@@ -355,6 +416,6 @@ async function coverDocument(
     p.drawText(`Batch ${batch.number} · cover page ${i + 1} of ${pages.length}`, { x: pt(left), y: pt(H - 20), size: 14, font: bold, color: BLACK });
     drawBarcode(p, batchCode(batch.number), { x: right - 50, y: H - 30, moduleMm: 0.4, heightMm: 12 });
   });
-  if (made.twoSided && pages.length % 2 === 1) doc.addPage([pt(W), pt(H)]);
+  if (made.twoSided && pages.length % 2 === 1) sheetBoxes(doc.addPage([pt(W), pt(H)]));
   return doc;
 }

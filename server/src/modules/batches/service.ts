@@ -16,9 +16,11 @@ import { pageWindow } from '../../lib/paging';
 import { siteScope, visibleTo } from '../auth';
 import { type Design, findDesign } from '../designs';
 import type { PrintJob } from '../print-jobs';
-import { heldRefusal, nameOf, type PrintJobsService } from '../print-jobs';
+import { formatOfJob, heldRefusal, nameOf, type PrintJobsService } from '../print-jobs';
+import { productTypeOfFormat } from '../../../../common/design-doc/printSize';
 import type { ProductionService } from '../production';
 import { printSizeOfJob } from '../production';
+import type { OutputIntent } from '../pdf';
 import { findSite } from '../sites';
 import { nextRunAt } from '../../lib/time';
 import type { HistoryService } from '../history';
@@ -29,7 +31,7 @@ import { BATCH_STATES, batchesRepo, type Batch, type BatchState } from './repo';
 import type { BatchListQuery, CreateBatchInput } from './schema';
 import { autoBatchingOfEnv, impositionOf } from './settings';
 import { leavesPerCopy, pagesPerCopy, stockKey, stockName, type JobKind } from './kinds';
-import { chooseSheet, leavesOf, sheetsNeeded, type ImposeSettings } from './sheets';
+import { chooseSheet, leavesOf, sheetRule, sheetsNeeded, type ImposeSettings } from './sheets';
 
 export const BATCH_NOT_FOUND = 'Batch not found';
 
@@ -66,6 +68,8 @@ export interface BatchesParts {
   production: Pick<ProductionService, 'printFile' | 'downloadRefusal'>;
   /** Each move's who and when (the batch row keeps only the last). */
   history: Pick<HistoryService, 'movesOfBatch'>;
+  /** The site's printer profile (the pdf module's choice), the sheet's output intent as its pages'. */
+  outputIntentOf?: (siteId: number) => Promise<OutputIntent>;
 }
 
 /**
@@ -171,7 +175,7 @@ export function batchesService(deps: Deps, parts: BatchesParts) {
     const designs = new Map<number, Design | undefined>();
     const kinds = await Promise.all(jobs.map((job) => kindOf(job, designs)));
     const settings = await impositionSettingsFor(batch.siteId);
-    const layout = chooseSheet(kinds[0].leaf, settings, batch.sheet);
+    const layout = chooseSheet(kinds[0].leaf, settings, batch.sheet, kinds[0].format);
     if (!layout) return { sheetCount: null, howToPrint: null };
     const leaves = jobs.flatMap((job, i) => Array<number>(Math.max(1, job.quantity)).fill(leavesPerCopy(job, kinds[i])));
     const twoSided = jobs.some((job, i) => leavesOf(pagesPerCopy(job, kinds[i])).some(([, back]) => back !== null));
@@ -227,8 +231,10 @@ export function batchesService(deps: Deps, parts: BatchesParts) {
       design = designs.get(job.designId);
     }
     const size = printSizeOfJob(job, design);
+    const format = formatOfJob(job, design);
     return {
-      productType: job.productType ?? design?.productType ?? 'Card',
+      format,
+      productType: productTypeOfFormat(format),
       leaf: { trimWidthMm: size.trimWidthMm, trimHeightMm: size.trimHeightMm, bleedMm: size.bleedMm },
       stock: design?.stock?.trim() || null,
     };
@@ -254,6 +260,8 @@ export function batchesService(deps: Deps, parts: BatchesParts) {
     };
     refuse(found.filter((j) => j.isPrinted).map((j) => j.id), 'already printed: use Reprint to put them back in the queue first');
     refuse(found.filter((j) => j.withdrawn).map((j) => j.id), 'out of the queue (their order no longer wants them)');
+    // Never a job whose stock is not reserved: it waits for a delivery.
+    refuse(found.filter((j) => j.stockHold).map((j) => j.id), `waiting for stock (${found.find((j) => j.stockHold)?.stockHold}): receive the stock first`);
     refuse(found.filter((j) => j.held).map((j) => j.id), 'held by preflight: approve or fix them first');
     refuse(found.filter((j) => j.madeBy === 'provider').map((j) => j.id), 'made by HP Site Flow, not printed here');
 
@@ -277,9 +285,9 @@ export function batchesService(deps: Deps, parts: BatchesParts) {
     }
     const settings = await impositionSettingsFor(siteId);
     const first = key(sizes[0]);
-    const layout = chooseSheet(sizes[0].leaf, settings, input.sheet);
+    const layout = chooseSheet(sizes[0].leaf, settings, input.sheet, sizes[0].format);
     if (!layout) {
-      const known = settings.sheets.map((s) => s.name);
+      const known = sheetRule(sizes[0].format, sizes[0].leaf, settings).sheets.map((s) => s.name);
       if (input.sheet && !known.some((n) => n.toLowerCase() === input.sheet!.toLowerCase())) throw badRequest(`There is no "${input.sheet}" sheet: use one of ${known.join(', ')}`);
       throw badRequest(`A ${first} item with its bleed and crop marks does not fit ${input.sheet ? `an ${input.sheet} sheet` : 'any press sheet'}`);
     }
@@ -335,7 +343,7 @@ export function batchesService(deps: Deps, parts: BatchesParts) {
       throw new HttpError(409, `Batch ${batch.number} has no jobs left to print — ${leftOut.map((j) => `#${j.jobId}: ${j.reason}`).join('; ')}`, { leftOut });
     }
     const byId = new Map(on.map((j) => [j.id, j]));
-    const { leaf } = await kindOf(on[0]);
+    const { leaf, format } = await kindOf(on[0]);
     const settings = await impositionSettingsFor(batch.siteId);
     try {
       const result = await imposeBatch(
@@ -343,7 +351,7 @@ export function batchesService(deps: Deps, parts: BatchesParts) {
         leaf,
         async (item) => (await parts.production.printFile(byId.get(item.jobId)!, { ownOrigin: opts.ownOrigin })).pdf,
         outPath,
-        { settings, sheet: batch.sheet, timeZone: config.sync.timezone, onProgress: opts.onProgress },
+        { settings, sheet: batch.sheet, format, siteId: batch.siteId, outputIntent: await parts.outputIntentOf?.(batch.siteId), timeZone: config.sync.timezone, onProgress: opts.onProgress },
       );
       return { batch, result };
     } catch (err) {

@@ -21,6 +21,7 @@
 // The sheets, gaps and duplex mode are site settings (common/api/batching.ts); the batches service
 // reads them with impositionSettingsFor(siteId).
 import { DEFAULT_IMPOSE_SETTINGS, type DuplexTurn, type ImposeSettings, type SheetSize } from '../../../../common/api/batching';
+import type { PrintFormat } from '../../../../common/design-doc/printSize';
 
 export { DEFAULT_IMPOSE_SETTINGS, type DuplexTurn, type ImposeSettings, type SheetSize };
 
@@ -58,15 +59,16 @@ export interface SheetLayout {
   slots: SlotPlace[];
 }
 
-/** Slots of one orientation of the sheet. */
-function grid(sheet: SheetSize, widthMm: number, heightMm: number, leaf: LeafSize, s: Pick<ImposeSettings, 'gapMm' | 'slugMm'>): SheetLayout {
+/** Slots of one orientation of the sheet (`oneUp`: one slot, centred, however many would fit). */
+function grid(sheet: SheetSize, widthMm: number, heightMm: number, leaf: LeafSize, s: Pick<ImposeSettings, 'gapMm' | 'slugMm'>, oneUp = false): SheetLayout {
   const b = leaf.bleedMm;
   const slotW = leaf.trimWidthMm + 2 * b + s.gapMm;
   const slotH = leaf.trimHeightMm + 2 * b + s.gapMm + s.slugMm;
   // A hair of tolerance: 2 × 160 mm slots do fit a 320 mm sheet.
   const fit = (room: number, slot: number) => Math.max(0, Math.floor((room + 1e-6) / slot));
-  const columns = fit(widthMm - 2 * sheet.marginMm, slotW);
-  const rows = fit(heightMm - 2 * sheet.marginMm, slotH);
+  const most = oneUp ? 1 : Infinity;
+  const columns = Math.min(most, fit(widthMm - 2 * sheet.marginMm, slotW));
+  const rows = Math.min(most, fit(heightMm - 2 * sheet.marginMm, slotH));
   const x0 = (widthMm - columns * slotW) / 2;
   const top = heightMm - (heightMm - rows * slotH) / 2;
   const slots: SlotPlace[] = [];
@@ -84,22 +86,55 @@ function grid(sheet: SheetSize, widthMm: number, heightMm: number, leaf: LeafSiz
 }
 
 /** The sheet laid out upright or on its side, whichever holds more leaves (upright on a tie). */
-export function layoutSheet(sheet: SheetSize, leaf: LeafSize, settings: Pick<ImposeSettings, 'gapMm' | 'slugMm'> = DEFAULT_IMPOSE_SETTINGS): SheetLayout {
-  const upright = grid(sheet, sheet.widthMm, sheet.heightMm, leaf, settings);
-  const onSide = grid(sheet, sheet.heightMm, sheet.widthMm, leaf, settings);
+export function layoutSheet(sheet: SheetSize, leaf: LeafSize, settings: Pick<ImposeSettings, 'gapMm' | 'slugMm'> = DEFAULT_IMPOSE_SETTINGS, oneUp = false): SheetLayout {
+  const upright = grid(sheet, sheet.widthMm, sheet.heightMm, leaf, settings, oneUp);
+  const onSide = grid(sheet, sheet.heightMm, sheet.widthMm, leaf, settings, oneUp);
   return onSide.slots.length > upright.slots.length ? onSide : upright;
 }
 
+/** Kept clear at the roll's edges and at each cut. */
+const ROLL_MARGIN_MM = 5;
+
+/** The roll as a sheet for this poster: the roll's width, cut to the poster's length (upright when it fits so, else on its side). */
+export function rollSheet(rollMm: number, leaf: LeafSize, s: Pick<ImposeSettings, 'gapMm' | 'slugMm'>): SheetSize | null {
+  if (rollMm <= 0) return null;
+  const slotW = leaf.trimWidthMm + 2 * leaf.bleedMm + s.gapMm;
+  const slotH = leaf.trimHeightMm + 2 * leaf.bleedMm + s.gapMm + s.slugMm;
+  const room = rollMm - 2 * ROLL_MARGIN_MM;
+  const length = slotW <= room + 1e-6 ? slotH : slotH <= room + 1e-6 ? slotW : null;
+  if (length === null) return null;
+  return { name: `Roll ${rollMm} mm`, widthMm: rollMm, heightMm: Math.ceil(length + 2 * ROLL_MARGIN_MM), marginMm: ROLL_MARGIN_MM };
+}
+
 /**
- * The sheet a batch prints on: the one asked for by name, else the one that holds the most leaves
- * (the first listed on a tie). Null when the leaf fits none (or not the one asked for).
+ * The sheets a format is imposed on and how: cards on the press sheets, n-up; mug wraps on the
+ * sublimation sheets, n-up (mirrored when the mug printer wants it); posters one up, on the
+ * smallest poster sheet that holds one, else on the roll. A job without a format is a card.
  */
-export function chooseSheet(leaf: LeafSize, settings: ImposeSettings = DEFAULT_IMPOSE_SETTINGS, name?: string): SheetLayout | null {
-  const sheets = name ? settings.sheets.filter((s) => s.name.toLowerCase() === name.toLowerCase()) : settings.sheets;
+export function sheetRule(format: PrintFormat | undefined, leaf: LeafSize, settings: ImposeSettings): { sheets: SheetSize[]; oneUp: boolean; mirror: boolean } {
+  if (format === 'mug-wrap') return { sheets: settings.mugSheets, oneUp: false, mirror: settings.mugMirror };
+  if (format === 'poster-a3' || format === 'poster-a2') {
+    const roll = rollSheet(settings.posterRollMm, leaf, settings);
+    return { sheets: [...settings.posterSheets, ...(roll ? [roll] : [])], oneUp: true, mirror: false };
+  }
+  return { sheets: settings.sheets, oneUp: false, mirror: false };
+}
+
+/**
+ * The sheet a batch prints on, among its format's sheets (sheetRule): the one asked for by name,
+ * else the one that holds the most leaves (the first listed on a tie) — for a poster, one up, the
+ * smallest that holds it. Null when the leaf fits none (or not the one asked for).
+ */
+export function chooseSheet(leaf: LeafSize, settings: ImposeSettings = DEFAULT_IMPOSE_SETTINGS, name?: string, format?: PrintFormat): SheetLayout | null {
+  const rule = sheetRule(format, leaf, settings);
+  const sheets = name ? rule.sheets.filter((s) => s.name.toLowerCase() === name.toLowerCase()) : rule.sheets;
+  const area = (l: SheetLayout) => l.widthMm * l.heightMm;
   let best: SheetLayout | null = null;
   for (const sheet of sheets) {
-    const layout = layoutSheet(sheet, leaf, settings);
-    if (layout.slots.length && (!best || layout.slots.length > best.slots.length)) best = layout;
+    const layout = layoutSheet(sheet, leaf, settings, rule.oneUp);
+    if (!layout.slots.length) continue;
+    const better = !best || (rule.oneUp ? area(layout) < area(best) : layout.slots.length > best.slots.length);
+    if (better) best = layout;
   }
   return best;
 }

@@ -39,7 +39,7 @@ export async function storeGeneratedFile(
   contentType: 'image/png' | 'image/jpeg' | 'application/pdf',
   bytes: Buffer,
 ): Promise<string> {
-  const key = buildKey(serverSidePath, clock.now());
+  const key = buildKey(serverSidePath, clock.now(), owner.siteId);
   await insertUpload(db, { key, contentType, size: bytes.length, userId: owner.userId, siteId: owner.siteId, createdAt: isoNow(clock) });
   try {
     await store.put(key, Readable.from(bytes));

@@ -1,4 +1,5 @@
 // Product designs: a site's designs, changed only by an admin or their creator; a non-admin lists only their own.
+import { checkStockUses } from '../stock';
 import { isUniqueViolation } from '../../db';
 import type { Deps } from '../../deps';
 import type { Page } from '../../http/envelope';
@@ -111,9 +112,18 @@ export function designsService(deps: Deps, store: FileStore, fetchArtwork: Artwo
     }
   }
 
+  /** `consumes` (the stock one unit takes) checked: each item the design's site's own or shared. */
+  async function withCheckedConsumes(siteId: number, data: DesignData): Promise<DesignData> {
+    if (data.consumes === undefined) return data;
+    return { ...data, consumes: await checkStockUses(db, siteId, data.consumes) };
+  }
+
   /** POST /api/designs: create (no id; "Untitled design", customizable) or change (admin or creator). */
   async function upsert(actor: Actor, input: UpsertInput): Promise<Design> {
-    if (!input.id) return insert(actor, await targetSite(actor, input.siteId), input, editableData(input.data));
+    if (!input.id) {
+      const site = await targetSite(actor, input.siteId);
+      return insert(actor, site, input, await withCheckedConsumes(site, editableData(input.data)));
+    }
     const design = await get(actor, input.id);
     if (!canChangeDesign(actor, design)) throw forbidden(CHANGE_DENIED);
     const siteId = input.siteId ?? design.siteId;
@@ -136,7 +146,7 @@ export function designsService(deps: Deps, store: FileStore, fetchArtwork: Artwo
         hpSKU: input.hpSKU,
         hpAdditionData: input.hpAdditionData,
         // The Design Info form and the editor each send their part: data keys not sent are kept.
-        data: input.data ? { ...design.data, ...editableData(input.data) } : undefined,
+        data: input.data ? { ...design.data, ...(await withCheckedConsumes(siteId, editableData(input.data))) } : undefined,
         siteId: siteId !== design.siteId ? siteId : undefined,
         updatedAt: isoNow(clock),
       });

@@ -22,4 +22,4 @@ export { storeFulfilmentRoutes } from './routes';
 export { detailQuery } from './schema';
 export { storeFulfilments } from './storeFulfilment';
 export { STORE_FULFILMENT_KIND } from './storeFulfilmentRepo';
-export { failedOutboxRows, outboxRowsWithKeyPrefix, retryFailedOutboxRow, outboxRowById, claimOutboxRow, dueOutboxIds, markOutboxFailed, markOutboxSent, rescheduleOutboxRow, providerPrintedBefore, providerSentBefore, shippedLinesIn } from './queries';
+export { failedOutboxRows, outboxRowsWithKeyPrefix, retryFailedOutboxRow, outboxRowById, claimOutboxRow, dueOutboxIds, markOutboxFailed, markOutboxSent, rescheduleOutboxRow, providerFirstPrintedFrom, providerFirstSentFrom, providerPrintedBefore, providerSentBefore, shippedLinesIn } from './queries';

@@ -22,6 +22,15 @@ export function providerChecksRepo(db: Db | Knex.Transaction) {
     return { rows: rows.map((r) => ({ siteId: Number(r.site_id), storeOrderId: String(r.store_order_id), name: r.order_name ?? null, since: String(r.since) })), total };
   }
 
+  /** The earliest time kept in `column` (else the last change) at or after `from` of orders in `status`: when the next one starts waiting too long. */
+  async function firstWaitingFrom(status: string, column: 'sent_to_provider_at' | 'printed_by_provider_at', siteId: number | undefined, from: string): Promise<string | null> {
+    const since = `coalesce(${column}, updated_at)`;
+    const q = db('store_orders').where('status', status).where(db.raw(since), '>=', from);
+    if (siteId !== undefined) q.where('site_id', siteId);
+    const row = await q.min({ at: db.raw(since) }).first();
+    return row?.at ? String(row.at) : null;
+  }
+
   return {
     /** The sites that have orders in `statuses` (each site has its own quiet period). */
     async sitesWith(statuses: readonly string[]): Promise<number[]> {
@@ -53,6 +62,10 @@ export function providerChecksRepo(db: Db | Knex.Transaction) {
      * with no such time kept (its status set by hand) counts from its last change.
      */
     printedBefore: (siteId: number | undefined, before: string, limit: number) => waitingSince('printed', 'printed_by_provider_at', siteId, before, limit),
+    /** Needs attention: the first send at or after `from` (of a site, or all) still in `sent`, or null. */
+    firstSentFrom: (siteId: number | undefined, from: string) => firstWaitingFrom('sent', 'sent_to_provider_at', siteId, from),
+    /** Needs attention: the first provider printing at or after `from` (of a site, or all) still in `printed`, or null. */
+    firstPrintedFrom: (siteId: number | undefined, from: string) => firstWaitingFrom('printed', 'printed_by_provider_at', siteId, from),
     async markChecked(id: number, at: string): Promise<void> {
       await db('store_orders').where({ id }).update({ provider_checked_at: at });
     },

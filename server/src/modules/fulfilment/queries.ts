@@ -16,6 +16,8 @@ export const rescheduleOutboxRow = (db: Parameters<typeof outboxRepo>[0], ...arg
 
 type ProviderChecksRepo = ReturnType<typeof providerChecksRepo>;
 export const providerPrintedBefore = (db: Parameters<typeof providerChecksRepo>[0], ...args: Parameters<ProviderChecksRepo['printedBefore']>): ReturnType<ProviderChecksRepo['printedBefore']> => providerChecksRepo(db).printedBefore(...args);
+export const providerFirstSentFrom = (db: Parameters<typeof providerChecksRepo>[0], ...args: Parameters<ProviderChecksRepo['firstSentFrom']>): ReturnType<ProviderChecksRepo['firstSentFrom']> => providerChecksRepo(db).firstSentFrom(...args);
+export const providerFirstPrintedFrom = (db: Parameters<typeof providerChecksRepo>[0], ...args: Parameters<ProviderChecksRepo['firstPrintedFrom']>): ReturnType<ProviderChecksRepo['firstPrintedFrom']> => providerChecksRepo(db).firstPrintedFrom(...args);
 export const providerSentBefore = (db: Parameters<typeof providerChecksRepo>[0], ...args: Parameters<ProviderChecksRepo['sentBefore']>): ReturnType<ProviderChecksRepo['sentBefore']> => providerChecksRepo(db).sentBefore(...args);
 
 type StoreFulfilmentRepo = ReturnType<typeof storeFulfilmentRepo>;

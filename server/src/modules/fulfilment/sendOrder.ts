@@ -38,6 +38,8 @@ export async function sendOrder(ctx: FulfilmentContext, actor: Actor, input: Sen
   const toSend = askedMappings.filter((m) => !m.removed && !m.ecard).map((m) => text(m.line.id));
   // Cancelled in the store: refused. Not paid yet (SHOPIFY_SEND_WHEN=paid): asked first.
   assertOperatorMaySend(order.data, sendWhenOf(await findSite(db, order.siteId)), input.sendUnpaid === true);
+  // In its change window or waiting for its proof: refused, saying until when (Release now first).
+  await production.refuseWaiting(db, order.siteId, orderId, input.lineId ? [input.lineId] : undefined);
   // Under the order's lock (PostgreSQL; SQLite has one writer): a line is in one provider order
   // only — the whole order's, or its own. A line send while the whole order's send is sent or
   // going answers that send; a whole-order send leaves out lines sent on their own.

@@ -46,8 +46,17 @@ export interface ChangeEntry {
 }
 
 export async function recordChange(trx: Db | Knex.Transaction, e: ChangeEntry): Promise<void> {
+  await recordChanges(trx, [e]);
+}
+
+/** Several entries in one statement, in the transaction that makes the changes. */
+export async function recordChanges(trx: Db | Knex.Transaction, entries: ChangeEntry[]): Promise<void> {
+  await historyRepo(trx).insertMany(entries.map(rowOf));
+}
+
+function rowOf(e: ChangeEntry) {
   const automatic = 'automatic' in e.by ? e.by.automatic : null;
-  await historyRepo(trx).insert({
+  return {
     at: e.at,
     siteId: e.siteId,
     kind: e.kind,
@@ -60,5 +69,5 @@ export async function recordChange(trx: Db | Knex.Transaction, e: ChangeEntry): 
     from: e.from ?? null,
     to: e.to ?? null,
     reason: e.reason ?? null,
-  });
+  };
 }

@@ -63,23 +63,31 @@ function fromRow(r: Row): HistoryTrailEntry {
 }
 
 export function historyRepo(db: Db) {
+  /** Entries in as few statements as the parameter limits allow (a batch of webhooks stores many orders at once). */
+  async function insertMany(entries: HistoryRow[]): Promise<void> {
+    for (let i = 0; i < entries.length; i += 50) {
+      await db('history').insert(
+        entries.slice(i, i + 50).map((e) => ({
+          at: e.at,
+          site_id: e.siteId,
+          subject_kind: e.kind,
+          subject_id: cut(e.subjectId, 100),
+          order_ref: cut(e.orderRef, 64),
+          actor_user_id: e.actorUserId,
+          actor_name: cut(e.actorName, 210),
+          automatic: cut(e.automatic, 120),
+          action: e.action.slice(0, 40),
+          from_state: cut(e.from, 40),
+          to_state: cut(e.to, 40),
+          reason: cut(e.reason, 500),
+        })),
+      );
+    }
+  }
+
   return {
-    async insert(e: HistoryRow): Promise<void> {
-      await db('history').insert({
-        at: e.at,
-        site_id: e.siteId,
-        subject_kind: e.kind,
-        subject_id: cut(e.subjectId, 100),
-        order_ref: cut(e.orderRef, 64),
-        actor_user_id: e.actorUserId,
-        actor_name: cut(e.actorName, 210),
-        automatic: cut(e.automatic, 120),
-        action: e.action.slice(0, 40),
-        from_state: cut(e.from, 40),
-        to_state: cut(e.to, 40),
-        reason: cut(e.reason, 500),
-      });
-    },
+    insert: (e: HistoryRow): Promise<void> => insertMany([e]),
+    insertMany,
     /** One subject's entries, oldest first. */
     async ofSubject(kind: HistorySubjectKind, subjectId: string): Promise<HistoryTrailEntry[]> {
       const rows = (await db('history').where({ subject_kind: kind, subject_id: subjectId }).orderBy('at', 'asc').orderBy('id', 'asc')) as Row[];

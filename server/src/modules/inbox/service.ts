@@ -45,6 +45,13 @@ export const RECOVERY_INTERVAL_MS = 60_000;
 export const RECOVERY_BATCH = 500;
 /** Most deliveries processed in one transaction. */
 export const PROCESS_BATCH_MAX = 32;
+/**
+ * Batches processed at once on PostgreSQL (each its own transaction on its own pool connection;
+ * orders are locked per order, so two batches touching one order take turns). Under a sale one
+ * batch at a time left the database waiting on each round trip and fell behind the webhooks
+ * answered; SQLite has one connection, so one batch.
+ */
+export const PROCESS_PARALLEL = 3;
 /** Most deliveries stored by one INSERT, and how many such INSERTs may run at once on PostgreSQL. */
 export const STORE_GROUP_MAX = 100;
 export const STORE_PARALLEL = 4;
@@ -171,7 +178,8 @@ export function createInbox(deps: Pick<Deps, 'db' | 'clock' | 'log' | 'metrics'>
   // in one transaction (the recovery pass retries whatever fails, or whatever a stop interrupted).
 
   const queued = new Set<number>();
-  let draining: Promise<void> | undefined;
+  const processParallel = isPostgres(db) ? PROCESS_PARALLEL : 1;
+  let draining = 0;
   // Once stopped, nothing new is processed: what is left stays to process and the recovery pass of
   // the next start takes it. Leases held meanwhile (id → locked_until) are handed back at shutdown.
   let stopped = false;
@@ -181,7 +189,15 @@ export function createInbox(deps: Pick<Deps, 'db' | 'clock' | 'log' | 'metrics'>
   function processSoon(deliveryId: number): void {
     if (stopped) return;
     queued.add(deliveryId);
-    draining ??= track(drainQueue());
+    moreDrains();
+  }
+
+  /** A drain when none runs; another (up to processParallel) while a full batch waits for the running ones. */
+  function moreDrains(): void {
+    if (stopped || !queued.size || draining >= processParallel) return;
+    if (draining > 0 && queued.size < PROCESS_BATCH_MAX) return;
+    draining++;
+    void track(drainQueue());
   }
 
   async function drainQueue(): Promise<void> {
@@ -191,12 +207,13 @@ export function createInbox(deps: Pick<Deps, 'db' | 'clock' | 'log' | 'metrics'>
       while (queued.size && !stopped) {
         const ids = [...queued].slice(0, PROCESS_BATCH_MAX);
         for (const id of ids) queued.delete(id);
+        moreDrains();
         await processBatch(ids);
         // Webhooks waiting to be answered go first (the batch's statements are synchronous on SQLite).
         if (queued.size) await new Promise<void>((resolve) => setImmediate(resolve));
       }
     } finally {
-      draining = undefined;
+      draining--;
     }
   }
 

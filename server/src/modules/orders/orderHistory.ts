@@ -2,7 +2,7 @@
 // (the provider's progress, Mark shipped). Decided by one pure function, recorded in the caller's
 // transaction.
 import type { Knex } from 'knex';
-import { recordChange, type HistoryBy } from '../history';
+import { recordChanges, type ChangeEntry, type HistoryBy } from '../history';
 import { isPaid, type OrderData } from './shopify';
 
 export interface OrderChange {
@@ -32,7 +32,16 @@ export async function recordOrderChanges(
   before: Partial<OrderData> | undefined,
   after: Partial<OrderData>,
 ): Promise<void> {
-  for (const c of orderChanges(before, after)) {
-    await recordChange(trx, { at: order.at, siteId: order.siteId, kind: 'order', subjectId: order.orderId, by: order.by, action: c.action, from: c.from, to: c.to, reason: c.reason ?? order.reason ?? null });
-  }
+  await recordManyOrderChanges(trx, [{ order, before, after }]);
+}
+
+/** Several orders' entries in one statement (a batch of store webhooks). */
+export async function recordManyOrderChanges(
+  trx: Knex.Transaction,
+  changes: Array<{ order: { siteId: number; orderId: string; at: string; by: HistoryBy; reason?: string | null }; before: Partial<OrderData> | undefined; after: Partial<OrderData> }>,
+): Promise<void> {
+  const entries: ChangeEntry[] = changes.flatMap(({ order, before, after }) =>
+    orderChanges(before, after).map((c) => ({ at: order.at, siteId: order.siteId, kind: 'order' as const, subjectId: order.orderId, by: order.by, action: c.action, from: c.from, to: c.to, reason: c.reason ?? order.reason ?? null })),
+  );
+  if (entries.length) await recordChanges(trx, entries);
 }

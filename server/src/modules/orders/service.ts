@@ -52,7 +52,7 @@ export function ordersService(deps: Deps, services: OrdersServiceDeps) {
   const inbox = services.inbox ?? createInbox(deps);
   const sites = webhookSites(db, clock);
   const { shipBy } = services;
-  const upsert: UpsertContext = { clock, production, routePort: () => services.route, cancelPort: () => services.cancel, pipeline: services.pipeline };
+  const upsert: UpsertContext = { clock, timeZone: deps.config.sync.timezone, production, routePort: () => services.route, cancelPort: () => services.cancel, pipeline: services.pipeline };
 
   inbox.register({
     source: SHOPIFY_SOURCE,

@@ -6,18 +6,21 @@
 // cancelled or its units removed), and a cancelled order's provider orders cancelled (fulfilment/cancel.ts).
 import type { Knex } from 'knex';
 import { isoNow, type Clock } from '../../lib/clock';
+import { printHold } from './orderHold';
 import type { Delivery } from '../inbox';
 import type { OrderProductionPort } from './productionPort';
 import { unitsToMake } from '../../../../common/api/units';
 import { type Site, findSite } from '../sites';
 import { AUTOMATIC, type HistoryBy } from '../history';
-import { recordOrderChanges } from './orderHistory';
+import { recordManyOrderChanges, recordOrderChanges } from './orderHistory';
 import { checkMove, moveOrder, ORDER_EVENTS } from './orderState';
 import { ordersRepo } from './repo';
 import { APP_UNINSTALLED, disconnectStore } from './storeConnection';
 import { isPrivacyTopic } from './privacy';
 import { applyPrivacyDelivery } from './privacyRequests';
 import { RECEIVED, applyStoreChange, orderCreatedAt, orderSearchText, storeChangeOf, type OrderData, type ShopifyOrder } from './shopify';
+import { sendWhenOf } from './webhookSites';
+import { startWaits, waitSettingsOf } from '../waiting';
 
 /** The provider side (modules/fulfilment): queues a send in the caller's transaction, deduplicated per order/line. */
 export interface OrderSendPort {
@@ -46,6 +49,8 @@ export interface OrderPipelinePort {
 
 export interface UpsertContext {
   clock: Clock;
+  /** The shop's time zone (a change window until a time of day); UTC when not given. */
+  timeZone?: string;
   production: Pick<OrderProductionPort, 'followOrder'>;
   /** Routing, once wired (none: nothing is routed by itself). */
   routePort(): OrderRoutePort | undefined;
@@ -66,7 +71,7 @@ export async function applyDeliveries(ctx: UpsertContext, trx: Knex.Transaction,
     const list = all.filter((d) => d.topic !== APP_UNINSTALLED && !isPrivacyTopic(d.topic));
     if (list.length === 0) continue;
     const route = ctx.routePort();
-    const site = route || ctx.pipeline ? await findSite(trx, siteId) : undefined;
+    const site = await findSite(trx, siteId);
     // A routing site: one delivery after the other, each routing what it may as it goes.
     if (route && (await route.routesByItself(trx, site))) for (const d of list) await applyDelivery(ctx, trx, d);
     else await applyOrders(ctx, trx, siteId, list, site);
@@ -114,8 +119,18 @@ async function applyOrders(ctx: UpsertContext, trx: Knex.Transaction, siteId: nu
   }
   for (const o of fresh) checkMove(o.orderId, null, o.status, ORDER_EVENTS.store);
   await repo.insertOrders(fresh);
-  for (const o of fresh) await recordOrderChanges(trx, { siteId, orderId: o.orderId, at: now, by: { automatic: AUTOMATIC.shopifyWebhook(o.data.lastTopic) } }, undefined, { ...o.data, status: o.status });
+  await recordManyOrderChanges(
+    trx,
+    fresh.map((o) => ({ order: { siteId, orderId: o.orderId, at: now, by: { automatic: AUTOMATIC.shopifyWebhook(o.data.lastTopic) } }, before: undefined, after: { ...o.data, status: o.status } })),
+  );
+  for (const o of next.values()) await waitWhenPaid(ctx, trx, siteId, site, o.data);
   for (const o of next.values()) await ctx.pipeline?.queueOnPaid(trx, site, o.data);
+}
+
+/** Once the order may be made (paid, never cancelled), its lines wait as the site says: the change window, a proof. */
+async function waitWhenPaid(ctx: UpsertContext, trx: Knex.Transaction, siteId: number, site: Site | undefined, data: OrderData): Promise<void> {
+  if (!site || printHold(data, sendWhenOf(site))) return;
+  await startWaits(trx, { siteId, order: data, settings: waitSettingsOf(site), now: ctx.clock.now(), timeZone: ctx.timeZone ?? 'UTC' });
 }
 
 /**
@@ -153,7 +168,9 @@ export async function applyDelivery(ctx: UpsertContext, trx: Knex.Transaction, d
   }
   const by = { automatic: AUTOMATIC.shopifyWebhook(d.topic) };
   await recordOrderChanges(trx, { siteId: d.siteId, orderId: order.id, at: now, by }, existing ? { ...existing.data, status: existing.status ?? existing.data.status } : undefined, { ...applied.data, status });
-  const site = ctx.pipeline ? await findSite(trx, d.siteId) : undefined;
+  const site = await findSite(trx, d.siteId);
+  // Before routing asks production: a line in its change window or waiting for its proof is not routed (routed when its wait ends).
+  await waitWhenPaid(ctx, trx, d.siteId, site, applied.data);
   if (status === RECEIVED && route) await route.routeOrder(trx, d.siteId, applied.data);
   // The pipeline once paid: the delivery that pays the order queues it; later ones find it queued.
   await ctx.pipeline?.queueOnPaid(trx, site, applied.data);

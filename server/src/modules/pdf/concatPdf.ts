@@ -4,7 +4,8 @@
 // every copied page of the whole result in memory until it saves. The page order is decided at the
 // end (the page tree is written last), so a page written late can still come first.
 import fs from 'node:fs/promises';
-import { PDFContext, PDFDocument, PDFName, PDFObjectCopier, PDFRef, PDFString, type PDFObject } from 'pdf-lib';
+import { PDFContext, PDFDocument, PDFHexString, PDFName, PDFObjectCopier, PDFRef, PDFString, type PDFObject } from 'pdf-lib';
+import { PRODUCER, printFileXmp, type ColourSetup, type PrintFileIdentity } from './tasks';
 
 const latin1 = (s: string) => Buffer.from(s, 'latin1');
 
@@ -24,7 +25,18 @@ export interface PdfPageWriter {
   finish(pages: PDFRef[], opts: { title: string }): Promise<void>;
 }
 
-export function pdfPageWriter(write: (bytes: Uint8Array) => Promise<void>): PdfPageWriter {
+/** What makes the written file PDF/X-4: its output intent (colourSetupOf, as the print files') and its identity (dates, ID). */
+export interface PdfxOutput {
+  colour: ColourSetup;
+  identity: PrintFileIdentity;
+}
+
+/**
+ * A PDF written page by page. With `pdfx`, the file is PDF/X-4 as the print files are (tasks.ts):
+ * PDF 1.6, the output intent with its embedded profile, the XMP naming the version, Trapped and an
+ * ID; every page must carry its own TrimBox and BleedBox and embed its fonts (the caller's part).
+ */
+export function pdfPageWriter(write: (bytes: Uint8Array) => Promise<void>, pdfx?: PdfxOutput): PdfPageWriter {
   // Reserved: the page tree, the catalog and the info dictionary are written last, with known numbers.
   const PAGES = PDFRef.of(1);
   const CATALOG = PDFRef.of(2);
@@ -44,7 +56,7 @@ export function pdfPageWriter(write: (bytes: Uint8Array) => Promise<void>): PdfP
   const start = async () => {
     if (started) return;
     started = true;
-    await put(Buffer.concat([latin1('%PDF-1.7\n%'), Buffer.from([0xe2, 0xe3, 0xcf, 0xd3]), latin1('\n')]));
+    await put(Buffer.concat([latin1(pdfx ? '%PDF-1.6\n%' : '%PDF-1.7\n%'), Buffer.from([0xe2, 0xe3, 0xcf, 0xd3]), latin1('\n')]));
   };
   /** A context of one source's copies only, numbered after everything written so far. */
   const copiesContext = () => {
@@ -76,7 +88,8 @@ export function pdfPageWriter(write: (bytes: Uint8Array) => Promise<void>): PdfP
     async blankPage(widthPt, heightPt) {
       await start();
       const copies = copiesContext();
-      const ref = copies.register(copies.obj({ Type: 'Page', Parent: PAGES, MediaBox: [0, 0, widthPt, heightPt], Resources: {} }));
+      const box = [0, 0, widthPt, heightPt];
+      const ref = copies.register(copies.obj({ Type: 'Page', Parent: PAGES, MediaBox: box, TrimBox: box, BleedBox: box, Resources: {} }));
       await writeCopies(copies);
       return ref;
     },
@@ -84,14 +97,42 @@ export function pdfPageWriter(write: (bytes: Uint8Array) => Promise<void>): PdfP
       await start();
       const tail = PDFContext.create();
       await putObject(PAGES, tail.obj({ Type: 'Pages', Kids: pages, Count: pages.length }));
-      await putObject(CATALOG, tail.obj({ Type: 'Catalog', Pages: PAGES }));
-      await putObject(INFO, tail.obj({ Title: PDFString.of(opts.title), Producer: PDFString.of('Presswork') }));
+      const catalog = tail.obj({ Type: 'Catalog', Pages: PAGES });
+      const info = tail.obj({ Title: PDFString.of(opts.title), Producer: PDFString.of(PRODUCER) });
+      if (pdfx) {
+        const at = new Date(pdfx.identity.createdAt);
+        const extra = copiesContext();
+        const xmp = extra.register(extra.stream(Buffer.from(printFileXmp({ ...pdfx.identity, title: opts.title }, at), 'utf8'), { Type: 'Metadata', Subtype: 'XML' }));
+        const profile = extra.register(extra.stream(pdfx.colour.outputProfileDeflated, { N: 4, Filter: 'FlateDecode' }));
+        const intent = extra.register(
+          extra.obj({
+            Type: 'OutputIntent',
+            S: 'GTS_PDFX',
+            OutputConditionIdentifier: PDFString.of(pdfx.colour.outputConditionIdentifier),
+            OutputCondition: PDFString.of(pdfx.colour.outputCondition),
+            Info: PDFString.of(pdfx.colour.outputInfo),
+            RegistryName: PDFString.of(''),
+            DestOutputProfile: profile,
+          }),
+        );
+        await writeCopies(extra);
+        catalog.set(PDFName.of('Metadata'), xmp);
+        catalog.set(PDFName.of('OutputIntents'), tail.obj([intent]));
+        info.set(PDFName.of('Creator'), PDFString.of(PRODUCER));
+        info.set(PDFName.of('CreationDate'), PDFString.fromDate(at));
+        info.set(PDFName.of('ModDate'), PDFString.fromDate(at));
+        // Nobody traps the sheets; a RIP that may trap decides so from this "False".
+        info.set(PDFName.of('Trapped'), PDFName.of('False'));
+      }
+      await putObject(CATALOG, catalog);
+      await putObject(INFO, info);
       const xrefAt = position;
       const size = largest + 1;
       const rows = [`xref\n0 ${size}\n`, '0000000000 65535 f \n'];
       for (let n = 1; n < size; n++) rows.push(offsets[n] === undefined ? '0000000000 65535 f \n' : `${String(offsets[n]).padStart(10, '0')} 00000 n \n`);
       await put(latin1(rows.join('')));
-      await put(latin1(`trailer\n<< /Size ${size} /Root ${CATALOG.objectNumber} 0 R /Info ${INFO.objectNumber} 0 R >>\nstartxref\n${xrefAt}\n%%EOF\n`));
+      const id = pdfx ? ` /ID [${PDFHexString.of(pdfx.identity.documentId).toString()} ${PDFHexString.of(pdfx.identity.documentId).toString()}]` : '';
+      await put(latin1(`trailer\n<< /Size ${size} /Root ${CATALOG.objectNumber} 0 R /Info ${INFO.objectNumber} 0 R${id} >>\nstartxref\n${xrefAt}\n%%EOF\n`));
     },
   };
 }

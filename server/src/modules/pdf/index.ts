@@ -2,8 +2,8 @@
 // colour profiles a site's print files carry as their output intent.
 export { artworkBytesProblem, type ArtworkFetcher, type ArtworkFetcherOptions, createArtworkFetcher, storedUrlProblem } from './artwork';
 export { fileUrl, isFileUrl, optionalFileUrl } from './fileUrl';
-export { concatPdfs, pdfPageWriter, writeFileInChunks } from './concatPdf';
-export { assertFourPages, buildPrintPdf, PRINT_FILE_NAME, stopPdfWorkers } from './printPdf';
+export { concatPdfs, pdfPageWriter, type PdfxOutput, writeFileInChunks } from './concatPdf';
+export { assertFourPages, assertPagesOf, buildPrintPdf, colourSetupOf, printFileId, PRINT_FILE_NAME, sheetFontBytes, stopPdfWorkers } from './printPdf';
 export { pdfRoutes } from './routes';
 export { checkOutputProfile, type OutputIntent } from './outputProfile';
 export { printProfilesService, type PrintProfilesService } from './printProfiles';

@@ -9,10 +9,13 @@
 // size; JPEG segments to EOI) in the worker. The work runs in a worker thread under
 // PDF_TIMEOUT_MS; identical inputs hit an in-memory LRU of finished PDFs.
 import crypto from 'node:crypto';
+import fs from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import sharp, { type Metadata } from 'sharp';
-import { printSizeOf, type PrintSize } from '../../../../common/design-doc/printSize';
+import { ONLY_4_PAGES, PDF_EMPTY, pageCountProblem, printSizeOf, type PrintFormat, type PrintSize } from '../../../../common/design-doc/printSize';
 import { HttpError, badRequest } from '../../http/errors';
 import { ImageError, MAX_PIXELS, sniffImage, type ImageHeader } from '../images';
 import { loadSrgbProfile } from './cmykProfile';
@@ -27,14 +30,17 @@ import { lazyPool } from '../../lib/threadPool';
 export const CARD_PRINT_SIZE: PrintSize = printSizeOf('Card');
 /** The name every print file is downloaded as (spec §9). */
 export const PRINT_FILE_NAME = 'print-file.pdf';
-export const PDF_EMPTY = 'PDF Empty';
-export const ONLY_4_PAGES = 'Only support 4 pages A5';
-export { TOO_LONG };
+export { ONLY_4_PAGES, PDF_EMPTY, TOO_LONG };
 
 /** The page-count rule of spec §5. */
 export function assertFourPages(count: number): void {
-  if (count === 0) throw badRequest(PDF_EMPTY);
-  if (count !== 4) throw badRequest(ONLY_4_PAGES);
+  assertPagesOf('card-a5', count);
+}
+
+/** The page count a format prints: a card's 4 pages (the spec's answers), a mug's or a poster's one (a sentence naming the product). */
+export function assertPagesOf(format: PrintFormat, count: number): void {
+  const problem = pageCountProblem(format, count);
+  if (problem) throw badRequest(problem);
 }
 
 export interface PdfSettings {
@@ -179,11 +185,28 @@ export function printFileId(owner: string, contentKey: string): string {
 }
 
 const deflate = promisify(zlib.deflate);
+
+const require = createRequire(import.meta.url);
+let sheetFonts: Promise<{ regular: Buffer; bold: Buffer }> | null = null;
+
+/**
+ * The font of batch sheets' slugs and covers, to embed (PDF/X wants every font embedded): Liberation
+ * Sans, which pdfjs-dist ships (its licence's font exception lets a document embed it) and which has
+ * Helvetica's widths, so slugs fit as before.
+ */
+export function sheetFontBytes(): Promise<{ regular: Buffer; bold: Buffer }> {
+  const dir = path.join(path.dirname(require.resolve('pdfjs-dist/package.json')), 'standard_fonts');
+  sheetFonts ??= Promise.all([fs.readFile(path.join(dir, 'LiberationSans-Regular.ttf')), fs.readFile(path.join(dir, 'LiberationSans-Bold.ttf'))]).then(([regular, bold]) => ({ regular, bold }));
+  return sheetFonts;
+}
 // One colour setup per output intent (profiles are few): the profile compressed once, not per file.
 const colourSetups = new Map<string, Promise<ColourSetup>>();
 
-/** The output intent's profile (compressed once per process) and sRGB, for every file of that intent. */
-function colourSetupOf(given: OutputIntent | undefined): Promise<ColourSetup> {
+/**
+ * The output intent's profile (compressed once per process) and sRGB, for every file of that intent:
+ * print files and batch sheets alike, so a sheet carries the profile of the pages it holds.
+ */
+export function colourSetupOf(given: OutputIntent | undefined): Promise<ColourSetup> {
   const identity = given?.identity ?? 'bundled';
   let setup = colourSetups.get(identity);
   if (!setup) {
@@ -257,9 +280,9 @@ export async function buildArtworkPdf(pages: Buffer[], options: BuildOptions): P
   }
 }
 
-/** Four PNG or JPEG images → one print PDF (spec §5, §9), at the product's size. */
-export async function buildPrintPdf(pages: Buffer[], options: BuildOptions): Promise<Uint8Array> {
-  assertFourPages(pages.length);
+/** PNG or JPEG images → one print PDF (spec §5, §9), at the product's size: a card's 4 pages, a mug's or a poster's one. */
+export async function buildPrintPdf(pages: Buffer[], options: BuildOptions & { format?: PrintFormat }): Promise<Uint8Array> {
+  assertPagesOf(options.format ?? 'card-a5', pages.length);
   return buildArtworkPdf(pages, options);
 }
 

@@ -13,7 +13,7 @@ import type { Actor } from '../../http/types';
 import { isoNow } from '../../lib/clock';
 import { assertAdmin, siteScope } from '../auth';
 import { findSite, siteExists } from '../sites';
-import { registerUpload, type FileStore } from '../uploads';
+import { registerUpload, siteFolder, type FileStore } from '../uploads';
 import { bundledOutputIntent, checkOutputProfile, outputIntentOfProfile, ProfileRefused, type OutputIntent } from './outputProfile';
 import { printProfilesRepo, type StoredProfile } from './printProfilesRepo';
 
@@ -40,7 +40,7 @@ export function printProfilesService({ db, clock, config }: Deps, store: FileSto
       throw err;
     }
     const createdAt = isoNow(clock);
-    const fileKey = `print-profiles/${siteId ?? 'all'}/${facts.sha256.slice(0, 32)}.icc`;
+    const fileKey = `${siteFolder(siteId)}/print-profiles/${facts.sha256.slice(0, 32)}.icc`;
     await store.put(fileKey, Readable.from(file.bytes), { contentType: 'application/vnd.iccprofile' });
     await registerUpload(db, { key: fileKey, contentType: 'application/vnd.iccprofile', size: file.bytes.length, userId: actor.id, siteId: siteId ?? null, createdAt });
     const saved = await repo.insert({ siteId: siteId ?? null, name: facts.name, colorSpace: facts.colorSpace, deviceClass: facts.deviceClass, version: facts.version, size: file.bytes.length, createdAt, fileKey, sha256: facts.sha256, uploadedBy: actor.id });

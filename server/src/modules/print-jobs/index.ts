@@ -4,6 +4,7 @@ export { bulkPrintJobActions, uniqueIds } from './bulk';
 export { bulkPrintJobRoutes } from './bulkRoutes';
 export { printJobPdfRoutes } from './pdfRoute';
 export { createPreflight, firstError } from './preflight';
+export { formatOfDesign, formatOfJob } from './format';
 export { thresholdsOf } from './preflightSettings';
 export { type MadeBy, type PrintJob, type PrintJobsRepo } from './repo';
 export { printJobsRoutes } from './routes';

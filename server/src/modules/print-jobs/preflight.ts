@@ -5,7 +5,18 @@ import { createCanvas } from '@napi-rs/canvas';
 import { PDFDocument } from 'pdf-lib';
 import sharp from 'sharp';
 import type { PreflightApproval, PreflightArea, PreflightFinding } from '../../../../common/api/preflight';
-import { artworkFit, pageImagePpi, printSizeOf, type PrintSize } from '../../../../common/design-doc/printSize';
+import {
+  artworkFit,
+  pageCountProblem,
+  pageImagePpi,
+  pageImageSizeProblem,
+  pdfPageSizeProblem,
+  printSizeOfFormat,
+  seamAreas,
+  type PrintFormat,
+  type PrintSize,
+} from '../../../../common/design-doc/printSize';
+import { FORMATS } from '../../../../common/design-doc/types';
 import { layoutText, MIN_READABLE_PT, ptToPx, resolveField, type RenderContext } from '../../../../common/design-doc/render';
 import { effectivePpi, resolutionFinding, type PpiThresholds } from '../../../../common/design-doc/resolution';
 import type { DesignDocument, Layer } from '../../../../common/design-doc/types';
@@ -18,7 +29,6 @@ const PDF_SIZE_TOLERANCE_MM = 1;
 /** Text is laid out at print resolution, as the renderer draws it. */
 const LAYOUT_DPI = 300;
 
-export const isCard = (productType: string | null | undefined) => !productType || productType === 'Card';
 
 /** Held: an error and no approval. */
 export const isHeld = (findings: PreflightFinding[], approval: PreflightApproval | null) => approval === null && findings.some((f) => f.severity === 'error');
@@ -26,9 +36,11 @@ export const isHeld = (findings: PreflightFinding[], approval: PreflightApproval
 /** The first error, for the sentences that refuse a held job. */
 export const firstError = (findings: PreflightFinding[]) => findings.find((f) => f.severity === 'error');
 
-export function pageCountFinding(pages: number, productType: string | null | undefined): PreflightFinding | undefined {
-  if (!isCard(productType) || pages === 4) return undefined;
-  return { severity: 'error', code: 'page-count', message: `A card prints 4 pages; this job has ${pages}`, page: null };
+/** A job of another page count than its format's: a card's 4 pages, a mug's or a poster's one. */
+export function pageCountFinding(pages: number, format: PrintFormat): PreflightFinding | undefined {
+  if (!pageCountProblem(format, pages)) return undefined;
+  const message = format === 'card-a5' ? `A card prints 4 pages; this job has ${pages}` : pageCountProblem(format, pages)!;
+  return { severity: 'error', code: 'page-count', message, page: null };
 }
 
 /**
@@ -36,7 +48,14 @@ export function pageCountFinding(pages: number, productType: string | null | und
  * pages not drawn from a design document (those are drawn at print resolution; their photos are
  * checked one by one) — its resolution.
  */
-export function pageImageFindings(index: number, pixels: { width: number; height: number }, size: PrintSize, thresholds: PpiThresholds, fromDocument: boolean): PreflightFinding[] {
+export function pageImageFindings(
+  index: number,
+  pixels: { width: number; height: number },
+  size: PrintSize,
+  thresholds: PpiThresholds,
+  fromDocument: boolean,
+  format: PrintFormat = 'card-a5',
+): PreflightFinding[] {
   const out: PreflightFinding[] = [];
   const page = index + 1;
   const fit = artworkFit(pixels.width, pixels.height, size);
@@ -46,7 +65,9 @@ export function pageImageFindings(index: number, pixels: { width: number; height
     out.push({
       severity: 'error',
       code: 'page-proportions',
-      message: `Page ${page} is ${pixels.width} × ${pixels.height} px, not the shape of ${size.trimWidthMm} × ${size.trimHeightMm} mm (with or without ${size.bleedMm} mm bleed): it would print with white margins`,
+      message:
+        pageImageSizeProblem(format, page, pixels, size) ??
+        `Page ${page} is ${pixels.width} × ${pixels.height} px, not the shape of ${size.trimWidthMm} × ${size.trimHeightMm} mm (with or without ${size.bleedMm} mm bleed): it would print with white margins`,
       page,
     });
   }
@@ -87,9 +108,11 @@ export function documentFindings(
   measure: Pick<RenderContext, 'font' | 'measureText'>,
   size: PrintSize,
   thresholds: PpiThresholds,
+  format?: PrintFormat,
 ): PreflightFinding[] {
   const out: PreflightFinding[] = [];
   doc.pages.forEach((page, index) => {
+    out.push(...placementFindings(page.layers, index, format ?? (doc.format as PrintFormat), size));
     for (const layer of page.layers) {
       if (layer.type === 'image') {
         const px = pixelsOf(drawnImageOf(layer, values));
@@ -119,6 +142,39 @@ export function documentFindings(
   return out;
 }
 
+/** The layer's box (unrotated) overlaps the rectangle. */
+const overlaps = (l: Pick<Layer, 'x' | 'y' | 'width' | 'height'>, r: { x: number; y: number; width: number; height: number }) =>
+  l.x < r.x + r.width && l.x + l.width > r.x && l.y < r.y + r.height && l.y + l.height > r.y;
+
+/**
+ * Where a page's text sits for its product: text reaching outside the format's safe area (a cut a
+ * little off takes it), and on a mug wrap text in the seam area, where the wrap's ends meet.
+ */
+export function placementFindings(layers: Layer[], index: number, format: PrintFormat, size: PrintSize): PreflightFinding[] {
+  const out: PreflightFinding[] = [];
+  const spec = FORMATS[format];
+  if (!spec) return out;
+  const page = index + 1;
+  const safe = { x: spec.safe, y: spec.safe, width: size.trimWidthMm - 2 * spec.safe, height: size.trimHeightMm - 2 * spec.safe };
+  const seams = seamAreas(format, size);
+  for (const layer of layers) {
+    if (layer.type !== 'text' || !(layer.field ? layer.field.sample || layer.text : layer.text).trim()) continue;
+    const where = `Page ${page} ${quoted(layer.name || layer.field?.property || 'text')}`;
+    if (seams.some((seam) => overlaps(layer, seam))) {
+      out.push({
+        severity: 'warning',
+        code: 'seam-text',
+        message: `${where} lies in the mug's seam area (${seams[0].width} mm at each end of the wrap): the ends meet there, so the text may be split or hidden`,
+        page,
+        area: areaOf(layer, size),
+      });
+    } else if (layer.x < safe.x - 0.01 || layer.y < safe.y - 0.01 || layer.x + layer.width > safe.x + safe.width + 0.01 || layer.y + layer.height > safe.y + safe.height + 0.01) {
+      out.push({ severity: 'warning', code: 'outside-safe-area', message: `${where} reaches outside the ${spec.safe} mm safe area: a slightly off cut may take it`, page, area: areaOf(layer, size) });
+    }
+  }
+  return out;
+}
+
 /** Personalisation the order line did not give: the design's sample was drawn in its place. */
 export function missingPropertyFindings(missing: string[]): PreflightFinding[] {
   return missing.map((name) => ({
@@ -130,7 +186,7 @@ export function missingPropertyFindings(missing: string[]): PreflightFinding[] {
 }
 
 /** A pregenerated PDF, read as it is (never rewritten): its pages and boxes against the product's size. */
-export async function pdfFindings(bytes: Uint8Array, size: PrintSize, productType: string | null | undefined): Promise<PreflightFinding[]> {
+export async function pdfFindings(bytes: Uint8Array, size: PrintSize, format: PrintFormat): Promise<PreflightFinding[]> {
   let pages;
   try {
     // A file pdf-lib parses without a page tree fails only when its pages are asked for.
@@ -139,7 +195,10 @@ export async function pdfFindings(bytes: Uint8Array, size: PrintSize, productTyp
     return [{ severity: 'error', code: 'unreadable', message: `The pregenerated PDF cannot be read (${(err as Error).message.split('\n')[0]})`, page: null }];
   }
   const out: PreflightFinding[] = [];
-  if (isCard(productType) && pages.length !== 4) out.push({ severity: 'error', code: 'pdf-page-count', message: `A card's PDF has 4 pages; this one has ${pages.length}`, page: null });
+  if (pageCountProblem(format, pages.length)) {
+    const message = format === 'card-a5' ? `A card's PDF has 4 pages; this one has ${pages.length}` : pageCountProblem(format, pages.length)!.replace('this job has', 'this PDF has');
+    out.push({ severity: 'error', code: 'pdf-page-count', message, page: null });
+  }
   const mm = (pt: number) => Math.round(pt * MM_PER_PT * 10) / 10;
   pages.forEach((p, i) => {
     const page = i + 1;
@@ -147,7 +206,8 @@ export async function pdfFindings(bytes: Uint8Array, size: PrintSize, productTyp
     const w = mm(trim.width);
     const h = mm(trim.height);
     if (Math.abs(w - size.trimWidthMm) > PDF_SIZE_TOLERANCE_MM || Math.abs(h - size.trimHeightMm) > PDF_SIZE_TOLERANCE_MM) {
-      out.push({ severity: 'error', code: 'pdf-page-size', message: `Page ${page} of the PDF is ${w} × ${h} mm; the product is ${size.trimWidthMm} × ${size.trimHeightMm} mm`, page });
+      const message = pdfPageSizeProblem(format, page, { widthMm: w, heightMm: h }, size, PDF_SIZE_TOLERANCE_MM) ?? `Page ${page} of the PDF is ${w} × ${h} mm; the product is ${size.trimWidthMm} × ${size.trimHeightMm} mm`;
+      out.push({ severity: 'error', code: 'pdf-page-size', message, page });
       return;
     }
     const bleed = p.getBleedBox();
@@ -164,6 +224,8 @@ export async function pdfFindings(bytes: Uint8Array, size: PrintSize, productTyp
 /** What a job is checked from. */
 export interface PreflightSources {
   productType: string | null;
+  /** What the job prints as (its page count and size). */
+  format: PrintFormat;
   /** The design document the pages were drawn from (a personalised line, a design with a document); null otherwise. */
   document: DesignDocument | null;
   /** The line's personalisation values the document was drawn with (undefined: the samples). */
@@ -198,7 +260,7 @@ export function createPreflight(fetchArtwork: ArtworkFetcher): Preflight {
   });
 
   return async function preflight(sources, thresholds, opts = {}) {
-    const size = printSizeOf(sources.productType, sources.document);
+    const size = printSizeOfFormat(sources.format, sources.document);
     if (sources.pregeneratedPDF && !sources.artworkUrls.length) {
       let pdf: Buffer;
       try {
@@ -206,10 +268,10 @@ export function createPreflight(fetchArtwork: ArtworkFetcher): Preflight {
       } catch (err) {
         return [notFetched('The pregenerated PDF', err)];
       }
-      return pdfFindings(pdf, size, sources.productType);
+      return pdfFindings(pdf, size, sources.format);
     }
     const out: PreflightFinding[] = [];
-    const count = pageCountFinding(sources.artworkUrls.length, sources.productType);
+    const count = pageCountFinding(sources.artworkUrls.length, sources.format);
     if (count) out.push(count);
     const fromDocument = sources.document !== null;
     const pages = await Promise.all(
@@ -221,7 +283,7 @@ export function createPreflight(fetchArtwork: ArtworkFetcher): Preflight {
           return [{ ...notFetched(`Page ${i + 1}`, err), page: i + 1 }];
         }
         try {
-          return pageImageFindings(i, await sizeOf(bytes), size, thresholds, fromDocument);
+          return pageImageFindings(i, await sizeOf(bytes), size, thresholds, fromDocument, sources.format);
         } catch (err) {
           return [{ severity: 'error', code: 'unreadable', message: `Page ${i + 1} is not an image that can be read (${problem(err)})`, page: i + 1 }];
         }
@@ -242,7 +304,7 @@ export function createPreflight(fetchArtwork: ArtworkFetcher): Preflight {
       );
       await registerBundledFonts();
       const measure = createCanvas(1, 1).getContext('2d');
-      out.push(...documentFindings(doc, sources.values, (src) => sized.get(src), measure, size, thresholds));
+      out.push(...documentFindings(doc, sources.values, (src) => sized.get(src), measure, size, thresholds, sources.format));
     }
     out.push(...missingPropertyFindings(sources.missing));
     return out;

@@ -43,6 +43,8 @@ export interface PrintJob extends PrintJobState, PreflightState {
   lastReprint: Reprint | null;
   /** The store order's status (shipped, cancelled, …); null without a store order. */
   orderStatus: string | null;
+  /** Waiting for stock, and what it is short of; `held` is true meanwhile. */
+  stockHold: string | null;
 }
 
 interface Row {
@@ -84,6 +86,7 @@ interface Row {
   product_type?: string | null;
   preflight?: unknown;
   held?: boolean | number | null;
+  stock_hold?: string | null;
   preflight_checked_at?: string | null;
   preflight_approved_at?: string | null;
   preflight_approved_by_user_id?: number | null;
@@ -135,7 +138,9 @@ const fromRow = (r: Row): PrintJob => {
     orderStatus: r.order_status ?? null,
     clientName: r.client_name ?? null,
     productType: r.product_type ?? null,
-    held: Boolean(r.held),
+    // Held by preflight or waiting for stock: either keeps it out of the ready queue, batches and sends.
+    held: Boolean(r.held) || Boolean(r.stock_hold),
+    stockHold: r.stock_hold ?? null,
     preflight: fromJson<PreflightFinding[]>(r.preflight, []),
     preflightApproval: r.preflight_approved_at
       ? { at: r.preflight_approved_at, byUserId: r.preflight_approved_by_user_id ?? null, byName: r.preflight_approved_by_name ?? '' }
@@ -163,7 +168,7 @@ export interface CopyPacking {
   packedByName: string | null;
 }
 
-export type NewPrintJob = Omit<PrintJob, 'id' | 'productionNote' | 'madeBy' | 'withdrawn' | 'orderName' | 'orderCreatedAt' | 'clientName' | 'productType' | 'preflightApproval' | 'lastReprint' | 'orderStatus'> & { madeBy?: MadeBy };
+export type NewPrintJob = Omit<PrintJob, 'id' | 'productionNote' | 'madeBy' | 'withdrawn' | 'orderName' | 'orderCreatedAt' | 'clientName' | 'productType' | 'preflightApproval' | 'lastReprint' | 'orderStatus' | 'stockHold'> & { madeBy?: MadeBy };
 
 /** What Needs attention reads of a job still owed: enough for its ship-by (ship-by/views.ts) and its row. */
 export type OwedJob = Pick<PrintJob, 'id' | 'clientId' | 'productName' | 'createdAt' | 'isPrinted' | 'printedAt' | 'withdrawn' | 'shopifyOrderId' | 'orderName' | 'orderCreatedAt' | 'orderStatus' | 'productType'>;
@@ -176,6 +181,8 @@ export interface HeldJob {
   heldSince: string;
   shopifyOrderId: string | null;
   orderName: string | null;
+  /** Waiting for stock (what it is short of) rather than held by preflight. */
+  stockHold: string | null;
 }
 
 /** One reprint as it is written, with the job's site and the print it replaces. */
@@ -238,8 +245,10 @@ export interface PrintJobFilter {
   q?: string;
   /** Its design's product type. */
   productType?: string;
-  /** true: held by preflight (an error, no approval); false: not held. */
+  /** true: held by preflight (an error, no approval) or waiting for stock; false: neither. */
   held?: boolean;
+  /** true: waiting for stock. */
+  stockHeld?: boolean;
 }
 
 export type PrintJobSortField = 'id' | 'createdAt' | 'updatedAt' | 'printedAt' | 'productName' | 'quantity' | 'clientId' | 'reprintCount' | PrintJobSort;
@@ -280,7 +289,9 @@ export function printJobsRepo(db: Db | Knex.Transaction) {
     if (f.clientId !== undefined) q.where('j.client_id', f.clientId);
     if (f.isPrinted !== undefined) q.where('j.is_printed', f.isPrinted);
     if (f.readyForPrint !== undefined) q.where('j.ready_for_print', f.readyForPrint);
-    if (f.held !== undefined) q.where('j.held', f.held);
+    if (f.held === true) q.where((w) => w.where('j.held', true).orWhereNotNull('j.stock_hold'));
+    if (f.held === false) q.where('j.held', false).whereNull('j.stock_hold');
+    if (f.stockHeld !== undefined) q.where((w) => (f.stockHeld ? w.whereNotNull('j.stock_hold') : w.whereNull('j.stock_hold')));
     if (f.isPDFDownloaded !== undefined) q.where('j.is_pdf_downloaded', f.isPDFDownloaded);
     if (f.designId !== undefined) q.where('j.design_id', f.designId);
     if (f.shopifyOrderId !== undefined) q.where('j.shopify_order_id', f.shopifyOrderId);
@@ -456,6 +467,18 @@ export function printJobsRepo(db: Db | Knex.Transaction) {
       });
       return n === 1;
     },
+    /** Waiting for stock with what it is short of, or not (null); false when nothing changed. */
+    async setStockHold(id: number, hold: string | null, now: string): Promise<boolean> {
+      const q = db('print_jobs').where({ id });
+      if (hold === null) q.whereNotNull('stock_hold');
+      else q.where((w) => w.whereNull('stock_hold').orWhereNot('stock_hold', hold));
+      return (await q.update({ stock_hold: hold?.slice(0, 500) ?? null, updated_at: now })) === 1;
+    },
+    /** Jobs waiting for stock, oldest first: tried again when stock comes in. */
+    async waitingForStock(limit: number): Promise<PrintJob[]> {
+      const rows = (await withNotes(filtered({ stockHeld: true, isPrinted: false, withdrawn: false, madeBy: 'inHouse' })).orderBy('j.created_at', 'asc').orderBy('j.id', 'asc').limit(limit)) as Row[];
+      return rows.map(fromRow);
+    },
     /** An unprinted job's units follow its line (an order edit). */
     /** A job's name and data rewritten (a privacy redaction of its personalisation); nothing else of it moves. */
     async setLabel(id: number, productName: string, data: PrintJobData, now: string): Promise<boolean> {
@@ -531,7 +554,10 @@ export function printJobsRepo(db: Db | Knex.Transaction) {
     },
     /** Needs attention: unprinted jobs held by preflight, longest held first, at most `limit`, and how many there are. */
     async heldJobs(siteId: number | undefined, limit: number): Promise<{ rows: HeldJob[]; total: number }> {
-      const q = db('print_jobs as j').where({ 'j.is_printed': false, 'j.held': true }).whereNull('j.withdrawn_at');
+      const q = db('print_jobs as j')
+        .where({ 'j.is_printed': false })
+        .where((w) => w.where('j.held', true).orWhereNotNull('j.stock_hold'))
+        .whereNull('j.withdrawn_at');
       if (siteId !== undefined) q.where('j.client_id', siteId);
       const page = q
         .clone()
@@ -539,7 +565,7 @@ export function printJobsRepo(db: Db | Knex.Transaction) {
         .orderByRaw('coalesce(j.preflight_checked_at, j.created_at) asc')
         .orderBy('j.id', 'asc')
         .limit(limit)
-        .select('j.id', 'j.client_id', 'j.product_name', 'j.created_at', 'j.preflight_checked_at', 'j.shopify_order_id', 'o.order_name');
+        .select('j.id', 'j.client_id', 'j.product_name', 'j.created_at', 'j.preflight_checked_at', 'j.shopify_order_id', 'j.stock_hold', 'o.order_name');
       const [rows, total] = await Promise.all([page, countOf(q)]);
       return {
         rows: (rows as Array<Row & { order_name: string | null }>).map((r) => ({
@@ -549,6 +575,7 @@ export function printJobsRepo(db: Db | Knex.Transaction) {
           heldSince: r.preflight_checked_at ?? r.created_at,
           shopifyOrderId: r.shopify_order_id,
           orderName: r.order_name ?? null,
+          stockHold: r.stock_hold ?? null,
         })),
         total,
       };

@@ -4,6 +4,7 @@ import { fileUrl, isFileUrl, optionalFileUrl } from '../pdf';
 import { day, flag, rowId } from '../../http/validate';
 import { BULK_ACTIONS, BULK_LIMIT } from '../../../../common/api/bulk';
 import { REPRINT_NOTE_MAX, REPRINT_REASONS, REPRINT_RESPONSIBLES } from '../../../../common/api/reprints';
+import { PRINT_FORMATS } from '../../../../common/design-doc/printSize';
 
 
 /** Query-string boolean. */
@@ -28,6 +29,8 @@ export const jobData = z
       .loose()
       .optional(),
     storeProductId: z.union([z.string().max(64), z.number()]).optional(),
+    /** What the job prints as; taken from its design when it has one. */
+    format: z.enum(PRINT_FORMATS, { error: `must be one of ${PRINT_FORMATS.join(', ')}` }).optional(),
   })
   .loose();
 

@@ -26,10 +26,19 @@ import type { Design } from '../designs';
 import type { RenderService } from '../render';
 import { documentOf, valuesOf } from '../render';
 import { firstError, isHeld, type Preflight, type PreflightSources } from './preflight';
+import { formatForNewJob, formatOfJob } from './format';
 import { thresholdsOf } from './preflightSettings';
 import type { ShipByState } from '../../../../common/api/shipBy';
 import { nameOf } from '../users';
 import { AUTOMATIC, byUser, byUserId, recordChange, type HistoryBy } from '../history';
+import { releaseJobStock, reserveJobStock, useJobStock, type StockBy } from '../stock';
+import { OUT_OF_STOCK_CODE, outOfStockReason, stockUsesOf } from '../../../../common/api/stock';
+
+/** Who moved stock, as the stock's movements name them. */
+const stockByOf = (by: HistoryBy): StockBy => ('automatic' in by ? { userId: null, name: by.automatic } : { userId: by.id, name: by.name });
+
+/** The most jobs waiting for stock tried again after one delivery or count. */
+const STOCK_RETRY_LIMIT = 200;
 
 export const ORDER_LINE_TAKEN = 'This order line already has a print job';
 
@@ -90,8 +99,9 @@ export async function recordJobChange(trx: Db | Knex.Transaction, job: Pick<Prin
   }
 }
 
-/** 409 that refuses to print or send a held job, naming its first error. */
-export function heldRefusal(job: Pick<PrintJob, 'id' | 'preflight'>): HttpError {
+/** 409 that refuses to print or send a held job, naming its first error (or what stock it waits for). */
+export function heldRefusal(job: Pick<PrintJob, 'id' | 'preflight'> & { stockHold?: string | null }): HttpError {
+  if (job.stockHold) return new HttpError(409, `Waiting for stock (job #${job.id}): ${job.stockHold}. It goes back in the queue when the stock is received.`, { code: OUT_OF_STOCK_CODE, printJobId: job.id });
   const first = firstError(job.preflight);
   return new HttpError(409, `Held by preflight (job #${job.id}): ${first?.message ?? 'an error was found'}. Approve it anyway or fix the design and re-check.`, {
     code: HELD_BY_PREFLIGHT_CODE,
@@ -134,6 +144,28 @@ export interface JobsShipBy {
 /** Every job is checked when it is made (the demo seed too): there is no unchecked way in. */
 export function printJobsService({ db, clock, config }: Deps, parts: PrintJobParts) {
   const repo = printJobsRepo(db);
+
+  /**
+   * Reserves what an in-house job's design consumes (a reprint's with its reason, used as waste),
+   * all or nothing; a job the stock cannot cover waits, held with what it is short of. Answers the hold.
+   */
+  async function takeStock(trx: Db | Knex.Transaction, job: Pick<PrintJob, 'id' | 'clientId' | 'quantity' | 'designId'>, by: HistoryBy, at: string, reprintReason: string | null = null): Promise<string | null> {
+    // Read in the caller's transaction: SQLite has one connection, and it is the transaction's.
+    const design = job.designId !== null ? await findDesign(trx as Db, job.designId) : undefined;
+    const uses = stockUsesOf(design?.data);
+    if (!uses.length) return null;
+    const { short } = await reserveJobStock(trx, { id: job.id, siteId: job.clientId, units: job.quantity }, uses, stockByOf(by), at, reprintReason);
+    const hold = short.length ? outOfStockReason(short) : null;
+    await printJobsRepo(trx).setStockHold(job.id, hold, at);
+    return hold;
+  }
+
+  /** The job left the queue unprinted: its reservation is freed and it waits for nothing. */
+  async function freeStock(trx: Db | Knex.Transaction, jobId: number, by: HistoryBy, at: string, why: string): Promise<void> {
+    await releaseJobStock(trx, jobId, stockByOf(by), at, why);
+    await printJobsRepo(trx).setStockHold(jobId, null, at);
+  }
+
   // What the lists and the job's page show carries its ship-by and how close it is.
   const { shipBy } = parts;
 
@@ -149,6 +181,7 @@ export function printJobsService({ db, clock, config }: Deps, parts: PrintJobPar
     const personalised = job.data.personalised === true;
     return {
       productType: design?.productType ?? null,
+      format: formatOfJob({ data: job.data, productType: design?.productType ?? null }, design),
       document: documentFor(design, drawnFromDesign),
       values: personalised ? valuesOf(properties) : undefined,
       artworkUrls: job.artworkUrls,
@@ -222,7 +255,7 @@ export function printJobsService({ db, clock, config }: Deps, parts: PrintJobPar
     const artworkUrls = input.artworkUrls ?? design?.data.artworkUrls ?? [];
     const productName = input.productName ?? design?.name;
     if (!productName) throw fieldError('productName', 'is required');
-    const data = input.data ?? {};
+    const data: PrintJob['data'] = { ...(input.data ?? {}), format: formatForNewJob(design, input.data?.format) };
     if (input.shopifyOrderId && input.lineItemId && (await repo.orderLineTaken(input.shopifyOrderId, input.lineItemId))) throw new OrderLineTaken();
     // Checked before it is stored: no moment exists in which an unchecked job is ready or sent.
     const drawnFromDesign = data.personalised === true || (design !== undefined && JSON.stringify(artworkUrls) === JSON.stringify(design.data.artworkUrls ?? []));
@@ -266,7 +299,10 @@ export function printJobsService({ db, clock, config }: Deps, parts: PrintJobPar
         const job = { id: newId, clientId, shopifyOrderId: input.shopifyOrderId ?? null };
         // Made for an order line by a rule (byUserId null) or by a person (a design's Add to print jobs, Send HP).
         const by = opts.byUserId === undefined ? byUser(actor) : await byUserId(trx, opts.byUserId);
-        await recordJobChange(trx, job, { at: now, by, action: 'created', to: held ? 'held' : 'queued', reason: held ? (firstError(checked.preflight)?.message ?? null) : null });
+        // Made in house: its blanks are reserved now, or it waits for them.
+        const stockHold = (opts.madeBy ?? 'inHouse') === 'inHouse' ? await takeStock(trx, { id: newId, clientId, quantity: input.quantity, designId: input.designId ?? null }, by, now) : null;
+        const reason = held ? (firstError(checked.preflight)?.message ?? null) : stockHold;
+        await recordJobChange(trx, job, { at: now, by, action: 'created', to: held || stockHold ? 'held' : 'queued', reason });
         return newId;
       });
     } catch (err) {
@@ -283,6 +319,12 @@ export function printJobsService({ db, clock, config }: Deps, parts: PrintJobPar
     const tx = printJobsRepo(trx);
     if (await tx.setMadeBy(job.id, madeBy, at)) {
       const by = byActor ?? (await byUserId(trx, userId));
+      // HP Site Flow makes it: the blanks go back on the shelf; back in house: reserved again.
+      const moved = await tx.byId(job.id);
+      if (moved && !moved.isPrinted) {
+        if (madeBy === 'provider') await freeStock(trx, job.id, by, at, 'moved to HP Site Flow');
+        else if (!moved.withdrawn) await takeStock(trx, moved, by, at);
+      }
       await recordJobChange(trx, job, { at, by, action: madeBy === 'provider' ? 'to-provider' : 'to-in-house', event: true, from: madeBy === 'provider' ? 'in house' : 'provider', to: madeBy === 'provider' ? 'provider' : 'in house' });
     }
   }
@@ -296,14 +338,20 @@ export function printJobsService({ db, clock, config }: Deps, parts: PrintJobPar
     const tx = printJobsRepo(trx);
     if (next.withdrawn !== null && !job.isPrinted && job.withdrawn?.reason !== next.withdrawn) {
       if (await tx.setWithdrawn(job.id, { at, reason: next.withdrawn }, at)) {
+        await freeStock(trx, job.id, { automatic: AUTOMATIC.presswork }, at, `withdrawn: ${next.withdrawn}`);
         await recordJobChange(trx, job, { at, by: { automatic: AUTOMATIC.presswork }, action: 'withdrawn', event: true, from: job.madeBy === 'provider' ? 'with HP Site Flow' : stateName(job), to: 'withdrawn', reason: next.withdrawn });
       }
     } else if (next.withdrawn === null && job.withdrawn) {
       if (await tx.setWithdrawn(job.id, null, at)) {
+        if (job.madeBy === 'inHouse') await takeStock(trx, { ...job, quantity: next.quantity > 0 ? next.quantity : job.quantity }, { automatic: AUTOMATIC.presswork }, at);
         await recordJobChange(trx, job, { at, by: { automatic: AUTOMATIC.presswork }, action: 'restored', event: true, from: 'withdrawn', to: stateName({ ...job, withdrawn: null }) });
       }
     }
-    if (next.quantity > 0 && !job.isPrinted) await tx.setQuantity(job.id, next.quantity, at);
+    if (next.quantity > 0 && !job.isPrinted && (await tx.setQuantity(job.id, next.quantity, at)) && job.madeBy === 'inHouse' && !job.withdrawn && next.withdrawn === null) {
+      // Its units changed: what it reserved is freed and the new units reserved.
+      await freeStock(trx, job.id, { automatic: AUTOMATIC.presswork }, at, `units changed to ${next.quantity}`);
+      await takeStock(trx, { ...job, quantity: next.quantity }, { automatic: AUTOMATIC.presswork }, at);
+    }
   }
 
   /**
@@ -338,6 +386,9 @@ export function printJobsService({ db, clock, config }: Deps, parts: PrintJobPar
           const reason = event === 'reprinted' && opts.reprint ? reprintLine({ reason: opts.reprint.reprintReason, responsible: opts.reprint.reprintResponsible, note: opts.reprint.reprintNote ?? null }) : undefined;
           await recordJobChange(trx, job, { at: now, by: byUser(actor), action: event, event: true, from: stateName(job), to: stateName({ ...job, ...state }), reason });
           if (event === 'reprinted' && opts.reprint) await tx.addReprint(reprintRow(actor, job, opts.reprint, now));
+          // Printed: its blanks leave the shelf. A reprint takes them again, its use recorded as waste with the reason.
+          if (event === 'printed') await useJobStock(trx, id, stockByOf(byUser(actor)), now);
+          if (event === 'reprinted' && job.madeBy === 'inHouse') await takeStock(trx, job, byUser(actor), now, reason ?? 'reprint');
           return;
         }
         if (attempt >= 3) throw conflict('This job was changed by someone else at the same time; reload and try again');
@@ -480,10 +531,34 @@ export function printJobsService({ db, clock, config }: Deps, parts: PrintJobPar
     return (await repo.byId(id))!;
   }
 
+  /**
+   * After stock came in: each job waiting for it, oldest first, is tried again; one it now covers
+   * goes back in the queue (recorded as Presswork's), one still short keeps waiting with what it
+   * is short of now. Two deliveries at once try each job once each, never reserving twice.
+   */
+  async function retryStockHolds(): Promise<number> {
+    let released = 0;
+    for (const job of await repo.waitingForStock(STOCK_RETRY_LIMIT)) {
+      const freed = await db.transaction(async (trx) => {
+        const at = isoNow(clock);
+        const fresh = await printJobsRepo(trx).byId(job.id);
+        if (!fresh?.stockHold || fresh.isPrinted || fresh.withdrawn || fresh.madeBy !== 'inHouse') return false;
+        const reprint = fresh.reprintCount > 0 && fresh.lastReprint ? reprintLine({ reason: fresh.lastReprint.reason, responsible: fresh.lastReprint.responsible, note: fresh.lastReprint.note }) : null;
+        const hold = await takeStock(trx, fresh, { automatic: AUTOMATIC.presswork }, at, reprint);
+        if (hold) return false;
+        await recordJobChange(trx, fresh, { at, by: { automatic: AUTOMATIC.presswork }, action: 'restored', from: 'held', to: stateName({ ...fresh, held: isHeld(fresh.preflight, fresh.preflightApproval) }), reason: 'stock received' });
+        return true;
+      });
+      if (freed) released++;
+    }
+    return released;
+  }
+
   /** Deletes the job, its production notes and its history in one transaction. */
   async function remove(actor: Actor, id: number): Promise<PrintJob> {
     const job = await find(actor, id);
     await db.transaction(async (trx) => {
+      if (!job.isPrinted) await releaseJobStock(trx, id, stockByOf(byUser(actor)), isoNow(clock), 'job deleted');
       await printJobsRepo(trx).delete(id);
       await recordJobChange(trx, job, { at: isoNow(clock), by: byUser(actor), action: 'deleted', from: stateName(job), to: null });
     });
@@ -541,7 +616,7 @@ export function printJobsService({ db, clock, config }: Deps, parts: PrintJobPar
     };
   }
 
-  return { list, adminList, get, find, create, change, markPrinted, markPrintedOnFloor, markPacked, markCopyPacked, reprint, markDownloaded, alreadyPrinted, moveJob, followLine, remove, fromShopifyOrder, reports, approve, recheck, repo };
+  return { retryStockHolds, list, adminList, get, find, create, change, markPrinted, markPrintedOnFloor, markPacked, markCopyPacked, reprint, markDownloaded, alreadyPrinted, moveJob, followLine, remove, fromShopifyOrder, reports, approve, recheck, repo };
 }
 
 export type PrintJobsService = ReturnType<typeof printJobsService>;

@@ -6,6 +6,7 @@ import { firstError } from '../print-jobs';
 import { ECARD_NOT_PRINTED, providerBlocker, type LineMapping } from './designForLine';
 import { ORDER_CANCELLED, ORDER_UNPAID, type PrintHold } from '../orders';
 import { NOTHING_LEFT } from '../../../../common/api/units';
+import type { LineWaiting } from '../../../../common/api/waiting';
 
 export type LineGoes = 'in-house' | 'provider' | 'email' | 'nowhere';
 
@@ -15,6 +16,8 @@ export const ROUTE_CODES = [
   'cancelled',
   /** The order is not paid yet (SHOPIFY_SEND_WHEN=paid). */
   'unpaid',
+  /** In the site's change window, or waiting for the buyer to approve its proof. */
+  'waiting',
   /** Every unit of the line was removed or refunded. */
   'removed',
   /** An e-card: e-mailed to its recipient. */
@@ -45,6 +48,8 @@ export interface LineRoute {
   now: boolean;
   code: RouteCode;
   reason: string;
+  /** What the line waits for before it is made (modules/waiting), or null. */
+  waiting: LineWaiting | null;
 }
 
 /** What the decision reads of a line: the order's hold, the line's design, its job, and whether it was sent. */
@@ -54,17 +59,20 @@ export interface RouteInput {
   job?: Pick<PrintJob, 'id' | 'madeBy' | 'held' | 'withdrawn' | 'isPrinted' | 'isPDFDownloaded' | 'preflight'>;
   /** The order's record says the provider was sent this line. */
   sentToProvider?: boolean;
+  /** What the line waits for (the change window, the proof) and that as a sentence. */
+  waiting?: { state: LineWaiting; sentence: string } | null;
 }
 
 /**
  * Where the line goes and whether it may go now. In order: a cancelled order stops everything; a
  * line with a job goes where its job is (out of the queue, held, or there); a line sent
  * without a job is the provider's; then what the line is (units gone, an e-card, no design); an
- * unpaid order waits; a design without a provider SKU is made in house; else the provider.
+ * unpaid order waits, and so does a line in its change window or waiting for its proof; a design
+ * without a provider SKU is made in house; else the provider.
  */
-export function routeLine({ hold, mapping, job, sentToProvider }: RouteInput): LineRoute {
+export function routeLine({ hold, mapping, job, sentToProvider, waiting }: RouteInput): LineRoute {
   const lineId = String(mapping.line.id);
-  const route = (goes: LineGoes, now: boolean, code: RouteCode, reason: string): LineRoute => ({ lineId, goes, now, code, reason });
+  const route = (goes: LineGoes, now: boolean, code: RouteCode, reason: string): LineRoute => ({ lineId, goes, now, code, reason, waiting: job || sentToProvider ? null : (waiting?.state ?? null) });
   if (hold?.code === ORDER_CANCELLED) return route('nowhere', false, 'cancelled', hold.message);
   if (job) {
     const jobGoes: LineGoes = job.madeBy === 'provider' ? 'provider' : 'in-house';
@@ -80,6 +88,7 @@ export function routeLine({ hold, mapping, job, sentToProvider }: RouteInput): L
   if (!mapping.design) return route('nowhere', false, 'no-design', mapping.reason ?? 'No design');
   const goes: LineGoes = mapping.design.hpSKU ? 'provider' : 'in-house';
   if (hold?.code === ORDER_UNPAID) return route(goes, false, 'unpaid', hold.message);
+  if (waiting) return route(goes, false, 'waiting', `${waiting.sentence[0].toUpperCase()}${waiting.sentence.slice(1)}`);
   if (goes === 'in-house') return route(goes, true, 'no-provider-sku', providerBlocker(mapping) ?? 'No provider SKU');
   return route('provider', true, 'ready', 'The provider makes it');
 }

@@ -5,6 +5,8 @@
 import crypto from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { Knex } from 'knex';
+import { PDFDocument } from 'pdf-lib';
+import sharp from 'sharp';
 import type { Db } from '../../db';
 import type { Deps } from '../../deps';
 import { HttpError, badRequest } from '../../http/errors';
@@ -12,14 +14,14 @@ import type { Actor } from '../../http/types';
 import { isoNow } from '../../lib/clock';
 import type { Design } from '../designs';
 import type { ArtworkFetcher, OutputIntent } from '../pdf';
-import { PRINT_FILE_NAME, assertFourPages, buildPrintPdf } from '../pdf';
-import { printSizeOf, type PrintSize } from '../../../../common/design-doc/printSize';
+import { PRINT_FILE_NAME, assertPagesOf, buildPrintPdf } from '../pdf';
+import { pageImageSizeProblem, pdfPageSizeProblem, printSizeOfFormat, type PrintFormat, type PrintSize } from '../../../../common/design-doc/printSize';
 import type { DesignDocument } from '../../../../common/design-doc/types';
-import { type MadeBy, type PrintJob, printJobsOfOrder, OrderLineTaken, heldRefusal, type PrintJobsService, atProviderRefusal, withdrawnRefusal } from '../print-jobs';
+import { formatOfJob, type MadeBy, type PrintJob, printJobsOfOrder, OrderLineTaken, heldRefusal, type PrintJobsService, atProviderRefusal, withdrawnRefusal } from '../print-jobs';
 import type { PrintPdfFrom } from '../../../../common/api/printProduction';
 import type { PreflightFinding } from '../../../../common/api/preflight';
 import type { RenderService } from '../render';
-import { registerUpload, uploadExists } from '../uploads';
+import { printFileKey, registerUpload, uploadExists } from '../uploads';
 import type { FileStore } from '../uploads';
 import { findDesign } from '../designs';
 import { ECARD_NOT_PRINTED, designForLine, isEcardDesign, mapLines, type LineRef } from './designForLine';
@@ -28,6 +30,8 @@ import { NOTHING_LEFT, unitsToMake } from '../../../../common/api/units';
 import { cancelledJobReason, type HeldOrder, type PrintHold } from '../orders';
 import { linesSentToProvider, routeLine } from './route';
 import { fieldError } from '../../http/fieldErrors';
+import { findSite } from '../sites';
+import { waitingLines, waitingReason, waitSettingsOf } from '../waiting';
 
 /** The parts of a store order line production reads (a stored line, or a normalised one). */
 export interface ProductionLine extends LineRef {
@@ -51,6 +55,9 @@ export interface LineJobRequest {
 }
 
 
+/** 409 details code of "the line is in its change window or waiting for its proof: release it first". */
+export const LINE_WAITING = 'LINE_WAITING';
+
 /** 409 details code of "the line is in the Jobs queue: send it to the provider anyway?" */
 export const IN_JOBS_QUEUE = 'IN_JOBS_QUEUE';
 
@@ -60,11 +67,41 @@ const artworkOf = (design: Design) => (Array.isArray(design.data.artworkUrls) ? 
 /** The kind of file pages are built into: files kept under another kind (A5 pages, no PDF/X) are made again. */
 const PRINT_FILE_FORMAT = 'pdfx-4';
 
-/** The size a job prints at: its design's document (format and the design's own bleed), else its product type. */
-export function printSizeOfJob(job: Pick<PrintJob, 'productType'>, design: Pick<Design, 'productType' | 'data'> | undefined): PrintSize {
+/** The size a job prints at: its format's (print-jobs' formatOfJob), with its design's own bleed when the design's document is of that format. */
+export function printSizeOfJob(job: Pick<PrintJob, 'productType' | 'data'>, design: Design | undefined): PrintSize {
   const doc = design?.data.document;
   const document = doc && typeof doc === 'object' && typeof (doc as { format?: unknown }).format === 'string' ? (doc as Pick<DesignDocument, 'format' | 'bleed'>) : null;
-  return printSizeOf(job.productType ?? design?.productType, document);
+  return printSizeOfFormat(formatOfJob(job, design), document);
+}
+
+/** A mug's or a poster's pages must be its size: refused with a sentence naming the product, what it needs and what it got (a card's page is placed inside its trim, as before). */
+async function assertPageSizes(format: PrintFormat, size: PrintSize, pages: Buffer[]): Promise<void> {
+  if (format === 'card-a5') return;
+  for (const [i, bytes] of pages.entries()) {
+    const meta = await sharp(bytes).metadata().catch(() => null);
+    // An unreadable page is refused by the PDF build with its own sentence.
+    if (!meta?.width || !meta.height) continue;
+    const problem = pageImageSizeProblem(format, i + 1, { width: meta.width, height: meta.height }, size);
+    if (problem) throw badRequest(problem);
+  }
+}
+
+/** A mug's or a poster's pregenerated PDF: its page count and each page's TrimBox against the product. */
+async function assertPdfFits(format: PrintFormat, size: PrintSize, pdf: Buffer): Promise<void> {
+  if (format === 'card-a5') return;
+  let pages;
+  try {
+    pages = (await PDFDocument.load(pdf, { updateMetadata: false })).getPages();
+  } catch {
+    throw fieldError('data.pregeneratedPDF', 'leads to a PDF that cannot be read');
+  }
+  assertPagesOf(format, pages.length);
+  const mm = (pt: number) => (pt * 25.4) / 72;
+  pages.forEach((p, i) => {
+    const trim = p.getTrimBox();
+    const problem = pdfPageSizeProblem(format, i + 1, { widthMm: mm(trim.width), heightMm: mm(trim.height) }, size);
+    if (problem) throw badRequest(problem);
+  });
 }
 
 /** Units of a line to make (units.ts); 0 for a line whose units were all removed or refunded. */
@@ -152,11 +189,11 @@ export function productionService(deps: Deps, parts: ProductionParts) {
     }
   }
 
-  /** A line's pages without making a job: a personalised design drawn with the line's properties, else the design's artwork. */
-  async function linePages(actor: Actor, siteId: number, design: Design, line: ProductionLine, opts: { page?: number; ownOrigin?: string } = {}) {
+  /** A line's pages without making a job: a personalised design drawn with the line's properties, else the design's artwork (actor null: Presswork itself). */
+  async function linePages(actor: Pick<Actor, 'id'> | null, siteId: number, design: Design, line: ProductionLine, opts: { page?: number; ownOrigin?: string } = {}) {
     if (render.isRenderable(design)) {
       const pages = opts.page === undefined ? undefined : [opts.page - 1];
-      return render.renderLine({ userId: actor.id, siteId }, design, line.properties ?? [], { pages, ownOrigin: opts.ownOrigin });
+      return render.renderLine({ userId: actor?.id ?? null, siteId }, design, line.properties ?? [], { pages, ownOrigin: opts.ownOrigin });
     }
     const images = artworkOf(design);
     if (opts.page !== undefined && opts.page > images.length) throw fieldError('page', `must be at most ${images.length} (the design has ${images.length} page${images.length === 1 ? '' : 's'})`);
@@ -199,13 +236,37 @@ export function productionService(deps: Deps, parts: ProductionParts) {
     for (const job of jobs) await printJobs.moveJob(trx, job, 'provider', actorId);
   }
 
+  /** What each line of an order waits for (the change window, the proof), with its sentence. */
+  async function waitsOf(trx: Db | Knex.Transaction, siteId: number, orderId: string) {
+    const waits = await waitingLines(trx, siteId, orderId, waitSettingsOf(await findSite(trx, siteId)));
+    const of = (lineId: string) => {
+      const state = waits.get(lineId);
+      return state ? { state, sentence: waitingReason(state, config.sync.timezone) } : null;
+    };
+    return Object.assign(of, { lineIds: [...waits.keys()] });
+  }
+
   /** Where each line of an order goes and whether it may go now (routeLine), with its job. */
   async function routeLines(trx: Db | Knex.Transaction, siteId: number, order: { id: string; line_items: ProductionLine[]; preGeneratedHPItems?: unknown }, hold?: PrintHold) {
     const jobs = await printJobsOfOrder(trx, siteId, String(order.id));
     const sent = linesSentToProvider(order);
+    const waiting = await waitsOf(trx, siteId, String(order.id));
     return (await mapLines(trx, siteId, order)).map((mapping) => {
       const job = jobs.find((j) => j.lineItemId === String(mapping.line.id));
-      return { mapping, job, route: routeLine({ hold, mapping, job, sentToProvider: sent.has(String(mapping.line.id)) }) };
+      return { mapping, job, route: routeLine({ hold, mapping, job, sentToProvider: sent.has(String(mapping.line.id)), waiting: waiting(String(mapping.line.id)) }) };
+    });
+  }
+
+  /** 409 when the line waits (its change window, its proof): nothing is made of it until it is released. */
+  async function refuseWaiting(trx: Db | Knex.Transaction, siteId: number, orderId: string, lineIds?: string[]): Promise<void> {
+    const waiting = await waitsOf(trx, siteId, orderId);
+    const lines = waiting.lineIds.filter((id) => !lineIds || lineIds.includes(id));
+    if (!lines.length) return;
+    const first = waiting(lines[0])!;
+    const what = lines.length === 1 ? 'The line is' : `${lines.length} lines are`;
+    throw new HttpError(409, `${what} ${first.sentence}: nothing is made of ${lines.length === 1 ? 'it' : 'them'} until then. Release the order now to make ${lines.length === 1 ? 'it' : 'them'} at once.`, {
+      code: LINE_WAITING,
+      lines: lines.map((lineId) => ({ lineId, waiting: waiting(lineId)!.state })),
     });
   }
 
@@ -246,17 +307,20 @@ export function productionService(deps: Deps, parts: ProductionParts) {
     return { pages: job.artworkUrls };
   }
 
-  async function build(job: PrintJob, source: { pdf: string } | { pages: string[] }, size: PrintSize, ownOrigin: string, outputIntent: OutputIntent | undefined): Promise<Buffer> {
+  async function build(job: PrintJob, source: { pdf: string } | { pages: string[] }, format: PrintFormat, size: PrintSize, ownOrigin: string, outputIntent: OutputIntent | undefined): Promise<Buffer> {
     // Checked by preflight, never rewritten: the provider's or designer's file is printed as it is.
     if ('pdf' in source) {
       const pdf = await fetchPart(source.pdf, 'data.pregeneratedPDF', ownOrigin);
       if (pdf.subarray(0, 5).toString('latin1') !== '%PDF-') throw fieldError('data.pregeneratedPDF', 'leads to a file that is not a PDF');
+      await assertPdfFits(format, size, pdf);
       return pdf;
     }
-    assertFourPages(source.pages.length);
+    assertPagesOf(format, source.pages.length);
     const pages = await Promise.all(source.pages.map((url, i) => fetchPart(url, `Page ${i + 1}`, ownOrigin)));
+    await assertPageSizes(format, size, pages);
     // Dated and named by the job, so a rebuild (another instance, a cleared store) gives the same bytes.
-    return Buffer.from(await buildPrintPdf(pages, { size, outputIntent, file: { owner: `job ${job.id}`, title: job.productName, createdAt: job.createdAt }, observe: deps.metrics?.pdfTask.printFile }));
+    const file = { owner: `job ${job.id}`, title: job.productName, createdAt: job.createdAt };
+    return Buffer.from(await buildPrintPdf(pages, { format, size, outputIntent, file, observe: deps.metrics?.pdfTask.printFile }));
   }
 
   /**
@@ -268,6 +332,7 @@ export function productionService(deps: Deps, parts: ProductionParts) {
     // A job made before its design became an e-card: no print file either.
     if (job.designId !== null && isEcardDesign(design)) throw badRequest(ECARD_NOT_PRINTED);
     const source = sourceOf(job, opts.images);
+    const format = formatOfJob(job, design);
     const size = printSizeOfJob(job, design);
     // Pages are built into a file of the job's size (a design's new bleed is a new file); a pregenerated PDF is kept as it is.
     // The site's colour profile is part of what pages are built into: another profile, another file.
@@ -276,13 +341,13 @@ export function productionService(deps: Deps, parts: ProductionParts) {
     const intentPart = outputIntent && outputIntent.identity !== 'bundled' ? [outputIntent.identity] : [];
     const made = 'pdf' in source ? [job.id, source] : [job.id, source, PRINT_FILE_FORMAT, size.trimWidthMm, size.trimHeightMm, size.bleedMm, ...intentPart];
     const token = crypto.createHmac('sha256', fileKeySecret).update(JSON.stringify(made)).digest('hex').slice(0, 40);
-    const key = `print-files/${job.clientId}/${token}/${PRINT_FILE_NAME}`;
+    const key = printFileKey(job.clientId, token, PRINT_FILE_NAME);
     let pending = inFlight.get(key);
     if (!pending) {
       pending = (async () => {
         const kept = await store.read(key);
         if (kept && (await uploadExists(db, key))) return kept;
-        const pdf = await build(job, source, size, opts.ownOrigin ?? publicBase(), outputIntent);
+        const pdf = await build(job, source, format, size, opts.ownOrigin ?? publicBase(), outputIntent);
         await store.put(key, Readable.from(pdf));
         await registerUpload(db, { key, contentType: 'application/pdf', size: pdf.length, userId: null, siteId: job.clientId, createdAt: isoNow(clock) });
         return pdf;
@@ -338,6 +403,7 @@ export function productionService(deps: Deps, parts: ProductionParts) {
     /** A job the provider makes from now on (the send's own decision, no operator asked: null). */
     moveToProvider: (job: PrintJob, byUserId: number | null) => printJobs.moveJob(db, job, 'provider', byUserId),
     routeLines,
+    refuseWaiting,
     followOrder,
     printFile,
     printFileUrl,

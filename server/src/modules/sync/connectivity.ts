@@ -9,7 +9,6 @@ import { envValue } from '../../lib/secrets';
 import type { Site } from '../sites';
 import type { RaisersEdgeClient } from '../../integrations/raisersEdge';
 import type { SyncContext } from './context';
-import { listDropFiles } from './files';
 import { errorMessage } from './runs';
 import type { SiteSync } from './siteSettings';
 
@@ -58,7 +57,7 @@ export async function testRaisersEdgeCall({ clients }: Pick<SyncContext, 'client
   }
 }
 
-export async function testAdestra({ clients }: Pick<SyncContext, 'clients'>, s: SiteSync) {
+export async function testAdestra({ clients, dropFiles, config }: Pick<SyncContext, 'clients' | 'dropFiles' | 'config'>, s: SiteSync) {
   const checks: Check[] = [];
   try {
     const ad = clients.adestra(s);
@@ -70,9 +69,11 @@ export async function testAdestra({ clients }: Pick<SyncContext, 'clients'>, s: 
   }
   let dropFolder: { path: string; exists: boolean; files: number };
   try {
-    dropFolder = { path: s.dropDir, exists: fs.existsSync(s.dropDir), files: listDropFiles(s.dropDir).length };
+    const files = (await dropFiles.list(s)).length;
+    // A bucket has no folders: its prefix is there as soon as a file is.
+    dropFolder = { path: dropFiles.where(s), exists: config.storage.kind === 's3' ? files > 0 : fs.existsSync(s.dropDir), files };
   } catch {
-    dropFolder = { path: s.dropDir, exists: false, files: 0 };
+    dropFolder = { path: dropFiles.where(s), exists: false, files: 0 };
   }
   return { service: 'adestra', site: s.site.slug, ok: checks.every((c) => c.ok), checks, dropFolder };
 }

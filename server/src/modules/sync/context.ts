@@ -8,6 +8,7 @@ import { createInbox, type Inbox } from '../inbox';
 import { findSite, findSiteBySlug, listSites } from '../sites';
 import type { SiteReader } from './sites';
 import type { FileKind } from './files';
+import { folderDropFiles, type DropFiles } from './dropFiles';
 import { syncRecords } from './records';
 import { markDead } from './runs';
 import { clientFactory } from './siteSettings';
@@ -21,6 +22,8 @@ export interface SyncServiceOptions {
   holder?: string;
   /** Where CRM webhook deliveries are stored, claimed and retried (default: an inbox of its own). */
   inbox?: Inbox;
+  /** Where the drop files are read (default: each site's drop folder on this machine). */
+  dropFiles?: DropFiles;
   hooks?: {
     /** Called after a file row was applied and before its checkpoint is committed (tests simulate a crash here). */
     beforeCheckpoint?: (info: { siteId: number; kind: FileKind; name: string; row: number }) => void | Promise<void>;
@@ -48,6 +51,7 @@ export function createSyncContext(deps: Deps, opts: SyncServiceOptions = {}) {
   return {
     ...deps,
     opts,
+    dropFiles: opts.dropFiles ?? folderDropFiles,
     tz: config.sync.timezone,
     records,
     sites: { byId: (id: number) => findSite(db, id), bySlug: (slug: string) => findSiteBySlug(db, slug), list: (...args: Parameters<SiteReader['list']>) => listSites(db, ...args) } satisfies SiteReader,

@@ -4,7 +4,7 @@ import { notFound, conflict } from '../../http/errors';
 import { IntegrationError } from '../../integrations/crmHttp';
 import { mostRecentConsent, type ConsentResponse, type RaisersEdgeClient } from '../../integrations/raisersEdge';
 import type { SyncContext } from './context';
-import { FILE_KINDS, readCsv, safeDropPath, type FileKind } from './files';
+import { FILE_KINDS, parseCsv, type FileKind } from './files';
 import type { FileRecordData } from './records';
 import { errorMessage } from './runs';
 import type { SiteSync } from './siteSettings';
@@ -59,13 +59,13 @@ async function applyRow({ clock }: Pick<SyncContext, 'clock'>, s: SiteSync, re: 
  * before the crash, and the consent check makes applying it again a no-op.
  */
 export async function processFileInner(ctx: SyncContext, s: SiteSync, kind: FileKind, name: string, force: boolean) {
-  const { records, leases, clients, clock, opts } = ctx;
-  const file = safeDropPath(s.dropDir, name, kind);
-  if (!file) throw notFound(`No ${FILE_KINDS[kind].label} file named ${name}`);
+  const { records, leases, clients, clock, opts, dropFiles } = ctx;
+  const bytes = await dropFiles.read(s, name, kind);
+  if (!bytes) throw notFound(`No ${FILE_KINDS[kind].label} file named ${name}`);
   const out = await leases.run(`file:${s.site.id}:${kind}:${name}`, {}, async () => {
     const existing = await records.fileRecord(s.site.id, kind, name);
     if (existing && existing.data.status === 'success' && !force) return { status: 'success' as const, alreadyProcessed: true, data: existing.data };
-    const csv = readCsv(file);
+    const csv = parseCsv(bytes);
     const now = clock.now().toISOString();
     const fresh: FileRecordData = {
       name,

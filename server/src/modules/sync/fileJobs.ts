@@ -4,7 +4,7 @@ import { notFound } from '../../http/errors';
 import { IntegrationError } from '../../integrations/crmHttp';
 import type { SyncContext } from './context';
 import { processFileInner } from './fileApply';
-import { listDropFiles, safeDropPath, type FileKind } from './files';
+import type { FileKind } from './files';
 import type { FileRecordData, RunData, RunTrigger } from './records';
 import { finishRun, pushError } from './runs';
 import type { SiteSync } from './siteSettings';
@@ -37,9 +37,9 @@ export async function listHandled({ records }: Pick<SyncContext, 'records'>, s: 
   return (await records.listFileRecords(s.site.id, kind)).map(handledView);
 }
 
-export async function listFiles({ records }: Pick<SyncContext, 'records'>, s: SiteSync, kind: FileKind) {
+export async function listFiles({ records, dropFiles }: Pick<SyncContext, 'records' | 'dropFiles'>, s: SiteSync, kind: FileKind) {
   const handled = new Map((await records.listFileRecords(s.site.id, kind)).map((r) => [r.data.name, r]));
-  return listDropFiles(s.dropDir, kind).map((f) => {
+  return (await dropFiles.list(s, kind)).map((f) => {
     const rec = handled.get(f.name);
     return {
       ...f,
@@ -90,7 +90,7 @@ export async function processPendingFiles(ctx: SyncContext, s: SiteSync, kind: F
   const { data } = run;
   data.files = [];
   const handled = new Map((await records.listFileRecords(s.site.id, kind)).map((r) => [r.data.name, r.data.status]));
-  const files = listDropFiles(s.dropDir, kind).filter((f) => f.day <= uptoDay && handled.get(f.name) !== 'success');
+  const files = (await ctx.dropFiles.list(s, kind)).filter((f) => f.day <= uptoDay && handled.get(f.name) !== 'success');
   data.progress.total = files.length;
   for (const f of files) {
     data.progress.seen++;
@@ -113,9 +113,9 @@ export async function processPendingFiles(ctx: SyncContext, s: SiteSync, kind: F
   return finishRun(ctx, run.id, data);
 }
 
-/** The file of a download call, only from the site's drop folder. */
-export function downloadPath(s: SiteSync, name: string): string {
-  const file = safeDropPath(s.dropDir, name);
-  if (!file) throw notFound('No such export file');
-  return file;
+/** The bytes of a download call, only of the site's drop files. */
+export async function downloadFile({ dropFiles }: Pick<SyncContext, 'dropFiles'>, s: SiteSync, name: string): Promise<Buffer> {
+  const bytes = await dropFiles.read(s, name);
+  if (!bytes) throw notFound('No such export file');
+  return bytes;
 }

@@ -99,7 +99,10 @@ export interface CsvFile {
 }
 
 export function readCsv(file: string): CsvFile {
-  const buf = fs.readFileSync(file);
+  return parseCsv(fs.readFileSync(file));
+}
+
+export function parseCsv(buf: Buffer): CsvFile {
   const text = buf.toString('utf8').replace(/^\uFEFF/, '');
   const firstLine = text.split(/\r?\n/, 1)[0] ?? '';
   const delimiter = detectDelimiter(firstLine);

@@ -6,4 +6,6 @@ export { JOB_NAMES, type JobName, type RunTrigger } from './records';
 export { type Check } from './connectivity';
 export { RE_ID_FIELD, type SyncResult } from './constituent';
 export { type JobConfig } from './records';
-export { syncSettingsOf } from './siteSettings';
+export { syncSettingsOf, dropDirOf } from './siteSettings';
+export { storeDropFiles, type DropFiles } from './dropFiles';
+export { kindOfName as dropFileKindOf } from './files';

@@ -1,7 +1,6 @@
 // The site-specific sync calls (spec §7) under /api/sites/:site/, and the same handlers under
 // the external sync service's base path (SYNC_SERVICE_PATH, default /sync-service/:site).
 // Every call but the CRM webhook needs a signed-in admin, or a user of that site.
-import fs from 'node:fs';
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import { allow } from '../../http/access';
 import { actorOf } from '../../http/auth';
@@ -155,14 +154,9 @@ export function syncRoutes(sync: SyncService, surface: 'api' | 'sync-service' = 
     '/download-export/:name',
     site('Download an unsubscribe or Export 80/92 file'),
     async (req: Request, res: Response) => {
-      const file = sync.downloadPath(siteOf(req), String(req.params.name));
+      const bytes = await sync.downloadFile(siteOf(req), String(req.params.name));
       res.set({ 'Content-Type': 'text/csv; charset=utf-8', 'Content-Disposition': `attachment; filename="${String(req.params.name)}"`, 'X-Content-Type-Options': 'nosniff' });
-      await new Promise<void>((resolve, reject) => {
-        const stream = fs.createReadStream(file);
-        stream.on('error', reject);
-        stream.on('end', () => resolve());
-        stream.pipe(res);
-      });
+      res.send(bytes);
     },
   );
 

@@ -13,7 +13,7 @@ import type { Site } from '../sites';
 import { checkConsentSettings, checkTypeSettings, consentOptions, CONSENT_KEYS } from './consentSettings';
 import * as connectivity from './connectivity';
 import { createSyncContext, type SyncServiceOptions } from './context';
-import { downloadPath, listFiles, listHandled, processFile } from './fileJobs';
+import { downloadFile, listFiles, listHandled, processFile } from './fileJobs';
 import type { FileKind } from './files';
 import * as jobs from './jobs';
 import type { JobName, RunTrigger } from './records';
@@ -64,7 +64,7 @@ export function syncService(deps: Deps, opts: SyncServiceOptions = {}) {
     listFiles: (s: SiteSync, kind: FileKind) => listFiles(ctx, s, kind),
     listHandled: (s: SiteSync, kind: FileKind) => listHandled(ctx, s, kind),
     processFile: (s: SiteSync, kind: FileKind, name: string, o: Parameters<typeof processFile>[4]) => processFile(ctx, s, kind, name, o),
-    downloadPath,
+    downloadFile: (s: SiteSync, name: string) => downloadFile(ctx, s, name),
     getConfigs: (s: SiteSync) => jobs.getConfigs(ctx, s),
     saveConfig: (s: SiteSync, job: JobName, input: { hour: string; targetDate?: string }, actor: Actor | null) => jobs.saveConfig(ctx, s, job, input, actor),
     runJob: (s: SiteSync, job: JobName, o: Parameters<typeof jobs.runJob>[3]) => jobs.runJob(ctx, s, job, o),

@@ -2,8 +2,9 @@
 export { fileRoutes, uploadGrantRoutes } from './routes';
 export { uploadsService } from './service';
 export { buildKey } from './signing';
+export { NO_SITE, siteFolder, printFileKey, syncDropPrefix, perSiteKeyOf } from './keys';
 export { looksLikeMarkup, pdfProblem } from './sniff';
 export { diskStore, probeStore, storeProblem, StoreUnavailable, type FileStore } from './storage';
 export { s3Store } from './s3Store';
 export { migrateFiles, type MigrationSummary } from './migrate';
-export { uploadExists, registerUpload, insertUpload, removeUpload } from './queries';
+export { uploadExists, uploadSiteOf, registerUpload, insertUpload, removeUpload } from './queries';

@@ -1,5 +1,6 @@
 // Moving an install's files from its folder (DATA_DIR/files) into the bucket: every file copied
-// under the same key, then read back and compared (size and SHA-256). A file already in the bucket
+// under its key (a file of the former layout under its per-site key, keys.ts), then read back and
+// compared (size and SHA-256). A file already in the bucket
 // with the same bytes is left alone, so a run stopped half-way is finished by running it again.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -56,12 +57,21 @@ async function digestIn(target: FileStore, key: string) {
 export async function migrateFiles(
   folder: string,
   target: FileStore,
-  options: { signal?: AbortSignal; onFile?: (key: string, outcome: 'copied' | 'already there' | 'failed') => void } = {},
+  options: {
+    signal?: AbortSignal;
+    onFile?: (key: string, outcome: 'copied' | 'already there' | 'failed') => void;
+    /** The key in the bucket of the file at `path` in the folder (default: the same). */
+    keyOf?: (path: string) => Promise<string> | string;
+    /** Only the files (paths in the folder) this says yes to. */
+    only?: (path: string) => boolean;
+  } = {},
 ): Promise<MigrationSummary> {
   const summary: MigrationSummary = { copied: 0, alreadyThere: 0, bytes: 0, failed: [] };
-  for await (const key of filesUnder(folder)) {
+  for await (const at of filesUnder(folder)) {
     if (options.signal?.aborted) break;
-    const file = path.join(folder, ...key.split('/'));
+    if (options.only && !options.only(at)) continue;
+    const file = path.join(folder, ...at.split('/'));
+    const key = options.keyOf ? await options.keyOf(at) : at;
     const local = await digest(fs.createReadStream(file));
     const there = await digestIn(target, key);
     if (there && there.size === local.size && there.sha256 === local.sha256) {

@@ -8,3 +8,4 @@ export const uploadExists = (db: Conn, ...args: Parameters<Repo['exists']>): Ret
 export const registerUpload = (db: Conn, ...args: Parameters<Repo['register']>): ReturnType<Repo['register']> => uploadsRepo(db).register(...args);
 export const insertUpload = (db: Conn, ...args: Parameters<Repo['insert']>): ReturnType<Repo['insert']> => uploadsRepo(db).insert(...args);
 export const removeUpload = (db: Conn, ...args: Parameters<Repo['remove']>): ReturnType<Repo['remove']> => uploadsRepo(db).remove(...args);
+export const uploadSiteOf = (db: Conn, ...args: Parameters<Repo['siteOf']>): ReturnType<Repo['siteOf']> => uploadsRepo(db).siteOf(...args);

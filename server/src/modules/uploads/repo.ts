@@ -36,6 +36,11 @@ export function uploadsRepo(db: Db | Knex.Transaction) {
       const row = (await db('uploads').where({ key }).first('content_type')) as { content_type: string } | undefined;
       return row?.content_type;
     },
+    /** The file's site: undefined when no row names the key, null when it has no site. */
+    async siteOf(key: string): Promise<number | null | undefined> {
+      const row = (await db('uploads').where({ key }).first('site_id')) as { site_id: number | null } | undefined;
+      return row ? row.site_id : undefined;
+    },
     exists: async (key: string) => Boolean(await db('uploads').where({ key }).first('id')),
   };
 }

@@ -2,11 +2,11 @@
 // official AWS SDK v3: the one S3 client kept in step with S3 itself (signing, retries, multipart).
 // Instances that share the bucket share every file; none keeps one on its own disk.
 import { Transform, type Readable } from 'node:stream';
-import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { StorageConfig } from '../../config';
-import { StoreUnavailable, type FileStore, type StoredFile } from './storage';
+import { StoreUnavailable, type FileStore, type ListedFile, type StoredFile } from './storage';
 
 /** The bucket the settings name (config.ts), and how hard to try one request. */
 export type S3StoreOptions = Omit<Extract<StorageConfig, { kind: 's3' }>, 'kind'> & {
@@ -127,6 +127,35 @@ export function s3Store(o: S3StoreOptions): FileStore & { client: S3Client; obje
       } catch (err) {
         if (!isMissing(err)) throw unavailable(err);
       }
+    },
+    async list(folder) {
+      if (folder && !folder.endsWith('/')) throw new Error('a listed folder ends with /');
+      // '': every file of the store.
+      const Prefix = folder ? objectKey(folder.slice(0, -1)) + '/' : (o.prefix ?? '');
+      const prefixLength = o.prefix.length;
+      const out: ListedFile[] = [];
+      let ContinuationToken: string | undefined;
+      try {
+        do {
+          const command = new ListObjectsV2Command({ Bucket, Prefix, ContinuationToken });
+          // Path-style, the bucket's own address is /bucket/; some S3-compatible servers sign it as
+          // /bucket (S3 takes both), so it is sent that way.
+          command.middlewareStack.add(
+            (next) => (args) => {
+              const request = args.request as { path?: string };
+              if (request.path === `/${Bucket}/`) request.path = `/${Bucket}`;
+              return next(args);
+            },
+            { step: 'build', name: 'bucketPathWithoutSlash' },
+          );
+          const page = await client.send(command);
+          for (const obj of page.Contents ?? []) if (obj.Key) out.push({ key: obj.Key.slice(prefixLength), size: Number(obj.Size ?? 0), modifiedAt: obj.LastModified ?? new Date(0) });
+          ContinuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
+        } while (ContinuationToken);
+      } catch (err) {
+        throw unavailable(err);
+      }
+      return out.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
     },
     async presignPut(key, grant) {
       const command = new PutObjectCommand({ Bucket, Key: objectKey(key), ContentType: grant.contentType, ContentLength: grant.contentLength, Metadata: grant.metadata });

@@ -11,6 +11,7 @@ import type { Deps } from '../../deps';
 import { HttpError, badRequest, forbidden, notFound } from '../../http/errors';
 import type { Actor } from '../../http/types';
 import { isoNow } from '../../lib/clock';
+import { perSiteKeyOf } from './keys';
 import { buildKey, signGrant, verifyGrant, type UploadGrant } from './signing';
 import { ALLOWED_TYPES, fileProblem, matchesType, type AllowedType } from './sniff';
 import { uploadsRepo } from './repo';
@@ -33,7 +34,7 @@ export function uploadsService({ db, clock, config }: Deps, store: FileStore) {
   const uploads = uploadsRepo(db);
 
   async function grantUpload(actor: Actor, req: UploadRequest, baseUrl: string): Promise<{ url: string; key: string; fileUrl: string }> {
-    const key = buildKey(req.serverSidePath, clock.now());
+    const key = buildKey(req.serverSidePath, clock.now(), actor.siteId);
     const fileUrl = `${baseUrl}/files/${urlPathOf(key)}`;
     if (req.contentLength !== undefined && req.contentLength > config.uploads.maxBytes) throw badRequest(`The file is larger than the ${config.uploads.maxBytes} bytes an upload may have`);
     if (store.presignPut) {
@@ -142,27 +143,51 @@ export function uploadsService({ db, clock, config }: Deps, store: FileStore) {
     return pending;
   }
 
+  /**
+   * A file written before keys began with their site: the folder still holds it under that key, the
+   * bucket (after storage:migrate) under its per-site key. null: no other place to look.
+   */
+  async function formerPlaceOf(key: string): Promise<string | null> {
+    const site = await uploads.siteOf(key);
+    return site === undefined && !key.startsWith('print-files/') ? null : perSiteKeyOf(key, site);
+  }
+
+  /** The file at its key, else where storage:migrate put a file of the former layout. */
+  async function openStored(key: string) {
+    const file = await store.open(key);
+    if (file) return file;
+    const moved = await formerPlaceOf(key);
+    return moved ? store.open(moved) : null;
+  }
+
+  async function readStored(key: string) {
+    const bytes = await store.read(key);
+    if (bytes) return bytes;
+    const moved = await formerPlaceOf(key);
+    return moved ? store.read(moved) : null;
+  }
+
   async function open(key: string) {
     let contentType = await uploads.contentTypeOf(key);
     if (!contentType && (await settle(key))) contentType = await uploads.contentTypeOf(key);
-    const file = contentType ? await store.open(key) : null;
+    const file = contentType ? await openStored(key) : null;
     if (!contentType || !file) throw notFound('File not found');
     return { ...file, contentType };
   }
 
   /**
    * The store every other module uses: a direct upload is checked on its first read, and nothing
-   * under incoming/ (unchecked) is ever read.
+   * under incoming/ (unchecked) is ever read; a file of the former layout is found where it was moved.
    */
   const files: FileStore = {
     ...store,
     async open(key) {
       if (key.startsWith(INCOMING)) return null;
-      return (await store.open(key)) ?? ((await settle(key)) ? store.open(key) : null);
+      return (await openStored(key)) ?? ((await settle(key)) ? store.open(key) : null);
     },
     async read(key) {
       if (key.startsWith(INCOMING)) return null;
-      return (await store.read(key)) ?? ((await settle(key)) ? store.read(key) : null);
+      return (await readStored(key)) ?? ((await settle(key)) ? store.read(key) : null);
     },
   };
 

@@ -1,5 +1,6 @@
 // Signed upload URLs: HMAC over key, content type, expiry and uploader; checked timing-safe.
 import crypto from 'node:crypto';
+import { siteFolder } from './keys';
 
 export interface UploadGrant {
   key: string;
@@ -21,8 +22,11 @@ export function verifyGrant(secret: string, g: UploadGrant, signature: string): 
   return given.length === expected.length && crypto.timingSafeEqual(given, expected);
 }
 
-/** folder prefix + timestamp + random + file name, every part made safe for a URL and a file system. */
-export function buildKey(serverSidePath: string, now: Date): string {
+/**
+ * The site's folder + the folder the uploader named + timestamp + random + file name, every part
+ * made safe for a URL and a file system (keys.ts: one site's files under one prefix).
+ */
+export function buildKey(serverSidePath: string, now: Date, siteId: number | null): string {
   const parts = serverSidePath.split('/').map((p) => p.trim()).filter(Boolean);
   const fileName = parts.pop() ?? 'file';
   const folder = parts
@@ -38,5 +42,5 @@ export function buildKey(serverSidePath: string, now: Date): string {
       .slice(-100) || 'file';
   const stamp = now.getTime();
   const random = crypto.randomBytes(12).toString('hex');
-  return `${folder || 'uploads'}/${stamp}-${random}-${safeName}`;
+  return `${siteFolder(siteId)}/${folder || 'uploads'}/${stamp}-${random}-${safeName}`;
 }

@@ -16,6 +16,12 @@ export interface StoredFile {
   metadata?: Record<string, string>;
 }
 
+export interface ListedFile {
+  key: string;
+  size: number;
+  modifiedAt: Date;
+}
+
 /** The signed-URL PUT a client makes straight into the store: type and length bound in the signature. */
 export interface PutGrant {
   contentType: string;
@@ -32,6 +38,8 @@ export interface FileStore {
   open(key: string): Promise<StoredFile | null>;
   read(key: string): Promise<Buffer | null>;
   remove(key: string): Promise<void>;
+  /** The files whose key starts with `folder` (a prefix ending in "/"), at any depth, sorted by key. */
+  list(folder: string): Promise<ListedFile[]>;
   /** A URL a client PUTs the file to directly (a bucket's presigned PUT); a folder has none (the server takes the PUT). */
   presignPut?(key: string, grant: PutGrant): Promise<string>;
   /** Where the files are, for the log (no secret). */
@@ -125,6 +133,30 @@ export function diskStore(root: string): FileStore {
     },
     async remove(key) {
       await fsp.rm(full(key), { force: true });
+    },
+    async list(folder) {
+      if (!folder.endsWith('/')) throw new Error('a listed folder ends with /');
+      const out: ListedFile[] = [];
+      const walk = async (dir: string): Promise<void> => {
+        let entries: fs.Dirent[];
+        try {
+          entries = await fsp.readdir(dir, { withFileTypes: true });
+        } catch (err) {
+          if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+          throw err;
+        }
+        for (const e of entries) {
+          const p = path.join(dir, e.name);
+          if (e.isDirectory()) await walk(p);
+          // A write under way (its temporary name) is not a file yet.
+          else if (e.isFile() && !/\.part-\d+-\d+$/.test(e.name)) {
+            const stat = await fsp.stat(p);
+            out.push({ key: path.relative(root, p).split(path.sep).join('/'), size: stat.size, modifiedAt: stat.mtime });
+          }
+        }
+      };
+      await walk(full(folder.slice(0, -1)));
+      return out.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
     },
   };
 }
