@@ -97,7 +97,9 @@ describe('the built server', () => {
     const login = await fetch(`${base}/api/users/login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email: 'admin@presswork.local', password: 'presswork' }) });
     expect(login.status).toBe(200);
     const auth = { Authorization: `Bearer ${((await login.json()) as { data: { token: string } }).data.token}` };
-    const jobs = (await (await fetch(`${base}/api/print-jobs?page=1&readyForPrint=1&isPrinted=0`, { headers: auth })).json()) as { data: { list: Array<{ id: number }> } };
+    const jobs = (await (await fetch(`${base}/api/print-jobs?page=1&readyForPrint=1&isPrinted=0`, { headers: auth })).json()) as { data: { list: Array<{ id: number; data?: { format?: string } }> } };
+    // A card's print file: four A5 pages (the demo's mug and poster print one page each).
+    jobs.data.list = jobs.data.list.filter((j) => (j.data?.format ?? 'card-a5') === 'card-a5');
     expect(jobs.data.list.length, `no demo job to print (the seed draws them in the render workers):\n${output.slice(-2000)}`).toBeGreaterThan(0);
     const pdf = await fetch(`${base}/api/pdf/from-print-job`, { method: 'POST', headers: { ...auth, 'Content-Type': 'application/json', Accept: 'application/pdf' }, body: JSON.stringify({ id: jobs.data.list[0].id }) });
     expect(pdf.status, output.slice(-2000)).toBe(200);

@@ -54,7 +54,7 @@ describe('seedPrintProduction', async () => {
     expect(pictureEcard).toMatchObject({ productType: 'E-card', siteId: w.sites.b, hpSKU: null });
     expect(pictureEcard.data.document).toBeUndefined();
     expect(await sharp(await file(pictureEcard.image!)).metadata()).toMatchObject({ format: 'jpeg', width: 1800, height: 1260 });
-    expect(ecard.image).toMatch(/^\/files\/renders\/.+-preview\.png$/);
+    expect(ecard.image).toMatch(/^\/files\/\d+\/renders\/.+-preview\.png$/);
     const preview = await sharp(await file(ecard.image!)).metadata();
     expect(preview.width! / preview.height!).toBeCloseTo(148 / 105, 2);
     for (const d of designs) expect(d.data.artworkUrls, d.sku!).toHaveLength(d.productType === 'Card' ? 4 : 1);
@@ -161,7 +161,7 @@ describe('seedPrintProduction', async () => {
     expect(job.lineItemId).toBeTruthy();
     expect(job.data.properties).toEqual([{ name: 'Photo', value: photoOrder!.photoUrl }]);
     // The customer's photo is on our own host, and is what the job's front page was drawn from.
-    expect(new URL(photoOrder!.photoUrl).pathname).toMatch(/^\/files\/orders\/.+\.jpe?g$/);
+    expect(new URL(photoOrder!.photoUrl).pathname).toMatch(/^\/files\/\d+\/orders\/.+\.jpe?g$/);
     const photo = await sharp(await file(new URL(photoOrder!.photoUrl).pathname)).metadata();
     expect([photo.width, photo.height]).toEqual([LOW_RES_PHOTO.width, LOW_RES_PHOTO.height]);
     expect(job.data.needsReview).toBeUndefined();

@@ -348,7 +348,7 @@ describe('designs', async () => {
       const pages = d.data.artworkUrls!;
       expect(pages).toHaveLength(4);
       expect(pages[0]).toBe(url);
-      expect(pages[1]).toMatch(/^\/files\/designs\/\d+-[0-9a-f]{24}-blank-a5\.png$/);
+      expect(pages[1]).toMatch(/^\/files\/\d+\/designs\/\d+-[0-9a-f]{24}-blank-a5\.png$/);
       expect(pages[2]).toBe(pages[1]);
       expect(pages[3]).toBe(pages[1]);
       const blank = await w.request().get(pages[1]).buffer(true).parse(binary);

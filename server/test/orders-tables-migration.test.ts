@@ -11,7 +11,7 @@ const w = await createWorld();
 const t0 = '2026-11-20T09:00:00.000Z';
 
 // Back to the schema before the order tables, undoing any later migration first (down runs on empty tables here).
-for (let undone = 0; (await w.db.schema.hasTable('store_orders')) && undone < 20; undone++) await w.db.migrate.down({ migrationSource });
+for (let undone = 0; (await w.db.schema.hasTable('store_orders')) && undone < 60; undone++) await w.db.migrate.down({ migrationSource });
 expect(await w.db.schema.hasTable('store_orders')).toBe(false);
 
 const storeJson = (id: string, name: string, updatedAt: string, extra: Record<string, unknown> = {}) => ({

@@ -153,7 +153,7 @@ describe('POST /api/print-jobs/bulk-pdf', async () => {
   for (const [i, colour] of ['#ff0000', '#00ff00', '#0000ff', '#ffff00'].entries()) pages.push(await upload(await png(colour), `bulk-${i + 1}.png`));
   const poster = await makeDesign(w, w.tokens.adminA, { name: 'Bulk poster', sku: 'BULK-POSTER', productType: 'Poster' });
   const card = () => insertJob(w.sites.a, { artworkUrls: pages });
-  const posterJob = () => insertJob(w.sites.a, { artworkUrls: pages, designId: poster.id, productName: 'Bulk poster' });
+  const posterJob = () => insertJob(w.sites.a, { artworkUrls: pages.slice(0, 1), designId: poster.id, productName: 'Bulk poster' });
 
   it("from Jobs: one print-files.pdf of the jobs' own files in the order given, boxes kept; each job then downloaded", async () => {
     const ids = [await card(), await posterJob(), await card()];
@@ -164,8 +164,8 @@ describe('POST /api/print-jobs/bulk-pdf', async () => {
     const merged = await PDFDocument.load(res.body as Buffer);
     const singles = await Promise.all(ids.map(async (id) => PDFDocument.load((await w.services.production.printFile((await row(id))!)).pdf)));
     expect(merged.getPageCount()).toBe(singles.reduce((n, d) => n + d.getPageCount(), 0));
-    expect(merged.getPageCount()).toBe(12);
-    expect(trimWidthsOf(merged)).toEqual([148, 148, 148, 148, 297, 297, 297, 297, 148, 148, 148, 148]);
+    expect(merged.getPageCount()).toBe(9);
+    expect(trimWidthsOf(merged)).toEqual([148, 148, 148, 148, 297, 148, 148, 148, 148]);
     const single = singles.flatMap((d) => d.getPages());
     merged.getPages().forEach((page, i) => {
       expect(page.getMediaBox()).toEqual(single[i].getMediaBox());

@@ -687,7 +687,7 @@ describe('POST /api/pdf/from-print-job', async () => {
   it('set-up: four PNG pages uploaded through signed URLs', async () => {
     pages = [];
     for (const [i, colour] of ['#ff0000', '#00ff00', '#0000ff', '#ffff00'].entries()) pages.push(await upload(await png(colour), `page-${i + 1}.png`));
-    expect(pages.every((u) => u.startsWith('/files/artwork/'))).toBe(true);
+    expect(pages.every((u) => /^\/files\/\d+\/artwork\//.test(u))).toBe(true);
   });
 
   it('the 4 artwork pages → print-file.pdf with 4 card pages (A5 + 3 mm bleed, TrimBox A5); the job is then downloaded', async () => {

@@ -154,7 +154,7 @@ describe('render API', async () => {
       const { images, preview, missing } = res.body.data;
       expect(images).toHaveLength(4);
       expect(missing).toEqual([]);
-      for (const url of images) expect(url).toMatch(/^\/files\/renders\/[^/]+-name-card-page-\d\.png$/);
+      for (const url of images) expect(url).toMatch(/^\/files\/\d+\/renders\/[^/]+-name-card-page-\d\.png$/);
       expect(new Set(images).size).toBe(4);
       const rows = await w.db('uploads').whereIn('key', images.map((u: string) => decodeURIComponent(u.slice('/files/'.length))));
       expect(rows).toHaveLength(4);
