@@ -34,6 +34,7 @@ export const UI_PAGE_ROOTS: readonly string[] = [
   'history',
   'api-reference',
   'print-profiles',
+  'routing',
   // pages shown inside frames
   'editor',
   'sample-editor-embed',

@@ -67,6 +67,9 @@ function sample1001(): GraphqlOrder {
     displayFulfillmentStatus: 'UNFULFILLED',
     processedAt: '2008-01-10T16:00:00Z',
     customerAcceptsMarketing: false,
+    tags: [],
+    sourceName: 'web',
+    totalPriceSet: { shopMoney: { amount: '598.94' } },
     customer: {
       legacyResourceId: '207119551',
       firstName: 'Bob',

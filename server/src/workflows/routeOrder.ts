@@ -157,7 +157,8 @@ export async function routeOrder(ctx: RoutingFlowDeps, trx: Knex.Transaction, si
     await recordChange(trx, { at, siteId, kind: 'order', subjectId: orderId, by, action: 'routed', from: before?.action ?? null, to: then.action, reason: `line ${lineId}: ${describe(set, row)}` });
     routed.push({ lineId, action: then.action, ruleId, reason: row.reason ?? null, destination: row.destination ?? null });
   }
-  await dispatch(ctx, trx, siteId, orderId, lines.length, done.size === 0 && lines.every((l) => !l.job && l.route.code !== 'at-provider'), routed, at);
+  // Lines whose units are all gone are not the order's to make: the rest may still go as one order.
+  await dispatch(ctx, trx, siteId, orderId, lines.filter((l) => !l.mapping.removed).length, done.size === 0 && lines.every((l) => !l.job && l.route.code !== 'at-provider'), routed, at);
   return routed.map(({ destination: _destination, ...r }) => r);
 }
 

@@ -61,6 +61,9 @@ export const ORDERS_QUERY = `query PressworkOrdersSince($first: Int!, $after: St
       displayFulfillmentStatus
       processedAt
       customerAcceptsMarketing
+      tags
+      sourceName
+      totalPriceSet { shopMoney { amount } }
       customer { legacyResourceId firstName lastName defaultEmailAddress { emailAddress marketingState marketingOptInLevel marketingUpdatedAt } }
       shippingAddress { ...PressworkAddress }
       billingAddress { ...PressworkAddress }
@@ -131,6 +134,10 @@ export interface GraphqlOrder {
   displayFulfillmentStatus: string | null;
   processedAt?: string | null;
   customerAcceptsMarketing?: boolean | null;
+  /** What routing rules read, as the webhook's REST order carries them. */
+  tags?: string[] | null;
+  sourceName?: string | null;
+  totalPriceSet?: { shopMoney: { amount: string } } | null;
   customer: {
     legacyResourceId: string | number;
     firstName: string | null;
@@ -239,6 +246,9 @@ export function storeOrderFromGraphql(o: GraphqlOrder, lines: GraphqlLineItem[] 
     fulfillment_status: fulfillmentStatus(o.displayFulfillmentStatus),
     processed_at: o.processedAt ?? null,
     buyer_accepts_marketing: o.customerAcceptsMarketing ?? null,
+    tags: o.tags ? o.tags.join(', ') : null,
+    source_name: o.sourceName ?? null,
+    total_price: o.totalPriceSet?.shopMoney.amount ?? null,
     customer: customer
       ? {
           id: legacyId(customer.legacyResourceId),

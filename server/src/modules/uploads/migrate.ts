@@ -4,10 +4,9 @@
 // with the same bytes is left alone, so a run stopped half-way is finished by running it again.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import type { FileStore } from './storage';
+import { filesUnder, type FileStore } from './storage';
 
 export interface MigrationSummary {
   copied: number;
@@ -30,21 +29,11 @@ async function digest(stream: Readable): Promise<{ size: number; sha256: string 
   return { size, sha256: hash.digest('hex') };
 }
 
-async function* filesUnder(root: string, dir = root): AsyncGenerator<string> {
-  let entries: fs.Dirent[];
-  try {
-    entries = await fsp.readdir(dir, { withFileTypes: true });
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
-    throw err;
-  }
-  for (const e of entries.sort((a, b) => a.name.localeCompare(b.name))) {
-    const p = path.join(dir, e.name);
-    if (e.isDirectory()) yield* filesUnder(root, p);
-    else if (e.isFile()) {
-      const key = path.relative(root, p).split(path.sep).join('/');
-      if (!NOT_A_FILE.test(key)) yield key;
-    }
+/** The keys of the folder's files (paths relative to it, with /), leaving out what is not a file yet. */
+async function* keysUnder(root: string): AsyncGenerator<string> {
+  for await (const p of filesUnder(root)) {
+    const key = path.relative(root, p).split(path.sep).join('/');
+    if (!NOT_A_FILE.test(key)) yield key;
   }
 }
 
@@ -67,7 +56,7 @@ export async function migrateFiles(
   } = {},
 ): Promise<MigrationSummary> {
   const summary: MigrationSummary = { copied: 0, alreadyThere: 0, bytes: 0, failed: [] };
-  for await (const at of filesUnder(folder)) {
+  for await (const at of keysUnder(folder)) {
     if (options.signal?.aborted) break;
     if (options.only && !options.only(at)) continue;
     const file = path.join(folder, ...at.split('/'));

@@ -137,26 +137,30 @@ export function diskStore(root: string): FileStore {
     async list(folder) {
       if (!folder.endsWith('/')) throw new Error('a listed folder ends with /');
       const out: ListedFile[] = [];
-      const walk = async (dir: string): Promise<void> => {
-        let entries: fs.Dirent[];
-        try {
-          entries = await fsp.readdir(dir, { withFileTypes: true });
-        } catch (err) {
-          if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
-          throw err;
-        }
-        for (const e of entries) {
-          const p = path.join(dir, e.name);
-          if (e.isDirectory()) await walk(p);
-          // A write under way (its temporary name) is not a file yet.
-          else if (e.isFile() && !/\.part-\d+-\d+$/.test(e.name)) {
-            const stat = await fsp.stat(p);
-            out.push({ key: path.relative(root, p).split(path.sep).join('/'), size: stat.size, modifiedAt: stat.mtime });
-          }
-        }
-      };
-      await walk(full(folder.slice(0, -1)));
+      const base = path.resolve(root);
+      for await (const p of filesUnder(full(folder.slice(0, -1)))) {
+        // A write under way (its temporary name) is not a file yet.
+        if (/\.part-\d+-\d+$/.test(p)) continue;
+        const stat = await fsp.stat(p);
+        out.push({ key: path.relative(base, p).split(path.sep).join('/'), size: stat.size, modifiedAt: stat.mtime });
+      }
       return out.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
     },
   };
+}
+
+/** Every file below `dir` (full paths, by name at each level); none when `dir` is not there. */
+export async function* filesUnder(dir: string): AsyncGenerator<string> {
+  let entries: fs.Dirent[];
+  try {
+    entries = await fsp.readdir(dir, { withFileTypes: true });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw err;
+  }
+  for (const e of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) yield* filesUnder(p);
+    else if (e.isFile()) yield p;
+  }
 }
