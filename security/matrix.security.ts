@@ -94,6 +94,13 @@ function rest(base: string, id: (s: SecurityWorld) => number, o: { create?: (c: 
   return e;
 }
 
+/** A stock item of site A (its name carries the marker), for the calls that read or change one. */
+async function throwawayStockItem(s: SecurityWorld): Promise<number> {
+  const at = new Date().toISOString();
+  const [row] = await s.w.db('stock_items').insert({ site_id: s.fx.siteA, name: `Blank mugs ${s.marker}`, unit: 'mugs', on_hand: 10, reorder_point: 2, reorder_quantity: 20, created_at: at, updated_at: at }).returning('id');
+  return typeof row === 'object' ? row.id : row;
+}
+
 const EXAMPLES: Examples = {
   // ---- files, webhooks, UI --------------------------------------------------------------------
   'PUT /uploads/*key': { params: { key: 'logos/forged.png' }, query: { ct: 'image/png', expires: '9999999999' }, headers: { 'Content-Type': 'image/png' }, raw: Buffer.from('not signed') },
@@ -178,6 +185,22 @@ const EXAMPLES: Examples = {
   // Bulk actions: site A's job, so site B's user is refused it (reported, never shown).
   'POST /api/print-jobs/bulk': async (c) => ({ body: { ids: [await c.world.throwaway.job()], action: 'delete' } }),
   'POST /api/print-jobs/bulk-pdf': (c) => ({ body: { ids: [c.world.fx.jobId] } }),
+  // Proof links are public and checked by their signature: a forged one is refused as a page.
+  'GET /proof/:token': { params: { token: 'forged.token' }, headers: { Accept: 'application/json' } },
+  'POST /api/proofs/:token/approve': { params: { token: 'forged.token' } },
+  'POST /api/proofs/:token/request-change': { params: { token: 'forged.token' }, body: { message: 'Please spell it Ada' } },
+  'POST /api/orders/:id/release': (c) => ({ params: { id: c.world.fx.orderId } }),
+  'POST /api/orders/:id/lines/:lineId/personalisation': (c) => ({ params: { id: c.world.fx.orderId, lineId: c.world.fx.lineId }, body: { properties: [{ name: 'Name', value: 'Ada' }] } }),
+  'GET /api/sites/:site/routing': (c) => ({ params: { site: c.world.fx.siteASlug } }),
+  'PUT /api/sites/:site/routing': (c) => ({ params: { site: c.world.fx.siteASlug }, body: { rules: [], default: { action: 'hold', reason: 'Check it' }, capacity: [] } }),
+  'POST /api/sites/:site/routing/test': (c) => ({ params: { site: c.world.fx.siteASlug }, body: { last: 5 } }),
+  'POST /api/sites/:site/routing/route-now': (c) => ({ params: { site: c.world.fx.siteASlug }, body: { orderId: c.world.fx.orderId } }),
+  'GET /api/stock-items': {},
+  'POST /api/stock-items': (c) => ({ body: { siteId: c.actor === 'userB' ? c.world.fx.siteB : c.world.fx.siteA, name: `Mugs ${c.world.unique('s')}`, unit: 'mugs', onHand: 5, reorderPoint: 1, reorderQuantity: 10 } }),
+  'GET /api/stock-items/:id': async (c) => ({ params: { id: String(await throwawayStockItem(c.world)) } }),
+  'POST /api/stock-items/:id/receive': async (c) => ({ params: { id: String(await throwawayStockItem(c.world)) }, body: { quantity: 3, note: 'delivery' } }),
+  'POST /api/stock-items/:id/count': async (c) => ({ params: { id: String(await throwawayStockItem(c.world)) }, body: { quantity: 4, note: 'stock-take' } }),
+  'GET /api/stock-items/:id/movements': async (c) => ({ params: { id: String(await throwawayStockItem(c.world)) } }),
   'GET /api/batches': {},
   'POST /api/batches': async (c) => ({ body: { jobIds: [await c.world.throwaway.job()] } }),
   'GET /api/batches/sheets': {},

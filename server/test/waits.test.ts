@@ -148,11 +148,11 @@ describe('the change window and buyer proofs', async () => {
       expect(expired.status).toBe(410);
       expect(expired.text).toContain('This proof link has expired');
       const tampered = await w.request().get(`/proof/${token.slice(0, -1)}${token.endsWith('A') ? 'B' : 'A'}`);
-      expect(tampered.status).toBe(404);
+      expect(tampered.status).toBe(403);
       expect(tampered.text).toContain('This proof link is not valid');
       const swapped = token.replace(/^\d+\./, `${theirs.id}.`);
       const foreign = await w.request().post(`/api/proofs/${swapped}/approve`).type('form').send({});
-      expect(foreign.status).toBe(404);
+      expect(foreign.status).toBe(403);
       expect(foreign.text).toContain('This proof link is not valid');
       expect(await outboxOf(other.id)).toEqual([]);
       // Two approvals at the same moment: one wins, production is queued once.

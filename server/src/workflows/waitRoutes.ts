@@ -10,7 +10,7 @@ import { HttpError } from '../http/errors';
 import { fieldError } from '../http/fieldErrors';
 import { parse } from '../http/validate';
 import { proofPage, proofRefusalPage } from './proofPage';
-import { linkRefusalSentence, type WaitsWorkflow } from './waits';
+import { linkRefusalSentence, refusalStatus, type WaitsWorkflow } from './waits';
 
 const LINK = 'the signed proof link (HMAC, expiring, one order line)';
 const tokenOf = (v: unknown) => String(v ?? '').slice(0, 200);
@@ -37,7 +37,12 @@ export function proofRoutes(waits: WaitsWorkflow): Router {
   r.get('/proof/:token', allow.credential(LINK).describe('The buyer\'s proof page: the pages that will print, Approve and Ask for a change'), async (req, res) => {
     const token = tokenOf(req.params.token);
     const view = await waits.openProof(token);
-    if ('refused' in view) return page(res, view.refused === 'expired' ? 410 : 404, proofRefusalPage(linkRefusalSentence(view.refused), view.site));
+    if ('refused' in view) {
+      const status = refusalStatus(view.refused);
+      // A program asking (not a browser) gets the API's envelope rather than the page.
+      if (req.accepts(['html', 'json']) !== 'html') return void res.status(status).json({ success: false, error: linkRefusalSentence(view.refused) });
+      return page(res, status, proofRefusalPage(linkRefusalSentence(view.refused), view.site));
+    }
     const notice = req.query.answered === 'approved' ? 'Thank you: your proof is approved.' : req.query.answered === 'change' ? 'Thank you: we have your message.' : undefined;
     page(res, 200, proofPage(view, token, notice));
   });

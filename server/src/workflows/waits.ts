@@ -263,7 +263,7 @@ export function waitsWorkflow(deps: WaitsDeps) {
 
   async function answerable(token: string): Promise<{ wait: LineWait; site: Site; order: OrderRecord }> {
     const found = await waitOfLink(token);
-    if ('refused' in found) throw new HttpError(found.refused === 'expired' ? 410 : found.refused === 'replaced' ? 409 : 404, linkRefusalSentence(found.refused), { code: `PROOF_${found.refused.toUpperCase()}` });
+    if ('refused' in found) throw new HttpError(refusalStatus(found.refused), linkRefusalSentence(found.refused), { code: `PROOF_${found.refused.toUpperCase()}` });
     if (found.wait.state !== 'proof') throw answered(found.wait);
     return found;
   }
@@ -353,6 +353,11 @@ export function waitsWorkflow(deps: WaitsDeps) {
 }
 
 /** What a refused proof link tells the buyer. */
+/** A link that is not ours (bad signature) is refused as a credential is (403); an expired one is gone (410), a replaced one conflicts (409), one of nothing is not found. */
+export function refusalStatus(r: ProofRefusal['refused']): number {
+  return r === 'invalid' ? 403 : r === 'expired' ? 410 : r === 'replaced' ? 409 : 404;
+}
+
 export function linkRefusalSentence(r: ProofRefusal['refused']): string {
   if (r === 'expired') return 'This proof link has expired. Please reply to the proof e-mail and the shop will send you a new one.';
   if (r === 'replaced') return 'A newer proof was sent for this item: please use the link in the latest e-mail.';
