@@ -151,7 +151,7 @@ describe('the change window and buyer proofs', async () => {
       expect(tampered.status).toBe(403);
       expect(tampered.text).toContain('This proof link is not valid');
       const swapped = token.replace(/^\d+\./, `${theirs.id}.`);
-      const foreign = await w.request().post(`/api/proofs/${swapped}/approve`).type('form').send({});
+      const foreign = await w.request().post(`/api/proofs/${swapped}/approve`).type('form').set('Accept', 'text/html').send({});
       expect(foreign.status).toBe(403);
       expect(foreign.text).toContain('This proof link is not valid');
       expect(await outboxOf(other.id)).toEqual([]);
@@ -160,7 +160,7 @@ describe('the change window and buyer proofs', async () => {
       expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
       expect(await outboxOf(o.id)).toHaveLength(1);
       expect((await actions(o.id)).filter((x) => x === 'proof approved')).toHaveLength(1);
-      const again = await w.request().post(`/api/proofs/${token}/approve`).type('form').send({});
+      const again = await w.request().post(`/api/proofs/${token}/approve`).type('form').set('Accept', 'text/html').send({});
       expect(again.status).toBe(409);
       expect(again.text).toContain('This proof was already approved');
       expect((await w.request().get(`/proof/${token}`)).text).toContain('You approved this proof');

@@ -25,7 +25,7 @@ const personalisationBody = z.object({
 });
 
 /** The page answers a form post (a browser without script): back to the page, which shows the answer. */
-const fromForm = (req: express.Request) => Boolean(req.is('application/x-www-form-urlencoded'));
+const fromForm = (req: express.Request) => Boolean(req.is('application/x-www-form-urlencoded')) && (req.get('accept') ?? '').includes('text/html');
 
 function page(res: Response, status: number, html: string) {
   res.status(status).set({ 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer', 'X-Robots-Tag': 'noindex' }).type('html').send(html);
