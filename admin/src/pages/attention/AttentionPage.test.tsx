@@ -25,7 +25,7 @@ function setHidden(hidden: boolean) {
 function renderPage(answers: AttentionAnswer[]) {
   signIn(USER);
   let asked = 0;
-  const stub = stubFetch((call) => {
+  const fetches = stubFetch((call) => {
     if (call.url.startsWith('/api/attention')) return jsonResponse({ success: true, data: answers[Math.min(asked++, answers.length - 1)] });
     return jsonResponse({ success: true, data: USER });
   });
@@ -37,7 +37,7 @@ function renderPage(answers: AttentionAnswer[]) {
     </AttentionProvider>,
     { path: '/attention' },
   );
-  return { attentionCalls: () => stub.calls.filter((c) => c.url.startsWith('/api/attention')).length };
+  return { attentionCalls: () => fetches.calls.filter((c) => c.url.startsWith('/api/attention')).length };
 }
 
 afterEach(() => {
@@ -107,7 +107,7 @@ describe('Needs attention', () => {
       () => new Response(null, { status: 304, headers: { ETag: '"first"' } }),
       () => jsonResponse({ success: true, data: { items: [], counts: ZERO } }, 200, { ETag: '"second"' }),
     ];
-    const stub = stubFetch((call) => (call.url.startsWith('/api/attention') ? replies.shift()!() : jsonResponse({ success: true, data: USER })));
+    const fetches = stubFetch((call) => (call.url.startsWith('/api/attention') ? replies.shift()!() : jsonResponse({ success: true, data: USER })));
     renderInAdmin(
       <AttentionProvider>
         <Menu />
@@ -115,7 +115,7 @@ describe('Needs attention', () => {
       </AttentionProvider>,
       { path: '/attention' },
     );
-    const sent = () => stub.calls.filter((c) => c.url.startsWith('/api/attention')).map((c) => c.headers.get('If-None-Match'));
+    const sent = () => fetches.calls.filter((c) => c.url.startsWith('/api/attention')).map((c) => c.headers.get('If-None-Match'));
     expect(await screen.findByText('103 problems, 1 critical')).toBeInTheDocument();
     expect(sent()).toEqual([null]);
     await act(async () => {
