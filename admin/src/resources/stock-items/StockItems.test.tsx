@@ -82,7 +82,8 @@ describe('Setup → Stock', { timeout: 60_000 }, () => {
     const cards = screen.getByText('Card blanks A5').closest('tr')!;
     expect(within(cards).getByText('380 cards')).toBeInTheDocument();
     expect(within(cards).queryByText(/reorder/)).not.toBeInTheDocument();
-    expect(within(cards).getByText('Site 1')).toBeInTheDocument();
+    // An admin reads the site's name.
+    expect(await within(cards).findByText('Site A')).toBeInTheDocument();
     expect(within(cards).getByRole('button', { name: 'Receive' })).toBeInTheDocument();
     expect(within(cards).getByRole('button', { name: 'Count' })).toBeInTheDocument();
   });
@@ -183,9 +184,12 @@ describe('Setup → Stock', { timeout: 60_000 }, () => {
 
   it('staff see their list with Receive and Count too', async () => {
     signIn(USER);
-    fakeStock(USER);
+    const { calls } = fakeStock(USER);
     renderInAdmin(<StockItemList />, { path: '/stock-items', routePath: '/stock-items' });
     const cards = (await screen.findByText('Card blanks A5')).closest('tr')!;
     expect(within(cards).getByRole('button', { name: 'Receive' })).toBeInTheDocument();
+    expect(within(cards).getByText('This site')).toBeInTheDocument();
+    // Staff may not list the sites: never asked.
+    expect(calls.some((c) => c.url.startsWith('/api/admin/sites'))).toBe(false);
   });
 });
