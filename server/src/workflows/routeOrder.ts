@@ -1,9 +1,9 @@
 // Routing an order's lines by the site's rules: when an order becomes printable (paid, or created on
 // a site that sends then), each line not routed yet gets its place by the first rule that matches
 // (or the default), the floor's capacity taken as it goes — in-house lines become print jobs, the
-// provider's are queued for HP Site Flow (one provider order per destination when the whole order
-// goes to one), held lines wait in Needs attention, e-cards are e-mailed. A use case of orders,
-// production, fulfilment and routing together; `routeOrder` is the one place routing starts.
+// provider's are queued for HP Site Flow (one provider order per destination), held lines wait
+// in Needs attention, e-cards are e-mailed. A use case of orders, production, fulfilment and
+// routing together; `routeOrder` is the one place routing starts.
 import type { Knex } from 'knex';
 import type { Db } from '../db';
 import type { Deps } from '../deps';
@@ -164,7 +164,8 @@ export async function routeOrder(ctx: RoutingFlowDeps, trx: Knex.Transaction, si
 
 /**
  * Where routed lines go next, in the same transaction: the provider's queued (the whole order as one
- * provider order when every line to make goes there to one destination, else each line its own),
+ * provider order when every line to make goes there to one destination, else one provider order
+ * per destination, named after its first line),
  * in-house lines queued for their print jobs. Held and e-mailed lines need nothing more here.
  */
 async function dispatch(ctx: RoutingFlowDeps, trx: Knex.Transaction, siteId: number, orderId: string, lineCount: number, untouched: boolean, routed: Array<RoutedLine & { destination: string | null }>, at: string): Promise<void> {
@@ -174,7 +175,8 @@ async function dispatch(ctx: RoutingFlowDeps, trx: Knex.Transaction, siteId: num
   if (toProvider.length && untouched && destinations.length === 1 && made.length === toProvider.length && routed.length === lineCount) {
     await ctx.send.enqueueOrderSend(trx, { siteId, orderId, destination: destinations[0] ?? undefined });
   } else {
-    for (const destination of destinations) await ctx.send.enqueueOrderSend(trx, { siteId, orderId, lineIds: toProvider.filter((r) => r.destination === destination).map((r) => r.lineId), destination: destination ?? undefined });
+    // One provider order per destination: its lines go together.
+    for (const destination of destinations) await ctx.send.enqueueOrderSend(trx, { siteId, orderId, lineIds: toProvider.filter((r) => r.destination === destination).map((r) => r.lineId), destination: destination ?? undefined, together: true });
   }
   for (const r of routed.filter((x) => x.action === 'inHouse')) {
     await insertOnce(trx, { kind: ROUTED_IN_HOUSE_KIND, dedupeKey: inHouseKey(siteId, orderId, r.lineId), siteId, payload: { siteId, orderId, lineId: r.lineId, actorId: null }, at });
