@@ -156,4 +156,11 @@ describe('what a rule set may say', () => {
     expect(problem({ ...ok, default: { action: 'provider', ifFull: { action: 'hold', reason: 'x' } } })).toMatchObject({ field: 'default.ifFull' });
     expect(problem({ ...ok, rules: [ok.rules[0], ok.rules[0]] })).toMatchObject({ field: 'rules.1.id' });
   });
+  it('ifOutOfStock: another action on Make in house only, never in house again, no unknown key', () => {
+    const inHouse = { ...ok.rules[0], then: { action: 'inHouse', ifOutOfStock: { action: 'provider', destination: 'hp-us' } } };
+    expect(parse(ruleSetBody, { ...ok, rules: [inHouse] }).rules[0].then.ifOutOfStock).toEqual({ action: 'provider', destination: 'hp-us' });
+    expect(problem({ ...ok, default: { action: 'provider', ifOutOfStock: { action: 'hold' } } })).toMatchObject({ field: 'default.ifOutOfStock', message: expect.stringMatching(/only for Make in house/) });
+    expect(problem({ ...ok, rules: [{ ...inHouse, then: { action: 'inHouse', ifOutOfStock: { action: 'inHouse' } } }] })).toMatchObject({ field: 'rules.0.then.ifOutOfStock.action' });
+    expect(problem({ ...ok, rules: [{ ...inHouse, then: { action: 'inHouse', ifOutOfStock: { action: 'hold', why: 'x' } } }] })).toBeDefined();
+  });
 });

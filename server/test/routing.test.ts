@@ -146,6 +146,40 @@ describe('orders routed as they become printable', () => {
     expect((await api().get('/api/attention')).body.data.items.some((i: { orderId?: string; kind: string }) => i.orderId === o.id && i.kind === 'routingHeld')).toBe(false);
   });
 
+  it('Route now with a choice: a held line made in house or sent to HP Site Flow, recorded as the person\'s', async () => {
+    const vipOnly: RoutingRuleSet = { ...CARDS_IN_HOUSE, rules: [CARDS_IN_HOUSE.rules[2]] };
+    await save(vipOnly);
+    const o = { ...order({ skus: ['RMUG-1', 'RPOSTER-1', 'RMUG-1'] }), tags: 'vip' };
+    await deliver(w, o);
+    const [mug, poster, other] = o.line_items.map((l) => l.id);
+    expect((await routes(o.id)).map((r) => r.action)).toEqual(['hold', 'hold', 'hold']);
+    const held = (await api().get('/api/attention')).body.data.items.filter((i: { orderId?: string; kind: string }) => i.orderId === o.id && i.kind === 'routingHeld');
+    expect(held.map((i: { lineId: string }) => i.lineId)).toEqual([mug, poster, other]);
+
+    expect((await api().post(`${routingOf()}/route-now`, { orderId: o.id, to: 'inHouse' })).body).toMatchObject({ success: false, field: 'lineId' });
+    const inHouse = await api().post(`${routingOf()}/route-now`, { orderId: o.id, lineId: mug, to: 'inHouse' });
+    expect(inHouse.status, JSON.stringify(inHouse.body)).toBe(200);
+    expect(inHouse.body.data.lines).toEqual([{ lineId: mug, action: 'inHouse', ruleId: null, reason: null }]);
+    const sent = await api().post(`${routingOf()}/route-now`, { orderId: o.id, lineId: poster, to: 'provider' });
+    expect(sent.status, JSON.stringify(sent.body)).toBe(200);
+    expect((await routes(o.id)).map((r) => [r.line_id, r.action, r.by, r.by_name])).toEqual([
+      [mug, 'inHouse', 'manual', 'admin-a Tester'],
+      [poster, 'provider', 'manual', 'admin-a Tester'],
+      [other, 'hold', 'rule', null],
+    ]);
+    // The mug's job is made at once; the poster is its own provider order; the third line still waits.
+    expect((await w.db('print_jobs').where({ shopify_order_id: o.id })).map((j) => [j.line_item_id, j.made_by])).toEqual([[mug, 'in_house']]);
+    expect((await outboxOf(o.id)).filter((r) => r.kind === 'hp-order').map((r) => r.dedupe_key)).toEqual([`hp:${w.sites.a}:${o.id}:${poster}`]);
+    const still = (await api().get('/api/attention')).body.data.items.filter((i: { orderId?: string; kind: string }) => i.orderId === o.id && i.kind === 'routingHeld');
+    expect(still.map((i: { lineId: string }) => i.lineId)).toEqual([other]);
+    const history = await w.db('history').where({ subject_kind: 'order', subject_id: o.id, action: 'routed' }).orderBy('id');
+    expect(history.at(-1).reason).toBe(`line ${poster}: Send to HP Site Flow, manual, by admin-a Tester`);
+    // A line no rule holds is not Route now's: a clear refusal.
+    const again = await api().post(`${routingOf()}/route-now`, { orderId: o.id, lineId: mug, to: 'provider' });
+    expect(again.status).toBe(409);
+    expect(again.body.error).toMatch(/is not held by a routing rule/);
+  });
+
   it('a line whose design cannot go where the rule says is held with the reason; an e-mail rule on a printed line too', async () => {
     await makeDesign(w, w.tokens.adminA, { name: 'Floor only', sku: 'RFLOOR-1', productType: 'Card', data: ART });
     await save({ ...CARDS_IN_HOUSE, rules: [{ id: 'mail', name: 'Mugs by e-mail', when: { sku: 'RMUG-*' }, then: { action: 'email' } }] });
@@ -249,6 +283,77 @@ describe('manual overrides and changes after routing', () => {
     expect(await w.db('print_jobs').where({ shopify_order_id: o.id, line_item_id: '1399999999999999001' })).toEqual([]);
     // Routes stay as decided: the history says what happened after.
     expect(await routes(o.id)).toHaveLength(2);
+  });
+});
+
+describe('out of stock', () => {
+  it('a Make in house with ifOutOfStock sends a line its blanks cannot cover to the provider, with the shortage; one without holds the job for stock', async () => {
+    const made = await api(w.tokens.userA).post('/api/stock-items', { name: 'Routed mugs', unit: 'mugs', onHand: 2 });
+    expect(made.status, JSON.stringify(made.body)).toBe(200);
+    const mugs = made.body.data.id as number;
+    await makeDesign(w, w.tokens.adminA, { name: 'Stocked mug', sku: 'RSTOCK-1', productType: 'Mug', hpSKU: 'HP-MUG', data: { ...ART, consumes: [{ stockItemId: mugs, perUnit: 1 }] } });
+    const set: RoutingRuleSet = {
+      rules: [{ id: 'mugs', name: 'Mugs in house', when: { sku: 'RSTOCK-*' }, then: { action: 'inHouse', ifOutOfStock: { action: 'provider', destination: 'hp-mugs' } } }],
+      default: { action: 'hold', reason: 'Check it' },
+      capacity: [],
+    };
+    await save(set);
+    const withUnits = (units: number) => {
+      const o = order({ skus: ['RSTOCK-1'] });
+      Object.assign(o.line_items[0], { quantity: units });
+      return o;
+    };
+    const short = withUnits(5);
+    await deliver(w, short);
+    expect((await routes(short.id)).map((r) => [r.action, r.rule_id, r.destination, r.reason])).toEqual([['provider', 'mugs', 'hp-mugs', 'out of stock: Routed mugs (short by 3)']]);
+    expect((await outboxOf(short.id)).map((r) => r.kind)).toEqual(['hp-order']);
+    const history = await w.db('history').where({ subject_kind: 'order', subject_id: short.id, action: 'routed' }).first();
+    expect(history.reason).toContain('out of stock: Routed mugs (short by 3)');
+    // Test rules says the same, and reserves nothing.
+    const tried = await api().post(`${routingOf()}/test`, { orderIds: [short.id] });
+    expect(tried.body.data.lines).toEqual([expect.objectContaining({ action: 'provider', ruleId: 'mugs', reason: 'out of stock: Routed mugs (short by 3)' })]);
+
+    const fits = withUnits(2);
+    await deliver(w, fits);
+    expect((await routes(fits.id)).map((r) => [r.action, r.reason])).toEqual([['inHouse', null]]);
+
+    // Without ifOutOfStock the line is made in house all the same: its job waits for stock, and says so.
+    await save({ ...set, rules: [{ ...set.rules[0], then: { action: 'inHouse' } }] });
+    const waits = withUnits(4);
+    await deliver(w, waits);
+    expect((await routes(waits.id)).map((r) => r.action)).toEqual(['inHouse']);
+    await w.services.routedJobs.processDue();
+    const job = await w.db('print_jobs').where({ shopify_order_id: waits.id }).first();
+    expect(job.stock_hold).toMatch(/^out of stock: Routed mugs \(short by \d+\)$/);
+    const pipeline = await w.services.production.routeLines(w.db as never, w.sites.a, { ...(await w.services.orders.getOrder(w.sites.a, waits.id))!.data, id: waits.id });
+    expect(pipeline[0].route.reason).toMatch(/^held for stock: out of stock: Routed mugs/);
+    expect(pipeline[0].route.reason).not.toMatch(/preflight/);
+  });
+});
+
+describe('a line in its change window', () => {
+  it('is routed by the saved in-house rule only once the window ends', async () => {
+    await save(CARDS_IN_HOUSE);
+    w.clock.set(new Date('2031-07-01T09:00:00Z'));
+    await setSiteEnv(w, w.sites.a, { HOLD_MINUTES: '30' });
+    try {
+      const o = order({ skus: ['RCARD-1'] });
+      await deliver(w, o);
+      expect(await w.db('line_waits').where({ order_id: o.id }).first()).toMatchObject({ state: 'hold' });
+      // Waiting: no route, no job, nothing queued.
+      expect(await routes(o.id)).toEqual([]);
+      expect(await outboxOf(o.id)).toEqual([]);
+      w.clock.advance(10 * 60_000);
+      await w.services.waits.releaseDue();
+      expect(await routes(o.id)).toEqual([]);
+      w.clock.advance(21 * 60_000);
+      await w.services.waits.releaseDue();
+      expect((await routes(o.id)).map((r) => [r.action, r.rule_id, r.by])).toEqual([['inHouse', 'cards', 'rule']]);
+      await w.services.routedJobs.processDue();
+      expect((await w.db('print_jobs').where({ shopify_order_id: o.id })).map((j) => j.made_by)).toEqual(['in_house']);
+    } finally {
+      await setSiteEnv(w, w.sites.a, { HOLD_MINUTES: '' });
+    }
   });
 });
 

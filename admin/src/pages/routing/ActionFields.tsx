@@ -1,6 +1,6 @@
 // A rule's action (or the default's): where the line goes, with what that action takes — the
 // provider's destination, the reason staff read on a held line, and for Make in house what a full
-// floor does instead.
+// floor, or a shortage of the line's blanks, does instead.
 import { MenuItem, Stack, TextField } from '@mui/material';
 import { ROUTING_ACTIONS, ROUTING_ACTION_NAMES, type RoutingAction, type RoutingFallback, type RoutingThen } from '../../../../common/api/routing';
 
@@ -36,6 +36,32 @@ export function ActionFields({ then, onChange, errors, at }: Props) {
           <MenuItem value="">Hold for review</MenuItem>
           <MenuItem value="provider">{ROUTING_ACTION_NAMES.provider}</MenuItem>
         </TextField>
+      )}
+      {then.action === 'inHouse' && (
+        <TextField
+          select
+          size="small"
+          label="If out of stock"
+          value={then.ifOutOfStock?.action ?? ''}
+          onChange={(e) => onChange({ ...then, ifOutOfStock: e.target.value ? ({ action: e.target.value } as RoutingFallback) : undefined })}
+          error={Boolean(err('ifOutOfStock'))}
+          helperText={err('ifOutOfStock') ?? (then.ifOutOfStock ? 'When the stock of its blanks cannot cover the line' : 'Its job waits for stock')}
+          sx={{ minWidth: 240 }}
+        >
+          <MenuItem value="">Make in house all the same</MenuItem>
+          <MenuItem value="provider">{ROUTING_ACTION_NAMES.provider}</MenuItem>
+          <MenuItem value="hold">{ROUTING_ACTION_NAMES.hold}</MenuItem>
+        </TextField>
+      )}
+      {then.action === 'inHouse' && then.ifOutOfStock?.action === 'provider' && (
+        <TextField
+          size="small"
+          label="Out of stock: destination account (optional)"
+          value={then.ifOutOfStock.destination ?? ''}
+          onChange={(e) => onChange({ ...then, ifOutOfStock: { action: 'provider', ...(e.target.value ? { destination: e.target.value } : {}) } })}
+          error={Boolean(err('ifOutOfStock.destination'))}
+          helperText={err('ifOutOfStock.destination')}
+        />
       )}
     </Stack>
   );

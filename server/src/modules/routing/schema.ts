@@ -48,10 +48,12 @@ export const routingThen = z
     destination: text(120).optional(),
     reason: text(300).optional(),
     ifFull: fallback.optional(),
+    ifOutOfStock: fallback.optional(),
   })
   .superRefine((t, ctx) => {
     if (t.destination !== undefined && t.action !== 'provider') ctx.addIssue({ code: 'custom', path: ['destination'], message: 'is only for Send to HP Site Flow' });
     if (t.ifFull !== undefined && t.action !== 'inHouse') ctx.addIssue({ code: 'custom', path: ['ifFull'], message: 'is only for Make in house' });
+    if (t.ifOutOfStock !== undefined && t.action !== 'inHouse') ctx.addIssue({ code: 'custom', path: ['ifOutOfStock'], message: 'is only for Make in house' });
     if (t.action === 'hold' && !t.reason) ctx.addIssue({ code: 'custom', path: ['reason'], message: 'is required to hold a line (staff read it)' });
   });
 
@@ -101,7 +103,11 @@ export const testBody = z
   })
   .refine((b) => !(b.orderIds && b.last), { message: 'give either orderIds or last, not both', path: ['orderIds'] });
 
-export const routeNowBody = z.strictObject({
-  orderId: text(40),
-  lineId: text(40).optional(),
-});
+export const routeNowBody = z
+  .strictObject({
+    orderId: text(40),
+    lineId: text(40).optional(),
+    /** A person's choice for the held line instead of today's rules: made in house, or sent to HP Site Flow. */
+    to: z.enum(['inHouse', 'provider']).optional(),
+  })
+  .refine((b) => !b.to || b.lineId, { message: 'is required to choose where a line goes (to)', path: ['lineId'] });
