@@ -91,6 +91,8 @@ export interface LineRouting {
   at: string;
   /** The person (by: manual). */
   byName?: string | null;
+  /** The rule's name in the site's rules now (absent: the default, or a rule removed since). */
+  ruleName?: string | null;
   /** Why it waits (hold), or why the floor did not take it. */
   reason?: string | null;
   destination?: string | null;

@@ -101,8 +101,8 @@ describe('orders routed as they become printable', () => {
     const checked = await api().post('/api/online-stores/check-order', { id: o.id });
     const lines = checked.body.data.find((r: { type: string }) => r.type === 'shopify-order-log').data.line_items;
     expect(lines.map((l: { route: unknown }) => l.route)).toEqual([
-      { action: 'inHouse', ruleId: 'cards', by: 'rule', at: expect.any(String) },
-      { action: 'provider', ruleId: 'posters', by: 'rule', at: expect.any(String) },
+      { action: 'inHouse', ruleId: 'cards', ruleName: 'Cards in house', by: 'rule', at: expect.any(String) },
+      { action: 'provider', ruleId: 'posters', ruleName: 'Posters to HP', by: 'rule', at: expect.any(String) },
     ]);
     // A repeated delivery routes nothing again.
     await deliver(w, { ...o, updated_at: '2026-11-20T11:00:00Z' }, { topic: 'orders/updated' });

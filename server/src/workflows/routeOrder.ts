@@ -320,11 +320,16 @@ export async function testRouting(ctx: RoutingFlowDeps, site: Site, set: Routing
   return { lines, perDay };
 }
 
-/** Each routed line's decision as an order line carries it: `{action, ruleId, by, at}` (with the person's name, the reason, the destination). */
+/** Each routed line's decision as an order line carries it: `{action, ruleId, by, at}` (with the rule's name, the person's name, the reason, the destination). */
 export async function routesShownOf(db: Db, siteId: number, orderId: string): Promise<Map<string, LineRouting>> {
   const rows = await lineRoutesOf(db, siteId, orderId);
+  const set = [...rows.values()].some((r) => r.ruleId) ? await ruleSetOf(db, await findSite(db, siteId)) : undefined;
+  const nameOf = (ruleId: string | null) => (ruleId ? set?.rules.find((x) => x.id === ruleId)?.name : undefined);
   return new Map(
-    [...rows].map(([lineId, r]) => [lineId, { action: r.action, ruleId: r.ruleId, by: r.by, at: r.at, ...(r.byName ? { byName: r.byName } : {}), ...(r.reason ? { reason: r.reason } : {}), ...(r.destination ? { destination: r.destination } : {}) }]),
+    [...rows].map(([lineId, r]) => {
+      const ruleName = nameOf(r.ruleId);
+      return [lineId, { action: r.action, ruleId: r.ruleId, by: r.by, at: r.at, ...(ruleName ? { ruleName } : {}), ...(r.byName ? { byName: r.byName } : {}), ...(r.reason ? { reason: r.reason } : {}), ...(r.destination ? { destination: r.destination } : {}) }];
+    }),
   );
 }
 

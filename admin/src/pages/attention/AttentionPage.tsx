@@ -1,7 +1,8 @@
 // Needs attention (/attention, and staff's home page): every problem on the floor, worst first,
 // each row opening the screen where it is fixed. The list is the shared poll's (useAttention).
 import { Link as RouterLink } from 'react-router-dom';
-import { Alert, Box, Button, Card, Chip, List, ListItemButton, ListItemText, Stack, Typography } from '@mui/material';
+import { usePermissions } from 'react-admin';
+import { Alert, Box, Button, Card, Chip, List, ListItem, ListItemButton, ListItemText, Stack, Typography } from '@mui/material';
 import CheckCircleOutlineIcon from '@mui/icons-material/CheckCircleOutlineOutlined';
 import RefreshIcon from '@mui/icons-material/Refresh';
 import { ATTENTION_KINDS, KIND_LABEL, attentionSummary, type AttentionAnswer, type AttentionItem, type Severity } from '../../../../common/api/attention';
@@ -9,13 +10,26 @@ import { RequireAccess } from '../../components/RequireAccess';
 import { usePageTitle } from '../../layout/usePageTitle';
 import { formatDateTime, formatTimeSince } from '../../lib/format';
 import { useAttention } from './useAttention';
+import { RouteNowButton } from './RouteNowButton';
 
 export const SEVERITY_COLOUR: Record<Severity, 'error' | 'warning' | 'info'> = { critical: 'error', warning: 'warning', info: 'info' };
 const SEVERITY_LABEL: Record<Severity, string> = { critical: 'Critical', warning: 'Warning', info: 'Note' };
 
-function AttentionRow({ item }: { item: AttentionItem }) {
+/** A problem's row; a line a routing rule held also has Route now (admins: the rules are theirs), beside the link, not in it. */
+function AttentionRow({ item, canRoute, onRouted }: { item: AttentionItem; canRoute: boolean; onRouted(): void }) {
+  if (canRoute && item.kind === 'routingHeld' && item.lineId && item.orderId && item.siteId !== null) {
+    return (
+      <ListItem disablePadding divider secondaryAction={<RouteNowButton item={{ ...item, lineId: item.lineId, orderId: item.orderId }} onRouted={onRouted} />} sx={{ '& .MuiListItemSecondaryAction-root': { display: 'flex', gap: 1 } }}>
+        <ProblemLink item={item} divider={false} />
+      </ListItem>
+    );
+  }
+  return <ProblemLink item={item} divider />;
+}
+
+function ProblemLink({ item, divider }: { item: AttentionItem; divider: boolean }) {
   return (
-    <ListItemButton component={RouterLink} to={item.link} divider data-kind={item.kind} sx={{ alignItems: 'flex-start', gap: 1.5, flexWrap: { xs: 'wrap', sm: 'nowrap' } }}>
+    <ListItemButton component={RouterLink} to={item.link} divider={divider} data-kind={item.kind} sx={{ alignItems: 'flex-start', gap: 1.5, flexWrap: { xs: 'wrap', sm: 'nowrap' } }}>
       <Stack direction={{ xs: 'row', sm: 'column' }} spacing={0.75} sx={{ minWidth: { sm: 150 }, pt: 0.5, alignItems: { xs: 'center', sm: 'flex-start' } }}>
         <Chip size="small" color={SEVERITY_COLOUR[item.severity]} label={SEVERITY_LABEL[item.severity]} />
         <Typography variant="caption" color="text.secondary">
@@ -40,6 +54,7 @@ function moreOf(answer: AttentionAnswer): Array<{ kind: AttentionItem['kind']; m
 export function AttentionPage() {
   usePageTitle('Needs attention');
   const { answer, error, refresh } = useAttention();
+  const { permissions } = usePermissions();
   return (
     <Box sx={{ mt: 2, maxWidth: 1100 }}>
       <Stack direction="row" spacing={2} sx={{ alignItems: 'center', mb: 1.5, flexWrap: 'wrap' }}>
@@ -74,7 +89,7 @@ export function AttentionPage() {
         <Card variant="outlined">
           <List disablePadding aria-label="Problems, worst first">
             {answer.items.map((item) => (
-              <AttentionRow key={`${item.kind} ${item.siteId} ${item.orderId ?? ''} ${item.jobId ?? ''} ${item.link} ${item.since}`} item={item} />
+              <AttentionRow key={`${item.kind} ${item.siteId} ${item.orderId ?? ''} ${item.lineId ?? ''} ${item.jobId ?? ''} ${item.link} ${item.since}`} item={item} canRoute={permissions === 'admin'} onRouted={refresh} />
             ))}
           </List>
           {moreOf(answer).map(({ kind, more }) => (
