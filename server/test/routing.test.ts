@@ -11,6 +11,7 @@ import * as routingMigration from '../../migrations/20261212_034_routing_rules';
 import { bearer, createWorld, type TestWorld } from './harness';
 import { connectStores, deliver, makeDesign, order, setSiteEnv } from './ordersKit';
 import type { RoutingRuleSet } from '../../common/api/routing';
+import { routeNowAnswer, routingTestAnswer, routingViewAnswer } from '../src/modules/routing/schema';
 
 let w: TestWorld;
 const api = (token = w.tokens.adminA) => ({
@@ -70,6 +71,8 @@ describe('the rules API', () => {
     expect(noDefault.body.error).toMatch(/default/);
     const got = await api().get(routingOf());
     expect(got.body.data).toMatchObject({ rules: CARDS_IN_HOUSE.rules, default: { action: 'provider' }, capacity: CARDS_IN_HOUSE.capacity, saved: true, routedLast30Days: {} });
+    // The answer is what the API reference says it is.
+    expect(routingViewAnswer.strict().safeParse(got.body.data).error).toBeUndefined();
     // The site's slug addresses it too.
     expect((await api().get('/api/sites/site-a/routing')).body.data.rules).toHaveLength(3);
   });
@@ -160,6 +163,7 @@ describe('orders routed as they become printable', () => {
     const inHouse = await api().post(`${routingOf()}/route-now`, { orderId: o.id, lineId: mug, to: 'inHouse' });
     expect(inHouse.status, JSON.stringify(inHouse.body)).toBe(200);
     expect(inHouse.body.data.lines).toEqual([{ lineId: mug, action: 'inHouse', ruleId: null, reason: null }]);
+    expect(routeNowAnswer.strict().safeParse(inHouse.body.data).error).toBeUndefined();
     const sent = await api().post(`${routingOf()}/route-now`, { orderId: o.id, lineId: poster, to: 'provider' });
     expect(sent.status, JSON.stringify(sent.body)).toBe(200);
     expect((await routes(o.id)).map((r) => [r.line_id, r.action, r.by, r.by_name])).toEqual([
@@ -372,6 +376,7 @@ describe('Test rules', () => {
       ['provider', 'posters'],
     ]);
     expect(res.body.data.perDay).toEqual([{ day: '2031-06-01', productType: 'Card', units: 1, capacity: 1 }]);
+    expect(routingTestAnswer.strict().safeParse(res.body.data).error).toBeUndefined();
     const recent = await api().post(`${routingOf()}/test`, { last: 5 });
     expect(recent.status).toBe(200);
     expect(recent.body.data.lines.length).toBeGreaterThan(0);
