@@ -11,6 +11,9 @@ interface Props {
   at: string;
 }
 
+/** A fallback's select shows its default choice (the empty value) by name, not as a blank field. */
+const SHOW_EMPTY = { select: { displayEmpty: true }, inputLabel: { shrink: true } } as const;
+
 export function ActionFields({ then, onChange, errors, at }: Props) {
   const err = (f: string) => errors[`${at}.${f}`];
   return (
@@ -31,6 +34,7 @@ export function ActionFields({ then, onChange, errors, at }: Props) {
           label="If the floor is full"
           value={then.ifFull?.action ?? ''}
           onChange={(e) => onChange({ ...then, ifFull: e.target.value ? ({ action: e.target.value } as RoutingFallback) : undefined })}
+          slotProps={SHOW_EMPTY}
         >
           <MenuItem value="">Hold for review</MenuItem>
           <MenuItem value="provider">{ROUTING_ACTION_NAMES.provider}</MenuItem>
@@ -43,6 +47,7 @@ export function ActionFields({ then, onChange, errors, at }: Props) {
           label="If out of stock"
           value={then.ifOutOfStock?.action ?? ''}
           onChange={(e) => onChange({ ...then, ifOutOfStock: e.target.value ? ({ action: e.target.value } as RoutingFallback) : undefined })}
+          slotProps={SHOW_EMPTY}
           error={Boolean(err('ifOutOfStock'))}
           helperText={err('ifOutOfStock') ?? (then.ifOutOfStock ? 'When the stock of its blanks cannot cover the line' : 'Its job waits for stock')}
         >
