@@ -1,16 +1,22 @@
 // Setup → Routing in the browser: an admin adds two rules in the form (cards in house, posters to
 // HP Site Flow), drags the second above the first by its handle, runs Test rules over the demo's
 // recent orders (each line with the rule that would route it), and saves; the saved set is the
-// one on screen, in the dragged order. The screen is photographed for docs/routing.md.
+// one on screen, in the dragged order. Then a store order with a mug (no rule: the default holds
+// it) shows in Needs attention with the reason and Route now; the admin makes it in house and the
+// row goes. The screens are photographed (e2e/screenshots/routing*.png).
 // It saves rules on the demo site, so later orders of that site route by them: it runs last.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
+import type { AttentionAnswer } from '../common/api/attention';
 import type { RoutingView } from '../common/api/routing';
+import { fakeOrder } from '../server/simulators/shopify';
 import { apiAs, guardOwnHost, launch, shot, signIn } from './browser';
+import { callAs, demoStoreSender } from './demoStore';
 
 const base = inject('baseUrl');
 const ADMIN = 'admin@presswork.local';
 const PASSWORD = 'presswork';
+const SECRET = `e2e-routing-${Date.now().toString(36)}`;
 
 let browser: Browser;
 let admin: Page;
@@ -104,6 +110,39 @@ describe('Setup → Routing in the browser', () => {
     await page.getByRole('option', { name: 'Presswork Demo', exact: true }).click();
     await expect.poll(() => page.getByTestId('rule-0').getByLabel('Rule name').inputValue()).toBe('Posters to HP');
     await shot(page, 'routing');
+    expect(foreign.flat()).toEqual([]);
+  });
+
+  it('a line the default holds is in Needs attention with its reason; Route now makes it in house', async () => {
+    const page = admin;
+    const login = await callAs<{ data: { token: string } }>(base, '', 'POST', '/api/users/login', { email: ADMIN, password: PASSWORD });
+    const sender = await demoStoreSender(base, login.data.token, SECRET);
+    const seed = (Date.now() + 29) % 1_000_000_007;
+    const mug = fakeOrder(seed, { skus: ['DEMO-MUG-01'], lineCount: 1, orderNumber: 80_000 + (seed % 9_000), withCustomer: true, withAddress: true });
+    expect((await sender.sendOrder(mug)).status).toBe(200);
+    const lineId = String(mug.line_items[0].id);
+    await expect
+      .poll(async () => (await apiAs<AttentionAnswer>(page, base, 'GET', '/api/attention')).items.some((i) => i.kind === 'routingHeld' && i.lineId === lineId), { timeout: 20_000 })
+      .toBe(true);
+
+    await page.goto(`${base}/attention`);
+    const list = page.getByRole('list', { name: 'Problems, worst first' });
+    const row = list.getByRole('link', { name: new RegExp(`Line ${lineId} of Order ${mug.name} is held: Routed by a person`) });
+    await row.waitFor();
+    const routeNow = list.getByRole('button', { name: `Route now: line ${lineId}` });
+    await routeNow.scrollIntoViewIfNeeded();
+    await shot(page, 'routing-attention');
+    await routeNow.click();
+    const dialog = page.getByRole('dialog', { name: `Route line ${lineId} now` });
+    await dialog.getByRole('radio', { name: 'Make in house (a print job now)' }).check();
+    await dialog.getByRole('button', { name: 'Route now' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await row.waitFor({ state: 'detached' });
+    // Check order says who chose.
+    await page.goto(`${base}/check-order?id=${mug.id}`);
+    const lines = page.getByRole('table', { name: 'Line items' });
+    await expect.poll(() => lines.getByRole('row').filter({ hasText: 'DEMO-MUG-01' }).textContent(), { timeout: 15_000 }).toMatch(/Manual, by Dana AdminMake in house, \d{2}\/\d{2}\/\d{4} \d{2}:\d{2}/);
+    await shot(page, 'routing-check-order');
     expect(foreign.flat()).toEqual([]);
   });
 });

@@ -19,7 +19,7 @@ const SEVERITY_LABEL: Record<Severity, string> = { critical: 'Critical', warning
 function AttentionRow({ item, canRoute, onRouted }: { item: AttentionItem; canRoute: boolean; onRouted(): void }) {
   if (canRoute && item.kind === 'routingHeld' && item.lineId && item.orderId && item.siteId !== null) {
     return (
-      <ListItem disablePadding divider secondaryAction={<RouteNowButton item={{ ...item, lineId: item.lineId, orderId: item.orderId }} onRouted={onRouted} />} sx={{ '& .MuiListItemSecondaryAction-root': { display: 'flex', gap: 1 } }}>
+      <ListItem disablePadding divider secondaryAction={<RouteNowButton item={{ ...item, lineId: item.lineId, orderId: item.orderId }} onRouted={onRouted} />} sx={{ '& .MuiListItemSecondaryAction-root': { display: 'flex', gap: 1 }, '& > .MuiListItemButton-root': { pr: 17 } }}>
         <ProblemLink item={item} divider={false} />
       </ListItem>
     );
