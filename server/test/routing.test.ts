@@ -182,6 +182,11 @@ describe('orders routed as they become printable', () => {
     const again = await api().post(`${routingOf()}/route-now`, { orderId: o.id, lineId: mug, to: 'provider' });
     expect(again.status).toBe(409);
     expect(again.body.error).toMatch(/is not held by a routing rule/);
+    // The site's staff place held lines too (as they Send HP); another site's staff cannot see it.
+    expect((await api(w.tokens.userB).post(`${routingOf()}/route-now`, { orderId: o.id, lineId: other, to: 'inHouse' })).status).toBe(404);
+    const byStaff = await api(w.tokens.userA).post(`${routingOf()}/route-now`, { orderId: o.id, lineId: other, to: 'inHouse' });
+    expect(byStaff.status, JSON.stringify(byStaff.body)).toBe(200);
+    expect((await routes(o.id)).at(-1)).toMatchObject({ line_id: other, action: 'inHouse', by: 'manual', by_name: 'user-a Tester' });
   });
 
   it('a line whose design cannot go where the rule says is held with the reason; an e-mail rule on a printed line too', async () => {

@@ -205,10 +205,15 @@ describe('Needs attention', () => {
       expect(page.attentionCalls()).toBe(1);
     });
 
-    it('staff see the held line and its reason, without Route now (routing is the admins\')', async () => {
-      renderHeld(USER, () => jsonResponse({ success: true, data: { lines: [] } }));
-      expect(await screen.findByText(/is held: A VIP order: check it first/)).toBeInTheDocument();
-      expect(screen.queryByRole('button', { name: /Route now/ })).toBeNull();
+    it('staff of the site route it too: the call names the line\'s site', async () => {
+      const page = renderHeld(USER, () => jsonResponse({ success: true, data: { lines: [{ lineId: '901', action: 'provider', ruleId: null, reason: null }] } }));
+      fireEvent.click(await screen.findByRole('button', { name: 'Route now: line 901' }));
+      const dialog = await screen.findByRole('dialog', { name: 'Route line 901 now' });
+      fireEvent.click(within(dialog).getByRole('radio', { name: 'Send to HP Site Flow (its own provider order)' }));
+      fireEvent.click(within(dialog).getByRole('button', { name: 'Route now' }));
+      await waitFor(() => expect(page.routeCalls()).toHaveLength(1));
+      expect(page.routeCalls()[0].url).toBe('/api/sites/1/routing/route-now');
+      expect(page.routeCalls()[0].body).toEqual({ orderId: '1042', lineId: '901', to: 'provider' });
     });
   });
 });

@@ -1,7 +1,6 @@
 // Needs attention (/attention, and staff's home page): every problem on the floor, worst first,
 // each row opening the screen where it is fixed. The list is the shared poll's (useAttention).
 import { Link as RouterLink } from 'react-router-dom';
-import { usePermissions } from 'react-admin';
 import { Alert, Box, Button, Card, Chip, List, ListItem, ListItemButton, ListItemText, Stack, Typography } from '@mui/material';
 import CheckCircleOutlineIcon from '@mui/icons-material/CheckCircleOutlineOutlined';
 import RefreshIcon from '@mui/icons-material/Refresh';
@@ -15,9 +14,9 @@ import { RouteNowButton } from './RouteNowButton';
 export const SEVERITY_COLOUR: Record<Severity, 'error' | 'warning' | 'info'> = { critical: 'error', warning: 'warning', info: 'info' };
 const SEVERITY_LABEL: Record<Severity, string> = { critical: 'Critical', warning: 'Warning', info: 'Note' };
 
-/** A problem's row; a line a routing rule held also has Route now (admins: the rules are theirs), beside the link, not in it. */
-function AttentionRow({ item, canRoute, onRouted }: { item: AttentionItem; canRoute: boolean; onRouted(): void }) {
-  if (canRoute && item.kind === 'routingHeld' && item.lineId && item.orderId && item.siteId !== null) {
+/** A problem's row; a line a routing rule held also has Route now, beside the link, not in it. */
+function AttentionRow({ item, onRouted }: { item: AttentionItem; onRouted(): void }) {
+  if (item.kind === 'routingHeld' && item.lineId && item.orderId && item.siteId !== null) {
     return (
       <ListItem disablePadding divider secondaryAction={<RouteNowButton item={{ ...item, lineId: item.lineId, orderId: item.orderId }} onRouted={onRouted} />} sx={{ '& .MuiListItemSecondaryAction-root': { display: 'flex', gap: 1 }, '& > .MuiListItemButton-root': { pr: 17 } }}>
         <ProblemLink item={item} divider={false} />
@@ -54,7 +53,6 @@ function moreOf(answer: AttentionAnswer): Array<{ kind: AttentionItem['kind']; m
 export function AttentionPage() {
   usePageTitle('Needs attention');
   const { answer, error, refresh } = useAttention();
-  const { permissions } = usePermissions();
   return (
     <Box sx={{ mt: 2, maxWidth: 1100 }}>
       <Stack direction="row" spacing={2} sx={{ alignItems: 'center', mb: 1.5, flexWrap: 'wrap' }}>
@@ -89,7 +87,7 @@ export function AttentionPage() {
         <Card variant="outlined">
           <List disablePadding aria-label="Problems, worst first">
             {answer.items.map((item) => (
-              <AttentionRow key={`${item.kind} ${item.siteId} ${item.orderId ?? ''} ${item.lineId ?? ''} ${item.jobId ?? ''} ${item.link} ${item.since}`} item={item} canRoute={permissions === 'admin'} onRouted={refresh} />
+              <AttentionRow key={`${item.kind} ${item.siteId} ${item.orderId ?? ''} ${item.lineId ?? ''} ${item.jobId ?? ''} ${item.link} ${item.since}`} item={item} onRouted={refresh} />
             ))}
           </List>
           {moreOf(answer).map(({ kind, more }) => (

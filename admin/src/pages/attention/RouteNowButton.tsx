@@ -1,6 +1,6 @@
-// Route now, on a line a routing rule held (Needs attention): an admin routes it again by today's
-// rules, or chooses where it goes — made in house or sent to HP Site Flow — recorded as their
-// choice. POST /api/sites/:site/routing/route-now {orderId, lineId, to?}.
+// Route now, on a line a routing rule held (Needs attention): staff or an admin route it again by
+// today's rules, or choose where it goes — made in house or sent to HP Site Flow — recorded as
+// their choice. POST /api/sites/:site/routing/route-now {orderId, lineId, to?}.
 import { useState } from 'react';
 import { Alert, Button, Dialog, DialogActions, DialogContent, DialogTitle, FormControlLabel, Radio, RadioGroup, Typography } from '@mui/material';
 import type { AttentionItem } from '../../../../common/api/attention';

@@ -1,5 +1,5 @@
 // /api/sites/:site/routing (admins): the site's routing rules read and saved whole, a draft tried on
-// recent or chosen orders without changing anything, and Route now on a held line.
+// recent or chosen orders without changing anything; and Route now on a held line (the site's staff too).
 import { Router } from 'express';
 import { allow } from '../../http/access';
 import { actorOf } from '../../http/auth';
@@ -26,7 +26,7 @@ export function routingRoutes(routing: RoutingService): Router {
     ok(res, await routing.test(actorOf(req), site(req.params), parse(testBody, req.body)));
   });
 
-  r.post('/routing/route-now', allow.admin.describe('Route now: an order\'s held lines (or one of them) routed by today\'s rules, or one held line made in house or sent to HP Site Flow as a person chooses (to)', { body: routeNowBody, response: routeNowAnswer }), idempotent, async (req, res) => {
+  r.post('/routing/route-now', allow.site.describe('Route now: an order\'s held lines (or one of them) routed by today\'s rules, or one held line made in house or sent to HP Site Flow as a person chooses (to)', { body: routeNowBody, response: routeNowAnswer }), idempotent, async (req, res) => {
     ok(res, await routing.routeNow(actorOf(req), site(req.params), parse(routeNowBody, req.body)));
   });
 
