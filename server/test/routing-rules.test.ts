@@ -1,7 +1,7 @@
 // Routing rules without a database: each condition, first match, the default, the floor's day in the
 // shop's time zone (cut-off, midnight), a full floor, and what a rule set may say.
 import { describe, expect, it } from 'vitest';
-import { decide, floorDay, matches, type LineFacts, type OrderFacts } from '../src/modules/routing';
+import { decide, floorDay, matches, whenOutOfStock, type LineFacts, type OrderFacts } from '../src/modules/routing';
 import { chooseRoute, ruleSetBody, type TakeCapacity } from '../src/modules/routing';
 import { parse } from '../src/http/validate';
 import type { RoutingRuleSet, RoutingWhen } from '../../common/api/routing';
@@ -127,6 +127,17 @@ describe('capacity', () => {
     const s: RoutingRuleSet = { ...set(), rules: [{ id: 'all', name: 'All in house', when: {}, then: { action: 'inHouse' } }] };
     expect((await chooseRoute(s, line({ productType: 'Mug', units: 999 }), order(), at, 'UTC', take)).then.action).toBe('inHouse');
     expect(take.used.size).toBe(0);
+  });
+});
+
+describe('out of stock', () => {
+  const short = 'out of stock: Mugs (short by 3)';
+  it('does what the rule says, with the shortage as the reason (after the rule\'s own)', () => {
+    expect(whenOutOfStock({ action: 'inHouse', ifOutOfStock: { action: 'provider', destination: 'hp-us' } }, short)).toEqual({ action: 'provider', destination: 'hp-us', reason: short });
+    expect(whenOutOfStock({ action: 'inHouse', ifOutOfStock: { action: 'hold', reason: 'Ask the buyer' } }, short)).toEqual({ action: 'hold', reason: `Ask the buyer (${short})` });
+  });
+  it('without ifOutOfStock the line is made in house all the same (its job waits for stock)', () => {
+    expect(whenOutOfStock({ action: 'inHouse', ifFull: { action: 'provider' } }, short)).toEqual({ action: 'inHouse', ifFull: { action: 'provider' } });
   });
 });
 
