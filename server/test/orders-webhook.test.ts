@@ -250,6 +250,28 @@ describe('shopify order webhook', async () => {
     expect(row.data).toMatchObject({ customer: null, shipping_address: null });
   });
 
+  it('lines that wait for nothing cost no read of the waits; a change window still starts its wait', async () => {
+    const sql: string[] = [];
+    const onQuery = (q: { sql: string }) => sql.push(q.sql);
+    w.db.on('query', onQuery);
+    try {
+      await deliver(w, order());
+    } finally {
+      w.db.off('query', onQuery);
+    }
+    // A read of line_waits per order was most of a burst's statements on PostgreSQL.
+    expect(sql.some((s) => s.includes('store_orders'))).toBe(true);
+    expect(sql.filter((s) => s.includes('line_waits'))).toEqual([]);
+    await setSiteEnv(w, w.sites.a, { HOLD_MINUTES: '30' });
+    try {
+      const o = order();
+      await deliver(w, o);
+      expect(await w.db('line_waits').where({ order_id: o.id }).select('line_id', 'state')).toEqual([{ line_id: o.line_items[0].id, state: 'hold' }]);
+    } finally {
+      await setSiteEnv(w, w.sites.a, { HOLD_MINUTES: '' });
+    }
+  });
+
   describe('orders without line items', () => {
     it('are stored as no-lines and left out of the orders list (unless asked for)', async () => {
       const o = order({ skus: [], name: '#7770' });

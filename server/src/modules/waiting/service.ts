@@ -21,6 +21,15 @@ export interface WaitingOrder {
  */
 export async function startWaits(trx: Trx, input: { siteId: number; order: WaitingOrder; settings: WaitSettings; now: Date; timeZone: string }): Promise<number> {
   const { siteId, order, settings, now, timeZone } = input;
+  // The lines the settings make wait, decided first: when none would, nothing is read (a site
+  // without a change window or proofs pays no query per order under a burst of webhooks).
+  const waiting = [];
+  for (const line of order.line_items ?? []) {
+    if (unitsToMake(line) === 0) continue;
+    const wait = waitFor(settings, line, now, timeZone);
+    if (wait) waiting.push({ lineId: String(line.id), wait });
+  }
+  if (!waiting.length) return 0;
   const repo = waitsRepo(trx);
   const existing = await repo.ofOrder(siteId, String(order.id));
   const have = new Set(existing.map((w) => w.lineId));
@@ -28,11 +37,8 @@ export async function startWaits(trx: Trx, input: { siteId: number; order: Waiti
   const windowOfOrder = existing.find((w) => w.holdUntil)?.holdUntil ?? null;
   const at = now.toISOString();
   const rows = [];
-  for (const line of order.line_items ?? []) {
-    const lineId = String(line.id);
-    if (have.has(lineId) || unitsToMake(line) === 0) continue;
-    const wait = waitFor(settings, line, now, timeZone);
-    if (!wait) continue;
+  for (const { lineId, wait } of waiting) {
+    if (have.has(lineId)) continue;
     const holdUntil = wait.holdUntil ? (windowOfOrder ?? wait.holdUntil) : null;
     rows.push({ siteId, orderId: String(order.id), lineId, state: holdUntil ? ('hold' as const) : ('proof-due' as const), holdUntil, proofNeeded: wait.proofNeeded, at });
   }
