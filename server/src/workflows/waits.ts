@@ -11,6 +11,7 @@ import { fieldError } from '../http/fieldErrors';
 import type { Actor } from '../http/types';
 import { isoNow } from '../lib/clock';
 import { createMailer, MailError, mailErrorOf, parseMailAddress, type Mailer } from '../integrations/mailer';
+import { queueStoreRelease } from '../modules/fulfilment';
 import { AUTOMATIC, byUser, recordChange, type HistoryBy } from '../modules/history';
 import { orderFor, printHold, newestOrder, writeOrder, type OrderLine, type OrderRecord } from '../modules/orders';
 import type { ArtworkFetcher } from '../modules/pdf';
@@ -77,9 +78,12 @@ export function waitsWorkflow(deps: WaitsDeps) {
 
   /** A wait ended: the order's lines that no longer wait are routed by the site's rules now (routeOrder: once each; a site without rules routes nothing). */
   async function afterRelease(siteId: number, orderId: string): Promise<void> {
-    if (!deps.send) return;
-    const routing: RoutingFlowDeps = { ...deps, production, send: deps.send };
     await db.transaction(async (trx) => {
+      // Nothing of the order waits any more: the store's hold goes (production starts).
+      const waits = await waitsOfOrder(trx, siteId, orderId);
+      if (!waits.some((w) => STILL_WAITING.includes(w.state))) await queueStoreRelease(trx as Knex.Transaction, siteId, orderId, now());
+      if (!deps.send) return;
+      const routing: RoutingFlowDeps = { ...deps, production, send: deps.send };
       const order = await newestOrder(trx, orderId, siteId);
       if (order) await routeOrder(routing, trx as Knex.Transaction, siteId, { ...order.data, id: orderId });
     });

@@ -6,7 +6,7 @@ import { jsonResponse, LocationDisplay, renderInAdmin, signIn, stubFetch, USER }
 import { AttentionPage } from './AttentionPage';
 import { AttentionProvider } from './useAttention';
 
-const ZERO: AttentionCounts = { late: 0, atRisk: 0, held: 0, routingHeld: 0, hpNoAck: 0, notShipped: 0, sendFailed: 0, writeBackFailed: 0, pipelineFailed: 0, webhookFailing: 0, proofChange: 0, lowStock: 0, total: 0, critical: 0 };
+const ZERO: AttentionCounts = { late: 0, atRisk: 0, held: 0, routingHeld: 0, hpNoAck: 0, notShipped: 0, sendFailed: 0, writeBackFailed: 0, pipelineFailed: 0, webhookFailing: 0, proofChange: 0, storeHoldRefused: 0, lowStock: 0, total: 0, critical: 0 };
 
 const LATE_AND_HELD: AttentionAnswer = {
   items: [

@@ -17,9 +17,10 @@ export interface WaitingOrder {
 
 /**
  * The order may be made from now on: each line that the site's settings make wait gets its wait
- * (a line that has one keeps it), and the order's history says until when. Answers the new waits.
+ * (a line that has one keeps it), and the order's history says until when. Answers how many new
+ * waits, and what the order now waits for when it did not wait before (the history's sentence).
  */
-export async function startWaits(trx: Trx, input: { siteId: number; order: WaitingOrder; settings: WaitSettings; now: Date; timeZone: string }): Promise<number> {
+export async function startWaits(trx: Trx, input: { siteId: number; order: WaitingOrder; settings: WaitSettings; now: Date; timeZone: string }): Promise<{ count: number; waiting: string | null }> {
   const { siteId, order, settings, now, timeZone } = input;
   const repo = waitsRepo(trx);
   const existing = await repo.ofOrder(siteId, String(order.id));
@@ -38,11 +39,13 @@ export async function startWaits(trx: Trx, input: { siteId: number; order: Waiti
   }
   await repo.insert(rows);
   const first = rows[0];
+  let waiting: string | null = null;
   if (first && !windowOfOrder) {
     const w: LineWaiting = first.holdUntil ? { until: first.holdUntil, reason: 'hold' } : { until: null, reason: 'proof' };
-    await recordChange(trx, { at, siteId, kind: 'order', subjectId: String(order.id), by: { automatic: AUTOMATIC.presswork }, action: 'waiting', to: waitingReason(w, timeZone) });
+    waiting = waitingReason(w, timeZone);
+    await recordChange(trx, { at, siteId, kind: 'order', subjectId: String(order.id), by: { automatic: AUTOMATIC.presswork }, action: 'waiting', to: waiting });
   }
-  return rows.length;
+  return { count: rows.length, waiting };
 }
 
 /** Each waiting line of an order: its wait by line id (lines that wait for nothing are absent). */
