@@ -4,6 +4,7 @@ import type { Knex } from 'knex';
 import type { Db } from '../../db';
 import { recordChange, AUTOMATIC } from '../history';
 import { unitsToMake } from '../../../../common/api/units';
+import type { DesignProof } from '../../../../common/api/printProduction';
 import { waitsRepo } from './repo';
 import { waitFor, waitingOf, waitingReason, type LineWait, type LineWaiting, type WaitSettings } from './waiting';
 
@@ -20,7 +21,7 @@ export interface WaitingOrder {
  * (a line that has one keeps it), and the order's history says until when. Answers how many new
  * waits, and what the order now waits for when it did not wait before (the history's sentence).
  */
-export async function startWaits(trx: Trx, input: { siteId: number; order: WaitingOrder; settings: WaitSettings; now: Date; timeZone: string }): Promise<{ count: number; waiting: string | null }> {
+export async function startWaits(trx: Trx, input: { siteId: number; order: WaitingOrder; settings: WaitSettings; now: Date; timeZone: string; designProofs?: ReadonlyMap<string, DesignProof | null> }): Promise<{ count: number; waiting: string | null }> {
   const { siteId, order, settings, now, timeZone } = input;
   const repo = waitsRepo(trx);
   const existing = await repo.ofOrder(siteId, String(order.id));
@@ -32,7 +33,7 @@ export async function startWaits(trx: Trx, input: { siteId: number; order: Waiti
   for (const line of order.line_items ?? []) {
     const lineId = String(line.id);
     if (have.has(lineId) || unitsToMake(line) === 0) continue;
-    const wait = waitFor(settings, line, now, timeZone);
+    const wait = waitFor(settings, line, now, timeZone, input.designProofs?.get(lineId) ?? null);
     if (!wait) continue;
     const holdUntil = wait.holdUntil ? (windowOfOrder ?? wait.holdUntil) : null;
     rows.push({ siteId, orderId: String(order.id), lineId, state: holdUntil ? ('hold' as const) : ('proof-due' as const), holdUntil, proofNeeded: wait.proofNeeded, at });
