@@ -90,6 +90,33 @@ describe('the change window and buyer proofs', async () => {
       expect((await waitsOf(o.id)).map((x: { state: string }) => x.state)).toEqual(['released', 'released']);
     });
 
+    it('Extend hold: the window ends that many minutes later; nothing is made until then; refused with nothing in the window', async () => {
+      await settings({ HOLD_MINUTES: '30' });
+      const o = await paidOrder();
+      const [before] = await waitsOf(o.id);
+      expect((await post(`/api/orders/${o.id}/extend-hold`, { minutes: 20 }, w.tokens.userB)).status).toBe(404);
+      const bad = await post(`/api/orders/${o.id}/extend-hold`, { minutes: 0 });
+      expect(bad.status).toBe(400);
+      expect(JSON.stringify(bad.body)).toMatch(/minutes.*at least 1/);
+      const res = await post(`/api/orders/${o.id}/extend-hold`, { minutes: 20 });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(res.body.data).toEqual({ holdUntil: new Date(Date.parse(before.hold_until) + 20 * 60_000).toISOString(), lines: [o.line_items[0].id] });
+      expect(await actions(o.id)).toContain('hold extended');
+      // The old end passes: still waiting, nothing made.
+      w.clock.advance(31 * 60_000);
+      await w.services.waits.releaseDue();
+      expect((await waitsOf(o.id))[0].state).toBe('hold');
+      expect(await outboxOf(o.id)).toEqual([]);
+      // The new end passes: made.
+      w.clock.advance(20 * 60_000);
+      await w.services.waits.releaseDue();
+      expect((await waitsOf(o.id))[0].state).toBe('released');
+      expect((await outboxOf(o.id)).length).toBe(1);
+      const over = await post(`/api/orders/${o.id}/extend-hold`, { minutes: 20 });
+      expect(over.status).toBe(409);
+      expect(over.body).toEqual({ success: false, error: expect.stringMatching(/^No line of this order is in the change window/) });
+    });
+
     it('Release now: the order goes at once, once; another site cannot release it', async () => {
       await settings({ HOLD_MINUTES: '30' });
       const o = await paidOrder();
