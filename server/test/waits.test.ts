@@ -66,6 +66,20 @@ describe('the change window and buyer proofs', async () => {
       expect(await actions(o.id)).toContain('waiting');
     });
 
+    it('List Orders says what an order waits for, until the window ends', async () => {
+      await settings({ HOLD_MINUTES: '30' });
+      const o = await paidOrder();
+      const listed = async () => {
+        const res = await w.request().get(`/api/general-data/shopify-order-log?field1=${o.id}`).set(bearer(w.tokens.userA));
+        expect(res.status, JSON.stringify(res.body)).toBe(200);
+        return (res.body.data.data as Array<{ field1: string; data: { waiting?: { reason: string; sentence: string } } }>).find((r) => r.field1 === o.id)!;
+      };
+      expect((await listed()).data.waiting).toMatchObject({ reason: 'hold', sentence: expect.stringMatching(/^in the change window until \d\d:\d\d$/) });
+      w.clock.advance(31 * 60_000);
+      await w.services.waits.releaseDue();
+      expect((await listed()).data.waiting).toBeUndefined();
+    });
+
     it('a cancel inside the window makes nothing, before or after the window ends', async () => {
       await settings({ HOLD_MINUTES: '30' });
       const o = await paidOrder();

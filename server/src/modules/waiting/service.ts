@@ -66,3 +66,22 @@ export const markWaitOnce = (trx: Trx, ...args: Parameters<ReturnType<typeof wai
 export const holdsEnded = (trx: Trx, now: string) => waitsRepo(trx).holdsEnded(now);
 export const waitsInState = (trx: Trx, state: LineWait['state']) => waitsRepo(trx).inState(state);
 export const changesAsked = (trx: Trx, siteId: number | undefined, limit: number) => waitsRepo(trx).changesAsked(siteId, limit);
+
+/**
+ * Listed orders (List Orders): what each still waits for, as one sentence per order (the change
+ * window first, it ends by itself), by "<site id>\n<order id>"; orders that wait for nothing are absent.
+ */
+export async function waitingOfOrders(trx: Trx, orders: Array<{ siteId: number; orderId: string }>, timeZone: string): Promise<Map<string, LineWaiting & { sentence: string }>> {
+  const bySite = new Map<number, string[]>();
+  for (const o of orders) bySite.set(o.siteId, [...(bySite.get(o.siteId) ?? []), o.orderId]);
+  const out = new Map<string, LineWaiting & { sentence: string }>();
+  for (const [siteId, ids] of bySite) {
+    for (const w of await waitsRepo(trx).ofOrdersIn(siteId, [...new Set(ids)], ['hold', 'proof-due', 'proof', 'change'])) {
+      const waiting = waitingOf(w, { autoApproveHours: null });
+      const key = `${siteId}\n${w.orderId}`;
+      if (!waiting || (out.has(key) && out.get(key)!.reason === 'hold')) continue;
+      out.set(key, { ...waiting, sentence: waitingReason(waiting, timeZone) });
+    }
+  }
+  return out;
+}
