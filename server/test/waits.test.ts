@@ -156,6 +156,34 @@ describe('the change window and buyer proofs', async () => {
     });
   });
 
+  describe("a design's own say on proofs (data.proof)", () => {
+    it('required: its lines wait for a proof though the site asks none; off: none though the site asks all', async () => {
+      const always = await makeDesign(w, w.tokens.adminA, { name: 'Always proofed', sku: 'CARD-ALWAYS', productType: 'Card', isCustomizable: true, hpSKU: 'HP-CARD-A5', data: { document: cardDoc(), proof: 'required' } });
+      await makeDesign(w, w.tokens.adminA, { name: 'Never proofed', sku: 'CARD-NEVER', productType: 'Card', isCustomizable: true, hpSKU: 'HP-CARD-A5', data: { document: cardDoc(), proof: 'off' } });
+      expect((await w.db('designs').where({ id: always.id }).first()).data).toContain('"proof":"required"');
+
+      await settings({ PROOF_REQUIRED: 'off' });
+      const a = order({ skus: ['CARD-ALWAYS', CARD] });
+      expect((await deliver(w, a)).status).toBe(200);
+      const waitsA = await waitsOf(a.id);
+      expect(waitsA.map((x: { line_id: string; state: string }) => [x.line_id, x.state])).toEqual([[a.line_items[0].id, 'proof-due']]);
+
+      await settings({ PROOF_REQUIRED: 'all' });
+      const b = order({ skus: ['CARD-NEVER', CARD] });
+      expect((await deliver(w, b)).status).toBe(200);
+      const waitsB = await waitsOf(b.id);
+      expect(waitsB.map((x: { line_id: string; state: string }) => [x.line_id, x.state])).toEqual([[b.line_items[1].id, 'proof-due']]);
+    });
+
+    it('refuses a value it does not know, with the field named; null clears it', async () => {
+      const bad = await post('/api/designs', { name: 'Odd', sku: 'CARD-ODD', productType: 'Card', isCustomizable: true, data: { proof: 'sometimes' } }, w.tokens.adminA);
+      expect(bad.status).toBe(400);
+      expect(JSON.stringify(bad.body)).toMatch(/proof.*must be one of required, off/);
+      const cleared = await post('/api/designs', { name: 'Cleared', sku: 'CARD-CLEARED', productType: 'Card', isCustomizable: true, data: { proof: null } }, w.tokens.adminA);
+      expect(cleared.status, JSON.stringify(cleared.body)).toBe(200);
+    });
+  });
+
   describe('buyer proofs', () => {
     it('the proof e-mail carries the pages as they print and a link to the page; opening is recorded once', async () => {
       await settings({ PROOF_REQUIRED: 'personalised' });
@@ -260,33 +288,6 @@ describe('the change window and buyer proofs', async () => {
       expect((await w.services.waits.releaseDue()).autoApproved).toBe(0);
       expect((await waitsOf(o.id))[0].state).toBe('proof');
       expect(await outboxOf(o.id)).toEqual([]);
-    });
-  });
-  describe("a design's own say on proofs (data.proof)", () => {
-    it('required: its lines wait for a proof though the site asks none; off: none though the site asks all', async () => {
-      const always = await makeDesign(w, w.tokens.adminA, { name: 'Always proofed', sku: 'CARD-ALWAYS', productType: 'Card', isCustomizable: true, hpSKU: 'HP-CARD-A5', data: { document: cardDoc(), proof: 'required' } });
-      await makeDesign(w, w.tokens.adminA, { name: 'Never proofed', sku: 'CARD-NEVER', productType: 'Card', isCustomizable: true, hpSKU: 'HP-CARD-A5', data: { document: cardDoc(), proof: 'off' } });
-      expect((await w.db('designs').where({ id: always.id }).first()).data).toContain('"proof":"required"');
-
-      await settings({ PROOF_REQUIRED: 'off' });
-      const a = order({ skus: ['CARD-ALWAYS', CARD] });
-      expect((await deliver(w, a)).status).toBe(200);
-      const waitsA = await waitsOf(a.id);
-      expect(waitsA.map((x: { line_id: string; state: string }) => [x.line_id, x.state])).toEqual([[a.line_items[0].id, 'proof-due']]);
-
-      await settings({ PROOF_REQUIRED: 'all' });
-      const b = order({ skus: ['CARD-NEVER', CARD] });
-      expect((await deliver(w, b)).status).toBe(200);
-      const waitsB = await waitsOf(b.id);
-      expect(waitsB.map((x: { line_id: string; state: string }) => [x.line_id, x.state])).toEqual([[b.line_items[1].id, 'proof-due']]);
-    });
-
-    it('refuses a value it does not know, with the field named; null clears it', async () => {
-      const bad = await post('/api/designs', { name: 'Odd', sku: 'CARD-ODD', productType: 'Card', isCustomizable: true, data: { proof: 'sometimes' } }, w.tokens.adminA);
-      expect(bad.status).toBe(400);
-      expect(JSON.stringify(bad.body)).toMatch(/proof.*must be one of required, off/);
-      const cleared = await post('/api/designs', { name: 'Cleared', sku: 'CARD-CLEARED', productType: 'Card', isCustomizable: true, data: { proof: null } }, w.tokens.adminA);
-      expect(cleared.status, JSON.stringify(cleared.body)).toBe(200);
     });
   });
 });
