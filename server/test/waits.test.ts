@@ -160,7 +160,8 @@ describe('the change window and buyer proofs', async () => {
     it('required: its lines wait for a proof though the site asks none; off: none though the site asks all', async () => {
       const always = await makeDesign(w, w.tokens.adminA, { name: 'Always proofed', sku: 'CARD-ALWAYS', productType: 'Card', isCustomizable: true, hpSKU: 'HP-CARD-A5', data: { document: cardDoc(), proof: 'required' } });
       await makeDesign(w, w.tokens.adminA, { name: 'Never proofed', sku: 'CARD-NEVER', productType: 'Card', isCustomizable: true, hpSKU: 'HP-CARD-A5', data: { document: cardDoc(), proof: 'off' } });
-      expect((await w.db('designs').where({ id: always.id }).first()).data).toContain('"proof":"required"');
+      const stored = (await w.db('designs').where({ id: always.id }).first()).data;
+      expect(typeof stored === 'string' ? JSON.parse(stored) : stored).toMatchObject({ proof: 'required' });
 
       await settings({ PROOF_REQUIRED: 'off' });
       const a = order({ skus: ['CARD-ALWAYS', CARD] });
