@@ -51,6 +51,13 @@ const SHOTS: Shot[] = [
     ready: (page) => page.locator('table tbody tr').first().waitFor(),
   },
   {
+    name: 'stock',
+    what: "The demo's Stock: on hand, reserved and available of each blank, the mugs under their reorder point",
+    as: 'staff@presswork.local',
+    path: '/stock-items',
+    ready: (page) => page.getByText('White mugs 11 oz').waitFor(),
+  },
+  {
     name: 'needs-attention',
     what: 'Needs attention: what is wrong on the floor, worst first',
     as: 'staff@presswork.local',

@@ -197,6 +197,7 @@ const EXAMPLES: Examples = {
   'POST /api/sites/:site/routing/test': (c) => ({ params: { site: c.world.fx.siteASlug }, body: { last: 5 } }),
   'POST /api/sites/:site/routing/route-now': (c) => ({ params: { site: c.world.fx.siteASlug }, body: { orderId: c.world.fx.orderId } }),
   'GET /api/stock-items': {},
+  'GET /api/stock-items/low': {},
   'POST /api/stock-items': (c) => ({ body: { siteId: c.actor === 'userB' ? c.world.fx.siteB : c.world.fx.siteA, name: `Mugs ${c.world.unique('s')}`, unit: 'mugs', onHand: 5, reorderPoint: 1, reorderQuantity: 10 } }),
   'GET /api/stock-items/:id': async (c) => ({ params: { id: String(await throwawayStockItem(c.world)) } }),
   'POST /api/stock-items/:id/receive': async (c) => ({ params: { id: String(await throwawayStockItem(c.world)) }, body: { quantity: 3, note: 'delivery' } }),

@@ -36,7 +36,7 @@ import { RE_SOURCE } from '../sync';
 import { heldLineRoutes } from '../routing';
 import { changesAsked } from '../waiting';
 import { lowStockItems } from '../stock';
-import { STOCK_RATE_DAYS } from '../../../../common/api/stock';
+import { stockLastsWords } from '../../../../common/api/stock';
 
 /**
  * Late and at risk are judged over the jobs of the last four weeks (made, or printed and not
@@ -259,7 +259,7 @@ export function attentionService(deps: Deps) {
   async function lowStock(siteId: number | undefined, now: Date): Promise<Found> {
     const low = await lowStockItems(deps, siteId, ATTENTION_KIND_LIMIT);
     const items = low.map(({ item: s, daysLeft }) => {
-      const lasts = daysLeft === null ? `none used in the last ${STOCK_RATE_DAYS} days` : `lasts about ${daysLeft} day${daysLeft === 1 ? '' : 's'} at the last ${STOCK_RATE_DAYS} days' use`;
+      const lasts = stockLastsWords(daysLeft);
       const reorder = s.reorderQuantity > 0 ? `; reorder ${s.reorderQuantity} ${s.unit}` : '';
       return item('lowStock', {
         title: `${s.name}: ${s.available} ${s.unit} available, at or under the reorder point of ${s.reorderPoint}; ${lasts}${reorder}`,
