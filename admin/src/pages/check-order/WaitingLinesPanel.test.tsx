@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { renderInAdmin, signIn, stubFetch, USER } from '../../test/helpers';
+import { renderInAdmin, signIn, fakeFetch, USER } from '../../test/helpers';
 import { order } from '../../test/orders';
 import { ok, router } from '../../test/printProduction';
 import { CheckOrderPage } from './CheckOrderPage';
@@ -35,7 +35,7 @@ describe('Check order: lines waiting before they are made', () => {
   it('shows each waiting line with the sentence the server gives; Release now asks, posts once and the panel goes', async () => {
     signIn(USER);
     let released = false;
-    const { calls } = stubFetch(router({ ...base(() => (released ? MADE : WAITING)), 'POST /api/orders/5500000001/release': () => ((released = true), ok({ released: ['901', '902'] })) }, USER));
+    const { calls } = fakeFetch(router({ ...base(() => (released ? MADE : WAITING)), 'POST /api/orders/5500000001/release': () => ((released = true), ok({ released: ['901', '902'] })) }, USER));
     renderCheck();
     const panel = await screen.findByRole('region', { name: 'Waiting before it is made' });
     expect(panel).toHaveTextContent('Robin card: In the change window until 14:30');
@@ -51,7 +51,7 @@ describe('Check order: lines waiting before they are made', () => {
 
   it('Extend hold posts the minutes; it is offered only while a line is in the change window', async () => {
     signIn(USER);
-    const { calls } = stubFetch(router({ ...base(() => WAITING), 'POST /api/orders/5500000001/extend-hold': () => ok({ holdUntil: '2026-11-20T15:15:00Z', lines: ['901'] }) }, USER));
+    const { calls } = fakeFetch(router({ ...base(() => WAITING), 'POST /api/orders/5500000001/extend-hold': () => ok({ holdUntil: '2026-11-20T15:15:00Z', lines: ['901'] }) }, USER));
     const { unmount } = renderCheck();
     const panel = await screen.findByRole('region', { name: 'Waiting before it is made' });
     await userEvent.click(within(panel).getByRole('button', { name: 'Extend hold' }));
@@ -64,7 +64,7 @@ describe('Check order: lines waiting before they are made', () => {
     expect(calls.find((c) => c.url.startsWith('/api/orders/5500000001/extend-hold'))!.body).toEqual({ minutes: 45 });
     unmount();
 
-    stubFetch(router(base(() => PROOF_ONLY), USER));
+    fakeFetch(router(base(() => PROOF_ONLY), USER));
     renderCheck();
     const proofOnly = await screen.findByRole('region', { name: 'Waiting before it is made' });
     expect(within(proofOnly).queryByRole('button', { name: 'Extend hold' })).not.toBeInTheDocument();
@@ -73,7 +73,7 @@ describe('Check order: lines waiting before they are made', () => {
 
   it("Edit personalisation shows the line's own properties (not the store's hidden ones) and sends the edited list", async () => {
     signIn(USER);
-    const { calls } = stubFetch(router({ ...base(() => WAITING), 'POST /api/orders/5500000001/lines/901/personalisation': () => ok({ proof: 'sent', properties: [] }) }, USER));
+    const { calls } = fakeFetch(router({ ...base(() => WAITING), 'POST /api/orders/5500000001/lines/901/personalisation': () => ok({ proof: 'sent', properties: [] }) }, USER));
     renderCheck();
     const panel = await screen.findByRole('region', { name: 'Waiting before it is made' });
     await userEvent.click(within(panel).getAllByRole('button', { name: 'Edit personalisation' })[0]);
