@@ -6,14 +6,16 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * lists the demo's held job of order #1000 that preflight approves, and All orders expects its own
  * oldest order last, before other files add older ones. So they run in this fixed order, the same
  * on every machine (vitest would order them by the last run's durations); a new file runs after
- * these, by name.
+ * these, by name. Routing runs after everything: the rules it saves route the demo's later orders.
  */
 const ORDER = [
   'print-production', 'orders', 'editor', 'sync', 'scan', 'batches', 'foundation', 'screens',
   'attention', 'mail', 'search', 'store-connect', 'preflight', 'print-queue-small',
   'check-order-small', 'session',
 ].map((name) => `${name}.e2e.ts`);
+const LAST = 'routing.e2e.ts';
 const rank = (file: string) => {
+  if (file.endsWith(`/${LAST}`)) return ORDER.length + 1;
   const at = ORDER.findIndex((name) => file.endsWith(`/${name}`));
   return at === -1 ? ORDER.length : at;
 };

@@ -1,8 +1,9 @@
 // Files in one S3-compatible bucket shared by two instances on PostgreSQL, each with its own
 // DATA_DIR (no shared disk): an upload made through one is read and printed by the other; an
 // instance killed while it checks direct uploads loses none; storage:migrate killed half-way
-// finishes on a re-run, every copy verified. (The bucket unreachable for a while — 503s, not
-// ready, back once it answers — is server/test/uploads-s3.test.ts's readiness test.)
+// finishes on a re-run, every copy verified; the bucket unreachable for a while: both instances say
+// so (not ready, 503 naming why), orders keep coming in, and once it answers again every file that
+// was asked for is there, whole, and nothing half-made ever was.
 import { execFile, spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -12,9 +13,11 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { s3Store } from '../server/src/modules/uploads';
 import { startTestS3, S3_TEST_KEY, type TestS3 } from '../server/test/s3Server';
-import { appProcess, freshPostgres, type AppProcess } from './lib/appProcess';
+import { appProcess, freshPostgres, twoInstances, type AppProcess } from './lib/appProcess';
 import { api, waitFor } from './lib/hp';
-import { createStoreSite, signIn } from './lib/store';
+import { expectStormStored, openAppDb, waitUntilProcessed } from './lib/inspect';
+import { createStoreSite, deliverAll, planStorm, signIn, webhookUrl } from './lib/store';
+import { tcpSwitch } from './lib/tcpSwitch';
 
 const root = path.resolve(import.meta.dirname, '..');
 let s3: TestS3;
@@ -158,6 +161,86 @@ describe('storage:migrate killed half-way', () => {
       const copy = await bucket.read(key);
       expect(copy?.length, key).toBe(bytes.length);
       expect(sha(copy!), key).toBe(sha(bytes));
+    }
+  }, 300_000);
+});
+
+describe('the bucket unreachable for a while', () => {
+  it('both instances say so and lose nothing; once it answers, every file is there and whole', async () => {
+    const pg = await freshPostgres();
+    cleanups.push(pg.drop);
+    const s3url = new URL(s3.endpoint);
+    const line = await tcpSwitch({ host: s3url.hostname, port: Number(s3url.port) });
+    cleanups.push(() => line.close());
+    const prefix = `outage-${crypto.randomBytes(3).toString('hex')}/`;
+    const { apps, fail } = await twoInstances({ DATABASE_URL: pg.url, ...s3.env(prefix), S3_ENDPOINT: line.endpoint }, cleanups);
+    const [one, two] = apps;
+    const db = openAppDb(one, pg.url);
+    cleanups.push(() => db.destroy());
+    try {
+      const token = await signIn(one.baseUrl);
+      const site = await createStoreSite(one.baseUrl, token, 'outage-shop');
+      const page = await artwork(90);
+      const fileUrl = await uploadTo(one, token, page, 'front.jpg');
+      const job = await api<{ data: { id: number } }>(one.baseUrl, token, 'POST', '/api/print-jobs', { clientId: site.siteId, productName: 'Outage card', artworkUrls: Array(4).fill(fileUrl) });
+      expect(job.status, JSON.stringify(job.body)).toBe(200);
+      const pdfOf = (app: AppProcess) => bytesAt(`${app.baseUrl}/api/pdf/from-print-job`, { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` }, body: JSON.stringify({ id: job.body.data.id }) });
+
+      line.cut();
+      // Each instance: not ready, naming the store; a file or a print file asked for: 503 saying
+      // why and when to retry — never a 404 that would read as "gone", never a stack trace.
+      for (const app of apps) {
+        await waitFor('not ready while the bucket is away', async () => (await fetch(`${app.baseUrl}/api/health/ready`)).status === 503, 60_000);
+        const ready = (await (await fetch(`${app.baseUrl}/api/health/ready`)).json()) as { data: { checks: Array<{ name: string; ok: boolean; reason?: string }> } };
+        const storage = ready.data.checks.find((c) => c.name === 'storage');
+        expect(storage?.ok).toBe(false);
+        expect(storage?.reason).toMatch(/bucket/);
+        const file = await fetch(`${app.baseUrl}${fileUrl}`);
+        expect(file.status).toBe(503);
+        expect(file.headers.get('retry-after')).toBe('30');
+        expect(((await file.json()) as { error: string }).error).toMatch(/^Files cannot be stored or read just now: .*Nothing was lost; try again in a moment\.$/);
+      }
+      const drawn = await pdfOf(two);
+      expect(drawn.status, drawn.bytes.toString().slice(0, 300)).toBe(503);
+      const answer = JSON.parse(drawn.bytes.toString()) as { success: boolean; error: string };
+      expect(answer.success).toBe(false);
+      expect(answer.error).toMatch(/^Files cannot be stored or read just now/);
+      expect(answer.error).not.toMatch(/\bat .*\.ts:\d+/);
+      // A direct upload meanwhile fails at the buyer's end (the PUT cannot reach the bucket), and
+      // its address never serves a part of it.
+      const late = await artwork(150);
+      const lateAsk = await api<{ data: string }>(one.baseUrl, token, 'POST', '/api/users/me/get-upload-url', { serverSidePath: 'artwork/late.jpg', contentType: 'image/jpeg', contentLength: late.length });
+      expect(lateAsk.status).toBe(200);
+      await expect(fetch(lateAsk.body.data, { method: 'PUT', body: new Uint8Array(late), headers: { 'Content-Type': 'image/jpeg' } })).rejects.toThrow();
+      // Orders keep arriving: the store's webhooks need the database only.
+      const plan = planStorm({ orders: 12, seed: 7331, duplicateRate: 0.2, maxUpdates: 1 });
+      const { outcomes } = await deliverAll(plan.deliveries, { url: () => webhookUrl(apps[Math.floor(Math.random() * 2)].baseUrl, site), site, concurrency: 4, giveUpAfterMs: 60_000 });
+      expect(line.refused).toBeGreaterThan(0);
+
+      line.mend();
+      for (const app of apps) await waitFor('ready once the bucket answers', async () => (await fetch(`${app.baseUrl}/api/health/ready`)).status === 200, 90_000);
+      await waitUntilProcessed(db);
+      await expectStormStored({ db, baseUrl: one.baseUrl, token, siteId: site.siteId, plan, outcomes });
+      const again = await bytesAt(`${two.baseUrl}${fileUrl}`);
+      expect(again.status).toBe(200);
+      expect(again.bytes.equals(page)).toBe(true);
+      const now = await pdfOf(two);
+      expect(now.status, now.bytes.toString().slice(0, 300)).toBe(200);
+      expect(now.bytes.subarray(0, 5).toString()).toBe('%PDF-');
+      expect((await pdfOf(one)).bytes.equals(now.bytes)).toBe(true);
+      // The upload tried again with a fresh link goes through.
+      const retryUrl = await uploadTo(one, token, late, 'late-again.jpg');
+      const read = await bytesAt(`${two.baseUrl}${retryUrl}`);
+      expect(read.bytes.equals(late)).toBe(true);
+      // Nothing half-made in the bucket: one print file for the job, a whole PDF.
+      const bucket = bucketAt(prefix);
+      const printFiles = await bucket.list(`${site.siteId}/print-files/`);
+      expect(printFiles).toHaveLength(1);
+      const pdf = (await bucket.read(printFiles[0].key))!;
+      expect(pdf.equals(now.bytes)).toBe(true);
+      expect(pdf.subarray(-8).toString()).toMatch(/%%EOF\s*$/);
+    } catch (err) {
+      fail(err);
     }
   }, 300_000);
 });

@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import { builtinModules } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { LAZY_PACKAGES, lazyPackagesPlugin, lazyRequireBanner } from './lib/lazyPackages.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 /** Relative to the project root; the built code learns it too (server/src/lib/runtime.ts). */
@@ -36,16 +37,19 @@ else process.setSourceMapsEnabled(true);
 await import('./${bundle}');
 `;
 
-/** Packages the bundles import that `npm ci --omit=dev` would not install. */
-function devOnlyImports(metafile) {
+/** Packages the bundles import (or load on first use) that `npm ci --omit=dev` would not install. */
+function devOnlyImports(metafiles) {
   const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
   const missing = new Set();
-  for (const output of Object.values(metafile.outputs)) {
-    for (const imp of output.imports) {
-      if (!imp.external || imp.path.startsWith('node:') || imp.path.startsWith('.')) continue;
-      const name = imp.path.startsWith('@') ? imp.path.split('/').slice(0, 2).join('/') : imp.path.split('/')[0];
-      if (!pkg.dependencies?.[name] && !builtinModules.includes(name)) missing.add(name);
+  const imported = [...Object.keys(LAZY_PACKAGES)];
+  for (const metafile of metafiles) {
+    for (const output of Object.values(metafile.outputs)) {
+      for (const imp of output.imports) if (imp.external && !imp.path.startsWith('node:') && !imp.path.startsWith('.')) imported.push(imp.path);
     }
+  }
+  for (const p of imported) {
+    const name = p.startsWith('@') ? p.split('/').slice(0, 2).join('/') : p.split('/')[0];
+    if (!pkg.dependencies?.[name] && !builtinModules.includes(name)) missing.add(name);
   }
   return [...missing];
 }
@@ -59,9 +63,8 @@ export async function buildServer() {
   const tmp = path.join(root, `${SERVER_DIST}.tmp-${process.pid}-${Date.now()}`);
   fs.rmSync(tmp, { recursive: true, force: true });
   try {
-    const result = await build({
+    const options = {
       absWorkingDir: root,
-      entryPoints: entries.map((e) => ({ in: `server/src/${e}.ts`, out: `${e}.bundle` })),
       outdir: tmp,
       bundle: true,
       packages: 'external',
@@ -73,8 +76,15 @@ export async function buildServer() {
       metafile: true,
       define: { PRESSWORK_SERVER_DIST: JSON.stringify(SERVER_DIST) },
       logLevel: 'warning',
-    });
-    const devOnly = devOnlyImports(result.metafile);
+    };
+    const bundle = (names) => names.map((e) => ({ in: `server/src/${e}.ts`, out: `${e}.bundle` }));
+    // The server and the tools load the heavy packages on first use (scripts/lib/lazyPackages.mjs):
+    // a start needs none of them. A worker thread is started to use them, so it loads them at once.
+    const results = await Promise.all([
+      build({ ...options, entryPoints: bundle(runnable), banner: { js: lazyRequireBanner }, plugins: [lazyPackagesPlugin(root)] }),
+      build({ ...options, entryPoints: bundle(WORKERS) }),
+    ]);
+    const devOnly = devOnlyImports(results.map((r) => r.metafile));
     if (devOnly.length) throw new Error(`the server imports ${devOnly.join(', ')}, not in package.json "dependencies" (a production install would not have them)`);
     for (const e of entries) fs.writeFileSync(path.join(tmp, `${e}.js`), launcher(`${path.basename(e)}.bundle.js`));
     const stamp = path.join(tmp, path.relative(SERVER_DIST, SERVER_STAMP));

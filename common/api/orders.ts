@@ -4,6 +4,7 @@ import type { Id, RecordId } from './envelope';
 import type { MadeBy } from './printProduction';
 import type { Due } from './shipBy';
 import type { DataRecord } from './records';
+import type { LineRouting } from './routing';
 
 export interface OrderLineItem {
   id: Id;
@@ -22,6 +23,8 @@ export interface OrderLineItem {
   /** When the line must ship (ISO; null for an e-card), and how close that is: added by the order views (List Orders, Check order), never stored. */
   shipBy?: string | null;
   due?: Due;
+  /** Where the site's routing rules (or a person) sent the line, and when: added by Check order, never stored. */
+  route?: LineRouting;
 }
 
 export interface OrderAddress {

@@ -41,7 +41,7 @@ export interface RoutingWhen {
   store?: string | string[];
 }
 
-/** What a full floor does instead of making a line in house. */
+/** What a full floor (or missing stock) does instead of making a line in house. */
 export interface RoutingFallback {
   action: Exclude<RoutingAction, 'inHouse'>;
   destination?: string;
@@ -56,6 +56,11 @@ export interface RoutingThen {
   reason?: string;
   /** inHouse only: what happens when the floor is full that day (default: hold). */
   ifFull?: RoutingFallback;
+  /**
+   * inHouse only: what happens when the stock of the line's blanks cannot cover it (default: made
+   * in house all the same, its job held "out of stock: Mugs (short by 3)" until stock is received).
+   */
+  ifOutOfStock?: RoutingFallback;
 }
 
 export interface RoutingRule {
@@ -86,6 +91,8 @@ export interface LineRouting {
   at: string;
   /** The person (by: manual). */
   byName?: string | null;
+  /** The rule's name in the site's rules now (absent: the default, or a rule removed since). */
+  ruleName?: string | null;
   /** Why it waits (hold), or why the floor did not take it. */
   reason?: string | null;
   destination?: string | null;

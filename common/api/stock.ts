@@ -68,6 +68,18 @@ export function daysOfStockLeft(available: number, perDay: number): number | nul
 /** The window the use rate is measured over. */
 export const STOCK_RATE_DAYS = 14;
 
+/** How long an item lasts, in words (Needs attention and Home say it alike); `daysLeft` from daysOfStockLeft. */
+export function stockLastsWords(daysLeft: number | null): string {
+  return daysLeft === null ? `none used in the last ${STOCK_RATE_DAYS} days` : `lasts about ${daysLeft} day${daysLeft === 1 ? '' : 's'} at the last ${STOCK_RATE_DAYS} days' use`;
+}
+
+/** GET /api/stock-items/low: an item at or under its reorder point, its use per day over the last 14 days, and the days it lasts (null: not used lately). */
+export interface LowStockItem {
+  item: StockItem;
+  usedPerDay: number;
+  daysLeft: number | null;
+}
+
 /** details.code of the 409 that refuses to print a job waiting for stock. */
 export const OUT_OF_STOCK_CODE = 'OUT_OF_STOCK';
 

@@ -25,7 +25,7 @@ export const BUILDS = {
     what: 'the server',
     output: SERVER_STAMP,
     // Tests are not built: editing one does not make the build stale.
-    sources: ['server', 'common', 'migrations', 'seeds', 'package.json', 'scripts/build-server.mjs'],
+    sources: ['server', 'common', 'migrations', 'seeds', 'package.json', 'scripts/build-server.mjs', 'scripts/lib/lazyPackages.mjs'],
     skip: (rel) => rel === 'server/test' || /\.test\.tsx?$/.test(rel),
     tool: 'esbuild',
     build: buildServer,

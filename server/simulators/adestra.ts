@@ -17,6 +17,11 @@ export interface AdestraSimOptions {
   unsubListId?: number;
   /** Where export and unsubscribe files are written. */
   dropDir?: string;
+  /**
+   * Called with the names of the files just written (the demo hands them on to a bucket, as the
+   * job that fetches a real platform's exports would).
+   */
+  onWritten?: (dir: string, names: string[]) => void;
   now?: () => Date;
   /** Addresses the exports draw their rows from (the demo passes the CRM's supporters). */
   people?: () => Array<{ email: string; first_name?: string; last_name?: string }>;
@@ -220,6 +225,7 @@ export function createAdestraSimulator(opts: AdestraSimOptions) {
       }
       put(`export_${n}_${d}.csv`, toCsv(EXPORT_COLUMNS, rows, delimiter));
     }
+    if (written.length) opts.onWritten?.(dir, written);
     return written;
   }
 

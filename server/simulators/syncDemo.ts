@@ -2,9 +2,12 @@
 // and /__simulators/adestra, speaking as the CRM and the email platform of the site whose
 // RE_BASE_URL points at them (the charity demo site), with a few hundred supporters (the same on
 // every start), a few unsubscribes a day, and the export / unsubscribe files of the last days in
-// the site's drop folder (new ones on a schedule).
+// the site's drop folder, or its bucket prefix with STORAGE=s3 (new ones on a schedule).
 import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import express from 'express';
+import type { Logger } from 'pino';
 import type { Config } from '../src/config';
 import type { Db } from '../src/db';
 import type { Clock } from '../src/lib/clock';
@@ -12,6 +15,8 @@ import { envValue, type EnvVar } from '../src/lib/secrets';
 import { addDays } from '../src/lib/time';
 import { sitesRepo } from '../src/modules/sites/repo';
 import { dropDirOf, writeEnvValue } from '../src/modules/sync/siteSettings';
+import { syncDropPrefix } from '../src/modules/uploads';
+import { fileStoreOf } from '../src/services';
 import { createAdestraSimulator } from './adestra';
 import { mulberry32 } from './prng';
 import { createRaisersEdgeSimulator, generateConstituents } from './raisersEdge';
@@ -48,7 +53,7 @@ export function demoSyncEnv(base: string): EnvVar[] {
   ];
 }
 
-export async function demoSyncSimulators(deps: { db: Db; clock: Clock; config: Config }, base: string) {
+export async function demoSyncSimulators(deps: { db: Db; clock: Clock; config: Config; log?: Logger }, base: string) {
   const { db, clock, config } = deps;
   const { rows } = await sitesRepo(db).list({}, { field: 'id', order: 'asc' }, 1000, 0);
   const site = rows.find((s) => (envValue(s.settings.env, 'RE_BASE_URL') ?? '').replace(/\/+$/, '').endsWith(RE_SIMULATOR_PATH));
@@ -76,7 +81,22 @@ export async function demoSyncSimulators(deps: { db: Db; clock: Clock; config: C
   const people = constituents.filter((c) => c.email).map((c) => ({ email: c.email!.address, first_name: c.first, last_name: c.last }));
   // A few addresses the CRM does not know: the sync reports them as unmatched.
   const strangers = ['new.reader@example.net', 'someone.else@example.net'].map((email) => ({ email, first_name: '', last_name: '' }));
+  // With files in a bucket the sync reads its drop files from there (<site id>/sync-drop/): the
+  // demo delivers each file the simulated platform writes, as a real install's fetch job would.
+  const bucket = config.storage.kind === 's3' ? fileStoreOf(config) : undefined;
+  const delivering = new Set<Promise<void>>();
+  const onWritten = bucket
+    ? (dir: string, names: string[]) => {
+        const copy = (async () => {
+          for (const name of names) await bucket.put(syncDropPrefix(site.id) + name, fs.createReadStream(path.join(dir, name)), { contentType: 'text/csv' });
+        })()
+          .catch((err: unknown) => deps.log?.warn({ err }, 'the demo could not deliver the email platform files to the bucket'))
+          .finally(() => delivering.delete(copy));
+        delivering.add(copy);
+      }
+    : undefined;
   const adestra = createAdestraSimulator({
+    onWritten,
     token: env('ADESTRA_TOKEN'),
     tableId: Number(env('ADESTRA_TABLE_ID')) || 1,
     optInListId: Number(env('ADESTRA_OPTIN_LIST_ID')) || 1,
@@ -93,6 +113,7 @@ export async function demoSyncSimulators(deps: { db: Db; clock: Clock; config: C
     adestra.unsubscribe(strangers[d % 2].email, new Date(`${day}T18:00:00Z`));
   }
   for (let d = 2; d >= 1; d--) adestra.writeFiles(addDays(now.toISOString().slice(0, 10), -d));
+  await Promise.all(delivering);
   adestra.startSchedule(config.sync.simExportEveryMinutes * 60_000);
   const router = express.Router();
   router.use(RE_SIMULATOR_PATH, re.app);

@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LAZY_PACKAGES } from '../../scripts/lib/lazyPackages.mjs';
 import { createPgDatabase, freePort } from './infra';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -90,6 +91,13 @@ describe('the built server', () => {
     expect(fs.existsSync(path.join(project, 'node_modules/tsx'))).toBe(false);
     for (const file of fs.readdirSync(path.join(project, 'dist/server'), { recursive: true }) as string[]) {
       if (file.endsWith('.js')) expect(fs.readFileSync(path.join(project, 'dist/server', file), 'utf8'), file).not.toMatch(/from\s*["']tsx|import\(\s*["']tsx/);
+    }
+  });
+
+  it('imports none of the packages it loads on first use (a start needs none of them)', () => {
+    for (const file of ['main.bundle.js', 'cli/backup.bundle.js']) {
+      const code = fs.readFileSync(path.join(project, 'dist/server', file), 'utf8');
+      for (const name of Object.keys(LAZY_PACKAGES)) expect(code, `${file} imports ${name}`).not.toMatch(new RegExp(`(from|import\\()\\s*["']${name}["']`));
     }
   });
 

@@ -9,6 +9,7 @@ import { formatSpec, pagePixelSize } from '../../common/design-doc/render';
 import { artworkFit, pageImagePpi, printSizeOf } from '../../common/design-doc/printSize';
 import { DEFAULT_PPI_THRESHOLDS, effectivePpi } from '../../common/design-doc/resolution';
 import type { DesignDocument, ImageLayer } from '../../common/design-doc/types';
+import { type StockItem, stockUsesOf } from '../../common/api/stock';
 import { seedPrintProduction } from '../../seeds/demo';
 import { DEMO_DESIGNS, LOW_RES_PHOTO, LOW_RES_PHOTO_ORDER, PRINT_PPI } from '../../seeds/printProduction';
 import { createLogger } from '../src/lib/logger';
@@ -191,6 +192,26 @@ describe('seedPrintProduction', async () => {
     expect(held.map((j) => j.id)).toContain(photoOrder!.job.id);
     const ready = (await w.request().get('/api/print-jobs?readyForPrint=1&isPrinted=0').set(bearer(w.tokens.adminA))).body.data.list as Array<{ id: number }>;
     expect(ready.map((j) => j.id)).not.toContain(photoOrder!.job.id);
+  });
+
+  it("has stock for every demo product it prints, each design consuming it, and one item near its reorder point on Home's list", async () => {
+    const items = (await w.request().get(`/api/stock-items?clientId=${w.sites.a}&pageSize=100`).set(bearer(w.tokens.adminA))).body.data.list as StockItem[];
+    const byId = new Map(items.map((i) => [i.id, i]));
+    expect(items.map((i) => i.name).sort()).toEqual(['C5 envelopes', 'Card blanks A5', 'Poster paper A3', 'Sublimation sheets A4', 'White mugs 11 oz']);
+    for (const d of designs.filter((x) => x.siteId === w.sites.a)) {
+      const uses = stockUsesOf(d.data);
+      expect(uses.length, d.sku!).toBeGreaterThan(0);
+      for (const u of uses) expect(byId.get(u.stockItemId)?.siteId, d.sku!).toBe(w.sites.a);
+    }
+    // Near: within a few units of the reorder point (the demo's queue may have reserved some).
+    const near = items.filter((i) => i.reorderPoint > 0 && i.available <= i.reorderPoint + 3);
+    expect(near.map((i) => i.name)).toEqual(['White mugs 11 oz']);
+    const mugs = near[0];
+    expect(mugs.reorderQuantity).toBeGreaterThan(0);
+    expect(mugs.supplierNote).toBeTruthy();
+    // Every item's opening count is on its movements list.
+    const moves = (await w.request().get(`/api/stock-items/${mugs.id}/movements`).set(bearer(w.tokens.adminA))).body.data.list as Array<{ kind: string; note: string | null }>;
+    expect(moves).toContainEqual(expect.objectContaining({ kind: 'count', note: 'opening count' }));
   });
 
   it('holds no other demo job: each was checked and its artwork passes preflight', async () => {

@@ -60,6 +60,22 @@ describe('GET /api/openapi.json', () => {
     expect(Object.keys(scan.content['application/json'].schema.properties)).toEqual(['code']);
   });
 
+  it('gives the routing routes their request and response schemas', () => {
+    type Op = { requestBody?: { content: Record<string, { schema: unknown }> }; responses: Record<string, { content?: Record<string, { schema: { $ref?: string; properties?: Record<string, { $ref?: string }> } }> }> };
+    const op = (method: string, path: string) => (doc.paths[path] as unknown as Record<string, Op>)[method];
+    const dataRef = (o: Op) => o.responses['200'].content?.['application/json'].schema.properties?.data?.$ref;
+    expect(dataRef(op('get', '/api/sites/{site}/routing'))).toBe('#/components/schemas/RoutingView');
+    expect(dataRef(op('put', '/api/sites/{site}/routing'))).toBe('#/components/schemas/RoutingView');
+    expect(dataRef(op('post', '/api/sites/{site}/routing/test'))).toBe('#/components/schemas/RoutingTestResult');
+    expect(dataRef(op('post', '/api/sites/{site}/routing/route-now'))).toBe('#/components/schemas/RouteNowResult');
+    for (const [method, path] of [['put', '/api/sites/{site}/routing'], ['post', '/api/sites/{site}/routing/test'], ['post', '/api/sites/{site}/routing/route-now']]) expect(op(method, path).requestBody?.content['application/json'].schema, `${method} ${path}`).toBeDefined();
+    const components = (doc as unknown as { components: { schemas: Record<string, { properties: Record<string, unknown> }> } }).components.schemas;
+    expect(Object.keys(components.RoutingView.properties)).toEqual(['rules', 'default', 'capacity', 'routedLast30Days', 'saved']);
+    expect(Object.keys(components.RoutingTestResult.properties)).toEqual(['lines', 'perDay']);
+    const routeNow = JSON.stringify(op('post', '/api/sites/{site}/routing/route-now').requestBody);
+    expect(routeNow).toContain('"to"');
+  });
+
   it('names, for each route, the schemas its handler validates the body and query with', async () => {
     const seen = { body: new Set<ZodType>(), query: new Set<ZodType>() };
     const watch = (schema: ZodType, value: unknown) => {

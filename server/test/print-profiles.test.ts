@@ -138,6 +138,36 @@ describe('print profiles', async () => {
     expect((await outputIntentOf(await printFile(id))).identifier).toBe('Custom');
   });
 
+  // A sheet of two cards is drawn: allow a loaded machine time (a limit, not a measure).
+  it("the site's PRINT_OUTPUT_PROFILE, uploaded, is the OutputIntent of an imposed batch sheet (read back), PDF/X checker clean", { timeout: 90_000 }, async () => {
+    const SHEET_PRESS = 'Sheet press coated (test)';
+    const uploaded = await upload(iccProfile({ name: SHEET_PRESS }), { siteId: String(w.sites.a) });
+    expect(uploaded.status, JSON.stringify(uploaded.body)).toBe(201);
+    await setSiteEnv(w, w.sites.a, { PRINT_OUTPUT_PROFILE: String(uploaded.body.data.id) });
+    try {
+      // Pages at print resolution (A5 with bleed at 300 ppi), so preflight lets the jobs be batched.
+      const full = await sharp({ create: { width: 1819, height: 2551, channels: 3, background: '#3366cc' } }).png().toBuffer();
+      const pages = await Promise.all([1, 2, 3, 4].map((i) => storeFile(w.services.store, `sheet-page-${i}.png`, full)));
+      const sheetJob = async () => {
+        const res = await w.request().post('/api/print-jobs').set(bearer(w.tokens.userA)).send({ artworkUrls: pages, productName: 'Birthday card', quantity: 1 });
+        expect(res.status, JSON.stringify(res.body)).toBe(200);
+        return res.body.data.id as number;
+      };
+      const made = await w.request().post('/api/batches').set(bearer(w.tokens.userA)).send({ jobIds: [await sheetJob(), await sheetJob()] });
+      expect(made.status, JSON.stringify(made.body)).toBe(200);
+      const sheet = await w.request().get(`/api/batches/${made.body.data.id}/pdf`).set(bearer(w.tokens.userA)).buffer(true).parse(binary);
+      expect(sheet.status, String(sheet.body)).toBe(200);
+      const bytes = sheet.body as Buffer;
+      const intent = await outputIntentOf(bytes);
+      expect(intent).toMatchObject({ identifier: SHEET_PRESS, condition: SHEET_PRESS, info: SHEET_PRESS });
+      // The very profile uploaded, embedded whole.
+      expect(intent.profile.equals(iccProfile({ name: SHEET_PRESS }))).toBe(true);
+      expect(await checkPdfX4(new Uint8Array(bytes))).toEqual([]);
+    } finally {
+      await setSiteEnv(w, w.sites.a, { PRINT_OUTPUT_PROFILE: '' });
+    }
+  });
+
   it('the instance-wide default (PRINT_OUTPUT_PROFILE in the environment) serves every site without its own', async () => {
     const v4 = ((await w.request().get('/api/print-profiles').set(bearer(w.tokens.adminA))).body.data as Array<{ id: number; name: string }>).find((p) => p.name === 'Press 7 uncoated (v4)')!;
     const before = w.config.artwork.outputProfile;

@@ -57,6 +57,12 @@ describe('routeLine', () => {
     expect(routeLine({ hold: unpaid, mapping: mapped({ design: design({ hpSKU: null }) }) })).toMatchObject({ goes: 'in-house', now: false, code: 'unpaid' });
   });
 
+  it('a job held for stock says so, not "held by preflight"', () => {
+    const r = routeLine({ mapping: mapped(), job: job({ held: true, stockHold: 'out of stock: Mugs (short by 3)' }) });
+    expect(r).toMatchObject({ code: 'held', now: false, reason: 'held for stock: out of stock: Mugs (short by 3)' });
+    expect(r.reason).not.toMatch(/preflight/);
+  });
+
   it('a cancelled order stops every line, a job or none; a withdrawn job trumps its hold', () => {
     for (const input of [{ mapping: mapped() }, { mapping: mapped(), job: job({ madeBy: 'provider' }) }, { mapping: mapped({ ecard: true }) }]) expect(routeLine({ ...input, hold: cancelled }).code).toBe('cancelled');
     expect(routeLine({ mapping: mapped(), job: job({ held: true, withdrawn: { at: 'x', reason: 'gone' } }) }).code).toBe('withdrawn');

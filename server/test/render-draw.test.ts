@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { fontString, layoutText, pagePixelSize, ptToPx, renderPage, truncate, wrapText } from '../../common/design-doc/render';
 import { drawPages } from '../src/modules/render/draw';
 import { registerBundledFonts, bundledFontFiles } from '../src/modules/render/fonts';
-import { encodeRgbPng } from '../src/modules/render/png';
+import { encodeRgbPng, encodeRgbPngSoon } from '../src/modules/render/png';
 import { NAME_BOX, boxPx, cardDoc, diff, nameLayer, rawOf, referenceRender } from './renderKit';
 
 const draw = (doc: ReturnType<typeof cardDoc>, values?: Record<string, string>, pages = [0]) => drawPages({ doc, dpi: 300, values, pages, images: {} });
@@ -53,6 +53,48 @@ describe('print geometry', () => {
     const { data, info } = await sharp(png).raw().toBuffer({ resolveWithObject: true });
     expect(info).toMatchObject({ width: w, height: h, channels: 3 });
     for (let p = 0; p < w * h; p++) for (let k = 0; k < 3; k++) expect(data[p * 3 + k]).toBe(rgba[p * 4 + k]);
+  });
+
+  it('compressing on the thread pool gives the same bytes, read before the pixels are drawn over', async () => {
+    const w = 300;
+    const h = 200;
+    // Noisy, photo-like pixels (what the thread pool is for) with flat bands.
+    let seed = 7;
+    const rgba = new Uint8Array(w * h * 4).map((_, i) => (i % 4 === 3 ? 255 : i % 3000 < 1200 ? 90 : (seed = (seed * 1103515245 + 12345) >>> 0) >>> 24));
+    const expected = encodeRgbPng(rgba, w, h, 300);
+    const soon = encodeRgbPngSoon(rgba, w, h, 300, 6);
+    rgba.fill(0);
+    expect(Buffer.compare(await soon, expected)).toBe(0);
+  });
+
+  it('an image decoded for one render serves the next: the same pixels, also beside another image', async () => {
+    const photo = await sharp({ create: { width: 400, height: 300, channels: 3, background: { r: 200, g: 40, b: 90 } } }).jpeg().toBuffer();
+    const other = await sharp({ create: { width: 400, height: 300, channels: 3, background: { r: 10, g: 180, b: 60 } } }).png().toBuffer();
+    const layer = (id: string, src: string, x: number) => ({ id, name: id, type: 'image' as const, x, y: 20, width: 60, height: 45, rotation: 0, opacity: 1, src, fit: 'cover' as const });
+    const one = cardDoc({ frontExtra: [layer('a', 'photo.jpg', 10)] } as never);
+    const two = cardDoc({ frontExtra: [layer('a', 'photo.jpg', 10), layer('b', 'other.png', 80)] } as never);
+    const first = await drawPages({ doc: one, dpi: 100, pages: [0], images: { 'photo.jpg': new Uint8Array(photo) } });
+    const again = await drawPages({ doc: one, dpi: 100, pages: [0], images: { 'photo.jpg': new Uint8Array(photo) } });
+    expect(Buffer.compare(Buffer.from(again.pages[0]), Buffer.from(first.pages[0]))).toBe(0);
+    const both = await drawPages({ doc: two, dpi: 100, pages: [0], images: { 'photo.jpg': new Uint8Array(photo), 'other.png': new Uint8Array(other) } });
+    const { data, info } = await sharp(Buffer.from(both.pages[0])).raw().toBuffer({ resolveWithObject: true });
+    const at = (xMm: number, yMm: number) => [...data.subarray(((Math.round((yMm * 100) / 25.4) * info.width + Math.round((xMm * 100) / 25.4)) * 3), ((Math.round((yMm * 100) / 25.4) * info.width + Math.round((xMm * 100) / 25.4)) * 3) + 3)];
+    // Inside each image, clear of its edges (bleed 3 mm shifts both alike).
+    const [r1, g1] = at(43, 45);
+    const [r2, g2] = at(113, 45);
+    expect(r1).toBeGreaterThan(150);
+    expect(g1).toBeLessThan(100);
+    expect(g2).toBeGreaterThan(150);
+    expect(r2).toBeLessThan(60);
+  });
+
+  it('a card drawn page after page: every page its own pixels (no page shares a reused buffer)', async () => {
+    const doc = cardDoc();
+    const all = await draw(doc, { 'Recipient name': 'Zainab' }, [0, 1, 2, 3]);
+    for (const [i, page] of all.pages.entries()) {
+      const alone = await draw(doc, { 'Recipient name': 'Zainab' }, [i]);
+      expect(Buffer.compare(Buffer.from(page), Buffer.from(alone.pages[0])), `page ${i + 1}`).toBe(0);
+    }
   });
 });
 

@@ -1,7 +1,7 @@
 // Routing rules without a database: each condition, first match, the default, the floor's day in the
 // shop's time zone (cut-off, midnight), a full floor, and what a rule set may say.
 import { describe, expect, it } from 'vitest';
-import { decide, floorDay, matches, type LineFacts, type OrderFacts } from '../src/modules/routing';
+import { decide, floorDay, matches, whenOutOfStock, type LineFacts, type OrderFacts } from '../src/modules/routing';
 import { chooseRoute, ruleSetBody, type TakeCapacity } from '../src/modules/routing';
 import { parse } from '../src/http/validate';
 import type { RoutingRuleSet, RoutingWhen } from '../../common/api/routing';
@@ -130,6 +130,17 @@ describe('capacity', () => {
   });
 });
 
+describe('out of stock', () => {
+  const short = 'out of stock: Mugs (short by 3)';
+  it('does what the rule says, with the shortage as the reason (after the rule\'s own)', () => {
+    expect(whenOutOfStock({ action: 'inHouse', ifOutOfStock: { action: 'provider', destination: 'hp-us' } }, short)).toEqual({ action: 'provider', destination: 'hp-us', reason: short });
+    expect(whenOutOfStock({ action: 'inHouse', ifOutOfStock: { action: 'hold', reason: 'Ask the buyer' } }, short)).toEqual({ action: 'hold', reason: `Ask the buyer (${short})` });
+  });
+  it('without ifOutOfStock the line is made in house all the same (its job waits for stock)', () => {
+    expect(whenOutOfStock({ action: 'inHouse', ifFull: { action: 'provider' } }, short)).toEqual({ action: 'inHouse', ifFull: { action: 'provider' } });
+  });
+});
+
 describe('what a rule set may say', () => {
   const ok = { rules: [{ id: 'cards', name: 'Cards', when: { sku: 'CARD-*', country: ['gb'] }, then: { action: 'inHouse', ifFull: { action: 'provider' } } }], default: { action: 'provider' }, capacity: [{ productType: 'Card', unitsPerDay: 200, cutoff: '15:00' }] };
   const problem = (body: unknown) => {
@@ -155,5 +166,12 @@ describe('what a rule set may say', () => {
     expect(problem({ ...ok, default: { action: 'inHouse', destination: 'x' } })).toMatchObject({ field: 'default.destination' });
     expect(problem({ ...ok, default: { action: 'provider', ifFull: { action: 'hold', reason: 'x' } } })).toMatchObject({ field: 'default.ifFull' });
     expect(problem({ ...ok, rules: [ok.rules[0], ok.rules[0]] })).toMatchObject({ field: 'rules.1.id' });
+  });
+  it('ifOutOfStock: another action on Make in house only, never in house again, no unknown key', () => {
+    const inHouse = { ...ok.rules[0], then: { action: 'inHouse', ifOutOfStock: { action: 'provider', destination: 'hp-us' } } };
+    expect(parse(ruleSetBody, { ...ok, rules: [inHouse] }).rules[0].then.ifOutOfStock).toEqual({ action: 'provider', destination: 'hp-us' });
+    expect(problem({ ...ok, default: { action: 'provider', ifOutOfStock: { action: 'hold' } } })).toMatchObject({ field: 'default.ifOutOfStock', message: expect.stringMatching(/only for Make in house/) });
+    expect(problem({ ...ok, rules: [{ ...inHouse, then: { action: 'inHouse', ifOutOfStock: { action: 'inHouse' } } }] })).toMatchObject({ field: 'rules.0.then.ifOutOfStock.action' });
+    expect(problem({ ...ok, rules: [{ ...inHouse, then: { action: 'inHouse', ifOutOfStock: { action: 'hold', why: 'x' } } }] })).toBeDefined();
   });
 });

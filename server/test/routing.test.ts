@@ -11,6 +11,7 @@ import * as routingMigration from '../../migrations/20261212_034_routing_rules';
 import { bearer, createWorld, type TestWorld } from './harness';
 import { connectStores, deliver, makeDesign, order, setSiteEnv } from './ordersKit';
 import type { RoutingRuleSet } from '../../common/api/routing';
+import { routeNowAnswer, routingTestAnswer, routingViewAnswer } from '../src/modules/routing/schema';
 
 let w: TestWorld;
 const api = (token = w.tokens.adminA) => ({
@@ -70,6 +71,8 @@ describe('the rules API', () => {
     expect(noDefault.body.error).toMatch(/default/);
     const got = await api().get(routingOf());
     expect(got.body.data).toMatchObject({ rules: CARDS_IN_HOUSE.rules, default: { action: 'provider' }, capacity: CARDS_IN_HOUSE.capacity, saved: true, routedLast30Days: {} });
+    // The answer is what the API reference says it is.
+    expect(routingViewAnswer.strict().safeParse(got.body.data).error).toBeUndefined();
     // The site's slug addresses it too.
     expect((await api().get('/api/sites/site-a/routing')).body.data.rules).toHaveLength(3);
   });
@@ -101,8 +104,8 @@ describe('orders routed as they become printable', () => {
     const checked = await api().post('/api/online-stores/check-order', { id: o.id });
     const lines = checked.body.data.find((r: { type: string }) => r.type === 'shopify-order-log').data.line_items;
     expect(lines.map((l: { route: unknown }) => l.route)).toEqual([
-      { action: 'inHouse', ruleId: 'cards', by: 'rule', at: expect.any(String) },
-      { action: 'provider', ruleId: 'posters', by: 'rule', at: expect.any(String) },
+      { action: 'inHouse', ruleId: 'cards', ruleName: 'Cards in house', by: 'rule', at: expect.any(String) },
+      { action: 'provider', ruleId: 'posters', ruleName: 'Posters to HP', by: 'rule', at: expect.any(String) },
     ]);
     // A repeated delivery routes nothing again.
     await deliver(w, { ...o, updated_at: '2026-11-20T11:00:00Z' }, { topic: 'orders/updated' });
@@ -144,6 +147,46 @@ describe('orders routed as they become printable', () => {
     const again = await api().post(`${routingOf()}/route-now`, { orderId: o.id });
     expect(again.body.data.lines).toEqual([{ lineId: o.line_items[0].id, action: 'provider', ruleId: null, reason: null }]);
     expect((await api().get('/api/attention')).body.data.items.some((i: { orderId?: string; kind: string }) => i.orderId === o.id && i.kind === 'routingHeld')).toBe(false);
+  });
+
+  it('Route now with a choice: a held line made in house or sent to HP Site Flow, recorded as the person\'s', async () => {
+    const vipOnly: RoutingRuleSet = { ...CARDS_IN_HOUSE, rules: [CARDS_IN_HOUSE.rules[2]] };
+    await save(vipOnly);
+    const o = { ...order({ skus: ['RMUG-1', 'RPOSTER-1', 'RMUG-1'] }), tags: 'vip' };
+    await deliver(w, o);
+    const [mug, poster, other] = o.line_items.map((l) => l.id);
+    expect((await routes(o.id)).map((r) => r.action)).toEqual(['hold', 'hold', 'hold']);
+    const held = (await api().get('/api/attention')).body.data.items.filter((i: { orderId?: string; kind: string }) => i.orderId === o.id && i.kind === 'routingHeld');
+    expect(held.map((i: { lineId: string }) => i.lineId)).toEqual([mug, poster, other]);
+
+    expect((await api().post(`${routingOf()}/route-now`, { orderId: o.id, to: 'inHouse' })).body).toMatchObject({ success: false, field: 'lineId' });
+    const inHouse = await api().post(`${routingOf()}/route-now`, { orderId: o.id, lineId: mug, to: 'inHouse' });
+    expect(inHouse.status, JSON.stringify(inHouse.body)).toBe(200);
+    expect(inHouse.body.data.lines).toEqual([{ lineId: mug, action: 'inHouse', ruleId: null, reason: null }]);
+    expect(routeNowAnswer.strict().safeParse(inHouse.body.data).error).toBeUndefined();
+    const sent = await api().post(`${routingOf()}/route-now`, { orderId: o.id, lineId: poster, to: 'provider' });
+    expect(sent.status, JSON.stringify(sent.body)).toBe(200);
+    expect((await routes(o.id)).map((r) => [r.line_id, r.action, r.by, r.by_name])).toEqual([
+      [mug, 'inHouse', 'manual', 'admin-a Tester'],
+      [poster, 'provider', 'manual', 'admin-a Tester'],
+      [other, 'hold', 'rule', null],
+    ]);
+    // The mug's job is made at once; the poster is its own provider order; the third line still waits.
+    expect((await w.db('print_jobs').where({ shopify_order_id: o.id })).map((j) => [j.line_item_id, j.made_by])).toEqual([[mug, 'in_house']]);
+    expect((await outboxOf(o.id)).filter((r) => r.kind === 'hp-order').map((r) => r.dedupe_key)).toEqual([`hp:${w.sites.a}:${o.id}:${poster}`]);
+    const still = (await api().get('/api/attention')).body.data.items.filter((i: { orderId?: string; kind: string }) => i.orderId === o.id && i.kind === 'routingHeld');
+    expect(still.map((i: { lineId: string }) => i.lineId)).toEqual([other]);
+    const history = await w.db('history').where({ subject_kind: 'order', subject_id: o.id, action: 'routed' }).orderBy('id');
+    expect(history.at(-1).reason).toBe(`line ${poster}: Send to HP Site Flow, manual, by admin-a Tester`);
+    // A line no rule holds is not Route now's: a clear refusal.
+    const again = await api().post(`${routingOf()}/route-now`, { orderId: o.id, lineId: mug, to: 'provider' });
+    expect(again.status).toBe(409);
+    expect(again.body.error).toMatch(/is not held by a routing rule/);
+    // The site's staff place held lines too (as they Send HP); another site's staff cannot see it.
+    expect((await api(w.tokens.userB).post(`${routingOf()}/route-now`, { orderId: o.id, lineId: other, to: 'inHouse' })).status).toBe(404);
+    const byStaff = await api(w.tokens.userA).post(`${routingOf()}/route-now`, { orderId: o.id, lineId: other, to: 'inHouse' });
+    expect(byStaff.status, JSON.stringify(byStaff.body)).toBe(200);
+    expect((await routes(o.id)).at(-1)).toMatchObject({ line_id: other, action: 'inHouse', by: 'manual', by_name: 'user-a Tester' });
   });
 
   it('a line whose design cannot go where the rule says is held with the reason; an e-mail rule on a printed line too', async () => {
@@ -252,6 +295,77 @@ describe('manual overrides and changes after routing', () => {
   });
 });
 
+describe('out of stock', () => {
+  it('a Make in house with ifOutOfStock sends a line its blanks cannot cover to the provider, with the shortage; one without holds the job for stock', async () => {
+    const made = await api(w.tokens.userA).post('/api/stock-items', { name: 'Routed mugs', unit: 'mugs', onHand: 2 });
+    expect(made.status, JSON.stringify(made.body)).toBe(200);
+    const mugs = made.body.data.id as number;
+    await makeDesign(w, w.tokens.adminA, { name: 'Stocked mug', sku: 'RSTOCK-1', productType: 'Mug', hpSKU: 'HP-MUG', data: { ...ART, consumes: [{ stockItemId: mugs, perUnit: 1 }] } });
+    const set: RoutingRuleSet = {
+      rules: [{ id: 'mugs', name: 'Mugs in house', when: { sku: 'RSTOCK-*' }, then: { action: 'inHouse', ifOutOfStock: { action: 'provider', destination: 'hp-mugs' } } }],
+      default: { action: 'hold', reason: 'Check it' },
+      capacity: [],
+    };
+    await save(set);
+    const withUnits = (units: number) => {
+      const o = order({ skus: ['RSTOCK-1'] });
+      Object.assign(o.line_items[0], { quantity: units });
+      return o;
+    };
+    const short = withUnits(5);
+    await deliver(w, short);
+    expect((await routes(short.id)).map((r) => [r.action, r.rule_id, r.destination, r.reason])).toEqual([['provider', 'mugs', 'hp-mugs', 'out of stock: Routed mugs (short by 3)']]);
+    expect((await outboxOf(short.id)).map((r) => r.kind)).toEqual(['hp-order']);
+    const history = await w.db('history').where({ subject_kind: 'order', subject_id: short.id, action: 'routed' }).first();
+    expect(history.reason).toContain('out of stock: Routed mugs (short by 3)');
+    // Test rules says the same, and reserves nothing.
+    const tried = await api().post(`${routingOf()}/test`, { orderIds: [short.id] });
+    expect(tried.body.data.lines).toEqual([expect.objectContaining({ action: 'provider', ruleId: 'mugs', reason: 'out of stock: Routed mugs (short by 3)' })]);
+
+    const fits = withUnits(2);
+    await deliver(w, fits);
+    expect((await routes(fits.id)).map((r) => [r.action, r.reason])).toEqual([['inHouse', null]]);
+
+    // Without ifOutOfStock the line is made in house all the same: its job waits for stock, and says so.
+    await save({ ...set, rules: [{ ...set.rules[0], then: { action: 'inHouse' } }] });
+    const waits = withUnits(4);
+    await deliver(w, waits);
+    expect((await routes(waits.id)).map((r) => r.action)).toEqual(['inHouse']);
+    await w.services.routedJobs.processDue();
+    const job = await w.db('print_jobs').where({ shopify_order_id: waits.id }).first();
+    expect(job.stock_hold).toMatch(/^out of stock: Routed mugs \(short by \d+\)$/);
+    const pipeline = await w.services.production.routeLines(w.db as never, w.sites.a, { ...(await w.services.orders.getOrder(w.sites.a, waits.id))!.data, id: waits.id });
+    expect(pipeline[0].route.reason).toMatch(/^held for stock: out of stock: Routed mugs/);
+    expect(pipeline[0].route.reason).not.toMatch(/preflight/);
+  });
+});
+
+describe('a line in its change window', () => {
+  it('is routed by the saved in-house rule only once the window ends', async () => {
+    await save(CARDS_IN_HOUSE);
+    w.clock.set(new Date('2031-07-01T09:00:00Z'));
+    await setSiteEnv(w, w.sites.a, { HOLD_MINUTES: '30' });
+    try {
+      const o = order({ skus: ['RCARD-1'] });
+      await deliver(w, o);
+      expect(await w.db('line_waits').where({ order_id: o.id }).first()).toMatchObject({ state: 'hold' });
+      // Waiting: no route, no job, nothing queued.
+      expect(await routes(o.id)).toEqual([]);
+      expect(await outboxOf(o.id)).toEqual([]);
+      w.clock.advance(10 * 60_000);
+      await w.services.waits.releaseDue();
+      expect(await routes(o.id)).toEqual([]);
+      w.clock.advance(21 * 60_000);
+      await w.services.waits.releaseDue();
+      expect((await routes(o.id)).map((r) => [r.action, r.rule_id, r.by])).toEqual([['inHouse', 'cards', 'rule']]);
+      await w.services.routedJobs.processDue();
+      expect((await w.db('print_jobs').where({ shopify_order_id: o.id })).map((j) => j.made_by)).toEqual(['in_house']);
+    } finally {
+      await setSiteEnv(w, w.sites.a, { HOLD_MINUTES: '' });
+    }
+  });
+});
+
 describe('Test rules', () => {
   it('runs a draft over chosen or recent orders, with units per floor day against capacity, and changes nothing', async () => {
     await save(CARDS_IN_HOUSE);
@@ -267,6 +381,7 @@ describe('Test rules', () => {
       ['provider', 'posters'],
     ]);
     expect(res.body.data.perDay).toEqual([{ day: '2031-06-01', productType: 'Card', units: 1, capacity: 1 }]);
+    expect(routingTestAnswer.strict().safeParse(res.body.data).error).toBeUndefined();
     const recent = await api().post(`${routingOf()}/test`, { last: 5 });
     expect(recent.status).toBe(200);
     expect(recent.body.data.lines.length).toBeGreaterThan(0);

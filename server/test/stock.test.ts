@@ -203,5 +203,11 @@ describe('stock of blanks', async () => {
     // Another site's staff do not see it; its admin does.
     expect(await lowOf(w.tokens.userB)).toBeUndefined();
     expect(await lowOf(w.tokens.adminB)).toBeDefined();
+    // Home's list: the same item with the same forecast, and a link to it; not another site's staff's.
+    const lowList = async (token = w.tokens.userA) => ((await get('/api/stock-items/low', token)).body.data.list as Array<{ item: StockItem; daysLeft: number | null; usedPerDay: number }>).find((l) => l.item.id === blanks.id);
+    expect(await lowList()).toMatchObject({ item: { name: 'Forecast blanks', available: 9, reorderPoint: 20 }, daysLeft: 18, usedPerDay: 0.5 });
+    expect(await lowList(w.tokens.userB)).toBeUndefined();
+    expect(await lowList(w.tokens.adminA)).toBeDefined();
+    expect((await get('/api/stock-items/low?limit=0')).body).toMatchObject({ success: false });
   });
 });

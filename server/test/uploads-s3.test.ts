@@ -15,6 +15,9 @@ import { createApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { createLogger } from '../src/lib/logger';
 import { createServices, fileStoreOf } from '../src/services';
+import { syncDropPrefix } from '../src/modules/uploads';
+import { writeEnvValue } from '../src/modules/sync/siteSettings';
+import { demoSyncSimulators, RE_SIMULATOR_PATH } from '../simulators/syncDemo';
 
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
 
@@ -183,5 +186,26 @@ describe("the server's own signed link (STORAGE=local) with a size", () => {
     u.searchParams.set('n', String(PNG.length + 1));
     expect((await w.request().put(`${u.pathname}${u.search}`).set('Content-Type', 'image/png').send(Buffer.concat([PNG, Buffer.from('x')]))).status).toBe(403);
     expect((await w.request().put(target).set('Content-Type', 'image/png').send(PNG)).status).toBe(200);
+  });
+});
+
+describe("the demo email platform's files with STORAGE=s3", () => {
+  it('are delivered into the site\'s sync-drop prefix, where the sync reads them', async () => {
+    const w = await createWorld(s3.env(prefix()));
+    await writeEnvValue(w.db, w.clock, w.sites.a, 'RE_BASE_URL', `http://127.0.0.1:1${RE_SIMULATOR_PATH}`);
+    const sims = await demoSyncSimulators({ db: w.db, clock: w.clock, config: w.config }, 'http://127.0.0.1:1');
+    try {
+      expect(sims?.site.id).toBe(w.sites.a);
+      const names = (await fileStoreOf(w.config).list(syncDropPrefix(w.sites.a))).map((f) => f.key.slice(syncDropPrefix(w.sites.a).length));
+      // Two past days, three files each: the unsubscribes and the two saved exports.
+      expect(names.filter((n) => n.startsWith('unsubscribe_'))).toHaveLength(2);
+      expect(names.filter((n) => /^export_(80|92)_\d{8}\.csv$/.test(n))).toHaveLength(4);
+      // Nothing written beside the bucket is what the sync would read: the bucket's copy is.
+      const one = names.find((n) => n.startsWith('export_80_'))!;
+      const inBucket = await fileStoreOf(w.config).read(syncDropPrefix(w.sites.a) + one);
+      expect(inBucket?.toString().split('\n')[0]).toContain(';');
+    } finally {
+      sims?.stop();
+    }
   });
 });

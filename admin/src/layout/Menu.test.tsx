@@ -68,6 +68,7 @@ describe('menuEntriesFor', () => {
       'Batches',
       'Print History',
       'Scan station',
+      'Stock',
       'Print Reports',
       'List Orders',
       'Product Designs',
@@ -102,7 +103,7 @@ describe('menuEntriesFor', () => {
       'History',
       'API reference',
     ]);
-    expect(menuEntriesFor('user').map((e) => e.label)).toEqual(['Needs attention', 'Jobs', 'Batches', 'Print History', 'Scan station', 'Print Reports', 'List Orders', 'Product Designs', 'Sample Upload', 'Sample Editor']);
+    expect(menuEntriesFor('user').map((e) => e.label)).toEqual(['Needs attention', 'Jobs', 'Batches', 'Print History', 'Scan station', 'Stock', 'Print Reports', 'List Orders', 'Product Designs', 'Sample Upload', 'Sample Editor']);
   });
 
   it("shows RE & Adestra Sync to a non-admin only when their site has the sync, after Product Designs", () => {
@@ -112,6 +113,7 @@ describe('menuEntriesFor', () => {
       'Batches',
       'Print History',
       'Scan station',
+      'Stock',
       'Print Reports',
       'List Orders',
       'Product Designs',
@@ -127,9 +129,34 @@ describe('menuEntriesFor', () => {
     expect(menuEntriesFor('admin').filter((e) => e.group === 'setup').map((e) => e.to)).toEqual(['/stock-items', '/stores', '/routing', '/products', '/resellers', '/instances', '/print-profiles', '/history', '/api-reference']);
     expect(menuEntriesFor('user').some((e) => e.group === 'setup')).toBe(false);
   });
+
+  it('gives staff Stock with the floor screens (receiving and counting are floor tasks), admins once under Setup', () => {
+    const stockOf = (role: 'admin' | 'user') => menuEntriesFor(role).filter((e) => e.to === '/stock-items');
+    expect(stockOf('user')).toEqual([expect.objectContaining({ label: 'Stock', resource: 'stock-items' })]);
+    expect(stockOf('user')[0].group).toBeUndefined();
+    expect(stockOf('admin')).toEqual([expect.objectContaining({ label: 'Stock', group: 'setup' })]);
+    expect(menuEntriesFor(null)).toEqual([]);
+  });
 });
 
 describe('Menu', () => {
+  it('shows staff Stock among the everyday screens, with no Setup group', async () => {
+    signIn(USER);
+    stubFetch(() => jsonResponse({ success: true, data: USER }));
+    renderInAdmin(<Menu />, { path: '/menu' });
+    expect(await screen.findByRole('menuitem', { name: 'Stock' })).toHaveAttribute('href', '/stock-items');
+    expect(screen.queryByText('Setup')).not.toBeInTheDocument();
+    expect(screen.queryByRole('menuitem', { name: 'Routing' })).not.toBeInTheDocument();
+  });
+
+  it('shows an admin Stock under Setup', async () => {
+    signIn(ADMIN);
+    stubFetch(() => jsonResponse({ success: true, data: ADMIN }));
+    renderInAdmin(<Menu />, { path: '/menu' });
+    expect(await screen.findByRole('menuitem', { name: 'Stock' })).toHaveAttribute('href', '/stock-items');
+    expect(screen.getByText('Setup').compareDocumentPosition(screen.getByRole('menuitem', { name: 'Stock' })) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+  });
+
   it('shows List Sites to an admin', async () => {
     signIn(ADMIN);
     stubFetch(() => jsonResponse({ success: true, data: ADMIN }));

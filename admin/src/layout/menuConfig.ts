@@ -64,6 +64,9 @@ export const MENU: readonly MenuEntry[] = [
   { label: 'Batches', to: '/batches', resource: 'batches', menus: ['admin', 'user'], icon: ViewModuleIcon, ready: true },
   { label: 'Print History', to: '/print-history', resource: 'print-history', menus: ['admin', 'user'], icon: HistoryIcon, ready: true },
   { label: 'Scan station', to: '/scan', resource: 'scan', menus: ['admin', 'user'], icon: QrCodeScannerIcon, ready: true },
+  // Staff's Stock: receiving a delivery and counting the shelf are floor tasks, so it sits with the
+  // floor's screens (admins have it under Setup). The server lets staff change their site's items.
+  { label: 'Stock', to: '/stock-items', resource: 'stock-items', menus: ['user'], icon: Inventory2OutlinedIcon, ready: true },
   { label: 'Print Reports', to: '/reports', resource: 'reports', menus: ['admin', 'user'], icon: AssessmentIcon, ready: true },
   { label: 'All list Orders', to: '/all-orders', resource: 'all-orders', menus: ['admin'], icon: ReceiptLongIcon, ready: true },
   { label: 'List Orders', to: '/orders', resource: 'orders', menus: ['user'], icon: ListAltIcon, ready: true },

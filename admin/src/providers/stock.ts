@@ -2,7 +2,7 @@
 // and its actions (Receive, Count, the movements and their CSV). The records are in common/api.
 import type { DataProvider } from 'react-admin';
 import type { ListPage } from '../../../common/api/envelope';
-import type { StockItem, StockMovement } from '../../../common/api/stock';
+import type { LowStockItem, StockItem, StockMovement } from '../../../common/api/stock';
 import { newActionKey } from '../lib/actionKey';
 import { api, apiGetFile } from './api';
 
@@ -51,6 +51,10 @@ export const stockCalls = {
   },
   getStockMovements(id: StockItem['id'], page = 1): Promise<ListPage<StockMovement>> {
     return api<ListPage<StockMovement>>(`/api/stock-items/${id}/movements?page=${page}&pageSize=50`);
+  },
+  /** Items at or under their reorder point with the days each lasts (Home); the same forecast as Needs attention. */
+  getLowStock(limit = 20): Promise<{ list: LowStockItem[] }> {
+    return api<{ list: LowStockItem[] }>(`/api/stock-items/low?limit=${limit}`);
   },
   stockMovementsCsv(id: StockItem['id']): Promise<Blob> {
     return apiGetFile(`/api/stock-items/${id}/movements?format=csv`);

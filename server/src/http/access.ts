@@ -34,6 +34,8 @@ export interface RouteDoc {
   query?: import('zod').ZodType;
   /** A body that is not JSON: its media type (a file upload, a PDF). */
   bodyType?: string;
+  /** What `data` of a successful answer (`{success: true, data}`) is. */
+  response?: import('zod').ZodType;
 }
 
 export type AccessHandler = RequestHandler & {

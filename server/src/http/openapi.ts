@@ -96,6 +96,9 @@ function operationOf(entry: RouteEntry, access: AccessHandler | undefined, param
       default: { description: 'Refused, in the error envelope (400 bad input naming the field, 401, 403, 404, 409, 413, 429, 503).', content: { 'application/json': { schema: ERROR } } },
     },
   };
+  if (doc?.response) {
+    op.responses['200'] = { description: 'Done: `{success: true, data}`.', content: { 'application/json': { schema: z.object({ success: z.literal(true), data: doc.response }) } } };
+  }
   if (access?.access === 'public') op.security = [];
   else if (credential) op.security = [{ [credential.scheme]: [] }];
   else if (access?.access === 'credential') op.security = [];

@@ -1,13 +1,13 @@
 // Routing an order's lines by the site's rules: when an order becomes printable (paid, or created on
 // a site that sends then), each line not routed yet gets its place by the first rule that matches
 // (or the default), the floor's capacity taken as it goes — in-house lines become print jobs, the
-// provider's are queued for HP Site Flow (one provider order per destination when the whole order
-// goes to one), held lines wait in Needs attention, e-cards are e-mailed. A use case of orders,
-// production, fulfilment and routing together; `routeOrder` is the one place routing starts.
+// provider's are queued for HP Site Flow (one provider order per destination), held lines wait
+// in Needs attention, e-cards are e-mailed. A use case of orders, production, fulfilment and
+// routing together; `routeOrder` is the one place routing starts.
 import type { Knex } from 'knex';
 import type { Db } from '../db';
 import type { Deps } from '../deps';
-import { HttpError, badRequest, notFound } from '../http/errors';
+import { HttpError, badRequest, conflict, notFound } from '../http/errors';
 import type { Actor } from '../http/types';
 import { isoNow } from '../lib/clock';
 import { claimOutboxRow, dueOutboxIds, insertOnce, markOutboxFailed, markOutboxSent, type EnqueueOrderSend } from '../modules/fulfilment';
@@ -17,6 +17,7 @@ import { ECARD_NOT_PRINTED, providerBlocker, type LineMapping, type ProductionSe
 import {
   chooseRoute,
   lineRoutesOf,
+  recordManualRoute,
   releaseFloorCapacity,
   routesByItself,
   ruleSetOf,
@@ -27,9 +28,12 @@ import {
   type OrderFacts,
   type RouteChoice,
   type TakeCapacity,
+  whenOutOfStock,
 } from '../modules/routing';
+import { stockShortage } from '../modules/stock';
 import { findSite, type Site } from '../modules/sites';
 import { unitsToMake } from '../../../common/api/units';
+import { outOfStockReason, stockUsesOf } from '../../../common/api/stock';
 import { ROUTING_ACTION_NAMES, type LineRouting, type RoutingAction, type RoutingRuleSet, type RoutingTestDay, type RoutingTestLine, type RoutingTestResult, type RoutingThen } from '../../../common/api/routing';
 
 type Trx = Db | Knex.Transaction;
@@ -87,11 +91,23 @@ function fitToLine(m: LineMapping, then: RoutingThen): RoutingThen {
   return then;
 }
 
+/**
+ * A Make in house whose rule says what to do when the stock cannot cover the line: the stock
+ * module's shortage of the line's blanks now (read only: the job reserves them when it is made).
+ */
+async function stockFit(db: Trx, siteId: number, m: LineMapping, then: RoutingThen): Promise<RoutingThen> {
+  if (then.action !== 'inHouse' || !then.ifOutOfStock || !m.design) return then;
+  const uses = stockUsesOf(m.design.data as { consumes?: unknown } | null);
+  if (!uses.length) return then;
+  const short = await stockShortage(db, siteId, uses, unitsToMake(m.line));
+  return short.length ? whenOutOfStock(then, outOfStockReason(short)) : then;
+}
+
 /** A line's choice, fitted to what it can do; capacity taken for a line that then cannot go in house is given back. */
 async function choose(trx: Trx, siteId: number, set: RoutingRuleSet, m: LineMapping, order: OrderFacts, at: Date, timeZone: string, take: TakeCapacity): Promise<RouteChoice> {
   const facts = lineFactsOf(m);
   const choice = await chooseRoute(set, facts, order, at, timeZone, take);
-  const then = fitToLine(m, choice.then);
+  const then = fitToLine(m, await stockFit(trx, siteId, m, choice.then));
   if (choice.day && then.action !== 'inHouse' && facts.productType) await releaseFloorCapacity(trx, siteId, facts.productType, choice.day, facts.units);
   return { ruleId: choice.ruleId, then, day: then.action === 'inHouse' ? choice.day : null };
 }
@@ -164,7 +180,8 @@ export async function routeOrder(ctx: RoutingFlowDeps, trx: Knex.Transaction, si
 
 /**
  * Where routed lines go next, in the same transaction: the provider's queued (the whole order as one
- * provider order when every line to make goes there to one destination, else each line its own),
+ * provider order when every line to make goes there to one destination, else one provider order
+ * per destination, named after its first line),
  * in-house lines queued for their print jobs. Held and e-mailed lines need nothing more here.
  */
 async function dispatch(ctx: RoutingFlowDeps, trx: Knex.Transaction, siteId: number, orderId: string, lineCount: number, untouched: boolean, routed: Array<RoutedLine & { destination: string | null }>, at: string): Promise<void> {
@@ -174,7 +191,8 @@ async function dispatch(ctx: RoutingFlowDeps, trx: Knex.Transaction, siteId: num
   if (toProvider.length && untouched && destinations.length === 1 && made.length === toProvider.length && routed.length === lineCount) {
     await ctx.send.enqueueOrderSend(trx, { siteId, orderId, destination: destinations[0] ?? undefined });
   } else {
-    for (const destination of destinations) await ctx.send.enqueueOrderSend(trx, { siteId, orderId, lineIds: toProvider.filter((r) => r.destination === destination).map((r) => r.lineId), destination: destination ?? undefined });
+    // One provider order per destination: its lines go together.
+    for (const destination of destinations) await ctx.send.enqueueOrderSend(trx, { siteId, orderId, lineIds: toProvider.filter((r) => r.destination === destination).map((r) => r.lineId), destination: destination ?? undefined, together: true });
   }
   for (const r of routed.filter((x) => x.action === 'inHouse')) {
     await insertOnce(trx, { kind: ROUTED_IN_HOUSE_KIND, dedupeKey: inHouseKey(siteId, orderId, r.lineId), siteId, payload: { siteId, orderId, lineId: r.lineId, actorId: null }, at });
@@ -189,7 +207,7 @@ export async function makeRoutedJobs(ctx: RoutingFlowDeps, limit = 50): Promise<
   for (const id of await dueOutboxIds(db, isoNow(clock), limit, ROUTED_IN_HOUSE_KIND)) {
     const row = await claimOutboxRow(db, id, isoNow(clock), new Date(clock.now().getTime() + 5 * 60_000).toISOString(), false);
     if (!row) continue;
-    const { siteId, orderId, lineId } = row.payload;
+    const { siteId, orderId, lineId, actorId } = row.payload;
     try {
       const order = await orderRecordOf(db, siteId, orderId);
       const line = order?.data.line_items?.find((l) => String(l.id) === lineId);
@@ -199,7 +217,8 @@ export async function makeRoutedJobs(ctx: RoutingFlowDeps, limit = 50): Promise<
         await markOutboxSent(db, id, { skipped: 'cancelled or no units left' }, isoNow(clock));
         continue;
       }
-      const { job } = await production.jobForLine({ siteId, orderId, line, actorId: null, madeBy: 'inHouse' });
+      // Made by the rules (no one), or by the person who chose Route now → in house.
+      const { job } = await production.jobForLine({ siteId, orderId, line, actorId, madeBy: 'inHouse' });
       await markOutboxSent(db, id, { printJobId: job.id }, isoNow(clock));
       made++;
     } catch (err) {
@@ -211,16 +230,37 @@ export async function makeRoutedJobs(ctx: RoutingFlowDeps, limit = 50): Promise<
   return { made, failed };
 }
 
-/** Route now (an operator, on a held line): the order's held lines (or the one asked) routed again by today's rules. */
-export async function routeNow(ctx: RoutingFlowDeps, actor: Actor, site: Site, input: { orderId: string; lineId?: string }): Promise<{ lines: RoutedLine[] }> {
+/**
+ * Route now (an operator, on a held line): the order's held lines (or the one asked) routed again by
+ * today's rules — or, with `to`, the one line made in house or sent to HP Site Flow as the person
+ * chose (recorded as "manual, by <name>").
+ */
+export async function routeNow(ctx: RoutingFlowDeps, actor: Actor, site: Site, input: { orderId: string; lineId?: string; to?: 'inHouse' | 'provider' }): Promise<{ lines: RoutedLine[] }> {
   const order = await orderRecordOf(ctx.db, site.id, input.orderId);
   if (!order) throw notFound('Order not found');
   const lines = await ctx.db.transaction(async (trx) => {
+    if (input.to && input.lineId) return [await placeHeldLine(ctx, trx, actor, site.id, { ...order.data, id: input.orderId }, input.lineId, input.to)];
     const by = await byUserId(trx, actor.id);
     return routeOrder(ctx, trx, site.id, { ...order.data, id: input.orderId }, { by, lineIds: input.lineId ? [input.lineId] : undefined, rerouteHeld: true });
   });
   await makeRoutedJobs(ctx);
   return { lines };
+}
+
+/** A held line placed by a person: its route says so, and it goes where they chose (a print job, or its own provider order). */
+async function placeHeldLine(ctx: RoutingFlowDeps, trx: Knex.Transaction, actor: Actor, siteId: number, order: OrderData & { id: string }, lineId: string, to: 'inHouse' | 'provider'): Promise<RoutedLine> {
+  const before = (await lineRoutesOf(trx, siteId, order.id)).get(lineId);
+  if (before?.action !== 'hold') throw conflict(`Line ${lineId} is not held by a routing rule${before ? ` (it was routed: ${ROUTING_ACTION_NAMES[before.action]})` : ''}: use Send HP or Add to print jobs in Check order`);
+  if (printHold(order, 'created')) throw conflict('The order was cancelled in the store: its lines are not made');
+  const found = (await ctx.production.routeLines(trx, siteId, order)).find((l) => String(l.mapping.line.id) === lineId);
+  if (!found || found.mapping.removed) throw conflict(`Line ${lineId} has no units left to make`);
+  const fitted = fitToLine(found.mapping, { action: to });
+  if (fitted.action !== to) throw conflict(`Line ${lineId} cannot be ${to === 'inHouse' ? 'made in house' : 'sent to HP Site Flow'}: ${fitted.reason ?? 'its design does not allow it'}`);
+  const at = ctx.clock.now().toISOString();
+  await recordManualRoute(trx, { siteId, orderId: order.id, lineIds: [lineId], action: to, actorId: actor.id, at });
+  if (to === 'provider') await ctx.send.enqueueOrderSend(trx, { siteId, orderId: order.id, lineIds: [lineId] }, actor.id);
+  else await insertOnce(trx, { kind: ROUTED_IN_HOUSE_KIND, dedupeKey: inHouseKey(siteId, order.id, lineId), siteId, payload: { siteId, orderId: order.id, lineId, actorId: actor.id }, at });
+  return { lineId, action: to, ruleId: null, reason: null };
 }
 
 /**
@@ -260,7 +300,8 @@ export async function testRouting(ctx: RoutingFlowDeps, site: Site, set: Routing
       }
       const facts1 = lineFactsOf(m);
       const choice = await chooseRoute(set, facts1, facts, at, ctx.config.sync.timezone, take);
-      const then = fitToLine(m, choice.then);
+      // Stock as it is now: a test run reserves nothing.
+      const then = fitToLine(m, await stockFit(db, site.id, m, choice.then));
       if (choice.day && then.action !== 'inHouse') used.set(`${choice.day}\n${facts1.productType!.toLowerCase()}`, (used.get(`${choice.day}\n${facts1.productType!.toLowerCase()}`) ?? 0) - facts1.units);
       const day = then.action === 'inHouse' ? (choice.day ?? undefined) : undefined;
       lines.push({ ...base, ruleId: choice.ruleId, action: then.action, ...(then.reason ? { reason: then.reason } : {}), ...(day ? { day } : {}) });
@@ -279,11 +320,16 @@ export async function testRouting(ctx: RoutingFlowDeps, site: Site, set: Routing
   return { lines, perDay };
 }
 
-/** Each routed line's decision as an order line carries it: `{action, ruleId, by, at}` (with the person's name, the reason, the destination). */
+/** Each routed line's decision as an order line carries it: `{action, ruleId, by, at}` (with the rule's name, the person's name, the reason, the destination). */
 export async function routesShownOf(db: Db, siteId: number, orderId: string): Promise<Map<string, LineRouting>> {
   const rows = await lineRoutesOf(db, siteId, orderId);
+  const set = [...rows.values()].some((r) => r.ruleId) ? await ruleSetOf(db, await findSite(db, siteId)) : undefined;
+  const nameOf = (ruleId: string | null) => (ruleId ? set?.rules.find((x) => x.id === ruleId)?.name : undefined);
   return new Map(
-    [...rows].map(([lineId, r]) => [lineId, { action: r.action, ruleId: r.ruleId, by: r.by, at: r.at, ...(r.byName ? { byName: r.byName } : {}), ...(r.reason ? { reason: r.reason } : {}), ...(r.destination ? { destination: r.destination } : {}) }]),
+    [...rows].map(([lineId, r]) => {
+      const ruleName = nameOf(r.ruleId);
+      return [lineId, { action: r.action, ruleId: r.ruleId, by: r.by, at: r.at, ...(ruleName ? { ruleName } : {}), ...(r.byName ? { byName: r.byName } : {}), ...(r.reason ? { reason: r.reason } : {}), ...(r.destination ? { destination: r.destination } : {}) }];
+    }),
   );
 }
 
@@ -297,7 +343,7 @@ export function orderRouting(ctx: RoutingFlowDeps) {
       routesOf: (siteId: number, orderId: string) => routesShownOf(ctx.db, siteId, orderId),
     },
     testRun: (site: Site, set: RoutingRuleSet, input: { orderIds?: string[]; last?: number }) => testRouting(ctx, site, set, input),
-    routeNow: (actor: Actor, site: Site, input: { orderId: string; lineId?: string }) => routeNow(ctx, actor, site, input),
+    routeNow: (actor: Actor, site: Site, input: { orderId: string; lineId?: string; to?: 'inHouse' | 'provider' }) => routeNow(ctx, actor, site, input),
     /** The worker's pass: print jobs of lines routed in house. */
     processDue: () => makeRoutedJobs(ctx),
   };

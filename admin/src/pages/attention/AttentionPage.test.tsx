@@ -2,11 +2,11 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { AttentionAnswer, AttentionCounts } from '../../../../common/api/attention';
 import { Menu } from '../../layout/Menu';
-import { jsonResponse, LocationDisplay, renderInAdmin, signIn, stubFetch, USER } from '../../test/helpers';
+import { ADMIN, jsonResponse, LocationDisplay, renderInAdmin, signIn, stubFetch, USER } from '../../test/helpers';
 import { AttentionPage } from './AttentionPage';
 import { AttentionProvider } from './useAttention';
 
-const ZERO: AttentionCounts = { late: 0, atRisk: 0, held: 0, routingHeld: 0, hpNoAck: 0, notShipped: 0, sendFailed: 0, writeBackFailed: 0, pipelineFailed: 0, webhookFailing: 0, proofChange: 0, lowStock: 0, total: 0, critical: 0 };
+const ZERO: AttentionCounts = { late: 0, atRisk: 0, held: 0, routingHeld: 0, hpNoAck: 0, notShipped: 0, sendFailed: 0, writeBackFailed: 0, pipelineFailed: 0, webhookFailing: 0, proofChange: 0, storeHoldRefused: 0, lowStock: 0, total: 0, critical: 0 };
 
 const LATE_AND_HELD: AttentionAnswer = {
   items: [
@@ -128,5 +128,92 @@ describe('Needs attention', () => {
     });
     expect(await screen.findByText('Nothing needs attention')).toBeInTheDocument();
     expect(sent()).toEqual([null, '"first"', '"first"']);
+  });
+
+  describe('a line a routing rule held', () => {
+    const HELD_LINE: AttentionAnswer = {
+      items: [
+        {
+          kind: 'routingHeld',
+          severity: 'warning',
+          title: 'Line 901 of order #1042 is held: A VIP order: check it first. Route it now, or send or make it by hand',
+          link: '/check-order?id=1042',
+          since: '2026-11-24T09:00:00.000Z',
+          siteId: 1,
+          orderId: '1042',
+          lineId: '901',
+        },
+      ],
+      counts: { ...ZERO, routingHeld: 1, total: 1 },
+    };
+
+    function renderHeld(user: typeof ADMIN, routeAnswer: () => Response) {
+      signIn(user);
+      let asked = 0;
+      const fetches = stubFetch((call) => {
+        if (call.url.startsWith('/api/attention')) return jsonResponse({ success: true, data: asked++ === 0 ? HELD_LINE : { items: [], counts: ZERO } });
+        if (call.url.includes('/routing/route-now')) return routeAnswer();
+        return jsonResponse({ success: true, data: user });
+      });
+      renderInAdmin(
+        <AttentionProvider>
+          <AttentionPage />
+        </AttentionProvider>,
+        { path: '/attention' },
+      );
+      return { routeCalls: () => fetches.calls.filter((c) => c.url.includes('/routing/route-now')), attentionCalls: () => fetches.calls.filter((c) => c.url.startsWith('/api/attention')).length };
+    }
+
+    it('shows the rule\'s reason and Route now; choosing Make in house routes that line and the list asks again', async () => {
+      const page = renderHeld(ADMIN, () => jsonResponse({ success: true, data: { lines: [{ lineId: '901', action: 'inHouse', ruleId: null, reason: null }] } }));
+      expect(await screen.findByText(/is held: A VIP order: check it first/)).toBeInTheDocument();
+      expect(screen.getByText('Held by a routing rule')).toBeInTheDocument();
+      // The row still opens Check order; Route now sits beside the link, not inside it.
+      const link = screen.getByRole('link', { name: /Line 901 of order #1042/ });
+      const button = screen.getByRole('button', { name: 'Route now: line 901' });
+      expect(link).not.toContainElement(button);
+      fireEvent.click(button);
+      const dialog = await screen.findByRole('dialog', { name: 'Route line 901 now' });
+      expect(within(dialog).getByRole('radio', { name: "By today's routing rules" })).toBeChecked();
+      fireEvent.click(within(dialog).getByRole('radio', { name: 'Make in house (a print job now)' }));
+      fireEvent.click(within(dialog).getByRole('button', { name: 'Route now' }));
+      await waitFor(() => expect(page.routeCalls()).toHaveLength(1));
+      const [call] = page.routeCalls();
+      expect(call.url).toBe('/api/sites/1/routing/route-now');
+      expect(call.method).toBe('POST');
+      expect(call.body).toEqual({ orderId: '1042', lineId: '901', to: 'inHouse' });
+      expect(call.headers.get('Idempotency-Key')).toBeTruthy();
+      await waitFor(() => expect(page.attentionCalls()).toBe(2));
+      expect(await screen.findByText('Nothing needs attention')).toBeInTheDocument();
+    });
+
+    it('by today\'s rules: a line still held says why and the dialog stays; a refusal is shown as the server says it', async () => {
+      const answers = [
+        () => jsonResponse({ success: true, data: { lines: [{ lineId: '901', action: 'hold', ruleId: 'vip', reason: 'A VIP order: check it first' }] } }),
+        () => jsonResponse({ success: false, error: 'Line 901 cannot be sent to HP Site Flow: The design "Robin" has no provider SKU (hpSKU)' }, 409),
+      ];
+      const page = renderHeld(ADMIN, () => answers.shift()!());
+      fireEvent.click(await screen.findByRole('button', { name: 'Route now: line 901' }));
+      const dialog = await screen.findByRole('dialog', { name: 'Route line 901 now' });
+      fireEvent.click(within(dialog).getByRole('button', { name: 'Route now' }));
+      expect(await within(dialog).findByText("Still held by today's rules: A VIP order: check it first")).toBeInTheDocument();
+      expect(page.routeCalls()[0].body).toEqual({ orderId: '1042', lineId: '901' });
+      fireEvent.click(within(dialog).getByRole('radio', { name: 'Send to HP Site Flow (its own provider order)' }));
+      fireEvent.click(within(dialog).getByRole('button', { name: 'Route now' }));
+      expect(await within(dialog).findByText(/cannot be sent to HP Site Flow: The design "Robin" has no provider SKU/)).toBeInTheDocument();
+      expect(page.routeCalls()[1].body).toEqual({ orderId: '1042', lineId: '901', to: 'provider' });
+      expect(page.attentionCalls()).toBe(1);
+    });
+
+    it('staff of the site route it too: the call names the line\'s site', async () => {
+      const page = renderHeld(USER, () => jsonResponse({ success: true, data: { lines: [{ lineId: '901', action: 'provider', ruleId: null, reason: null }] } }));
+      fireEvent.click(await screen.findByRole('button', { name: 'Route now: line 901' }));
+      const dialog = await screen.findByRole('dialog', { name: 'Route line 901 now' });
+      fireEvent.click(within(dialog).getByRole('radio', { name: 'Send to HP Site Flow (its own provider order)' }));
+      fireEvent.click(within(dialog).getByRole('button', { name: 'Route now' }));
+      await waitFor(() => expect(page.routeCalls()).toHaveLength(1));
+      expect(page.routeCalls()[0].url).toBe('/api/sites/1/routing/route-now');
+      expect(page.routeCalls()[0].body).toEqual({ orderId: '1042', lineId: '901', to: 'provider' });
+    });
   });
 });

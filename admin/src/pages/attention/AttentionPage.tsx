@@ -1,7 +1,7 @@
 // Needs attention (/attention, and staff's home page): every problem on the floor, worst first,
 // each row opening the screen where it is fixed. The list is the shared poll's (useAttention).
 import { Link as RouterLink } from 'react-router-dom';
-import { Alert, Box, Button, Card, Chip, List, ListItemButton, ListItemText, Stack, Typography } from '@mui/material';
+import { Alert, Box, Button, Card, Chip, List, ListItem, ListItemButton, ListItemText, Stack, Typography } from '@mui/material';
 import CheckCircleOutlineIcon from '@mui/icons-material/CheckCircleOutlineOutlined';
 import RefreshIcon from '@mui/icons-material/Refresh';
 import { ATTENTION_KINDS, KIND_LABEL, attentionSummary, type AttentionAnswer, type AttentionItem, type Severity } from '../../../../common/api/attention';
@@ -9,13 +9,26 @@ import { RequireAccess } from '../../components/RequireAccess';
 import { usePageTitle } from '../../layout/usePageTitle';
 import { formatDateTime, formatTimeSince } from '../../lib/format';
 import { useAttention } from './useAttention';
+import { RouteNowButton } from './RouteNowButton';
 
 export const SEVERITY_COLOUR: Record<Severity, 'error' | 'warning' | 'info'> = { critical: 'error', warning: 'warning', info: 'info' };
 const SEVERITY_LABEL: Record<Severity, string> = { critical: 'Critical', warning: 'Warning', info: 'Note' };
 
-function AttentionRow({ item }: { item: AttentionItem }) {
+/** A problem's row; a line a routing rule held also has Route now, beside the link, not in it. */
+function AttentionRow({ item, onRouted }: { item: AttentionItem; onRouted(): void }) {
+  if (item.kind === 'routingHeld' && item.lineId && item.orderId && item.siteId !== null) {
+    return (
+      <ListItem disablePadding divider secondaryAction={<RouteNowButton item={{ ...item, lineId: item.lineId, orderId: item.orderId }} onRouted={onRouted} />} sx={{ '& .MuiListItemSecondaryAction-root': { display: 'flex', gap: 1 }, '& > .MuiListItemButton-root': { pr: 17 } }}>
+        <ProblemLink item={item} divider={false} />
+      </ListItem>
+    );
+  }
+  return <ProblemLink item={item} divider />;
+}
+
+function ProblemLink({ item, divider }: { item: AttentionItem; divider: boolean }) {
   return (
-    <ListItemButton component={RouterLink} to={item.link} divider data-kind={item.kind} sx={{ alignItems: 'flex-start', gap: 1.5, flexWrap: { xs: 'wrap', sm: 'nowrap' } }}>
+    <ListItemButton component={RouterLink} to={item.link} divider={divider} data-kind={item.kind} sx={{ alignItems: 'flex-start', gap: 1.5, flexWrap: { xs: 'wrap', sm: 'nowrap' } }}>
       <Stack direction={{ xs: 'row', sm: 'column' }} spacing={0.75} sx={{ minWidth: { sm: 150 }, pt: 0.5, alignItems: { xs: 'center', sm: 'flex-start' } }}>
         <Chip size="small" color={SEVERITY_COLOUR[item.severity]} label={SEVERITY_LABEL[item.severity]} />
         <Typography variant="caption" color="text.secondary">
@@ -74,7 +87,7 @@ export function AttentionPage() {
         <Card variant="outlined">
           <List disablePadding aria-label="Problems, worst first">
             {answer.items.map((item) => (
-              <AttentionRow key={`${item.kind} ${item.siteId} ${item.orderId ?? ''} ${item.jobId ?? ''} ${item.link} ${item.since}`} item={item} />
+              <AttentionRow key={`${item.kind} ${item.siteId} ${item.orderId ?? ''} ${item.lineId ?? ''} ${item.jobId ?? ''} ${item.link} ${item.since}`} item={item} onRouted={refresh} />
             ))}
           </List>
           {moreOf(answer).map(({ kind, more }) => (

@@ -49,6 +49,7 @@ export function jobStateText(entry: BatchJob): string {
     return entry.packedCopies > 0 ? `${printed} · ${entry.packedCopies} of ${Math.max(1, job.quantity)} copies packed` : printed;
   }
   if (job.withdrawn) return `Out of the queue: ${job.withdrawn.reason}`;
+  if (job.stockHold) return `Held for stock: ${job.stockHold}`;
   if (job.held) return 'Held by preflight';
   return 'In queue';
 }

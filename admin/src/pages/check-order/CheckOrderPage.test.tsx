@@ -136,6 +136,39 @@ describe('Check order (/check-order)', () => {
     expect(timeline).toHaveTextContent('Cancelled at HP Site Flowpending → cancelled');
   });
 
+  it('each line says what routed it: the rule by name, the default, or the person, with when; a held line its reason', async () => {
+    signIn(USER);
+    const routed = order(
+      { id: 1 },
+      {
+        id: '5500000001',
+        name: '#1001',
+        line_items: [
+          { id: '901', name: 'Robin card', sku: 'CARD-ROBIN', quantity: 1, route: { action: 'inHouse', ruleId: 'cards', ruleName: 'Cards in house', by: 'rule', at: '2025-03-07T10:06:00' } },
+          { id: '902', name: 'Robin poster', sku: 'POSTER-ROBIN', quantity: 1, route: { action: 'provider', ruleId: null, by: 'rule', at: '2025-03-07T10:06:00', destination: 'hp-us' } },
+          { id: '903', name: 'Robin mug', sku: 'MUG-ROBIN', quantity: 1, route: { action: 'provider', ruleId: null, by: 'manual', byName: 'Ada Admin', at: '2025-03-07T11:30:00' } },
+          { id: '904', name: 'Robin print', sku: 'PRINT-ROBIN', quantity: 1, route: { action: 'hold', ruleId: 'vip', ruleName: 'VIP checked', by: 'rule', at: '2025-03-07T10:06:00', reason: 'A VIP order: check it first' } },
+          { id: '905', name: 'Robin tote', sku: 'TOTE-ROBIN', quantity: 1, route: { action: 'inHouse', ruleId: 'old', by: 'rule', at: '2025-03-07T10:06:00' } },
+          { id: '906', name: 'Robin pin', sku: 'PIN-ROBIN', quantity: 1 },
+        ],
+      },
+    );
+    stubFetch(router({ 'POST /api/online-stores/check-order': () => ok([routed]) }, USER));
+    renderCheck();
+    const lines = await screen.findByRole('table', { name: 'Line items' });
+    const cellOf = (sku: string) => {
+      const row = within(lines).getByText(sku).closest('tr')!;
+      const column = within(lines).getAllByRole('columnheader').findIndex((h) => h.textContent === 'Routed');
+      return row.querySelectorAll('td')[column];
+    };
+    expect(cellOf('CARD-ROBIN')).toHaveTextContent('Rule: Cards in houseMake in house, 07/03/2025 10:06');
+    expect(cellOf('POSTER-ROBIN')).toHaveTextContent('Rule: Otherwise (the default)Send to HP Site Flow (hp-us), 07/03/2025 10:06');
+    expect(cellOf('MUG-ROBIN')).toHaveTextContent('Manual, by Ada AdminSend to HP Site Flow, 07/03/2025 11:30');
+    expect(cellOf('PRINT-ROBIN')).toHaveTextContent('Rule: VIP checkedHold for review, 07/03/2025 10:06A VIP order: check it first');
+    expect(cellOf('TOTE-ROBIN')).toHaveTextContent('Rule: old (no longer in the rules)');
+    expect(cellOf('PIN-ROBIN')).toHaveTextContent('Not routed');
+  });
+
   it('an e-card line is e-mailed, not made: Made by says so', async () => {
     signIn(USER);
     const withEcard = { ...ROBIN, data: { ...ROBIN.data, line_items: [...(ROBIN.data.line_items ?? []), { id: '902', name: 'Snow e-card', sku: 'ECARD-SNOW', quantity: 1 }] } };

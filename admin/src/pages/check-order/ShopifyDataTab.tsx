@@ -8,6 +8,7 @@ import { PreflightChip } from '../../components/PreflightChip';
 import { ShipBy } from '../../components/ShipBy';
 import { customerNameOf, linePreflightOf, lineItemsOf, madeByLabel, orderStatusOf, storeOrderId } from '../../providers/orders';
 import { DetailList } from './DetailList';
+import { LineRoute } from './LineRoute';
 import type { LineProduction } from '../../../../common/api/orders';
 
 function addressOf(address: OrderAddress | null | undefined): string {
@@ -91,6 +92,7 @@ export function ShopifyDataTab({ order }: { order: OrderRecord }) {
                 <TableCell>SKU</TableCell>
                 <TableCell align="right">Quantity</TableCell>
                 <TableCell>Made by</TableCell>
+                <TableCell>Routed</TableCell>
                 <TableCell>Ship by</TableCell>
               </TableRow>
             </TableHead>
@@ -105,6 +107,9 @@ export function ShopifyDataTab({ order }: { order: OrderRecord }) {
                   <TableCell>
                     {madeAt(String(line.id), line.sku)}
                     <PreflightChip {...linePreflightOf(order, line.id)} />
+                  </TableCell>
+                  <TableCell>
+                    <LineRoute route={line.route} />
                   </TableCell>
                   <TableCell>
                     <ShipBy shipBy={line.shipBy} due={line.due} />

@@ -4,7 +4,6 @@ import {
   BooleanInput,
   Confirm,
   Form,
-  NumberInput,
   ReferenceInput,
   required,
   SelectInput,
@@ -21,8 +20,9 @@ import { type Design, PRODUCT_TYPES } from '../../../../common/api/printProducti
 import { retryLostAnswers, useActionKey } from '../../lib/actionKey';
 import { errorMessage } from '../../lib/format';
 import type { AppDataProvider } from '../../providers/dataProvider';
-import { designFormValues, toDesignInput, type DesignFormValues } from './designForm';
+import { designFormValues, PROOF_AS_SITE, PROOF_CHOICES, toDesignInput, type DesignFormValues } from './designForm';
 import { ProductPdfInput } from './ProductPdfInput';
+import { NumberTextInput } from '../../components/NumberTextInput';
 
 export const SAVED_MESSAGE = 'Save design successfully';
 export const DELETE_CONFIRMATION = 'Are you sure you want to delete?';
@@ -122,6 +122,7 @@ export function DesignInfoForm({ design, canSave, canDelete, onSaved, onDeleted 
           <Box sx={{ gridColumn: '1 / -1' }}>
             <BooleanInput source="isCustomizable" label="Customizable" />
           </Box>
+          <SelectInput source="proof" label="Buyer proof" choices={PROOF_CHOICES} emptyValue="" emptyText={PROOF_AS_SITE} helperText="Whether buyers approve a proof of this design before it is made" />
           <Box sx={{ gridColumn: '1 / -1' }}>
             <ProductPdfInput disabled={!canSave} />
           </Box>
@@ -154,7 +155,7 @@ export function DesignInfoForm({ design, canSave, canDelete, onSaved, onDeleted 
           <SimpleFormIterator inline disableReordering>
             <TextInput source="code" label="Stock code" helperText={false} />
             <TextInput source="name" label="Stock item name" helperText={false} />
-            <NumberInput source="quantity" label="Quantity" helperText={false} min={0} step={1} />
+            <NumberTextInput source="quantity" label="Quantity" helperText={false} min={0} step={1} />
           </SimpleFormIterator>
         </ArrayInput>
 
@@ -168,7 +169,7 @@ export function DesignInfoForm({ design, canSave, canDelete, onSaved, onDeleted 
             <ReferenceInput source="stockItemId" reference="stock-items" perPage={200} sort={{ field: 'name', order: 'ASC' }}>
               <SelectInput label="Stock item" optionText="name" helperText={false} />
             </ReferenceInput>
-            <NumberInput source="perUnit" label="Per unit" helperText={false} min={0} step={0.5} />
+            <NumberTextInput source="perUnit" label="Per unit" helperText={false} min={0} step="any" />
           </SimpleFormIterator>
         </ArrayInput>
 

@@ -4,11 +4,13 @@ import { Box, Button, Card, CardContent, Typography } from '@mui/material';
 import MenuBookIcon from '@mui/icons-material/MenuBook';
 import { usePageTitle } from '../../layout/usePageTitle';
 import { AttentionPage } from '../attention/AttentionPage';
+import { LowStockCard } from './LowStockCard';
 
 /**
  * Staff (operators) land on Needs attention under their greeting: problems first. Admins keep the
- * greeting alone: they look after every site and its set-up, and reach Needs attention (every
- * site's) from the menu, whose badge counts it.
+ * greeting: they look after every site and its set-up, and reach Needs attention (every site's)
+ * from the menu, whose badge counts it. Both see the stock running low under the greeting, with
+ * the days each item lasts, so an order goes out before the floor runs dry.
  */
 export function HomePage() {
   const { permissions } = usePermissions();
@@ -16,6 +18,7 @@ export function HomePage() {
     return (
       <>
         <Greeting compact />
+        <LowStockCard />
         <AttentionPage />
       </>
     );
@@ -25,7 +28,12 @@ export function HomePage() {
 
 function HomeGreeting() {
   usePageTitle('Home');
-  return <Greeting />;
+  return (
+    <>
+      <Greeting />
+      <LowStockCard />
+    </>
+  );
 }
 
 /** `compact`: a line above Needs attention (staff's home), whose heading is the page's. */

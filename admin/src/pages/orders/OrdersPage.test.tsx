@@ -434,6 +434,18 @@ describe('List Orders (/orders)', () => {
     ]);
   });
 
+  it("marks an order that waits: in the change window until HH:mm, or waiting for the buyer's proof", async () => {
+    signIn(USER);
+    const windowed = order({ id: 7, field1: '5500000007' }, { id: '5500000007', name: '#1007', financial_status: 'paid', waiting: { reason: 'hold', until: '2026-11-20T14:30:00Z', sentence: 'in the change window until 14:30' } });
+    const proofed = order({ id: 8, field1: '5500000008' }, { id: '5500000008', name: '#1008', financial_status: 'paid', waiting: { reason: 'proof', until: null, sentence: 'waiting for the buyer to approve the proof' } });
+    const made = order({ id: 9, field1: '5500000009' }, { id: '5500000009', name: '#1009', financial_status: 'paid' });
+    stubFetch(router({ 'GET /api/general-data/shopify-order-log': () => page([windowed, proofed, made]), 'GET /api/designs/all-with-product-type': () => PRODUCT_TYPES }, USER));
+    renderOrders();
+    expect(within(await screen.findByTestId('order-5500000007')).getByText('In the change window until 14:30')).toBeInTheDocument();
+    expect(within(screen.getByTestId('order-5500000008')).getByText('Waiting for the buyer to approve the proof')).toBeInTheDocument();
+    expect(within(screen.getByTestId('order-5500000009')).queryByText(/change window|approve the proof/)).not.toBeInTheDocument();
+  });
+
   it('marks cancelled and unpaid orders in the list; paid ones carry no mark', async () => {
     signIn(USER);
     const unpaid = order({ id: 4, field1: '5500000004' }, { id: '5500000004', name: '#1004', financial_status: 'pending' });

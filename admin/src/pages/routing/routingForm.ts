@@ -49,6 +49,7 @@ export function cleanThen(then: RoutingThen): RoutingThen {
   if (then.action === 'provider' && then.destination) out.destination = then.destination;
   if (then.reason && (then.action === 'hold' || then.action === 'email')) out.reason = then.reason;
   if (then.action === 'inHouse' && then.ifFull) out.ifFull = then.ifFull;
+  if (then.action === 'inHouse' && then.ifOutOfStock) out.ifOutOfStock = then.ifOutOfStock;
   return out;
 }
 

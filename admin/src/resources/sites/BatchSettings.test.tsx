@@ -69,4 +69,49 @@ describe('Site editor: Press sheets and batching', { timeout: 60_000 }, () => {
     await waitFor(() => expect(saves(calls)).toHaveLength(1));
     expect(savedEnv(calls)).toEqual([]);
   });
+
+  it('edits the mug transfer sheets, their mirroring, the poster sheets and the poster roll; a bad roll width or mug sheet is said as typed', async () => {
+    signIn(ADMIN);
+    const { calls } = answer([{ key: 'POSTER_SHEETS', value: 'SRA3 320x450 margin 0; SRA2 450x640 margin 0; B1 707x1000 margin 0' }]);
+    renderInAdmin(<SiteEdit />, { path: '/sites/2', routePath: '/sites/:id' });
+    await screen.findByDisplayValue('Presswork Demo');
+    const section = screen.getByRole('region', { name: 'Press sheets and batching' });
+    const mugs = within(section).getByRole('list', { name: 'Mug transfer sheets' });
+    const posters = within(section).getByRole('list', { name: 'Poster sheets' });
+    // The standard mug sheets; the site's own poster sheets.
+    expect(within(mugs).getAllByRole('textbox', { name: 'Sheet' }).map((i) => (i as HTMLInputElement).value)).toEqual(['Sublimation A3+', 'Sublimation A4']);
+    expect(within(posters).getAllByRole('textbox', { name: 'Sheet' }).map((i) => (i as HTMLInputElement).value)).toEqual(['SRA3', 'SRA2', 'B1']);
+    const mirror = within(section).getByRole('switch', { name: 'Mirror mug transfers' });
+    expect(mirror).not.toBeChecked();
+
+    // Mugs on the A4 transfer sheet only; a width typed too small is said at once.
+    await userEvent.click(within(mugs).getByRole('button', { name: 'Remove sheet Sublimation A3+' }));
+    const width = within(mugs).getByRole('textbox', { name: 'Width' });
+    await userEvent.clear(width);
+    await userEvent.type(width, '20');
+    expect(within(section).getByRole('alert')).toHaveTextContent('MUG_SHEETS: Press sheet "Sublimation A4" must be between 50 and 2000 mm each way.');
+    await userEvent.clear(width);
+    await userEvent.type(width, '210');
+    expect(within(section).queryByRole('alert')).not.toBeInTheDocument();
+    await userEvent.click(mirror);
+    expect(mirror).toBeChecked();
+
+    // Posters: B1 removed; a roll, typed wrongly first.
+    await userEvent.click(within(posters).getByRole('button', { name: 'Remove sheet B1' }));
+    const roll = within(section).getByRole('textbox', { name: 'Poster roll width (mm)' });
+    await userEvent.type(roll, 'wide');
+    expect(within(section).getByRole('alert')).toHaveTextContent('POSTER_ROLL_WIDTH_MM: "wide" must be a roll width in millimetres');
+    await userEvent.clear(roll);
+    await userEvent.type(roll, '914');
+    expect(within(section).queryByRole('alert')).not.toBeInTheDocument();
+
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(saves(calls)).toHaveLength(1));
+    // Poster sheets back on the standard two: no setting.
+    expect(savedEnv(calls)).toEqual([
+      { key: 'MUG_SHEETS', value: 'Sublimation A4 210x297 margin 5' },
+      { key: 'MUG_SHEET_MIRROR', value: '1' },
+      { key: 'POSTER_ROLL_WIDTH_MM', value: '914' },
+    ]);
+  });
 });

@@ -9,6 +9,7 @@ import {
   formatPressSheets,
   parsePressSheets,
   type DuplexTurn,
+  type SheetSize,
 } from '../../../../common/api/batching';
 import { useEnvSettings } from './PipelineSettings';
 import { SettingsProblem } from './PreflightSettings';
@@ -21,60 +22,49 @@ interface SheetRow {
   margin: string;
 }
 
-const rowsOf = (text: string): SheetRow[] | null => {
+/** The rows of a sheet list setting as typed; '' gives the defaults; null: the text does not parse. */
+const rowsOf = (text: string, defaults: readonly SheetSize[]): SheetRow[] | null => {
   const parsed = parsePressSheets(text);
-  const sheets = text.trim() === '' ? DEFAULT_IMPOSE_SETTINGS.sheets : 'sheets' in parsed ? parsed.sheets : null;
+  const sheets = text.trim() === '' ? defaults : 'sheets' in parsed ? parsed.sheets : null;
   return sheets?.map((s) => ({ name: s.name, width: String(s.widthMm), height: String(s.heightMm), margin: String(s.marginMm) })) ?? null;
 };
 
 // Written as the setting is read ("A4 210x297 margin 5; …"): the server parses it with the same rule.
 const textOf = (rows: SheetRow[]) => rows.map((r) => `${r.name.trim()} ${r.width.trim()}x${r.height.trim()} margin ${r.margin.trim() || '0'}`).join('; ');
 
-const DEFAULT_TEXT = formatPressSheets(DEFAULT_IMPOSE_SETTINGS.sheets);
-
 const DUPLEX: ReadonlyArray<{ value: DuplexTurn; label: string }> = [
   { value: 'turn', label: 'Turned side to side (sheetwise / work-and-turn)' },
   { value: 'tumble', label: 'Turned head to foot (work-and-tumble)' },
 ];
 
-/** Site editor: the press sheets its batches are imposed on, and the automatic batching rule. */
-export function BatchSettings() {
+/**
+ * One sheet list setting (PRESS_SHEETS, MUG_SHEETS, POSTER_SHEETS) as rows: name, width, height,
+ * margin. The defaults are no setting: a site left on them follows them.
+ */
+function SheetList({ settingKey, defaults, label }: { settingKey: string; defaults: readonly SheetSize[]; label: string }) {
   const { valueOf, set } = useEnvSettings();
-  const sheetsText = valueOf(BATCH_SETTING_KEYS.sheets);
-  const [rows, setRows] = useState<SheetRow[]>(() => rowsOf(sheetsText) ?? rowsOf('')!);
+  const text = valueOf(settingKey);
+  const defaultText = formatPressSheets(defaults as SheetSize[]);
+  const [rows, setRows] = useState<SheetRow[]>(() => rowsOf(text, defaults) ?? rowsOf('', defaults)!);
   // The generic list below edits the same setting: a change made there is shown here.
   useEffect(() => {
-    const current = sheetsText.trim() === '' ? DEFAULT_TEXT : sheetsText;
+    const current = text.trim() === '' ? defaultText : text;
     if (current !== textOf(rows)) {
-      const read = rowsOf(sheetsText);
+      const read = rowsOf(text, defaults);
       if (read) setRows(read);
     }
     // eslint-disable-next-line react-hooks/exhaustive-deps -- only a change of the stored value re-reads it
-  }, [sheetsText]);
+  }, [text]);
 
   const changeRows = (next: SheetRow[]) => {
     setRows(next);
-    const text = textOf(next);
-    // The defaults are no setting: a site left on them follows them.
-    set(BATCH_SETTING_KEYS.sheets, text === DEFAULT_TEXT ? '' : text);
+    const written = textOf(next);
+    set(settingKey, written === defaultText ? '' : written);
   };
   const changeRow = (i: number, change: Partial<SheetRow>) => changeRows(rows.map((r, j) => (j === i ? { ...r, ...change } : r)));
-
-  // The server refuses a save with this same sentence: shown as typed, before Save.
-  const problem = batchSettingsProblem((key) => valueOf(key) || undefined);
-  const duplex = (valueOf(BATCH_SETTING_KEYS.duplex) || DEFAULT_IMPOSE_SETTINGS.duplex) as DuplexTurn;
-  const auto = valueOf(BATCH_SETTING_KEYS.auto).trim() === '1';
-
   return (
-    <Box component="section" aria-label="Press sheets and batching" sx={{ mt: 2, width: '100%', maxWidth: 720 }}>
-      <Typography variant="subtitle1" component="h2" sx={{ fontWeight: 600 }}>
-        Press sheets and batching
-      </Typography>
-      <Typography variant="body2" color="text.secondary">
-        The sheets this site&apos;s batches are printed on: each batch takes the one that holds the most items. Sizes in millimetres.
-      </Typography>
-
-      <Box component="ul" aria-label="Press sheets" sx={{ listStyle: 'none', p: 0, m: 0, mt: 1 }}>
+    <Box role="group" aria-label={label}>
+      <Box component="ul" aria-label={label} sx={{ listStyle: 'none', p: 0, m: 0, mt: 1 }}>
         {rows.map((row, i) => (
           <Box component="li" key={i} sx={{ display: 'flex', gap: 1, alignItems: 'center', flexWrap: 'wrap', mb: 1 }}>
             <TextField size="small" label="Sheet" value={row.name} onChange={(e) => changeRow(i, { name: e.target.value })} sx={{ flex: '2 1 120px' }} />
@@ -95,12 +85,36 @@ export function BatchSettings() {
         <Button size="small" onClick={() => changeRows([...rows, { name: '', width: '', height: '', margin: '0' }])}>
           Add sheet
         </Button>
-        {sheetsText.trim() ? (
-          <Button size="small" onClick={() => changeRows(rowsOf('')!)}>
+        {text.trim() ? (
+          <Button size="small" onClick={() => changeRows(rowsOf('', defaults)!)}>
             Back to the standard sheets
           </Button>
         ) : null}
       </Box>
+    </Box>
+  );
+}
+
+/** Site editor: the press sheets its batches are imposed on, the mug and poster sheets, and the automatic batching rule. */
+export function BatchSettings() {
+  const { valueOf, set } = useEnvSettings();
+
+  // The server refuses a save with this same sentence: shown as typed, before Save.
+  const problem = batchSettingsProblem((key) => valueOf(key) || undefined);
+  const duplex = (valueOf(BATCH_SETTING_KEYS.duplex) || DEFAULT_IMPOSE_SETTINGS.duplex) as DuplexTurn;
+  const auto = valueOf(BATCH_SETTING_KEYS.auto).trim() === '1';
+  const mugMirror = valueOf(BATCH_SETTING_KEYS.mugMirror).trim() === '1';
+
+  return (
+    <Box component="section" aria-label="Press sheets and batching" sx={{ mt: 2, width: '100%', maxWidth: 720 }}>
+      <Typography variant="subtitle1" component="h2" sx={{ fontWeight: 600 }}>
+        Press sheets and batching
+      </Typography>
+      <Typography variant="body2" color="text.secondary">
+        The sheets this site&apos;s batches are printed on: each batch takes the one that holds the most items. Sizes in millimetres.
+      </Typography>
+
+      <SheetList settingKey={BATCH_SETTING_KEYS.sheets} defaults={DEFAULT_IMPOSE_SETTINGS.sheets} label="Press sheets" />
 
       <Box sx={{ display: 'flex', gap: 2, flexWrap: 'wrap', mt: 2 }}>
         <TextField
@@ -131,6 +145,35 @@ export function BatchSettings() {
           <FormControlLabel key={d.value} value={d.value} control={<Radio size="small" />} label={d.label} />
         ))}
       </RadioGroup>
+
+      <Typography variant="subtitle2" component="h3" sx={{ mt: 2 }}>
+        Mug transfer sheets
+      </Typography>
+      <Typography variant="body2" color="text.secondary">
+        Mug wraps are imposed several up on these sublimation sheets.
+      </Typography>
+      <SheetList settingKey={BATCH_SETTING_KEYS.mugSheets} defaults={DEFAULT_IMPOSE_SETTINGS.mugSheets} label="Mug transfer sheets" />
+      <Box sx={{ mt: 1 }}>
+        <FormControlLabel label="Mirror mug transfers" control={<Switch checked={mugMirror} onChange={(e) => set(BATCH_SETTING_KEYS.mugMirror, e.target.checked ? '1' : '')} />} />
+        <FormHelperText sx={{ mt: -0.5, ml: 6 }}>On when the mug printer wants each wrap drawn back to front (the transfer is pressed face down)</FormHelperText>
+      </Box>
+
+      <Typography variant="subtitle2" component="h3" sx={{ mt: 2 }}>
+        Poster sheets
+      </Typography>
+      <Typography variant="body2" color="text.secondary">
+        Posters print one up, on the smallest of these that holds one.
+      </Typography>
+      <SheetList settingKey={BATCH_SETTING_KEYS.posterSheets} defaults={DEFAULT_IMPOSE_SETTINGS.posterSheets} label="Poster sheets" />
+      <TextField
+        label="Poster roll width (mm)"
+        value={valueOf(BATCH_SETTING_KEYS.posterRoll)}
+        onChange={(e) => set(BATCH_SETTING_KEYS.posterRoll, e.target.value.trim())}
+        placeholder="0"
+        helperText="A poster no sheet holds is printed on the roll, cut to its length; empty or 0: no roll"
+        slotProps={{ htmlInput: { inputMode: 'decimal' }, inputLabel: { shrink: true } }}
+        sx={{ mt: 1, width: '100%', maxWidth: 400 }}
+      />
 
       <Box sx={{ mt: 1 }}>
         <FormControlLabel label="Batch jobs automatically" control={<Switch checked={auto} onChange={(e) => set(BATCH_SETTING_KEYS.auto, e.target.checked ? '1' : '')} />} />

@@ -30,7 +30,8 @@ import { backOf, chooseSheet, cropMarks, leavesOf, sheetFiller, sheetRule, type 
 const PT_PER_MM = 72 / 25.4;
 const pt = (mm: number) => mm * PT_PER_MM;
 const mmOf = (points: number) => points / PT_PER_MM;
-const BLACK = cmyk(0, 0, 0, 1);
+// Made when drawn: pdf-lib loads on first use in the built server, not at start.
+const black = () => cmyk(0, 0, 0, 1);
 
 /** A job as its slug and the cover name it. */
 export interface ImposeJob {
@@ -93,7 +94,7 @@ export function code128Bars(text: string): { bars: Array<{ x: number; width: num
 export function drawBarcode(page: PDFPage, text: string, at: { x: number; y: number; moduleMm: number; heightMm: number }): number {
   const { bars, modules } = code128Bars(text);
   for (const bar of bars) {
-    page.drawRectangle({ x: pt(at.x + bar.x * at.moduleMm), y: pt(at.y), width: pt(bar.width * at.moduleMm), height: pt(at.heightMm), color: BLACK });
+    page.drawRectangle({ x: pt(at.x + bar.x * at.moduleMm), y: pt(at.y), width: pt(bar.width * at.moduleMm), height: pt(at.heightMm), color: black() });
   }
   return modules * at.moduleMm;
 }
@@ -151,14 +152,14 @@ function drawSlug(page: PDFPage, font: PDFFont, slug: Rect, job: ImposeJob, copy
   const size = Math.min(6, pt(slug.height) * 0.6);
   const line = [itemLabel(job), copyLabel(copy, job.quantity), code, job.productName].filter(Boolean).join(' · ');
   const room = pt(slug.x + slug.width - textX);
-  if (room > 0) page.drawText(fitted(font, line, size, room), { x: pt(textX), y: pt(slug.y + 0.6), size, font, color: BLACK });
+  if (room > 0) page.drawText(fitted(font, line, size, room), { x: pt(textX), y: pt(slug.y + 0.6), size, font, color: black() });
 }
 
 function drawCropMarks(page: PDFPage, place: SlotPlace, mirror: (p: [number, number]) => [number, number]): void {
   for (const line of cropMarks(place)) {
     const [x1, y1] = mirror(line.from);
     const [x2, y2] = mirror(line.to);
-    page.drawLine({ start: { x: pt(x1), y: pt(y1) }, end: { x: pt(x2), y: pt(y2) }, thickness: 0.25, color: BLACK });
+    page.drawLine({ start: { x: pt(x1), y: pt(y1) }, end: { x: pt(x2), y: pt(y2) }, thickness: 0.25, color: black() });
   }
 }
 
@@ -354,7 +355,7 @@ async function coverDocument(
   const pages: PDFPage[] = [];
   let page!: PDFPage;
   let y = 0;
-  const text = (s: string, x: number, size: number, f = font) => page.drawText(fitted(f, s, size, pt(right - x)), { x: pt(x), y: pt(y), size, font: f, color: BLACK });
+  const text = (s: string, x: number, size: number, f = font) => page.drawText(fitted(f, s, size, pt(right - x)), { x: pt(x), y: pt(y), size, font: f, color: black() });
   // Pages after the first start under their header (drawn once the pages are counted).
   const nextPage = () => {
     page = doc.addPage([pt(W), pt(H)]);
@@ -396,7 +397,7 @@ async function coverDocument(
   }
   const columns = [left, left + 25, left + 55, W - 30];
   const header = () => {
-    ['Job', 'Order', 'Product', 'Qty'].forEach((h, i) => page.drawText(h, { x: pt(columns[i]), y: pt(y), size: 9, font: bold, color: BLACK }));
+    ['Job', 'Order', 'Product', 'Qty'].forEach((h, i) => page.drawText(h, { x: pt(columns[i]), y: pt(y), size: 9, font: bold, color: black() }));
     y -= 5;
   };
   if (y < 20) nextPage();
@@ -407,13 +408,13 @@ async function coverDocument(
       header();
     }
     const cells = [`#${job.jobId}`, job.orderName ? `${job.orderName} (${job.itemNumber} of ${job.itemCount})` : '-', job.productName, String(job.quantity)];
-    cells.forEach((c, i) => page.drawText(fitted(font, c, 9, pt((columns[i + 1] ?? W - 10) - columns[i] - 2)), { x: pt(columns[i]), y: pt(y), size: 9, font, color: BLACK }));
+    cells.forEach((c, i) => page.drawText(fitted(font, c, 9, pt((columns[i + 1] ?? W - 10) - columns[i] - 2)), { x: pt(columns[i]), y: pt(y), size: 9, font, color: black() }));
     y -= 4.5;
   }
   // Every page after the first: the batch's number, the page and its barcode.
   pages.forEach((p, i) => {
     if (i === 0) return;
-    p.drawText(`Batch ${batch.number} · cover page ${i + 1} of ${pages.length}`, { x: pt(left), y: pt(H - 20), size: 14, font: bold, color: BLACK });
+    p.drawText(`Batch ${batch.number} · cover page ${i + 1} of ${pages.length}`, { x: pt(left), y: pt(H - 20), size: 14, font: bold, color: black() });
     drawBarcode(p, batchCode(batch.number), { x: right - 50, y: H - 30, moduleMm: 0.4, heightMm: 12 });
   });
   if (made.twoSided && pages.length % 2 === 1) sheetBoxes(doc.addPage([pt(W), pt(H)]));

@@ -2,7 +2,7 @@
 // may be at the provider already, so that neither kind of send prints a line a second time.
 import type { Knex } from 'knex';
 import type { Db } from '../../db';
-import { outboxRepo, type OutboxRow } from './outbox';
+import { linesOfSend, outboxRepo, type OutboxRow } from './outbox';
 
 /** Line send refused: the whole order's failed send may be at HP all the same. */
 export const MAYBE_AT_PROVIDER_WHOLE =
@@ -35,5 +35,5 @@ export async function lineSendsAtProvider(db: Db | Knex.Transaction, siteId: num
  */
 export async function linesSentOnTheirOwn(db: Db | Knex.Transaction, siteId: number, orderId: string): Promise<Map<string, string>> {
   const rows = await lineSendsAtProvider(db, siteId, orderId);
-  return new Map(rows.map((r) => [r.payload.lineId!, r.status === 'failed' ? 'its own send got no answer, so HP may have it: send the line again on its own' : 'sent on its own (send-hp-single-line)']));
+  return new Map(rows.flatMap((r) => (linesOfSend(r.payload) ?? []).map((id) => [id, r.status === 'failed' ? 'its own send got no answer, so HP may have it: send the line again on its own' : 'sent on its own (send-hp-single-line)'] as const)));
 }

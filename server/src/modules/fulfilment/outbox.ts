@@ -15,15 +15,26 @@ export interface EnqueueOrderSend {
   lineIds?: string[];
   /** The provider's destination account a routing rule named (default: the site's HP_DESTINATION). */
   destination?: string;
+  /**
+   * `lineIds` go as one provider order (one destination's lines of a routed order), named after
+   * its first line (`<order>-<first line>`) so postbacks and cancels find it like a line's own send.
+   */
+  together?: boolean;
 }
 
 export interface HpOrderPayload {
   siteId: number;
   orderId: string;
+  /** A line's own send, or the first line of lines sent together. */
   lineId: string | null;
+  /** Lines sent together as one provider order (lineId is the first). */
+  lineIds?: string[];
   actorId: number | null;
   destination?: string;
 }
+
+/** The lines a row sends: its group, its own line, or (null) the whole order. */
+export const linesOfSend = (p: Pick<HpOrderPayload, 'lineId' | 'lineIds'>): string[] | null => (p.lineIds?.length ? p.lineIds : p.lineId ? [p.lineId] : null);
 
 export interface OutboxRow {
   id: number;
@@ -103,17 +114,19 @@ export async function insertOnce(db: Knex | Knex.Transaction, row: { kind: strin
  */
 export async function enqueueOrderSend(trx: Knex | Knex.Transaction, input: EnqueueOrderSend, actorId?: number | null, now: Date = new Date()): Promise<OutboxRow[]> {
   const at = now.toISOString();
-  const lines: Array<string | null> = input.lineIds?.length ? [...new Set(input.lineIds.map(String))] : [null];
+  const asked = input.lineIds?.length ? [...new Set(input.lineIds.map(String))] : [];
+  const together = input.together && asked.length > 1 ? asked : undefined;
+  const lines: Array<string | null> = together ? [asked[0]] : asked.length ? asked : [null];
   const out: OutboxRow[] = [];
   for (const lineId of lines) {
-    const payload: HpOrderPayload = { siteId: input.siteId, orderId: String(input.orderId), lineId, actorId: actorId ?? null, ...(input.destination ? { destination: input.destination } : {}) };
+    const payload: HpOrderPayload = { siteId: input.siteId, orderId: String(input.orderId), lineId, ...(together ? { lineIds: together } : {}), actorId: actorId ?? null, ...(input.destination ? { destination: input.destination } : {}) };
     const dedupeKey = hpDedupeKey(input.siteId, payload.orderId, lineId);
     const queuedBefore = Boolean(await trx<Row>('outbox').where({ dedupe_key: dedupeKey }).first('id'));
     await insertOnce(trx, { kind: HP_ORDER_KIND, dedupeKey, siteId: input.siteId, payload, at });
     const row = outboxFromRow((await trx<Row>('outbox').where({ dedupe_key: dedupeKey }).first())!);
     if (!queuedBefore) {
       const by = await byUserId(trx, payload.actorId, AUTOMATIC.autoSend);
-      await recordChange(trx, { at, siteId: input.siteId, kind: 'send', subjectId: row.id, orderRef: payload.orderId, by, action: 'queued', to: 'pending', reason: lineId ? `line ${lineId}` : 'whole order' });
+      await recordChange(trx, { at, siteId: input.siteId, kind: 'send', subjectId: row.id, orderRef: payload.orderId, by, action: 'queued', to: 'pending', reason: together ? `lines ${together.join(', ')} together` : lineId ? `line ${lineId}` : 'whole order' });
     }
     out.push(row);
   }

@@ -5,7 +5,7 @@ import { quantityOf, routeLine } from '../production';
 import { siteSettings, SendFailure, text, type FulfilmentContext } from './context';
 import { linesSentOnTheirOwn } from './lineSends';
 import { buildOrderBody, shipToOf, sourceOrderIdOf, type HpOrderBody, type MappedLine, type PreGeneratedItem } from './orderBody';
-import type { OutboxRow } from './outbox';
+import { linesOfSend, type OutboxRow } from './outbox';
 import { findOrder } from './resolveOrder';
 import type { HpSettings } from './settings';
 
@@ -30,8 +30,9 @@ export async function prepareSend(ctx: FulfilmentContext, row: OutboxRow): Promi
   const allLines = Array.isArray(data.line_items) ? data.line_items : [];
   // A whole-order send leaves out the lines sent (or being sent) on their own: one print per line.
   const ownSends = lineId ? new Map<string, string>() : await linesSentOnTheirOwn(db, siteId, orderId);
-  const lines = lineId ? allLines.filter((l) => text(l.id) === lineId) : allLines.filter((l) => !ownSends.has(text(l.id)));
-  if (lineId && !lines.length) throw new SendFailure(`Line ${lineId} is not in order ${orderId}`, true);
+  const group = linesOfSend(row.payload);
+  const lines = group ? allLines.filter((l) => group.includes(text(l.id))) : allLines.filter((l) => !ownSends.has(text(l.id)));
+  if (group && !lines.length) throw new SendFailure(`Line ${group.join(', ')} is not in order ${orderId}`, true);
   const sourceOrderId = sourceOrderIdOf(orderId, lineId);
   const mapped: MappedLine[] = [];
   const skipped: Array<{ lineId: string; reason: string }> = [...ownSends].map(([id, reason]) => ({ lineId: id, reason }));

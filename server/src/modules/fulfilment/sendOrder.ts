@@ -4,7 +4,7 @@ import type { Actor } from '../../http/types';
 import { outcomeOf } from './attempt';
 import { nowIso, text, type FulfilmentContext, type SendOutcome } from './context';
 import { lineSendsAtProvider, mayBeAtProvider, MAYBE_AT_PROVIDER_WHOLE } from './lineSends';
-import { enqueueOrderSend, hpDedupeKey, outboxRepo } from './outbox';
+import { enqueueOrderSend, hpDedupeKey, linesOfSend, outboxRepo } from './outbox';
 import { recordManualRoute } from '../routing';
 import { sendNow } from './outboxWorker';
 import { findOrder, lockedOrder, resolveOrder } from './resolveOrder';
@@ -51,10 +51,15 @@ export async function sendOrder(ctx: FulfilmentContext, actor: Actor, input: Sen
     // The whole order's send failed, but one of its calls went unanswered: HP may hold the order
     // with this line in it. Sending the line on its own (another source order id) could print it twice.
     if (input.lineId && whole && mayBeAtProvider(whole)) throw conflict(MAYBE_AT_PROVIDER_WHOLE);
+    if (input.lineId) {
+      // Sent with other lines of its destination (routing): that provider order has it.
+      const group = (await lineSendsAtProvider(trx, order.siteId, orderId)).find((r) => r.payload.lineIds?.includes(input.lineId!));
+      if (group) return group;
+    }
     if (!input.lineId && !whole) {
       const own = await lineSendsAtProvider(trx, order.siteId, orderId);
       const lineIds = (order.data.line_items ?? []).map((l) => text(l.id));
-      if (own.length && lineIds.every((id) => own.some((r) => r.payload.lineId === id))) return own.find((r) => r.status !== 'sent') ?? own[0];
+      if (own.length && lineIds.every((id) => own.some((r) => (linesOfSend(r.payload) ?? []).includes(id)))) return own.find((r) => r.status !== 'sent') ?? own[0];
     }
     // A line is made in one place: lines in the Jobs queue go only on the operator's yes.
     if (!whole || whole.status === 'failed') await production.takeLinesFromQueue(trx, order.siteId, orderId, input.lineId ? [input.lineId] : undefined, actor.id, input.sendFromJobs === true);

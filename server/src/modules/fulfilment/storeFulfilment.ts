@@ -136,7 +136,11 @@ export async function queueStoreFulfilment(trx: Knex.Transaction, site: Site, or
 
 /** The lines a provider order `sourceOrderId` carried: its own line, or the whole order's lines not sent on their own. */
 export function linesOfProviderOrder(order: StoreOrder, orderId: string, lineId: string | null): string[] {
-  if (lineId) return [lineId];
+  if (lineId) {
+    // Lines sent together are named after the first: the provider order is all of them.
+    const together = (order.preGeneratedHPItems ?? []).filter((i) => i.sourceOrderId === `${orderId}-${lineId}`).map((i) => i.lineId);
+    return together.length ? [...new Set(together.map(String))] : [lineId];
+  }
   const own = new Set(Object.keys((order.hpOrders as Record<string, unknown> | undefined) ?? {}).filter((k) => k.startsWith(`${orderId}-`)).map((k) => k.slice(orderId.length + 1)));
   const sent = (order.preGeneratedHPItems ?? []).filter((i) => i.sourceOrderId === orderId || (!i.sourceOrderId && !own.has(i.lineId))).map((i) => i.lineId);
   return sent.length ? sent : (order.line_items ?? []).map((l) => text(l.id)).filter((id) => id && !own.has(id));
@@ -145,7 +149,7 @@ export function linesOfProviderOrder(order: StoreOrder, orderId: string, lineId:
 type Outcome = StoreFulfilmentView;
 
 /** Whether a transport failure can succeed later (no answer, throttled, the store's 5xx). */
-function transient(err: unknown): boolean {
+export function transient(err: unknown): boolean {
   const kind = (err as { kind?: unknown } | null)?.kind;
   const status = Number((err as { status?: unknown } | null)?.status ?? 0);
   if (kind === 'throttled' || kind === 'network') return true;

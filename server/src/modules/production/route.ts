@@ -24,7 +24,7 @@ export const ROUTE_CODES = [
   'ecard',
   /** The line's job left the queue. */
   'withdrawn',
-  /** The line's job is held by preflight until someone approves it. */
+  /** The line's job is held by preflight until someone approves it, or for stock until it is received. */
   'held',
   /** The provider has it (its job is the provider's, or the line was sent). */
   'at-provider',
@@ -56,7 +56,7 @@ export interface LineRoute {
 export interface RouteInput {
   hold?: PrintHold;
   mapping: LineMapping;
-  job?: Pick<PrintJob, 'id' | 'madeBy' | 'held' | 'withdrawn' | 'isPrinted' | 'isPDFDownloaded' | 'preflight'>;
+  job?: Pick<PrintJob, 'id' | 'madeBy' | 'held' | 'withdrawn' | 'isPrinted' | 'isPDFDownloaded' | 'preflight'> & { stockHold?: string | null };
   /** The order's record says the provider was sent this line. */
   sentToProvider?: boolean;
   /** What the line waits for (the change window, the proof) and that as a sentence. */
@@ -77,6 +77,8 @@ export function routeLine({ hold, mapping, job, sentToProvider, waiting }: Route
   if (job) {
     const jobGoes: LineGoes = job.madeBy === 'provider' ? 'provider' : 'in-house';
     if (job.withdrawn) return route(jobGoes, false, 'withdrawn', `Job #${job.id} left the queue: ${job.withdrawn.reason}`);
+    // A job the stock cannot cover is held too, but for its blanks, not its print file.
+    if (job.held && job.stockHold) return route(jobGoes, false, 'held', `held for stock: ${job.stockHold}`);
     if (job.held) return route(jobGoes, false, 'held', `held by preflight: ${firstError(job.preflight)?.message ?? 'an error was found'}`);
     if (job.madeBy === 'provider') return route('provider', false, 'at-provider', `Sent to HP Site Flow (job #${job.id}): HP makes it`);
     if (job.isPDFDownloaded || job.isPrinted) return route('in-house', false, 'printing-in-house', `it is being printed in house (job #${job.id})`);

@@ -2,7 +2,10 @@
 // with a pHYs chunk giving the print resolution. Such a PNG goes into the print PDF as it is
 // (modules/pdf passes opaque ≤8-bit PNG data through without decoding), and this is faster than
 // encoding RGBA and flattening it later.
+import { promisify } from 'node:util';
 import zlib from 'node:zlib';
+
+const deflate = promisify(zlib.deflate);
 
 const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
@@ -17,6 +20,8 @@ const CRC_TABLE = (() => {
 })();
 
 function crc32(...parts: Uint8Array[]): number {
+  // zlib's own (Node ≥ 20.15 / 22.2): a page's IDAT is over a megabyte, which the table loop below takes tens of ms over.
+  if (typeof zlib.crc32 === 'function') return parts.reduce((c, p) => zlib.crc32(p, c), 0);
   let c = 0xffffffff;
   for (const p of parts) for (let i = 0; i < p.length; i++) c = CRC_TABLE[(c ^ p[i]) & 0xff] ^ (c >>> 8);
   return (c ^ 0xffffffff) >>> 0;
@@ -31,12 +36,8 @@ function chunk(type: string, data: Uint8Array): Buffer {
   return Buffer.concat([head, data, crc]);
 }
 
-/**
- * RGBA (as from canvas.data(); alpha ignored — the page was painted opaque) → RGB PNG bytes.
- * `level` is the zlib level (6 gives small files of flat artwork at a good speed).
- * Use scratchSize(width, height) for a reusable `scratch` buffer.
- */
-export function encodeRgbPng(rgba: Uint8Array, width: number, height: number, dpi?: number, level = 6, scratch?: Buffer): Buffer {
+/** The "Up"-filtered RGB rows of RGBA pixels (the bytes zlib compresses), in `scratch` when it is big enough. */
+function filteredRows(rgba: Uint8Array, width: number, height: number, scratch?: Buffer): Buffer {
   if (rgba.length < width * height * 4) throw new Error('not enough pixels for the image size');
   const stride = width * 3 + 1;
   // The filtered rows: a caller encoding many pages of one size passes the same scratch buffer.
@@ -66,6 +67,11 @@ export function encodeRgbPng(rgba: Uint8Array, width: number, height: number, dp
       raw[k + 2] = (rgba[i + 2] - rgba[j + 2]) & 255;
     }
   }
+  return raw;
+}
+
+/** The PNG around compressed rows. */
+function pngOf(width: number, height: number, dpi: number | undefined, idat: Uint8Array): Buffer {
   const ihdr = Buffer.alloc(13);
   ihdr.writeUInt32BE(width, 0);
   ihdr.writeUInt32BE(height, 4);
@@ -83,8 +89,27 @@ export function encodeRgbPng(rgba: Uint8Array, width: number, height: number, dp
     phys[8] = 1; // metre
     parts.push(chunk('pHYs', phys));
   }
-  parts.push(chunk('IDAT', zlib.deflateSync(raw, { level })), chunk('IEND', Buffer.alloc(0)));
+  parts.push(chunk('IDAT', idat), chunk('IEND', Buffer.alloc(0)));
   return Buffer.concat(parts);
+}
+
+/**
+ * RGBA (as from canvas.data(); alpha ignored — the page was painted opaque) → RGB PNG bytes.
+ * `level` is the zlib level (6 gives small files of flat artwork at a good speed).
+ * Use scratchSize(width, height) for a reusable `scratch` buffer.
+ */
+export function encodeRgbPng(rgba: Uint8Array, width: number, height: number, dpi?: number, level = 6, scratch?: Buffer): Buffer {
+  return pngOf(width, height, dpi, zlib.deflateSync(filteredRows(rgba, width, height, scratch), { level }));
+}
+
+/**
+ * encodeRgbPng with the compression on libuv's thread pool: the same bytes, while the caller
+ * draws the next page. The pixels are read before it returns (`rgba` may be drawn over at once);
+ * `scratch` holds the rows until the promise settles, so it must not be reused before then.
+ */
+export function encodeRgbPngSoon(rgba: Uint8Array, width: number, height: number, dpi: number | undefined, level: number, scratch?: Buffer): Promise<Buffer> {
+  const rows = filteredRows(rgba, width, height, scratch);
+  return deflate(rows, { level }).then((idat) => pngOf(width, height, dpi, idat));
 }
 
 /** Bytes of the scratch buffer encodeRgbPng can reuse for an image of this size. */

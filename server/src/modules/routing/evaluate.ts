@@ -97,3 +97,9 @@ export function whenFull(then: RoutingThen, capacity: RoutingCapacity, day: stri
   if (!then.ifFull) return { action: 'hold', reason: full };
   return { ...then.ifFull, reason: then.ifFull.reason ?? full };
 }
+
+/** What a rule does with a line its blanks' stock cannot cover: the rule's `ifOutOfStock` (the shortage its reason), else in house all the same (the job waits for stock). */
+export function whenOutOfStock(then: RoutingThen, shortage: string): RoutingThen {
+  if (!then.ifOutOfStock) return then;
+  return { ...then.ifOutOfStock, reason: then.ifOutOfStock.reason ? `${then.ifOutOfStock.reason} (${shortage})` : shortage };
+}

@@ -1,5 +1,5 @@
 // Owns routing rules: each site's rule set, the floor's capacity per product type and day, and where each order line was routed and by whom.
-export { capacityOf, decide, floorDay, matches, skuRegex, whenFull, type LineFacts, type OrderFacts } from './evaluate';
+export { capacityOf, decide, floorDay, matches, skuRegex, whenFull, whenOutOfStock, type LineFacts, type OrderFacts } from './evaluate';
 export { type LineRouteRow } from './repo';
 export { recordManualRoute } from './manual';
 export { floorCapacityUsed, heldLineRoutes, lineRoutesOf, releaseFloorCapacity, saveLineRoute } from './queries';

@@ -48,10 +48,12 @@ export const routingThen = z
     destination: text(120).optional(),
     reason: text(300).optional(),
     ifFull: fallback.optional(),
+    ifOutOfStock: fallback.optional(),
   })
   .superRefine((t, ctx) => {
     if (t.destination !== undefined && t.action !== 'provider') ctx.addIssue({ code: 'custom', path: ['destination'], message: 'is only for Send to HP Site Flow' });
     if (t.ifFull !== undefined && t.action !== 'inHouse') ctx.addIssue({ code: 'custom', path: ['ifFull'], message: 'is only for Make in house' });
+    if (t.ifOutOfStock !== undefined && t.action !== 'inHouse') ctx.addIssue({ code: 'custom', path: ['ifOutOfStock'], message: 'is only for Make in house' });
     if (t.action === 'hold' && !t.reason) ctx.addIssue({ code: 'custom', path: ['reason'], message: 'is required to hold a line (staff read it)' });
   });
 
@@ -101,7 +103,67 @@ export const testBody = z
   })
   .refine((b) => !(b.orderIds && b.last), { message: 'give either orderIds or last, not both', path: ['orderIds'] });
 
-export const routeNowBody = z.strictObject({
-  orderId: text(40),
-  lineId: text(40).optional(),
+export const routeNowBody = z
+  .strictObject({
+    orderId: text(40),
+    lineId: text(40).optional(),
+    /** A person's choice for the held line instead of today's rules: made in house, or sent to HP Site Flow. */
+    to: z.enum(['inHouse', 'provider']).optional(),
+  })
+  .refine((b) => !b.to || b.lineId, { message: 'is required to choose where a line goes (to)', path: ['lineId'] });
+
+// The answers, as the API reference shows them (what `data` is).
+const routingAction = z.enum(ROUTING_ACTIONS);
+const fallbackOut = z.object({ action: z.enum(['provider', 'hold', 'email']), destination: z.string().optional(), reason: z.string().optional() });
+const thenOut = z.object({ action: routingAction, destination: z.string().optional(), reason: z.string().optional(), ifFull: fallbackOut.optional(), ifOutOfStock: fallbackOut.optional() });
+const rangeOut = z.object({ min: z.number().optional(), max: z.number().optional() });
+const listOut = z.union([z.string(), z.array(z.string())]);
+const whenOut = z.object({
+  sku: listOut.optional(),
+  productType: listOut.optional(),
+  designId: z.number().optional(),
+  quantity: rangeOut.optional(),
+  orderQuantity: rangeOut.optional(),
+  country: listOut.optional(),
+  province: listOut.optional(),
+  tags: z.array(z.string()).optional(),
+  property: z.object({ name: z.string(), value: z.string().optional() }).optional(),
+  orderTotal: rangeOut.optional(),
+  shippingMethod: listOut.optional(),
+  store: listOut.optional(),
 });
+
+/** GET and PUT /routing: the set, lines each rule routed in the last 30 days (rule id or "default"), and whether the site saved one. */
+export const routingViewAnswer = z
+  .object({
+    rules: z.array(z.object({ id: z.string(), name: z.string(), when: whenOut, then: thenOut })),
+    default: thenOut,
+    capacity: z.array(z.object({ productType: z.string(), unitsPerDay: z.number().int(), cutoff: z.string() })),
+    routedLast30Days: z.record(z.string(), z.number().int()),
+    saved: z.boolean(),
+  })
+  .meta({ id: 'RoutingView' });
+
+/** POST /routing/test: where each line would go, and units per floor day against capacity. */
+export const routingTestAnswer = z
+  .object({
+    lines: z.array(
+      z.object({
+        orderId: z.string(),
+        orderName: z.string().nullable(),
+        lineId: z.string(),
+        sku: z.string().nullable(),
+        ruleId: z.string().nullable(),
+        action: z.union([routingAction, z.literal('none')]),
+        reason: z.string().optional(),
+        day: z.string().optional(),
+      }),
+    ),
+    perDay: z.array(z.object({ day: z.string(), productType: z.string(), units: z.number(), capacity: z.number().nullable() })),
+  })
+  .meta({ id: 'RoutingTestResult' });
+
+/** POST /routing/route-now: each line routed, where it went (hold: still held, with why). */
+export const routeNowAnswer = z
+  .object({ lines: z.array(z.object({ lineId: z.string(), action: routingAction, ruleId: z.string().nullable(), reason: z.string().nullable() })) })
+  .meta({ id: 'RouteNowResult' });

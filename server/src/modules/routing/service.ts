@@ -8,7 +8,7 @@ import type { Deps } from '../../deps';
 import { notFound } from '../../http/errors';
 import type { Actor } from '../../http/types';
 import { isoNow } from '../../lib/clock';
-import { assertAdmin } from '../auth';
+import { assertAdmin, isAdmin } from '../auth';
 import { findSite, findSiteBySlug, type Site } from '../sites';
 import { autoSendOf } from '../orders';
 import type { RoutingRuleSet, RoutingTestResult, RoutingThen, RoutingView } from '../../../../common/api/routing';
@@ -81,6 +81,13 @@ export function routingService(deps: Pick<Deps, 'db' | 'clock'>, ports: RoutingP
     return site;
   }
 
+  /** The site of Route now: its own users place its held lines as admins do (Send HP, Add to print jobs are theirs too). */
+  async function siteForOperator(actor: Actor, param: string): Promise<Site> {
+    const site = /^\d{1,9}$/.test(param) ? await findSite(db, Number(param)) : await findSiteBySlug(db, param);
+    if (!site || (!isAdmin(actor) && site.id !== actor.siteId)) throw notFound('Site not found');
+    return site;
+  }
+
   async function view(site: Site): Promise<RoutingView> {
     const set = (await ruleSetOf(db, site)) ?? { rules: [], default: { action: 'hold', reason: 'Routed by a person' }, capacity: [] };
     const since = new Date(clock.now().getTime() - 30 * 86_400_000).toISOString();
@@ -106,7 +113,7 @@ export function routingService(deps: Pick<Deps, 'db' | 'clock'>, ports: RoutingP
       return ports.testRun(site, set, { orderIds: input.orderIds, last: input.orderIds ? undefined : (input.last ?? 20) });
     },
     async routeNow(actor: Actor, param: string, input: z.infer<typeof routeNowBody>) {
-      const site = await siteFor(actor, param);
+      const site = await siteForOperator(actor, param);
       return ports.routeNow(actor, site, input);
     },
   };

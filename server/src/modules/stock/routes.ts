@@ -6,7 +6,7 @@ import { actorOf } from '../../http/auth';
 import { ok } from '../../http/envelope';
 import { idempotent } from '../../http/idempotency';
 import { idParam, parse } from '../../http/validate';
-import { countBody, itemBody, listQuery, movementsQuery, receiveBody } from './schema';
+import { countBody, itemBody, listQuery, lowQuery, movementsQuery, receiveBody } from './schema';
 import type { StockService } from './service';
 
 /** What happens after stock comes in (a delivery, a count): jobs waiting for it are tried again. */
@@ -22,6 +22,12 @@ export function stockRoutes(stock: StockService, port: StockInPort): Router {
 
   r.post('/', allow.ownSite.describe("Create a stock item (no id) or change an item's fields", { body: itemBody }), idempotent, async (req, res) => {
     ok(res, await stock.save(actorOf(req), parse(itemBody, req.body)));
+  });
+
+  // Before /:id: "low" is not an id. Home's "Stock running low": the same items and forecast as Needs attention.
+  r.get('/low', allow.ownSite.describe("Stock items at or under their reorder point, lowest first, each with its use per day over the last 14 days and the days it lasts at that rate", { query: lowQuery }), async (req, res) => {
+    const q = parse(lowQuery, req.query);
+    ok(res, { list: await stock.lowStock(actorOf(req), q.clientId, q.limit ?? 20) });
   });
 
   r.get('/:id', allow.site.describe('One stock item'), async (req, res) => {

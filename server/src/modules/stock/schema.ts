@@ -40,6 +40,12 @@ export const listQuery = z.object({
 });
 export type ListQuery = z.infer<typeof listQuery>;
 
+/** GET /api/stock-items/low: an admin may ask for one site's (and the shared); at most `limit` items. */
+export const lowQuery = z.object({
+  clientId: rowId.optional(),
+  limit: z.coerce.number({ error: 'must be a whole number' }).int('must be a whole number').min(1, 'must be 1 or more').max(100, 'is too large (100 at most)').optional(),
+});
+
 export const movementsQuery = z.object({
   page: z.coerce.number({ error: 'must be a whole number' }).int('must be a whole number').min(1, 'must be 1 or more').optional(),
   pageSize: z.coerce.number({ error: 'must be a whole number' }).int('must be a whole number').min(1, 'must be 1 or more').max(500, 'is too large (500 at most)').optional(),

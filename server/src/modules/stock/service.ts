@@ -13,7 +13,7 @@ import { pageWindow } from '../../lib/paging';
 import { isAdmin, managesSiteOrShared, seesSiteOrShared, siteScope } from '../auth';
 import { findSite } from '../sites';
 import { nameOf } from '../users';
-import { daysOfStockLeft, STOCK_RATE_DAYS, type StockItem, type StockMovement, type StockUse } from '../../../../common/api/stock';
+import { daysOfStockLeft, type LowStockItem, STOCK_RATE_DAYS, type StockItem, type StockMovement, type StockUse } from '../../../../common/api/stock';
 import { stockRepo, type ItemFilter, type StockBy } from './repo';
 import type { ItemInput, ListQuery } from './schema';
 import { consumesSchema } from './schema';
@@ -23,11 +23,7 @@ export const STOCK_ITEM_NOT_FOUND = 'Stock item not found';
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** An item under its reorder point, with its use over the last 14 days and the days it lasts at that rate (null: not used lately). */
-export interface LowStock {
-  item: StockItem;
-  usedPerDay: number;
-  daysLeft: number | null;
-}
+export type LowStock = LowStockItem;
 
 const byActor = (actor: Actor): StockBy => ({ userId: actor.id, name: nameOf(actor) });
 

@@ -38,8 +38,10 @@ export const publicUser = (r: UserRow): PublicUser => ({
 
 const actorOf = (r: UserRow): Actor => ({ id: r.id, firstName: r.first_name, lastName: r.last_name, email: r.email, role: r.role, siteId: r.site_id });
 
-// Compared against when the email is unknown, so both failures take the same time.
-const DUMMY_HASH = bcrypt.hashSync('presswork-timing-equaliser', BCRYPT_COST);
+// Compared against when the email is unknown, so both failures take the same time. Made on the first
+// sign-in, not at start (a blocking hash at import held up every start by ~0.1 s).
+let dummyHash: Promise<string> | undefined;
+const timingEqualiser = () => (dummyHash ??= bcrypt.hash('presswork-timing-equaliser', BCRYPT_COST));
 
 export function usersService({ db, clock, config, log }: Deps) {
   const repo = usersRepo(db);
@@ -85,13 +87,14 @@ export function usersService({ db, clock, config, log }: Deps) {
   }
 
   async function login(email: string, password: string, address: string) {
+    const equaliser = timingEqualiser();
     const now = clock.now().getTime();
     const wait = await throttle.retryAfter(email, address, now);
     if (wait > 0) {
       throw new HttpError(429, `Too many failed sign-ins. Please try again in ${wait} seconds.`, undefined, { 'Retry-After': String(wait) });
     }
     const row = await repo.byEmail(email);
-    const good = await bcrypt.compare(password, row?.password_hash ?? DUMMY_HASH);
+    const good = await bcrypt.compare(password, row?.password_hash ?? (await equaliser));
     if (!row || !good) {
       await throttle.recordFailure(email, address, now);
       throw unauthorized(WRONG_CREDENTIALS);
