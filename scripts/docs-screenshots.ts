@@ -5,8 +5,8 @@
 // Names given (`npm run docs:screenshots -- routing`) take only those.
 // Then the buyer's proof page at a 360 px phone's width (docs/images/proof-page.png): it needs a
 // paid personalised order, its rendered pages and the proof e-mail's signed link, which its browser
-// test (server/test/proof-page.test.ts) makes; that test is run here and saves its picture for the
-// docs. `npm run docs:screenshots -- proof-page` makes that one alone.
+// test (server/test/proof-page.scenario.ts, in `npm run test:scenarios`) makes; that test is run
+// here and saves its picture for the docs. `npm run docs:screenshots -- proof-page` makes that one alone.
 import { spawn, spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import fs from 'node:fs';
@@ -146,7 +146,7 @@ function proofPageShot(): void {
   // The package's own bin (its exports do not list it): node_modules/vitest/vitest.mjs.
   const vitest = path.join(path.dirname(createRequire(import.meta.url).resolve('vitest/package.json')), 'vitest.mjs');
   const file = path.join(images, 'proof-page.png');
-  const run = spawnSync(process.execPath, [vitest, 'run', 'server/test/proof-page.test.ts'], { cwd: root, stdio: 'inherit', env: { ...process.env, PROOF_PAGE_IMAGE: file } });
+  const run = spawnSync(process.execPath, [vitest, 'run', '--config', 'vitest.scenarios.config.ts', 'server/test/proof-page.scenario.ts'], { cwd: root, stdio: 'inherit', env: { ...process.env, PROOF_PAGE_IMAGE: file } });
   if (run.status !== 0) throw new Error('The proof page test failed: docs/images/proof-page.png was not made');
   console.log("docs/images/proof-page.png — the buyer's proof page on a 360 px phone");
 }
