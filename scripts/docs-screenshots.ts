@@ -3,7 +3,12 @@
 // demo seeded, `node dist/server/main.js` on a free loopback port), driven in Debian's Chromium
 // with playwright-core at a 1280 × 800 laptop's size, each screen saved to docs/images/<name>.png.
 // Names given (`npm run docs:screenshots -- routing`) take only those.
-import { spawn } from 'node:child_process';
+// Then the buyer's proof page at a 360 px phone's width (docs/images/proof-page.png): it needs a
+// paid personalised order, its rendered pages and the proof e-mail's signed link, which its browser
+// test (server/test/proof-page.scenario.ts, in `npm run test:scenarios`) makes; that test is run
+// here and saves its picture for the docs. `npm run docs:screenshots -- proof-page` makes that one alone.
+import { spawn, spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -136,7 +141,25 @@ async function signIn(page: Page, baseUrl: string, email: string): Promise<void>
   await page.waitForURL((u) => !u.pathname.startsWith('/login'), { timeout: 20_000 });
 }
 
+/** The proof page at 360 px, from its browser test (a world with the render pipeline and a mail catcher). */
+function proofPageShot(): void {
+  // The package's own bin (its exports do not list it): node_modules/vitest/vitest.mjs.
+  const vitest = path.join(path.dirname(createRequire(import.meta.url).resolve('vitest/package.json')), 'vitest.mjs');
+  const file = path.join(images, 'proof-page.png');
+  const run = spawnSync(process.execPath, [vitest, 'run', '--config', 'vitest.scenarios.config.ts', 'server/test/proof-page.scenario.ts'], { cwd: root, stdio: 'inherit', env: { ...process.env, PROOF_PAGE_IMAGE: file } });
+  if (run.status !== 0) throw new Error('The proof page test failed: docs/images/proof-page.png was not made');
+  console.log("docs/images/proof-page.png — the buyer's proof page on a 360 px phone");
+}
+
 async function main(): Promise<void> {
+  // `proof-page` (or `--proof-page`) names the proof page's picture like any other.
+  const only = process.argv.slice(2).map((a) => a.replace(/^--/, ''));
+  const shots = only.length ? SHOTS.filter((s) => only.includes(s.name)) : SHOTS;
+  if (shots.length) await demoShots(shots);
+  if (!only.length || only.includes('proof-page')) proofPageShot();
+}
+
+async function demoShots(shots: Shot[]): Promise<void> {
   const demo = await startDemo();
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
@@ -144,8 +167,6 @@ async function main(): Promise<void> {
   });
   try {
     fs.mkdirSync(images, { recursive: true });
-    const only = process.argv.slice(2);
-    const shots = only.length ? SHOTS.filter((s) => only.includes(s.name)) : SHOTS;
     for (const who of new Set(shots.map((s) => s.as))) {
       const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1 });
       const page = await context.newPage();

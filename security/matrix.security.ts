@@ -190,6 +190,7 @@ const EXAMPLES: Examples = {
   'POST /api/proofs/:token/approve': { params: { token: 'forged.token' } },
   'POST /api/proofs/:token/request-change': { params: { token: 'forged.token' }, body: { message: 'Please spell it Ada' } },
   'POST /api/orders/:id/release': (c) => ({ params: { id: c.world.fx.orderId } }),
+  'POST /api/orders/:id/extend-hold': (c) => ({ params: { id: c.world.fx.orderId }, body: { minutes: 30 } }),
   'POST /api/orders/:id/lines/:lineId/personalisation': (c) => ({ params: { id: c.world.fx.orderId, lineId: c.world.fx.lineId }, body: { properties: [{ name: 'Name', value: 'Ada' }] } }),
   'GET /api/sites/:site/routing': (c) => ({ params: { site: c.world.fx.siteASlug } }),
   'PUT /api/sites/:site/routing': (c) => ({ params: { site: c.world.fx.siteASlug }, body: { rules: [], default: { action: 'hold', reason: 'Check it' }, capacity: [] } }),

@@ -4,7 +4,7 @@
 import type { RecordId } from './envelope';
 
 /** The kinds of problem, in the order the page groups them when their severity and age tie. */
-export const ATTENTION_KINDS = ['late', 'sendFailed', 'webhookFailing', 'atRisk', 'held', 'routingHeld', 'hpNoAck', 'notShipped', 'writeBackFailed', 'pipelineFailed', 'proofChange', 'lowStock'] as const;
+export const ATTENTION_KINDS = ['late', 'sendFailed', 'webhookFailing', 'atRisk', 'held', 'routingHeld', 'hpNoAck', 'notShipped', 'writeBackFailed', 'pipelineFailed', 'proofChange', 'storeHoldRefused', 'lowStock'] as const;
 export type AttentionKind = (typeof ATTENTION_KINDS)[number];
 
 export const SEVERITIES = ['critical', 'warning', 'info'] as const;
@@ -23,6 +23,7 @@ export const SEVERITY_OF: Record<AttentionKind, Severity> = {
   writeBackFailed: 'warning',
   pipelineFailed: 'warning',
   proofChange: 'warning',
+  storeHoldRefused: 'info',
   lowStock: 'warning',
 };
 
@@ -73,6 +74,7 @@ export const KIND_LABEL: Record<AttentionKind, string> = {
   pipelineFailed: 'Order step failed',
   webhookFailing: 'Webhooks failing',
   proofChange: 'Buyer asked for a change',
+  storeHoldRefused: 'Store cannot hold orders',
   lowStock: 'Stock running low',
 };
 

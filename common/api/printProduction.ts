@@ -169,8 +169,18 @@ export interface DesignData {
   document?: unknown;
   /** The stock one unit made takes (Setup → Stock): reserved when a job goes in house. */
   consumes?: StockUse[];
+  /** The buyer's proof for lines of this design, over the site's PROOF_REQUIRED (absent or null: as the site says). */
+  proof?: DesignProof | null;
   [k: string]: unknown;
 }
+
+/** A design's own say on buyer proofs: always one, or never one, whatever the site's PROOF_REQUIRED. */
+export const DESIGN_PROOFS = ['required', 'off'] as const;
+export type DesignProof = (typeof DESIGN_PROOFS)[number];
+
+/** A design's `data.proof` as stored, read leniently: anything but a known value is "as the site says" (null). */
+export const designProofOf = (data: { proof?: unknown } | null | undefined): DesignProof | null =>
+  (DESIGN_PROOFS as readonly unknown[]).includes(data?.proof) ? (data!.proof as DesignProof) : null;
 
 export interface Design {
   id: RecordId;
@@ -204,8 +214,8 @@ export interface DesignInput {
   stock?: string;
   hpSKU: string;
   hpAdditionData: HpAdditionData;
-  /** Merged into the design's data: `consumes`, the stock one unit takes. */
-  data?: { consumes?: StockUse[] };
+  /** Merged into the design's data: `consumes`, the stock one unit takes; `proof`, its say on buyer proofs (null: the site's). */
+  data?: { consumes?: StockUse[]; proof?: DesignProof | null };
 }
 
 /** SKU → product type of the known designs (spec §3, product type record). */

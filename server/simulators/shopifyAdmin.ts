@@ -76,6 +76,13 @@ export interface SimFulfillmentOrderLine {
 
 export type SimFulfillmentOrderStatus = 'OPEN' | 'IN_PROGRESS' | 'CLOSED' | 'CANCELLED' | 'ON_HOLD' | 'INCOMPLETE' | 'SCHEDULED';
 
+export interface SimFulfillmentHold {
+  id: string;
+  handle: string;
+  reason: string;
+  reasonNotes: string | null;
+}
+
 export interface SimFulfillmentOrder {
   id: string;
   orderId: string;
@@ -83,7 +90,12 @@ export interface SimFulfillmentOrder {
   createdAt: string;
   updatedAt: string;
   lines: SimFulfillmentOrderLine[];
+  /** Holds placed with fulfillmentOrderHold (all by the one app the simulator knows): the order is ON_HOLD while any is. */
+  holds: SimFulfillmentHold[];
 }
+
+/** The scopes that let an app hold and release merchant-managed fulfillment orders (shopify.dev, fulfillmentOrderHold). */
+export const HOLD_SCOPES = ['write_merchant_managed_fulfillment_orders', 'write_third_party_fulfillment_orders'];
 
 export interface SimFulfillment {
   id: string;
@@ -327,12 +339,13 @@ export function createShopifyAdminSimulator(options: ShopifyAdminSimOptions) {
         const remaining = l.fulfillment_status === 'fulfilled' ? 0 : Math.min(l.current_quantity, l.fulfillable_quantity ?? l.current_quantity);
         return { id: nextId(7_200), lineItemId: l.id, totalQuantity: l.current_quantity, remainingQuantity: remaining };
       });
-    const fo: SimFulfillmentOrder = { id: nextId(7_100), orderId: rest.id, status: 'OPEN', createdAt: rest.created_at, updatedAt: rest.updated_at, lines };
+    const fo: SimFulfillmentOrder = { id: nextId(7_100), orderId: rest.id, status: 'OPEN', createdAt: rest.created_at, updatedAt: rest.updated_at, lines, holds: [] };
     fo.status = rest.cancelled_at ? 'CLOSED' : foStatus(fo);
     return fo;
   }
 
   function foStatus(fo: SimFulfillmentOrder): SimFulfillmentOrderStatus {
+    if (fo.holds.length) return 'ON_HOLD';
     const remaining = fo.lines.reduce((s, l) => s + l.remainingQuantity, 0);
     const total = fo.lines.reduce((s, l) => s + l.totalQuantity, 0);
     if (remaining === 0) return 'CLOSED';
@@ -467,10 +480,13 @@ export function createShopifyAdminSimulator(options: ShopifyAdminSimOptions) {
       createdAt: fo.createdAt,
       updatedAt: fo.updatedAt,
       fulfillAt: null,
+      fulfillmentHolds: fo.holds.map(holdView),
       lineItems: (args: Parameters<typeof connection>[1]) =>
         connection(fo.lines, args, (l) => l.id, (l) => ({ id: gid('FulfillmentOrderLineItem', l.id), sku: lineItemView(o, l.lineItemId).sku, remainingQuantity: l.remainingQuantity, totalQuantity: l.totalQuantity, lineItem: lineItemView(o, l.lineItemId), variant: lineItemView(o, l.lineItemId).variant })),
     };
   }
+
+  const holdView = (h: SimFulfillmentHold) => ({ id: h.id, handle: h.handle, reason: h.reason, reasonNotes: h.reasonNotes, heldByRequestingApp: true, displayReason: h.reason === 'OTHER' ? 'Other' : h.reason.charAt(0) + h.reason.slice(1).toLowerCase().replace(/_/g, ' ') });
 
   function fulfillmentView(o: StoredOrder, f: SimFulfillment): Record<string, unknown> {
     return {
@@ -659,6 +675,48 @@ export function createShopifyAdminSimulator(options: ShopifyAdminSimOptions) {
     return { fulfillment: fulfil(order, plan, { trackingInfo, notifyCustomer: input.notifyCustomer ?? false, source: 'api' }), userErrors: [] };
   }
 
+  /** Shopify's answer to a field the token's scopes do not reach: a GraphQL error, the field null. */
+  function requireScope(field: string, anyOf: string[]) {
+    if (anyOf.some((scope) => requestScopes.includes(scope))) return;
+    const requiredAccess = `${anyOf.map((scope) => `\`${scope}\` access scope`).join(' or ')}. Also: The user must have fulfill_and_ship_orders permission.`;
+    throw new GraphQLError(`Access denied for ${field} field. Required access: ${requiredAccess}`, { extensions: { code: 'ACCESS_DENIED', documentation: 'https://shopify.dev/api/usage/access-scopes', requiredAccess } });
+  }
+
+  function fulfillmentOrderHold(args: { id: string; fulfillmentHold: { reason: string; reasonNotes?: string | null; handle?: string | null; notifyMerchant?: boolean | null; fulfillmentOrderLineItems?: unknown[] | null; externalId?: string | null } }) {
+    requireScope('fulfillmentOrderHold', HOLD_SCOPES);
+    const found = findFulfillmentOrder(args.id);
+    const none = { fulfillmentHold: null, fulfillmentOrder: null, remainingFulfillmentOrder: null };
+    if (!found) return { ...none, userErrors: [{ field: ['id'], message: 'Fulfillment order does not exist.', code: 'FULFILLMENT_ORDER_NOT_FOUND' }] };
+    const { o, fo } = found;
+    const input = args.fulfillmentHold;
+    // Holding some lines splits the fulfillment order: not modelled (ours), refused as Shopify refuses it on a held one.
+    if (input.fulfillmentOrderLineItems?.length) return { ...none, userErrors: [{ field: ['fulfillmentHold', 'fulfillmentOrderLineItems'], message: 'The fulfillment order is not able to be split.', code: 'FULFILLMENT_ORDER_NOT_SPLITTABLE' }] };
+    if (fo.status === 'CLOSED' || fo.status === 'CANCELLED') return { ...none, userErrors: [{ field: ['id'], message: `Fulfillment order ${args.id} has an unholdable status= ${fo.status.toLowerCase()}.`, code: null }] };
+    const handle = input.handle ?? '';
+    if (fo.holds.some((h) => h.handle === handle)) return { ...none, userErrors: [{ field: ['fulfillmentHold', 'handle'], message: 'The handle provided for the fulfillment hold is already in use by this app for another hold on this fulfillment order.', code: 'DUPLICATE_FULFILLMENT_HOLD_HANDLE' }] };
+    if (fo.holds.length >= 10) return { ...none, userErrors: [{ field: ['id'], message: 'The maximum number of fulfillment holds for this fulfillment order has been reached for this app.', code: 'FULFILLMENT_ORDER_HOLD_LIMIT_REACHED' }] };
+    const hold: SimFulfillmentHold = { id: gid('FulfillmentHold', nextId(7_300)), handle, reason: input.reason, reasonNotes: input.reasonNotes ?? null };
+    fo.holds.push(hold);
+    fo.status = foStatus(fo);
+    fo.updatedAt = iso();
+    return { fulfillmentHold: holdView(hold), fulfillmentOrder: fulfillmentOrderView(o, fo), remainingFulfillmentOrder: null, userErrors: [] };
+  }
+
+  function fulfillmentOrderReleaseHold(args: { id: string; holdIds?: string[] | null }) {
+    requireScope('fulfillmentOrderReleaseHold', HOLD_SCOPES);
+    const found = findFulfillmentOrder(args.id);
+    if (!found) return { fulfillmentOrder: null, userErrors: [{ field: ['id'], message: 'Fulfillment order does not exist.', code: 'FULFILLMENT_ORDER_NOT_FOUND' }] };
+    const { o, fo } = found;
+    if (!fo.holds.length) return { fulfillmentOrder: null, userErrors: [{ field: ['id'], message: 'The fulfillment order is not on hold.', code: null }] };
+    const unknown = (args.holdIds ?? []).filter((id) => !fo.holds.some((h) => h.id === id));
+    if (unknown.length) return { fulfillmentOrder: null, userErrors: [{ field: ['holdIds'], message: `Fulfillment hold ${unknown[0]} does not exist on this fulfillment order.`, code: null }] };
+    // No holdIds: every hold of the requesting app is released.
+    fo.holds = args.holdIds?.length ? fo.holds.filter((h) => !args.holdIds!.includes(h.id)) : [];
+    fo.status = foStatus(fo);
+    fo.updatedAt = iso();
+    return { fulfillmentOrder: fulfillmentOrderView(o, fo), userErrors: [] };
+  }
+
   function fulfil(o: StoredOrder, plan: Array<{ fo: SimFulfillmentOrder; line: SimFulfillmentOrderLine; quantity: number }>, how: Pick<SimFulfillment, 'trackingInfo' | 'notifyCustomer' | 'source'>) {
     const at = iso();
     const f: SimFulfillment = {
@@ -729,6 +787,8 @@ export function createShopifyAdminSimulator(options: ShopifyAdminSimOptions) {
       return connection(sorted, args, (s) => legacyOf(s.id), subscriptionView);
     },
     fulfillmentCreate,
+    fulfillmentOrderHold,
+    fulfillmentOrderReleaseHold,
     webhookSubscriptionCreate: (args: { topic: string; webhookSubscription: { uri?: string | null; callbackUrl?: string | null; format?: string | null; filter?: string | null; includeFields?: string[] | null; name?: string | null } }) => {
       const input = args.webhookSubscription;
       const { uri, error } = checkUri(input, ['webhookSubscription']);

@@ -263,7 +263,56 @@ type FulfillmentOrder implements Node {
   createdAt: DateTime!
   updatedAt: DateTime!
   fulfillAt: DateTime
+  fulfillmentHolds: [FulfillmentHold!]!
   lineItems(after: String, before: String, first: Int, last: Int, reverse: Boolean = false): FulfillmentOrderLineItemConnection!
+}
+
+enum FulfillmentHoldReason { AWAITING_PAYMENT AWAITING_RETURN_ITEMS HIGH_RISK_OF_FRAUD INCORRECT_ADDRESS INVENTORY_OUT_OF_STOCK ONLINE_STORE_POST_PURCHASE_CROSS_SELL OTHER UNKNOWN_DELIVERY_DATE }
+
+type FulfillmentHold implements Node {
+  id: ID!
+  displayReason: String!
+  handle: String
+  heldByRequestingApp: Boolean!
+  reason: FulfillmentHoldReason!
+  reasonNotes: String
+}
+
+input FulfillmentOrderHoldInput {
+  externalId: String
+  fulfillmentOrderLineItems: [FulfillmentOrderLineItemInput!] = []
+  handle: String = ""
+  notifyMerchant: Boolean = false
+  reason: FulfillmentHoldReason!
+  reasonNotes: String
+}
+
+enum FulfillmentOrderHoldUserErrorCode { DUPLICATE_FULFILLMENT_HOLD_HANDLE FULFILLMENT_ORDER_HOLD_LIMIT_REACHED FULFILLMENT_ORDER_NOT_FOUND FULFILLMENT_ORDER_NOT_SPLITTABLE TAKEN }
+
+type FulfillmentOrderHoldUserError implements DisplayableError {
+  code: FulfillmentOrderHoldUserErrorCode
+  field: [String!]
+  message: String!
+}
+
+type FulfillmentOrderHoldPayload {
+  fulfillmentHold: FulfillmentHold
+  fulfillmentOrder: FulfillmentOrder
+  remainingFulfillmentOrder: FulfillmentOrder
+  userErrors: [FulfillmentOrderHoldUserError!]!
+}
+
+enum FulfillmentOrderReleaseHoldUserErrorCode { FULFILLMENT_ORDER_NOT_FOUND INVALID_ACCESS }
+
+type FulfillmentOrderReleaseHoldUserError implements DisplayableError {
+  code: FulfillmentOrderReleaseHoldUserErrorCode
+  field: [String!]
+  message: String!
+}
+
+type FulfillmentOrderReleaseHoldPayload {
+  fulfillmentOrder: FulfillmentOrder
+  userErrors: [FulfillmentOrderReleaseHoldUserError!]!
 }
 
 type FulfillmentOrderEdge {
@@ -449,6 +498,8 @@ type QueryRoot {
 
 type Mutation {
   fulfillmentCreate(fulfillment: FulfillmentInput!, message: String): FulfillmentCreatePayload
+  fulfillmentOrderHold(fulfillmentHold: FulfillmentOrderHoldInput!, id: ID!): FulfillmentOrderHoldPayload
+  fulfillmentOrderReleaseHold(externalId: String, holdIds: [ID!], id: ID!): FulfillmentOrderReleaseHoldPayload
   webhookSubscriptionCreate(topic: WebhookSubscriptionTopic!, webhookSubscription: WebhookSubscriptionInput!): WebhookSubscriptionCreatePayload
   webhookSubscriptionUpdate(id: ID!, webhookSubscription: WebhookSubscriptionInput!): WebhookSubscriptionUpdatePayload
   webhookSubscriptionDelete(id: ID!): WebhookSubscriptionDeletePayload

@@ -95,6 +95,8 @@ async function main() {
   const cancelWorker = startOutboxWorker(services.cancellations, { log });
   // Tracking back to the store: rows of kind store-fulfilment (each store's Admin API, see storeFulfilment.ts).
   const storeFulfilmentWorker = startOutboxWorker(services.storeFulfilments, { log });
+  // A waiting order held and released in the store: rows of kind store-hold (storeHold.ts).
+  const storeHoldWorker = startOutboxWorker(services.storeHolds, { log });
   // The charity's order pipeline: CRM, email platform and e-card steps (modules/pipeline), e-cards at their send date.
   const pipelineWorker = startOutboxWorker(services.pipeline, { log });
   // Lines the routing rules sent in house: their print jobs made (rows of kind routed-in-house).
@@ -152,6 +154,7 @@ async function main() {
         'provider sends': () => outboxWorker.stop(),
         'provider cancellations': () => cancelWorker.stop(),
         'store fulfilments': () => storeFulfilmentWorker.stop(),
+        'store holds': () => storeHoldWorker.stop(),
         'order pipeline': () => pipelineWorker.stop(),
         'routed in-house jobs': () => routedJobsWorker.stop(),
         'quiet order checks': () => quietOrderChecks.stop(),

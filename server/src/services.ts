@@ -6,7 +6,7 @@ import { attentionService } from './modules/attention';
 import { batchesService } from './modules/batches';
 import { demoStoreService } from './modules/demoStore';
 import { designsService } from './modules/designs';
-import { fulfilmentService, providerCancellations, requeueAfterApproval, shippedLinesIn, storeFulfilments } from './modules/fulfilment';
+import { fulfilmentService, providerCancellations, queueStoreHold, requeueAfterApproval, shippedLinesIn, storeFulfilments, storeHolds } from './modules/fulfilment';
 import { generalDataService } from './modules/general-data';
 import { healthService } from './modules/health';
 import { mailCatcherService } from './modules/mailCatcher';
@@ -87,6 +87,8 @@ export function createServices(given: Deps, givenStore: FileStore = fileStoreOf(
   const storeAdminOf = storeAdminFor(storeTokenKeeper);
   // Shipments' tracking back to the store (fulfilment/storeFulfilment.ts).
   const storeFulfilment = storeFulfilments({ ...deps, production, options: fulfilment.options }, { adminFor: storeAdminOf });
+  // A waiting order held in the store, released when nothing of it waits (fulfilment/storeHold.ts).
+  const storeHold = storeHolds({ ...deps, production, options: fulfilment.options }, { adminFor: storeAdminOf });
   // The charity's order pipeline: buyers into the CRM and the email platform, e-cards e-mailed (modules/pipeline).
   const pipeline = pipelineService(pipelineContext(deps, { options: fulfilment.options, production, render, fetchPicture: (url) => artwork(url), clients: sync.clients }));
   // Read when /metrics is scraped: what waits in the inbox and the outbox.
@@ -95,7 +97,7 @@ export function createServices(given: Deps, givenStore: FileStore = fileStoreOf(
   // Routing by each site's rules: a printable order's lines routed as it is stored (workflows/routeOrder.ts).
   const routingFlow = orderRouting({ ...deps, production, send: fulfilment });
   const routing = routingService(deps, { testRun: routingFlow.testRun, routeNow: routingFlow.routeNow });
-  const orders = ordersService(deps, { sites, production, shipBy, route: routingFlow.port, cancel: cancellations, pipeline, inbox, adminRequestOf: (site) => storeAdminOf(site)?.request ?? null });
+  const orders = ordersService(deps, { sites, production, shipBy, route: routingFlow.port, cancel: cancellations, pipeline, storeHold: { holdInStore: queueStoreHold }, inbox, adminRequestOf: (site) => storeAdminOf(site)?.request ?? null });
   return {
     users: usersService(deps),
     sites,
@@ -125,6 +127,7 @@ export function createServices(given: Deps, givenStore: FileStore = fileStoreOf(
     fulfilment,
     cancellations,
     storeFulfilments: storeFulfilment,
+    storeHolds: storeHold,
     pipeline,
     orders,
     /** Routing rules of each site (Setup → Routing), and the worker making in-house lines' print jobs. */

@@ -186,7 +186,7 @@ describe('Needs attention', async () => {
       ['warning', 'notShipped'],
     ]);
         // #9003 and #9004 (placed on Monday, at HP) are late as well.
-    expect(a.counts).toEqual({ late: 4, atRisk: 1, held: 1, routingHeld: 0, hpNoAck: 0, notShipped: 2, sendFailed: 1, writeBackFailed: 1, pipelineFailed: 1, webhookFailing: 2, proofChange: 0, lowStock: 0, total: 13, critical: 7 });
+    expect(a.counts).toEqual({ late: 4, atRisk: 1, held: 1, routingHeld: 0, hpNoAck: 0, notShipped: 2, sendFailed: 1, writeBackFailed: 1, pipelineFailed: 1, webhookFailing: 2, proofChange: 0, storeHoldRefused: 0, lowStock: 0, total: 13, critical: 7 });
   });
 
   it("scoped: site B's user asking for site A gets 404; admins all, or one site", async () => {

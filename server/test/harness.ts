@@ -1,6 +1,6 @@
-// A fresh Presswork for one test file: its own migrated database (in-memory SQLite, or when
-// TEST_DATABASE_URL is set a PostgreSQL copy of the run's migrated template, pgTemplate.ts), with
-// two sites and a user of each role.
+// A fresh Presswork for one test file: its own migrated database (in-memory SQLite opened from the
+// worker's migrated image, or when TEST_DATABASE_URL is set a PostgreSQL copy of the run's migrated
+// template, pgTemplate.ts), with two sites and a user of each role.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,7 +14,6 @@ import { createDb, migrate, type Db } from '../src/db';
 import type { Clock } from '../src/lib/clock';
 import { createLogger } from '../src/lib/logger';
 import { signToken } from '../src/modules/auth/tokens';
-import { BCRYPT_COST } from '../src/modules/users/service';
 import { createServices, fileStoreOf } from '../src/services';
 import { createPgDatabase } from './infra';
 
@@ -26,20 +25,52 @@ export function testClock(start = new Date()): Clock & { advance(ms: number): vo
   return { now: () => new Date(now), advance: (ms) => void (now += ms), set: (d) => void (now = d.getTime()) };
 }
 
-/** A database for one world; `migrated` when it is a copy of the suite's migrated template (PostgreSQL). */
+// Running every migration costs about half a second a world; the worker migrates one in-memory
+// SQLite database once and each world opens a copy of its bytes (better-sqlite3 deserialize).
+let sqliteImage: Promise<Buffer> | undefined;
+const migratedSqliteImage = () =>
+  (sqliteImage ??= (async () => {
+    const db = createDb({ client: 'sqlite', filename: ':memory:' });
+    try {
+      await migrate(db);
+      const conn = (await db.client.acquireConnection()) as { serialize(): Buffer };
+      try {
+        return conn.serialize();
+      } finally {
+        await db.client.releaseConnection(conn);
+      }
+    } finally {
+      await db.destroy();
+    }
+  })());
+
+/** The world's knex: on SQLite its one connection opens the migrated image instead of an empty database. */
+async function openDb(database: Config['database'], migrated: boolean): Promise<Db> {
+  const db = createDb(database);
+  if (database.client === 'sqlite' && migrated) {
+    // knex opens the connection on first use, with these settings (createDb's pragmas still apply).
+    (db.client as { connectionSettings: { filename: string | Buffer } }).connectionSettings.filename = await migratedSqliteImage();
+  }
+  return db;
+}
+
+/** A database for one world; `migrated` when it is a copy of a migrated template. */
 async function freshDatabase(): Promise<{ database: Config['database']; migrated: boolean; drop: () => Promise<void> }> {
   const url = process.env.TEST_DATABASE_URL;
-  if (!url) return { database: { client: 'sqlite', filename: ':memory:' }, migrated: false, drop: async () => {} };
+  if (!url) return { database: { client: 'sqlite', filename: ':memory:' }, migrated: true, drop: async () => {} };
   // pgTemplate.ts (the suite's globalSetup) migrated one database for the whole run.
   const template = inject('pgTemplate') ?? undefined;
   const pg = await createPgDatabase(url, 'pw_test', template);
   return { database: { client: 'pg', url: pg.url }, migrated: Boolean(template), drop: pg.drop };
 }
 
-// bcrypt is slow on purpose (about 0.1 s a hash): PASSWORD is hashed once per test worker, as the
-// users service hashes it, and every world's users share that hash.
+// bcrypt is slow on purpose (about 0.1 s a hash and as much a sign-in at the users service's
+// BCRYPT_COST): PASSWORD is hashed once per test worker, and every world's users share that hash.
+// Its cost is the lowest bcrypt takes, so the many sign-ins of the suite check in a millisecond; the
+// service's cost (new users, changed passwords, the unknown-email equaliser) is not touched.
+const TEST_USER_BCRYPT_COST = 4;
 let passwordHash: Promise<string> | undefined;
-const testPasswordHash = () => (passwordHash ??= bcrypt.hash(PASSWORD, BCRYPT_COST));
+const testPasswordHash = () => (passwordHash ??= bcrypt.hash(PASSWORD, TEST_USER_BCRYPT_COST));
 
 export interface TestWorld {
   db: Db;
@@ -63,7 +94,7 @@ export async function createWorld(env: Record<string, string> = {}): Promise<Tes
     ...loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, JWT_SECRET: 'test-secret-that-is-long-enough-0123456789', LOG_LEVEL: 'silent', SEED_DEMO: '0', ...env }),
     database,
   };
-  const db = createDb(database);
+  const db = await openDb(database, migrated);
   if (!migrated) await migrate(db);
   const clock = testClock();
   const deps = { db, clock, config, log: createLogger('silent') };

@@ -66,6 +66,20 @@ describe('the change window and buyer proofs', async () => {
       expect(await actions(o.id)).toContain('waiting');
     });
 
+    it('List Orders says what an order waits for, until the window ends', async () => {
+      await settings({ HOLD_MINUTES: '30' });
+      const o = await paidOrder();
+      const listed = async () => {
+        const res = await w.request().get(`/api/general-data/shopify-order-log?field1=${o.id}`).set(bearer(w.tokens.userA));
+        expect(res.status, JSON.stringify(res.body)).toBe(200);
+        return (res.body.data.data as Array<{ field1: string; data: { waiting?: { reason: string; sentence: string } } }>).find((r) => r.field1 === o.id)!;
+      };
+      expect((await listed()).data.waiting).toMatchObject({ reason: 'hold', sentence: expect.stringMatching(/^in the change window until \d\d:\d\d$/) });
+      w.clock.advance(31 * 60_000);
+      await w.services.waits.releaseDue();
+      expect((await listed()).data.waiting).toBeUndefined();
+    });
+
     it('a cancel inside the window makes nothing, before or after the window ends', async () => {
       await settings({ HOLD_MINUTES: '30' });
       const o = await paidOrder();
@@ -90,6 +104,33 @@ describe('the change window and buyer proofs', async () => {
       expect((await waitsOf(o.id)).map((x: { state: string }) => x.state)).toEqual(['released', 'released']);
     });
 
+    it('Extend hold: the window ends that many minutes later; nothing is made until then; refused with nothing in the window', async () => {
+      await settings({ HOLD_MINUTES: '30' });
+      const o = await paidOrder();
+      const [before] = await waitsOf(o.id);
+      expect((await post(`/api/orders/${o.id}/extend-hold`, { minutes: 20 }, w.tokens.userB)).status).toBe(404);
+      const bad = await post(`/api/orders/${o.id}/extend-hold`, { minutes: 0 });
+      expect(bad.status).toBe(400);
+      expect(JSON.stringify(bad.body)).toMatch(/minutes.*at least 1/);
+      const res = await post(`/api/orders/${o.id}/extend-hold`, { minutes: 20 });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(res.body.data).toEqual({ holdUntil: new Date(Date.parse(before.hold_until) + 20 * 60_000).toISOString(), lines: [o.line_items[0].id] });
+      expect(await actions(o.id)).toContain('hold extended');
+      // The old end passes: still waiting, nothing made.
+      w.clock.advance(31 * 60_000);
+      await w.services.waits.releaseDue();
+      expect((await waitsOf(o.id))[0].state).toBe('hold');
+      expect(await outboxOf(o.id)).toEqual([]);
+      // The new end passes: made.
+      w.clock.advance(20 * 60_000);
+      await w.services.waits.releaseDue();
+      expect((await waitsOf(o.id))[0].state).toBe('released');
+      expect((await outboxOf(o.id)).length).toBe(1);
+      const over = await post(`/api/orders/${o.id}/extend-hold`, { minutes: 20 });
+      expect(over.status).toBe(409);
+      expect(over.body).toEqual({ success: false, error: expect.stringMatching(/^No line of this order is in the change window/) });
+    });
+
     it('Release now: the order goes at once, once; another site cannot release it', async () => {
       await settings({ HOLD_MINUTES: '30' });
       const o = await paidOrder();
@@ -112,6 +153,35 @@ describe('the change window and buyer proofs', async () => {
       expect(a.released + b.released).toBe(1);
       expect(await outboxOf(o.id)).toHaveLength(1);
       expect((await actions(o.id)).filter((x) => x === 'change window ended')).toHaveLength(1);
+    });
+  });
+
+  describe("a design's own say on proofs (data.proof)", () => {
+    it('required: its lines wait for a proof though the site asks none; off: none though the site asks all', async () => {
+      const always = await makeDesign(w, w.tokens.adminA, { name: 'Always proofed', sku: 'CARD-ALWAYS', productType: 'Card', isCustomizable: true, hpSKU: 'HP-CARD-A5', data: { document: cardDoc(), proof: 'required' } });
+      await makeDesign(w, w.tokens.adminA, { name: 'Never proofed', sku: 'CARD-NEVER', productType: 'Card', isCustomizable: true, hpSKU: 'HP-CARD-A5', data: { document: cardDoc(), proof: 'off' } });
+      const stored = (await w.db('designs').where({ id: always.id }).first()).data;
+      expect(typeof stored === 'string' ? JSON.parse(stored) : stored).toMatchObject({ proof: 'required' });
+
+      await settings({ PROOF_REQUIRED: 'off' });
+      const a = order({ skus: ['CARD-ALWAYS', CARD] });
+      expect((await deliver(w, a)).status).toBe(200);
+      const waitsA = await waitsOf(a.id);
+      expect(waitsA.map((x: { line_id: string; state: string }) => [x.line_id, x.state])).toEqual([[a.line_items[0].id, 'proof-due']]);
+
+      await settings({ PROOF_REQUIRED: 'all' });
+      const b = order({ skus: ['CARD-NEVER', CARD] });
+      expect((await deliver(w, b)).status).toBe(200);
+      const waitsB = await waitsOf(b.id);
+      expect(waitsB.map((x: { line_id: string; state: string }) => [x.line_id, x.state])).toEqual([[b.line_items[1].id, 'proof-due']]);
+    });
+
+    it('refuses a value it does not know, with the field named; null clears it', async () => {
+      const bad = await post('/api/designs', { name: 'Odd', sku: 'CARD-ODD', productType: 'Card', isCustomizable: true, data: { proof: 'sometimes' } }, w.tokens.adminA);
+      expect(bad.status).toBe(400);
+      expect(JSON.stringify(bad.body)).toMatch(/proof.*must be one of required, off/);
+      const cleared = await post('/api/designs', { name: 'Cleared', sku: 'CARD-CLEARED', productType: 'Card', isCustomizable: true, data: { proof: null } }, w.tokens.adminA);
+      expect(cleared.status, JSON.stringify(cleared.body)).toBe(200);
     });
   });
 

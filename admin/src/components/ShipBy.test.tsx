@@ -2,7 +2,7 @@
 // DD/MM/YYYY HH:mm with a Late (red), At risk (amber) or Due today (blue) marker, nothing when ok.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { configure, screen, within } from '@testing-library/react';
-import { ADMIN, USER, renderInAdmin, signIn, stubFetch } from '../test/helpers';
+import { ADMIN, USER, renderInAdmin, signIn, fakeFetch } from '../test/helpers';
 import { order } from '../test/orders';
 import { ok, printJob, router } from '../test/printProduction';
 import { formatDateTime } from '../lib/format';
@@ -29,7 +29,7 @@ describe('Ship by on Jobs', () => {
   beforeEach(() => signIn(ADMIN));
 
   it('the Ready tab shows each job’s ship-by with its marker: Late red, At risk amber, Due today blue, nothing when ok', async () => {
-    stubFetch(router({ 'GET /api/print-jobs': () => ok({ list: JOBS, hasNext: false, total: JOBS.length }) }, ADMIN));
+    fakeFetch(router({ 'GET /api/print-jobs': () => ok({ list: JOBS, hasNext: false, total: JOBS.length }) }, ADMIN));
     renderJobs();
     const rows = await Promise.all(JOBS.map((j) => screen.findByTestId(`print-job-${j.id}`)));
     for (const row of rows) expect(within(row).getByTestId('ship-by')).toHaveTextContent(shown);
@@ -44,7 +44,7 @@ describe('Ship by on Jobs', () => {
 
   it('the Held tab shows it too', async () => {
     const held = printJob({ id: 5, productName: 'Held card', held: true, readyForPrint: true, shipBy: SHIP, due: 'atRisk', preflight: [{ severity: 'error', code: 'low-resolution', message: 'Page 1 photo is 68 ppi', page: 1 }] });
-    stubFetch(
+    fakeFetch(
       router(
         {
           'GET /api/print-jobs?held=1': () => ok({ list: [held], hasNext: false, total: 1 }),
@@ -72,7 +72,7 @@ describe('Ship by on a phone', () => {
   });
 
   it('a job’s card says "Ship by" with its marker', async () => {
-    stubFetch(router({ 'GET /api/print-jobs': () => ok({ list: [JOBS[0]], hasNext: false, total: 1 }) }, ADMIN));
+    fakeFetch(router({ 'GET /api/print-jobs': () => ok({ list: [JOBS[0]], hasNext: false, total: 1 }) }, ADMIN));
     renderJobs();
     const card = await screen.findByTestId('print-job-1');
     expect(within(card).getByTestId('ship-by')).toHaveTextContent(`Ship by ${shown}Late`);
@@ -96,7 +96,7 @@ describe('Ship by on order lines', () => {
   const TYPES = () => ok({ data: [{ sku: 'ECARD', productType: 'E-card' }] });
 
   it('List Orders: each line’s ship-by and marker; an e-card has none', async () => {
-    stubFetch(router({ 'GET /api/general-data/shopify-order-log': () => ok({ data: [ORDER], hasNext: false, total: 1 }), 'GET /api/designs/all-with-product-type': TYPES }, USER));
+    fakeFetch(router({ 'GET /api/general-data/shopify-order-log': () => ok({ data: [ORDER], hasNext: false, total: 1 }), 'GET /api/designs/all-with-product-type': TYPES }, USER));
     renderInAdmin(<OrdersPage />, { path: '/orders', routePath: '/orders' });
     const row = await screen.findByTestId('order-5500000004', {}, { timeout: 5000 });
     expect(within(within(row).getByTestId('line-941')).getByTestId('ship-by')).toHaveTextContent(`Ship by ${shown}Late`);
@@ -108,7 +108,7 @@ describe('Ship by on order lines', () => {
 
   it('List Orders: lines that share their ship-by show it once, beside the customer, not on every line', async () => {
     const same = order({ id: 5, field1: '5500000005' }, { id: '5500000005', name: '#1005', line_items: [941, 942].map((id) => ({ id: String(id), sku: 'CARD-ROBIN', quantity: 1, shipBy: SHIP, due: 'late' as const })) });
-    stubFetch(router({ 'GET /api/general-data/shopify-order-log': () => ok({ data: [same], hasNext: false, total: 1 }), 'GET /api/designs/all-with-product-type': TYPES }, USER));
+    fakeFetch(router({ 'GET /api/general-data/shopify-order-log': () => ok({ data: [same], hasNext: false, total: 1 }), 'GET /api/designs/all-with-product-type': TYPES }, USER));
     renderInAdmin(<OrdersPage />, { path: '/orders', routePath: '/orders' });
     const row = await screen.findByTestId('order-5500000005', {}, { timeout: 5000 });
     expect(within(row).getAllByTestId('ship-by')).toHaveLength(1);
@@ -117,7 +117,7 @@ describe('Ship by on order lines', () => {
   });
 
   it('Check order: a Ship by column on the lines', async () => {
-    stubFetch(router({ 'GET /api/designs/all-with-product-type': TYPES }, USER));
+    fakeFetch(router({ 'GET /api/designs/all-with-product-type': TYPES }, USER));
     renderInAdmin(<ShopifyDataTab order={ORDER} />, { path: '/check-order', routePath: '/check-order' });
     const table = await screen.findByRole('table', { name: 'Line items' });
     expect(within(table).getAllByRole('columnheader').map((h) => h.textContent)).toContain('Ship by');

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { SearchResults } from '../../../common/api/search';
-import { LocationDisplay, jsonResponse, renderInAdmin, signIn, stubFetch, USER } from '../test/helpers';
+import { LocationDisplay, jsonResponse, renderInAdmin, signIn, fakeFetch, USER } from '../test/helpers';
 import { HeaderSearch } from './HeaderSearch';
 
 const RESULTS: SearchResults = {
@@ -15,7 +15,7 @@ const RESULTS: SearchResults = {
 
 function setup(results: SearchResults = RESULTS) {
   signIn(USER);
-  const { calls } = stubFetch(() => jsonResponse({ success: true, data: results }));
+  const { calls } = fakeFetch(() => jsonResponse({ success: true, data: results }));
   renderInAdmin(
     <>
       <input aria-label="Another field" />
@@ -100,7 +100,7 @@ describe('HeaderSearch', () => {
   it("cancels an older query's call: its late answer never replaces the newer one's", async () => {
     signIn(USER);
     let answerFirst: () => void = () => {};
-    const { calls } = stubFetch((call) =>
+    const { calls } = fakeFetch((call) =>
       call.url.endsWith('q=gr')
         ? new Promise<Response>((resolve) => {
             answerFirst = () => resolve(jsonResponse({ success: true, data: { orders: [RESULTS.orders[1]], jobs: [], designs: [] } }));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { screen, waitFor } from '@testing-library/react';
-import { ADMIN, renderInAdmin, signIn, stubFetch, jsonResponse, USER } from '../test/helpers';
+import { ADMIN, renderInAdmin, signIn, fakeFetch, jsonResponse, USER } from '../test/helpers';
 import { Menu } from './Menu';
 import { MENU, menuEntriesFor } from './menuConfig';
 
@@ -142,7 +142,7 @@ describe('menuEntriesFor', () => {
 describe('Menu', () => {
   it('shows staff Stock among the everyday screens, with no Setup group', async () => {
     signIn(USER);
-    stubFetch(() => jsonResponse({ success: true, data: USER }));
+    fakeFetch(() => jsonResponse({ success: true, data: USER }));
     renderInAdmin(<Menu />, { path: '/menu' });
     expect(await screen.findByRole('menuitem', { name: 'Stock' })).toHaveAttribute('href', '/stock-items');
     expect(screen.queryByText('Setup')).not.toBeInTheDocument();
@@ -151,7 +151,7 @@ describe('Menu', () => {
 
   it('shows an admin Stock under Setup', async () => {
     signIn(ADMIN);
-    stubFetch(() => jsonResponse({ success: true, data: ADMIN }));
+    fakeFetch(() => jsonResponse({ success: true, data: ADMIN }));
     renderInAdmin(<Menu />, { path: '/menu' });
     expect(await screen.findByRole('menuitem', { name: 'Stock' })).toHaveAttribute('href', '/stock-items');
     expect(screen.getByText('Setup').compareDocumentPosition(screen.getByRole('menuitem', { name: 'Stock' })) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
@@ -159,14 +159,14 @@ describe('Menu', () => {
 
   it('shows List Sites to an admin', async () => {
     signIn(ADMIN);
-    stubFetch(() => jsonResponse({ success: true, data: ADMIN }));
+    fakeFetch(() => jsonResponse({ success: true, data: ADMIN }));
     renderInAdmin(<Menu />, { path: '/menu' });
     expect(await screen.findByRole('menuitem', { name: /List Sites/ })).toHaveAttribute('href', '/sites');
   });
 
   it('never shows List Sites to a non-admin', async () => {
     signIn(USER);
-    stubFetch(() => jsonResponse({ success: true, data: USER }));
+    fakeFetch(() => jsonResponse({ success: true, data: USER }));
     renderInAdmin(<Menu />, { path: '/menu' });
     expect(await screen.findByRole('menuitem', { name: /Home/ })).toBeInTheDocument();
     await waitFor(() => expect(screen.queryByText('List Sites')).not.toBeInTheDocument());

@@ -3,7 +3,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { ADMIN, renderInAdmin, signIn, stubFetch, USER, type RecordedCall } from '../test/helpers';
+import { ADMIN, renderInAdmin, signIn, fakeFetch, USER, type RecordedCall } from '../test/helpers';
 import { design, ok, router } from '../test/printProduction';
 import { order } from '../test/orders';
 import { AddToPrintJobsButton } from '../pages/design/AddToPrintJobsButton';
@@ -33,7 +33,7 @@ describe('Add to print jobs', () => {
   it('sends a key, disables the button while it runs, and a double click is one action', async () => {
     signIn(USER);
     const answer = deferred<Response>();
-    const { calls } = stubFetch(router({ 'POST /api/print-jobs': () => answer.promise.then((r) => r.clone()) }, USER));
+    const { calls } = fakeFetch(router({ 'POST /api/print-jobs': () => answer.promise.then((r) => r.clone()) }, USER));
     renderInAdmin(<AddToPrintJobsButton design={design({ data: { artworkUrls: ['/files/a/1.png'] } })} />, { path: '/design/5' });
     const button = await screen.findByRole('button', { name: 'Add to print jobs' });
     await waitFor(() => expect(button).toBeEnabled());
@@ -56,7 +56,7 @@ describe('Add to print jobs', () => {
   it('a retry after a lost answer sends the same key again', async () => {
     signIn(USER);
     let tries = 0;
-    const { calls } = stubFetch(
+    const { calls } = fakeFetch(
       router(
         {
           'POST /api/print-jobs': () => {
@@ -83,7 +83,7 @@ describe('Save of a new design', () => {
   it('sends a key and disables Save while it runs', async () => {
     signIn(USER);
     const answer = deferred<Response>();
-    const { calls } = stubFetch(router({ 'POST /api/designs': () => answer.promise }, USER));
+    const { calls } = fakeFetch(router({ 'POST /api/designs': () => answer.promise }, USER));
     renderInAdmin(<DesignInfoForm design={null} canSave canDelete={false} onSaved={() => undefined} onDeleted={() => undefined} />, { path: '/design/new' });
     await userEvent.click(await screen.findByRole('button', { name: 'Save' }));
     await waitFor(() => expect(screen.getByRole('button', { name: 'Save' })).toBeDisabled());
@@ -98,7 +98,7 @@ describe('Send HP Manually', () => {
   it('sends a key and disables Send while it runs; a new Send is a new key', async () => {
     signIn(USER);
     let answer = deferred<Response>();
-    const { calls } = stubFetch(router({ 'POST /api/online-stores/manually-send-hp': () => answer.promise }, USER));
+    const { calls } = fakeFetch(router({ 'POST /api/online-stores/manually-send-hp': () => answer.promise }, USER));
     renderInAdmin(<SendHpManuallyPage />, { path: '/send-hp-manually', routePath: '/send-hp-manually' });
     await userEvent.click(await screen.findByRole('button', { name: 'Send' }));
     expect(await screen.findByRole('button', { name: 'Sending...' })).toBeDisabled();
@@ -116,7 +116,7 @@ describe('Send HP Manually', () => {
 describe('admin REST create (react-admin useCreate)', () => {
   it('sends a key per create, the caller\'s own when given in meta', async () => {
     signIn(USER);
-    const { calls } = stubFetch(() => new Response(JSON.stringify({ id: 3, name: 'x' }), { status: 201, headers: { 'Content-Type': 'application/json' } }));
+    const { calls } = fakeFetch(() => new Response(JSON.stringify({ id: 3, name: 'x' }), { status: 201, headers: { 'Content-Type': 'application/json' } }));
     await dataProvider.create('sites', { data: { name: 'x' } });
     await dataProvider.create('sites', { data: { name: 'x' }, meta: { idempotencyKey: 'given-key' } });
     expect(keyOf(calls[0])).toMatch(/^[0-9a-f-]{36}$/);
@@ -140,7 +140,7 @@ describe('a question the server asks first (useServerQuestion)', () => {
 
   it('the yes is a new action: its try carries a new key (the first key keeps the question as its answer)', async () => {
     signIn(USER);
-    stubFetch(router({}, USER));
+    fakeFetch(router({}, USER));
     const tries: Array<{ answers: Record<string, boolean>; key: string }> = [];
     const action = async (answers: Record<string, boolean>, key: string) => {
       tries.push({ answers, key });
@@ -171,7 +171,7 @@ describe('the other create and send actions', () => {
     signIn(USER);
     const answer = deferred<Response>();
     const url = '/api/online-stores/shopify-webhook/send-hp';
-    const { calls } = stubFetch(router({ [`POST ${url}`]: () => answer.promise.then((r) => r.clone()) }, USER));
+    const { calls } = fakeFetch(router({ [`POST ${url}`]: () => answer.promise.then((r) => r.clone()) }, USER));
     renderInAdmin(<SendHpButton orderId="77" alreadySent={false} onSent={() => undefined} onErrorData={() => undefined} />, { path: '/orders' });
     await doubleClick('Send HP');
     await waitFor(() => expect(screen.getByRole('button', { name: 'Send HP' })).toBeDisabled());
@@ -186,7 +186,7 @@ describe('the other create and send actions', () => {
   it('LINE on an order: sends a key', async () => {
     signIn(USER);
     const url = '/api/online-stores/shopify-webhook/send-hp-single-line';
-    const { calls } = stubFetch(router({ [`POST ${url}`]: () => ok({ status: 'sent', hpOrderId: 'H1', sentAt: null, orderStatus: 'sent' }) }, USER));
+    const { calls } = fakeFetch(router({ [`POST ${url}`]: () => ok({ status: 'sent', hpOrderId: 'H1', sentAt: null, orderStatus: 'sent' }) }, USER));
     renderInAdmin(<SendHpButton orderId="77" lineId="5" alreadySent={false} onSent={() => undefined} onErrorData={() => undefined} />, { path: '/orders' });
     await doubleClick('Send line 5 to HP');
     await waitFor(() => expect(posts(calls, url).length).toBeGreaterThan(0));
@@ -196,7 +196,7 @@ describe('the other create and send actions', () => {
 
   it('Re-submit and Cancel at HP send a key', async () => {
     signIn(USER);
-    const { calls } = stubFetch(
+    const { calls } = fakeFetch(
       router(
         {
           'POST /api/online-stores/rerun-order': () => ok({ ran: ['addToAdestra'], skipped: [] }),
@@ -228,7 +228,7 @@ describe('the other create and send actions', () => {
   it('Save of a new user: sends a key, Save disabled while it runs', async () => {
     signIn(ADMIN);
     const answer = deferred<Response>();
-    const { calls } = stubFetch(router({ 'POST /api/users/upsert': () => answer.promise }, ADMIN));
+    const { calls } = fakeFetch(router({ 'POST /api/users/upsert': () => answer.promise }, ADMIN));
     renderInAdmin(<UsersModal open siteId={3} user={null} onClose={() => undefined} onSaved={() => undefined} />, { path: '/sites/3' });
     await userEvent.type(screen.getByLabelText('First name'), 'Grace');
     await userEvent.type(screen.getByLabelText('Email'), 'grace@example.com');
@@ -243,7 +243,7 @@ describe('the other create and send actions', () => {
     signIn(USER);
     const url = '/api/sites/site-a/raiser-edge-sync-list-from-specific-day';
     const run = { id: 4, type: 're-sync', field1: '2026-03-10', field2: 'day', data: { status: 'success', startedAt: '2026-03-10T00:00:00.000Z', results: [], errors: [] } };
-    const { calls } = stubFetch(
+    const { calls } = fakeFetch(
       router({ [`POST ${url}`]: () => ok({ run, alreadyRunning: false }), 'GET /api/sites/site-a/raiser-edge-sync-day-preview': () => ok({ day: '2026-03-10', contacts: null, basis: null }) }, USER),
     );
     renderInAdmin(<DaySync site="site-a" />, { path: '/re-n-adestra-sync' });

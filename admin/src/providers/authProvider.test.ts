@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { HttpError } from 'react-admin';
-import { ADMIN, jsonResponse, signIn, stubFetch } from '../test/helpers';
+import { ADMIN, jsonResponse, signIn, fakeFetch } from '../test/helpers';
 import { authProvider, prefetchSession } from './authProvider';
 import { httpClient } from './dataProvider';
 import { getToken } from './session';
@@ -16,14 +16,14 @@ describe('authProvider', () => {
 
   it('checkAuth with a token the server rejects (401 on /me) clears the session and redirects', async () => {
     signIn(ADMIN, 'expired-token');
-    stubFetch(() => jsonResponse({ success: false, error: 'Invalid token' }, 401));
+    fakeFetch(() => jsonResponse({ success: false, error: 'Invalid token' }, 401));
     await expect(authProvider.checkAuth({})).rejects.toMatchObject({ redirectTo: expect.stringMatching(/^\/login/) });
     expect(getToken()).toBeNull();
   });
 
   it('prefetchSession checks a stored session at once; checkAuth then reuses that answer (one /me call)', async () => {
     signIn(ADMIN, 'prefetched-token');
-    const { calls } = stubFetch(() => jsonResponse({ success: true, data: ADMIN }));
+    const { calls } = fakeFetch(() => jsonResponse({ success: true, data: ADMIN }));
     prefetchSession();
     expect(calls.map((c) => c.url)).toEqual(['/api/users/me']);
     await authProvider.checkAuth({});
@@ -31,7 +31,7 @@ describe('authProvider', () => {
   });
 
   it('prefetchSession without a session calls nothing', () => {
-    const { calls } = stubFetch(() => jsonResponse({ success: true, data: ADMIN }));
+    const { calls } = fakeFetch(() => jsonResponse({ success: true, data: ADMIN }));
     prefetchSession();
     expect(calls).toHaveLength(0);
   });
@@ -43,7 +43,7 @@ describe('authProvider', () => {
 
   it('logout revokes the token on the server, then clears local storage', async () => {
     signIn(ADMIN, 'tok');
-    const { calls } = stubFetch(() => jsonResponse({ success: true, data: null }));
+    const { calls } = fakeFetch(() => jsonResponse({ success: true, data: null }));
     await authProvider.logout({});
     expect(calls[0]).toMatchObject({ url: '/api/users/logout', method: 'POST' });
     expect(calls[0].headers.get('Authorization')).toBe('Bearer tok');
@@ -54,7 +54,7 @@ describe('authProvider', () => {
 describe('httpClient', () => {
   it('sends the token and surfaces the server error text as the HttpError message', async () => {
     signIn(ADMIN, 'tok');
-    const { calls } = stubFetch(() => jsonResponse({ success: false, error: 'Slug already in use' }, 409));
+    const { calls } = fakeFetch(() => jsonResponse({ success: false, error: 'Slug already in use' }, 409));
     const failure = httpClient('/api/admin/sites', { method: 'POST', body: '{}' });
     await expect(failure).rejects.toBeInstanceOf(HttpError);
     await expect(failure).rejects.toMatchObject({ message: 'Slug already in use', status: 409 });

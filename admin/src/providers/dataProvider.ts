@@ -377,6 +377,21 @@ export const dataProvider = {
     return api<ProviderCancellation>('/api/online-stores/shopify-webhook/cancel-hp', { method: 'POST', body: { id: String(id) }, idempotencyKey });
   },
 
+  /** Release now: every waiting line of the order (change window, proof) is made at once. */
+  releaseOrder(orderId: Id, siteId?: Id, idempotencyKey?: string): Promise<{ released: string[] }> {
+    return api<{ released: string[] }>(`/api/orders/${enc(String(orderId))}/release${siteId === undefined ? '' : `?${query({ siteId })}`}`, { method: 'POST', body: {}, idempotencyKey });
+  },
+
+  /** Extend hold: the order's change window ends `minutes` later. */
+  extendHold(orderId: Id, minutes: number, siteId?: Id, idempotencyKey?: string): Promise<{ holdUntil: string; lines: string[] }> {
+    return api<{ holdUntil: string; lines: string[] }>(`/api/orders/${enc(String(orderId))}/extend-hold${siteId === undefined ? '' : `?${query({ siteId })}`}`, { method: 'POST', body: { minutes }, idempotencyKey });
+  },
+
+  /** A line's personalisation replaced (a line awaiting its proof gets a new one); wrong fields throw with field errors. */
+  editPersonalisation(orderId: Id, lineId: Id, properties: Array<{ name: string; value: string }>, siteId?: Id, idempotencyKey?: string): Promise<{ proof: 'sent' | 'failed' | 'none'; properties: Array<{ name: string; value: string }> }> {
+    return api(`/api/orders/${enc(String(orderId))}/lines/${enc(String(lineId))}/personalisation${siteId === undefined ? '' : `?${query({ siteId })}`}`, { method: 'POST', body: { properties }, idempotencyKey });
+  },
+
   /** What went back to the store for an order (its shipments' tracking), oldest first. */
   getStoreFulfilments(orderId: Id, siteId?: Id): Promise<StoreFulfilment[]> {
     return api<StoreFulfilment[]>(`/api/orders/${enc(String(orderId))}/store-fulfilments${siteId === undefined ? '' : `?${query({ siteId })}`}`);

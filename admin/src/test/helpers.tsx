@@ -47,7 +47,7 @@ export interface RecordedCall {
 }
 
 /** Stubs global fetch with a handler; returns the recorded calls. */
-export function stubFetch(handler: (call: RecordedCall) => Response | Promise<Response>) {
+export function fakeFetch(handler: (call: RecordedCall) => Response | Promise<Response>) {
   const calls: RecordedCall[] = [];
   const fetchMock = vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
     const url = typeof input === 'string' ? input : input instanceof URL ? input.toString() : input.url;

@@ -1,13 +1,13 @@
 // The site editor's server for component tests: one site (id 2) with these settings.env
 // variables, no users; a save answers the saved record.
-import { ADMIN, jsonResponse, stubFetch, type RecordedCall } from './helpers';
+import { ADMIN, jsonResponse, fakeFetch, type RecordedCall } from './helpers';
 
 export type Env = Array<{ key: string; value: string }>;
 
 export const demoSite = (env: Env) => ({ id: 2, name: 'Presswork Demo', slug: 'demo', logo: null, theme: { mainColor: '#e91e63' }, settings: { env }, createdAt: '2025-03-07T10:00:00.000Z' });
 
 export function answerSite(env: Env) {
-  return stubFetch((call) => {
+  return fakeFetch((call) => {
     if (call.method === 'PUT' && call.url === '/api/admin/sites/2') return jsonResponse(call.body);
     if (call.url.startsWith('/api/admin/sites/2')) return jsonResponse(demoSite(env));
     if (call.url.startsWith('/api/admin/users')) return jsonResponse([], 200, { 'Content-Range': 'users 0-0/0' });

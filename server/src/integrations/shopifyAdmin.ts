@@ -118,7 +118,9 @@ export class ShopifyAdminError extends Error {
   readonly mayHaveLanded?: boolean;
   /** Shopify refused the store's grant (or the app was uninstalled): nothing is tried until an admin reconnects it. */
   readonly needsReconnect?: boolean;
-  constructor(kind: ShopifyAdminErrorKind, message: string, extra: { status?: number; userErrors?: ShopifyUserError[]; mayHaveLanded?: boolean; needsReconnect?: boolean } = {}) {
+  /** The token works but lacks a scope this call needs (ACCESS_DENIED): other calls still go. */
+  readonly missingScope?: boolean;
+  constructor(kind: ShopifyAdminErrorKind, message: string, extra: { status?: number; userErrors?: ShopifyUserError[]; mayHaveLanded?: boolean; needsReconnect?: boolean; missingScope?: boolean } = {}) {
     super(message);
     this.name = 'ShopifyAdminError';
     this.kind = kind;
@@ -126,6 +128,7 @@ export class ShopifyAdminError extends Error {
     if (extra.userErrors) this.userErrors = extra.userErrors;
     if (extra.mayHaveLanded) this.mayHaveLanded = true;
     if (extra.needsReconnect) this.needsReconnect = true;
+    if (extra.missingScope) this.missingScope = true;
   }
 }
 
@@ -230,7 +233,7 @@ function httpError(status: number, shop: string, app = false): ShopifyAdminError
 function graphqlError(errors: GraphQLErrorLike[], status: number | undefined): ShopifyAdminError {
   const codes = errors.map((e) => e.extensions?.code);
   const text = errors.map((e) => e.message ?? 'unknown error').join('; ');
-  if (codes.includes('ACCESS_DENIED')) return new ShopifyAdminError('auth', `The access token lacks a scope this call needs: ${text}`, { status });
+  if (codes.includes('ACCESS_DENIED')) return new ShopifyAdminError('auth', `The access token lacks a scope this call needs: ${text}`, { status, missingScope: true });
   if (codes.includes('SHOP_INACTIVE')) return new ShopifyAdminError('http', `The store is not active: ${text}`, { status });
   return new ShopifyAdminError('graphql', `Shopify refused the query: ${text}`, { status });
 }

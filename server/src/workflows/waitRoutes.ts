@@ -1,6 +1,6 @@
 // The buyer's proof (GET /proof/:token, POST /api/proofs/:token/approve and /request-change: the
 // signed link is the credential, no sign-in) and staff's part in a wait (POST /api/orders/:id/release,
-// POST /api/orders/:id/lines/:lineId/personalisation).
+// /extend-hold, POST /api/orders/:id/lines/:lineId/personalisation).
 import express, { Router, type Response } from 'express';
 import { z } from 'zod';
 import { allow } from '../http/access';
@@ -21,6 +21,11 @@ const personalisationBody = z.object({
   properties: z
     .array(z.object({ name: z.string({ error: 'must be text' }).trim().min(1, 'must not be empty').max(100, 'must be 100 characters or fewer'), value: z.coerce.string().max(1000, 'must be 1000 characters or fewer') }), { error: 'must be a list of {name, value}' })
     .max(50, 'must be 50 properties or fewer'),
+  siteId: z.number().int().positive().optional(),
+});
+
+const extendBody = z.object({
+  minutes: z.coerce.number({ error: 'must be a number of minutes' }).int('must be whole minutes').min(1, 'must be at least 1').max(10_080, 'must be a week (10080 minutes) or less'),
   siteId: z.number().int().positive().optional(),
 });
 
@@ -76,6 +81,10 @@ export function waitRoutes(waits: WaitsWorkflow): Router {
   };
   r.post('/:id/release', allow.site.describe('Release now: the order\'s waiting lines (change window, proof) are made at once', { query: siteQuery }), async (req, res) => {
     ok(res, await waits.releaseOrder(actorOf(req), orderIdOf(req.params.id), parse(siteQuery, req.query).siteId));
+  });
+  r.post('/:id/extend-hold', allow.site.describe('Extend the order\'s change window by some minutes', { body: extendBody, query: siteQuery }), async (req, res) => {
+    const input = parse(extendBody, req.body ?? {});
+    ok(res, await waits.extendHold(actorOf(req), orderIdOf(req.params.id), input.minutes, input.siteId ?? parse(siteQuery, req.query).siteId));
   });
   r.post('/:id/lines/:lineId/personalisation', allow.site.describe('Edit a line\'s personalisation; a line awaiting its proof gets a new one', { body: personalisationBody }), async (req, res) => {
     const input = parse(personalisationBody, req.body ?? {});

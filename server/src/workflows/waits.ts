@@ -11,6 +11,7 @@ import { fieldError } from '../http/fieldErrors';
 import type { Actor } from '../http/types';
 import { isoNow } from '../lib/clock';
 import { createMailer, MailError, mailErrorOf, parseMailAddress, type Mailer } from '../integrations/mailer';
+import { queueStoreRelease } from '../modules/fulfilment';
 import { AUTOMATIC, byUser, recordChange, type HistoryBy } from '../modules/history';
 import { orderFor, printHold, newestOrder, writeOrder, type OrderLine, type OrderRecord } from '../modules/orders';
 import type { ArtworkFetcher } from '../modules/pdf';
@@ -29,6 +30,7 @@ import {
   waitingOf,
   waitsInState,
   waitsOfOrder,
+  waitingReason,
   waitSettingsOf,
   type LineWait,
   type WaitState,
@@ -77,9 +79,12 @@ export function waitsWorkflow(deps: WaitsDeps) {
 
   /** A wait ended: the order's lines that no longer wait are routed by the site's rules now (routeOrder: once each; a site without rules routes nothing). */
   async function afterRelease(siteId: number, orderId: string): Promise<void> {
-    if (!deps.send) return;
-    const routing: RoutingFlowDeps = { ...deps, production, send: deps.send };
     await db.transaction(async (trx) => {
+      // Nothing of the order waits any more: the store's hold goes (production starts).
+      const waits = await waitsOfOrder(trx, siteId, orderId);
+      if (!waits.some((w) => STILL_WAITING.includes(w.state))) await queueStoreRelease(trx as Knex.Transaction, siteId, orderId, now());
+      if (!deps.send) return;
+      const routing: RoutingFlowDeps = { ...deps, production, send: deps.send };
       const order = await newestOrder(trx, orderId, siteId);
       if (order) await routeOrder(routing, trx as Knex.Transaction, siteId, { ...order.data, id: orderId });
     });
@@ -310,6 +315,30 @@ export function waitsWorkflow(deps: WaitsDeps) {
     return { released };
   }
 
+  /**
+   * POST /api/orders/:id/extend-hold: the order's change window lasts `minutes` longer (from its end,
+   * or from now when it is already over). Only lines in the window move; a proof wait has no end to move.
+   */
+  async function extendHold(actor: Actor, id: string, minutes: number, siteId?: number): Promise<{ holdUntil: string; lines: string[] }> {
+    const order = await orderFor(db, actor, id, siteId);
+    const orderId = order.field1!;
+    const inWindow = (await waitsOfOrder(db, order.siteId, orderId)).filter((w) => w.state === 'hold');
+    if (!inWindow.length) throw conflict('No line of this order is in the change window: there is no hold to extend (a line waiting for its proof waits for the buyer)');
+    const from = Math.max(clock.now().getTime(), ...inWindow.map((w) => Date.parse(w.holdUntil ?? '') || 0));
+    const holdUntil = new Date(from + minutes * 60_000).toISOString();
+    const moved: string[] = [];
+    await db.transaction(async (trx) => {
+      for (const w of inWindow) if (await moveWait(trx, w.id, ['hold'], { holdUntil }, now())) moved.push(w.lineId);
+      if (moved.length) {
+        // The shop's time zone, as every other wait sentence (production's routing) says it.
+        const until = waitingReason({ until: holdUntil, reason: 'hold' }, config.sync.timezone);
+        await recordChange(trx, { at: now(), siteId: order.siteId, kind: 'order', subjectId: orderId, by: byUser(actor), action: 'hold extended', from: null, to: until, reason: `${minutes} minutes more` });
+      }
+    });
+    if (!moved.length) throw conflict('The change window ended meanwhile: the order is being made');
+    return { holdUntil, lines: moved };
+  }
+
   /** POST /api/orders/:id/lines/:lineId/personalisation: the line's properties replaced; a line awaiting its proof gets a new one. */
   async function editPersonalisation(actor: Actor, input: { id: string; lineId: string; siteId?: number; properties: Array<{ name: string; value: string }> }): Promise<{ proof: 'sent' | 'failed' | 'none'; properties: Array<{ name: string; value: string }> }> {
     const order = await orderFor(db, actor, input.id, input.siteId);
@@ -344,6 +373,7 @@ export function waitsWorkflow(deps: WaitsDeps) {
     approve,
     requestChange,
     releaseOrder,
+    extendHold,
     editPersonalisation,
     /** Tests: the mail server's client. */
     configure(next: { mailerFor?: (url: string) => Mailer }) {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { jsonResponse, renderInAdmin, signIn, stubFetch, ADMIN, USER } from '../../test/helpers';
+import { jsonResponse, renderInAdmin, signIn, fakeFetch, ADMIN, USER } from '../../test/helpers';
 import { router } from '../../test/printProduction';
 import ApiReferencePage, { fieldsOf, type OpenApiDocument } from './ApiReferencePage';
 
@@ -28,7 +28,7 @@ const DOC: OpenApiDocument = {
 describe('API reference (admins)', () => {
   it("lists every route of the server's document with its line, who may call it, and its fields", async () => {
     signIn(ADMIN);
-    const { calls } = stubFetch(router({ 'GET /api/openapi.json': () => jsonResponse(DOC) }, ADMIN));
+    const { calls } = fakeFetch(router({ 'GET /api/openapi.json': () => jsonResponse(DOC) }, ADMIN));
     renderInAdmin(<ApiReferencePage />, { path: '/api-reference' });
     const table = await screen.findByRole('table', { name: 'Routes' });
     const scan = within(table).getByText('/api/scan').closest('tr')!;
@@ -46,7 +46,7 @@ describe('API reference (admins)', () => {
 
   it('is refused to a user who is not an admin', async () => {
     signIn(USER);
-    stubFetch(router({ 'GET /api/openapi.json': () => jsonResponse(DOC) }, USER));
+    fakeFetch(router({ 'GET /api/openapi.json': () => jsonResponse(DOC) }, USER));
     renderInAdmin(<ApiReferencePage />, { path: '/api-reference' });
     expect(await screen.findByText("You don't have the right permissions to access this page")).toBeInTheDocument();
     expect(screen.queryByRole('table', { name: 'Routes' })).not.toBeInTheDocument();

@@ -2,11 +2,11 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { AttentionAnswer, AttentionCounts } from '../../../../common/api/attention';
 import { Menu } from '../../layout/Menu';
-import { ADMIN, jsonResponse, LocationDisplay, renderInAdmin, signIn, stubFetch, USER } from '../../test/helpers';
+import { ADMIN, jsonResponse, LocationDisplay, renderInAdmin, signIn, fakeFetch, USER } from '../../test/helpers';
 import { AttentionPage } from './AttentionPage';
 import { AttentionProvider } from './useAttention';
 
-const ZERO: AttentionCounts = { late: 0, atRisk: 0, held: 0, routingHeld: 0, hpNoAck: 0, notShipped: 0, sendFailed: 0, writeBackFailed: 0, pipelineFailed: 0, webhookFailing: 0, proofChange: 0, lowStock: 0, total: 0, critical: 0 };
+const ZERO: AttentionCounts = { late: 0, atRisk: 0, held: 0, routingHeld: 0, hpNoAck: 0, notShipped: 0, sendFailed: 0, writeBackFailed: 0, pipelineFailed: 0, webhookFailing: 0, proofChange: 0, storeHoldRefused: 0, lowStock: 0, total: 0, critical: 0 };
 
 const LATE_AND_HELD: AttentionAnswer = {
   items: [
@@ -25,7 +25,7 @@ function setHidden(hidden: boolean) {
 function renderPage(answers: AttentionAnswer[]) {
   signIn(USER);
   let asked = 0;
-  const fetches = stubFetch((call) => {
+  const fetches = fakeFetch((call) => {
     if (call.url.startsWith('/api/attention')) return jsonResponse({ success: true, data: answers[Math.min(asked++, answers.length - 1)] });
     return jsonResponse({ success: true, data: USER });
   });
@@ -107,7 +107,7 @@ describe('Needs attention', () => {
       () => new Response(null, { status: 304, headers: { ETag: '"first"' } }),
       () => jsonResponse({ success: true, data: { items: [], counts: ZERO } }, 200, { ETag: '"second"' }),
     ];
-    const fetches = stubFetch((call) => (call.url.startsWith('/api/attention') ? replies.shift()!() : jsonResponse({ success: true, data: USER })));
+    const fetches = fakeFetch((call) => (call.url.startsWith('/api/attention') ? replies.shift()!() : jsonResponse({ success: true, data: USER })));
     renderInAdmin(
       <AttentionProvider>
         <Menu />
@@ -150,7 +150,7 @@ describe('Needs attention', () => {
     function renderHeld(user: typeof ADMIN, routeAnswer: () => Response) {
       signIn(user);
       let asked = 0;
-      const fetches = stubFetch((call) => {
+      const fetches = fakeFetch((call) => {
         if (call.url.startsWith('/api/attention')) return jsonResponse({ success: true, data: asked++ === 0 ? HELD_LINE : { items: [], counts: ZERO } });
         if (call.url.includes('/routing/route-now')) return routeAnswer();
         return jsonResponse({ success: true, data: user });

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { Batch, BatchJob } from '../../../../common/api/batches';
-import { ADMIN, LocationDisplay, renderInAdmin, signIn, stubFetch, USER, type RecordedCall } from '../../test/helpers';
+import { ADMIN, LocationDisplay, renderInAdmin, signIn, fakeFetch, USER, type RecordedCall } from '../../test/helpers';
 import { formatDateTime } from '../../lib/format';
 import { fail, ok, pdfResponse, printJob, router } from '../../test/printProduction';
 import { PrintJobsPage } from '../print-jobs/PrintJobsPage';
@@ -53,7 +53,7 @@ describe('Batches list', () => {
   it('opens on the tab the address names, asks the server for that state, and keeps a new tab in the address', async () => {
     signIn(ADMIN);
     const user = userEvent.setup();
-    const { calls } = stubFetch(
+    const { calls } = fakeFetch(
       router(
         {
           'GET /api/batches': (call) =>
@@ -98,7 +98,7 @@ describe('Batch page', () => {
     signIn(USER);
     const user = userEvent.setup();
     let current = batch();
-    const { calls } = stubFetch(
+    const { calls } = fakeFetch(
       router(
         {
           'GET /api/batches/5/jobs': () => ok(JOBS),
@@ -144,7 +144,7 @@ describe('Batch page', () => {
       { state: 'cut' as const, at: '2026-11-26T11:45:00.000Z', byName: 'Cat Cutter' },
       { state: 'packed' as const, at: '2026-11-26T13:05:00.000Z', byName: 'Pat Packer' },
     ];
-    stubFetch(
+    fakeFetch(
       router(
         {
           'GET /api/batches/5/jobs': () => ok(JOBS),
@@ -164,7 +164,7 @@ describe('Batch page', () => {
     signIn(USER);
     const user = userEvent.setup();
     let reads = 0;
-    const { calls } = stubFetch(
+    const { calls } = fakeFetch(
       router(
         {
           'GET /api/batches/5/jobs': () => ok(JOBS),
@@ -186,7 +186,7 @@ describe('Batch page', () => {
   it('Mark packed says how many jobs it packed and which were refused', async () => {
     signIn(USER);
     const user = userEvent.setup();
-    stubFetch(
+    fakeFetch(
       router(
         {
           'GET /api/batches/5/jobs': () => ok(JOBS),
@@ -207,7 +207,7 @@ describe('Batch page', () => {
     signIn(USER);
     const user = userEvent.setup();
     let refuse = false;
-    stubFetch(
+    fakeFetch(
       router(
         {
           'GET /api/batches/5/pdf/progress': () => ok(null),
@@ -238,7 +238,7 @@ describe('Batch page: what its sheets carry, packing, progress', () => {
     signIn(USER);
     const cancelled = printJob({ id: 8, productName: 'Wren card', orderName: '#1025', withdrawn: { at: '2026-11-26T10:00:00.000Z', reason: 'The order was cancelled' } });
     const reason = 'This job left the queue unprinted (job #8): The order was cancelled';
-    stubFetch(
+    fakeFetch(
       router(
         {
           'GET /api/batches/5/jobs': () => ok([JOBS[0], { ...JOBS[1], job: cancelled }]),
@@ -274,7 +274,7 @@ describe('Batch page: what its sheets carry, packing, progress', () => {
     const packedAt = '2026-11-26T13:05:00.000Z';
     const robin = { ...ROBIN, isPrinted: true, printedByName: 'Uma User', printedAt: '2026-11-26T10:30:00.000Z', packedAt, packedByName: 'Pat Packer' };
     const wren = { ...WREN, quantity: 4, isPrinted: true, printedByName: 'Uma User', printedAt: '2026-11-26T10:30:00.000Z' };
-    stubFetch(
+    fakeFetch(
       router(
         {
           'GET /api/batches/5/jobs': () => ok([{ ...JOBS[0], job: robin, packedCopies: 1 }, { ...JOBS[1], job: wren, packedCopies: 2 }]),
@@ -295,7 +295,7 @@ describe('Batch page: what its sheets carry, packing, progress', () => {
     signIn(USER);
     const user = userEvent.setup();
     let release: (r: Response) => void = () => {};
-    const { calls } = stubFetch(
+    const { calls } = fakeFetch(
       router(
         {
           'GET /api/batches/5/pdf/progress': () => ok({ jobsDone: 12, jobs: 45, sheets: 6, finished: false }),
@@ -344,7 +344,7 @@ describe('Create batch on Jobs', () => {
   it('sends the ticked jobs in queue order with the named sheet, and shows the refusal as the server wrote it', async () => {
     signIn(USER);
     const user = userEvent.setup();
-    const { calls } = stubFetch(
+    const { calls } = fakeFetch(
       router(
         {
           'GET /api/batches/sheets': () => ok(SHEETS),
@@ -370,7 +370,7 @@ describe('Create batch on Jobs', () => {
   it('Best fit sends no sheet and opens the new batch’s page', async () => {
     signIn(USER);
     const user = userEvent.setup();
-    const { calls } = stubFetch(
+    const { calls } = fakeFetch(
       router(
         {
           'GET /api/batches/sheets': () => ok(SHEETS),

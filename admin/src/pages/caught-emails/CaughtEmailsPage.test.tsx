@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import type { CaughtEmail, CaughtEmailSummary } from '../../../../common/api/mailCatcher';
 import { menuEntriesFor } from '../../layout/menuConfig';
 import { withInlineImages } from '../../providers/mailCatcher';
-import { ADMIN, renderInAdmin, signIn, stubFetch, USER } from '../../test/helpers';
+import { ADMIN, renderInAdmin, signIn, fakeFetch, USER } from '../../test/helpers';
 import { ok, router } from '../../test/printProduction';
 import { CaughtEmailsPage } from './CaughtEmailsPage';
 
@@ -31,7 +31,7 @@ function renderPage() {
 describe('Caught e-mails (/caught-emails)', () => {
   it('lists the caught e-mails newest first, and shows a clicked one as received with its inline image', async () => {
     signIn(ADMIN);
-    const { calls } = stubFetch(
+    const { calls } = fakeFetch(
       router(
         {
           'GET /api/test/caught-emails/2/attachments/0': () => new Response(PNG, { headers: { 'Content-Type': 'image/png' } }),
@@ -67,7 +67,7 @@ describe('Caught e-mails (/caught-emails)', () => {
   it('sends a test e-mail to the address given, shows each step, and reloads the list', async () => {
     signIn(ADMIN);
     let listed = 0;
-    const { calls } = stubFetch(
+    const { calls } = fakeFetch(
       router(
         {
           'POST /api/test/send-email': () =>
@@ -89,14 +89,14 @@ describe('Caught e-mails (/caught-emails)', () => {
 
   it('a server without the catcher says so', async () => {
     signIn(ADMIN);
-    stubFetch(router({ 'GET /api/test/caught-emails': () => new Response(JSON.stringify({ success: false, error: 'No mail catcher runs on this server' }), { status: 404, headers: { 'Content-Type': 'application/json' } }) }, ADMIN));
+    fakeFetch(router({ 'GET /api/test/caught-emails': () => new Response(JSON.stringify({ success: false, error: 'No mail catcher runs on this server' }), { status: 404, headers: { 'Content-Type': 'application/json' } }) }, ADMIN));
     renderPage();
     expect(await screen.findByText('No mail catcher runs on this server')).toBeInTheDocument();
   });
 
   it('is not for users', async () => {
     signIn(USER);
-    stubFetch(router({}, USER));
+    fakeFetch(router({}, USER));
     renderPage();
     await waitFor(() => expect(screen.queryByRole('table', { name: 'Caught e-mails' })).not.toBeInTheDocument());
     expect(screen.queryByText('Send a test e-mail')).not.toBeInTheDocument();

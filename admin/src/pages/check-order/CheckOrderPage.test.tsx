@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { jsonResponse, renderInAdmin, signIn, stubFetch, USER, type RecordedCall } from '../../test/helpers';
+import { jsonResponse, renderInAdmin, signIn, fakeFetch, USER, type RecordedCall } from '../../test/helpers';
 import { order, providerEvent, providerSend } from '../../test/orders';
 import { fail, ok, router } from '../../test/printProduction';
 import { CheckOrderPage } from './CheckOrderPage';
@@ -26,7 +26,7 @@ describe('searchOf', () => {
 describe('Check order (/check-order)', () => {
   it('shows the order of ?id= on the "Shopify Data" tab, then its provider data on "HP Data"', async () => {
     signIn(USER);
-    const { calls } = stubFetch(
+    const { calls } = fakeFetch(
       router({ 'POST /api/online-stores/check-order': () => ok([providerEvent(), providerSend(), ROBIN]) }, USER),
     );
     renderCheck();
@@ -58,7 +58,7 @@ describe('Check order (/check-order)', () => {
       { id: 1, status: 'error' },
       { id: '5500000001', name: '#1001', hpOrderId: 'ack-1', providerError: { message: 'Order validation failed: orderData.shipments[0].shipTo.postcode is required', sourceOrderId: '5500000001', at: '2025-03-08T10:01:00' } },
     );
-    stubFetch(router({ 'POST /api/online-stores/check-order': () => ok([refused]) }, USER));
+    fakeFetch(router({ 'POST /api/online-stores/check-order': () => ok([refused]) }, USER));
     renderCheck();
     const notice = await screen.findByRole('status', { name: 'Provider refusal' });
     expect(notice).toHaveTextContent('HP Site Flow refused the order');
@@ -68,7 +68,7 @@ describe('Check order (/check-order)', () => {
   it('an order Site Flow only acknowledged says it is not yet accepted', async () => {
     signIn(USER);
     const waiting = order({ id: 1, status: 'sent' }, { id: '5500000001', name: '#1001', hpOrderId: 'ack-1', hpOrders: { '5500000001': { hpOrderId: 'ack-1', acknowledged: true } } });
-    stubFetch(router({ 'POST /api/online-stores/check-order': () => ok([waiting]) }, USER));
+    fakeFetch(router({ 'POST /api/online-stores/check-order': () => ok([waiting]) }, USER));
     renderCheck();
     expect(await screen.findByRole('status', { name: 'Provider acknowledgement' })).toHaveTextContent('Submitted to HP Site Flow, not yet accepted');
     expect(screen.queryByRole('status', { name: 'Provider refusal' })).not.toBeInTheDocument();
@@ -87,7 +87,7 @@ describe('Check order (/check-order)', () => {
         cancelled: { cancelledAt: '2025-03-08T10:00:00', reason: 'customer' },
         providerCancellation: { status: 'failed', message: 'HP Site Flow refused to cancel 5500000001: A shipped order cannot be cancelled', at: '2025-03-08T10:01:00' } },
     );
-    stubFetch(router({ 'POST /api/online-stores/check-order': () => ok([cancelled]) }, USER));
+    fakeFetch(router({ 'POST /api/online-stores/check-order': () => ok([cancelled]) }, USER));
     renderCheck();
     const notice = await screen.findByRole('status', { name: 'Order cancelled' });
     expect(notice).toHaveTextContent('Cancelled in the store on 08/03/2025 10:00');
@@ -122,7 +122,7 @@ describe('Check order (/check-order)', () => {
       { at: '2025-03-08T10:00:00', actor: { automatic: 'Shopify webhook orders/cancelled' }, action: 'cancelled', from: 'sent', to: 'sent', reason: 'customer', kind: 'order', subjectId: '5500000001' },
       { at: '2025-03-08T10:01:00', actor: { automatic: 'HP Site Flow send' }, action: 'cancelled', from: 'pending', to: 'cancelled', reason: 'Cancelled at HP Site Flow (5500000001)', kind: 'send', subjectId: '4' },
     ];
-    stubFetch(router({ 'POST /api/online-stores/check-order': () => ok([sentThenCancelled]), 'GET /api/online-stores/order-history': () => ok({ list: history }) }, USER));
+    fakeFetch(router({ 'POST /api/online-stores/check-order': () => ok([sentThenCancelled]), 'GET /api/online-stores/order-history': () => ok({ list: history }) }, USER));
     renderCheck();
     const notice = await screen.findByRole('status', { name: 'Order cancelled' });
     expect(notice).toHaveTextContent('It had been sent to HP Site Flow, which was asked to cancel it');
@@ -153,7 +153,7 @@ describe('Check order (/check-order)', () => {
         ],
       },
     );
-    stubFetch(router({ 'POST /api/online-stores/check-order': () => ok([routed]) }, USER));
+    fakeFetch(router({ 'POST /api/online-stores/check-order': () => ok([routed]) }, USER));
     renderCheck();
     const lines = await screen.findByRole('table', { name: 'Line items' });
     const cellOf = (sku: string) => {
@@ -172,7 +172,7 @@ describe('Check order (/check-order)', () => {
   it('an e-card line is e-mailed, not made: Made by says so', async () => {
     signIn(USER);
     const withEcard = { ...ROBIN, data: { ...ROBIN.data, line_items: [...(ROBIN.data.line_items ?? []), { id: '902', name: 'Snow e-card', sku: 'ECARD-SNOW', quantity: 1 }] } };
-    stubFetch(
+    fakeFetch(
       router(
         {
           'POST /api/online-stores/check-order': () => ok([withEcard]),
@@ -190,7 +190,7 @@ describe('Check order (/check-order)', () => {
   it('the demo store (outside production) cancels an order from the screen; elsewhere there is no such button', async () => {
     signIn(USER);
     let demoSite: number | null = 1;
-    const { calls } = stubFetch(
+    const { calls } = fakeFetch(
       router(
         {
           'POST /api/online-stores/check-order': () => ok([ROBIN]),
@@ -215,7 +215,7 @@ describe('Check order (/check-order)', () => {
 
   it('an order not cancelled shows no cancellation notice', async () => {
     signIn(USER);
-    stubFetch(router({ 'POST /api/online-stores/check-order': () => ok([ROBIN]) }, USER));
+    fakeFetch(router({ 'POST /api/online-stores/check-order': () => ok([ROBIN]) }, USER));
     renderCheck();
     expect(await screen.findByRole('heading', { name: 'Order #1001' })).toBeInTheDocument();
     expect(screen.queryByRole('status', { name: 'Order cancelled' })).not.toBeInTheDocument();
@@ -223,7 +223,7 @@ describe('Check order (/check-order)', () => {
 
   it('says "There is no postback" and "There is no sent data" when the provider has nothing', async () => {
     signIn(USER);
-    stubFetch(router({ 'POST /api/online-stores/check-order': () => ok([ROBIN]) }, USER));
+    fakeFetch(router({ 'POST /api/online-stores/check-order': () => ok([ROBIN]) }, USER));
     renderCheck();
     await userEvent.click(await screen.findByRole('tab', { name: 'HP Data' }));
     expect(screen.getByText('There is no postback')).toBeInTheDocument();
@@ -232,7 +232,7 @@ describe('Check order (/check-order)', () => {
 
   it('searches by order name from the search box (?name=)', async () => {
     signIn(USER);
-    const { calls } = stubFetch(router({ 'POST /api/online-stores/check-order': () => ok([ROBIN]) }, USER));
+    const { calls } = fakeFetch(router({ 'POST /api/online-stores/check-order': () => ok([ROBIN]) }, USER));
     renderCheck('/check-order');
     expect(await screen.findByText('Search an order by its id or its name.')).toBeInTheDocument();
     expect(checkCalls(calls)).toHaveLength(0);
@@ -245,7 +245,7 @@ describe('Check order (/check-order)', () => {
 
   it('shows the error text of the detail call', async () => {
     signIn(USER);
-    stubFetch(router({ 'POST /api/online-stores/check-order': () => fail('Order not found', 404) }, USER));
+    fakeFetch(router({ 'POST /api/online-stores/check-order': () => fail('Order not found', 404) }, USER));
     renderCheck('/check-order?id=404');
     expect(await screen.findByRole('alert')).toHaveTextContent('Order not found');
     expect(screen.queryByRole('tab')).not.toBeInTheDocument();
@@ -253,7 +253,7 @@ describe('Check order (/check-order)', () => {
 
   it('Re-run → Send to HP on a shipped order asks the server\'s question; No sends nothing more, Yes sends with the answer', async () => {
     signIn(USER);
-    const { calls } = stubFetch(
+    const { calls } = fakeFetch(
       router(
         {
           'POST /api/online-stores/check-order': () => ok([ROBIN]),
@@ -283,7 +283,7 @@ describe('Check order (/check-order)', () => {
   it('re-runs the chosen steps of the site → "Re-submit successfully" and what was done, and says what was skipped', async () => {
     signIn(USER);
     const step = (name: string) => ({ step: name, lineId: null, state: 'off', message: null, ref: null, link: null, recipient: null, at: null, nextAttemptAt: null, attempts: 0, outboxId: null });
-    const { calls } = stubFetch(
+    const { calls } = fakeFetch(
       router(
         {
           'POST /api/online-stores/check-order': () => ok([ROBIN]),
@@ -319,7 +319,7 @@ describe('Check order (/check-order)', () => {
 
   it('a site without the charity pipeline: no Pipeline panel, Re-run offers only Send to HP', async () => {
     signIn(USER);
-    stubFetch(router({ 'POST /api/online-stores/check-order': () => ok([ROBIN]), 'GET /api/orders/5500000001/pipeline': () => ok({ orderId: '5500000001', siteId: 1, steps: [] }) }, USER));
+    fakeFetch(router({ 'POST /api/online-stores/check-order': () => ok([ROBIN]), 'GET /api/orders/5500000001/pipeline': () => ok({ orderId: '5500000001', siteId: 1, steps: [] }) }, USER));
     renderCheck();
     await screen.findByRole('heading', { name: 'Order #1001' });
     await waitFor(() => expect(screen.queryByRole('progressbar', { name: 'Loading' })).not.toBeInTheDocument());
@@ -330,7 +330,7 @@ describe('Check order (/check-order)', () => {
 
   it('shows a re-run failure with errorMes in the Error Data panel', async () => {
     signIn(USER);
-    stubFetch(
+    fakeFetch(
       router(
         {
           'POST /api/online-stores/check-order': () => ok([ROBIN]),
@@ -354,7 +354,7 @@ describe('Check order (/check-order)', () => {
   describe('Cancel at HP', () => {
     it('asks first, then cancels the order at HP → "Cancelled at HP", and reads the order again', async () => {
       signIn(USER);
-      const { calls } = stubFetch(
+      const { calls } = fakeFetch(
         router(
           {
             'POST /api/online-stores/check-order': () => ok([ROBIN]),
@@ -377,7 +377,7 @@ describe('Check order (/check-order)', () => {
 
     it('HP not answering yet: says the cancellation is under way, not done', async () => {
       signIn(USER);
-      stubFetch(
+      fakeFetch(
         router(
           {
             'POST /api/online-stores/check-order': () => ok([ROBIN]),
@@ -396,7 +396,7 @@ describe('Check order (/check-order)', () => {
 
     it('shows HP\'s refusal and no success', async () => {
       signIn(USER);
-      stubFetch(
+      fakeFetch(
         router(
           {
             'POST /api/online-stores/check-order': () => ok([ROBIN]),
@@ -418,7 +418,7 @@ describe('Check order (/check-order)', () => {
       ['shipped', order({ id: 1, status: 'shipped' }, { id: '5500000001', name: '#1001', hpOrderId: 'hp-1', status: 'shipped' })],
     ])('an order %s has no "Cancel at HP" button', async (_what, record) => {
       signIn(USER);
-      stubFetch(router({ 'POST /api/online-stores/check-order': () => ok([record]) }, USER));
+      fakeFetch(router({ 'POST /api/online-stores/check-order': () => ok([record]) }, USER));
       renderCheck();
       await screen.findByRole('heading', { name: 'Order #1001' });
       expect(screen.queryByRole('button', { name: 'Cancel at HP' })).not.toBeInTheDocument();

@@ -33,6 +33,7 @@ import { pipelineQueryKey } from './useOrderPipeline';
 import { RerunPanel } from './RerunPanel';
 import { ShopifyDataTab } from './ShopifyDataTab';
 import { StoreFulfilmentPanel } from './StoreFulfilmentPanel';
+import { WaitingLinesPanel } from './WaitingLinesPanel';
 
 const ORDER_TYPE = 'shopify-order-log';
 const EVENT_TYPE = 'hp-log';
@@ -80,6 +81,7 @@ function OrderDetail({ logs, onChanged }: { logs: OrderLogs; onChanged: () => vo
       </Typography>
       <CancellationNotice order={logs.order} />
       <ProviderNotice order={logs.order} />
+      <WaitingLinesPanel order={logs.order} onChanged={changed} />
       <RerunPanel key={keyOf(logs.order)} order={logs.order} onDone={changed} />
       {atProvider(logs.order) ? <CancelAtHpButton orderId={orderId} onDone={onChanged} /> : null}
       <DemoStoreCancelButton order={logs.order} onDone={changed} />

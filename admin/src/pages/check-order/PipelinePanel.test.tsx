@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, configure, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { OrderPipeline, PipelineStepView } from '../../../../common/api/pipeline';
-import { ADMIN, renderInAdmin, signIn, stubFetch, USER, type RecordedCall } from '../../test/helpers';
+import { ADMIN, renderInAdmin, signIn, fakeFetch, USER, type RecordedCall } from '../../test/helpers';
 import { order } from '../../test/orders';
 import { fail, ok, router } from '../../test/printProduction';
 import { CheckOrderPage } from './CheckOrderPage';
@@ -47,7 +47,7 @@ afterEach(() => {
 describe('Check order: the Pipeline panel', () => {
   it('shows each step with its state, message, record and when; the e-card rows name their recipient', async () => {
     signIn(USER);
-    stubFetch(router({ 'POST /api/online-stores/check-order': () => ok([ROBIN]), 'GET /api/orders/5500000001/pipeline': () => ok(EVERY_STATE) }, USER));
+    fakeFetch(router({ 'POST /api/online-stores/check-order': () => ok([ROBIN]), 'GET /api/orders/5500000001/pipeline': () => ok(EVERY_STATE) }, USER));
     renderCheck();
     const table = await screen.findByRole('table', { name: 'Pipeline steps' });
     expect(within(screen.getByRole('region', { name: 'Pipeline' })).getByRole('heading', { name: 'Pipeline' })).toBeInTheDocument();
@@ -85,7 +85,7 @@ describe('Check order: the Pipeline panel', () => {
     ['not-needed', 'not needed', 'No e-card in this order'],
   ] as const)('a %s step shows "%s" (no colour) and its message', async (state, label, message) => {
     signIn(USER);
-    stubFetch(router({ 'POST /api/online-stores/check-order': () => ok([ROBIN]), 'GET /api/orders/5500000001/pipeline': () => ok(pipeline([step({ step: 'addToRaisersEdge', state, message })])) }, USER));
+    fakeFetch(router({ 'POST /api/online-stores/check-order': () => ok([ROBIN]), 'GET /api/orders/5500000001/pipeline': () => ok(pipeline([step({ step: 'addToRaisersEdge', state, message })])) }, USER));
     renderCheck();
     const row = await screen.findByTestId('pipeline-addToRaisersEdge');
     expect(within(row).getByText(label).closest('.MuiChip-root')).toHaveClass('MuiChip-colorDefault');
@@ -95,13 +95,13 @@ describe('Check order: the Pipeline panel', () => {
   it('a step not set up: staff read that an admin sets it up; an admin gets the setting names as a link to the site', async () => {
     const notSetUp = (settingsLink?: string) => pipeline([step({ step: 'addToAdestra', state: 'not-configured', message: settingsLink ? 'not configured for this site: set ADESTRA_TOKEN' : "not set up for this site (an admin sets it up in the site's settings)", settingsLink })]);
     signIn(ADMIN);
-    stubFetch(router({ 'POST /api/online-stores/check-order': () => ok([ROBIN]), 'GET /api/orders/5500000001/pipeline': () => ok(notSetUp('/sites/1')) }, ADMIN));
+    fakeFetch(router({ 'POST /api/online-stores/check-order': () => ok([ROBIN]), 'GET /api/orders/5500000001/pipeline': () => ok(notSetUp('/sites/1')) }, ADMIN));
     const { unmount } = renderCheck();
     const link = await screen.findByRole('link', { name: 'not configured for this site: set ADESTRA_TOKEN' });
     expect(link).toHaveAttribute('href', '/sites/1');
     unmount();
     signIn(USER);
-    stubFetch(router({ 'POST /api/online-stores/check-order': () => ok([ROBIN]), 'GET /api/orders/5500000001/pipeline': () => ok(notSetUp()) }, USER));
+    fakeFetch(router({ 'POST /api/online-stores/check-order': () => ok([ROBIN]), 'GET /api/orders/5500000001/pipeline': () => ok(notSetUp()) }, USER));
     renderCheck();
     const row = await screen.findByTestId('pipeline-addToAdestra');
     expect(row).toHaveTextContent("not set up for this site (an admin sets it up in the site's settings)");
@@ -110,7 +110,7 @@ describe('Check order: the Pipeline panel', () => {
 
   it('the server\'s refusal shows in the panel', async () => {
     signIn(USER);
-    stubFetch(router({ 'POST /api/online-stores/check-order': () => ok([ROBIN]), 'GET /api/orders/5500000001/pipeline': () => fail('Order not found on this site', 404) }, USER));
+    fakeFetch(router({ 'POST /api/online-stores/check-order': () => ok([ROBIN]), 'GET /api/orders/5500000001/pipeline': () => fail('Order not found on this site', 404) }, USER));
     renderCheck();
     const panel = await screen.findByRole('region', { name: 'Pipeline' });
     expect(await within(panel).findByRole('alert')).toHaveTextContent('Order not found on this site');
@@ -123,7 +123,7 @@ describe('Check order: the Pipeline panel', () => {
       pipeline([step({ step: 'sendEcard', lineId: '901', state: 'queued', recipient: 'marian@example.com', nextAttemptAt: '2026-12-24T08:00:00' })]),
       pipeline([step({ step: 'sendEcard', lineId: '901', state: 'done', recipient: 'marian@example.com', ref: '<m1@presswork.local>', at: '2026-12-24T08:00:05' })]),
     ];
-    const { calls } = stubFetch(
+    const { calls } = fakeFetch(
       router({ 'POST /api/online-stores/check-order': () => ok([ROBIN]), 'GET /api/orders/5500000001/pipeline': () => ok(answers[Math.min(pipelineCalls(calls).length - 1, 1)]) }, USER),
     );
     renderCheck();
@@ -140,7 +140,7 @@ describe('Check order: the Pipeline panel', () => {
   it('Re-run reads the pipeline again, and its failures show as errors, not as success', async () => {
     signIn(USER);
     let reran = false;
-    const { calls } = stubFetch(
+    const { calls } = fakeFetch(
       router(
         {
           'POST /api/online-stores/check-order': () => ok([ROBIN]),
@@ -182,7 +182,7 @@ describe('Check order: the Pipeline panel', () => {
 
   it('a re-run whose only failure is retried is a warning', async () => {
     signIn(USER);
-    stubFetch(
+    fakeFetch(
       router(
         {
           'POST /api/online-stores/check-order': () => ok([ROBIN]),

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { StoreFulfilment } from '../../../../common/api/orders';
-import { ADMIN, jsonResponse, renderInAdmin, signIn, stubFetch, USER } from '../../test/helpers';
+import { ADMIN, jsonResponse, renderInAdmin, signIn, fakeFetch, USER } from '../../test/helpers';
 import { order } from '../../test/orders';
 import { ok, router } from '../../test/printProduction';
 import { CheckOrderPage } from './CheckOrderPage';
@@ -52,7 +52,7 @@ const renderCheck = () => renderInAdmin(<CheckOrderPage />, { path: '/check-orde
 describe('Check order: store fulfilment', () => {
   it('shows per line the store\'s state and the fulfilment Presswork created', async () => {
     signIn(USER);
-    stubFetch(
+    fakeFetch(
       router(
         {
           'POST /api/online-stores/check-order': () => ok([TWO_LINES]),
@@ -78,7 +78,7 @@ describe('Check order: store fulfilment', () => {
   it('Mark shipped sends the carrier, number and URL once per click, shows field errors, then the new state', async () => {
     signIn(USER);
     let shipped = false;
-    const { calls } = stubFetch(
+    const { calls } = fakeFetch(
       router(
         {
           'POST /api/online-stores/check-order': () => ok([MUG_IN_HOUSE]),
@@ -115,7 +115,7 @@ describe('Check order: store fulfilment', () => {
     const shippedUnknown = order({ id: 1 }, { id: '5500000001', name: '#1001', status: 'shipped', storeConnection: { connected: false, uninstalledAt: null }, line_items: [{ id: '901', name: 'Robin card', sku: 'CARD-ROBIN', quantity: 1 }] });
     for (const user of [USER, ADMIN]) {
       signIn(user);
-      stubFetch(router({ 'POST /api/online-stores/check-order': () => ok([shippedUnknown]), 'GET /api/orders/5500000001/store-fulfilments': () => ok([]) }, user));
+      fakeFetch(router({ 'POST /api/online-stores/check-order': () => ok([shippedUnknown]), 'GET /api/orders/5500000001/store-fulfilments': () => ok([]) }, user));
       const { unmount } = renderCheck();
       const line = await screen.findByTestId('store-line-901');
       expect(line).toHaveTextContent('Not known: the store is not connected');

@@ -20,7 +20,7 @@ import { type Design, PRODUCT_TYPES } from '../../../../common/api/printProducti
 import { retryLostAnswers, useActionKey } from '../../lib/actionKey';
 import { errorMessage } from '../../lib/format';
 import type { AppDataProvider } from '../../providers/dataProvider';
-import { designFormValues, toDesignInput, type DesignFormValues } from './designForm';
+import { designFormValues, PROOF_AS_SITE, PROOF_CHOICES, toDesignInput, type DesignFormValues } from './designForm';
 import { ProductPdfInput } from './ProductPdfInput';
 import { NumberTextInput } from '../../components/NumberTextInput';
 
@@ -122,6 +122,7 @@ export function DesignInfoForm({ design, canSave, canDelete, onSaved, onDeleted 
           <Box sx={{ gridColumn: '1 / -1' }}>
             <BooleanInput source="isCustomizable" label="Customizable" />
           </Box>
+          <SelectInput source="proof" label="Buyer proof" choices={PROOF_CHOICES} emptyValue="" emptyText={PROOF_AS_SITE} helperText="Whether buyers approve a proof of this design before it is made" />
           <Box sx={{ gridColumn: '1 / -1' }}>
             <ProductPdfInput disabled={!canSave} />
           </Box>

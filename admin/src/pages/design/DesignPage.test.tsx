@@ -2,7 +2,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { act, configure, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { Design } from '../../../../common/api/printProduction';
-import { ADMIN, renderInAdmin, signIn, stubFetch, USER, type RecordedCall } from '../../test/helpers';
+import { ADMIN, renderInAdmin, signIn, fakeFetch, USER, type RecordedCall } from '../../test/helpers';
 import { design, ok, router } from '../../test/printProduction';
 import { SAVE_EDITOR_FIRST_MESSAGE } from './AddToPrintJobsButton';
 import { DesignPage, SAVE_INFO_FIRST_MESSAGE, SMALL_SCREEN_MESSAGE } from './DesignPage';
@@ -19,7 +19,7 @@ beforeAll(() => configure({ asyncUtilTimeout: 10_000 }));
 afterEach(() => setWindowWidth(1024));
 
 function stubDesignApi(record: Design | null, me = ADMIN, extra: Record<string, (call: RecordedCall) => Response> = {}) {
-  return stubFetch(
+  return fakeFetch(
     router(
       {
         ...extra,

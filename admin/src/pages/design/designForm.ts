@@ -1,5 +1,5 @@
 import type { Id } from '../../../../common/api/envelope';
-import { type Design, type DesignAttribute, type DesignInput, type DesignStockItem, PRODUCT_TYPES, type ProductType } from '../../../../common/api/printProduction';
+import { type Design, type DesignAttribute, type DesignInput, type DesignProof, type DesignStockItem, DESIGN_PROOFS, designProofOf, PRODUCT_TYPES, type ProductType } from '../../../../common/api/printProduction';
 import { NEW_DESIGN_NAME } from '../../providers/printProduction';
 import { stockUsesOf, type StockUse } from '../../../../common/api/stock';
 
@@ -21,7 +21,18 @@ export interface DesignFormValues {
   consumes: { stockItemId?: Id | null; perUnit?: number | string | null }[];
   /** The design had a Consumes list when opened (so emptying it is sent). */
   hadConsumes?: boolean;
+  /** Buyer proofs for its lines: '' as the site says (PROOF_REQUIRED), or the design's own say. */
+  proof: DesignProof | '';
+  /** The design had its own say when opened (so going back to the site's is sent). */
+  hadProof?: boolean;
 }
+
+/** The Buyer proof choices (none chosen: as the site says). */
+export const PROOF_AS_SITE = "As the site says (its PROOF_REQUIRED)";
+export const PROOF_CHOICES: Array<{ id: DesignProof; name: string }> = [
+  { id: 'required', name: 'Always: the buyer approves a proof first' },
+  { id: 'off', name: 'Never: made without a proof' },
+];
 
 /** A new design is "Untitled design" and customizable (spec §9). */
 export function designFormValues(design: Design | null | undefined): DesignFormValues {
@@ -40,6 +51,8 @@ export function designFormValues(design: Design | null | undefined): DesignFormV
     },
     consumes: stockUsesOf(design?.data).map((u) => ({ ...u })),
     hadConsumes: stockUsesOf(design?.data).length > 0,
+    proof: designProofOf(design?.data) ?? '',
+    hadProof: designProofOf(design?.data) !== null,
   };
 }
 
@@ -57,10 +70,13 @@ export function toDesignInput(values: DesignFormValues, id?: Id): DesignInput {
   const consumes: StockUse[] = (values.consumes ?? [])
     .map((c) => ({ stockItemId: Number(c?.stockItemId), perUnit: Number(c?.perUnit) }))
     .filter((c) => c.stockItemId > 0 && c.perUnit > 0);
+  const proof = (DESIGN_PROOFS as readonly string[]).includes(values.proof ?? '') ? (values.proof as DesignProof) : null;
   return {
     ...(id !== undefined ? { id } : {}),
     // Sent when there is something to say (a list, or one cleared): other data keys are kept by the server.
-    ...(consumes.length || (values.consumes ?? []).length || values.hadConsumes ? { data: { consumes } } : {}),
+    ...(consumes.length || (values.consumes ?? []).length || values.hadConsumes || proof || values.hadProof
+      ? { data: { ...(consumes.length || (values.consumes ?? []).length || values.hadConsumes ? { consumes } : {}), ...(proof || values.hadProof ? { proof: proof || null } : {}) } }
+      : {}),
     name: trimmed(values.name) || NEW_DESIGN_NAME,
     isCustomizable: Boolean(values.isCustomizable),
     sku: trimmed(values.sku),

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { act, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { ADMIN, renderInAdmin, signIn, stubFetch } from '../../test/helpers';
+import { ADMIN, renderInAdmin, signIn, fakeFetch } from '../../test/helpers';
 import { design, fail, ok, router } from '../../test/printProduction';
 import { designGridColumns, DesignsPage } from './DesignsPage';
 
@@ -29,7 +29,7 @@ describe('Product Designs (/designs)', () => {
   it('shows cards (image, name, SKU) in four columns, two when the window narrows, and a Create button', async () => {
     signIn(ADMIN);
     setWindowWidth(1280);
-    const { calls } = stubFetch(
+    const { calls } = fakeFetch(
       router(
         {
           'GET /api/designs': () =>
@@ -59,7 +59,7 @@ describe('Product Designs (/designs)', () => {
   it('loads more designs while the server has more', async () => {
     signIn(ADMIN);
     const user = userEvent.setup();
-    stubFetch(
+    fakeFetch(
       router(
         {
           'GET /api/designs?page=1': () => ok({ list: [design()], hasNext: true, total: 2 }),
@@ -78,7 +78,7 @@ describe('Product Designs (/designs)', () => {
 
   it('shows the server error in red', async () => {
     signIn(ADMIN);
-    stubFetch(router({ 'GET /api/designs': () => fail('Database is unavailable', 503) }, ADMIN));
+    fakeFetch(router({ 'GET /api/designs': () => fail('Database is unavailable', 503) }, ADMIN));
     renderDesigns();
     expect(await screen.findByRole('alert')).toHaveTextContent('Database is unavailable');
   });

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vites
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { Design } from '../../../../common/api/printProduction';
-import { jsonResponse, stubFetch, type RecordedCall } from '../../test/helpers';
+import { jsonResponse, fakeFetch, type RecordedCall } from '../../test/helpers';
 import { design } from '../../test/printProduction';
 import { addLayer, createImageLayer, newDocument } from '../../../../common/design-doc/model';
 import { EditorPage } from './EditorPage';
@@ -66,7 +66,7 @@ const HOST_ELSEWHERE = 'https://host.example.com';
 function stubEditorApi(record: Design, options: { failArtwork?: boolean } = {}) {
   let uploads = 0;
   const calls: RecordedCall[] = [];
-  stubFetch((call: RecordedCall) => {
+  fakeFetch((call: RecordedCall) => {
     const path = call.url.startsWith(ORIGIN) ? call.url.slice(ORIGIN.length) : call.url;
     if (call.method === 'GET' && path === '/api/app-config') return jsonResponse({ success: true, data: { editorAllowedParentOrigins: [HOST_ELSEWHERE] } });
     calls.push(call);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { LowStockItem } from '../../../../common/api/stock';
-import { ADMIN, LocationDisplay, renderInAdmin, signIn, stubFetch, USER } from '../../test/helpers';
+import { ADMIN, LocationDisplay, renderInAdmin, signIn, fakeFetch, USER } from '../../test/helpers';
 import { fail, ok, router } from '../../test/printProduction';
 import { HomePage } from './HomePage';
 
@@ -19,7 +19,7 @@ const SHEETS: LowStockItem = {
 
 function renderHome(user = ADMIN, low: () => Response = () => ok({ list: [MUGS, SHEETS] })) {
   signIn(user);
-  const fetches = stubFetch(router({ 'GET /api/stock-items/low': low, 'GET /api/attention': () => ok({ items: [], counts: { total: 0, critical: 0 } }) }, user));
+  const fetches = fakeFetch(router({ 'GET /api/stock-items/low': low, 'GET /api/attention': () => ok({ items: [], counts: { total: 0, critical: 0 } }) }, user));
   renderInAdmin(
     <>
       <HomePage />

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { ADMIN, renderInAdmin, signIn, stubFetch, USER } from '../../test/helpers';
+import { ADMIN, renderInAdmin, signIn, fakeFetch, USER } from '../../test/helpers';
 import { order, providerEvent, providerSend } from '../../test/orders';
 import { fail, ok, router } from '../../test/printProduction';
 import { HpDataPage } from './HpDataPage';
@@ -25,7 +25,7 @@ function renderHpData() {
 describe('Data from HP (/hp-data)', () => {
   it('lists the provider events with the columns of the spec', async () => {
     signIn(ADMIN);
-    const { calls } = stubFetch(router({ 'GET /api/hp-data': () => ok({ list: EVENTS, hasNext: false, total: 2 }) }, ADMIN));
+    const { calls } = fakeFetch(router({ 'GET /api/hp-data': () => ok({ list: EVENTS, hasNext: false, total: 2 }) }, ADMIN));
     renderHpData();
     const row = await screen.findByTestId('hp-event-31');
     expect(calls.find((c) => c.url.startsWith('/api/hp-data'))?.url).toBe('/api/hp-data?page=1');
@@ -42,7 +42,7 @@ describe('Data from HP (/hp-data)', () => {
 
   it('opens everything about the order of a clicked row: product, preview, print PDF, events, sent data and response', async () => {
     signIn(ADMIN);
-    const { calls } = stubFetch(
+    const { calls } = fakeFetch(
       router({ 'GET /api/hp-data/order/': () => ok(DETAIL), 'GET /api/hp-data': () => ok({ list: EVENTS, hasNext: false, total: 2 }) }, ADMIN),
     );
     renderHpData();
@@ -77,7 +77,7 @@ describe('Data from HP (/hp-data)', () => {
       doneAt: null,
     });
     const detail = { ...DETAIL, storeFulfilments: [back(1, 'sent', null, 'already fulfilled in the store'), back(2, 'failed', 'The store refused the fulfilment: fulfillment: Fulfillment order is not in an open state.'), back(3, 'pending', 'The store did not answer: socket hang up')] };
-    stubFetch(router({ 'GET /api/hp-data/order/': () => ok(detail), 'GET /api/hp-data': () => ok({ list: EVENTS, hasNext: false, total: 2 }) }, ADMIN));
+    fakeFetch(router({ 'GET /api/hp-data/order/': () => ok(detail), 'GET /api/hp-data': () => ok({ list: EVENTS, hasNext: false, total: 2 }) }, ADMIN));
     renderHpData();
     await userEvent.click(await screen.findByTestId('hp-event-31'));
     const dialog = await screen.findByRole('dialog', { name: /Order 5500000001/ });
@@ -88,7 +88,7 @@ describe('Data from HP (/hp-data)', () => {
 
   it('rows are reached with Tab and open with Enter', async () => {
     signIn(ADMIN);
-    stubFetch(router({ 'GET /api/hp-data/order/': () => ok(DETAIL), 'GET /api/hp-data': () => ok({ list: EVENTS, hasNext: false, total: 2 }) }, ADMIN));
+    fakeFetch(router({ 'GET /api/hp-data/order/': () => ok(DETAIL), 'GET /api/hp-data': () => ok({ list: EVENTS, hasNext: false, total: 2 }) }, ADMIN));
     renderHpData();
     const row = await screen.findByTestId('hp-event-31');
     for (let i = 0; i < 5 && document.activeElement !== row; i++) await userEvent.tab();
@@ -107,7 +107,7 @@ describe('Data from HP (/hp-data)', () => {
       events: [manualEvent],
       sent: [providerSend({ id: 42, field1: 'manual-7' }, { manual: true, sentData: { orderData: { sourceOrderId: 'manual-7' } }, results: { order: { _id: 'hp-77' } } })],
     };
-    const { calls } = stubFetch(
+    const { calls } = fakeFetch(
       router(
         {
           'GET /api/hp-data/order/': () => ok(manualDetail),
@@ -130,7 +130,7 @@ describe('Data from HP (/hp-data)', () => {
 
   it('says "There is no postback" and "There is no sent data" for an order the provider knows nothing of', async () => {
     signIn(ADMIN);
-    stubFetch(
+    fakeFetch(
       router(
         {
           'GET /api/hp-data/order/': () => ok({ ...DETAIL, events: [], sent: [] }),
@@ -148,7 +148,7 @@ describe('Data from HP (/hp-data)', () => {
 
   it('shows the detail error text', async () => {
     signIn(ADMIN);
-    stubFetch(router({ 'GET /api/hp-data/order/': () => fail('Order not found', 404), 'GET /api/hp-data': () => ok({ list: EVENTS, hasNext: false, total: 2 }) }, ADMIN));
+    fakeFetch(router({ 'GET /api/hp-data/order/': () => fail('Order not found', 404), 'GET /api/hp-data': () => ok({ list: EVENTS, hasNext: false, total: 2 }) }, ADMIN));
     renderHpData();
     await userEvent.click(await screen.findByTestId('hp-event-31'));
     const dialog = await screen.findByRole('dialog');
@@ -157,14 +157,14 @@ describe('Data from HP (/hp-data)', () => {
 
   it('says "There is no postback" when the provider has posted nothing yet', async () => {
     signIn(ADMIN);
-    stubFetch(router({ 'GET /api/hp-data': () => ok({ list: [], hasNext: false, total: 0 }) }, ADMIN));
+    fakeFetch(router({ 'GET /api/hp-data': () => ok({ list: [], hasNext: false, total: 0 }) }, ADMIN));
     renderHpData();
     expect(await screen.findByText('There is no postback')).toBeInTheDocument();
   });
 
   it('shows the list error text in red', async () => {
     signIn(ADMIN);
-    stubFetch(router({ 'GET /api/hp-data': () => fail('Database is unavailable', 503) }, ADMIN));
+    fakeFetch(router({ 'GET /api/hp-data': () => fail('Database is unavailable', 503) }, ADMIN));
     renderHpData();
     expect(await screen.findByRole('alert')).toHaveTextContent('Database is unavailable');
     expect(screen.queryByText('There is no postback')).not.toBeInTheDocument();
@@ -172,7 +172,7 @@ describe('Data from HP (/hp-data)', () => {
 
   it('is an admin screen', async () => {
     signIn(USER);
-    const { calls } = stubFetch(router({}, USER));
+    const { calls } = fakeFetch(router({}, USER));
     renderHpData();
     expect(await screen.findByRole('heading', { name: 'Access denied' })).toBeInTheDocument();
     expect(calls.some((c) => c.url.startsWith('/api/hp-data'))).toBe(false);

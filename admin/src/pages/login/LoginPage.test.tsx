@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { ADMIN, jsonResponse, renderInAdmin, stubFetch } from '../../test/helpers';
+import { ADMIN, jsonResponse, renderInAdmin, fakeFetch } from '../../test/helpers';
 import { getToken, getUser } from '../../providers/session';
 import { SiteInfoProvider } from '../../layout/SiteInfoContext';
 import { LoginPage } from './LoginPage';
@@ -11,7 +11,7 @@ function renderLogin(search = '') {
 }
 
 function answerLogin() {
-  return stubFetch((call) =>
+  return fakeFetch((call) =>
     call.url === '/api/users/login'
       ? jsonResponse({ success: true, data: { token: 'tok-123', publicInfo: ADMIN } })
       : jsonResponse({ success: true, data: { data: null } }),
@@ -31,7 +31,7 @@ describe('LoginPage', () => {
     ['admin@presswork.local', ''],
     ['', 'presswork'],
   ])('asks for both fields and sends nothing (email %j, password %j)', async (email, password) => {
-    const { fetchMock } = stubFetch(() => jsonResponse({}));
+    const { fetchMock } = fakeFetch(() => jsonResponse({}));
     renderLogin();
     await signInWith(email, password);
     expect(await screen.findByText('Please input your email and password')).toBeInTheDocument();
@@ -39,7 +39,7 @@ describe('LoginPage', () => {
   });
 
   it('shows the server error text as-is', async () => {
-    const { calls } = stubFetch(() => jsonResponse({ success: false, error: 'Wrong email or password' }, 401));
+    const { calls } = fakeFetch(() => jsonResponse({ success: false, error: 'Wrong email or password' }, 401));
     renderLogin();
     await signInWith('admin@presswork.local', 'nope');
     expect(await screen.findByText('Wrong email or password')).toBeInTheDocument();
@@ -103,7 +103,7 @@ describe('LoginPage', () => {
   it('/login?site=<slug> asks for that site and shows its name and colour', async () => {
     const hope = { id: 2, name: 'Hope Harbour Charity', slug: 'hope-harbour', logo: null, theme: { mainColor: '#1e88e5' }, features: { sync: true } };
     const demo = { id: 1, name: 'Presswork Demo', slug: 'demo', logo: null, theme: { mainColor: '#e91e63' }, features: { sync: false } };
-    const { calls } = stubFetch((call) => jsonResponse({ success: true, data: { data: call.url.includes('site=hope-harbour') ? hope : demo } }));
+    const { calls } = fakeFetch((call) => jsonResponse({ success: true, data: { data: call.url.includes('site=hope-harbour') ? hope : demo } }));
     renderInAdmin(
       <SiteInfoProvider>
         <LoginPage />

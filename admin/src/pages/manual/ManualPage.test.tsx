@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { LocationDisplay, renderInAdmin, signIn, stubFetch, ADMIN } from '../../test/helpers';
+import { LocationDisplay, renderInAdmin, signIn, fakeFetch, ADMIN } from '../../test/helpers';
 import { router } from '../../test/printProduction';
 import { HomePage } from '../home/HomePage';
 import { ManualPage, guideHtml } from './ManualPage';
@@ -9,7 +9,7 @@ import { ManualPage, guideHtml } from './ManualPage';
 describe("Home's manual: the operator's guide", () => {
   it('Home links the manual, which opens /manual', async () => {
     signIn(ADMIN);
-    stubFetch(router({}, ADMIN));
+    fakeFetch(router({}, ADMIN));
     renderInAdmin(
       <>
         <HomePage />
@@ -26,7 +26,7 @@ describe("Home's manual: the operator's guide", () => {
 
   it("shows docs/operators-guide.md: how store orders reach Jobs, and nothing of the file's HTML is run", async () => {
     signIn(ADMIN);
-    stubFetch(router({}, ADMIN));
+    fakeFetch(router({}, ADMIN));
     renderInAdmin(<ManualPage />, { path: '/manual' });
     const guide = await screen.findByRole('article', { name: "Operator's guide" });
     expect(within(guide).getByRole('heading', { level: 1 })).toHaveTextContent("Operator's guide");

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { screen, within } from '@testing-library/react';
 import { customerNameOf } from '../../../../common/api/orders';
-import { renderInAdmin, signIn, stubFetch, USER } from '../../test/helpers';
+import { renderInAdmin, signIn, fakeFetch, USER } from '../../test/helpers';
 import { order } from '../../test/orders';
 import { ok, router } from '../../test/printProduction';
 import { OrdersPage } from './OrdersPage';
@@ -20,7 +20,7 @@ describe('the customer of an order', () => {
 
   it('List Orders shows the shipping name of an order without a customer', async () => {
     signIn(USER);
-    stubFetch(
+    fakeFetch(
       router(
         {
           'GET /api/general-data/shopify-order-log': () => ok({ data: [GUEST], hasNext: false, total: 1 }),

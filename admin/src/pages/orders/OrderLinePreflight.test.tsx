@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { PreflightFinding } from '../../../../common/api/preflight';
-import { renderInAdmin, signIn, stubFetch, USER } from '../../test/helpers';
+import { renderInAdmin, signIn, fakeFetch, USER } from '../../test/helpers';
 import { order } from '../../test/orders';
 import { ok, router } from '../../test/printProduction';
 import { ShopifyDataTab } from '../check-order/ShopifyDataTab';
@@ -38,7 +38,7 @@ beforeEach(() => signIn(USER));
 describe("An order's lines: their job's preflight", () => {
   it('List Orders: a warning chip on a line with warnings, a red one on a held line, nothing without preflight', async () => {
     const user = userEvent.setup();
-    stubFetch(router({ 'GET /api/general-data/shopify-order-log': () => ok({ data: [TWO_LINES], hasNext: false, total: 1 }), 'GET /api/designs/all-with-product-type': () => TYPES }, USER));
+    fakeFetch(router({ 'GET /api/general-data/shopify-order-log': () => ok({ data: [TWO_LINES], hasNext: false, total: 1 }), 'GET /api/designs/all-with-product-type': () => TYPES }, USER));
     renderInAdmin(<OrdersPage />, { path: '/orders', routePath: '/orders' });
     const row = await screen.findByTestId('order-5500000004', {}, { timeout: 5000 });
 
@@ -57,7 +57,7 @@ describe("An order's lines: their job's preflight", () => {
   });
 
   it("Check order: the line's Made by says it too", async () => {
-    stubFetch(router({ 'GET /api/designs/all-with-product-type': () => TYPES }, USER));
+    fakeFetch(router({ 'GET /api/designs/all-with-product-type': () => TYPES }, USER));
     renderInAdmin(<ShopifyDataTab order={TWO_LINES} />, { path: '/check-order', routePath: '/check-order' });
     const table = await screen.findByRole('table', { name: 'Line items' });
     const rows = within(table).getAllByRole('row').slice(1);

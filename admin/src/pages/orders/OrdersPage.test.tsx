@@ -5,7 +5,7 @@ import { AdminContext, defaultI18nProvider } from 'react-admin';
 import { authProvider } from '../../providers/authProvider';
 import { dataProvider } from '../../providers/dataProvider';
 import userEvent from '@testing-library/user-event';
-import { ADMIN, jsonResponse, renderInAdmin, signIn, stubFetch, USER, type RecordedCall } from '../../test/helpers';
+import { ADMIN, jsonResponse, renderInAdmin, signIn, fakeFetch, USER, type RecordedCall } from '../../test/helpers';
 import { order } from '../../test/orders';
 import { fail, ok, pdfResponse, router } from '../../test/printProduction';
 import { AllOrdersPage, OrdersPage } from './OrdersPage';
@@ -65,7 +65,7 @@ describe('List Orders (/orders)', () => {
     signIn(USER);
     const mixed = order({ id: 4, field1: '5500000004' }, { id: '5500000004', name: '#1004', line_items: [{ id: '941', sku: 'CARD-ROBIN', quantity: 1 }, { id: '942', sku: 'ECARD-SEASONS', quantity: 1 }] });
     const types = ok({ data: [{ sku: 'CARD-ROBIN', productType: 'Card' }, { sku: 'ECARD-SEASONS', productType: 'E-card' }] });
-    stubFetch(router({ 'GET /api/general-data/shopify-order-log': () => page([mixed]), 'GET /api/designs/all-with-product-type': () => types }, USER));
+    fakeFetch(router({ 'GET /api/general-data/shopify-order-log': () => page([mixed]), 'GET /api/designs/all-with-product-type': () => types }, USER));
     renderOrders();
     const row = await screen.findByTestId('order-5500000004', {}, { timeout: 5000 });
     const ecardLine = within(row).getByTestId('line-942');
@@ -78,7 +78,7 @@ describe('List Orders (/orders)', () => {
 
   it('lists the orders of the own site with the columns and rules of the spec', async () => {
     signIn(USER);
-    const { calls } = stubFetch(
+    const { calls } = fakeFetch(
       router({ 'GET /api/general-data/shopify-order-log': () => page([ROBIN, SHIPPED, NO_LINES]), 'GET /api/designs/all-with-product-type': () => PRODUCT_TYPES }, USER),
     );
     renderOrders();
@@ -121,7 +121,7 @@ describe('List Orders (/orders)', () => {
 
   it('shows the server error of the list call in red', async () => {
     signIn(USER);
-    stubFetch(router({ 'GET /api/general-data/shopify-order-log': () => fail('Database is unavailable', 503), 'GET /api/designs/all-with-product-type': () => PRODUCT_TYPES }, USER));
+    fakeFetch(router({ 'GET /api/general-data/shopify-order-log': () => fail('Database is unavailable', 503), 'GET /api/designs/all-with-product-type': () => PRODUCT_TYPES }, USER));
     renderOrders();
     expect(await screen.findByRole('alert')).toHaveTextContent('Database is unavailable');
     expect(screen.queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument();
@@ -130,7 +130,7 @@ describe('List Orders (/orders)', () => {
   it('pages with "Load more" (counter 2 after the first load), "Loading more..." meanwhile, until an empty page', async () => {
     signIn(USER);
     const second = deferred<Response>();
-    const { calls } = stubFetch(
+    const { calls } = fakeFetch(
       router(
         {
           'GET /api/general-data/shopify-order-log': (call) => {
@@ -161,7 +161,7 @@ describe('List Orders (/orders)', () => {
 
   it('shows no "Load more" when the first page is empty', async () => {
     signIn(USER);
-    stubFetch(router({ 'GET /api/general-data/shopify-order-log': () => page([]), 'GET /api/designs/all-with-product-type': () => PRODUCT_TYPES }, USER));
+    fakeFetch(router({ 'GET /api/general-data/shopify-order-log': () => page([]), 'GET /api/designs/all-with-product-type': () => PRODUCT_TYPES }, USER));
     renderOrders();
     expect(await screen.findByText('No orders found')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument();
@@ -170,7 +170,7 @@ describe('List Orders (/orders)', () => {
   it('reloads from page 1 whenever the window regains focus', async () => {
     signIn(USER);
     let firstPage = [ROBIN];
-    const { calls } = stubFetch(
+    const { calls } = fakeFetch(
       router(
         {
           'GET /api/general-data/shopify-order-log': (call) => (pageOf(call) === '1' ? page(firstPage) : page([SHIPPED])),
@@ -196,7 +196,7 @@ describe('List Orders (/orders)', () => {
 
   it('searches by order name or customer and filters by status, from page 1', async () => {
     signIn(USER);
-    const { calls } = stubFetch(router({ 'GET /api/general-data/shopify-order-log': () => page([ROBIN]), 'GET /api/designs/all-with-product-type': () => PRODUCT_TYPES }, USER));
+    const { calls } = fakeFetch(router({ 'GET /api/general-data/shopify-order-log': () => page([ROBIN]), 'GET /api/designs/all-with-product-type': () => PRODUCT_TYPES }, USER));
     renderOrders();
     await screen.findByTestId('order-5500000001');
     await userEvent.type(screen.getByLabelText('Search'), 'robin');
@@ -210,7 +210,7 @@ describe('List Orders (/orders)', () => {
 
   it('keeps search, status and the pages shown in the URL: Detail then Back finds the same list', async () => {
     signIn(USER);
-    const { calls } = stubFetch(
+    const { calls } = fakeFetch(
       router(
         {
           'GET /api/general-data/shopify-order-log': (call) => {
@@ -264,7 +264,7 @@ describe('List Orders (/orders)', () => {
 
   it('sends to HP: "Send HP successfully", and the icon changes', async () => {
     signIn(USER);
-    const { calls } = stubFetch(
+    const { calls } = fakeFetch(
       router(
         {
           'GET /api/general-data/shopify-order-log': () => page([ROBIN]),
@@ -285,7 +285,7 @@ describe('List Orders (/orders)', () => {
 
   it('after a send the row reads the status from the answer; a second click is not possible', async () => {
     signIn(USER);
-    const { calls } = stubFetch(
+    const { calls } = fakeFetch(
       router(
         {
           'GET /api/general-data/shopify-order-log': () => page([ROBIN]),
@@ -308,7 +308,7 @@ describe('List Orders (/orders)', () => {
 
   it('an order HP already has: says "Already sent to HP on <date>", not success, and disables the button', async () => {
     signIn(USER);
-    stubFetch(
+    fakeFetch(
       router(
         {
           'GET /api/general-data/shopify-order-log': () => page([ROBIN]),
@@ -339,7 +339,7 @@ describe('List Orders (/orders)', () => {
       { id: 2, status: 'shipped', field1: '5500000002' },
       { ...SHIPPED.data, hpOrders: { '5500000002': { hpOrderId: 'hp-9', sentAt: '2026-02-01T09:00:00.000Z' } } },
     );
-    stubFetch(router({ 'GET /api/general-data/shopify-order-log': () => page([shipped]), 'GET /api/designs/all-with-product-type': () => PRODUCT_TYPES }, USER));
+    fakeFetch(router({ 'GET /api/general-data/shopify-order-log': () => page([shipped]), 'GET /api/designs/all-with-product-type': () => PRODUCT_TYPES }, USER));
     renderOrders();
     const row = await screen.findByTestId('order-5500000002');
     const button = within(row).getByRole('button', { name: 'Send HP' });
@@ -349,7 +349,7 @@ describe('List Orders (/orders)', () => {
 
   it('sends one line item to HP (send-hp-single-line) with the order and line ids', async () => {
     signIn(USER);
-    const { calls } = stubFetch(
+    const { calls } = fakeFetch(
       router(
         {
           'GET /api/general-data/shopify-order-log': () => page([ROBIN]),
@@ -370,7 +370,7 @@ describe('List Orders (/orders)', () => {
   it('a line in the Jobs queue: Send HP asks the server\'s question; No sends nothing, Yes sends with the answer', async () => {
     signIn(USER);
     const question = 'Item 1 is in the Jobs queue to be printed in house. Send to HP Site Flow instead? It leaves the Jobs queue.';
-    const { calls } = stubFetch(
+    const { calls } = fakeFetch(
       router(
         {
           'GET /api/general-data/shopify-order-log': () => page([ROBIN]),
@@ -404,7 +404,7 @@ describe('List Orders (/orders)', () => {
   it('an unpaid order with a line in the Jobs queue: both questions are asked in turn, the yeses sent together', async () => {
     signIn(USER);
     const unpaid = order({ id: 1 }, { id: '5500000001', name: '#1001', financial_status: 'pending' });
-    const { calls } = stubFetch(
+    const { calls } = fakeFetch(
       router(
         {
           'GET /api/general-data/shopify-order-log': () => page([unpaid]),
@@ -434,12 +434,24 @@ describe('List Orders (/orders)', () => {
     ]);
   });
 
+  it("marks an order that waits: in the change window until HH:mm, or waiting for the buyer's proof", async () => {
+    signIn(USER);
+    const windowed = order({ id: 7, field1: '5500000007' }, { id: '5500000007', name: '#1007', financial_status: 'paid', waiting: { reason: 'hold', until: '2026-11-20T14:30:00Z', sentence: 'in the change window until 14:30' } });
+    const proofed = order({ id: 8, field1: '5500000008' }, { id: '5500000008', name: '#1008', financial_status: 'paid', waiting: { reason: 'proof', until: null, sentence: 'waiting for the buyer to approve the proof' } });
+    const made = order({ id: 9, field1: '5500000009' }, { id: '5500000009', name: '#1009', financial_status: 'paid' });
+    fakeFetch(router({ 'GET /api/general-data/shopify-order-log': () => page([windowed, proofed, made]), 'GET /api/designs/all-with-product-type': () => PRODUCT_TYPES }, USER));
+    renderOrders();
+    expect(within(await screen.findByTestId('order-5500000007')).getByText('In the change window until 14:30')).toBeInTheDocument();
+    expect(within(screen.getByTestId('order-5500000008')).getByText('Waiting for the buyer to approve the proof')).toBeInTheDocument();
+    expect(within(screen.getByTestId('order-5500000009')).queryByText(/change window|approve the proof/)).not.toBeInTheDocument();
+  });
+
   it('marks cancelled and unpaid orders in the list; paid ones carry no mark', async () => {
     signIn(USER);
     const unpaid = order({ id: 4, field1: '5500000004' }, { id: '5500000004', name: '#1004', financial_status: 'pending' });
     const cancelled = order({ id: 5, field1: '5500000005', status: 'cancelled' }, { id: '5500000005', name: '#1005', financial_status: 'voided', cancelled: { cancelledAt: '2025-03-08T10:00:00Z', reason: 'customer' } });
     const paid = order({ id: 6, field1: '5500000006' }, { id: '5500000006', name: '#1006', financial_status: 'partially_refunded' });
-    stubFetch(router({ 'GET /api/general-data/shopify-order-log': () => page([unpaid, cancelled, paid]), 'GET /api/designs/all-with-product-type': () => PRODUCT_TYPES }, USER));
+    fakeFetch(router({ 'GET /api/general-data/shopify-order-log': () => page([unpaid, cancelled, paid]), 'GET /api/designs/all-with-product-type': () => PRODUCT_TYPES }, USER));
     renderOrders();
     expect(within(await screen.findByTestId('order-5500000004')).getByText('Unpaid')).toBeInTheDocument();
     const cancelledRow = screen.getByTestId('order-5500000005');
@@ -452,7 +464,7 @@ describe('List Orders (/orders)', () => {
 
   it('shows a refused send (422) in an alert and its errorMes in the Error Data panel', async () => {
     signIn(USER);
-    stubFetch(
+    fakeFetch(
       router(
         {
           'GET /api/general-data/shopify-order-log': () => page([ROBIN]),
@@ -477,7 +489,7 @@ describe('List Orders (/orders)', () => {
 
   it('says when the provider did not answer and the send is queued (202)', async () => {
     signIn(USER);
-    stubFetch(
+    fakeFetch(
       router(
         {
           'GET /api/general-data/shopify-order-log': () => page([ROBIN]),
@@ -498,7 +510,7 @@ describe('List Orders (/orders)', () => {
   it('downloads a line item PDF as print-file.pdf, or shows data.error', async () => {
     signIn(USER);
     let answer = () => pdfResponse();
-    const { calls } = stubFetch(
+    const { calls } = fakeFetch(
       router(
         {
           'GET /api/general-data/shopify-order-log': () => page([ROBIN]),
@@ -527,7 +539,7 @@ describe('List Orders at volume: Make in house, and buttons that can only fail',
   it('ticks orders → Make in house: one call with their ids, a progress bar, then what was made, already in Jobs and refused with why', async () => {
     signIn(USER);
     const made = deferred<Response>();
-    const { calls } = stubFetch(
+    const { calls } = fakeFetch(
       router(
         {
           'GET /api/general-data/shopify-order-log': () => page([ROBIN, CANCELLED], false),
@@ -564,7 +576,7 @@ describe('List Orders at volume: Make in house, and buttons that can only fail',
   it('a cancelled or shipped order: Send HP, Line to HP and PDF are disabled, saying why; a one-result search offers no "Load more"', async () => {
     signIn(USER);
     const SHIPPED_HERE = order({ id: 5, status: 'shipped', field1: '5500000005' }, { id: '5500000005', name: '#1005', status: 'shipped', line_items: [{ id: '905', sku: 'CARD-ROBIN', quantity: 1 }] });
-    stubFetch(router({ 'GET /api/general-data/shopify-order-log': () => page([CANCELLED, SHIPPED_HERE], false), 'GET /api/designs/all-with-product-type': () => PRODUCT_TYPES }, USER));
+    fakeFetch(router({ 'GET /api/general-data/shopify-order-log': () => page([CANCELLED, SHIPPED_HERE], false), 'GET /api/designs/all-with-product-type': () => PRODUCT_TYPES }, USER));
     renderOrders();
     for (const [id, why] of [
       ['5500000004', 'Cancelled in the store (customer): nothing of it is printed or sent'],
@@ -582,7 +594,7 @@ describe('List Orders at volume: Make in house, and buttons that can only fail',
 
   it('a line says what its buttons do: "Line to HP", and the PDF puts the line in Jobs', async () => {
     signIn(USER);
-    stubFetch(router({ 'GET /api/general-data/shopify-order-log': () => page([ROBIN], false), 'GET /api/designs/all-with-product-type': () => PRODUCT_TYPES }, USER));
+    fakeFetch(router({ 'GET /api/general-data/shopify-order-log': () => page([ROBIN], false), 'GET /api/designs/all-with-product-type': () => PRODUCT_TYPES }, USER));
     renderOrders();
     const row = await screen.findByTestId('order-5500000001');
     expect(within(row).getByRole('button', { name: /^Send line .* to HP$/ })).toHaveTextContent('Line to HP');
@@ -593,7 +605,7 @@ describe('List Orders at volume: Make in house, and buttons that can only fail',
 describe('All orders (/all-orders)', () => {
   it('lists every client with a Client column from the sites list, titled "List Orders"', async () => {
     signIn(ADMIN);
-    const { calls } = stubFetch(
+    const { calls } = fakeFetch(
       router(
         {
           'GET /api/general-data/shopify-order-log': () => page([ROBIN, { ...SHIPPED, siteId: 2 }]),
@@ -624,7 +636,7 @@ describe('All orders (/all-orders)', () => {
 
   it('has a Client filter: a client picked lists only its orders (in the address too)', async () => {
     signIn(ADMIN);
-    const { calls } = stubFetch(
+    const { calls } = fakeFetch(
       router(
         {
           'GET /api/general-data/shopify-order-log': () => page([ROBIN], false),
@@ -646,7 +658,7 @@ describe('All orders (/all-orders)', () => {
 
   it('is refused to a non-admin, who never asks for every client', async () => {
     signIn(USER);
-    const { calls } = stubFetch(router({}, USER));
+    const { calls } = fakeFetch(router({}, USER));
     renderInAdmin(<AllOrdersPage />, { path: '/all-orders', routePath: '/all-orders' });
     expect(await screen.findByRole('heading', { name: 'Access denied' })).toBeInTheDocument();
     expect(orderCalls(calls)).toHaveLength(0);

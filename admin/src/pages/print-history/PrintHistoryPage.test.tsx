@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { ADMIN, renderInAdmin, signIn, stubFetch, USER } from '../../test/helpers';
+import { ADMIN, renderInAdmin, signIn, fakeFetch, USER } from '../../test/helpers';
 import { fail, ok, pdfResponse, printJob, router } from '../../test/printProduction';
 import { PrintHistoryPage } from './PrintHistoryPage';
 
@@ -14,7 +14,7 @@ function renderHistory() {
 describe('Print History (/print-history)', () => {
   it('lists printed jobs with Reprint as the last column', async () => {
     signIn(USER);
-    const { calls } = stubFetch(router({ 'GET /api/print-jobs': () => ok({ list: [PRINTED], hasNext: false, total: 1 }) }, USER));
+    const { calls } = fakeFetch(router({ 'GET /api/print-jobs': () => ok({ list: [PRINTED], hasNext: false, total: 1 }) }, USER));
     renderHistory();
     await screen.findByTestId('print-job-11');
     expect(calls.find((c) => c.url.startsWith('/api/print-jobs'))?.url).toBe('/api/print-jobs?page=1&readyForPrint=1&isPrinted=1');
@@ -26,7 +26,7 @@ describe('Print History (/print-history)', () => {
   it('Reprint asks why and who is responsible, then sends the job back to the queue and fades the row out', async () => {
     signIn(USER);
     const user = userEvent.setup();
-    const { calls } = stubFetch(
+    const { calls } = fakeFetch(
       router(
         {
           'GET /api/print-jobs': () => ok({ list: [PRINTED], hasNext: false, total: 1 }),
@@ -64,7 +64,7 @@ describe('Print History (/print-history)', () => {
   it('keeps the row and shows the server error when the reprint is refused', async () => {
     signIn(USER);
     const user = userEvent.setup();
-    stubFetch(
+    fakeFetch(
       router(
         {
           'GET /api/print-jobs': () => ok({ list: [PRINTED], hasNext: false, total: 1 }),
@@ -89,7 +89,7 @@ describe('Print History for operators', () => {
   it('shows the order, for an admin the client, and when and by whom it was printed', async () => {
     signIn(ADMIN);
     const job = printJob({ id: 12, productName: 'Robin card', isPrinted: true, isPDFDownloaded: true, orderName: '#1042', clientName: 'Site B', printedAt: '2026-11-24T09:15:00.000Z', printedByName: 'Ann Printer' });
-    stubFetch(router({ 'GET /api/print-jobs': () => ok({ list: [job], hasNext: false, total: 1 }) }, ADMIN));
+    fakeFetch(router({ 'GET /api/print-jobs': () => ok({ list: [job], hasNext: false, total: 1 }) }, ADMIN));
     renderHistory();
     const row = await screen.findByTestId('print-job-12');
     expect(screen.getAllByRole('columnheader').map((h) => h.textContent)).toEqual([
@@ -112,7 +112,7 @@ describe('Print History for operators', () => {
       downloads.push(this.download);
     };
     try {
-      const { calls } = stubFetch(
+      const { calls } = fakeFetch(
         router({ 'GET /api/print-jobs': () => ok({ list: [PRINTED], hasNext: false, total: 1 }), 'POST /api/pdf/from-print-job': () => pdfResponse() }, USER),
       );
       renderHistory();
@@ -147,7 +147,7 @@ describe('Print History for operators', () => {
     try {
       signIn(USER);
       const user = userEvent.setup();
-      const { calls } = stubFetch(
+      const { calls } = fakeFetch(
         router(
           {
             'GET /api/print-jobs': () => ok({ list: [PRINTED], hasNext: false, total: 1 }),

@@ -3,7 +3,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { ADMIN, renderInAdmin, signIn, stubFetch, type RecordedCall } from '../../test/helpers';
+import { ADMIN, renderInAdmin, signIn, fakeFetch, type RecordedCall } from '../../test/helpers';
 import { fail, ok, pdfResponse, printJob, router } from '../../test/printProduction';
 import { PrintHistoryPage } from '../print-history/PrintHistoryPage';
 import { bulkSummary } from './bulkSummary';
@@ -36,7 +36,7 @@ const posts = (calls: RecordedCall[], path: string) => calls.filter((c) => c.met
 describe('Jobs: bulk actions', () => {
   it('ticked rows → "N selected"; Mark printed asks first, then reports done and refused; done rows leave, refused stay', async () => {
     const user = userEvent.setup();
-    const { calls } = stubFetch(
+    const { calls } = fakeFetch(
       router(
         {
           'GET /api/print-jobs': lists(() => ok({ list: [ROBIN, WREN, OWL], hasNext: false, total: 3 })),
@@ -73,7 +73,7 @@ describe('Jobs: bulk actions', () => {
     const user = userEvent.setup();
     const all = Array.from({ length: 250 }, (_, i) => printJob({ id: 1000 + i, productName: `Card ${i}` }));
     let release: () => void = () => {};
-    const { calls } = stubFetch(
+    const { calls } = fakeFetch(
       router(
         {
           'GET /api/print-jobs': lists((call) => {
@@ -125,7 +125,7 @@ describe('Jobs: bulk actions', () => {
   it('Download: one print-files.pdf from the Jobs queue; the rows then ask "Have you printed?"', async () => {
     const user = userEvent.setup();
     let downloaded = false;
-    const { calls } = stubFetch(
+    const { calls } = fakeFetch(
       router(
         {
           'GET /api/print-jobs': lists(() => ok({ list: [ROBIN, WREN].map((j) => ({ ...j, isPDFDownloaded: downloaded })), hasNext: false, total: 2 })),
@@ -151,7 +151,7 @@ describe('Jobs: bulk actions', () => {
 
   it('a refused download names each job that stops it; nothing is saved', async () => {
     const user = userEvent.setup();
-    stubFetch(
+    fakeFetch(
       router(
         {
           'GET /api/print-jobs': lists(() => ok({ list: [ROBIN, WREN], hasNext: false, total: 2 })),
@@ -180,7 +180,7 @@ describe('Print History: bulk actions', () => {
 
   it('Reprint (confirmed) sends the ticked jobs back to the queue; Download takes them from History (nothing marked)', async () => {
     const user = userEvent.setup();
-    const { calls } = stubFetch(
+    const { calls } = fakeFetch(
       router(
         {
           'GET /api/print-jobs': () => ok({ list: printed, hasNext: false, total: 2 }),
@@ -209,7 +209,7 @@ describe('Print History: bulk actions', () => {
 
   it('a failed bulk call shows the server sentence', async () => {
     const user = userEvent.setup();
-    stubFetch(router({ 'GET /api/print-jobs': () => ok({ list: printed, hasNext: false, total: 2 }), 'POST /api/print-jobs/bulk': () => fail('Ids has too many print jobs (500 at most in one go).') }, ADMIN));
+    fakeFetch(router({ 'GET /api/print-jobs': () => ok({ list: printed, hasNext: false, total: 2 }), 'POST /api/print-jobs/bulk': () => fail('Ids has too many print jobs (500 at most in one go).') }, ADMIN));
     renderHistory();
     await screen.findByTestId('print-job-7');
     await user.click(tick('Robin card'));
@@ -249,7 +249,7 @@ describe('on a phone (below sm)', () => {
 
   it('each card has its tick box, and the toolbar counts them', async () => {
     const user = userEvent.setup();
-    stubFetch(router({ 'GET /api/print-jobs': lists(() => ok({ list: [ROBIN, WREN], hasNext: false, total: 2 })) }, ADMIN));
+    fakeFetch(router({ 'GET /api/print-jobs': lists(() => ok({ list: [ROBIN, WREN], hasNext: false, total: 2 })) }, ADMIN));
     renderJobs();
     const card = await screen.findByTestId('print-job-8');
     await user.click(within(card).getByRole('checkbox', { name: 'Select Wren card #8' }));

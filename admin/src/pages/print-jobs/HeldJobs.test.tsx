@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { PreflightFinding } from '../../../../common/api/preflight';
-import { ADMIN, LocationDisplay, renderInAdmin, signIn, stubFetch, type RecordedCall } from '../../test/helpers';
+import { ADMIN, LocationDisplay, renderInAdmin, signIn, fakeFetch, type RecordedCall } from '../../test/helpers';
 import { ok, printJob, router } from '../../test/printProduction';
 import { APPROVE_ANYWAY_MEANING } from './HeldJobActions';
 import { MOVED_TO_JOBS } from './HeldJobs';
@@ -30,7 +30,7 @@ function deferred<T>() {
 
 /** The Jobs screen with a stubbed server: `held` answers ?held=1, `ready` the queue, `post` the actions. */
 function stubJobs({ held = [HELD], ready = [READY], post = {} }: { held?: unknown[]; ready?: unknown[]; post?: Record<string, (call: RecordedCall) => Response | Promise<Response>> } = {}) {
-  return stubFetch(
+  return fakeFetch(
     router(
       {
         ...Object.fromEntries(Object.entries(post).map(([path, answer]) => [`POST ${path}`, answer])),

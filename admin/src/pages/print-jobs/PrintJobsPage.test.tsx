@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { ADMIN, USER, jsonResponse, renderInAdmin, signIn, stubFetch } from '../../test/helpers';
+import { ADMIN, USER, jsonResponse, renderInAdmin, signIn, fakeFetch } from '../../test/helpers';
 import { fail, ok, pdfResponse, printJob, router } from '../../test/printProduction';
 import { PrintJobsPage } from './PrintJobsPage';
 
@@ -29,7 +29,7 @@ afterEach(() => {
 
 describe('Jobs (/print-jobs)', () => {
   it('lists jobs ready for print and not printed, with the columns of the spec', async () => {
-    const { calls } = stubFetch(router({ 'GET /api/print-jobs': () => ok({ list: [JOB], hasNext: false, total: 1 }) }, ADMIN));
+    const { calls } = fakeFetch(router({ 'GET /api/print-jobs': () => ok({ list: [JOB], hasNext: false, total: 1 }) }, ADMIN));
     renderJobs();
     const row = await screen.findByTestId('print-job-7');
     expect(calls.find((c) => c.url.startsWith('/api/print-jobs'))?.url).toBe('/api/print-jobs?page=1&readyForPrint=1&isPrinted=0');
@@ -47,7 +47,7 @@ describe('Jobs (/print-jobs)', () => {
     const hoursAgo = (h: number) => new Date(Date.now() - h * 3600_000).toISOString();
     const ofOrder = printJob({ id: 8, productName: 'Order card', createdAt: hoursAgo(5), orderName: '#1042', orderCreatedAt: hoursAgo(10 * 24 + 3), shopifyOrderId: '5550001' });
     const byHand = printJob({ id: 9, productName: 'Hand card', createdAt: hoursAgo(2 * 24 + 1) });
-    stubFetch(router({ 'GET /api/print-jobs': () => ok({ list: [ofOrder, byHand], hasNext: false, total: 2 }) }, ADMIN));
+    fakeFetch(router({ 'GET /api/print-jobs': () => ok({ list: [ofOrder, byHand], hasNext: false, total: 2 }) }, ADMIN));
     renderJobs();
     const row = await screen.findByTestId('print-job-8');
     expect(within(row).getByText('#1042')).toBeInTheDocument();
@@ -60,13 +60,13 @@ describe('Jobs (/print-jobs)', () => {
   });
 
   it('says "No jobs found" when the queue is empty', async () => {
-    stubFetch(router({ 'GET /api/print-jobs': () => ok({ list: [], hasNext: false, total: 0 }) }, ADMIN));
+    fakeFetch(router({ 'GET /api/print-jobs': () => ok({ list: [], hasNext: false, total: 0 }) }, ADMIN));
     renderJobs();
     expect(await screen.findByText('No jobs found')).toBeInTheDocument();
   });
 
   it('shows the server error text in red', async () => {
-    stubFetch(router({ 'GET /api/print-jobs': () => fail('Database is unavailable', 503) }, ADMIN));
+    fakeFetch(router({ 'GET /api/print-jobs': () => fail('Database is unavailable', 503) }, ADMIN));
     renderJobs();
     const error = await screen.findByRole('alert');
     expect(error).toHaveTextContent('Database is unavailable');
@@ -75,7 +75,7 @@ describe('Jobs (/print-jobs)', () => {
 
   it('downloads print-file.pdf, ticks, asks "Have you printed?", and ✓ marks it printed and removes the row', async () => {
     const user = userEvent.setup();
-    const { calls } = stubFetch(
+    const { calls } = fakeFetch(
       router(
         {
           'GET /api/print-jobs': () => ok({ list: [JOB, printJob({ id: 8, productName: 'Mug' })], hasNext: false, total: 2 }),
@@ -104,7 +104,7 @@ describe('Jobs (/print-jobs)', () => {
 
   it('asks "Have you printed?" when a reload says the file was handed out elsewhere (another tab)', async () => {
     let downloadedElsewhere = false;
-    stubFetch(router({ 'GET /api/print-jobs': () => ok({ list: [{ ...JOB, isPDFDownloaded: downloadedElsewhere }], hasNext: false, total: 1 }) }, ADMIN));
+    fakeFetch(router({ 'GET /api/print-jobs': () => ok({ list: [{ ...JOB, isPDFDownloaded: downloadedElsewhere }], hasNext: false, total: 1 }) }, ADMIN));
     renderJobs();
     const row = await screen.findByTestId('print-job-7');
     expect(within(row).getByRole('button', { name: 'PDF' })).toBeInTheDocument();
@@ -118,7 +118,7 @@ describe('Jobs (/print-jobs)', () => {
 
   it('✗ resets the job (not downloaded, not printed) and keeps the row', async () => {
     const user = userEvent.setup();
-    const { calls } = stubFetch(
+    const { calls } = fakeFetch(
       router(
         {
           'GET /api/print-jobs': () => ok({ list: [{ ...JOB, isPDFDownloaded: true }], hasNext: false, total: 1 }),
@@ -138,7 +138,7 @@ describe('Jobs (/print-jobs)', () => {
 
   it('shows the PDF error of the server ("Only support 4 pages A5") and offers the button again', async () => {
     const user = userEvent.setup();
-    stubFetch(
+    fakeFetch(
       router(
         {
           'GET /api/print-jobs': () => ok({ list: [JOB], hasNext: false, total: 1 }),
@@ -158,7 +158,7 @@ describe('Jobs (/print-jobs)', () => {
   it("the provider's item (sent from another tab): the PDF asks first; Cancel downloads nothing, yes sends printInHouse", async () => {
     const user = userEvent.setup();
     const question = 'This item is made by HP Site Flow (job #7, Card): printing it here as well makes it twice. Print it in house anyway?';
-    const { calls } = stubFetch(
+    const { calls } = fakeFetch(
       router(
         {
           'GET /api/print-jobs': () => ok({ list: [JOB], hasNext: false, total: 1 }),
@@ -186,7 +186,7 @@ describe('Jobs (/print-jobs)', () => {
 
   it('shows a server error of the ✓ answer and keeps asking', async () => {
     const user = userEvent.setup();
-    stubFetch(
+    fakeFetch(
       router(
         {
           'GET /api/print-jobs': () => ok({ list: [{ ...JOB, isPDFDownloaded: true }], hasNext: false, total: 1 }),
@@ -204,7 +204,7 @@ describe('Jobs (/print-jobs)', () => {
 
   it('saves the production note on blur, then updates the same record on Enter', async () => {
     const user = userEvent.setup();
-    const { calls } = stubFetch(
+    const { calls } = fakeFetch(
       router(
         {
           'GET /api/print-jobs': () => ok({ list: [JOB], hasNext: false, total: 1 }),
@@ -228,7 +228,7 @@ describe('Jobs (/print-jobs)', () => {
 
   it('shows a production-note save error under the field', async () => {
     const user = userEvent.setup();
-    stubFetch(
+    fakeFetch(
       router(
         {
           'GET /api/print-jobs': () => ok({ list: [{ ...JOB, productionNote: { id: 31, note: 'old' } }], hasNext: false, total: 1 }),
@@ -246,7 +246,7 @@ describe('Jobs (/print-jobs)', () => {
 
   it('deletes a job only after confirmation', async () => {
     const user = userEvent.setup();
-    const { calls } = stubFetch(
+    const { calls } = fakeFetch(
       router(
         {
           'GET /api/print-jobs': () => ok({ list: [JOB], hasNext: false, total: 1 }),
@@ -268,7 +268,7 @@ describe('Jobs (/print-jobs)', () => {
 
   it('loads more while the server has more, and reloads from page 1 when the window regains focus', async () => {
     const user = userEvent.setup();
-    const { calls } = stubFetch(
+    const { calls } = fakeFetch(
       router(
         {
           'GET /api/print-jobs?page=1': () => ok({ list: [JOB], hasNext: true, total: 2 }),
@@ -295,7 +295,7 @@ describe('Jobs (/print-jobs)', () => {
   it('shows no "Load more" while the focus reload of page 1 is pending, then offers it again', async () => {
     let release: (() => void) | undefined;
     let firstPages = 0;
-    stubFetch(
+    fakeFetch(
       router(
         {
           'GET /api/print-jobs?page=1': () => {
@@ -325,7 +325,7 @@ describe('Jobs (/print-jobs)', () => {
 
 describe('a personalised job the order left a value out of', () => {
   it('is flagged "Needs review" with the missing fields', async () => {
-    stubFetch(
+    fakeFetch(
       router(
         { 'GET /api/print-jobs': () => ok({ list: [printJob({ id: 9, productName: 'Name card', data: { needsReview: true, missingFields: ['Recipient name'] } }), JOB], hasNext: false, total: 2 }) },
         ADMIN,
@@ -341,7 +341,7 @@ describe('a personalised job the order left a value out of', () => {
 describe('a job back in the queue for a reprint', () => {
   it('says why: "Reprint: Print defect (shop)"; a job never reprinted says nothing', async () => {
     const lastReprint = { reason: 'printDefect', responsible: 'shop', note: null, at: '2026-11-24T09:15:00.000Z', byUserId: 2, byName: 'Ann Printer', originalPrintedAt: '2026-11-23T16:00:00.000Z', originalPrintedByName: 'Sam Staff' } as const;
-    stubFetch(router({ 'GET /api/print-jobs': () => ok({ list: [printJob({ id: 9, productName: 'Mug', isRePrinted: true, reprintCount: 1, lastReprint }), JOB], hasNext: false, total: 2 }) }, ADMIN));
+    fakeFetch(router({ 'GET /api/print-jobs': () => ok({ list: [printJob({ id: 9, productName: 'Mug', isRePrinted: true, reprintCount: 1, lastReprint }), JOB], hasNext: false, total: 2 }) }, ADMIN));
     renderJobs();
     const back = await screen.findByTestId('print-job-9', {}, { timeout: 5000 });
     expect(within(back).getByText('Reprint: Print defect (shop)').closest('[title]')).toHaveAttribute('title', expect.stringMatching(/^Reprint: Print defect \(shop\)\. Sent back by Ann Printer on 24\/11\/2026 \d\d:\d\d$/));
@@ -356,7 +356,7 @@ describe('Jobs for operators: columns, sort, filters, notes, a job printed elsew
   it('a non-admin sees no Client column and no client filter; product type filters', async () => {
     signIn(USER);
     const user = userEvent.setup();
-    const { calls } = stubFetch(router({ 'GET /api/print-jobs': () => ok({ list: [JOB], hasNext: false, total: 1 }) }, USER));
+    const { calls } = fakeFetch(router({ 'GET /api/print-jobs': () => ok({ list: [JOB], hasNext: false, total: 1 }) }, USER));
     renderJobs();
     await screen.findByTestId('print-job-7');
     expect(screen.getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['', 'Order', 'Product', 'Preview', 'QTY', 'Created At', 'Time Since Order', 'Ship by', 'Production Notes', 'PDF', 'History', '']);
@@ -369,7 +369,7 @@ describe('Jobs for operators: columns, sort, filters, notes, a job printed elsew
 
   it('an admin filters by client (site picker) and sorts by a column header, asc then desc', async () => {
     const user = userEvent.setup();
-    const { calls } = stubFetch(router({ 'GET /api/print-jobs': () => ok({ list: [JOB], hasNext: false, total: 1 }) }, ADMIN));
+    const { calls } = fakeFetch(router({ 'GET /api/print-jobs': () => ok({ list: [JOB], hasNext: false, total: 1 }) }, ADMIN));
     renderJobs();
     await screen.findByTestId('print-job-7');
     await user.click(screen.getByRole('combobox', { name: 'Client' }));
@@ -384,7 +384,7 @@ describe('Jobs for operators: columns, sort, filters, notes, a job printed elsew
 
   it('a production note keeps several lines: Shift+Enter adds a line, Enter saves; the counter shows n/2000', async () => {
     const user = userEvent.setup();
-    const { calls } = stubFetch(
+    const { calls } = fakeFetch(
       router(
         {
           'GET /api/print-jobs': () => ok({ list: [JOB], hasNext: false, total: 1 }),
@@ -408,7 +408,7 @@ describe('Jobs for operators: columns, sort, filters, notes, a job printed elsew
   it('the PDF of a job printed meanwhile (a stale tab): the server\'s "Already printed by…" is shown, no file, the row leaves', async () => {
     const user = userEvent.setup();
     const message = 'Already printed by Ann Printer at 24/11/2026 09:15';
-    stubFetch(
+    fakeFetch(
       router(
         {
           'GET /api/print-jobs': () => ok({ list: [JOB, printJob({ id: 8, productName: 'Mug' })], hasNext: false, total: 2 }),
@@ -429,7 +429,7 @@ describe('Jobs for operators: columns, sort, filters, notes, a job printed elsew
   it('the PDF of a job preflight held meanwhile: the server says why, no file, the row leaves for Held', async () => {
     const user = userEvent.setup();
     const held = 'Held by preflight: Page 1 photo is 120 ppi at its printed size — it will look soft';
-    stubFetch(
+    fakeFetch(
       router(
         {
           'GET /api/print-jobs': () => ok({ list: [JOB], hasNext: false, total: 1 }),
@@ -448,7 +448,7 @@ describe('Jobs for operators: columns, sort, filters, notes, a job printed elsew
 
   it('another 409 (not "already printed") keeps the row', async () => {
     const user = userEvent.setup();
-    stubFetch(
+    fakeFetch(
       router(
         {
           'GET /api/print-jobs': () => ok({ list: [JOB], hasNext: false, total: 1 }),
@@ -488,7 +488,7 @@ describe('Jobs on a phone (below sm)', () => {
   it('shows each job as a card (no table) with its order, client and actions; the sort is picked above', async () => {
     const user = userEvent.setup();
     const job = printJob({ id: 7, productName: 'Robin card', orderName: '#1042', clientName: 'Site B' });
-    const { calls } = stubFetch(router({ 'GET /api/print-jobs': () => ok({ list: [job], hasNext: false, total: 1 }) }, ADMIN));
+    const { calls } = fakeFetch(router({ 'GET /api/print-jobs': () => ok({ list: [job], hasNext: false, total: 1 }) }, ADMIN));
     renderJobs();
     const card = await screen.findByTestId('print-job-7');
     expect(screen.queryByRole('table')).not.toBeInTheDocument();
@@ -507,7 +507,7 @@ describe('Jobs on a phone (below sm)', () => {
     signIn(USER);
     const first = Array.from({ length: 3 }, (_, i) => printJob({ id: 100 + i, productName: `Card ${i}` }));
     const wanted = printJob({ id: 321, productName: 'Wanted card' });
-    const { calls } = stubFetch(
+    const { calls } = fakeFetch(
       router({ 'GET /api/print-jobs': (call) => (new URL(call.url, 'http://x').searchParams.get('page') === '2' ? ok({ list: [wanted], hasNext: false, total: 4 }) : ok({ list: first, hasNext: true, total: 4 })) }, USER),
     );
     const { unmount } = renderInAdmin(<PrintJobsPage />, { path: '/print-jobs?job=321', routePath: '/print-jobs' });

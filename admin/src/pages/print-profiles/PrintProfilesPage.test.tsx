@@ -3,7 +3,7 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { PrintProfile } from '../../../../common/api/printProfiles';
 import { menuEntriesFor } from '../../layout/menuConfig';
-import { ADMIN, renderInAdmin, signIn, stubFetch } from '../../test/helpers';
+import { ADMIN, renderInAdmin, signIn, fakeFetch } from '../../test/helpers';
 import { fail, ok, router } from '../../test/printProduction';
 import { PrintProfilesPage } from './PrintProfilesPage';
 
@@ -13,7 +13,7 @@ describe('Print profiles (/print-profiles)', () => {
   it('lists the profiles by name; an upload sends the file as multipart and shows the new one; a refusal shows the server\'s sentence', async () => {
     signIn(ADMIN);
     let list = [FOGRA];
-    const { calls } = stubFetch(
+    const { calls } = fakeFetch(
       router(
         {
           'POST /api/print-profiles': (call) => {

@@ -6,7 +6,7 @@ import type { ProcessedFile, SyncResult, SyncRun } from '../../../../common/api/
 import { Menu } from '../../layout/Menu';
 import { SiteInfoProvider } from '../../layout/SiteInfoContext';
 import { formatDateTime } from '../../lib/format';
-import { ADMIN, renderInAdmin, signIn, stubFetch, USER, type RecordedCall } from '../../test/helpers';
+import { ADMIN, renderInAdmin, signIn, fakeFetch, USER, type RecordedCall } from '../../test/helpers';
 import { RECORD_DEFAULTS } from '../../test/orders';
 import { fail, ok, router } from '../../test/printProduction';
 import { SyncPage } from './SyncPage';
@@ -160,7 +160,7 @@ afterEach(() => {
 
 describe('RE & Adestra Sync (/re-n-adestra-sync)', () => {
   it('lets an admin pick among the sites with the sync (the first by default) and shows the four areas', async () => {
-    stubFetch(router(syncRoutes(), ADMIN));
+    fakeFetch(router(syncRoutes(), ADMIN));
     renderSync();
     expect(await screen.findByRole('combobox', { name: 'Site' })).toHaveTextContent('Hope Harbour Charity');
     expect(screen.getAllByRole('tab').slice(0, 4).map((t) => t.textContent)).toEqual(['RE to Adestra', 'Unsubscribe sync', 'Sync Export 80', 'Sync Export 92']);
@@ -172,7 +172,7 @@ describe('RE & Adestra Sync (/re-n-adestra-sync)', () => {
 
   it('asks for the constituent id without calling the server', async () => {
     const user = userEvent.setup();
-    const { calls } = stubFetch(router(syncRoutes(), ADMIN));
+    const { calls } = fakeFetch(router(syncRoutes(), ADMIN));
     renderSync();
     await user.click(await screen.findByRole('button', { name: 'Sync' }));
     expect(await screen.findByText('Please enter RE constitunent id')).toBeInTheDocument();
@@ -181,7 +181,7 @@ describe('RE & Adestra Sync (/re-n-adestra-sync)', () => {
 
   it('syncs one constituent and shows email, category, consent, action and the Adestra contact link', async () => {
     const user = userEvent.setup();
-    const { calls } = stubFetch(
+    const { calls } = fakeFetch(
       router(syncRoutes({ [`POST ${API}/raiser-edge-sync-one`]: () => ok({ result: RESULT, run: run({ kind: 'one', status: 'success', results: [RESULT], finishedAt: '2026-11-22T00:31:15.480Z' }) }) }), ADMIN),
     );
     renderSync();
@@ -199,7 +199,7 @@ describe('RE & Adestra Sync (/re-n-adestra-sync)', () => {
 
   it("shows the server's refusal of a single sync", async () => {
     const user = userEvent.setup();
-    stubFetch(router(syncRoutes({ [`POST ${API}/raiser-edge-sync-one`]: () => fail('Constituent 99999 was not found in the CRM', 404) }), ADMIN));
+    fakeFetch(router(syncRoutes({ [`POST ${API}/raiser-edge-sync-one`]: () => fail('Constituent 99999 was not found in the CRM', 404) }), ADMIN));
     renderSync();
     await user.type(await screen.findByLabelText('RE constituent ID'), '99999');
     await user.click(screen.getByRole('button', { name: 'Sync' }));
@@ -208,7 +208,7 @@ describe('RE & Adestra Sync (/re-n-adestra-sync)', () => {
 
   it('refuses a day in the future without calling the server', async () => {
     const user = userEvent.setup();
-    const { calls } = stubFetch(router(syncRoutes(), ADMIN));
+    const { calls } = fakeFetch(router(syncRoutes(), ADMIN));
     renderSync('/re-n-adestra-sync?view=day');
     const tomorrow = new Date(Date.now() + 86_400_000);
     const day = `${tomorrow.getFullYear()}-${String(tomorrow.getMonth() + 1).padStart(2, '0')}-${String(tomorrow.getDate()).padStart(2, '0')}`;
@@ -229,7 +229,7 @@ describe('RE & Adestra Sync (/re-n-adestra-sync)', () => {
       optInList: [RESULT.email!],
       progress: { pages: 2, seen: 40, total: 40, matched: 1, done: 1, failed: 0 },
     });
-    const { calls } = stubFetch(
+    const { calls } = fakeFetch(
       router(
         syncRoutes({
           [`POST ${API}/raiser-edge-sync-list-from-specific-day`]: () => ok({ run: run(), alreadyRunning: false }),
@@ -276,7 +276,7 @@ describe('RE & Adestra Sync (/re-n-adestra-sync)', () => {
       '2026-11-20': { day: '2026-11-20', contacts: 1, basis: 'last-run' },
       '2026-11-19': { day: '2026-11-19', contacts: null, basis: null },
     };
-    stubFetch(
+    fakeFetch(
       router(
         syncRoutes({ [`GET ${API}/raiser-edge-sync-day-preview`]: (call) => ok(previews[new URL(call.url, 'http://x').searchParams.get('day') ?? '']) }),
         ADMIN,
@@ -309,7 +309,7 @@ describe('RE & Adestra Sync (/re-n-adestra-sync)', () => {
       { kind: 'one', status: 'partial', trigger: 'schedule', results: [RESULT], optInList: [RESULT.email!], optOutList: ['#1010'], errors: [{ constituentId: '1010', message: 'adestra: timeout' }] },
       { id: 40, field1: '1005', field2: 'one' },
     );
-    stubFetch(router(syncRoutes({ [`GET ${API}/raiser-edge-sync/list`]: () => ok({ list: [failed], hasNext: false, total: 1, page: 1 }) }), ADMIN));
+    fakeFetch(router(syncRoutes({ [`GET ${API}/raiser-edge-sync/list`]: () => ok({ list: [failed], hasNext: false, total: 1, page: 1 }) }), ADMIN));
     renderSync('/re-n-adestra-sync?view=logs');
     const row = await screen.findByTestId('run-40');
     expect(within(row).getByText('Scheduled')).toBeInTheDocument();
@@ -321,7 +321,7 @@ describe('RE & Adestra Sync (/re-n-adestra-sync)', () => {
 
   it('saves the hour of a job: "Sync config saved", with the hour as the payload', async () => {
     const user = userEvent.setup();
-    const { calls } = stubFetch(
+    const { calls } = fakeFetch(
       router(
         syncRoutes({
           [`POST ${API}/sync-config/export80`]: (call) => ok({ config: { ...CONFIGS.list[2], hour: (call.body as { hour: string }).hour }, message: 'Sync config saved' }),
@@ -342,7 +342,7 @@ describe('RE & Adestra Sync (/re-n-adestra-sync)', () => {
 
   it("shows the server's refusal of an hour", async () => {
     const user = userEvent.setup();
-    stubFetch(router(syncRoutes({ [`POST ${API}/sync-config/export80`]: () => fail('Hour must be a whole number from 0 to 23 (24h format)') }), ADMIN));
+    fakeFetch(router(syncRoutes({ [`POST ${API}/sync-config/export80`]: () => fail('Hour must be a whole number from 0 to 23 (24h format)') }), ADMIN));
     renderSync('/re-n-adestra-sync?tab=export80');
     const hour = await screen.findByRole('textbox', { name: 'Hour (24h format)' });
     await waitFor(() => expect(hour).toHaveValue('4'));
@@ -356,7 +356,7 @@ describe('RE & Adestra Sync (/re-n-adestra-sync)', () => {
   it('runs an export file: "Done at …", and the answer\'s listAlreadyProcess replaces the list', async () => {
     const user = userEvent.setup();
     const doneAt = '2026-11-22T09:15:00.000Z';
-    const { calls } = stubFetch(
+    const { calls } = fakeFetch(
       router(
         syncRoutes({
           [`POST ${API}/sync-single-export80`]: () =>
@@ -397,7 +397,7 @@ describe('RE & Adestra Sync (/re-n-adestra-sync)', () => {
     const user = userEvent.setup();
     const failedRecord: ProcessedFile = { ...processed('export_80_20261121.csv', ''), status: 'failed', doneAt: null, result: null, rowsDone: 5, error: 'raisers-edge: network error' };
     let attempt = 0;
-    stubFetch(
+    fakeFetch(
       router(
         syncRoutes({
           [`GET ${API}/list-handle-export80`]: () => ok({ list: [failedRecord], hasNext: false, total: 1 }),
@@ -415,13 +415,13 @@ describe('RE & Adestra Sync (/re-n-adestra-sync)', () => {
   });
 
   it('shows a file list that cannot be read', async () => {
-    stubFetch(router(syncRoutes({ [`GET ${API}/list-file-export80`]: () => fail('This site has no CRM sync', 404) }), ADMIN));
+    fakeFetch(router(syncRoutes({ [`GET ${API}/list-file-export80`]: () => fail('This site has no CRM sync', 404) }), ADMIN));
     renderSync('/re-n-adestra-sync?tab=export80');
     expect(await screen.findByText('This site has no CRM sync')).toBeInTheDocument();
   });
 
   it('headlines Export 92 as Export92 (not the original export80)', async () => {
-    stubFetch(router(syncRoutes(), ADMIN));
+    fakeFetch(router(syncRoutes(), ADMIN));
     renderSync('/re-n-adestra-sync?tab=export92');
     expect(await screen.findByRole('heading', { name: 'Adestra Export92 Sync RE Configuration' })).toBeInTheDocument();
     expect(screen.queryByText(/Export80/)).not.toBeInTheDocument();
@@ -431,7 +431,7 @@ describe('RE & Adestra Sync (/re-n-adestra-sync)', () => {
 
   it("gives a charity-site user their own site's sync, without a site selector", async () => {
     signIn(STAFF);
-    const { calls } = stubFetch(router(syncRoutes(), STAFF));
+    const { calls } = fakeFetch(router(syncRoutes(), STAFF));
     renderSync();
     expect(await screen.findByRole('tab', { name: 'RE to Adestra' })).toBeInTheDocument();
     expect(screen.queryByRole('combobox', { name: 'Site' })).not.toBeInTheDocument();
@@ -441,7 +441,7 @@ describe('RE & Adestra Sync (/re-n-adestra-sync)', () => {
 
   it("tells another site's user that their site has no sync, without calling it", async () => {
     signIn(OTHER);
-    const { calls } = stubFetch(router({ 'GET /api/sites/info': () => ok({ data: DEMO }) }, OTHER));
+    const { calls } = fakeFetch(router({ 'GET /api/sites/info': () => ok({ data: DEMO }) }, OTHER));
     renderSync();
     expect(await screen.findByText('The RE & Adestra sync is not set up for Presswork Demo.')).toBeInTheDocument();
     expect(calls.some((c) => c.url.includes('/sync-'))).toBe(false);
@@ -460,14 +460,14 @@ describe('Menu: RE & Adestra Sync', () => {
 
   it("is shown to a user of the charity site (its features.sync)", async () => {
     signIn(STAFF);
-    stubFetch(router({ 'GET /api/sites/info': () => ok({ data: HOPE }) }, STAFF));
+    fakeFetch(router({ 'GET /api/sites/info': () => ok({ data: HOPE }) }, STAFF));
     renderMenu();
     expect(await screen.findByRole('menuitem', { name: /RE & Adestra Sync/ })).toHaveAttribute('href', '/re-n-adestra-sync');
   });
 
   it("is hidden from another site's user", async () => {
     signIn(OTHER);
-    stubFetch(router({ 'GET /api/sites/info': () => ok({ data: DEMO }) }, OTHER));
+    fakeFetch(router({ 'GET /api/sites/info': () => ok({ data: DEMO }) }, OTHER));
     renderMenu();
     expect(await screen.findByRole('menuitem', { name: /Product Designs/ })).toBeInTheDocument();
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -480,7 +480,7 @@ describe("Raiser's Edge connection", () => {
   it('a revoked token: "Needs reconnecting" and why; Reconnect fetches a fresh Blackbaud address with the token and goes there', async () => {
     const assign = vi.fn();
     vi.stubGlobal('location', { ...window.location, assign });
-    const { calls } = stubFetch(
+    const { calls } = fakeFetch(
       router(
         syncRoutes({
           [`GET ${API}/raiser-edge/status`]: () => ok(REVOKED),
@@ -499,7 +499,7 @@ describe("Raiser's Edge connection", () => {
   });
 
   it('back from Blackbaud: the outcome of the connection is shown', async () => {
-    stubFetch(router(syncRoutes(), ADMIN));
+    fakeFetch(router(syncRoutes(), ADMIN));
     renderSync('/re-n-adestra-sync?site=hope-harbour&reConnect=failed&reConnectMessage=Access%20was%20not%20granted%20in%20Blackbaud%20(access_denied)%3A%20nothing%20changed');
     expect(await screen.findByText('Access was not granted in Blackbaud (access_denied): nothing changed')).toBeInTheDocument();
     expect(await screen.findByRole('button', { name: "Connect to Raiser's Edge" })).toBeInTheDocument();
@@ -507,7 +507,7 @@ describe("Raiser's Edge connection", () => {
 
   it('connected: the consent names come from the CRM\'s lists and are saved; webhook subscriptions are listed and created', async () => {
     let subs = { list: [] as unknown[], eventTypes: ['com.blackbaud.constituent.change.v1', 'com.blackbaud.constituent.emailaddress.change.v1'], missing: ['com.blackbaud.constituent.change.v1', 'com.blackbaud.constituent.emailaddress.change.v1'] };
-    const { calls } = stubFetch(
+    const { calls } = fakeFetch(
       router(
         syncRoutes({
           [`GET ${API}/raiser-edge/status`]: () => ok(CONNECTED),
@@ -540,7 +540,7 @@ describe("Raiser's Edge connection", () => {
 
   it("a user of the site sees the connection's state but no Connect button", async () => {
     signIn(STAFF);
-    stubFetch(router(syncRoutes({ [`GET ${API}/raiser-edge/status`]: () => ok(REVOKED) }), STAFF));
+    fakeFetch(router(syncRoutes({ [`GET ${API}/raiser-edge/status`]: () => ok(REVOKED) }), STAFF));
     renderSync();
     expect(await screen.findByText('Needs reconnecting')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Reconnect' })).not.toBeInTheDocument();

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { ADMIN, renderInAdmin, signIn, stubFetch } from '../../test/helpers';
+import { ADMIN, renderInAdmin, signIn, fakeFetch } from '../../test/helpers';
 import { ok, printJob, router } from '../../test/printProduction';
 import { defaultPeriod, ON_TIME_PENDING, PrintReportsPage } from './PrintReportsPage';
 import { csvField, reportCsv } from './reportCsv';
@@ -31,7 +31,7 @@ describe('Print Reports (/reports)', () => {
   it('asks for the period and shows jobs per day, per product, the reprint rate and the oldest unprinted jobs', async () => {
     signIn(ADMIN);
     const period = defaultPeriod();
-    const { calls } = stubFetch(
+    const { calls } = fakeFetch(
       router(
         {
           'GET /api/print-jobs/reports': () =>
@@ -83,7 +83,7 @@ describe('Print Reports (/reports)', () => {
       const jobs = i === 0 ? 3 : i === 26 * 12 - 1 ? 1 : 0;
       return { start: `${y}-${m}-01`, end: `${y}-${m}-28`, jobs, quantity: jobs * 2 };
     });
-    stubFetch(
+    fakeFetch(
       router(
         {
           'GET /api/print-jobs/reports': () =>
@@ -142,7 +142,7 @@ const FIGURES = {
 describe('Print Reports: reprints, shipping, CSV', () => {
   it('charts reprints by reason, responsibility and product, shows order-to-ship, and says when on-time appears', async () => {
     signIn(ADMIN);
-    stubFetch(router({ 'GET /api/print-jobs/reports': () => ok(FIGURES) }, ADMIN));
+    fakeFetch(router({ 'GET /api/print-jobs/reports': () => ok(FIGURES) }, ADMIN));
     renderInAdmin(<PrintReportsPage />, { path: '/reports', routePath: '/reports' });
     expect(await screen.findByRole('heading', { name: 'Reprints by reason' })).toBeInTheDocument();
     for (const id of ['reprints-by-reason-chart', 'reprints-by-responsible-chart', 'reprints-by-product-chart']) {
@@ -168,7 +168,7 @@ describe('Print Reports: reprints, shipping, CSV', () => {
     vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
       names.push(this.download);
     });
-    stubFetch(router({ 'GET /api/print-jobs/reports': () => ok({ ...FIGURES, shipping: { ...FIGURES.shipping, onTime: { onTime: 3, counted: 4, rate: 0.75 } } }) }, ADMIN));
+    fakeFetch(router({ 'GET /api/print-jobs/reports': () => ok({ ...FIGURES, shipping: { ...FIGURES.shipping, onTime: { onTime: 3, counted: 4, rate: 0.75 } } }) }, ADMIN));
     renderInAdmin(<PrintReportsPage />, { path: '/reports', routePath: '/reports' });
     fireEvent.click(await screen.findByRole('button', { name: 'Download CSV' }));
     expect(names).toEqual(['print-report-2026-11-01-to-2026-11-30.csv']);

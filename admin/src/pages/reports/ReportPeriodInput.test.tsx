@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { ADMIN, renderInAdmin, signIn, stubFetch } from '../../test/helpers';
+import { ADMIN, renderInAdmin, signIn, fakeFetch } from '../../test/helpers';
 import { ok, router } from '../../test/printProduction';
 import { formatDay } from '../../lib/format';
 import { defaultPeriod, PrintReportsPage } from './PrintReportsPage';
@@ -13,7 +13,7 @@ describe('Print Reports period', () => {
     const user = userEvent.setup();
     signIn(ADMIN);
     const period = defaultPeriod();
-    const { calls } = stubFetch(router({ 'GET /api/print-jobs/reports': () => ok(EMPTY) }, ADMIN));
+    const { calls } = fakeFetch(router({ 'GET /api/print-jobs/reports': () => ok(EMPTY) }, ADMIN));
     renderInAdmin(<PrintReportsPage />, { path: '/reports', routePath: '/reports' });
     const from = await screen.findByRole('textbox', { name: 'From' });
     expect(from).toHaveValue(formatDay(period.from));

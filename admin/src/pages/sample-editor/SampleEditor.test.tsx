@@ -4,7 +4,7 @@ import { MemoryRouter, Route, Routes } from 'react-router-dom';
 import { AdminContext, defaultI18nProvider } from 'react-admin';
 import { authProvider } from '../../providers/authProvider';
 import { dataProvider } from '../../providers/dataProvider';
-import { jsonResponse, LocationDisplay, renderInAdmin, signIn, stubFetch, USER } from '../../test/helpers';
+import { jsonResponse, LocationDisplay, renderInAdmin, signIn, fakeFetch, USER } from '../../test/helpers';
 import { ok, router } from '../../test/printProduction';
 import { SampleEditorEmbedPage } from './SampleEditorEmbedPage';
 import { SampleEditorPage } from './SampleEditorPage';
@@ -25,7 +25,7 @@ beforeEach(() => {
 describe('Sample Editor (/sample-editor): the host side', () => {
   async function frame(sampleEditorUrl = '/sample-editor-embed') {
     signIn(USER, 'user-token');
-    stubFetch(router({ 'GET /api/app-config': () => ok({ editorUrl: '/editor', sampleEditorUrl }) }, USER));
+    fakeFetch(router({ 'GET /api/app-config': () => ok({ editorUrl: '/editor', sampleEditorUrl }) }, USER));
     renderInAdmin(<SampleEditorPage />, { path: '/sample-editor', routePath: '/sample-editor' });
     const iframe = (await screen.findByTitle('Sample editor')) as HTMLIFrameElement;
     const frameWindow = iframe.contentWindow!;
@@ -62,7 +62,7 @@ describe('Sample Editor (/sample-editor): the host side', () => {
   });
 
   it('sends a signed-out visitor to the login page with a redirect back', async () => {
-    stubFetch(router({}, USER));
+    fakeFetch(router({}, USER));
     window.history.pushState({}, '', '/sample-editor');
     try {
       render(
@@ -104,14 +104,14 @@ describe('Sample editor embed (/sample-editor-embed)', () => {
   const TOKEN = { source: 'presswork-host', type: 'token', token: 'user-token' };
 
   it('pings its parent at its own origin when ready', () => {
-    stubFetch(() => jsonResponse({ success: true, data: USER }));
+    fakeFetch(() => jsonResponse({ success: true, data: USER }));
     render(<SampleEditorEmbedPage />);
     expect(toParent.mock.calls).toEqual([[PING, ORIGIN]]);
     expect(screen.getByRole('status')).toHaveTextContent('Signing in…');
   });
 
   it('takes the token only from its parent at its own origin, then greets the user and opens the sample card', async () => {
-    const { calls } = stubFetch(() => jsonResponse({ success: true, data: { ...USER, firstName: 'Uma' } }));
+    const { calls } = fakeFetch(() => jsonResponse({ success: true, data: { ...USER, firstName: 'Uma' } }));
     render(<SampleEditorEmbedPage />);
     message(TOKEN, 'https://evil.example.com', parentWindow);
     message(TOKEN, ORIGIN, window);
@@ -135,7 +135,7 @@ describe('Sample editor embed (/sample-editor-embed)', () => {
   });
 
   it('says so when the token is refused', async () => {
-    stubFetch(() => jsonResponse({ success: false, error: 'Your session has expired' }, 401));
+    fakeFetch(() => jsonResponse({ success: false, error: 'Your session has expired' }, 401));
     render(<SampleEditorEmbedPage />);
     message(TOKEN, ORIGIN, parentWindow);
     await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent('You could not be signed in: Your session has expired'));

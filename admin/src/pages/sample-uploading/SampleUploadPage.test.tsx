@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { jsonResponse, renderInAdmin, signIn, stubFetch, USER } from '../../test/helpers';
+import { jsonResponse, renderInAdmin, signIn, fakeFetch, USER } from '../../test/helpers';
 import { ok, router } from '../../test/printProduction';
 import { SampleUploadPage } from './SampleUploadPage';
 
@@ -9,7 +9,7 @@ describe('Sample Upload (/sample-uploading)', () => {
   it('uploads the picked image through a presigned URL and shows it', async () => {
     signIn(USER);
     const user = userEvent.setup();
-    const { calls } = stubFetch(
+    const { calls } = fakeFetch(
       router(
         {
           'POST /api/users/me/get-upload-url': () => ok('/uploads/samples/1-robin.png?sig=abc'),
@@ -35,7 +35,7 @@ describe('Sample Upload (/sample-uploading)', () => {
     signIn(USER);
     const user = userEvent.setup();
     const bucketUrl = 'http://bucket.example/presswork/incoming/samples/1-robin.png?X-Amz-Signature=abc';
-    const { calls } = stubFetch(
+    const { calls } = fakeFetch(
       router(
         {
           'POST /api/users/me/get-upload-url': () => jsonResponse({ success: true, data: bucketUrl }, 200, { 'X-File-Url': 'http://localhost:3000/files/samples/1-robin.png' }),

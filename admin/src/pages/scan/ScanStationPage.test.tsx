@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { ScanItemState, ScanOrder, ScanResult, ScannedJob } from '../../../../common/api/scan';
-import { jsonResponse, renderInAdmin, signIn, stubFetch, USER } from '../../test/helpers';
+import { jsonResponse, renderInAdmin, signIn, fakeFetch, USER } from '../../test/helpers';
 import { ok, printJob, router } from '../../test/printProduction';
 import { startEarlyKeys } from '../../lib/earlyKeys';
 import ScanStationPage, { ORDER_COMPLETE } from './ScanStationPage';
@@ -54,7 +54,7 @@ describe('Scan station (/scan)', () => {
       () => ok({ job: job(11, 'packed', 1), order: orderWith('packed', 'packed'), advancedTo: 'packed', orderComplete: true } satisfies ScanResult),
       () => jsonResponse({ success: false, error: '“hello” is not a Presswork item barcode (they read PJ-, the job and the copy, e.g. PJ-17-2)' }, 400),
     ];
-    const { calls } = stubFetch(
+    const { calls } = fakeFetch(
       router(
         {
           'POST /api/scan': () => answers.shift()!(),
@@ -124,7 +124,7 @@ describe('Scan station (/scan)', () => {
       { job: four('printed', 2, 0), order: orderOf('printed', 0), advancedTo: 'printed', orderComplete: false },
       { job: four('printed', 2, 2), order: orderOf('printed', 2), advancedTo: 'packed', orderComplete: false },
     ] satisfies ScanResult[];
-    stubFetch(router({ 'POST /api/scan': () => ok(answers.shift()!) }, USER));
+    fakeFetch(router({ 'POST /api/scan': () => ok(answers.shift()!) }, USER));
     renderInAdmin(<ScanStationPage />, { path: '/scan', routePath: '/scan' });
     const answer = await screen.findByTestId('scan-answer');
     await typeCode('PJ-11-2');
@@ -140,7 +140,7 @@ describe('Scan station (/scan)', () => {
 
   it('takes the keys typed before it was ready, and keys typed while a button has the focus', async () => {
     signIn(USER);
-    const { calls } = stubFetch(router({ 'POST /api/scan': () => ok({ job: job(11, 'printed', 1), order: orderWith('printed', 'waiting'), advancedTo: 'printed', orderComplete: false } satisfies ScanResult) }, USER));
+    const { calls } = fakeFetch(router({ 'POST /api/scan': () => ok({ job: job(11, 'printed', 1), order: orderWith('printed', 'waiting'), advancedTo: 'printed', orderComplete: false } satisfies ScanResult) }, USER));
     // The scanner types on /scan while the app still loads: nothing has the focus yet.
     window.history.pushState({}, '', '/scan');
     startEarlyKeys();
@@ -167,7 +167,7 @@ describe('Scan station (/scan)', () => {
 
   it('gives the input back after a click anywhere but a control', async () => {
     signIn(USER);
-    stubFetch(router({}, USER));
+    fakeFetch(router({}, USER));
     renderInAdmin(<ScanStationPage />, { path: '/scan', routePath: '/scan' });
     const input = await screen.findByLabelText('Scan or type a code');
     await waitFor(() => expect(input).toHaveFocus());

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { act, fireEvent, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { ADMIN, jsonResponse, renderInAdmin, signIn, stubFetch, USER } from '../../test/helpers';
+import { ADMIN, jsonResponse, renderInAdmin, signIn, fakeFetch, USER } from '../../test/helpers';
 import { ok, router } from '../../test/printProduction';
 import { toSubmission, initialForm } from './manualForm';
 import { SendHpManuallyPage } from './SendHpManuallyPage';
@@ -39,7 +39,7 @@ describe('Send HP Manually (/send-hp-manually)', () => {
   it('sends the form (items added and deleted, quantity as a number, "gb" by default) and shows the response', async () => {
     signIn(USER);
     const answer = deferred<Response>();
-    const { calls } = stubFetch(router({ 'POST /api/online-stores/manually-send-hp': () => answer.promise }, USER));
+    const { calls } = fakeFetch(router({ 'POST /api/online-stores/manually-send-hp': () => answer.promise }, USER));
     renderManual();
     expect(await screen.findByText('Please fill in all the fields. Make up some ids')).toBeInTheDocument();
     expect(document.title).toBe('Send HP Manually | Presswork');
@@ -89,7 +89,7 @@ describe('Send HP Manually (/send-hp-manually)', () => {
   it("shows a refusal in an alert, with the provider's answer", async () => {
     signIn(USER);
     const refusal = { success: false, error: { message: 'Validation failed', validations: [{ path: 'shipTo.postcode', message: 'is required' }] } };
-    stubFetch(
+    fakeFetch(
       router(
         {
           'POST /api/online-stores/manually-send-hp': () =>
@@ -109,7 +109,7 @@ describe('Send HP Manually (/send-hp-manually)', () => {
 
   it('lets an admin pick the site (their own by default) and sends its id', async () => {
     signIn(ADMIN);
-    const { calls } = stubFetch(
+    const { calls } = fakeFetch(
       router(
         {
           'GET /api/admin/sites': () =>

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { configure, fireEvent, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { ADMIN, jsonResponse, renderInAdmin, signIn, stubFetch } from '../../test/helpers';
+import { ADMIN, jsonResponse, renderInAdmin, signIn, fakeFetch } from '../../test/helpers';
 import { RecordEdit } from './RecordEdit';
 
 configure({ asyncUtilTimeout: 5000 });
@@ -12,7 +12,7 @@ const dataInput = () => screen.getByLabelText('Data');
 describe('RecordEdit: the reseller form reads plainly', () => {
   it('Data that is not a JSON object says so next to the field, without react-admin\'s wrapper', async () => {
     signIn(ADMIN);
-    const { calls } = stubFetch(() => jsonResponse({ success: true, data: ADMIN }));
+    const { calls } = fakeFetch(() => jsonResponse({ success: true, data: ADMIN }));
     renderInAdmin(<RecordEdit {...screens} />, { path: '/resellers/create', routePath: '/resellers/create' });
     const user = userEvent.setup();
     await user.type(await screen.findByLabelText(/^Name/), 'Northern Prints');
@@ -28,7 +28,7 @@ describe('RecordEdit: the reseller form reads plainly', () => {
   it('a server refusal about a field shows its sentence next to that field and in the notification', async () => {
     signIn(ADMIN);
     const sentence = 'Code must be at most 255 characters.';
-    stubFetch((call) =>
+    fakeFetch((call) =>
       call.method === 'POST' && call.url.startsWith('/api/admin/resellers')
         ? jsonResponse({ success: false, error: sentence, field: 'field1', details: [{ field: 'field1', message: sentence }] }, 400)
         : jsonResponse({ success: true, data: ADMIN }),

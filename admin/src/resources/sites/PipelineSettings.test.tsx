@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { ADMIN, jsonResponse, renderInAdmin, signIn, stubFetch, type RecordedCall } from '../../test/helpers';
+import { ADMIN, jsonResponse, renderInAdmin, signIn, fakeFetch, type RecordedCall } from '../../test/helpers';
 import { validateEnvValue } from './PipelineSettings';
 import { SiteEdit } from './SiteEdit';
 
@@ -10,7 +10,7 @@ const site = (env: Env) => ({ id: 2, name: 'Hope Harbour Charity', slug: 'hope-h
 
 /** The site, its users; a save answers `onSave` (the saved record by default). */
 function answer(env: Env, onSave?: (call: RecordedCall) => Response) {
-  return stubFetch((call) => {
+  return fakeFetch((call) => {
     if (call.method === 'PUT' && call.url === '/api/admin/sites/2') return onSave ? onSave(call) : jsonResponse(call.body);
     if (call.url.startsWith('/api/admin/sites/2')) return jsonResponse(site(env));
     if (call.url.startsWith('/api/admin/users')) return jsonResponse([], 200, { 'Content-Range': 'users 0-0/0' });

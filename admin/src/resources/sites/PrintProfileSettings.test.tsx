@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { PrintProfile } from '../../../../common/api/printProfiles';
-import { ADMIN, jsonResponse, renderInAdmin, signIn, stubFetch } from '../../test/helpers';
+import { ADMIN, jsonResponse, renderInAdmin, signIn, fakeFetch } from '../../test/helpers';
 import { demoSite, siteSaves as saves, type Env } from '../../test/siteEdit';
 import { SiteEdit } from './SiteEdit';
 
@@ -14,7 +14,7 @@ const PROFILES = [profile(1, 'Coated FOGRA39', null), profile(2, 'Press of site 
 describe('Site editor: Print files', { timeout: 40_000 }, () => {
   it('offers the site\'s own profiles and those for every site, by name; the choice writes PRINT_OUTPUT_PROFILE with its number', async () => {
     signIn(ADMIN);
-    const { calls } = stubFetch((call) => {
+    const { calls } = fakeFetch((call) => {
       if (call.method === 'PUT' && call.url === '/api/admin/sites/2') return jsonResponse(call.body);
       if (call.url.startsWith('/api/admin/sites/2')) return jsonResponse(demoSite([]));
       if (call.url.startsWith('/api/admin/users')) return jsonResponse([], 200, { 'Content-Range': 'users 0-0/0' });

@@ -5,7 +5,7 @@ import { createMemoryRouter, Route, RouterProvider, Routes } from 'react-router-
 import { AdminContext, defaultI18nProvider } from 'react-admin';
 import { authProvider } from '../../providers/authProvider';
 import { dataProvider } from '../../providers/dataProvider';
-import { ADMIN, jsonResponse, renderInAdmin, signIn, stubFetch } from '../../test/helpers';
+import { ADMIN, jsonResponse, renderInAdmin, signIn, fakeFetch } from '../../test/helpers';
 import { SiteEdit } from './SiteEdit';
 
 const site = (env: Array<{ key: string; value: string }>) => ({ id: 2, name: 'Hope Harbour Charity', slug: 'hope-harbour', logo: null, theme: { mainColor: '#1e88e5' }, settings: { env }, createdAt: '2025-03-07T10:00:00.000Z' });
@@ -16,7 +16,7 @@ const SYNC_ENV = [
 ];
 
 function answer(record: ReturnType<typeof site>) {
-  return stubFetch((call) => {
+  return fakeFetch((call) => {
     if (call.url.startsWith('/api/admin/sites/2')) return jsonResponse(record);
     if (call.url.startsWith('/api/sites/hope-harbour/raiser-edge/status')) return jsonResponse({ success: true, data: { connected: false, needsReconnect: true, reason: 'the CRM refused the refresh token (400 invalid_grant)', connectedAt: null, environmentName: null } });
     if (call.url.startsWith('/api/admin/users')) return jsonResponse([], 200, { 'Content-Range': 'users 0-0/0' });

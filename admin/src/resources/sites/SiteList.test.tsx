@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { screen } from '@testing-library/react';
-import { ADMIN, jsonResponse, renderInAdmin, signIn, stubFetch, USER } from '../../test/helpers';
+import { ADMIN, jsonResponse, renderInAdmin, signIn, fakeFetch, USER } from '../../test/helpers';
 import { SiteList } from './SiteList';
 
 const SITES = [
@@ -22,7 +22,7 @@ function renderList() {
 describe('SiteList', () => {
   it('lists sites for an admin with DD/MM/YYYY dates and an Add site button', async () => {
     signIn(ADMIN);
-    const { calls } = stubFetch((call) =>
+    const { calls } = fakeFetch((call) =>
       call.url.startsWith('/api/admin/sites')
         ? jsonResponse(SITES, 200, { 'Content-Range': 'sites 0-0/1' })
         : jsonResponse({ success: true, data: ADMIN }),
@@ -39,14 +39,14 @@ describe('SiteList', () => {
 
   it('says "No site found" when there is none', async () => {
     signIn(ADMIN);
-    stubFetch(() => jsonResponse([], 200, { 'Content-Range': 'sites */0' }));
+    fakeFetch(() => jsonResponse([], 200, { 'Content-Range': 'sites */0' }));
     renderList();
     expect(await screen.findByText('No site found')).toBeInTheDocument();
   });
 
   it('shows the server error text as-is', async () => {
     signIn(ADMIN);
-    stubFetch((call) =>
+    fakeFetch((call) =>
       call.url.startsWith('/api/admin/sites')
         ? jsonResponse({ success: false, error: 'Database is unavailable' }, 503)
         : jsonResponse({ success: true, data: ADMIN }),
@@ -57,7 +57,7 @@ describe('SiteList', () => {
 
   it('shows access denied to a non-admin and never asks for the sites', async () => {
     signIn(USER);
-    const { calls } = stubFetch(() => jsonResponse({ success: true, data: USER }));
+    const { calls } = fakeFetch(() => jsonResponse({ success: true, data: USER }));
     renderList();
     expect(await screen.findByText('Access denied')).toBeInTheDocument();
     expect(calls.some((c) => c.url.startsWith('/api/admin/sites'))).toBe(false);

@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { getDefaultNormalizer, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { User } from '../../../../common/api/sites';
-import { ADMIN, jsonResponse, renderInAdmin, signIn, stubFetch } from '../../test/helpers';
+import { ADMIN, jsonResponse, renderInAdmin, signIn, fakeFetch } from '../../test/helpers';
 import { CONFIRM_PASSWORD_MESSAGE, passwordConfirmationMatches, UsersModal } from './UsersModal';
 
 const EXISTING: User = {
@@ -39,7 +39,7 @@ describe('UsersModal', () => {
     ['a different confirmation', 'other-password'],
   ])('refuses %s with "Confirm password not match " and sends nothing', async (_case, confirmation) => {
     signIn(ADMIN);
-    const { fetchMock } = stubFetch(() => jsonResponse({ success: true, data: EXISTING }));
+    const { fetchMock } = fakeFetch(() => jsonResponse({ success: true, data: EXISTING }));
     const { onSaved } = renderModal();
     const user = userEvent.setup();
     await user.type(screen.getByLabelText('First name'), 'Grace');
@@ -57,7 +57,7 @@ describe('UsersModal', () => {
   it('creates a user of the site through POST /api/users/upsert', async () => {
     signIn(ADMIN, 'tok');
     const created = { ...EXISTING, id: 8 };
-    const { calls } = stubFetch(() => jsonResponse({ success: true, data: created }));
+    const { calls } = fakeFetch(() => jsonResponse({ success: true, data: created }));
     const { onSaved, onClose } = renderModal();
     const user = userEvent.setup();
     await user.type(screen.getByLabelText('First name'), 'Grace');
@@ -84,7 +84,7 @@ describe('UsersModal', () => {
 
   it('updates an existing user without a password when none is typed', async () => {
     signIn(ADMIN);
-    const { calls } = stubFetch(() => jsonResponse({ success: true, data: EXISTING }));
+    const { calls } = fakeFetch(() => jsonResponse({ success: true, data: EXISTING }));
     const { onSaved } = renderModal(EXISTING);
     const user = userEvent.setup();
     expect(screen.getByLabelText('First name')).toHaveValue('Grace');
@@ -105,7 +105,7 @@ describe('UsersModal', () => {
 
   it('shows the server error and stays open', async () => {
     signIn(ADMIN);
-    stubFetch(() => jsonResponse({ success: false, error: 'Email already used' }, 409));
+    fakeFetch(() => jsonResponse({ success: false, error: 'Email already used' }, 409));
     const { onSaved, onClose } = renderModal(EXISTING);
     await userEvent.setup().click(screen.getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('Email already used')).toBeInTheDocument();
@@ -116,7 +116,7 @@ describe('UsersModal', () => {
   it('a refusal about a field shows its sentence under that field, not the field key', async () => {
     signIn(ADMIN);
     const sentence = 'First name is required.';
-    stubFetch(() => jsonResponse({ success: false, error: sentence, field: 'firstName', details: [{ field: 'firstName', message: sentence }] }, 400));
+    fakeFetch(() => jsonResponse({ success: false, error: sentence, field: 'firstName', details: [{ field: 'firstName', message: sentence }] }, 400));
     renderModal();
     const user = userEvent.setup();
     await user.type(screen.getByLabelText('Email'), 'grace@example.com');

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { StockItem, StockMovement } from '../../../../common/api/stock';
-import { ADMIN, renderInAdmin, signIn, stubFetch, USER, type RecordedCall } from '../../test/helpers';
+import { ADMIN, renderInAdmin, signIn, fakeFetch, USER, type RecordedCall } from '../../test/helpers';
 import { fail, ok, router } from '../../test/printProduction';
 import StockItemCreate from './StockItemCreate';
 import StockItemEdit from './StockItemEdit';
@@ -32,7 +32,7 @@ function fakeStock(user = ADMIN) {
     moves.push({ id: moves.length + 1, itemId: id, kind, quantity: change, onHandAfter: it.onHand, reservedAfter: it.reserved, jobId: null, note: note ?? null, byUserId: 1, byName: 'Ada Admin', at: '2026-11-28T12:00:00.000Z' });
     return ok(it);
   };
-  const fetches = stubFetch(
+  const fetches = fakeFetch(
     router(
       {
         'GET /api/stock-items?': () => ok({ list: items, hasNext: false, total: items.length }),

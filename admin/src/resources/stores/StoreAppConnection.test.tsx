@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { Store, StoreConnection, StorePrivacyRequest } from '../../../../common/api/orders';
-import { ADMIN, jsonResponse, renderInAdmin, signIn, stubFetch, type RecordedCall } from '../../test/helpers';
+import { ADMIN, jsonResponse, renderInAdmin, signIn, fakeFetch, type RecordedCall } from '../../test/helpers';
 import { StoreEdit } from './StoreEdit';
 
 const APP_STORE: Store = {
@@ -61,7 +61,7 @@ afterEach(() => vi.unstubAllGlobals());
 describe('Setup → Stores: connecting through a Shopify app', () => {
   it('the kind of connection is chosen in the business\'s words; an app asks for its Client ID and secret, not a token', async () => {
     signIn(ADMIN);
-    const { calls } = stubFetch(api({ store: { auth: 'static_token', clientId: '', clientSecret: '', adminToken: '********' } }));
+    const { calls } = fakeFetch(api({ store: { auth: 'static_token', clientId: '', clientSecret: '', adminToken: '********' } }));
     renderEdit();
     expect(await screen.findByLabelText('Admin API access token')).toBeInTheDocument();
     expect(screen.getByRole('radio', { name: 'A legacy custom app token' })).toBeChecked();
@@ -80,7 +80,7 @@ describe('Setup → Stores: connecting through a Shopify app', () => {
     signIn(ADMIN);
     let refuse = false;
     const reason = 'Shopify refused the client credentials grant for hood-shop.myshopify.com (shop_not_permitted): the app belongs to another organisation than the store. Install it on the store with OAuth instead.';
-    const { calls } = stubFetch(api({ connect: () => (refuse ? jsonResponse({ success: false, error: reason }, 422) : jsonResponse({ success: true, data: { shopName: 'Hood Charity Shop', scopes: [], missingScopes: [], expiresAt: CONNECTED.expiresAt } })) }));
+    const { calls } = fakeFetch(api({ connect: () => (refuse ? jsonResponse({ success: false, error: reason }, 422) : jsonResponse({ success: true, data: { shopName: 'Hood Charity Shop', scopes: [], missingScopes: [], expiresAt: CONNECTED.expiresAt } })) }));
     renderEdit();
     expect(await screen.findByText(/Connected to Hood Charity Shop: the token renews itself \(this one lasts until 02\/12\/2026 10:00\)/)).toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: 'Connect' }));
@@ -93,7 +93,7 @@ describe('Setup → Stores: connecting through a Shopify app', () => {
 
   it('a store that needs reconnecting says why; a missing scope is named with what it stops', async () => {
     signIn(ADMIN);
-    stubFetch(api({ connection: { connected: false, needsReconnect: true, reason: 'Shopify refused the refresh token of hood-shop.myshopify.com (invalid_grant): install the app on the store again.' } }));
+    fakeFetch(api({ connection: { connected: false, needsReconnect: true, reason: 'Shopify refused the refresh token of hood-shop.myshopify.com (invalid_grant): install the app on the store again.' } }));
     renderEdit();
     expect(await screen.findByText(/Needs reconnecting\./)).toBeInTheDocument();
     expect(screen.getByText(/invalid_grant\): install the app on the store again\. Nothing is asked of the store until it is reconnected/)).toBeInTheDocument();
@@ -101,7 +101,7 @@ describe('Setup → Stores: connecting through a Shopify app', () => {
 
   it('a missing scope', async () => {
     signIn(ADMIN);
-    stubFetch(api({ connection: { missingScopes: ['write_merchant_managed_fulfillment_orders'] } }));
+    fakeFetch(api({ connection: { missingScopes: ['write_merchant_managed_fulfillment_orders'] } }));
     renderEdit();
     expect(await screen.findByText(/^Tracking cannot be written back: the app lacks write_merchant_managed_fulfillment_orders: add it to the app’s version/)).toBeInTheDocument();
   });
@@ -110,7 +110,7 @@ describe('Setup → Stores: connecting through a Shopify app', () => {
     signIn(ADMIN);
     const assign = vi.fn();
     vi.stubGlobal('location', { ...window.location, assign });
-    const { calls } = stubFetch(api({ store: { auth: 'authorization_code' }, connection: { connected: false, shopName: null } }));
+    const { calls } = fakeFetch(api({ store: { auth: 'authorization_code' }, connection: { connected: false, shopName: null } }));
     renderEdit('/stores/1?shopify=refused&message=This%20install%20link%20was%20already%20used%3A%20nothing%20was%20changed.');
     expect(await screen.findByText('This install link was already used: nothing was changed.')).toBeInTheDocument();
     expect(await screen.findByText('Not installed yet: save the Client ID and secret, then Install on Shopify.')).toBeInTheDocument();
@@ -136,7 +136,7 @@ describe('Setup → Stores: connecting through a Shopify app', () => {
         doneAt: null,
       },
     ];
-    stubFetch(api({ privacy }));
+    fakeFetch(api({ privacy }));
     renderEdit();
     const table = await screen.findByRole('table', { name: 'Privacy requests' });
     const rows = within(table).getAllByRole('row');

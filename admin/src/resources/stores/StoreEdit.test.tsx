@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { Store, StoreConnection } from '../../../../common/api/orders';
-import { ADMIN, jsonResponse, renderInAdmin, signIn, stubFetch, type RecordedCall } from '../../test/helpers';
+import { ADMIN, jsonResponse, renderInAdmin, signIn, fakeFetch, type RecordedCall } from '../../test/helpers';
 import { StoreEdit } from './StoreEdit';
 import { StoreList } from './StoreList';
 import { storeChanges } from './types';
@@ -79,7 +79,7 @@ describe('Stores', () => {
     signIn(ADMIN);
     const writeText = vi.fn(async () => undefined);
     Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
-    stubFetch(storesApi);
+    fakeFetch(storesApi);
     renderInAdmin(<StoreList />, { path: '/stores', routePath: '/stores' });
     expect(await screen.findByText('Hood Charity')).toBeInTheDocument();
     expect(screen.getByText('hood-shop.myshopify.com')).toBeInTheDocument();
@@ -90,7 +90,7 @@ describe('Stores', () => {
 
   it('keeps the masked webhook secret unchanged when another field is saved', async () => {
     signIn(ADMIN);
-    const { calls } = stubFetch(storesApi);
+    const { calls } = fakeFetch(storesApi);
     renderEdit();
     const domain = await screen.findByLabelText('Shop domain');
     await waitFor(() => expect(domain).toHaveValue('hood-shop.myshopify.com'));
@@ -118,7 +118,7 @@ describe('Stores', () => {
 
   it('sets when orders go to print (SHOPIFY_SEND_WHEN)', async () => {
     signIn(ADMIN);
-    const { calls } = stubFetch(storesApi);
+    const { calls } = fakeFetch(storesApi);
     renderEdit();
     await waitFor(() => expect(screen.getByLabelText('Shop domain')).toHaveValue('hood-shop.myshopify.com'));
     await userEvent.click(screen.getByRole('combobox', { name: /Orders go to print/ }));
@@ -130,7 +130,7 @@ describe('Stores', () => {
 
   it('sends a new webhook secret, letting the server keep the old one as the previous secret', async () => {
     signIn(ADMIN);
-    const { calls } = stubFetch(storesApi);
+    const { calls } = fakeFetch(storesApi);
     renderEdit();
     const secret = await screen.findByLabelText('Webhook secret');
     await waitFor(() => expect(secret).toHaveValue('********'));
@@ -143,7 +143,7 @@ describe('Stores', () => {
 
   it('the Admin API token is a masked password field sent back unchanged; a new one is sent', async () => {
     signIn(ADMIN);
-    const { calls } = stubFetch(storesApi);
+    const { calls } = fakeFetch(storesApi);
     renderEdit();
     const token = await screen.findByLabelText('Admin API access token');
     await waitFor(() => expect(token).toHaveValue('********'));
@@ -158,7 +158,7 @@ describe('Stores', () => {
   it('Check connection shows the shop name; a refusal shows the server\'s sentence', async () => {
     signIn(ADMIN);
     let refuse = false;
-    const { calls } = stubFetch((call) =>
+    const { calls } = fakeFetch((call) =>
       refuse && call.url === '/api/online-stores/check-connection'
         ? jsonResponse({ success: false, error: 'The store refused the access token (401): check SHOPIFY_ADMIN_TOKEN' }, 502)
         : storesApi(call),
@@ -174,7 +174,7 @@ describe('Stores', () => {
 
   it('Register webhooks lists what the store holds, with the ones pointing elsewhere', async () => {
     signIn(ADMIN);
-    const { calls } = stubFetch(storesApi);
+    const { calls } = fakeFetch(storesApi);
     renderEdit();
     await userEvent.click(await screen.findByRole('button', { name: 'Register webhooks' }));
     const table = await screen.findByRole('table', { name: 'Webhook subscriptions' });
@@ -187,7 +187,7 @@ describe('Stores', () => {
   it('a store whose app was uninstalled says so, with when', async () => {
     signIn(ADMIN);
     const at = new Date(2026, 10, 24, 9, 5).toISOString();
-    stubFetch((call) => (call.url.startsWith('/api/admin/stores/1') ? jsonResponse({ ...STORE, adminToken: '', disconnectedAt: at }) : storesApi(call)));
+    fakeFetch((call) => (call.url.startsWith('/api/admin/stores/1') ? jsonResponse({ ...STORE, adminToken: '', disconnectedAt: at }) : storesApi(call)));
     renderEdit();
     expect(await screen.findByText(/Disconnected \(app uninstalled on 24\/11\/2026 09:05\)/)).toBeInTheDocument();
   });
@@ -195,7 +195,7 @@ describe('Stores', () => {
   it('Sync from store: one keyed call, the button disabled while it runs, then what it found', async () => {
     signIn(ADMIN);
     let answer: (r: Response) => void = () => {};
-    const { calls } = stubFetch((call) => {
+    const { calls } = fakeFetch((call) => {
       if (call.url === '/api/online-stores/reconcile') return new Promise<Response>((resolve) => (answer = resolve));
       if (call.url.startsWith('/api/admin/stores')) return jsonResponse([{ ...STORE, lastReconcileError: 'Invalid API key or access token' }], 200, { 'Content-Range': 'stores 0-0/1' });
       return jsonResponse({ success: true, data: ADMIN });

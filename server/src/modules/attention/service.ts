@@ -24,7 +24,7 @@ import { siteScope } from '../auth';
 import { HP_ORDER_KIND, type OutboxRow, failedOutboxRows, providerFirstPrintedFrom, providerFirstSentFrom, providerPrintedBefore, providerSentBefore } from '../fulfilment';
 import { HP_SOURCE } from '../fulfilment';
 import { PROGRESS, SIDE, TERMINAL, orderNames, ordersPlacedSince } from '../orders';
-import { STORE_FULFILMENT_KIND } from '../fulfilment';
+import { STORE_FULFILMENT_KIND, storeHoldNotices } from '../fulfilment';
 import { failingDeliveriesBySource } from '../inbox';
 import { SHOPIFY_SOURCE } from '../orders';
 import { PIPELINE_KIND, type PipelinePayload, pipelineRunsOfOrder } from '../pipeline';
@@ -310,6 +310,21 @@ export function attentionService(deps: Deps) {
     return kept(items, total);
   }
 
+  /** Stores whose token may not hold fulfillment orders: one row a site, until a hold works there. */
+  async function storeHoldsRefused(siteId: number | undefined): Promise<Found> {
+    const { rows, total } = await storeHoldNotices(db, siteId, ATTENTION_KIND_LIMIT);
+    const names = await siteNames(db, rows.flatMap((r) => (r.siteId === null ? [] : [r.siteId])));
+    const items = rows.map((r) =>
+      item('storeHoldRefused', {
+        title: `The store of ${names.get(r.siteId!) ?? 'a site'} does not let Presswork put waiting orders on hold (its access token lacks the write_merchant_managed_fulfillment_orders scope): orders still wait in Presswork, but the store does not show them as on hold. Grant the scope (reinstall or update the app) in Setup → Stores`,
+        link: '/stores',
+        since: r.updatedAt,
+        siteId: r.siteId,
+      }),
+    );
+    return kept(items, total);
+  }
+
   async function failedWriteBacks(siteId: number | undefined): Promise<Found> {
     const { rows, total } = await failedOutboxRows(db, STORE_FULFILMENT_KIND, siteId, ATTENTION_KIND_LIMIT);
     const items = await outboxItems('writeBackFailed', rows, (order, r) => `The store was not told that ${order.replace(/^Order/, 'order')} shipped: ${brief(r.error)}`);
@@ -353,7 +368,7 @@ export function attentionService(deps: Deps) {
   async function compute(siteId: number | undefined, admin: boolean): Promise<{ answer: AttentionAnswer; computedAt: number; validUntil: number }> {
     const now = clock.now();
     const changes: number[] = [];
-    const [owedJobs, heldJobs, heldLines, noAck, sends, writeBacks, steps, webhooks, proofs, low] = await Promise.all([
+    const [owedJobs, heldJobs, heldLines, noAck, sends, writeBacks, steps, webhooks, proofs, low, holdsRefused] = await Promise.all([
       owed(siteId, now, changes),
       held(siteId),
       routingHeld(siteId),
@@ -364,8 +379,9 @@ export function attentionService(deps: Deps) {
       failingWebhooks(siteId, admin),
       proofChanges(siteId),
       lowStock(siteId, now),
+      storeHoldsRefused(siteId),
     ]);
-    const found: Record<AttentionKind, Found> = { ...owedJobs, held: heldJobs, routingHeld: heldLines, hpNoAck: noAck, sendFailed: sends, writeBackFailed: writeBacks, pipelineFailed: steps, webhookFailing: webhooks, proofChange: proofs, lowStock: low };
+    const found: Record<AttentionKind, Found> = { ...owedJobs, held: heldJobs, routingHeld: heldLines, hpNoAck: noAck, sendFailed: sends, writeBackFailed: writeBacks, pipelineFailed: steps, webhookFailing: webhooks, proofChange: proofs, lowStock: low, storeHoldRefused: holdsRefused };
     const counts = { total: 0, critical: 0 } as AttentionCounts;
     for (const kind of ATTENTION_KINDS) {
       counts[kind] = found[kind].total;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { fileUrl, optionalFileUrl } from '../pdf';
 import { flag } from '../../http/validate';
 import { PRODUCT_TYPES, type ProductType } from '../../../../common/design-doc/types';
+import { DESIGN_PROOFS } from '../../../../common/api/printProduction';
 import { rowId } from '../../http/validate';
 
 export { PRODUCT_TYPES, type ProductType };
@@ -46,6 +47,8 @@ export type HpAdditionData = z.infer<typeof hpAdditionData>;
 export const designData = z
   .object({
     artworkUrls: z.array(fileUrl).max(20, 'has too many pages (20 at most)').optional(),
+    // The buyer's proof for this design's lines over the site's PROOF_REQUIRED; null: as the site says.
+    proof: z.enum(DESIGN_PROOFS, { error: `must be one of ${DESIGN_PROOFS.join(', ')} (or null: as the site says)` }).nullable().optional(),
   })
   .loose();
 

@@ -149,7 +149,7 @@ export function linesOfProviderOrder(order: StoreOrder, orderId: string, lineId:
 type Outcome = StoreFulfilmentView;
 
 /** Whether a transport failure can succeed later (no answer, throttled, the store's 5xx). */
-function transient(err: unknown): boolean {
+export function transient(err: unknown): boolean {
   const kind = (err as { kind?: unknown } | null)?.kind;
   const status = Number((err as { status?: unknown } | null)?.status ?? 0);
   if (kind === 'throttled' || kind === 'network') return true;

@@ -14,6 +14,7 @@ import { PRODUCTION_NOTE_MAX } from '../../../../common/api/printProduction';
 import { siteExists } from '../sites';
 import { fieldError } from '../../http/fieldErrors';
 import type { OrderRecord } from '../orders';
+import { waitingOfOrders } from '../waiting';
 
 export { SYSTEM_TYPES };
 
@@ -38,7 +39,17 @@ export function generalDataService(deps: Deps, { shipBy }: { shipBy: RecordsShip
   const { db, clock } = deps;
   const repo = generalDataRepo(db);
   // List Orders: each line carries its ship-by. Only in lists: a record read to be edited and saved back must not store it.
-  const withShipBy = async (type: string, rows: DataRecord[]): Promise<DataRecord[]> => (type === RECORD_TYPES.order ? shipBy.onOrders(rows as OrderRecord[]) : rows);
+  // And each order says what it still waits for (change window, buyer's proof), in the shop's time.
+  const withShipBy = async (type: string, rows: DataRecord[]): Promise<DataRecord[]> => {
+    if (type !== RECORD_TYPES.order) return rows;
+    const orders = await shipBy.onOrders(rows as OrderRecord[]);
+    const waits = await waitingOfOrders(db, orders.filter((o) => o.field1).map((o) => ({ siteId: o.siteId, orderId: o.field1! })), deps.config.sync.timezone);
+    if (!waits.size) return orders;
+    return orders.map((o) => {
+      const waiting = waits.get(`${o.siteId}\n${o.field1}`);
+      return waiting ? { ...o, data: { ...o.data, waiting } } : o;
+    });
+  };
 
   function check(actor: Actor, record: DataRecord | undefined, action: 'read' | 'update' | 'delete'): DataRecord {
     if (!record) throw notFound('Record not found');

@@ -5,7 +5,7 @@ export { highestProgress, moveOrder, refuseHandMove, nextOrderStatus, ORDER_EVEN
 export { SHOPIFY_SOURCE } from './repo';
 export { onlineStoresRoutes, shopifyWebhookRoutes, storeConnectionRoutes } from './routes';
 export { searchKey } from './searchKeys';
-export { type OrderCancelPort, type OrderPipelinePort, type OrderProductionPort, type OrderRoutePort, type OrderSendPort, ordersService, type OrdersService } from './service';
+export { type OrderCancelPort, type OrderPipelinePort, type OrderProductionPort, type OrderStoreHoldPort, type OrderRoutePort, type OrderSendPort, ordersService, type OrdersService } from './service';
 export { type Cancellation, isPaid, type OrderAddress, type OrderData, type OrderLine } from './shopify';
 export { storeAdminFor } from './storeConnection';
 export { type Store, type StoreSortField, storesService, type StoresService } from './stores';

@@ -19,8 +19,8 @@ export interface LineDesign {
 }
 
 export interface OrderProductionPort {
-  /** Each line's design (or why it has none), as production maps it. */
-  mapLines(siteId: number, order: { line_items: OrderLine[] }): Promise<LineDesign[]>;
+  /** Each line's design (or why it has none), as production maps it (in the caller's transaction, when given). */
+  mapLines(siteId: number, order: { line_items: OrderLine[] }, trx?: Trx): Promise<LineDesign[]>;
   /** After a store change: the order's unprinted jobs follow their lines, in the caller's transaction. */
   followOrder(trx: Trx, siteId: number, order: OrderData): Promise<void>;
   /** Check order: where each line with a job is made. */

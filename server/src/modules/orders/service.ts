@@ -17,11 +17,11 @@ import { assertAdmin } from '../auth';
 import { notFound } from '../../http/errors';
 import { findSiteBySlug } from '../sites';
 import type { OrderLine } from './shopify';
-import { applyDeliveries, applyDelivery, type OrderCancelPort, type OrderPipelinePort, type OrderRoutePort, type UpsertContext } from './upsert';
+import { applyDeliveries, applyDelivery, type OrderCancelPort, type OrderPipelinePort, type OrderRoutePort, type OrderStoreHoldPort, type UpsertContext } from './upsert';
 import { webhookSites, type WebhookInput } from './webhookSites';
 import { redactWaiting } from './privacyRequests';
 
-export type { OrderCancelPort, OrderPipelinePort, OrderRoutePort, OrderSendPort } from './upsert';
+export type { OrderCancelPort, OrderPipelinePort, OrderRoutePort, OrderSendPort, OrderStoreHoldPort } from './upsert';
 export type { OrderProductionPort } from './productionPort';
 export type { WebhookAnswer } from './ingest';
 export { STORE_KEYS, SITE_CACHE_MS, type WebhookInput } from './webhookSites';
@@ -38,6 +38,8 @@ export interface OrdersServiceDeps {
   cancel?: OrderCancelPort;
   /** The charity's order pipeline (modules/pipeline): queued on a paid order. */
   pipeline?: OrderPipelinePort;
+  /** The store shows a waiting order on hold (fulfilment/storeHold.ts). */
+  storeHold?: OrderStoreHoldPort;
   /** Where webhook deliveries are stored and processed (default: an inbox of its own). */
   inbox?: Inbox;
   /** The Admin API transport of a site's store (missed orders are pulled with it). */
@@ -52,7 +54,7 @@ export function ordersService(deps: Deps, services: OrdersServiceDeps) {
   const inbox = services.inbox ?? createInbox(deps);
   const sites = webhookSites(db, clock);
   const { shipBy } = services;
-  const upsert: UpsertContext = { clock, timeZone: deps.config.sync.timezone, production, routePort: () => services.route, cancelPort: () => services.cancel, pipeline: services.pipeline };
+  const upsert: UpsertContext = { clock, timeZone: deps.config.sync.timezone, production, routePort: () => services.route, cancelPort: () => services.cancel, pipeline: services.pipeline, storeHold: services.storeHold };
 
   inbox.register({
     source: SHOPIFY_SOURCE,

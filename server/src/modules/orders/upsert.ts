@@ -10,6 +10,7 @@ import { printHold } from './orderHold';
 import type { Delivery } from '../inbox';
 import type { OrderProductionPort } from './productionPort';
 import { unitsToMake } from '../../../../common/api/units';
+import { designProofOf } from '../../../../common/api/printProduction';
 import { type Site, findSite } from '../sites';
 import { AUTOMATIC, type HistoryBy } from '../history';
 import { recordManyOrderChanges, recordOrderChanges } from './orderHistory';
@@ -47,15 +48,21 @@ export interface OrderPipelinePort {
   queueOnPaid(trx: Knex.Transaction, site: Site | undefined, order: OrderData): Promise<number>;
 }
 
+/** The store's side of a waiting order (fulfilment/storeHold.ts): its hold queued in the caller's transaction. */
+export interface OrderStoreHoldPort {
+  holdInStore(trx: Knex.Transaction, site: Site, input: { orderId: string; note: string }, at: string): Promise<unknown>;
+}
+
 export interface UpsertContext {
   clock: Clock;
   /** The shop's time zone (a change window until a time of day); UTC when not given. */
   timeZone?: string;
-  production: Pick<OrderProductionPort, 'followOrder'>;
+  production: Pick<OrderProductionPort, 'followOrder'> & Partial<Pick<OrderProductionPort, 'mapLines'>>;
   /** Routing, once wired (none: nothing is routed by itself). */
   routePort(): OrderRoutePort | undefined;
   cancelPort?(): OrderCancelPort | undefined;
   pipeline?: OrderPipelinePort;
+  storeHold?: OrderStoreHoldPort;
 }
 
 /** The batch the inbox claimed: applied per site (orders read once and written once); the inbox marks it processed. */
@@ -130,7 +137,12 @@ async function applyOrders(ctx: UpsertContext, trx: Knex.Transaction, siteId: nu
 /** Once the order may be made (paid, never cancelled), its lines wait as the site says: the change window, a proof. */
 async function waitWhenPaid(ctx: UpsertContext, trx: Knex.Transaction, siteId: number, site: Site | undefined, data: OrderData): Promise<void> {
   if (!site || printHold(data, sendWhenOf(site))) return;
-  await startWaits(trx, { siteId, order: data, settings: waitSettingsOf(site), now: ctx.clock.now(), timeZone: ctx.timeZone ?? 'UTC' });
+  // Each line's design may say itself whether its buyers approve a proof (data.proof).
+  const mapped = ctx.production.mapLines ? await ctx.production.mapLines(siteId, { line_items: data.line_items ?? [] }, trx) : [];
+  const designProofs = new Map(mapped.map((m) => [String(m.line.id), designProofOf(m.design?.data)]));
+  const started = await startWaits(trx, { siteId, order: data, settings: waitSettingsOf(site), now: ctx.clock.now(), timeZone: ctx.timeZone ?? 'UTC', designProofs });
+  // The store shows the order on hold while it waits, saying why.
+  if (started.waiting && ctx.storeHold) await ctx.storeHold.holdInStore(trx, site, { orderId: String(data.id), note: `Presswork: ${started.waiting}` }, isoNow(ctx.clock));
 }
 
 /**

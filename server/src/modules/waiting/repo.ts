@@ -96,6 +96,11 @@ export function waitsRepo(db: Db | Knex.Transaction) {
       const [{ n }] = (await q().count({ n: '*' })) as Array<{ n: number | string }>;
       return { rows: rows.map((r) => ({ ...fromRow(r), since: r.updated_at })), total: Number(n) };
     },
+    /** The rows of some orders of a site still in one of `states` (a listed page's orders). */
+    async ofOrdersIn(siteId: number, orderIds: string[], states: readonly WaitState[]): Promise<LineWait[]> {
+      if (!orderIds.length) return [];
+      return ((await db<Row>('line_waits').where({ site_id: siteId }).whereIn('order_id', orderIds).whereIn('state', states as WaitState[]).orderBy('id')) as Row[]).map(fromRow);
+    },
     /** Rows in a state (proofs to send, proofs awaiting an answer). */
     async inState(state: WaitState, limit = 200): Promise<LineWait[]> {
       return ((await db<Row>('line_waits').where({ state }).orderBy('id').limit(limit)) as Row[]).map(fromRow);

@@ -2,6 +2,7 @@
 // Production asks it before anything is made or listed as makeable; the scheduled release moves
 // rows on when their time comes. Pure functions here; the rows are read and moved in repo.ts.
 import { siteSettings, type ProofRequired } from '../../../../common/siteSettings';
+import type { DesignProof } from '../../../../common/api/printProduction';
 import { waitingSentence, type LineWaiting } from '../../../../common/api/waiting';
 import { wallClockOf } from '../../../../common/wallClock';
 import { nextRunAt } from '../../lib/time';
@@ -59,10 +60,14 @@ export function personalisationOf(line: { properties?: Array<{ name: string; val
 
 export const isPersonalised = (line: { properties?: Array<{ name: string; value: unknown }> | null }) => personalisationOf(line).length > 0;
 
-/** What a newly paid line waits for: the window (until when), a proof, both or neither (null). */
-export function waitFor(settings: WaitSettings, line: { properties?: Array<{ name: string; value: unknown }> | null }, now: Date, timeZone: string): { holdUntil: string | null; proofNeeded: boolean } | null {
+/**
+ * What a newly paid line waits for: the window (until when), a proof, both or neither (null). The
+ * line's design may say itself whether its buyers approve a proof (`data.proof`), over the site.
+ */
+export function waitFor(settings: WaitSettings, line: { properties?: Array<{ name: string; value: unknown }> | null }, now: Date, timeZone: string, designProof: DesignProof | null = null): { holdUntil: string | null; proofNeeded: boolean } | null {
   const personalised = isPersonalised(line);
-  const proofNeeded = settings.proofRequired === 'all' || (settings.proofRequired === 'personalised' && personalised);
+  const bySite = settings.proofRequired === 'all' || (settings.proofRequired === 'personalised' && personalised);
+  const proofNeeded = designProof === 'required' ? true : designProof === 'off' ? false : bySite;
   let holdUntil: string | null = null;
   if (!settings.holdOnlyPersonalised || personalised) {
     if (settings.holdUntil) {
