@@ -90,6 +90,30 @@ describe('shopify webhook processing in batches', async () => {
     expect(after.every((d: { status: string; attempts: number }) => d.status === 'processed' && Number(d.attempts) === 0)).toBe(true);
   });
 
+  it("a batch looks each SKU's design up once; a design that asks for proofs still makes each order's own line wait", async () => {
+    const made = await makeDesign(w, w.tokens.adminA, { name: 'Proofed in a batch', sku: 'BATCH-PROOF', productType: 'Card', isCustomizable: true, data: { proof: 'required' } });
+    expect(made.id).toEqual(expect.any(Number));
+    const list = [order({ skus: ['BATCH-PROOF', 'SKU-CARD'] }), order({ skus: ['SKU-CARD', 'BATCH-PROOF'] }), order({ skus: ['SKU-CARD'] })];
+    const ids: number[] = [];
+    for (const o of list) ids.push((await store(o, { topic: 'orders/create' }))!);
+    const lookups: unknown[] = [];
+    const listener = (q: { sql: string; bindings?: unknown[] }) => {
+      if (/select/i.test(q.sql) && /designs/.test(q.sql) && /sku/.test(q.sql)) lookups.push(q.bindings?.find((b) => b === 'BATCH-PROOF' || b === 'SKU-CARD'));
+    };
+    w.db.on('query', listener);
+    try {
+      expect(await processTogether(ids)).toEqual({ batchedMarks: 1, singleMarks: 0 });
+    } finally {
+      w.db.off('query', listener);
+    }
+    // Once per SKU for the batch, not once per order (that was most of a burst's statements).
+    expect([...lookups].sort()).toEqual(['BATCH-PROOF', 'SKU-CARD']);
+    const waits = async (orderId: string) => (await w.db('line_waits').where({ order_id: orderId }).orderBy('id')).map((x: { line_id: string; state: string }) => [x.line_id, x.state]);
+    expect(await waits(list[0].id)).toEqual([[list[0].line_items[0].id, 'proof-due']]);
+    expect(await waits(list[1].id)).toEqual([[list[1].line_items[1].id, 'proof-due']]);
+    expect(await waits(list[2].id)).toEqual([]);
+  });
+
   it('a delivery that cannot be processed holds back no other: the batch is redone one by one', async () => {
     const good1 = order({ name: '#4001' });
     const good2 = order({ name: '#4002' });

@@ -130,19 +130,31 @@ async function applyOrders(ctx: UpsertContext, trx: Knex.Transaction, siteId: nu
     trx,
     fresh.map((o) => ({ order: { siteId, orderId: o.orderId, at: now, by: { automatic: AUTOMATIC.shopifyWebhook(o.data.lastTopic) } }, before: undefined, after: { ...o.data, status: o.status } })),
   );
-  for (const o of next.values()) await waitWhenPaid(ctx, trx, siteId, site, o.data);
+  await waitWhenPaid(ctx, trx, siteId, site, [...next.values()].map((o) => o.data));
   for (const o of next.values()) await ctx.pipeline?.queueOnPaid(trx, site, o.data);
 }
 
-/** Once the order may be made (paid, never cancelled), its lines wait as the site says: the change window, a proof. */
-async function waitWhenPaid(ctx: UpsertContext, trx: Knex.Transaction, siteId: number, site: Site | undefined, data: OrderData): Promise<void> {
-  if (!site || printHold(data, sendWhenOf(site))) return;
+/**
+ * Once an order may be made (paid, never cancelled), its lines wait as the site says: the change
+ * window, a proof. A batch's orders have their lines' designs looked up together (a SKU once, not
+ * once per order: per order it was most of a webhook burst's statements on PostgreSQL).
+ */
+async function waitWhenPaid(ctx: UpsertContext, trx: Knex.Transaction, siteId: number, site: Site | undefined, orders: OrderData[]): Promise<void> {
+  if (!site) return;
+  const sendWhen = sendWhenOf(site);
+  const paid = orders.filter((data) => !printHold(data, sendWhen));
+  if (!paid.length) return;
   // Each line's design may say itself whether its buyers approve a proof (data.proof).
-  const mapped = ctx.production.mapLines ? await ctx.production.mapLines(siteId, { line_items: data.line_items ?? [] }, trx) : [];
-  const designProofs = new Map(mapped.map((m) => [String(m.line.id), designProofOf(m.design?.data)]));
-  const started = await startWaits(trx, { siteId, order: data, settings: waitSettingsOf(site), now: ctx.clock.now(), timeZone: ctx.timeZone ?? 'UTC', designProofs });
-  // The store shows the order on hold while it waits, saying why.
-  if (started.waiting && ctx.storeHold) await ctx.storeHold.holdInStore(trx, site, { orderId: String(data.id), note: `Presswork: ${started.waiting}` }, isoNow(ctx.clock));
+  const lines = paid.map((data) => data.line_items ?? []);
+  const mapped = ctx.production.mapLines ? await ctx.production.mapLines(siteId, { line_items: lines.flat() }, trx) : [];
+  let from = 0;
+  for (const [i, data] of paid.entries()) {
+    const own = mapped.slice(from, (from += lines[i].length));
+    const designProofs = new Map(own.map((m) => [String(m.line.id), designProofOf(m.design?.data)]));
+    const started = await startWaits(trx, { siteId, order: data, settings: waitSettingsOf(site), now: ctx.clock.now(), timeZone: ctx.timeZone ?? 'UTC', designProofs });
+    // The store shows the order on hold while it waits, saying why.
+    if (started.waiting && ctx.storeHold) await ctx.storeHold.holdInStore(trx, site, { orderId: String(data.id), note: `Presswork: ${started.waiting}` }, isoNow(ctx.clock));
+  }
 }
 
 /**
@@ -182,7 +194,7 @@ export async function applyDelivery(ctx: UpsertContext, trx: Knex.Transaction, d
   await recordOrderChanges(trx, { siteId: d.siteId, orderId: order.id, at: now, by }, existing ? { ...existing.data, status: existing.status ?? existing.data.status } : undefined, { ...applied.data, status });
   const site = await findSite(trx, d.siteId);
   // Before routing asks production: a line in its change window or waiting for its proof is not routed (routed when its wait ends).
-  await waitWhenPaid(ctx, trx, d.siteId, site, applied.data);
+  await waitWhenPaid(ctx, trx, d.siteId, site, [applied.data]);
   if (status === RECEIVED && route) await route.routeOrder(trx, d.siteId, applied.data);
   // The pipeline once paid: the delivery that pays the order queues it; later ones find it queued.
   await ctx.pipeline?.queueOnPaid(trx, site, applied.data);
