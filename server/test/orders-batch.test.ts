@@ -114,6 +114,16 @@ describe('shopify webhook processing in batches', async () => {
     expect(await waits(list[2].id)).toEqual([]);
   });
 
+  it('40 deliveries together: one transaction on PostgreSQL (64 a batch), two on SQLite (32, its statements hold the answers back)', async () => {
+    const list = Array.from({ length: 40 }, () => order());
+    const ids: number[] = [];
+    for (const o of list) ids.push((await store(o, { topic: 'orders/create' }))!);
+    const marks = await processTogether(ids);
+    expect(marks).toEqual({ batchedMarks: w.config.database.client === 'pg' ? 1 : 2, singleMarks: 0 });
+    expect((await deliveries(w)).filter((d: { id: number; status: string }) => ids.includes(Number(d.id)) && d.status === 'processed')).toHaveLength(40);
+    for (const o of list) expect((await orderRows(w, o.id)).length).toBe(1);
+  });
+
   it('a delivery that cannot be processed holds back no other: the batch is redone one by one', async () => {
     const good1 = order({ name: '#4001' });
     const good2 = order({ name: '#4002' });
