@@ -41,8 +41,10 @@ export default defineConfig({
           isolate: false,
           // Through Vite, so raMuiCompat's rewrites apply to react-admin here as in the build.
           server: { deps: { inline: ['react-admin', 'ra-ui-materialui'] } },
-          // jsdom renders of whole screens take seconds when the server suite shares the 2 cores.
-          testTimeout: 60_000,
+          // jsdom renders of whole screens take seconds when the server suite shares the 2 cores;
+          // the site editor (every settings section at once) takes tens of seconds a test on a busy
+          // machine. One limit for every file, rather than lower ones per file that a slow run trips.
+          testTimeout: 120_000,
         },
       },
     ],

@@ -9,7 +9,7 @@ const savedEnv = (calls: RecordedCall[]) => (saves(calls)[0].body as { settings:
 
 configure({ asyncUtilTimeout: 5000 });
 
-describe('Site editor: Press sheets and batching', { timeout: 60_000 }, () => {
+describe('Site editor: Press sheets and batching', () => {
   it('shows the standard sheets; editing the list, the gap, duplex and the rule writes the settings; a bad cut-off is said as typed', async () => {
     signIn(ADMIN);
     const { calls } = answer([]);

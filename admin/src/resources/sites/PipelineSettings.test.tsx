@@ -51,7 +51,7 @@ describe('the generic list and the section check a known setting with the regist
   });
 });
 
-describe('Site editor: Charity pipeline', { timeout: 40_000 }, () => {
+describe('Site editor: Charity pipeline', () => {
   it('a switch adds PIPELINE_* = 1 to the environment variables, and off removes it', async () => {
     const { section, calls } = await openEditor([{ key: 'PIPELINE_ADD_TO_ADESTRA', value: '1' }]);
     const crm = within(section).getByRole('switch', { name: "Add buyers to Raiser's Edge" });

@@ -7,7 +7,7 @@ import { SiteEdit } from './SiteEdit';
 
 configure({ asyncUtilTimeout: 5000 });
 
-describe('Site editor: Print checks', { timeout: 40_000 }, () => {
+describe('Site editor: Print checks', () => {
   it('writes the two thresholds into the environment variables, says what is wrong as typed, and empties remove them', async () => {
     signIn(ADMIN);
     const { calls } = answer([{ key: 'PREFLIGHT_MIN_PPI_ERROR', value: '120' }]);

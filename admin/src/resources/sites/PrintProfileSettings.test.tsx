@@ -11,7 +11,7 @@ configure({ asyncUtilTimeout: 5000 });
 const profile = (id: number, name: string, siteId: number | null): PrintProfile => ({ id, name, colorSpace: 'CMYK', deviceClass: 'prtr', version: 2, siteId, size: 1000, createdAt: '2026-11-20T10:00:00Z' });
 const PROFILES = [profile(1, 'Coated FOGRA39', null), profile(2, 'Press of site 2', 2), profile(3, 'Another site\'s press', 5)];
 
-describe('Site editor: Print files', { timeout: 40_000 }, () => {
+describe('Site editor: Print files', () => {
   it('offers the site\'s own profiles and those for every site, by name; the choice writes PRINT_OUTPUT_PROFILE with its number', async () => {
     signIn(ADMIN);
     const { calls } = fakeFetch((call) => {

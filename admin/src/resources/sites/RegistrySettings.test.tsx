@@ -10,7 +10,7 @@ configure({ asyncUtilTimeout: 5000 });
 
 const savedEnv = (call: { body: unknown }) => (call.body as { settings: { env: Env } }).settings.env;
 
-describe('Site editor: Connections, drawn from the settings registry', { timeout: 60_000 }, () => {
+describe('Site editor: Connections, drawn from the settings registry', () => {
   it('each service is a group of its registry keys with their help; a switch, a choice and a number write the environment variables, checked as typed', async () => {
     signIn(ADMIN);
     const { calls } = answer([

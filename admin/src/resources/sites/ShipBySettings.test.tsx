@@ -7,7 +7,7 @@ import { SiteEdit } from './SiteEdit';
 
 configure({ asyncUtilTimeout: 5000 });
 
-describe('Site editor: Ship-by dates', { timeout: 60_000 }, () => {
+describe('Site editor: Ship-by dates', () => {
   it('writes production days, cut-off, days off and holidays (typed DD/MM/YYYY) into the environment variables, saying what is wrong as typed', async () => {
     signIn(ADMIN);
     const { calls } = answer([

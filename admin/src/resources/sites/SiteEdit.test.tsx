@@ -28,7 +28,7 @@ function answer(record: ReturnType<typeof site>) {
 configure({ asyncUtilTimeout: 5000 });
 
 describe('SiteEdit: the site\'s Raiser\'s Edge connection', () => {
-  it('a site with the sync settings shows its connection and a Reconnect button', { timeout: 15_000 }, async () => {
+  it('a site with the sync settings shows its connection and a Reconnect button', async () => {
     signIn(ADMIN);
     answer(site(SYNC_ENV));
     renderInAdmin(<SiteEdit />, { path: '/sites/2', routePath: '/sites/:id' });
