@@ -69,7 +69,7 @@ function fakeStock(user = ADMIN) {
 
 const posts = (calls: RecordedCall[], url: string) => calls.filter((c) => c.method === 'POST' && c.url === url);
 
-describe('Setup → Stock', { timeout: 60_000 }, () => {
+describe('Setup → Stock', () => {
   beforeEach(() => signIn(ADMIN));
   afterEach(() => vi.restoreAllMocks());
 
