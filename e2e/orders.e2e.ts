@@ -22,6 +22,8 @@ const PERSONALISATION = [
 ];
 const CUSTOMER = { first_name: 'Ellery', last_name: 'Proofwell' };
 const CUSTOMER_NAME = 'Ellery Proofwell';
+// The demo's staff user (the seed's name for staff@presswork.local).
+const STAFF_NAME = 'Sam Staff';
 /** Orders older than every other one, to fill a second page of the list. */
 const BULK = 22;
 
@@ -306,9 +308,19 @@ describe('orders and fulfilment in the browser', () => {
     expect(await field('Tracking')).toMatch(/^HP[0-9A-F]{10} \(royalmail tracked\) track$/);
     const lines = panel.getByRole('table', { name: 'Line items' });
     const lineCells = await lines.getByRole('row').nth(1).getByRole('cell').allInnerTexts();
-    // Sent with Send HP: the line is made by HP, and its job says so.
+    // Sent with Send HP: the line is made by HP, its job says so, and its route names who sent it.
     // Shipped: its ship-by is shown with no marker.
-    expect(lineCells).toEqual([order.line_items[0].id, order.line_items[0].name, order.line_items[0].product_id, SKU, '2', expect.stringMatching(/^HP Site Flow \(job #\d+\)$/), expect.stringMatching(/^\d{2}\/\d{2}\/\d{4},? \d{2}:\d{2}$/)]);
+    const when = String.raw`\d{2}/\d{2}/\d{4},? \d{2}:\d{2}`;
+    expect(lineCells).toEqual([
+      order.line_items[0].id,
+      order.line_items[0].name,
+      order.line_items[0].product_id,
+      SKU,
+      '2',
+      expect.stringMatching(/^HP Site Flow \(job #\d+\)$/),
+      expect.stringMatching(new RegExp(`^Manual, by ${STAFF_NAME}\\s+Send to HP Site Flow, ${when}$`)),
+      expect.stringMatching(new RegExp(`^${when}$`)),
+    ]);
     const raw = JSON.parse(await panel.locator('pre[aria-label="Shopify raw data"]').innerText()) as { id: string; name: string };
     expect(String(raw.id)).toBe(order.id);
     expect(raw.name).toBe(order.name);
