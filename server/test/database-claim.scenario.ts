@@ -11,6 +11,7 @@ import { loadConfig, type Config } from '../src/config';
 import { createDb, migrate } from '../src/db';
 import { claimDatabase, DatabaseClaimError, instanceLockFilesOf } from '../src/lib/sqliteOwner';
 import { writeBackup } from '../src/modules/backup';
+import { startServerProcess } from './serverProcess';
 
 const projectRoot = path.resolve(import.meta.dirname, '../..');
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'presswork-claim-test-'));
@@ -119,27 +120,8 @@ describe('one process per SQLite database', () => {
   }, 60_000);
 });
 
-/** The real server (server/src/main.ts through tsx) on `dataDir`, on a free port; resolves once it listens, or with how it exited. */
-function startServer(dataDir: string) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
-    cwd: projectRoot,
-    env: { ...process.env, NODE_ENV: 'test', PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: '', SEED_DEMO: '0', SIMULATORS: '0', SYNC_SCHEDULER: '0', LOG_LEVEL: 'warn', JWT_SECRET: 'claim-test-secret-that-is-long-enough-0123456789' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let stdout = '';
-  let stderr = '';
-  child.stderr.on('data', (d) => (stderr += d));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const outcome = new Promise<{ running: true } | { running: false; code: number | null }>((resolve) => {
-    child.stdout.on('data', (d) => {
-      stdout += d;
-      if (stdout.includes('Presswork is running at')) resolve({ running: true });
-    });
-    void exited.then((code) => resolve({ running: false, code }));
-  });
-  return { child, outcome, exited, output: () => stdout + stderr, stderr: () => stderr };
-}
+/** The real server on `dataDir`, on a free port. */
+const startServer = (dataDir: string) => startServerProcess(dataDir, { JWT_SECRET: 'claim-test-secret-that-is-long-enough-0123456789' }, (c) => children.push(c));
 
 describe('a second server on the same SQLite database', () => {
   it('exits 1 with the sentence naming the running one, no stack trace; once that one is killed with SIGKILL, it starts', async () => {

@@ -1,14 +1,14 @@
 // STORAGE=s3 at start: a bucket that cannot take a write stops the server with the reason, exit 1,
 // no stack trace; a usable one starts it.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServerProcess } from './serverProcess';
 import { startTestS3, type TestS3 } from './s3Server';
 
-const projectRoot = path.resolve(import.meta.dirname, '../..');
 const children: ChildProcess[] = [];
 let s3: TestS3;
 beforeAll(async () => {
@@ -21,24 +21,7 @@ afterAll(async () => {
 
 function startServer(env: Record<string, string>) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'presswork-start-'));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
-    cwd: projectRoot,
-    env: { ...process.env, NODE_ENV: 'test', PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: '', SEED_DEMO: '0', SIMULATORS: '0', SYNC_SCHEDULER: '0', LOG_LEVEL: 'warn', JWT_SECRET: 'start-test-secret-that-is-long-enough-0123456789', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let stdout = '';
-  let stderr = '';
-  child.stderr.on('data', (d) => (stderr += d));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const outcome = new Promise<{ running: true } | { running: false; code: number | null }>((resolve) => {
-    child.stdout.on('data', (d) => {
-      stdout += d;
-      if (stdout.includes('Presswork is running at')) resolve({ running: true });
-    });
-    void exited.then((code) => resolve({ running: false, code }));
-  });
-  return { child, outcome, exited, output: () => stdout + stderr, stderr: () => stderr };
+  return startServerProcess(dataDir, { JWT_SECRET: 'start-test-secret-that-is-long-enough-0123456789', ...env }, (c) => children.push(c));
 }
 
 const closedPort = () =>
