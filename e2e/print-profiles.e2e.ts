@@ -54,7 +54,8 @@ describe('Print profiles in the browser', () => {
     const me = await apiAs<{ siteId: number }>(admin, base, 'GET', '/api/users/me');
     await admin.goto(`${base}/sites/${me.siteId}`);
     const section = admin.getByRole('region', { name: 'Press sheets and batching' });
-    await section.waitFor();
+    // Closed until opened, as every section of the site form.
+    await section.getByRole('button', { name: /^Press sheets and batching/ }).click();
     expect(await section.getByRole('list', { name: 'Mug transfer sheets' }).getByRole('textbox', { name: 'Sheet' }).count()).toBeGreaterThan(0);
     expect(await section.getByRole('list', { name: 'Poster sheets' }).getByRole('textbox', { name: 'Sheet' }).count()).toBeGreaterThan(0);
     await section.getByRole('switch', { name: 'Mirror mug transfers' }).waitFor();

@@ -1,5 +1,7 @@
 // The site editor's server for component tests: one site (id 2) with these settings.env
 // variables, no users; a save answers the saved record.
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { ADMIN, jsonResponse, fakeFetch, type RecordedCall } from './helpers';
 
 export type Env = Array<{ key: string; value: string }>;
@@ -16,3 +18,10 @@ export function answerSite(env: Env) {
 }
 
 export const siteSaves = (calls: RecordedCall[]) => calls.filter((c) => c.method === 'PUT' && c.url === '/api/admin/sites/2');
+
+/** A section of the site form (closed until opened, its inputs not drawn till then), opened; answers the section. */
+export async function openSection(title: string) {
+  const section = await screen.findByRole('region', { name: title });
+  await userEvent.click(within(section).getByRole('button', { name: (name) => name.startsWith(title) }));
+  return section;
+}

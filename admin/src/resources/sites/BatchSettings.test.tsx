@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { ADMIN, renderInAdmin, signIn, type RecordedCall } from '../../test/helpers';
-import { answerSite as answer, siteSaves as saves, type Env } from '../../test/siteEdit';
+import { answerSite as answer, siteSaves as saves, openSection, type Env } from '../../test/siteEdit';
 import { SiteEdit } from './SiteEdit';
 
 const savedEnv = (calls: RecordedCall[]) => (saves(calls)[0].body as { settings: { env: Env } }).settings.env;
@@ -15,7 +15,7 @@ describe('Site editor: Press sheets and batching', () => {
     const { calls } = answer([]);
     renderInAdmin(<SiteEdit />, { path: '/sites/2', routePath: '/sites/:id' });
     await screen.findByDisplayValue('Presswork Demo');
-    const section = screen.getByRole('region', { name: 'Press sheets and batching' });
+    const section = await openSection('Press sheets and batching');
     const sheets = within(section).getByRole('list', { name: 'Press sheets' });
     // The standard sheets while the site has none of its own.
     expect(within(sheets).getAllByRole('textbox', { name: 'Sheet' }).map((i) => (i as HTMLInputElement).value)).toEqual(['SRA3', 'SRA4', 'A4', 'A3']);
@@ -55,7 +55,7 @@ describe('Site editor: Press sheets and batching', () => {
     const { calls } = answer([{ key: 'PRESS_SHEETS', value: 'A4 210x297 margin 5; Long 330x660 margin 0' }]);
     renderInAdmin(<SiteEdit />, { path: '/sites/2', routePath: '/sites/:id' });
     await screen.findByDisplayValue('Presswork Demo');
-    const section = screen.getByRole('region', { name: 'Press sheets and batching' });
+    const section = await openSection('Press sheets and batching');
     const sheets = within(section).getByRole('list', { name: 'Press sheets' });
     expect(within(sheets).getAllByRole('textbox', { name: 'Sheet' }).map((i) => (i as HTMLInputElement).value)).toEqual(['A4', 'Long']);
     const height = within(sheets).getAllByRole('textbox', { name: 'Height' })[1];
@@ -75,7 +75,7 @@ describe('Site editor: Press sheets and batching', () => {
     const { calls } = answer([{ key: 'POSTER_SHEETS', value: 'SRA3 320x450 margin 0; SRA2 450x640 margin 0; B1 707x1000 margin 0' }]);
     renderInAdmin(<SiteEdit />, { path: '/sites/2', routePath: '/sites/:id' });
     await screen.findByDisplayValue('Presswork Demo');
-    const section = screen.getByRole('region', { name: 'Press sheets and batching' });
+    const section = await openSection('Press sheets and batching');
     const mugs = within(section).getByRole('list', { name: 'Mug transfer sheets' });
     const posters = within(section).getByRole('list', { name: 'Poster sheets' });
     // The standard mug sheets; the site's own poster sheets.

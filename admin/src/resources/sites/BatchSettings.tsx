@@ -13,6 +13,7 @@ import {
 } from '../../../../common/api/batching';
 import { useEnvSettings } from './PipelineSettings';
 import { SettingsProblem } from './PreflightSettings';
+import { SettingsSection } from './SettingsSection';
 
 /** A press sheet as typed: kept as text so a half-typed number stays on screen. */
 interface SheetRow {
@@ -106,14 +107,11 @@ export function BatchSettings() {
   const mugMirror = valueOf(BATCH_SETTING_KEYS.mugMirror).trim() === '1';
 
   return (
-    <Box component="section" aria-label="Press sheets and batching" sx={{ mt: 2, width: '100%', maxWidth: 720 }}>
-      <Typography variant="subtitle1" component="h2" sx={{ fontWeight: 600 }}>
-        Press sheets and batching
-      </Typography>
-      <Typography variant="body2" color="text.secondary">
-        The sheets this site&apos;s batches are printed on: each batch takes the one that holds the most items. Sizes in millimetres.
-      </Typography>
-
+    <SettingsSection
+      title="Press sheets and batching"
+      description="The sheets this site's batches are printed on: each batch takes the one that holds the most items. Sizes in millimetres."
+      problem={<SettingsProblem problem={problem} />}
+    >
       <SheetList settingKey={BATCH_SETTING_KEYS.sheets} defaults={DEFAULT_IMPOSE_SETTINGS.sheets} label="Press sheets" />
 
       <Box sx={{ display: 'flex', gap: 2, flexWrap: 'wrap', mt: 2 }}>
@@ -203,7 +201,6 @@ export function BatchSettings() {
           sx={{ flex: '1 1 200px' }}
         />
       </Box>
-      <SettingsProblem problem={problem} />
-    </Box>
+    </SettingsSection>
   );
 }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { ADMIN, jsonResponse, renderInAdmin, signIn, fakeFetch, type RecordedCall } from '../../test/helpers';
+import { openSection } from '../../test/siteEdit';
 import { validateEnvValue } from './PipelineSettings';
 import { SiteEdit } from './SiteEdit';
 
@@ -29,7 +30,7 @@ async function openEditor(env: Env, onSave?: (call: RecordedCall) => Response) {
   const stub = answer(env, onSave);
   renderInAdmin(<SiteEdit />, { path: '/sites/2', routePath: '/sites/:id' });
   await screen.findByDisplayValue('Hope Harbour Charity');
-  return { ...stub, section: screen.getByRole('region', { name: 'Charity pipeline' }) };
+  return { ...stub, section: await openSection('Charity pipeline') };
 }
 
 configure({ asyncUtilTimeout: 5000 });

@@ -4,6 +4,7 @@ import { Box, FormControlLabel, FormHelperText, Switch, TextField, Typography } 
 import type { EnvVariable } from '../../../../common/api/sites';
 import { PIPELINE_SETTINGS, type PipelineStep } from '../../../../common/api/pipeline';
 import { settingProblem } from '../../../../common/siteSettings';
+import { SettingsSection } from './SettingsSection';
 
 // The section is a second view of settings.env (the generic list stays the only store of the values):
 // both read and write the same array, so they never disagree.
@@ -65,14 +66,18 @@ export function PipelineSettings() {
   // The server checks the consent names against the CRM and answers on settings.env as a whole.
   const envError = messageOf(get(errors, ENV));
   return (
-    <Box component="section" aria-label="Charity pipeline" sx={{ mt: 2, width: '100%', maxWidth: 720 }}>
-      <Typography variant="subtitle1" component="h2" sx={{ fontWeight: 600 }}>
-        Charity pipeline
-      </Typography>
-      <Typography variant="body2" color="text.secondary">
-        Each paid order&apos;s buyer into Raiser&apos;s Edge and Adestra, and its e-cards e-mailed to their recipients.
-      </Typography>
-      <Box sx={{ display: 'flex', flexDirection: 'column', mt: 1 }}>
+    <SettingsSection
+      title="Charity pipeline"
+      description="Each paid order's buyer into Raiser's Edge and Adestra, and its e-cards e-mailed to their recipients."
+      problem={
+        envError ? (
+          <Typography color="error" role="alert" variant="body2" sx={{ mt: 1 }}>
+            <ValidationError error={envError} />
+          </Typography>
+        ) : null
+      }
+    >
+      <Box sx={{ display: 'flex', flexDirection: 'column' }}>
         {SWITCHES.map(([step, label]) => {
           const key = PIPELINE_SETTINGS[step];
           return (
@@ -104,11 +109,6 @@ export function PipelineSettings() {
           );
         })}
       </Box>
-      {envError ? (
-        <Typography color="error" role="alert" variant="body2" sx={{ mt: 1 }}>
-          <ValidationError error={envError} />
-        </Typography>
-      ) : null}
-    </Box>
+    </SettingsSection>
   );
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { ADMIN, renderInAdmin, signIn } from '../../test/helpers';
-import { answerSite as answer, siteSaves as saves, type Env } from '../../test/siteEdit';
+import { answerSite as answer, siteSaves as saves, openSection, type Env } from '../../test/siteEdit';
 import { SiteEdit } from './SiteEdit';
 
 configure({ asyncUtilTimeout: 5000 });
@@ -13,7 +13,7 @@ describe('Site editor: Print checks', () => {
     const { calls } = answer([{ key: 'PREFLIGHT_MIN_PPI_ERROR', value: '120' }]);
     renderInAdmin(<SiteEdit />, { path: '/sites/2', routePath: '/sites/:id' });
     await screen.findByDisplayValue('Presswork Demo');
-    const section = screen.getByRole('region', { name: 'Print checks' });
+    const section = await openSection('Print checks');
     const warn = within(section).getByRole('textbox', { name: 'Warn below (ppi)' });
     const hold = within(section).getByRole('textbox', { name: 'Hold below (ppi)' });
     expect(hold).toHaveValue('120');

@@ -2,6 +2,7 @@ import { Box, TextField, Typography } from '@mui/material';
 import { PREFLIGHT_SETTING_KEYS, ppiSettingsProblem } from '../../../../common/api/preflight';
 import { DEFAULT_PPI_THRESHOLDS } from '../../../../common/design-doc/resolution';
 import { useEnvSettings } from './PipelineSettings';
+import { SettingsSection } from './SettingsSection';
 
 const FIELDS = [
   { key: PREFLIGHT_SETTING_KEYS.warning, label: 'Warn below (ppi)', helperText: `A photo printed at fewer pixels per inch is flagged; default ${DEFAULT_PPI_THRESHOLDS.warning}` },
@@ -23,14 +24,8 @@ export function PreflightSettings() {
   // The server refuses a save with this same sentence: shown as typed, before Save.
   const problem = ppiSettingsProblem((key) => valueOf(key) || undefined);
   return (
-    <Box component="section" aria-label="Print checks" sx={{ mt: 2, width: '100%', maxWidth: 720 }}>
-      <Typography variant="subtitle1" component="h2" sx={{ fontWeight: 600 }}>
-        Print checks
-      </Typography>
-      <Typography variant="body2" color="text.secondary">
-        The resolution every photo needs at the size it prints. Empty: the default.
-      </Typography>
-      <Box sx={{ display: 'flex', gap: 2, flexWrap: 'wrap', mt: 1 }}>
+    <SettingsSection title="Print checks" description="The resolution every photo needs at the size it prints. Empty: the default." problem={<SettingsProblem problem={problem} />}>
+      <Box sx={{ display: 'flex', gap: 2, flexWrap: 'wrap' }}>
         {FIELDS.map(({ key, label, helperText }) => (
           <TextField
             key={key}
@@ -44,7 +39,6 @@ export function PreflightSettings() {
           />
         ))}
       </Box>
-      <SettingsProblem problem={problem} />
-    </Box>
+    </SettingsSection>
   );
 }

@@ -3,7 +3,7 @@ import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { PrintProfile } from '../../../../common/api/printProfiles';
 import { ADMIN, jsonResponse, renderInAdmin, signIn, fakeFetch } from '../../test/helpers';
-import { demoSite, siteSaves as saves, type Env } from '../../test/siteEdit';
+import { demoSite, siteSaves as saves, openSection, type Env } from '../../test/siteEdit';
 import { SiteEdit } from './SiteEdit';
 
 configure({ asyncUtilTimeout: 5000 });
@@ -23,7 +23,7 @@ describe('Site editor: Print files', () => {
     });
     renderInAdmin(<SiteEdit />, { path: '/sites/2', routePath: '/sites/:id' });
     await screen.findByDisplayValue('Presswork Demo');
-    const section = screen.getByRole('region', { name: 'Print files' });
+    const section = await openSection('Print files');
     await userEvent.click(within(section).getByRole('combobox', { name: "Printer's colour profile" }));
     const options = (await screen.findAllByRole('option')).map((o) => o.textContent);
     expect(options).toEqual(['Default', 'Coated FOGRA39 (1, every site)', 'Press of site 2 (2)']);

@@ -1,10 +1,11 @@
 import { useEffect, useState } from 'react';
 import { useRecordContext } from 'react-admin';
-import { Box, MenuItem, TextField, Typography } from '@mui/material';
+import { MenuItem, TextField } from '@mui/material';
 import { PRINT_OUTPUT_PROFILE, settingProblem } from '../../../../common/siteSettings';
 import type { PrintProfile } from '../../../../common/api/printProfiles';
 import { listPrintProfiles } from '../../providers/printProfiles';
 import { useEnvSettings } from './PipelineSettings';
+import { SettingsSection } from './SettingsSection';
 
 /** Site editor: the printer's colour profile this site's print files carry (PRINT_OUTPUT_PROFILE, by the profile's number). */
 export function PrintProfileSettings() {
@@ -28,13 +29,10 @@ export function PrintProfileSettings() {
   const known = profiles === null || value === '' || profiles.some((p) => String(p.id) === value);
   const problem = settingProblem(PRINT_OUTPUT_PROFILE, value) ?? (known ? undefined : `Profile ${value} is not one this site may use: choose another.`);
   return (
-    <Box component="section" aria-label="Print files" sx={{ mt: 2, width: '100%', maxWidth: 720 }}>
-      <Typography variant="subtitle1" component="h2" sx={{ fontWeight: 600 }}>
-        Print files
-      </Typography>
-      <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
-        The colour profile the printer prints with, carried by every print file made from now on (files made before are drawn again). Profiles are uploaded on Print profiles.
-      </Typography>
+    <SettingsSection
+      title="Print files"
+      description="The colour profile the printer prints with, carried by every print file made from now on (files made before are drawn again). Profiles are uploaded on Print profiles."
+    >
       <TextField
         select
         label="Printer's colour profile"
@@ -53,6 +51,6 @@ export function PrintProfileSettings() {
           </MenuItem>
         ))}
       </TextField>
-    </Box>
+    </SettingsSection>
   );
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { ADMIN, renderInAdmin, signIn } from '../../test/helpers';
-import { answerSite as answer, siteSaves as saves, type Env } from '../../test/siteEdit';
+import { answerSite as answer, siteSaves as saves, openSection, type Env } from '../../test/siteEdit';
 import { SiteEdit } from './SiteEdit';
 
 configure({ asyncUtilTimeout: 5000 });
@@ -16,7 +16,7 @@ describe('Site editor: Ship-by dates', () => {
     ]);
     renderInAdmin(<SiteEdit />, { path: '/sites/2', routePath: '/sites/:id' });
     await screen.findByDisplayValue('Presswork Demo');
-    const section = screen.getByRole('region', { name: 'Ship-by dates' });
+    const section = await openSection('Ship-by dates');
     const poster = within(section).getByRole('textbox', { name: 'Poster (working days)' });
     const card = within(section).getByRole('textbox', { name: 'Card (working days)' });
     const cutoff = within(section).getByRole('textbox', { name: 'Daily cut-off (HH:MM)' });

@@ -11,6 +11,7 @@ import {
 } from '../../../../common/api/shipBy';
 import { DAY_PLACEHOLDER, formatDay, parseDay } from '../../lib/format';
 import { useEnvSettings } from './PipelineSettings';
+import { SettingsSection } from './SettingsSection';
 
 const K = SHIP_BY_SETTING_KEYS;
 const DAY_FIELDS = [
@@ -81,15 +82,11 @@ export function ShipBySettings() {
   };
 
   return (
-    <Box component="section" aria-label="Ship-by dates" sx={{ mt: 2, width: '100%', maxWidth: 720 }}>
-      <Typography variant="subtitle1" component="h2" sx={{ fontWeight: 600 }}>
-        Ship-by dates
-      </Typography>
-      <Typography variant="body2" color="text.secondary">
-        Every order line must ship by the cut-off time on its last working day of production. An order placed after the cut-off counts
-        from the next working day. Empty: the default.
-      </Typography>
-      <Box sx={{ display: 'flex', gap: 2, flexWrap: 'wrap', mt: 1.5 }}>
+    <SettingsSection
+      title="Ship-by dates"
+      description="Every order line must ship by the cut-off time on its last working day of production. An order placed after the cut-off counts from the next working day. Empty: the default."
+    >
+      <Box sx={{ display: 'flex', gap: 2, flexWrap: 'wrap' }}>
         {DAY_FIELDS.map(({ key, label, fallback }) => numberField(key, label, String(fallback), `Default ${fallback}`))}
       </Box>
       <Box sx={{ display: 'flex', gap: 2, flexWrap: 'wrap', mt: 2 }}>
@@ -133,6 +130,6 @@ export function ShipBySettings() {
         fullWidth
         sx={{ mt: 2 }}
       />
-    </Box>
+    </SettingsSection>
   );
 }
