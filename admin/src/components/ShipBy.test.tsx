@@ -1,7 +1,7 @@
 // Ship-by on the screens: Jobs (Ready and Held tabs, phone cards), List Orders and Check order lines,
 // DD/MM/YYYY HH:mm with a Late (red), At risk (amber) or Due today (blue) marker, nothing when ok.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { configure, screen, within } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import { ADMIN, USER, renderInAdmin, signIn, fakeFetch } from '../test/helpers';
 import { order } from '../test/orders';
 import { ok, printJob, router } from '../test/printProduction';
@@ -9,8 +9,6 @@ import { formatDateTime } from '../lib/format';
 import { ShopifyDataTab } from '../pages/check-order/ShopifyDataTab';
 import { OrdersPage } from '../pages/orders/OrdersPage';
 import { PrintJobsPage } from '../pages/print-jobs/PrintJobsPage';
-
-configure({ asyncUtilTimeout: 5000 });
 
 const SHIP = '2026-03-10T14:00:00.000Z';
 const shown = formatDateTime(SHIP);

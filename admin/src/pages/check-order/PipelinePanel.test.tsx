@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { act, configure, screen, within } from '@testing-library/react';
+import { act, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { OrderPipeline, PipelineStepView } from '../../../../common/api/pipeline';
 import { ADMIN, renderInAdmin, signIn, fakeFetch, USER, type RecordedCall } from '../../test/helpers';
@@ -36,9 +36,6 @@ const EVERY_STATE = pipeline([
 
 const pipelineCalls = (calls: RecordedCall[]) => calls.filter((c) => c.url === PIPELINE_URL);
 const renderCheck = () => renderInAdmin(<CheckOrderPage />, { path: '/check-order?id=5500000001', routePath: '/check-order' });
-
-// The page loads the order, then its panels: allow it time in jsdom on a busy machine.
-configure({ asyncUtilTimeout: 5000 });
 
 afterEach(() => {
   vi.useRealTimers();

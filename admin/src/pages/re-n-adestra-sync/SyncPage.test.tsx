@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { User } from '../../../../common/api/sites';
 import type { ProcessedFile, SyncResult, SyncRun } from '../../../../common/api/sync';
@@ -149,9 +149,6 @@ function renderSync(path = '/re-n-adestra-sync') {
 }
 
 const callsTo = (calls: RecordedCall[], method: string, path: string) => calls.filter((c) => c.method === method && c.url.startsWith(path));
-
-// The screen loads sites, configs, status and lists one after the other: allow it time in jsdom.
-configure({ asyncUtilTimeout: 5000 });
 
 beforeEach(() => signIn(ADMIN));
 afterEach(() => {

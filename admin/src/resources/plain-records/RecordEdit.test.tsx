@@ -1,10 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { configure, fireEvent, screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { ADMIN, jsonResponse, renderInAdmin, signIn, fakeFetch } from '../../test/helpers';
 import { RecordEdit } from './RecordEdit';
-
-configure({ asyncUtilTimeout: 5000 });
 
 const screens = { resource: 'resellers', title: 'Resellers', one: 'reseller' };
 const dataInput = () => screen.getByLabelText('Data');

@@ -1,13 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { configure, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { ADMIN, renderInAdmin, signIn, type RecordedCall } from '../../test/helpers';
 import { answerSite as answer, siteSaves as saves, openSection, type Env } from '../../test/siteEdit';
 import { SiteEdit } from './SiteEdit';
 
 const savedEnv = (calls: RecordedCall[]) => (saves(calls)[0].body as { settings: { env: Env } }).settings.env;
-
-configure({ asyncUtilTimeout: 5000 });
 
 describe('Site editor: Press sheets and batching', () => {
   it('shows the standard sheets; editing the list, the gap, duplex and the rule writes the settings; a bad cut-off is said as typed', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { configure, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { ADMIN, jsonResponse, renderInAdmin, signIn, fakeFetch, type RecordedCall } from '../../test/helpers';
 import { openSection } from '../../test/siteEdit';
@@ -32,8 +32,6 @@ async function openEditor(env: Env, onSave?: (call: RecordedCall) => Response) {
   await screen.findByDisplayValue('Hope Harbour Charity');
   return { ...stub, section: await openSection('Charity pipeline') };
 }
-
-configure({ asyncUtilTimeout: 5000 });
 
 describe('the generic list and the section check a known setting with the registry rule the server uses', () => {
   const check = (key: string, value: string) => validateEnvValue(value, { settings: { env: [{ key, value }] } }, { finalSource: 'settings.env.0.value' });

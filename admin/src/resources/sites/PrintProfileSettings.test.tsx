@@ -1,12 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { configure, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { PrintProfile } from '../../../../common/api/printProfiles';
 import { ADMIN, jsonResponse, renderInAdmin, signIn, fakeFetch } from '../../test/helpers';
 import { demoSite, siteSaves as saves, openSection, type Env } from '../../test/siteEdit';
 import { SiteEdit } from './SiteEdit';
-
-configure({ asyncUtilTimeout: 5000 });
 
 const profile = (id: number, name: string, siteId: number | null): PrintProfile => ({ id, name, colorSpace: 'CMYK', deviceClass: 'prtr', version: 2, siteId, size: 1000, createdAt: '2026-11-20T10:00:00Z' });
 const PROFILES = [profile(1, 'Coated FOGRA39', null), profile(2, 'Press of site 2', 2), profile(3, 'Another site\'s press', 5)];

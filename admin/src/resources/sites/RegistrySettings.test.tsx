@@ -1,12 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { configure, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { SETTING_LIST } from '../../../../common/siteSettings';
 import { ADMIN, renderInAdmin, signIn } from '../../test/helpers';
 import { answerSite as answer, siteSaves as saves, type Env } from '../../test/siteEdit';
 import { SiteEdit } from './SiteEdit';
-
-configure({ asyncUtilTimeout: 5000 });
 
 const savedEnv = (call: { body: unknown }) => (call.body as { settings: { env: Env } }).settings.env;
 

@@ -1,11 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { configure, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { ADMIN, renderInAdmin, signIn } from '../../test/helpers';
 import { answerSite as answer, siteSaves as saves, openSection, type Env } from '../../test/siteEdit';
 import { SiteEdit } from './SiteEdit';
-
-configure({ asyncUtilTimeout: 5000 });
 
 describe('Site editor: Ship-by dates', () => {
   it('writes production days, cut-off, days off and holidays (typed DD/MM/YYYY) into the environment variables, saying what is wrong as typed', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { act, configure, render, screen, waitFor } from '@testing-library/react';
+import { act, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, Route, RouterProvider, Routes } from 'react-router-dom';
 import { AdminContext, defaultI18nProvider } from 'react-admin';
@@ -23,9 +23,6 @@ function answer(record: ReturnType<typeof site>) {
     return jsonResponse({ success: true, data: ADMIN });
   });
 }
-
-// The edit screen loads the site, its users, then the connection: allow it time in jsdom.
-configure({ asyncUtilTimeout: 5000 });
 
 describe('SiteEdit: the site\'s Raiser\'s Edge connection', () => {
   it('a site with the sync settings shows its connection and a Reconnect button', async () => {

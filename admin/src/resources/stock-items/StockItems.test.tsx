@@ -2,7 +2,7 @@
 // changing an item, Receive and Count (each one action: one idempotency key per dialog), the
 // movements with who, when and why, and the CSV.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { configure, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { StockItem, StockMovement } from '../../../../common/api/stock';
 import { ADMIN, renderInAdmin, signIn, fakeFetch, USER, type RecordedCall } from '../../test/helpers';
@@ -11,8 +11,6 @@ import StockItemCreate from './StockItemCreate';
 import StockItemEdit from './StockItemEdit';
 import StockItemList from './StockItemList';
 import StockItemShow from './StockItemShow';
-
-configure({ asyncUtilTimeout: 5000 });
 
 const item = (over: Partial<StockItem>): StockItem => ({ id: 1, siteId: 1, name: 'Card blanks A5', unit: 'cards', onHand: 400, reserved: 20, available: 380, reorderPoint: 100, reorderQuantity: 500, supplierNote: 'Paperco', ...over });
 
