@@ -105,20 +105,37 @@ export function deferredCommitSync(db: Db): DeferredCommitSync | undefined {
   let onDisk = 0;
   let running: Promise<void> | undefined;
   let following: Promise<void> | undefined;
+  // The WAL stays open while syncs follow each other (closed after a second without one). An
+  // fsync through any descriptor of the file flushes it; one whose file was removed is opened again.
+  let fd: number | undefined;
+  let closeTimer: NodeJS.Timeout | undefined;
+  const closeWal = () => {
+    if (fd !== undefined) fs.closeSync(fd);
+    fd = undefined;
+  };
+  const fsyncOf = (descriptor: number) => new Promise<void>((resolve, reject) => fs.fsync(descriptor, (err) => (err ? reject(err) : resolve())));
   const fsyncWal = async () => {
     const upTo = deferred;
-    let handle: fs.promises.FileHandle;
+    clearTimeout(closeTimer);
+    if (fd !== undefined && fs.fstatSync(fd).nlink === 0) closeWal();
     try {
-      handle = await fs.promises.open(wal, 'r');
+      fd ??= fs.openSync(wal, 'r');
     } catch (err) {
       // No WAL: the last connection checkpointed it into the database and removed it; sync that.
       if ((err as { code?: string }).code !== 'ENOENT') throw err;
-      handle = await fs.promises.open(file, 'r');
+      const db = fs.openSync(file, 'r');
+      try {
+        await fsyncOf(db);
+      } finally {
+        fs.closeSync(db);
+      }
+      onDisk = Math.max(onDisk, upTo);
+      return;
     }
     try {
-      await handle.sync();
+      await fsyncOf(fd);
     } finally {
-      await handle.close();
+      closeTimer = setTimeout(closeWal, 1000).unref();
     }
     onDisk = Math.max(onDisk, upTo);
   };

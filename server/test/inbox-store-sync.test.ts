@@ -22,25 +22,16 @@ async function fileDb(synchronous?: 'FULL' | 'NORMAL'): Promise<Db> {
 
 const delivery = (eventId: string): NewDelivery => ({ source: 'test', eventId, deliveryId: eventId, siteId: null, topic: 'orders/create', payload: { eventId }, status: 'received', receivedAt: new Date().toISOString() });
 
-/** fs.promises.open wrapped: each handle's sync waits until `release()`; `synced` lists the files synced so far. */
+/** fs.fsync held: each waits until `release()`; `started()` counts them. */
 function gatedFsync() {
-  const open = fs.promises.open.bind(fs.promises);
+  const fsync = fs.fsync.bind(fs);
   const waiting: Array<() => void> = [];
-  const synced: string[] = [];
   let syncs = 0;
-  vi.spyOn(fs.promises, 'open').mockImplementation(async (file, flags) => {
-    const handle = await open(file, flags);
-    const sync = handle.sync.bind(handle);
-    handle.sync = async () => {
-      syncs++;
-      await new Promise<void>((resolve) => waiting.push(resolve));
-      await sync();
-      synced.push(String(file));
-    };
-    return handle;
-  });
+  vi.spyOn(fs, 'fsync').mockImplementation(((fd: number, callback: (err: NodeJS.ErrnoException | null) => void) => {
+    syncs++;
+    waiting.push(() => fsync(fd, callback));
+  }) as typeof fs.fsync);
   return {
-    synced,
     started: () => syncs,
     release: () => waiting.splice(0).forEach((r) => r()),
   };
@@ -53,6 +44,7 @@ describe('storing deliveries in a SQLite file (synchronous=FULL)', () => {
     const db = await fileDb();
     try {
       const gate = gatedFsync();
+      const opened = vi.spyOn(fs, 'openSync');
       const inbox = createInbox({ db, clock: { now: () => new Date() }, log: createLogger('silent') });
       const answered: string[] = [];
       const first = ['a', 'b', 'c'].map((id) => inbox.store(delivery(id)).then((r) => (answered.push(id), r)));
@@ -68,7 +60,7 @@ describe('storing deliveries in a SQLite file (synchronous=FULL)', () => {
       const ids = await Promise.all(first);
       expect(ids.every((id) => typeof id === 'number')).toBe(true);
       expect(answered.sort()).toEqual(['a', 'b', 'c']);
-      expect(gate.synced.every((f) => f.endsWith('.sqlite-wal'))).toBe(true);
+      expect(opened.mock.calls.map((c) => String(c[0]))).toEqual([`${db.client.config.connection.filename}-wal`]);
       await vi.waitFor(() => expect(gate.started()).toBe(2));
       await settle();
       expect(answered).toHaveLength(3);
