@@ -28,7 +28,8 @@
 //   secret), int64-safe JSON parse, payload check, the delivery stored once by event id, 200;
 //   then processing into the order record (newest updated_at wins; auto-send check) and the
 //   delivery marked processed, in a transaction.
-// - bare, no database (reference only): express.json() and res.json — what Express itself costs.
+// - bare, no database (the acceptance aim's baseline, measured every round): express.json() and
+//   res.json — what Express itself costs.
 //
 // After each run of ours, 10 % of the deliveries are sent again (same webhook and event ids): each
 // must be answered 200 as a duplicate. Then the bench checks, in the database, that every delivery
