@@ -489,7 +489,7 @@ async function main() {
   fs.rmSync(dir, { recursive: true, force: true });
   agent.destroy();
 
-  console.log('\nbare = express.json() + 2 INSERTs (delivery row, order record), no signature/lookup/dedupe; ours = the real webhook route, then processing; no-db = express.json() + res.json (reference only)');
+  console.log('\nbare = express.json() + 2 INSERTs (delivery row, order record), no signature/lookup/dedupe; ours = the real webhook route, then processing; no-db = express.json() + res.json (the acceptance baseline, every round)');
   console.table(summary);
   console.log(failed ? 'EXACTLY-ONCE CHECK FAILED (see the rounds above)' : 'Every delivery was stored once and processed exactly once; every order stored once (checked in the database after each run of ours).');
   const out = path.resolve(import.meta.dirname, 'results');
