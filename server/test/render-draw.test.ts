@@ -62,7 +62,7 @@ describe('print geometry', () => {
     let seed = 7;
     const rgba = new Uint8Array(w * h * 4).map((_, i) => (i % 4 === 3 ? 255 : i % 3000 < 1200 ? 90 : (seed = (seed * 1103515245 + 12345) >>> 0) >>> 24));
     const expected = encodeRgbPng(rgba, w, h, 300);
-    const soon = encodeRgbPngSoon(rgba, w, h, 300, 6);
+    const soon = encodeRgbPngSoon(rgba, w, h, 300);
     rgba.fill(0);
     expect(Buffer.compare(await soon, expected)).toBe(0);
   });
