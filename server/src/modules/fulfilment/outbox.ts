@@ -86,23 +86,33 @@ export const outboxFromRow = (r: Row): OutboxRow => ({
 
 export const hpDedupeKey = (siteId: number, orderId: string, lineId?: string | null) => `hp:${siteId}:${orderId}${lineId ? `:${lineId}` : ''}`;
 
+type NewOutboxRow = { kind: string; dedupeKey: string; siteId: number; payload: HpOrderPayload; at: string; dueAt?: string };
+
 /** One outbox row, written at `at` and due then (or at `dueAt`); a row with the same dedupe key is kept as it is (ON CONFLICT DO NOTHING). */
-export async function insertOnce(db: Knex | Knex.Transaction, row: { kind: string; dedupeKey: string; siteId: number; payload: HpOrderPayload; at: string; dueAt?: string }): Promise<void> {
+export async function insertOnce(db: Knex | Knex.Transaction, row: NewOutboxRow): Promise<void> {
+  await insertManyOnce(db, [row]);
+}
+
+/** Several outbox rows in one statement, each kept as it is when its dedupe key is there already. */
+export async function insertManyOnce(db: Knex | Knex.Transaction, rows: NewOutboxRow[]): Promise<void> {
+  if (!rows.length) return;
   await db('outbox')
-    .insert({
-      kind: row.kind,
-      dedupe_key: row.dedupeKey,
-      site_id: row.siteId,
-      payload: toJson(row.payload),
-      status: 'pending',
-      attempts: 0,
-      next_attempt_at: row.dueAt ?? row.at,
-      locked_until: null,
-      result: null,
-      error: null,
-      created_at: row.at,
-      updated_at: row.at,
-    })
+    .insert(
+      rows.map((row) => ({
+        kind: row.kind,
+        dedupe_key: row.dedupeKey,
+        site_id: row.siteId,
+        payload: toJson(row.payload),
+        status: 'pending',
+        attempts: 0,
+        next_attempt_at: row.dueAt ?? row.at,
+        locked_until: null,
+        result: null,
+        error: null,
+        created_at: row.at,
+        updated_at: row.at,
+      })),
+    )
     .onConflict('dedupe_key')
     .ignore();
 }
