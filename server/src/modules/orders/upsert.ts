@@ -83,7 +83,7 @@ export async function applyDeliveries(ctx: UpsertContext, trx: Knex.Transaction,
     const route = ctx.routePort();
     const site = await findSite(trx, siteId);
     // A routing site: one delivery after the other, each routing what it may as it goes.
-    if (route && (await route.routesByItself(trx, site))) for (const d of list) await applyDelivery(ctx, trx, d);
+    if (route && (await route.routesByItself(trx, site))) for (const d of list) await applyDelivery(ctx, trx, d, site);
     else await applyOrders(ctx, trx, siteId, list, site);
   }
 }
@@ -169,7 +169,13 @@ async function waitWhenPaid(ctx: UpsertContext, trx: Knex.Transaction, siteId: n
  * (orders/paid, or any topic whose financial_status says so); a line is routed once, and the
  * outbox's dedupe keys keep each send to one whatever arrives after.
  */
-export async function applyDelivery(ctx: UpsertContext, trx: Knex.Transaction, d: { id: number; siteId: number | null; topic: string | null; payload: unknown }): Promise<'stored' | 'stale'> {
+export async function applyDelivery(
+  ctx: UpsertContext,
+  trx: Knex.Transaction,
+  d: { id: number; siteId: number | null; topic: string | null; payload: unknown },
+  /** The delivery's site when the caller read it in this transaction (a batch's), not read again. */
+  knownSite?: Site,
+): Promise<'stored' | 'stale'> {
   const route = ctx.routePort();
   if (d.siteId === null) throw new Error('The delivery has no site (the site was deleted)');
   if (d.topic === APP_UNINSTALLED) {
@@ -198,7 +204,7 @@ export async function applyDelivery(ctx: UpsertContext, trx: Knex.Transaction, d
   }
   const by = { automatic: AUTOMATIC.shopifyWebhook(d.topic) };
   await recordOrderChanges(trx, { siteId: d.siteId, orderId: order.id, at: now, by }, existing ? { ...existing.data, status: existing.status ?? existing.data.status } : undefined, { ...applied.data, status });
-  const site = await findSite(trx, d.siteId);
+  const site = knownSite?.id === d.siteId ? knownSite : await findSite(trx, d.siteId);
   // Before routing asks production: a line in its change window or waiting for its proof is not routed (routed when its wait ends).
   const designs = await waitWhenPaid(ctx, trx, d.siteId, site, [applied.data]);
   // Routing reuses the site and the lines' designs read here.
