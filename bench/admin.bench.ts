@@ -67,6 +67,8 @@ function initialJs(app: string, outDir: string): Initial {
   // Cross-check with what index.html makes the browser fetch up front (entry script + modulepreload links).
   const html = fs.readFileSync(path.join(outDir, 'index.html'), 'utf8');
   const fromHtml = new Set([...html.matchAll(/<(?:script[^>]*src|link[^>]*rel="modulepreload"[^>]*href)="\/([^"]+\.js)"/g)].map((m) => m[1]));
+  // A classic <script src> that is not a bundle chunk (admin/routePreload.ts's route-preload.js) runs on every load: counted.
+  for (const m of html.matchAll(/<script(?![^>]*type="module")[^>]*src="\/([^"]+\.js)"/g)) if (!files.includes(m[1]) && fs.existsSync(path.join(outDir, m[1]))) files.push(m[1]);
   const missing = files.filter((f) => !fromHtml.has(f));
   const extra = [...fromHtml].filter((f) => !files.includes(f));
   if (missing.length || extra.length) console.warn(`  ${app}: manifest and index.html disagree (not preloaded: ${missing.join(', ') || '—'}; preloaded only: ${extra.join(', ') || '—'})`);
