@@ -23,5 +23,5 @@ export { detailQuery } from './schema';
 export { storeFulfilments } from './storeFulfilment';
 export { STORE_FULFILMENT_KIND } from './storeFulfilmentRepo';
 export { failedOutboxRows, outboxRowsWithKeyPrefix, retryFailedOutboxRow, outboxRowById, claimOutboxRow, dueOutboxIds, markOutboxFailed, markOutboxSent, rescheduleOutboxRow, providerFirstPrintedFrom, providerFirstSentFrom, providerPrintedBefore, providerSentBefore, shippedLinesIn } from './queries';
-export { FULFILLMENT_HOLDS_QUERY, FULFILLMENT_ORDER_HOLD_MUTATION, FULFILLMENT_ORDER_RELEASE_HOLD_MUTATION, queueStoreHold, queueStoreRelease, STORE_HOLD_HANDLE, STORE_HOLD_SCOPES, storeHoldNotices, storeHolds, type StoreHolds } from './storeHold';
+export { FULFILLMENT_HOLDS_QUERY, FULFILLMENT_ORDER_HOLD_MUTATION, FULFILLMENT_ORDER_RELEASE_HOLD_MUTATION, queueStoreHold, queueStoreHoldNote, queueStoreRelease, STORE_HOLD_HANDLE, STORE_HOLD_SCOPES, storeHoldNotices, storeHolds, type StoreHolds } from './storeHold';
 export { STORE_HOLD_KIND, STORE_HOLD_NOTICE_KIND } from './storeHoldRepo';
