@@ -16,7 +16,7 @@ export { hpDataRoutes, hpLogsAdminRoutes, hpTestRoutes, onlineStoresFulfilmentRo
 export { requeueAfterApproval } from './afterApproval';
 export { later, nowIso, text } from './context';
 export { type PreGeneratedItem, type StoreLineItem, type StoreOrder } from './orderBody';
-export { HP_ORDER_KIND, type HpOrderPayload, insertOnce, outboxFromRow } from './outbox';
+export { HP_ORDER_KIND, type HpOrderPayload, insertManyOnce, insertOnce, outboxFromRow } from './outbox';
 export { lockedOrder } from './resolveOrder';
 export { storeFulfilmentRoutes } from './routes';
 export { detailQuery } from './schema';
