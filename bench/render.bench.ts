@@ -29,6 +29,8 @@ interface Result {
   msPerRender: number;
   peakRssMb: number;
   pngBytes: number;
+  /** CPU of the whole process (every thread, the zlib pool too) a render: steadier than wall time on a loaded machine. */
+  cpuMsPerRender: number;
 }
 
 const NAMES = ['Amelia', 'Oliver Wendell-Hargreaves', 'Isla', 'George', 'Zainab', 'Siobhán', 'Tomasz', 'Freya May'];
@@ -86,12 +88,14 @@ async function runScenario(scenario: Scenario, budgetMs: number): Promise<Result
   // Warm-up: fonts, JIT, worker start.
   await Promise.all(Array.from({ length: concurrency }, (_, i) => render(i)));
   let iterations = 0;
+  const cpu0 = process.cpuUsage();
   const started = performance.now();
   const lane = async () => {
     while (performance.now() - started < budgetMs || iterations < 3) await render(iterations++);
   };
   await Promise.all(Array.from({ length: concurrency }, lane));
   const elapsed = performance.now() - started;
+  const cpu = process.cpuUsage(cpu0);
   clearInterval(sampler);
   await closeRenderWorkers();
   return {
@@ -102,6 +106,7 @@ async function runScenario(scenario: Scenario, budgetMs: number): Promise<Result
     msPerRender: (elapsed * concurrency) / iterations,
     peakRssMb: peak / 1024 / 1024,
     pngBytes,
+    cpuMsPerRender: (cpu.user + cpu.system) / 1000 / iterations,
   };
 }
 
@@ -127,6 +132,7 @@ async function main(budgetMs: number) {
       'cards/s': r.rendersPerSecond.toFixed(2),
       'ms/card': r.msPerRender.toFixed(0),
       'vs baseline': `${(r.rendersPerSecond / base.rendersPerSecond).toFixed(2)}×`,
+      'CPU ms/card': `${r.cpuMsPerRender.toFixed(0)} (${(base.cpuMsPerRender / r.cpuMsPerRender).toFixed(2)}×)`,
       'peak RSS': `${r.peakRssMb.toFixed(0)} MB`,
       'PNG bytes (4 pages)': `${(r.pngBytes / 1024).toFixed(0)} KB`,
     })),

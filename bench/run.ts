@@ -5,6 +5,7 @@
 //   npm run bench -- 4000                 time budget of each PDF / render scenario in ms (default 8000)
 //   BENCH_ORDERS=100000 npm run bench -- orders     the order list at one size (default 100k and 1M)
 // Scenarios: pdf, impose, webhooks, orders, render, bundle, jobs, startup, backup, storage, routing; `admin` = bundle + jobs;
+// `tests` (npm test's own time against its aim) runs only when named;
 // `attention` = orders (Needs attention is measured on the order list's database).
 // Each scenario runs in its own process(es). A scenario adds rows to the summary by printing
 // `BENCH_SUMMARY {"figure","value","baseline","ratio","aim","met"}` lines (bench/support.ts); for the
@@ -21,8 +22,10 @@ import { SUMMARY_PREFIX, type SummaryRow } from './support';
 const root = path.resolve(import.meta.dirname, '..');
 const args = process.argv.slice(2);
 const budgetMs = Number(args.find((a) => /^\d+$/.test(a)) ?? 8000);
-const ALL = ['pdf', 'impose', 'webhooks', 'orders', 'render', 'bundle', 'jobs', 'startup', 'backup', 'storage', 'routing'] as const;
+const ALL = ['pdf', 'impose', 'webhooks', 'orders', 'render', 'bundle', 'jobs', 'startup', 'backup', 'storage', 'routing', 'tests'] as const;
 type Scenario = (typeof ALL)[number];
+/** Run only when named: `npm test`'s own time is minutes long and is measured on a quiet machine. */
+const ONLY_WHEN_NAMED: readonly Scenario[] = ['tests'];
 const ALIASES: Record<string, Scenario[]> = { admin: ['bundle', 'jobs'], orderlist: ['orders'], 'order-list': ['orders'], attention: ['orders'], memory: ['startup'] };
 
 const mb = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MB`;
@@ -30,7 +33,7 @@ const summary: SummaryRow[] = [];
 
 function chosen(): Scenario[] {
   const names = args.filter((a) => !/^\d+$/.test(a)).map((a) => a.toLowerCase());
-  if (!names.length) return [...ALL];
+  if (!names.length) return ALL.filter((s) => !ONLY_WHEN_NAMED.includes(s));
   const picked = new Set<Scenario>();
   for (const n of names) {
     const s = ALIASES[n] ?? ((ALL as readonly string[]).includes(n) ? [n as Scenario] : null);
@@ -326,6 +329,7 @@ const RUNNERS: Record<Scenario, () => Promise<unknown>> = {
   backup: () => runTs('bench/backup.bench.ts'),
   storage: () => runTs('bench/storage.bench.ts'),
   routing: () => runTs('bench/routing.bench.ts'),
+  tests: () => runTs('bench/tests.bench.ts'),
 };
 
 async function main() {

@@ -110,6 +110,9 @@ describe('Setup → Routing in the browser', () => {
     await page.getByRole('option', { name: 'Presswork Demo', exact: true }).click();
     await expect.poll(() => page.getByTestId('rule-0').getByLabel('Rule name').inputValue()).toBe('Posters to HP');
     await shot(page, 'routing');
+    // At a laptop's width every condition's label is read whole, never cut short with an ellipsis.
+    const cut = await page.getByTestId('rule-0').locator('label').evaluateAll((labels) => labels.filter((l) => l.scrollWidth > l.clientWidth + 1).map((l) => l.textContent));
+    expect(cut).toEqual([]);
     expect(foreign.flat()).toEqual([]);
   });
 

@@ -32,7 +32,8 @@ async function menuLinks(page: Page): Promise<Array<{ label: string; href: strin
 async function expectScreenClean(page: Page, path: string) {
   // The screen is up once the loading indicator has gone and nothing is in flight.
   await page.waitForLoadState('networkidle');
-  await page.getByText('Loading...', { exact: true }).waitFor({ state: 'hidden' });
+  // Every loading indicator gone (a screen and a part of it loading on first use can show one each).
+  await expect.poll(() => page.getByText('Loading...', { exact: true }).count(), { timeout: 30_000 }).toBe(0);
   const stray = await page.locator('[inputprops], [inputref]').count();
   expect(stray, `stray attributes on ${path}`).toBe(0);
 }

@@ -9,7 +9,9 @@ import { SiteInfoProvider, useSiteInfo } from './layout/SiteInfoContext';
 import { buildTheme } from './layout/theme';
 import { LoginPage } from './pages/login/LoginPage';
 import { authProvider } from './providers/authProvider';
-import { dataProvider } from './providers/dataProvider';
+import { prefetchGet } from './providers/api';
+import { dataProvider, jobsScreenFirstPaths } from './providers/dataProvider';
+import { getToken } from './providers/session';
 import instances from './resources/instances';
 import products from './resources/products';
 import resellers from './resources/resellers';
@@ -82,8 +84,22 @@ const PAGE_ROUTES = [
   [/^\/sample-editor-embed\/?$/, SampleEditorEmbedPage],
 ] as const;
 
+/** The first data calls of a screen, by path: on a cold load they start with the code (main.tsx). */
+const PAGE_DATA: ReadonlyArray<readonly [RegExp, () => string[]]> = [[/^\/print-jobs\/?$/, jobsScreenFirstPaths]];
+
 export function preloadCurrentPage(pathname: string): void {
   preloadPageFor(pathname, PAGE_ROUTES);
+}
+
+/**
+ * Starts the calls every signed-in screen waits for (the site's branding) and the current screen's
+ * first data calls, before React has rendered anything: the shell then finds them answered.
+ */
+export function prefetchCurrentPageData(pathname: string): void {
+  // The sign-in page asks for the branding of its ?site= (SiteInfoProvider).
+  if (pathname !== '/login') prefetchGet('/api/sites/info');
+  if (!getToken()) return;
+  for (const [pattern, paths] of PAGE_DATA) if (pattern.test(pathname)) paths().forEach(prefetchGet);
 }
 
 function PressworkAdmin() {

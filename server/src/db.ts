@@ -19,6 +19,12 @@ export const DEFAULT_LOCK_TIMEOUT_MS = 5_000;
 export const DEFAULT_SQLITE_BUSY_TIMEOUT_MS = 200;
 
 export function createDb(database: Config['database']): Db {
+  const db = openDb(database);
+  if (database.client === 'sqlite' && database.filename !== ':memory:') sqliteFiles.set(db, path.resolve(database.filename));
+  return db;
+}
+
+function openDb(database: Config['database']): Db {
   if (database.client === 'pg') {
     const lockTimeoutMs = database.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
     return knexFactory({
@@ -59,6 +65,118 @@ export function createDb(database: Config['database']): Db {
       },
     },
   });
+}
+
+/** The file of each SQLite database opened by createDb (an in-memory one has none). */
+const sqliteFiles = new WeakMap<Db, string>();
+
+interface SqliteConnection {
+  pragma(sql: string, options?: { simple: boolean }): unknown;
+}
+
+/** A write whose commit is made durable off the main thread: see `deferredCommitSync`. */
+export interface DeferredCommitSync {
+  /**
+   * Runs `write` holding the connection (give it to the query with `.connection(conn)`) with the
+   * commit's fsync left out: the WAL frames are written, not yet on disk. Call `sync` before
+   * telling anyone the write is stored.
+   */
+  write<T>(write: (conn: unknown) => Promise<T>): Promise<T>;
+  /** Resolves once an fsync of the WAL begun after this call has finished: every commit made before the call is then on disk. */
+  sync(): Promise<void>;
+}
+
+/**
+ * SQLite with synchronous=FULL fsyncs the WAL inside each commit, on the main thread: 4–12 ms on a
+ * shared virtual disk, during which no request moves. For writes whose callers can wait for the
+ * fsync without holding the thread (store webhooks, answered 200 only once the delivery is on
+ * disk): the commit is made with synchronous=NORMAL (WAL frames written, no fsync), then the WAL is
+ * fsynced on the thread pool, one fsync for every commit made before it began — what FULL's
+ * commit does, as WAL frames are only appended and a checkpoint fsyncs the WAL before copying it
+ * and the database after. Every other write keeps the connection's setting. Undefined (write
+ * normally) for PostgreSQL, an in-memory database, or a connection already set to NORMAL or OFF.
+ */
+export function deferredCommitSync(db: Db): DeferredCommitSync | undefined {
+  const file = sqliteFiles.get(db);
+  if (!file) return undefined;
+  const wal = `${file}-wal`;
+  // Commits left to `sync`, and how many of them are known to be on disk.
+  let deferred = 0;
+  let onDisk = 0;
+  let running: Promise<void> | undefined;
+  let following: Promise<void> | undefined;
+  // The WAL stays open while syncs follow each other (closed after a second without one). An
+  // fsync through any descriptor of the file flushes it; one whose file was removed is opened again.
+  let fd: number | undefined;
+  let closeTimer: NodeJS.Timeout | undefined;
+  const closeWal = () => {
+    if (fd !== undefined) fs.closeSync(fd);
+    fd = undefined;
+  };
+  const fsyncOf = (descriptor: number) => new Promise<void>((resolve, reject) => fs.fsync(descriptor, (err) => (err ? reject(err) : resolve())));
+  const fsyncWal = async () => {
+    const upTo = deferred;
+    clearTimeout(closeTimer);
+    if (fd !== undefined && fs.fstatSync(fd).nlink === 0) closeWal();
+    try {
+      fd ??= fs.openSync(wal, 'r');
+    } catch (err) {
+      // No WAL: the last connection checkpointed it into the database and removed it; sync that.
+      if ((err as { code?: string }).code !== 'ENOENT') throw err;
+      const db = fs.openSync(file, 'r');
+      try {
+        await fsyncOf(db);
+      } finally {
+        fs.closeSync(db);
+      }
+      onDisk = Math.max(onDisk, upTo);
+      return;
+    }
+    try {
+      await fsyncOf(fd);
+    } finally {
+      closeTimer = setTimeout(closeWal, 1000).unref();
+    }
+    onDisk = Math.max(onDisk, upTo);
+  };
+  const sync = (): Promise<void> => {
+    if (onDisk >= deferred) return Promise.resolve();
+    if (!running) {
+      running = fsyncWal().finally(() => (running = undefined));
+      return running;
+    }
+    // The fsync under way may have begun before the caller's commit: the next one, shared by all who ask meanwhile.
+    following ??= running
+      .then(
+        () => undefined,
+        () => undefined,
+      )
+      .then(() => {
+        following = undefined;
+        return sync();
+      });
+    return following;
+  };
+  return {
+    async write(write) {
+      const conn = (await db.client.acquireConnection()) as SqliteConnection;
+      try {
+        const level = Number(conn.pragma('synchronous', { simple: true }));
+        // FULL (2) or EXTRA (3): the commit's fsync is left to `sync`. NORMAL or OFF: as set, nothing to sync.
+        if (level < 2) return await write(conn);
+        conn.pragma('synchronous = NORMAL');
+        try {
+          return await write(conn);
+        } finally {
+          conn.pragma(`synchronous = ${level}`);
+          deferred++;
+        }
+      } finally {
+        await db.client.releaseConnection(conn);
+      }
+    },
+    sync,
+  };
 }
 
 interface StatementSource {

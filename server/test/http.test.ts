@@ -41,6 +41,21 @@ describe('http', async () => {
     expect(text.body.data.name).toBe('a\\u0000b');
   });
 
+  it('half of a surrogate pair in a JSON string → 400 naming it, on SQLite and PostgreSQL alike (fuzz finding)', async () => {
+    const refusal = { success: false, error: 'The request body holds half of a Unicode surrogate pair (such as \\ud800 alone), which is not text and cannot be stored' };
+    for (const body of ['{"name":"a\\ud800","data":{}}', '{"name":"Fuzz","data":{"a":"\\ud800"}}', '{"name":"\\udc00b","data":{}}', '{"name":"\\ud83d\\ud83d\\ude00","data":{}}']) {
+      const res = await w.request().post('/api/general-data/note').set(bearer(w.tokens.userA)).set('Content-Type', 'application/json').send(body);
+      expect(res.status, body).toBe(400);
+      expect(res.body, body).toEqual(refusal);
+    }
+    // A whole pair is an emoji and is kept; an escaped backslash before "ud800" is plain text.
+    const emoji = await w.request().post('/api/general-data/note').set(bearer(w.tokens.userA)).set('Content-Type', 'application/json').send('{"name":"card \\ud83d\\ude00","data":{"b":"a\\\\ud800"}}');
+    expect(emoji.status).toBeLessThan(300);
+    expect(emoji.body.data.name).toBe('card 😀');
+    const stored = await w.request().get(`/api/general-data/note/${emoji.body.data.id}`).set(bearer(w.tokens.userA));
+    expect(stored.body.data.data).toEqual({ b: 'a\\ud800' });
+  });
+
   it('a malformed JSON body → 400 envelope', async () => {
     const res = await w.request().post('/api/users/login').set('Content-Type', 'application/json').send('{"email": "a@b.c", "password": ');
     expect(res.status).toBe(400);

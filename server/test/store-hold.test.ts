@@ -102,6 +102,59 @@ describe('the store holds a waiting order', () => {
     expect((await holdRows(o.id)).map((r: { status: string }) => r.status)).toEqual(['sent', 'sent']);
   });
 
+  it("Extend hold: the store's hold says the new time (the new hold placed before the old one goes), once", async () => {
+    const o = paidOrder();
+    sim.addOrder(o);
+    await deliver(w, o);
+    await pass();
+    const [first] = sim.fulfillmentOrders(o.id)[0].holds;
+    expect(first).toMatchObject({ handle: STORE_HOLD_HANDLE, reasonNotes: expect.stringMatching(/^Presswork: in the change window until \d\d:\d\d$/) });
+    const extended = await w.request().post(`/api/orders/${o.id}/extend-hold`).set(bearer(w.tokens.userA)).send({ minutes: 90 });
+    expect(extended.status, JSON.stringify(extended.body)).toBe(200);
+    const until = (await w.db('history').where({ subject_id: o.id, action: 'hold extended' }).first('to_state')).to_state as string;
+    expect(until).toMatch(/^in the change window until \d\d:\d\d$/);
+    expect((await holdRows(o.id)).map((r: { dedupe_key: string; status: string }) => [r.dedupe_key.split(':')[3], r.status])).toEqual([['hold', 'sent'], ['renote', 'pending']]);
+    const before = sim.calls().length;
+    await pass();
+    const [fo] = sim.fulfillmentOrders(o.id);
+    // Held all along: the new hold carries the new time, and only the old one of ours went.
+    expect(fo.status).toBe('ON_HOLD');
+    expect(fo.holds).toEqual([{ id: expect.any(String), handle: expect.stringMatching(/^presswork-\d+$/), reason: 'OTHER', reasonNotes: `Presswork: ${until}` }]);
+    const calls = sim.calls().slice(before).map((c) => c.fields.find((f) => f.startsWith('fulfillmentOrder')) ?? c.fields[0]);
+    expect(calls).toEqual(['order', 'fulfillmentOrderHold', 'fulfillmentOrderReleaseHold']);
+    // The same note again (a replayed extend to the same minute) queues nothing new; a pass sends nothing.
+    await pass();
+    expect(sim.calls().length).toBe(before + 3);
+    // Released: every hold of ours goes, the renote's included.
+    const released = await w.request().post(`/api/orders/${o.id}/release`).set(bearer(w.tokens.userA)).send({});
+    expect(released.status).toBe(200);
+    await pass();
+    expect(sim.fulfillmentOrders(o.id)[0]).toMatchObject({ status: 'OPEN', holds: [] });
+  });
+
+  it('a release queued while a new note is on its way waits for it', async () => {
+    const o = paidOrder();
+    sim.addOrder(o);
+    await deliver(w, o);
+    await pass();
+    await w.request().post(`/api/orders/${o.id}/extend-hold`).set(bearer(w.tokens.userA)).send({ minutes: 30 });
+    await w.request().post(`/api/orders/${o.id}/release`).set(bearer(w.tokens.userA)).send({});
+    const kinds = async () => (await holdRows(o.id)).map((r: { dedupe_key: string; status: string }) => [r.dedupe_key.split(':')[3], r.status]);
+    expect(await kinds()).toEqual([['hold', 'sent'], ['renote', 'pending'], ['release', 'pending']]);
+    // The renote being retried later (the store did not answer): the release waits behind it.
+    const renote = (await holdRows(o.id))[1] as { id: number };
+    await w.db('outbox').where({ id: renote.id }).update({ next_attempt_at: new Date(w.clock.now().getTime() + 3_600_000).toISOString() });
+    await pass();
+    const waiting = (await holdRows(o.id))[2] as { status: string; error: string };
+    expect(waiting).toMatchObject({ status: 'pending', error: "The hold's new note has not reached the store yet: released after it" });
+    expect(sim.fulfillmentOrders(o.id)[0].status).toBe('ON_HOLD');
+    await w.db('outbox').whereIn('id', [renote.id, (await holdRows(o.id))[2].id]).update({ next_attempt_at: w.clock.now().toISOString() });
+    await pass();
+    await pass();
+    expect(await kinds()).toEqual([['hold', 'sent'], ['renote', 'sent'], ['release', 'sent']]);
+    expect(sim.fulfillmentOrders(o.id)[0]).toMatchObject({ status: 'OPEN', holds: [] });
+  });
+
   it('a store without the scope is told once in Needs attention; the order still waits in Presswork', async () => {
     await setSiteEnv(w, w.sites.a, { ...base, SHOPIFY_ADMIN_TOKEN: NARROW, SHOPIFY_ADMIN_URL: narrowBase });
     const [a, b] = [paidOrder(), paidOrder()];

@@ -1,7 +1,7 @@
 import { useCallback, useRef, useState, type ReactNode } from 'react';
-import { Confirm } from 'react-admin';
 import { newActionKey } from '../lib/actionKey';
 import { ApiError } from '../providers/api';
+import { LazyConfirm } from './LazyConfirm';
 
 /** A question the server asks before an action it will not take unasked (409 with details.confirmWith). */
 export interface ServerQuestion {
@@ -64,7 +64,7 @@ export function useServerQuestion(title: string, confirmLabel: string): {
   };
 
   const dialog = (
-    <Confirm isOpen={open !== null} title={title} content={open?.message ?? ''} confirm={confirmLabel} cancel="Cancel" confirmColor="warning" onConfirm={() => close(true)} onClose={() => close(false)} />
+    <LazyConfirm isOpen={open !== null} title={title} content={open?.message ?? ''} confirm={confirmLabel} cancel="Cancel" confirmColor="warning" onConfirm={() => close(true)} onClose={() => close(false)} />
   );
   return { withQuestion, dialog };
 }

@@ -1,7 +1,7 @@
 // Calls to the product API (spec §7): envelope {success, data, error}, token in the Authorization header.
 import type { Envelope as ApiEnvelope, FieldProblem } from '../../../common/api/envelope';
 import type { UploadAnswer } from '../../../common/api/sites';
-import { authHeaders } from './session';
+import { authHeaders, getToken } from './session';
 
 export class ApiError extends Error {
   constructor(
@@ -60,6 +60,27 @@ async function parseBody(res: Response): Promise<unknown> {
   }
 }
 
+// The GETs a screen makes first on a cold load, started as the app's code starts (main.tsx) instead
+// of once the shell has rendered and the screen has mounted. Each answers, once, the first api() call
+// of the same path signed with the same token, if it comes soon enough; later calls fetch again.
+const EARLY_GET_TTL_MS = 30_000;
+const earlyGets = new Map<string, { token: string | null; at: number; response: Promise<Response> }>();
+
+/** Starts GET `path` now; api(path) soon after reads this answer instead of asking again. */
+export function prefetchGet(path: string): void {
+  if (earlyGets.has(path)) return;
+  const response = fetch(path, { headers: { Accept: 'application/json', ...authHeaders() } });
+  response.catch(() => undefined); // the caller that takes it sees the failure
+  earlyGets.set(path, { token: getToken(), at: Date.now(), response });
+}
+
+function takeEarlyGet(path: string): Promise<Response> | undefined {
+  const hit = earlyGets.get(path);
+  if (!hit) return undefined;
+  earlyGets.delete(path);
+  return hit.token === getToken() && Date.now() - hit.at <= EARLY_GET_TTL_MS ? hit.response : undefined;
+}
+
 /** Returns `data` of a successful envelope; throws ApiError carrying the server's `error` text as-is. */
 export async function api<T>(path: string, options: ApiOptions = {}): Promise<T> {
   const { method = 'GET', body, signal, token, idempotencyKey, onHeaders, ifNoneMatch } = options;
@@ -72,12 +93,14 @@ export async function api<T>(path: string, options: ApiOptions = {}): Promise<T>
   if (body !== undefined && !multipart) headers['Content-Type'] = 'application/json';
   if (idempotencyKey) headers['Idempotency-Key'] = idempotencyKey;
   if (ifNoneMatch) headers['If-None-Match'] = ifNoneMatch;
-  const res = await fetch(path, {
-    method,
-    headers,
-    body: body === undefined ? undefined : multipart ? (body as FormData) : JSON.stringify(body),
-    signal,
-  });
+  const early = method === 'GET' && !signal && !token && !ifNoneMatch ? takeEarlyGet(path) : undefined;
+  const res = await (early ??
+    fetch(path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : multipart ? (body as FormData) : JSON.stringify(body),
+      signal,
+    }));
   if (res.status === 304 && ifNoneMatch) {
     onHeaders?.(res.headers);
     return undefined as T;

@@ -113,6 +113,22 @@ export interface PrintJobQuery {
   pageSize?: number;
 }
 
+export type HeldPrintJobQuery = Pick<PrintJobQuery, 'page' | 'clientId' | 'productType'>;
+
+export function printJobsPath({ page, isPrinted, sort, order, clientId, productType, pageSize }: PrintJobQuery): string {
+  return `/api/print-jobs?${query({ page, pageSize, readyForPrint: 1, isPrinted: isPrinted ? 1 : 0, sort, order: sort ? order : undefined, clientId: clientId === '' ? undefined : clientId, productType: productType || undefined })}`;
+}
+
+export function heldPrintJobsPath({ page, clientId, productType }: HeldPrintJobQuery): string {
+  return `/api/print-jobs?${query({ held: 1, page, clientId: clientId === '' ? undefined : clientId, productType: productType || undefined })}`;
+}
+
+/** What the Jobs screen lists when it opens (its view before any choice), both tabs. */
+export const JOBS_OPENING_VIEW = { order: 'asc', clientId: '', productType: '' } as const;
+
+/** The Jobs screen's first two calls: page 1 of the queue and of the Held tab (which counts it). */
+export const jobsScreenFirstPaths = (): string[] => [printJobsPath({ page: 1, isPrinted: false, ...JOBS_OPENING_VIEW }), heldPrintJobsPath({ page: 1, ...JOBS_OPENING_VIEW })];
+
 export interface OrderListQuery {
   page: number;
   /** The admin's all-clients view (/all-orders). */
@@ -164,8 +180,8 @@ export const dataProvider = {
 
   // --- Print jobs (docs/print-production.md) ---
 
-  getPrintJobs({ page, isPrinted, sort, order, clientId, productType, pageSize }: PrintJobQuery): Promise<ListPage<PrintJob>> {
-    return api<ListPage<PrintJob>>(`/api/print-jobs?${query({ page, pageSize, readyForPrint: 1, isPrinted: isPrinted ? 1 : 0, sort, order: sort ? order : undefined, clientId: clientId === '' ? undefined : clientId, productType: productType || undefined })}`);
+  getPrintJobs(q: PrintJobQuery): Promise<ListPage<PrintJob>> {
+    return api<ListPage<PrintJob>>(printJobsPath(q));
   },
 
   /** Every id the list's filter matches, in its order ("Select all N matching"), read page by page through the list call. */
@@ -195,8 +211,8 @@ export const dataProvider = {
   },
 
   /** The jobs preflight holds (an error, not approved): the Jobs screen's Held tab. */
-  getHeldPrintJobs({ page, clientId, productType }: Pick<PrintJobQuery, 'page' | 'clientId' | 'productType'>): Promise<ListPage<PrintJob>> {
-    return api<ListPage<PrintJob>>(`/api/print-jobs?${query({ held: 1, page, clientId: clientId === '' ? undefined : clientId, productType: productType || undefined })}`);
+  getHeldPrintJobs(q: HeldPrintJobQuery): Promise<ListPage<PrintJob>> {
+    return api<ListPage<PrintJob>>(heldPrintJobsPath(q));
   },
 
   /** Approve anyway: a held job prints as it is, recorded as approved by the signed-in user. */

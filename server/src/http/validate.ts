@@ -67,13 +67,41 @@ export function jsonHasNul(buf: Buffer): boolean {
   return false;
 }
 
+/** The UTF-16 unit of a JSON escape `\uXXXX` starting at `at` (the backslash), or -1 when there is none. */
+function escapedUnit(buf: Buffer, at: number): number {
+  if (buf[at] !== 0x5c || buf[at + 1] !== 0x75 || at + 6 > buf.length) return -1;
+  const hex = buf.toString('latin1', at + 2, at + 6);
+  return /^[0-9a-fA-F]{4}$/.test(hex) ? parseInt(hex, 16) : -1;
+}
+
+/**
+ * Whether JSON text holds half of a surrogate pair on its own (`\ud800` with no partner): such a
+ * string is not Unicode, PostgreSQL refuses it in a json column and it cannot be written as UTF-8.
+ */
+export function jsonHasLoneSurrogate(buf: Buffer): boolean {
+  for (let i = buf.indexOf('\\u'); i !== -1; i = buf.indexOf('\\u', i + 1)) {
+    let backslashes = 0;
+    for (let j = i; j >= 0 && buf[j] === 0x5c; j--) backslashes++;
+    if (backslashes % 2 === 0) continue; // an escaped backslash followed by plain "u"
+    const unit = escapedUnit(buf, i);
+    if (unit < 0xd800 || unit > 0xdfff) continue;
+    if (unit >= 0xdc00) return true; // a low half with no high half before it
+    const next = escapedUnit(buf, i + 6);
+    if (next < 0xdc00 || next > 0xdfff) return true;
+    i += 6; // the pair is whole: its low half is not looked at again
+  }
+  return false;
+}
+
 /**
  * body-parser `verify`: refuses JSON nested deeper than MAX_JSON_DEPTH, and JSON holding a NUL
- * character (PostgreSQL cannot store one; refused on every database alike), with a 400.
+ * character or half a surrogate pair (PostgreSQL cannot store either; refused on every database
+ * alike), with a 400.
  */
 export function refuseDeepJson(_req: unknown, _res: unknown, buf: Buffer): void {
   if (jsonDepth(buf) > MAX_JSON_DEPTH) throw new HttpError(400, `The request body is nested too deeply (at most ${MAX_JSON_DEPTH} levels of arrays and objects)`);
   if (jsonHasNul(buf)) throw new HttpError(400, 'The request body holds a NUL character (\\u0000), which cannot be stored');
+  if (jsonHasLoneSurrogate(buf)) throw new HttpError(400, 'The request body holds half of a Unicode surrogate pair (such as \\ud800 alone), which is not text and cannot be stored');
 }
 
 /** The JSON body parser of every JSON surface: size limit, and depth limit. */

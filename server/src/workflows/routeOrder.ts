@@ -10,23 +10,22 @@ import type { Deps } from '../deps';
 import { HttpError, badRequest, conflict, notFound } from '../http/errors';
 import type { Actor } from '../http/types';
 import { isoNow } from '../lib/clock';
-import { claimOutboxRow, dueOutboxIds, insertOnce, markOutboxFailed, markOutboxSent, type EnqueueOrderSend } from '../modules/fulfilment';
-import { AUTOMATIC, byUserId, recordChange, type HistoryBy } from '../modules/history';
+import { claimOutboxRow, dueOutboxIds, insertManyOnce, insertOnce, markOutboxFailed, markOutboxSent, type EnqueueOrderSend } from '../modules/fulfilment';
+import { AUTOMATIC, byUserId, recordChanges, type ChangeEntry, type HistoryBy } from '../modules/history';
 import { latestOrdersOfSite, orderRecordOf, printHold, sendWhenOf, type OrderData, type OrderRecord } from '../modules/orders';
 import { ECARD_NOT_PRINTED, providerBlocker, type LineMapping, type ProductionService } from '../modules/production';
 import {
   chooseRoute,
   lineRoutesOf,
+  planRoute,
   recordManualRoute,
-  releaseFloorCapacity,
   routesByItself,
   ruleSetOf,
-  saveLineRoute,
-  takeFloorCapacity,
+  saveLineRoutes,
+  takeFloorCapacityFor,
   type LineFacts,
   type LineRouteRow,
   type OrderFacts,
-  type RouteChoice,
   type TakeCapacity,
   whenOutOfStock,
 } from '../modules/routing';
@@ -103,15 +102,6 @@ async function stockFit(db: Trx, siteId: number, m: LineMapping, then: RoutingTh
   return short.length ? whenOutOfStock(then, outOfStockReason(short)) : then;
 }
 
-/** A line's choice, fitted to what it can do; capacity taken for a line that then cannot go in house is given back. */
-async function choose(trx: Trx, siteId: number, set: RoutingRuleSet, m: LineMapping, order: OrderFacts, at: Date, timeZone: string, take: TakeCapacity): Promise<RouteChoice> {
-  const facts = lineFactsOf(m);
-  const choice = await chooseRoute(set, facts, order, at, timeZone, take);
-  const then = fitToLine(m, await stockFit(trx, siteId, m, choice.then));
-  if (choice.day && then.action !== 'inHouse' && facts.productType) await releaseFloorCapacity(trx, siteId, facts.productType, choice.day, facts.units);
-  return { ruleId: choice.ruleId, then, day: then.action === 'inHouse' ? choice.day : null };
-}
-
 export interface RoutedLine {
   lineId: string;
   action: RoutingAction;
@@ -124,26 +114,40 @@ const describe = (set: RoutingRuleSet, r: { ruleId: string | null; action: Routi
   return `${ROUTING_ACTION_NAMES[r.action]}${r.destination ? ` (${r.destination})` : ''} by ${rule}${r.reason ? `: ${r.reason}` : ''}`;
 };
 
+/** What the caller read in its transaction already, not read again: the order's site, and its lines' designs (production's mapLines of the order's lines, in their order). */
+export interface RoutingKnown {
+  site?: Site;
+  lines?: LineMapping[];
+}
+
 /**
  * Routes the order's lines not routed yet, in the caller's transaction (the store delivery that made
  * the order printable, or Route now). A site without rules, an order not printable yet (unpaid per
  * SHOPIFY_SEND_WHEN, cancelled) and lines a person already placed (a job, a provider send) are left
  * alone. Lines are routed once: an edit adds lines to route; a cancellation follows the usual rules.
+ * The order's writes go together: its routes in one statement, their history entries in one, the
+ * floor's capacity one statement per product type and day (takeFloorCapacityFor).
  */
-export async function routeOrder(ctx: RoutingFlowDeps, trx: Knex.Transaction, siteId: number, order: OrderData, opts: { by?: HistoryBy; lineIds?: string[]; rerouteHeld?: boolean } = {}): Promise<RoutedLine[]> {
-  const site = await findSite(trx, siteId);
+export async function routeOrder(
+  ctx: RoutingFlowDeps,
+  trx: Knex.Transaction,
+  siteId: number,
+  order: OrderData,
+  opts: { by?: HistoryBy; lineIds?: string[]; rerouteHeld?: boolean; known?: RoutingKnown } = {},
+): Promise<RoutedLine[]> {
+  const site = opts.known?.site ?? (await findSite(trx, siteId));
   const set = await ruleSetOf(trx, site);
   if (!site || !set) return [];
   if (printHold(order, sendWhenOf(site))) return [];
   const orderId = String(order.id);
-  const lines = await ctx.production.routeLines(trx, siteId, { ...order, id: orderId });
+  const lines = await ctx.production.routeLines(trx, siteId, { ...order, id: orderId }, undefined, { site, mapped: opts.known?.lines });
   const done = await lineRoutesOf(trx, siteId, orderId);
   const now = ctx.clock.now();
   const at = now.toISOString();
   const facts = orderFactsOf(order);
-  const take = takeFloorCapacity(trx, siteId);
   const by = opts.by ?? { automatic: AUTOMATIC.routingRules };
-  const routed: Array<RoutedLine & { destination: string | null }> = [];
+  // Each line's rule first, and what it does if it gets its floor units (its stock read as it is).
+  const planned = [];
   for (const { mapping: m, job, route } of lines) {
     const lineId = String(m.line.id);
     if (opts.lineIds && !opts.lineIds.includes(lineId)) continue;
@@ -152,13 +156,26 @@ export async function routeOrder(ctx: RoutingFlowDeps, trx: Knex.Transaction, si
     // Units gone, or placed by a person before any rule ran: nothing to route. A line in its change
     // window or waiting for its proof is routed when its wait ends (workflows/waits.ts).
     if (m.removed || job || route.code === 'at-provider' || route.code === 'waiting') continue;
-    const { ruleId, then, day } = await choose(trx, siteId, set, m, facts, now, ctx.config.sync.timezone, take);
+    const plan = planRoute(set, lineFactsOf(m), facts, now, ctx.config.sync.timezone);
+    planned.push({ m, lineId, before, plan, ifTaken: fitToLine(m, await stockFit(trx, siteId, m, plan.then)) });
+  }
+  // Then the floor's capacity, and where a line whose day is full goes instead.
+  const asking = planned.filter((p) => p.plan.floor);
+  const got = await takeFloorCapacityFor(trx, siteId, asking.map((p) => ({ ...p.plan.floor!, keep: p.ifTaken.action === 'inHouse' })));
+  const taken = new Set(asking.filter((_, i) => got[i]));
+  const rows: LineRouteRow[] = [];
+  const entries: ChangeEntry[] = [];
+  const routed: Array<RoutedLine & { destination: string | null }> = [];
+  for (const p of planned) {
+    const { m, lineId, before } = p;
+    const full = p.plan.floor && !taken.has(p);
+    const then = full ? fitToLine(m, await stockFit(trx, siteId, m, p.plan.floor!.whenFull)) : p.ifTaken;
     const row: LineRouteRow = {
       siteId,
       orderId,
       lineId,
       action: then.action,
-      ruleId,
+      ruleId: p.plan.ruleId,
       by: 'rule',
       byUserId: null,
       byName: null,
@@ -167,12 +184,14 @@ export async function routeOrder(ctx: RoutingFlowDeps, trx: Knex.Transaction, si
       destination: then.action === 'provider' ? (then.destination ?? null) : null,
       productType: m.design?.productType ?? null,
       units: unitsToMake(m.line),
-      day,
+      day: p.plan.floor && !full && then.action === 'inHouse' ? p.plan.floor.day : null,
     };
-    await saveLineRoute(trx, row);
-    await recordChange(trx, { at, siteId, kind: 'order', subjectId: orderId, by, action: 'routed', from: before?.action ?? null, to: then.action, reason: `line ${lineId}: ${describe(set, row)}` });
-    routed.push({ lineId, action: then.action, ruleId, reason: row.reason ?? null, destination: row.destination ?? null });
+    rows.push(row);
+    entries.push({ at, siteId, kind: 'order', subjectId: orderId, by, action: 'routed', from: before?.action ?? null, to: then.action, reason: `line ${lineId}: ${describe(set, row)}` });
+    routed.push({ lineId, action: then.action, ruleId: row.ruleId, reason: row.reason ?? null, destination: row.destination ?? null });
   }
+  await saveLineRoutes(trx, rows);
+  await recordChanges(trx, entries);
   // Lines whose units are all gone are not the order's to make: the rest may still go as one order.
   await dispatch(ctx, trx, siteId, orderId, lines.filter((l) => !l.mapping.removed).length, done.size === 0 && lines.every((l) => !l.job && l.route.code !== 'at-provider'), routed, at);
   return routed.map(({ destination: _destination, ...r }) => r);
@@ -182,7 +201,8 @@ export async function routeOrder(ctx: RoutingFlowDeps, trx: Knex.Transaction, si
  * Where routed lines go next, in the same transaction: the provider's queued (the whole order as one
  * provider order when every line to make goes there to one destination, else one provider order
  * per destination, named after its first line),
- * in-house lines queued for their print jobs. Held and e-mailed lines need nothing more here.
+ * in-house lines queued for their print jobs (their outbox rows in one statement). Held and
+ * e-mailed lines need nothing more here.
  */
 async function dispatch(ctx: RoutingFlowDeps, trx: Knex.Transaction, siteId: number, orderId: string, lineCount: number, untouched: boolean, routed: Array<RoutedLine & { destination: string | null }>, at: string): Promise<void> {
   const toProvider = routed.filter((r) => r.action === 'provider');
@@ -194,9 +214,10 @@ async function dispatch(ctx: RoutingFlowDeps, trx: Knex.Transaction, siteId: num
     // One provider order per destination: its lines go together.
     for (const destination of destinations) await ctx.send.enqueueOrderSend(trx, { siteId, orderId, lineIds: toProvider.filter((r) => r.destination === destination).map((r) => r.lineId), destination: destination ?? undefined, together: true });
   }
-  for (const r of routed.filter((x) => x.action === 'inHouse')) {
-    await insertOnce(trx, { kind: ROUTED_IN_HOUSE_KIND, dedupeKey: inHouseKey(siteId, orderId, r.lineId), siteId, payload: { siteId, orderId, lineId: r.lineId, actorId: null }, at });
-  }
+  await insertManyOnce(
+    trx,
+    routed.filter((x) => x.action === 'inHouse').map((r) => ({ kind: ROUTED_IN_HOUSE_KIND, dedupeKey: inHouseKey(siteId, orderId, r.lineId), siteId, payload: { siteId, orderId, lineId: r.lineId, actorId: null }, at })),
+  );
 }
 
 /** The routed-in-house rows due: each line's print job made (in house, by Presswork). A line that cannot be made fails its row with the reason. */
@@ -339,7 +360,7 @@ export function orderRouting(ctx: RoutingFlowDeps) {
     /** The orders' port: called as a store delivery is stored. */
     port: {
       routesByItself: (trx: Knex.Transaction, site: Site | undefined) => routesByItself(trx, site),
-      routeOrder: (trx: Knex.Transaction, siteId: number, order: OrderData) => routeOrder(ctx, trx, siteId, order),
+      routeOrder: (trx: Knex.Transaction, siteId: number, order: OrderData, known?: RoutingKnown) => routeOrder(ctx, trx, siteId, order, { known }),
       routesOf: (siteId: number, orderId: string) => routesShownOf(ctx.db, siteId, orderId),
     },
     testRun: (site: Site, set: RoutingRuleSet, input: { orderIds?: string[]; last?: number }) => testRouting(ctx, site, set, input),

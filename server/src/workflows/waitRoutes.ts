@@ -8,7 +8,7 @@ import { actorOf } from '../http/auth';
 import { ok } from '../http/envelope';
 import { HttpError } from '../http/errors';
 import { fieldError } from '../http/fieldErrors';
-import { parse } from '../http/validate';
+import { jsonBody, parse } from '../http/validate';
 import { proofPage, proofRefusalPage } from './proofPage';
 import { linkRefusalSentence, refusalStatus, type WaitsWorkflow } from './waits';
 
@@ -52,7 +52,7 @@ export function proofRoutes(waits: WaitsWorkflow): Router {
     page(res, 200, proofPage(view, token, notice));
   });
 
-  const body = [express.urlencoded({ extended: false, limit: '16kb' }), express.json({ limit: '16kb' })];
+  const body = [express.urlencoded({ extended: false, limit: '16kb' }), jsonBody('16kb')];
   const answer = async (req: express.Request, res: Response, run: () => Promise<{ state: string }>) => {
     const token = tokenOf(req.params.token);
     try {

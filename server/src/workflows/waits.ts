@@ -11,7 +11,7 @@ import { fieldError } from '../http/fieldErrors';
 import type { Actor } from '../http/types';
 import { isoNow } from '../lib/clock';
 import { createMailer, MailError, mailErrorOf, parseMailAddress, type Mailer } from '../integrations/mailer';
-import { queueStoreRelease } from '../modules/fulfilment';
+import { queueStoreHoldNote, queueStoreRelease } from '../modules/fulfilment';
 import { AUTOMATIC, byUser, recordChange, type HistoryBy } from '../modules/history';
 import { orderFor, printHold, newestOrder, writeOrder, type OrderLine, type OrderRecord } from '../modules/orders';
 import type { ArtworkFetcher } from '../modules/pdf';
@@ -333,6 +333,8 @@ export function waitsWorkflow(deps: WaitsDeps) {
         // The shop's time zone, as every other wait sentence (production's routing) says it.
         const until = waitingReason({ until: holdUntil, reason: 'hold' }, config.sync.timezone);
         await recordChange(trx, { at: now(), siteId: order.siteId, kind: 'order', subjectId: orderId, by: byUser(actor), action: 'hold extended', from: null, to: until, reason: `${minutes} minutes more` });
+        // The store's hold says the new time too (the note it was held with is out of date).
+        await queueStoreHoldNote(trx as Knex.Transaction, order.siteId, orderId, `Presswork: ${until}`, now());
       }
     });
     if (!moved.length) throw conflict('The change window ended meanwhile: the order is being made');

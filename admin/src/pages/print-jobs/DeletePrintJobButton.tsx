@@ -1,8 +1,9 @@
 import { useState } from 'react';
-import { Confirm, useDataProvider, useNotify } from 'react-admin';
+import { useDataProvider, useNotify } from 'react-admin';
 import { useMutation } from '@tanstack/react-query';
 import { IconButton, Tooltip } from '@mui/material';
 import DeleteIcon from '@mui/icons-material/Delete';
+import { LazyConfirm } from '../../components/LazyConfirm';
 import { errorMessage } from '../../lib/format';
 import type { AppDataProvider } from '../../providers/dataProvider';
 import type { PrintJobActionProps } from './PrintJobTable';
@@ -33,7 +34,7 @@ export function DeletePrintJobButton({ job, leave }: PrintJobActionProps) {
           <DeleteIcon fontSize="small" />
         </IconButton>
       </Tooltip>
-      <Confirm
+      <LazyConfirm
         isOpen={open}
         loading={remove.isPending}
         title={`Delete ${name}`}

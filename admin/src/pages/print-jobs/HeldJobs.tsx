@@ -1,56 +1,20 @@
-import { useCallback, useEffect, useState } from 'react';
-import { useDataProvider, useNotify } from 'react-admin';
+import { useEffect, useState } from 'react';
+import { useNotify } from 'react-admin';
 import { Box, Card, CardContent, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, Typography } from '@mui/material';
 import type { Id } from '../../../../common/api/envelope';
 import { PagedListError, PagedListFooter } from '../../components/PagedListParts';
 import { findingsLabel } from '../../components/PreflightChip';
 import { PreflightFindingList } from '../../components/PreflightFindingList';
 import { ShipBy } from '../../components/ShipBy';
-import { usePagedList, type PagedList } from '../../lib/usePagedList';
+import type { PagedList } from '../../lib/usePagedList';
 import { useSmallScreen } from '../../lib/useViewport';
-import type { AppDataProvider } from '../../providers/dataProvider';
 import { markedFindingOf } from '../../providers/printProduction';
 import type { PrintJob } from '../../../../common/api/printProduction';
 import { HeldJobActions } from './HeldJobActions';
 import { MarkedPage } from './MarkedPage';
-import type { PrintQueueView } from './PrintQueue';
 import { useLeaving } from './PrintJobTable';
 
 export const MOVED_TO_JOBS = 'No problems found: moved to Jobs';
-
-export interface HeldJobs {
-  list: PagedList<PrintJob>;
-  /** How many jobs are held (with the view's filters); null until the server has said. */
-  total: number | null;
-}
-
-/** The jobs preflight holds, with the queue's client and product type; their count for the tab. */
-export function useHeldJobs({ clientId, productType }: Pick<PrintQueueView, 'clientId' | 'productType'>): HeldJobs {
-  const dataProvider = useDataProvider<AppDataProvider>();
-  const [total, setTotal] = useState<number | null>(null);
-  const fetchPage = useCallback(
-    async (page: number) => {
-      const answer = await dataProvider.getHeldPrintJobs({ page, clientId, productType });
-      if (!answer) return answer; // signed out meanwhile (401)
-      // A server older than preflight ignores held=1 and answers every job: show only held ones, and no count.
-      const list = (answer.list ?? []).filter((job) => job.held === true);
-      if (page === 1) setTotal(list.length === answer.list?.length && typeof answer.total === 'number' ? answer.total : null);
-      return { ...answer, list };
-    },
-    [dataProvider, clientId, productType],
-  );
-  const list = usePagedList(fetchPage);
-  const { remove } = list;
-  // A job that leaves (approved, or clean on a re-check) leaves the count too, without a reload.
-  const leave = useCallback(
-    (id: Id) => {
-      remove(id);
-      setTotal((t) => (t === null ? t : Math.max(0, t - 1)));
-    },
-    [remove],
-  );
-  return { list: { ...list, remove: leave }, total };
-}
 
 /** A held row's job and its ways out; a re-check that still holds it shows the new findings in place. */
 function useHeldJob(initial: PrintJob, onRemoved: (id: Id) => void) {
@@ -171,3 +135,5 @@ export function HeldJobList({ list, showClient }: { list: PagedList<PrintJob>; s
     </Box>
   );
 }
+
+export default HeldJobList;

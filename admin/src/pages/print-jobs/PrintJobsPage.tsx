@@ -1,18 +1,23 @@
-import { useCallback } from 'react';
+import { lazy, Suspense, useCallback } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { Title } from 'react-admin';
 import { Card, Tab, Tabs } from '@mui/material';
 import { RequireAccess } from '../../components/RequireAccess';
 import { useWindowFocus } from '../../lib/useViewport';
 import { usePageTitle } from '../../layout/usePageTitle';
-import { BulkActionsBar, type BulkButton } from './BulkActions';
+import type { BulkButton } from './BulkActions';
 import { DeletePrintJobButton } from './DeletePrintJobButton';
 import { DownloadPdfButton } from './DownloadPdfButton';
-import { HeldJobList, useHeldJobs } from './HeldJobs';
 import { PrintJobTable, type PrintJobActionColumn } from './PrintJobTable';
 import { PrintQueueFilters, usePrintQueue } from './PrintQueue';
 import { JobHistoryCell } from './JobHistoryCell';
 import { HIGHLIGHT_SX, useJobHighlight } from './useJobHighlight';
+import { useHeldJobs } from './useHeldJobs';
+
+// Not needed for the queue's first rows: the bulk bar (it shows once a job is ticked, with its dialogs)
+// and the Held tab's table load beside them, each in its own Suspense.
+const BulkActionsBar = lazy(() => import('./BulkActions').then((m) => ({ default: m.BulkActionsBar })));
+const HeldJobList = lazy(() => import('./HeldJobs'));
 
 // The queue's bulk actions: one merged PDF or a batch on press sheets, then Mark printed; Delete as the row's bin does.
 const BULK_ACTIONS: readonly BulkButton[] = ['download', 'batch', 'markPrinted', 'delete'];
@@ -78,10 +83,14 @@ function PrintJobsView() {
         <PrintQueueFilters view={view} setView={setView} isAdmin={isAdmin} sortable={tab === 'ready'} />
         {highlight.missing}
         {tab === 'held' ? (
-          <HeldJobList list={held.list} showClient={isAdmin} />
+          <Suspense fallback={null}>
+            <HeldJobList list={held.list} showClient={isAdmin} />
+          </Suspense>
         ) : (
           <>
-            <BulkActionsBar selection={selection} list={list} from="jobs" actions={BULK_ACTIONS} />
+            <Suspense fallback={null}>
+              <BulkActionsBar selection={selection} list={list} from="jobs" actions={BULK_ACTIONS} />
+            </Suspense>
             <PrintJobTable list={list} actionColumns={ACTIONS} order={view} onOrder={setView} showClient={isAdmin} selection={selection} />
           </>
         )}

@@ -8,7 +8,7 @@ import type { Role } from '../../../../common/api/sites';
 import { SitePicker } from '../../components/SitePicker';
 import { usePagedList, type PagedList } from '../../lib/usePagedList';
 import { useSmallScreen } from '../../lib/useViewport';
-import type { AppDataProvider } from '../../providers/dataProvider';
+import { JOBS_OPENING_VIEW, type AppDataProvider } from '../../providers/dataProvider';
 import type { PrintJob } from '../../../../common/api/printProduction';
 import { sortableColumns, type PrintJobColumns, type PrintJobOrder } from './PrintJobTable';
 import { useJobSelection, type JobSelection } from './useJobSelection';
@@ -30,7 +30,7 @@ export function usePrintQueue(isPrinted: boolean): {
   const dataProvider = useDataProvider<AppDataProvider>();
   const { permissions } = usePermissions<Role | null>();
   const isAdmin = permissions === 'admin';
-  const [view, setViewState] = useState<PrintQueueView>({ order: 'asc', clientId: '', productType: '' });
+  const [view, setViewState] = useState<PrintQueueView>({ ...JOBS_OPENING_VIEW });
   const { sort, order, clientId, productType } = view;
   // Only an admin can pick a client (the picker is theirs): the list does not wait for permissions.
   const fetchPage = useCallback(

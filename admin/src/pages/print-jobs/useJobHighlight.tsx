@@ -24,14 +24,29 @@ export function useJobHighlight(list: PagedList<PrintJob>, rowPrefix: string): {
     if (asked === null || found || loading || loadingMore || exhausted || page > HIGHLIGHT_MAX_PAGES) return;
     loadMore();
   }, [asked, found, loading, loadingMore, exhausted, page, loadMore]);
-  // Once its row is drawn: scrolled to, and marked.
+  // Once its row is drawn: scrolled to, and marked. The table may draw it after the list has it
+  // (the Held tab's table loads on first use), so its arrival is watched for.
   useEffect(() => {
     if (!found || asked === null) return;
-    const row = document.querySelector(`[data-testid="${rowPrefix}${asked}"]`);
-    if (!row) return;
-    row.setAttribute('data-highlighted', 'true');
-    row.scrollIntoView?.({ block: 'center' });
-    return () => row.removeAttribute('data-highlighted');
+    let row: Element | null = null;
+    const mark = () => {
+      row = document.querySelector(`[data-testid="${rowPrefix}${asked}"]`);
+      if (!row) return false;
+      row.setAttribute('data-highlighted', 'true');
+      row.scrollIntoView?.({ block: 'center' });
+      return true;
+    };
+    let watch: MutationObserver | undefined;
+    if (!mark()) {
+      watch = new MutationObserver(() => {
+        if (mark()) watch?.disconnect();
+      });
+      watch.observe(document.body, { childList: true, subtree: true });
+    }
+    return () => {
+      watch?.disconnect();
+      (row as Element | null)?.removeAttribute('data-highlighted');
+    };
   }, [found, asked, rowPrefix, list.items]);
   const gone = asked !== null && !found && !loading && !loadingMore && (exhausted || page > HIGHLIGHT_MAX_PAGES);
   return {

@@ -22,6 +22,9 @@ interface Props {
   onDelete(): void;
 }
 
+/** A pair of fields (a range, a property and its value) takes two columns so its labels are read whole. */
+const PAIR = { gridColumn: { xs: 'auto', sm: 'span 2' } } as const;
+
 export function RuleEditor({ rule, index, count, routed, errors, onChange, onMove, onDelete }: Props) {
   const { attributes, listeners, setNodeRef, transform, transition } = useSortable({ id: rule.id });
   const at = `rules.${index}`;
@@ -56,12 +59,12 @@ export function RuleEditor({ rule, index, count, routed, errors, onChange, onMov
           <TextField size="small" label={CONDITION_LABELS.tags} value={textOf(rule.when.tags)} onChange={(e) => { const v = listOf(e.target.value); setWhen({ tags: v === undefined ? undefined : Array.isArray(v) ? v : [v] }); }} />
           <TextField size="small" type="number" label={CONDITION_LABELS.designId} value={rule.when.designId ?? ''} onChange={(e) => setWhen({ designId: e.target.value ? Number(e.target.value) : undefined })} />
           {RANGE_CONDITIONS.map((k) => (
-            <Stack key={k} direction="row" spacing={0.5}>
+            <Stack key={k} direction="row" spacing={0.5} sx={PAIR}>
               <TextField size="small" type="number" label={`${CONDITION_LABELS[k]} from`} value={rule.when[k]?.min ?? ''} onChange={(e) => setWhen({ [k]: rangeOf(e.target.value, String(rule.when[k]?.max ?? '')) })} error={Boolean(err(`when.${k}`))} helperText={err(`when.${k}`)} />
               <TextField size="small" type="number" label="to" value={rule.when[k]?.max ?? ''} onChange={(e) => setWhen({ [k]: rangeOf(String(rule.when[k]?.min ?? ''), e.target.value) })} />
             </Stack>
           ))}
-          <Stack direction="row" spacing={0.5}>
+          <Stack direction="row" spacing={0.5} sx={PAIR}>
             <TextField size="small" label="Property name" value={rule.when.property?.name ?? ''} onChange={(e) => setWhen({ property: e.target.value ? { ...rule.when.property, name: e.target.value } : undefined })} />
             <TextField size="small" label="value" value={rule.when.property?.value ?? ''} onChange={(e) => rule.when.property && setWhen({ property: { name: rule.when.property.name, ...(e.target.value ? { value: e.target.value } : {}) } })} />
           </Stack>

@@ -5,4 +5,4 @@ export { type Design } from './repo';
 export { designsRoutes } from './routes';
 export { type HpAdditionData } from './schema';
 export { type DesignsPorts, designsService, type DesignsService } from './service';
-export { findDesign, findDesignBySku, productTypesOfSkus } from './queries';
+export { findDesign, findDesignBySku, findDesignsByIds, findDesignsBySkus, productTypesOfSkus } from './queries';

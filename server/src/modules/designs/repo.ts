@@ -1,10 +1,13 @@
 import type { Db } from '../../db';
-import { countOf, fromJson, toJson } from '../../db';
+import { canBeRowId, countOf, fromJson, toJson } from '../../db';
 import type { Design, DesignData } from '../../../../common/api/printProduction';
 import type { HpAdditionData, ProductType } from './schema';
 
 // A design and its data as the API answers them: the same types the admin reads (common/api).
 export type { Design, DesignData } from '../../../../common/api/printProduction';
+
+/** Most values bound in one IN (...) list (SQLite's variable limit and PostgreSQL's plan stay small). */
+const IN_LIST_MAX = 500;
 
 interface Row {
   id: number;
@@ -115,6 +118,24 @@ export function designsRepo(db: Db) {
     async bySku(siteId: number, sku: string) {
       const r = await db<Row>('designs').where({ site_id: siteId, sku }).first();
       return r ? fromRow(r) : undefined;
+    },
+    /** A site's designs of these SKUs, by SKU (a SKU is unique in its site), in one statement per 500 SKUs. */
+    async bySkus(siteId: number, skus: string[]): Promise<Map<string, Design>> {
+      const out = new Map<string, Design>();
+      const wanted = [...new Set(skus)];
+      for (let i = 0; i < wanted.length; i += IN_LIST_MAX) {
+        for (const r of (await db<Row>('designs').where('site_id', siteId).whereIn('sku', wanted.slice(i, i + IN_LIST_MAX))) as Row[]) out.set(r.sku!, fromRow(r));
+      }
+      return out;
+    },
+    /** Designs by id, in one statement per 500 ids (ids no row can have are left out). */
+    async byIds(ids: number[]): Promise<Map<number, Design>> {
+      const out = new Map<number, Design>();
+      const wanted = [...new Set(ids)].filter(canBeRowId);
+      for (let i = 0; i < wanted.length; i += IN_LIST_MAX) {
+        for (const r of (await db<Row>('designs').whereIn('id', wanted.slice(i, i + IN_LIST_MAX))) as Row[]) out.set(Number(r.id), fromRow(r));
+      }
+      return out;
     },
     async insert(d: Omit<Design, 'id' | 'stock'> & { stock?: string | null }): Promise<number> {
       const [r] = await db('designs').insert(toRow(d)).returning('id');

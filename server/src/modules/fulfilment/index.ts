@@ -16,12 +16,12 @@ export { hpDataRoutes, hpLogsAdminRoutes, hpTestRoutes, onlineStoresFulfilmentRo
 export { requeueAfterApproval } from './afterApproval';
 export { later, nowIso, text } from './context';
 export { type PreGeneratedItem, type StoreLineItem, type StoreOrder } from './orderBody';
-export { HP_ORDER_KIND, type HpOrderPayload, insertOnce, outboxFromRow } from './outbox';
+export { HP_ORDER_KIND, type HpOrderPayload, insertManyOnce, insertOnce, outboxFromRow } from './outbox';
 export { lockedOrder } from './resolveOrder';
 export { storeFulfilmentRoutes } from './routes';
 export { detailQuery } from './schema';
 export { storeFulfilments } from './storeFulfilment';
 export { STORE_FULFILMENT_KIND } from './storeFulfilmentRepo';
 export { failedOutboxRows, outboxRowsWithKeyPrefix, retryFailedOutboxRow, outboxRowById, claimOutboxRow, dueOutboxIds, markOutboxFailed, markOutboxSent, rescheduleOutboxRow, providerFirstPrintedFrom, providerFirstSentFrom, providerPrintedBefore, providerSentBefore, shippedLinesIn } from './queries';
-export { FULFILLMENT_HOLDS_QUERY, FULFILLMENT_ORDER_HOLD_MUTATION, FULFILLMENT_ORDER_RELEASE_HOLD_MUTATION, queueStoreHold, queueStoreRelease, STORE_HOLD_HANDLE, STORE_HOLD_SCOPES, storeHoldNotices, storeHolds, type StoreHolds } from './storeHold';
+export { FULFILLMENT_HOLDS_QUERY, FULFILLMENT_ORDER_HOLD_MUTATION, FULFILLMENT_ORDER_RELEASE_HOLD_MUTATION, queueStoreHold, queueStoreHoldNote, queueStoreRelease, STORE_HOLD_HANDLE, STORE_HOLD_SCOPES, storeHoldNotices, storeHolds, type StoreHolds } from './storeHold';
 export { STORE_HOLD_KIND, STORE_HOLD_NOTICE_KIND } from './storeHoldRepo';

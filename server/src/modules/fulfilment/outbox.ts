@@ -86,26 +86,33 @@ export const outboxFromRow = (r: Row): OutboxRow => ({
 
 export const hpDedupeKey = (siteId: number, orderId: string, lineId?: string | null) => `hp:${siteId}:${orderId}${lineId ? `:${lineId}` : ''}`;
 
+type NewOutboxRow = { kind: string; dedupeKey: string; siteId: number; payload: HpOrderPayload; at: string; dueAt?: string };
+
 /** One outbox row, written at `at` and due then (or at `dueAt`); a row with the same dedupe key is kept as it is (ON CONFLICT DO NOTHING). */
-export async function insertOnce(db: Knex | Knex.Transaction, row: { kind: string; dedupeKey: string; siteId: number; payload: HpOrderPayload; at: string; dueAt?: string }): Promise<void> {
-  await db('outbox')
-    .insert({
-      kind: row.kind,
-      dedupe_key: row.dedupeKey,
-      site_id: row.siteId,
-      payload: toJson(row.payload),
-      status: 'pending',
-      attempts: 0,
-      next_attempt_at: row.dueAt ?? row.at,
-      locked_until: null,
-      result: null,
-      error: null,
-      created_at: row.at,
-      updated_at: row.at,
-    })
-    .onConflict('dedupe_key')
-    .ignore();
+export async function insertOnce(db: Knex | Knex.Transaction, row: NewOutboxRow): Promise<void> {
+  await insertManyOnce(db, [row]);
 }
+
+/** Several outbox rows in one statement, each kept as it is when its dedupe key is there already. */
+export async function insertManyOnce(db: Knex | Knex.Transaction, rows: NewOutboxRow[]): Promise<void> {
+  if (!rows.length) return;
+  await db('outbox').insert(rows.map(outboxInsertRow)).onConflict('dedupe_key').ignore();
+}
+
+const outboxInsertRow = (row: NewOutboxRow) => ({
+  kind: row.kind,
+  dedupe_key: row.dedupeKey,
+  site_id: row.siteId,
+  payload: toJson(row.payload),
+  status: 'pending',
+  attempts: 0,
+  next_attempt_at: row.dueAt ?? row.at,
+  locked_until: null,
+  result: null,
+  error: null,
+  created_at: row.at,
+  updated_at: row.at,
+});
 
 /**
  * Queue the provider send of an order (or of some of its lines, one row per line) inside the
@@ -121,10 +128,10 @@ export async function enqueueOrderSend(trx: Knex | Knex.Transaction, input: Enqu
   for (const lineId of lines) {
     const payload: HpOrderPayload = { siteId: input.siteId, orderId: String(input.orderId), lineId, ...(together ? { lineIds: together } : {}), actorId: actorId ?? null, ...(input.destination ? { destination: input.destination } : {}) };
     const dedupeKey = hpDedupeKey(input.siteId, payload.orderId, lineId);
-    const queuedBefore = Boolean(await trx<Row>('outbox').where({ dedupe_key: dedupeKey }).first('id'));
-    await insertOnce(trx, { kind: HP_ORDER_KIND, dedupeKey, siteId: input.siteId, payload, at });
-    const row = outboxFromRow((await trx<Row>('outbox').where({ dedupe_key: dedupeKey }).first())!);
-    if (!queuedBefore) {
+    // The row the insert returns is a new send; none: the key was queued before, and that row is answered.
+    const [inserted] = (await trx('outbox').insert(outboxInsertRow({ kind: HP_ORDER_KIND, dedupeKey, siteId: input.siteId, payload, at })).onConflict('dedupe_key').ignore().returning('*')) as Row[];
+    const row = outboxFromRow(inserted ?? (await trx<Row>('outbox').where({ dedupe_key: dedupeKey }).first())!);
+    if (inserted) {
       const by = await byUserId(trx, payload.actorId, AUTOMATIC.autoSend);
       await recordChange(trx, { at, siteId: input.siteId, kind: 'send', subjectId: row.id, orderRef: payload.orderId, by, action: 'queued', to: 'pending', reason: together ? `lines ${together.join(', ')} together` : lineId ? `line ${lineId}` : 'whole order' });
     }

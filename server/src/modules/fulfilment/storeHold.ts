@@ -1,7 +1,8 @@
 // The store sees a waiting order: while lines of a paid order wait (the change window, the buyer's
 // proof), its fulfillment orders are held in Shopify (fulfillmentOrderHold, reason OTHER, our own
 // handle and a note saying why), and released (fulfillmentOrderReleaseHold of our holds only) once
-// nothing of it waits. Both go through the outbox (kind store-hold): queued in the caller's
+// nothing of it waits. When the reason changes while it is held (the window made longer), a new hold
+// with the new note is placed before our older one is released, so the order is never unheld. Both go through the outbox (kind store-hold): queued in the caller's
 // transaction, sent by the store write-back worker under a lease, retried while the store does not
 // answer. A store whose token lacks the fulfillment orders scope answers ACCESS_DENIED: the row
 // ends (holding goes on inside Presswork) and the site gets one notice in Needs attention.
@@ -16,6 +17,8 @@ import { STORE_HOLD_KIND, storeHoldRepo, type StoreHoldPayload } from './storeHo
 
 /** Our holds' handle: we release only what we placed, never a hold the merchant or another app made. */
 export const STORE_HOLD_HANDLE = 'presswork';
+/** Ours: the first hold's handle, or a renote's (`presswork-<row>`: a handle is unique per fulfillment order). */
+const isOurs = (handle: string | null) => handle === STORE_HOLD_HANDLE || Boolean(handle?.startsWith(`${STORE_HOLD_HANDLE}-`));
 /** The scopes either of which lets an app hold merchant-managed fulfillment orders (shopify.dev, fulfillmentOrderHold). */
 export const STORE_HOLD_SCOPES = ['write_merchant_managed_fulfillment_orders', 'write_third_party_fulfillment_orders'];
 
@@ -69,6 +72,17 @@ export async function queueStoreRelease(trx: Knex.Transaction, siteId: number, o
   return true;
 }
 
+/**
+ * In the caller's transaction: the order is held with a new reason (its window made longer), so
+ * the store's note says so. Nothing when it was never held or is released already.
+ */
+export async function queueStoreHoldNote(trx: Knex.Transaction, siteId: number, orderId: string, note: string, at: string): Promise<boolean> {
+  const repo = storeHoldRepo(trx);
+  if (!(await repo.rowOf(siteId, orderId, 'hold')) || (await repo.rowOf(siteId, orderId, 'release'))) return false;
+  await repo.enqueue({ siteId, orderId, lineId: null, actorId: null, action: 'renote', note: note.slice(0, 255) }, at);
+  return true;
+}
+
 interface HoldResult {
   fulfillmentOrderIds?: string[];
   note?: string;
@@ -79,7 +93,7 @@ interface HoldResult {
 export async function attemptStoreHold(ctx: FulfilmentContext, row: OutboxRow, adminFor: StoreAdminFor | undefined): Promise<OutboxRow> {
   const p = row.payload as StoreHoldPayload;
   const at = nowIso(ctx);
-  const action = p.action === 'hold' ? 'store-held' : 'store-hold-released';
+  const action = p.action === 'hold' ? 'store-held' : p.action === 'renote' ? 'store-hold-renoted' : 'store-hold-released';
   const record = (trx: Knex.Transaction, what: string, reason: string, to: string) =>
     recordChange(trx, { at, siteId: p.siteId, kind: 'send', subjectId: row.id, orderRef: p.orderId, by: { automatic: AUTOMATIC.storeWriteBack }, action: what, from: 'pending', to, reason });
   const finish = async (result: HoldResult, reason: string) => {
@@ -108,13 +122,15 @@ export async function attemptStoreHold(ctx: FulfilmentContext, row: OutboxRow, a
   const site = await findSite(ctx.db, p.siteId);
   if (!site) return fail('The site of this order no longer exists');
   const holds = storeHoldRepo(ctx.db);
-  if (p.action === 'hold') {
-    // Released before the hold reached the store: holding it now would keep it held.
+  if (p.action !== 'release') {
+    // Released before the hold (or its new note) reached the store: holding it now would keep it held.
     if (await holds.rowOf(p.siteId, p.orderId, 'release')) return finish({ note: 'released in Presswork before the hold reached the store' }, 'not held: the order was released first');
-  } else {
-    // The hold still on its way (or being retried): the release follows it, never overtakes it.
+  }
+  if (p.action !== 'hold') {
+    // The hold still on its way (or being retried): a release or a new note follows it, never overtakes it.
     const hold = await holds.rowOf(p.siteId, p.orderId, 'hold');
-    if (hold?.status === 'pending') return retry('The hold has not reached the store yet: released after it');
+    if (hold?.status === 'pending') return retry(`The hold has not reached the store yet: ${p.action === 'release' ? 'released' : 'its new note goes'} after it`);
+    if (p.action === 'release' && (await holds.renotePending(p.siteId, p.orderId))) return retry('The hold\'s new note has not reached the store yet: released after it');
   }
   if (!adminFor) return retry('This instance has no Shopify Admin API client configured: waiting');
   const admin = adminFor(site);
@@ -124,12 +140,26 @@ export async function attemptStoreHold(ctx: FulfilmentContext, row: OutboxRow, a
     if (!read.order) return fail(`The store has no order ${p.orderId}`);
     const done: string[] = [];
     for (const fo of read.order.fulfillmentOrders.nodes) {
-      const ours = fo.fulfillmentHolds.filter((h) => h.handle === STORE_HOLD_HANDLE);
+      const ours = fo.fulfillmentHolds.filter((h) => isOurs(h.handle));
       if (p.action === 'hold') {
         // Held already (our earlier attempt whose answer was lost), or nothing left to hold.
         if (ours.length || fo.status === 'CLOSED' || fo.status === 'CANCELLED') continue;
         const held = await admin.request<HoldData>(FULFILLMENT_ORDER_HOLD_MUTATION, { id: fo.id, fulfillmentHold: { reason: 'OTHER', reasonNotes: p.note, handle: STORE_HOLD_HANDLE, notifyMerchant: false } });
         userErrorsOf(held.fulfillmentOrderHold, 'The store');
+      } else if (p.action === 'renote') {
+        // Not held by us (the scope was missing, or it is fulfilled): there is no note to change.
+        if (!ours.length) continue;
+        const handle = `${STORE_HOLD_HANDLE}-${row.id}`;
+        // The new hold first (unless our earlier attempt placed it), then our older ones go.
+        if (!ours.some((h) => h.handle === handle)) {
+          const held = await admin.request<HoldData>(FULFILLMENT_ORDER_HOLD_MUTATION, { id: fo.id, fulfillmentHold: { reason: 'OTHER', reasonNotes: p.note, handle, notifyMerchant: false } });
+          userErrorsOf(held.fulfillmentOrderHold, 'The store');
+        }
+        const older = ours.filter((h) => h.handle !== handle);
+        if (older.length) {
+          const released = await admin.request<ReleaseData>(FULFILLMENT_ORDER_RELEASE_HOLD_MUTATION, { id: fo.id, holdIds: older.map((h) => h.id) });
+          userErrorsOf(released.fulfillmentOrderReleaseHold, 'The store');
+        }
       } else {
         if (!ours.length) continue;
         const released = await admin.request<ReleaseData>(FULFILLMENT_ORDER_RELEASE_HOLD_MUTATION, { id: fo.id, holdIds: ours.map((h) => h.id) });
@@ -138,8 +168,8 @@ export async function attemptStoreHold(ctx: FulfilmentContext, row: OutboxRow, a
       done.push(fo.id);
     }
     if (p.action === 'hold') await holds.clearNotice(p.siteId, at);
-    const what = p.action === 'hold' ? 'held' : 'released';
-    return finish({ fulfillmentOrderIds: done }, done.length ? `${done.length} fulfillment order${done.length === 1 ? '' : 's'} ${what} in the store${p.note ? `: ${p.note}` : ''}` : `nothing to ${p.action === 'hold' ? 'hold' : 'release'} in the store`);
+    const what = p.action === 'hold' ? 'held' : p.action === 'renote' ? 'held with the new note' : 'released';
+    return finish({ fulfillmentOrderIds: done }, done.length ? `${done.length} fulfillment order${done.length === 1 ? '' : 's'} ${what} in the store${p.note ? `: ${p.note}` : ''}` : `nothing to ${p.action === 'release' ? 'release' : 'hold'} in the store`);
   } catch (err) {
     const e = err as ShopifyAdminError;
     const message = e.message || 'The store call failed';
@@ -148,7 +178,7 @@ export async function attemptStoreHold(ctx: FulfilmentContext, row: OutboxRow, a
       await ctx.db.transaction(async (trx) => {
         if (await storeHoldRepo(trx).raiseNotice(p.siteId, message, at)) ctx.log.warn({ siteId: p.siteId }, 'store refuses fulfillment holds: scope missing');
       });
-      return finish({ note: `not ${p.action === 'hold' ? 'held' : 'released'} in the store: the access token lacks the scope` }, `not in the store: ${message}`);
+      return finish({ note: `not ${p.action === 'release' ? 'released' : 'held'} in the store: the access token lacks the scope` }, `not in the store: ${message}`);
     }
     if (e.kind === 'user-errors') return fail(`The store refused the ${p.action}: ${message}`);
     if (transient(err)) return retry(`The store did not answer: ${message}`);

@@ -4,4 +4,4 @@ export { type RecordFilter, type RecordSortField } from './repo';
 export { generalDataRoutes } from './routes';
 export { recordType, upsertBody } from './schema';
 export { generalDataService, type GeneralDataService } from './service';
-export { listRecords, findRecord, insertRecord, updateRecord } from './queries';
+export { listRecords, findRecord, insertRecord, newestRecordsByField1, updateRecord } from './queries';

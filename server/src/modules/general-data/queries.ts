@@ -8,3 +8,4 @@ export const listRecords = (db: Conn, ...args: Parameters<Repo['list']>): Return
 export const findRecord = (db: Conn, ...args: Parameters<Repo['byId']>): ReturnType<Repo['byId']> => generalDataRepo(db).byId(...args);
 export const insertRecord = (db: Conn, ...args: Parameters<Repo['insert']>): ReturnType<Repo['insert']> => generalDataRepo(db).insert(...args);
 export const updateRecord = (db: Conn, ...args: Parameters<Repo['update']>): ReturnType<Repo['update']> => generalDataRepo(db).update(...args);
+export const newestRecordsByField1 = (db: Conn, ...args: Parameters<Repo['newestByField1']>): ReturnType<Repo['newestByField1']> => generalDataRepo(db).newestByField1(...args);

@@ -130,6 +130,17 @@ export function generalDataRepo(db: Db | Knex.Transaction) {
       const totalIsCapped = counted >= offset + limit + COUNT_CAP;
       return { rows, total: totalIsCapped ? Math.max(counted, offset + rows.length + (hasNext ? 1 : 0)) : counted, hasNext, totalIsCapped };
     },
+    /** The newest general_data record of a type in a site per field1 value, by field1 (not for the order types), in one statement. */
+    async newestByField1(type: string, siteId: number, values: string[]): Promise<Map<string, DataRecord>> {
+      const out = new Map<string, DataRecord>();
+      const wanted = [...new Set(values)];
+      if (!wanted.length || isOrderTableType(type)) return out;
+      for (let i = 0; i < wanted.length; i += 500) {
+        const rows = (await db<Row>('general_data').where({ type, site_id: siteId }).whereIn('field1', wanted.slice(i, i + 500)).orderBy('id', 'desc')) as Row[];
+        for (const r of rows) if (r.field1 !== null && !out.has(r.field1)) out.set(r.field1, fromRow(r));
+      }
+      return out;
+    },
     /** A record of an order type goes to the order tables (an order twice in a site throws DuplicateOrderError). */
     async insert(r: Omit<DataRecord, 'id' | 'status'> & { status?: string | null; searchText?: string | null }): Promise<number> {
       if (isOrderTableType(r.type)) return insertOrderTableRecord(db, r);

@@ -84,10 +84,13 @@ export function inboxRepo(db: Db | Knex.Transaction) {
      * answers, in the same order, each new id or undefined for a duplicate (an event id twice in
      * the list: the first is stored). Rows go in event-id order, so two such statements running
      * at once on PostgreSQL wait for each other's keys in the same order instead of deadlocking.
+     * `connection`: a connection the caller holds (db.ts deferredCommitSync).
      */
-    async insertMany(ds: NewDelivery[]): Promise<Array<number | undefined>> {
+    async insertMany(ds: NewDelivery[], connection?: unknown): Promise<Array<number | undefined>> {
       const sorted = ds.map((d, i) => ({ d, i, key: eventKey(d.source, d.eventId) })).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.i - b.i));
-      const rows = (await db('webhook_deliveries')
+      const q = db('webhook_deliveries');
+      if (connection) q.connection(connection);
+      const rows = (await q
         .insert(sorted.map((x) => deliveryRow(x.d)))
         .onConflict(['source', 'event_id'])
         .ignore()

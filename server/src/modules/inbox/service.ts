@@ -3,7 +3,7 @@
 // processes it, processed by its source's handler, and retried by one recovery pass if that fails.
 import type { Knex } from 'knex';
 import type { Deps } from '../../deps';
-import { isPostgres, storageFault } from '../../db';
+import { deferredCommitSync, isPostgres, storageFault } from '../../db';
 import { ageSeconds, isoNow } from '../../lib/clock';
 import type { InboxBacklog } from '../../lib/metrics';
 import { inboxRepo, type Delivery, type NewDelivery } from './repo';
@@ -93,10 +93,13 @@ export function createInbox(deps: Pick<Deps, 'db' | 'clock' | 'log' | 'metrics'>
   // Store. Deliveries arriving together are stored by one INSERT (one commit: SQLite writes the
   // shared pages to its log once, PostgreSQL flushes once); each answer still waits for the commit
   // of the statement holding its row. SQLite has one connection, so one statement at a time and the
-  // next group gathers meanwhile; PostgreSQL runs up to STORE_PARALLEL groups on its pool.
+  // next group gathers meanwhile (its fsync too, off the main thread: db.ts deferredCommitSync);
+  // PostgreSQL runs up to STORE_PARALLEL groups on its pool.
 
   const toStore: Array<{ d: NewDelivery; resolve: (id: number | undefined) => void; reject: (err: unknown) => void }> = [];
   const storeParallel = isPostgres(db) ? STORE_PARALLEL : 1;
+  // SQLite (synchronous=FULL): the commit's fsync runs off the main thread, before the answers.
+  const commitSync = deferredCommitSync(db);
   let storing = 0;
   let storeScheduled = false;
 
@@ -131,7 +134,20 @@ export function createInbox(deps: Pick<Deps, 'db' | 'clock' | 'log' | 'metrics'>
   }
 
   async function storeGroup(group: typeof toStore): Promise<void> {
-    if (group.length > 1) {
+    if (commitSync) {
+      try {
+        const ids = await commitSync.write((conn) => inboxRepo(db).insertMany(group.map((g) => g.d), conn));
+        // Answered once on disk, duplicates too (the first copy may be in this commit). The thread
+        // serves meanwhile, and the next group gathers until the fsync is done.
+        await commitSync.sync().then(
+          () => group.forEach((g, i) => g.resolve(ids[i])),
+          (err: unknown) => group.forEach((g) => g.reject(err)),
+        );
+        return;
+      } catch (err) {
+        if (group.length > 1) log.warn({ err, deliveries: group.length }, 'storing webhook deliveries together failed; storing them one by one');
+      }
+    } else if (group.length > 1) {
       try {
         const ids = await inboxRepo(db).insertMany(group.map((g) => g.d));
         group.forEach((g, i) => g.resolve(ids[i]));

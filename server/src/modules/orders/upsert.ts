@@ -8,7 +8,7 @@ import type { Knex } from 'knex';
 import { isoNow, type Clock } from '../../lib/clock';
 import { printHold } from './orderHold';
 import type { Delivery } from '../inbox';
-import type { OrderProductionPort } from './productionPort';
+import type { LineDesign, OrderProductionPort } from './productionPort';
 import { unitsToMake } from '../../../../common/api/units';
 import { designProofOf } from '../../../../common/api/printProduction';
 import { type Site, findSite } from '../sites';
@@ -37,8 +37,11 @@ export interface OrderCancelPort {
 export interface OrderRoutePort {
   /** Does the site route its orders by itself (a rule set, or HP_AUTO_SEND on)? */
   routesByItself(trx: Knex.Transaction, site: Site | undefined): Promise<boolean>;
-  /** The order's lines not routed yet, routed now if the order may go (the port checks). */
-  routeOrder(trx: Knex.Transaction, siteId: number, order: OrderData): Promise<unknown>;
+  /**
+   * The order's lines not routed yet, routed now if the order may go (the port checks). `known`:
+   * what the caller read in this transaction (the site, the lines' designs in line order), not read again.
+   */
+  routeOrder(trx: Knex.Transaction, siteId: number, order: OrderData, known?: { site?: Site; lines?: LineDesign[] }): Promise<unknown>;
   /** Check order: each routed line's decision (action, rule or person, when), by line id. */
   routesOf(siteId: number, orderId: string): Promise<Map<string, unknown>>;
 }
@@ -80,7 +83,7 @@ export async function applyDeliveries(ctx: UpsertContext, trx: Knex.Transaction,
     const route = ctx.routePort();
     const site = await findSite(trx, siteId);
     // A routing site: one delivery after the other, each routing what it may as it goes.
-    if (route && (await route.routesByItself(trx, site))) for (const d of list) await applyDelivery(ctx, trx, d);
+    if (route && (await route.routesByItself(trx, site))) for (const d of list) await applyDelivery(ctx, trx, d, site);
     else await applyOrders(ctx, trx, siteId, list, site);
   }
 }
@@ -139,22 +142,25 @@ async function applyOrders(ctx: UpsertContext, trx: Knex.Transaction, siteId: nu
  * window, a proof. A batch's orders have their lines' designs looked up together (a SKU once, not
  * once per order: per order it was most of a webhook burst's statements on PostgreSQL).
  */
-async function waitWhenPaid(ctx: UpsertContext, trx: Knex.Transaction, siteId: number, site: Site | undefined, orders: OrderData[]): Promise<void> {
-  if (!site) return;
+async function waitWhenPaid(ctx: UpsertContext, trx: Knex.Transaction, siteId: number, site: Site | undefined, orders: OrderData[]): Promise<Map<OrderData, LineDesign[]>> {
+  const designsOf = new Map<OrderData, LineDesign[]>();
+  if (!site) return designsOf;
   const sendWhen = sendWhenOf(site);
   const paid = orders.filter((data) => !printHold(data, sendWhen));
-  if (!paid.length) return;
+  if (!paid.length) return designsOf;
   // Each line's design may say itself whether its buyers approve a proof (data.proof).
   const lines = paid.map((data) => data.line_items ?? []);
   const mapped = ctx.production.mapLines ? await ctx.production.mapLines(siteId, { line_items: lines.flat() }, trx) : [];
   let from = 0;
   for (const [i, data] of paid.entries()) {
     const own = mapped.slice(from, (from += lines[i].length));
+    if (ctx.production.mapLines) designsOf.set(data, own);
     const designProofs = new Map(own.map((m) => [String(m.line.id), designProofOf(m.design?.data)]));
     const started = await startWaits(trx, { siteId, order: data, settings: waitSettingsOf(site), now: ctx.clock.now(), timeZone: ctx.timeZone ?? 'UTC', designProofs });
     // The store shows the order on hold while it waits, saying why.
     if (started.waiting && ctx.storeHold) await ctx.storeHold.holdInStore(trx, site, { orderId: String(data.id), note: `Presswork: ${started.waiting}` }, isoNow(ctx.clock));
   }
+  return designsOf;
 }
 
 /**
@@ -163,7 +169,13 @@ async function waitWhenPaid(ctx: UpsertContext, trx: Knex.Transaction, siteId: n
  * (orders/paid, or any topic whose financial_status says so); a line is routed once, and the
  * outbox's dedupe keys keep each send to one whatever arrives after.
  */
-export async function applyDelivery(ctx: UpsertContext, trx: Knex.Transaction, d: { id: number; siteId: number | null; topic: string | null; payload: unknown }): Promise<'stored' | 'stale'> {
+export async function applyDelivery(
+  ctx: UpsertContext,
+  trx: Knex.Transaction,
+  d: { id: number; siteId: number | null; topic: string | null; payload: unknown },
+  /** The delivery's site when the caller read it in this transaction (a batch's), not read again. */
+  knownSite?: Site,
+): Promise<'stored' | 'stale'> {
   const route = ctx.routePort();
   if (d.siteId === null) throw new Error('The delivery has no site (the site was deleted)');
   if (d.topic === APP_UNINSTALLED) {
@@ -192,10 +204,11 @@ export async function applyDelivery(ctx: UpsertContext, trx: Knex.Transaction, d
   }
   const by = { automatic: AUTOMATIC.shopifyWebhook(d.topic) };
   await recordOrderChanges(trx, { siteId: d.siteId, orderId: order.id, at: now, by }, existing ? { ...existing.data, status: existing.status ?? existing.data.status } : undefined, { ...applied.data, status });
-  const site = await findSite(trx, d.siteId);
+  const site = knownSite?.id === d.siteId ? knownSite : await findSite(trx, d.siteId);
   // Before routing asks production: a line in its change window or waiting for its proof is not routed (routed when its wait ends).
-  await waitWhenPaid(ctx, trx, d.siteId, site, [applied.data]);
-  if (status === RECEIVED && route) await route.routeOrder(trx, d.siteId, applied.data);
+  const designs = await waitWhenPaid(ctx, trx, d.siteId, site, [applied.data]);
+  // Routing reuses the site and the lines' designs read here.
+  if (status === RECEIVED && route) await route.routeOrder(trx, d.siteId, applied.data, { site, lines: designs.get(applied.data) });
   // The pipeline once paid: the delivery that pays the order queues it; later ones find it queued.
   await ctx.pipeline?.queueOnPaid(trx, site, applied.data);
   return 'stored';

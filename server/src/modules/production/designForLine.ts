@@ -6,8 +6,8 @@
 import type { Knex } from 'knex';
 import { isEcard } from '../../../../common/design-doc/types';
 import type { Db } from '../../db';
-import { type Design, findDesign, findDesignBySku } from '../designs';
-import { listRecords } from '../general-data';
+import { type Design, findDesignsByIds, findDesignsBySkus } from '../designs';
+import { newestRecordsByField1 } from '../general-data';
 import { RECORD_TYPES } from '../records';
 import { NOTHING_LEFT, unitsToMake, type LineUnits } from '../../../../common/api/units';
 
@@ -48,33 +48,49 @@ export function productDesignId(record: { field2: string | null; data: Record<st
   return Number.isSafeInteger(id) && id > 0 ? id : undefined;
 }
 
-/** The design of one SKU in a site, and how it was found. `db` may be a transaction (SQLite has one connection: reads inside one must use it). */
-export async function designForSku(db: Db | Knex.Transaction, siteId: number, sku: string): Promise<Omit<LineMapping, 'line'>> {
-  const design = await findDesignBySku(db, siteId, sku);
-  if (design) return { design, via: 'design' };
-  const { rows } = await listRecords(db, { type: PRODUCT_TYPE, siteId, field1: sku }, { field: 'id', order: 'desc' }, 1, 0);
-  const product = rows[0];
-  if (!product) return { design: null, via: null, reason: `No design or product has the SKU ${sku}` };
-  const designId = productDesignId(product);
-  const mapped = designId ? await findDesign(db, designId) : undefined;
-  if (!mapped || mapped.siteId !== siteId) return { design: null, via: null, reason: `The product ${sku} names a design that does not exist` };
-  return { design: mapped, via: 'product' };
+/**
+ * The design of each SKU in a site, and how it was found (`db` may be a transaction: SQLite has
+ * one connection, so reads inside one must use it): the designs of every SKU in one
+ * statement, then, for the SKUs no design has, their newest product records in one and the
+ * designs those name in one. Sequential: one transaction is one connection (PostgreSQL's client
+ * runs one query at a time, and concurrent queries on it are deprecated).
+ */
+export async function designsForSkus(db: Db | Knex.Transaction, siteId: number, skus: string[]): Promise<Map<string, Omit<LineMapping, 'line'>>> {
+  const out = new Map<string, Omit<LineMapping, 'line'>>();
+  const wanted = [...new Set(skus)];
+  if (!wanted.length) return out;
+  const designs = await findDesignsBySkus(db, siteId, wanted);
+  for (const [sku, design] of designs) out.set(sku, { design, via: 'design' });
+  const missing = wanted.filter((sku) => !designs.has(sku));
+  if (!missing.length) return out;
+  const products = await newestRecordsByField1(db, PRODUCT_TYPE, siteId, missing);
+  const named = new Map([...products].map(([sku, product]) => [sku, productDesignId(product)]));
+  const byId = await findDesignsByIds(db, [...named.values()].filter((id): id is number => id !== undefined));
+  for (const sku of missing) {
+    if (!products.has(sku)) {
+      out.set(sku, { design: null, via: null, reason: `No design or product has the SKU ${sku}` });
+      continue;
+    }
+    const designId = named.get(sku);
+    const mapped = designId ? byId.get(designId) : undefined;
+    out.set(sku, !mapped || mapped.siteId !== siteId ? { design: null, via: null, reason: `The product ${sku} names a design that does not exist` } : { design: mapped, via: 'product' });
+  }
+  return out;
 }
 
-/** The design of each line of an order (a SKU is looked up once). */
+/** The design of each line of an order (its SKUs looked up together). */
 export async function mapLines<L extends LineRef>(db: Db | Knex.Transaction, siteId: number, order: { line_items: L[] }): Promise<Array<LineMapping<L>>> {
-  const bySku = new Map<string, Promise<Omit<LineMapping, 'line'>>>();
-  return Promise.all(
-    order.line_items.map(async (line) => {
-      if (unitsToMake(line) === 0) return { line, design: null, via: null, reason: NOTHING_LEFT, removed: true };
-      const sku = typeof line.sku === 'string' ? line.sku.trim() : '';
-      if (!sku) return { line, design: null, via: null, reason: 'The line has no SKU' };
-      if (!bySku.has(sku)) bySku.set(sku, designForSku(db, siteId, sku));
-      const found = await bySku.get(sku)!;
-      // The design is kept: the e-card's front is drawn from it for the e-mail.
-      return isEcardDesign(found.design) ? { line, ...found, reason: ECARD_NOT_PRINTED, ecard: true } : { line, ...found };
-    }),
-  );
+  const skuOf = (line: L) => (typeof line.sku === 'string' ? line.sku.trim() : '');
+  const printed = order.line_items.filter((line) => unitsToMake(line) > 0);
+  const found = await designsForSkus(db, siteId, printed.map(skuOf).filter(Boolean));
+  return order.line_items.map((line): LineMapping<L> => {
+    if (unitsToMake(line) === 0) return { line, design: null, via: null, reason: NOTHING_LEFT, removed: true };
+    const sku = skuOf(line);
+    if (!sku) return { line, design: null, via: null, reason: 'The line has no SKU' };
+    const mapping = found.get(sku)!;
+    // The design is kept: the e-card's front is drawn from it for the e-mail.
+    return isEcardDesign(mapping.design) ? { line, ...mapping, reason: ECARD_NOT_PRINTED, ecard: true } : { line, ...mapping };
+  });
 }
 
 /** The design of one line. */

@@ -24,13 +24,13 @@ import type { RenderService } from '../render';
 import { printFileKey, registerUpload, uploadExists } from '../uploads';
 import type { FileStore } from '../uploads';
 import { findDesign } from '../designs';
-import { ECARD_NOT_PRINTED, designForLine, isEcardDesign, mapLines, type LineRef } from './designForLine';
+import { ECARD_NOT_PRINTED, designForLine, isEcardDesign, mapLines, type LineMapping, type LineRef } from './designForLine';
 import { drawLine } from '../render';
 import { NOTHING_LEFT, unitsToMake } from '../../../../common/api/units';
 import { cancelledJobReason, type HeldOrder, type PrintHold } from '../orders';
 import { linesSentToProvider, routeLine } from './route';
 import { fieldError } from '../../http/fieldErrors';
-import { findSite } from '../sites';
+import { findSite, type Site } from '../sites';
 import { waitingLines, waitingReason, waitSettingsOf } from '../waiting';
 
 /** The parts of a store order line production reads (a stored line, or a normalised one). */
@@ -236,9 +236,9 @@ export function productionService(deps: Deps, parts: ProductionParts) {
     for (const job of jobs) await printJobs.moveJob(trx, job, 'provider', actorId);
   }
 
-  /** What each line of an order waits for (the change window, the proof), with its sentence. */
-  async function waitsOf(trx: Db | Knex.Transaction, siteId: number, orderId: string) {
-    const waits = await waitingLines(trx, siteId, orderId, waitSettingsOf(await findSite(trx, siteId)));
+  /** What each line of an order waits for (the change window, the proof), with its sentence. `site`: the order's site when the caller holds it. */
+  async function waitsOf(trx: Db | Knex.Transaction, siteId: number, orderId: string, site?: Site) {
+    const waits = await waitingLines(trx, siteId, orderId, waitSettingsOf(site ?? (await findSite(trx, siteId))));
     const of = (lineId: string) => {
       const state = waits.get(lineId);
       return state ? { state, sentence: waitingReason(state, config.sync.timezone) } : null;
@@ -246,12 +246,17 @@ export function productionService(deps: Deps, parts: ProductionParts) {
     return Object.assign(of, { lineIds: [...waits.keys()] });
   }
 
-  /** Where each line of an order goes and whether it may go now (routeLine), with its job. */
-  async function routeLines(trx: Db | Knex.Transaction, siteId: number, order: { id: string; line_items: ProductionLine[]; preGeneratedHPItems?: unknown }, hold?: PrintHold) {
+  /**
+   * Where each line of an order goes and whether it may go now (routeLine), with its job. `known`:
+   * what the caller read in this transaction already (the order's site, its lines' designs mapped
+   * in the order's line order), not read again.
+   */
+  async function routeLines(trx: Db | Knex.Transaction, siteId: number, order: { id: string; line_items: ProductionLine[]; preGeneratedHPItems?: unknown }, hold?: PrintHold, known: { site?: Site; mapped?: Array<LineMapping<ProductionLine>> } = {}) {
     const jobs = await printJobsOfOrder(trx, siteId, String(order.id));
     const sent = linesSentToProvider(order);
-    const waiting = await waitsOf(trx, siteId, String(order.id));
-    return (await mapLines(trx, siteId, order)).map((mapping) => {
+    const waiting = await waitsOf(trx, siteId, String(order.id), known.site);
+    const mapped = known.mapped?.length === order.line_items.length ? known.mapped : await mapLines(trx, siteId, order);
+    return mapped.map((mapping) => {
       const job = jobs.find((j) => j.lineItemId === String(mapping.line.id));
       return { mapping, job, route: routeLine({ hold, mapping, job, sentToProvider: sent.has(String(mapping.line.id)), waiting: waiting(String(mapping.line.id)) }) };
     });

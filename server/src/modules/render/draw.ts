@@ -118,7 +118,7 @@ export async function drawPages(task: DrawTask): Promise<DrawResult> {
     for (const f of r.failedImages) if (!failedImages.includes(f)) failedImages.push(f);
     const n = encoded.length;
     if (n >= 2) await encoded[n - 2];
-    const page = encodeRgbPngSoon(canvas.data(), width, height, dpi, 6, scratch[n % 2]);
+    const page = encodeRgbPngSoon(canvas.data(), width, height, dpi, scratch[n % 2]);
     // Settled by Promise.all below; a rejection must not go unhandled meanwhile.
     page.catch(() => {});
     encoded.push(page);

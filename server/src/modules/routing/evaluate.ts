@@ -1,7 +1,7 @@
 // The rules themselves, pure: does a rule's `when` hold for a line of an order, which rule decides
 // (the first that matches, the default last), and which floor day a line routed now counts on.
 import type { Range, RoutingCapacity, RoutingRuleSet, RoutingThen, RoutingWhen } from '../../../../common/api/routing';
-import { dayIn } from '../../lib/time';
+import { clockTimeIn, dayIn } from '../../lib/time';
 
 /** What the rules read of a line. */
 export interface LineFacts {
@@ -80,13 +80,8 @@ export const capacityOf = (set: Pick<RoutingRuleSet, 'capacity'>, productType: s
 
 /** The floor day a line routed at `at` counts on: today in `timeZone`, or the next day once the cut-off has passed. */
 export function floorDay(at: Date, cutoff: string, timeZone: string): string {
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
-      .formatToParts(at)
-      .map((p) => [p.type, p.value]),
-  );
   const today = dayIn(at, timeZone);
-  if (`${parts.hour}:${parts.minute}` < cutoff) return today;
+  if (clockTimeIn(at, timeZone) < cutoff) return today;
   const next = new Date(Date.parse(`${today}T12:00:00Z`) + 86_400_000);
   return next.toISOString().slice(0, 10);
 }

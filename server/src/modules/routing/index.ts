@@ -2,7 +2,7 @@
 export { capacityOf, decide, floorDay, matches, skuRegex, whenFull, whenOutOfStock, type LineFacts, type OrderFacts } from './evaluate';
 export { type LineRouteRow } from './repo';
 export { recordManualRoute } from './manual';
-export { floorCapacityUsed, heldLineRoutes, lineRoutesOf, releaseFloorCapacity, saveLineRoute } from './queries';
+export { floorCapacityUsed, heldLineRoutes, lineRoutesOf, releaseFloorCapacity, saveLineRoute, saveLineRoutes } from './queries';
 export { routingRoutes } from './routes';
 export { routeNowBody, ruleSetBody, testBody } from './schema';
-export { AUTO_SEND_RULE_SET, chooseRoute, routesByItself, routingService, ruleSetOf, takeFloorCapacity, type RouteChoice, type RoutingPorts, type RoutingService, type TakeCapacity } from './service';
+export { AUTO_SEND_RULE_SET, chooseRoute, planRoute, routesByItself, routingService, ruleSetOf, takeFloorCapacity, takeFloorCapacityFor, type FloorAsk, type PlannedRoute, type RouteChoice, type RoutingPorts, type RoutingService, type TakeCapacity } from './service';

@@ -50,11 +50,31 @@ const fromRow = (r: Row): LineRouteRow => ({
   day: r.day,
 });
 
+const NO_RULE_SET: RoutingRuleSet = { rules: [], default: { action: 'hold', reason: 'No rule set' }, capacity: [] };
+
+/** Rule sets parsed from their stored text, shared by every reader: frozen, so none can change another's. */
+const parsedSets = new Map<string, RoutingRuleSet>();
+const deepFreeze = <T>(value: T): T => {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+};
+
 export function routingRepo(db: Trx) {
   return {
     async ruleSet(siteId: number): Promise<RoutingRuleSet | undefined> {
       const row = (await db('routing_rule_sets').where({ site_id: siteId }).first('rule_set')) as { rule_set: unknown } | undefined;
-      return row ? fromJson<RoutingRuleSet>(row.rule_set, { rules: [], default: { action: 'hold', reason: 'No rule set' }, capacity: [] }) : undefined;
+      if (!row) return undefined;
+      // SQLite answers the set as text, read for every order routed: parsed once per text.
+      if (typeof row.rule_set !== 'string') return fromJson<RoutingRuleSet>(row.rule_set, NO_RULE_SET);
+      let set = parsedSets.get(row.rule_set);
+      if (!set) {
+        if (parsedSets.size >= 100) parsedSets.clear();
+        parsedSets.set(row.rule_set, (set = deepFreeze(fromJson<RoutingRuleSet>(row.rule_set, NO_RULE_SET))));
+      }
+      return set;
     },
 
     /** The whole set in one statement: a save is all or nothing. */
@@ -80,6 +100,23 @@ export function routingRepo(db: Trx) {
       return Number(n) === 1;
     },
 
+    /**
+     * Takes `keep` units of a product type's day in one statement when `all` (the units of every
+     * line of the order asking for that day, `keep` among them) fit under `limit`; false (nothing
+     * taken) otherwise. An upsert whose update is conditional: on PostgreSQL the conflicting row is
+     * locked and its latest count checked, so two instances still never take the last slot twice.
+     */
+    async takeCapacityTogether(siteId: number, productType: string, day: string, keep: number, all: number, limit: number): Promise<boolean> {
+      if (all > limit) return false;
+      const rows = (await db('routing_capacity_days')
+        .insert({ site_id: siteId, product_type: productType, day, units: keep })
+        .onConflict(['site_id', 'product_type', 'day'])
+        .merge({ units: db.raw('routing_capacity_days.units + ?', [keep]) })
+        .where(db.raw('routing_capacity_days.units + ? <= ?', [all, limit]))
+        .returning('units')) as unknown[];
+      return rows.length === 1;
+    },
+
     /** Gives units back (a line moved out of the floor's day). */
     async releaseCapacity(siteId: number, productType: string, day: string, units: number): Promise<void> {
       await db('routing_capacity_days')
@@ -99,25 +136,30 @@ export function routingRepo(db: Trx) {
       return new Map(rows.map((r) => [r.line_id, fromRow(r)]));
     },
 
-    /** Where a line went: a line has one route, the newest decision replaces it. */
-    async saveRoute(r: LineRouteRow): Promise<void> {
+    /** Where lines went, in one statement: a line has one route, the newest decision replaces it. */
+    async saveRoutes(rows: LineRouteRow[]): Promise<void> {
+      if (!rows.length) return;
+      // One row per line (PostgreSQL refuses a statement that updates a row twice): the last decision.
+      const last = [...new Map(rows.map((r) => [`${r.siteId}\n${r.orderId}\n${r.lineId}`, r])).values()];
       await db('order_line_routes')
-        .insert({
-          site_id: r.siteId,
-          order_id: r.orderId,
-          line_id: r.lineId,
-          action: r.action,
-          rule_id: r.ruleId,
-          by: r.by,
-          by_user_id: r.byUserId,
-          by_name: r.byName ?? null,
-          at: r.at,
-          reason: r.reason ? r.reason.slice(0, 400) : null,
-          destination: r.destination ?? null,
-          product_type: r.productType,
-          units: r.units,
-          day: r.day,
-        })
+        .insert(
+          last.map((r) => ({
+            site_id: r.siteId,
+            order_id: r.orderId,
+            line_id: r.lineId,
+            action: r.action,
+            rule_id: r.ruleId,
+            by: r.by,
+            by_user_id: r.byUserId,
+            by_name: r.byName ?? null,
+            at: r.at,
+            reason: r.reason ? r.reason.slice(0, 400) : null,
+            destination: r.destination ?? null,
+            product_type: r.productType,
+            units: r.units,
+            day: r.day,
+          })),
+        )
         .onConflict(['site_id', 'order_id', 'line_id'])
         .merge();
     },

@@ -43,19 +43,42 @@ export interface RouteChoice {
   day: string | null;
 }
 
+/** A line's rule choice before the floor is asked: the floor day it would take units on, if any. */
+export interface PlannedRoute {
+  ruleId: string | null;
+  then: RoutingThen;
+  /** A Make in house whose product type has a capacity: its units asked of that floor day, and what the line does when the day is full. */
+  floor?: FloorAsk & { whenFull: RoutingThen };
+}
+
+/** Units of a product type (lower case) asked of a floor day under its limit. */
+export interface FloorAsk {
+  productType: string;
+  day: string;
+  units: number;
+  limit: number;
+}
+
+/** The first matching rule (else the default) for a line at `at`, and the floor day a Make in house whose product type has a capacity counts on. */
+export function planRoute(set: RoutingRuleSet, line: LineFacts, order: OrderFacts, at: Date, timeZone: string): PlannedRoute {
+  const { ruleId, then } = decide(set, line, order);
+  if (then.action !== 'inHouse') return { ruleId, then };
+  const capacity = capacityOf(set, line.productType);
+  if (!capacity) return { ruleId, then };
+  const day = floorDay(at, capacity.cutoff, timeZone);
+  return { ruleId, then, floor: { productType: capacity.productType.toLowerCase(), day, units: line.units, limit: capacity.unitsPerDay, whenFull: whenFull(then, capacity, day) } };
+}
+
 /**
  * The choice for one line at `at`: the first matching rule (else the default); a Make in house
  * whose product type has a capacity takes its units on that floor day, or, when the floor is full,
  * does what the rule says then (held, by default).
  */
 export async function chooseRoute(set: RoutingRuleSet, line: LineFacts, order: OrderFacts, at: Date, timeZone: string, take: TakeCapacity): Promise<RouteChoice> {
-  const { ruleId, then } = decide(set, line, order);
-  if (then.action !== 'inHouse') return { ruleId, then, day: null };
-  const capacity = capacityOf(set, line.productType);
-  if (!capacity) return { ruleId, then, day: null };
-  const day = floorDay(at, capacity.cutoff, timeZone);
-  if (await take(capacity.productType.toLowerCase(), day, line.units, capacity.unitsPerDay)) return { ruleId, then, day };
-  return { ruleId, then: whenFull(then, capacity, day), day: null };
+  const { ruleId, then, floor } = planRoute(set, line, order, at, timeZone);
+  if (!floor) return { ruleId, then, day: null };
+  if (await take(floor.productType, floor.day, floor.units, floor.limit)) return { ruleId, then, day: floor.day };
+  return { ruleId, then: floor.whenFull, day: null };
 }
 
 /** The real counters, in the caller's transaction. */
@@ -63,6 +86,35 @@ export const takeFloorCapacity =
   (db: Trx, siteId: number): TakeCapacity =>
   (productType, day, units, limit) =>
     routingRepo(db).takeCapacity(siteId, productType, day, units, limit);
+
+/**
+ * The floor's units for an order's lines, in the caller's transaction: answers, per ask, whether
+ * it got them. `keep` false: the line does not stay on the floor even with its units (its stock
+ * sends it elsewhere), so they are only asked, as taking them one after the other would ask
+ * them and give them back. Per product type and day one statement takes the kept units when
+ * every asking line fits (then each would have fitted in turn); otherwise the lines ask in turn.
+ */
+export async function takeFloorCapacityFor(db: Trx, siteId: number, asks: Array<FloorAsk & { keep: boolean }>): Promise<boolean[]> {
+  const repo = routingRepo(db);
+  const got = asks.map(() => false);
+  const groups = new Map<string, number[]>();
+  asks.forEach((a, i) => groups.set(`${a.day}\n${a.productType}`, [...(groups.get(`${a.day}\n${a.productType}`) ?? []), i]));
+  for (const group of groups.values()) {
+    const first = asks[group[0]];
+    const all = group.reduce((n, i) => n + asks[i].units, 0);
+    const keep = group.reduce((n, i) => n + (asks[i].keep ? asks[i].units : 0), 0);
+    if (await repo.takeCapacityTogether(siteId, first.productType, first.day, keep, all, first.limit)) {
+      for (const i of group) got[i] = true;
+      continue;
+    }
+    for (const i of group) {
+      const a = asks[i];
+      got[i] = await repo.takeCapacity(siteId, a.productType, a.day, a.units, a.limit);
+      if (got[i] && !a.keep) await repo.releaseCapacity(siteId, a.productType, a.day, a.units);
+    }
+  }
+  return got;
+}
 
 /** The workflow's side of the screen: a test run, and Route now on held lines. */
 export interface RoutingPorts {
