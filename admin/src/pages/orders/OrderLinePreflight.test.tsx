@@ -31,14 +31,15 @@ const TWO_LINES = order(
   },
 );
 
-const TYPES = ok({ data: [{ sku: 'CARD-ROBIN', productType: 'Card' }] });
+// A fresh answer each call: a Response's body can be read once.
+const TYPES = () => ok({ data: [{ sku: 'CARD-ROBIN', productType: 'Card' }] });
 
 beforeEach(() => signIn(USER));
 
 describe("An order's lines: their job's preflight", () => {
   it('List Orders: a warning chip on a line with warnings, a red one on a held line, nothing without preflight', async () => {
     const user = userEvent.setup();
-    fakeFetch(router({ 'GET /api/general-data/shopify-order-log': () => ok({ data: [TWO_LINES], hasNext: false, total: 1 }), 'GET /api/designs/all-with-product-type': () => TYPES }, USER));
+    fakeFetch(router({ 'GET /api/general-data/shopify-order-log': () => ok({ data: [TWO_LINES], hasNext: false, total: 1 }), 'GET /api/designs/all-with-product-type': TYPES }, USER));
     renderInAdmin(<OrdersPage />, { path: '/orders', routePath: '/orders' });
     const row = await screen.findByTestId('order-5500000004', {}, { timeout: 5000 });
 
@@ -57,7 +58,7 @@ describe("An order's lines: their job's preflight", () => {
   });
 
   it("Check order: the line's Made by says it too", async () => {
-    fakeFetch(router({ 'GET /api/designs/all-with-product-type': () => TYPES }, USER));
+    fakeFetch(router({ 'GET /api/designs/all-with-product-type': TYPES }, USER));
     renderInAdmin(<ShopifyDataTab order={TWO_LINES} />, { path: '/check-order', routePath: '/check-order' });
     const table = await screen.findByRole('table', { name: 'Line items' });
     const rows = within(table).getAllByRole('row').slice(1);
