@@ -32,12 +32,12 @@ export function routePreload(routes: RoutePreloads): Plugin {
       const chunks = Object.values(bundle).filter((c): c is typeof c & OutChunk => c.type === 'chunk') as OutChunk[];
       const byFile = new Map(chunks.map((c) => [c.fileName, c]));
       const closure = (start: string[], seen = new Set<string>()) => {
-        const todo = [...start];
-        while (todo.length) {
-          const file = todo.pop()!;
+        const pending = [...start];
+        while (pending.length) {
+          const file = pending.pop()!;
           if (seen.has(file) || !byFile.has(file)) continue;
           seen.add(file);
-          todo.push(...byFile.get(file)!.imports);
+          pending.push(...byFile.get(file)!.imports);
         }
         return seen;
       };

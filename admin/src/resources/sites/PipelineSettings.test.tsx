@@ -27,10 +27,10 @@ const genericValue = (key: string) => within(screen.getByDisplayValue(key).close
 
 async function openEditor(env: Env, onSave?: (call: RecordedCall) => Response) {
   signIn(ADMIN);
-  const stub = answer(env, onSave);
+  const answered = answer(env, onSave);
   renderInAdmin(<SiteEdit />, { path: '/sites/2', routePath: '/sites/:id' });
   await screen.findByDisplayValue('Hope Harbour Charity');
-  return { ...stub, section: await openSection('Charity pipeline') };
+  return { ...answered, section: await openSection('Charity pipeline') };
 }
 
 describe('the generic list and the section check a known setting with the registry rule the server uses', () => {
